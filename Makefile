@@ -1,0 +1,113 @@
+# vxrr - top-level, non-recursive Makefile.
+#
+#   make                 build libraries into build/ and programs into build/bin/ (release)
+#   make MODE=debug      the same with ASan+UBSan into build/debug/
+#   make test            install missing packages, build both modes, run the TAP suite under both
+#   make demo            install missing packages, build, run the end-to-end demo
+#   make bench           benchmarks (release build), prints measured ratios
+#   make kernels         build the example kernels into build/kernels/
+#   make install PREFIX=/usr/local
+#   make check-format / format / clean
+#
+# Each directory contributes a module.mk.  Automatic header dependencies via -MMD -MP;
+# a flags stamp rebuilds everything when the effective flags change.
+
+MODE     ?= release
+ifeq ($(MODE),release)
+  BUILD  ?= build
+else
+  BUILD  ?= build/$(MODE)
+endif
+BIN      := $(BUILD)/bin
+CC       ?= cc
+WERROR   ?= 1
+PREFIX   ?= /usr/local
+PKG_CONFIG ?= pkg-config
+
+CSTD     := -std=c11
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wpointer-arith -Wundef -Wvla -Wformat=2
+ifeq ($(WERROR),1)
+  WARN   += -Werror
+endif
+DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags capstone liblz4 libelf 2>/dev/null)
+DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs capstone liblz4 libelf 2>/dev/null || echo -lcapstone -llz4 -lelf)
+CPPFLAGS += -Isim -Itrace-format -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEPS_CFLAGS)
+ifeq ($(MODE),debug)
+  OPT      := -O1 -g3 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -DVX_DEBUG=1
+  LDFLAGS  += -fsanitize=address,undefined
+else ifeq ($(MODE),release)
+  OPT      := -O2 -g -DNDEBUG
+else ifeq ($(MODE),fuzz)
+  CC       := clang
+  OPT      := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -DVX_DEBUG=1
+  LDFLAGS  += -fsanitize=address,undefined
+else
+  $(error unknown MODE=$(MODE) (use release, debug or fuzz))
+endif
+ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(CPPFLAGS) $(CFLAGS)
+LIBS      = -lm $(DEPS_LIBS)
+
+all:
+
+# link a program: $(call vx_prog,name,objects,libraries)
+define vx_prog
+$(BIN)/$(1): $(2) $(3)
+	@mkdir -p $$(@D)
+	$$(CC) $$(LDFLAGS) -o $$@ $(2) $(3) $$(LIBS) -lpthread
+all: $(BIN)/$(1)
+PROGRAMS += $(1)
+endef
+
+include sim/module.mk trace-format/module.mk recorder/module.mk replay/module.mk \
+        tools/module.mk kernel/module.mk tests/module.mk
+
+$(BUILD)/.flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS)' > $@
+
+$(BUILD)/%.o: %.c $(BUILD)/.flags
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+deps:
+	@sh .ci/install-deps
+
+# The test suite runs under the release build and again under ASan+UBSan.
+PROVE_OPTS ?= -j2
+test: deps
+	@$(MAKE) --no-print-directory MODE=release all kernels test-bins
+	@$(MAKE) --no-print-directory MODE=debug all test-bins
+	@echo "== tests (release build)"
+	VXRR_BUILD=build prove --exec tests/run-one $(PROVE_OPTS) $(if $(T),$(T),$(TESTS))
+	@echo "== tests (debug build: ASan+UBSan)"
+	VXRR_BUILD=build/debug prove --exec tests/run-one $(PROVE_OPTS) $(if $(T),$(T),$(TESTS))
+
+# Run the suite once against the current MODE only (quick iteration).
+check: all kernels test-bins
+	VXRR_BUILD=$(BUILD) prove --exec tests/run-one $(PROVE_OPTS) $(if $(T),$(T),$(TESTS))
+
+demo: deps
+	@$(MAKE) --no-print-directory MODE=release all kernels
+	@sh tests/demo.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory MODE=release all kernels
+	@sh tests/bench.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vxrr
+	install -m 755 $(addprefix $(BIN)/,$(PROGRAMS)) $(DESTDIR)$(PREFIX)/bin/
+	$(INSTALL_EXTRA)
+
+check-format:
+	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf build
+
+.PHONY: all deps test check demo bench install check-format format clean FORCE kernels test-bins
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

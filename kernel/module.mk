@@ -1,0 +1,2 @@
+# kernel/ - device runtime and example kernels (filled in by the runtime work)
+kernels:

@@ -1,0 +1,1 @@
+# recorder/ - programs (filled in by its issue)

@@ -1,0 +1,1 @@
+# replay/ - programs (filled in by its issue)

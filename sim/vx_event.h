@@ -1,0 +1,226 @@
+/*
+ * vx_event.h - the architectural event model shared by the simulator and the trace.
+ *
+ * The simulator reports everything that changes the machine through an observer
+ * (vx_sim_set_observer) as a sequence of vx_event values; the recorder writes them
+ * into a trace (trace-format/), and replay, vxdump and vxdiff read them back in the
+ * same shape.  This header depends only on vx_base.h so that trace-format/ can use
+ * it without the simulator (DESIGN.md §6).
+ *
+ * Time (DESIGN.md §3): every warp-instruction issue has an event index, counted
+ * from 0 in the deterministic global order.  Events that are not issues (Debug
+ * Module accesses, halts, resets, the end of the run) carry the index of the issue
+ * that will come next, so they sit between two issues on the timeline.
+ *
+ * Ownership: every pointer inside a vx_event points into memory owned by whoever
+ * produced the event (simulator or trace reader) and is valid only until the
+ * callback returns / the next event is read.  Copy what you keep.
+ */
+#ifndef VX_EVENT_H
+#define VX_EVENT_H
+
+#include "vx_base.h"
+
+/* ---- event kinds ---------------------------------------------------------- */
+
+typedef enum vx_event_kind {
+    VX_EV_ISSUE = 1, /* one warp-instruction issue (possibly injected by the DM) */
+    VX_EV_DM = 2,    /* a Debug Module register access or DM-driven state change */
+    VX_EV_END = 3,   /* end of the run: exit, fault, limit */
+} vx_event_kind;
+
+/* vx_event.flags for VX_EV_ISSUE */
+#define VX_EVF_INJECTED 0x01u /* DM instruction injection: PC and mask of the warp unchanged */
+#define VX_EVF_STEP     0x02u /* the issue was a DM single step of a halted warp */
+
+/* ---- register commits ----------------------------------------------------- */
+
+typedef enum vx_regfile {
+    VX_RF_X = 1,   /* integer register x0..x31 (x0 is never committed) */
+    VX_RF_F = 2,   /* float register f0..f31 (raw IEEE-754 single bits) */
+    VX_RF_CSR = 3, /* CSR, reg = CSR address */
+} vx_regfile;
+
+/*
+ * One destination written by an issue.  For per-thread registers values[t] is the
+ * value written by lane t, for every t in lanes.  A CSR that is per warp (fflags,
+ * frm, fcsr) or per core (mscratch) is committed with lanes = {0} and values[0].
+ * An instruction may commit several destinations (csrrw writes rd and the CSR; an
+ * FP op writes rd and fflags when the flags change).
+ */
+typedef struct vx_commit {
+    uint8_t file;           /* vx_regfile */
+    uint16_t reg;           /* register number or CSR address */
+    vx_lanes lanes;         /* lanes written */
+    const uint32_t *values; /* indexed by lane, [threads_per_warp] */
+} vx_commit;
+
+/* ---- memory ----------------------------------------------------------------- */
+
+/*
+ * One lane's memory write, in execution order (ascending lane order within an
+ * instruction; an AMO is a read then a write per lane).  Addresses in the local
+ * memory window [0xFFFF0000, 0xFFFF0000 + lmem size) refer to the local memory of
+ * the issuing core.  value holds the size low bytes written (little-endian).
+ */
+typedef struct vx_memwrite {
+    uint32_t addr;
+    uint32_t value;
+    uint8_t size; /* 1, 2 or 4 */
+    uint8_t lane;
+} vx_memwrite;
+
+/* One lane's memory read (reported only with VX_OBS_READS; never stored in traces). */
+typedef struct vx_memread {
+    uint32_t addr;
+    uint8_t size;
+    uint8_t lane;
+} vx_memread;
+
+/* One byte written to the console window 0x40..0x7F (not stored to memory). */
+typedef struct vx_console {
+    uint8_t slot; /* address - 0x40 (= mhartid mod 64 when written by vx_putchar) */
+    uint8_t byte;
+} vx_console;
+
+/* ---- warp control effects -------------------------------------------------------- */
+
+typedef enum vx_wctl_kind {
+    VX_WCTL_TMASK = 1,     /* warp's thread mask := mask */
+    VX_WCTL_ACTIVATE,      /* warp becomes active: pc, mask (WSPAWN activation) */
+    VX_WCTL_DEACTIVATE,    /* warp becomes inactive (tmc 0) */
+    VX_WCTL_IPDOM_PUSH,    /* push {orig = mask, else = mask2, pc}; arg = new depth */
+    VX_WCTL_IPDOM_POP,     /* pop; arg = new depth */
+    VX_WCTL_IPDOM_ELSE,    /* mark top entry fallthrough and jump to its else side; arg = depth */
+    VX_WCTL_SPAWN_WAIT,    /* WSPAWN pending: arg = warp count, pc = entry; issuing warp waits */
+    VX_WCTL_BAR_ARRIVE,    /* warp arrives at barrier arg (bit 31 = global), count = arg2; stalls */
+    VX_WCTL_BAR_RELEASE,   /* barrier arg released; mask2 low bits unused; warp is released */
+    VX_WCTL_STALL,         /* warp stalled (waiting) */
+    VX_WCTL_UNSTALL,       /* warp released from a wait */
+} vx_wctl_kind;
+
+/*
+ * One warp-control effect.  warp is the warp index within the issuing core (a
+ * global barrier may release warps of other cores: core says which).
+ */
+typedef struct vx_wctl {
+    uint8_t kind; /* vx_wctl_kind */
+    uint32_t core; /* global core id of the affected warp */
+    uint32_t warp; /* warp index within that core */
+    uint32_t pc;
+    uint32_t arg, arg2;
+    vx_lanes mask, mask2;
+} vx_wctl;
+
+/* ---- faults ------------------------------------------------------------------- */
+
+typedef enum vx_fault_kind {
+    VX_FAULT_NONE = 0,
+    VX_FAULT_ILLEGAL,       /* illegal or unsupported instruction */
+    VX_FAULT_CSR,           /* unknown CSR, or write to a read-only CSR */
+    VX_FAULT_MISALIGNED,    /* misaligned load/store/AMO or fetch */
+    VX_FAULT_UNMAPPED,      /* access outside mapped memory (or guest memory limit) */
+    VX_FAULT_DIVERGENT,     /* plain branch/jalr on which active lanes disagree */
+    VX_FAULT_IPDOM_OVERFLOW,
+    VX_FAULT_IPDOM_UNDERFLOW,
+    VX_FAULT_BARRIER,       /* barrier id out of range */
+    VX_FAULT_WSPAWN,        /* WSPAWN misuse */
+    VX_FAULT_ECALL,         /* ecall that is not exit (a7 != 93) */
+    VX_FAULT_EBREAK,        /* ebreak with DCONFIG.ebreakh clear: a breakpoint trap */
+    VX_FAULT_DEADLOCK,      /* every active warp waits and none can be released */
+    VX_FAULT_CONSOLE,       /* non-byte store to the console window */
+} vx_fault_kind;
+
+/*
+ * A precise fault: the faulting instruction has no architectural effect.
+ * signal is the GDB signal number the replay server reports (SIGILL 4, SIGTRAP 5,
+ * SIGBUS 7, SIGSEGV 11, SIGFPE 8, SIGABRT 6).
+ */
+typedef struct vx_fault {
+    uint8_t kind;     /* vx_fault_kind */
+    uint8_t signal;
+    uint32_t core;    /* global core id */
+    uint32_t warp;
+    uint32_t pc;
+    uint32_t insn;
+    uint32_t addr;    /* faulting address or CSR number, when relevant */
+    vx_lanes lanes;   /* lanes involved */
+    char reason[96];  /* human-readable, NUL-terminated, no newline */
+} vx_fault;
+
+/* ---- Debug Module events -------------------------------------------------------- */
+
+typedef enum vx_dm_op {
+    VX_DM_READ = 1,   /* debugger read register addr -> value */
+    VX_DM_WRITE,      /* debugger wrote value to register addr */
+    VX_DM_HALT,       /* warp gwarp halted, arg = hacause */
+    VX_DM_RESUME,     /* warp gwarp resumed */
+    VX_DM_RESET,      /* platform reset (ndmreset) began: cores, warps, registers reset; memory kept */
+    VX_DM_SET_PC,     /* warp gwarp's PC set to value by a DPC write */
+    VX_DM_SCRATCH,    /* DSCRATCH[arg] of (gwarp, lane) set to value by the debugger */
+    VX_DM_INJECT_REJECT, /* injection of value (instruction word) rejected, arg = reason code */
+} vx_dm_op;
+
+/* hacause values (VxDebug DCTRL.hacause) */
+#define VX_HACAUSE_NONE         0u
+#define VX_HACAUSE_EBREAK       1u
+#define VX_HACAUSE_HALTREQ      2u
+#define VX_HACAUSE_STEP         3u
+#define VX_HACAUSE_RESETHALTREQ 4u
+
+typedef struct vx_dm_event {
+    uint8_t op;     /* vx_dm_op */
+    uint8_t addr;   /* DM register address for READ/WRITE */
+    uint32_t value;
+    uint32_t gwarp; /* global warp id, when relevant */
+    uint32_t lane;
+    uint32_t arg;
+} vx_dm_event;
+
+/* ---- end of run ------------------------------------------------------------------ */
+
+typedef enum vx_end_status {
+    VX_END_EXIT = 1,  /* all warps finished (or ecall exit): exit_code valid */
+    VX_END_FAULT,     /* the run stopped at a fault: fault valid */
+    VX_END_LIMIT,     /* --max-cycles reached */
+    VX_END_ABORT,     /* recording stopped by the user or an error; the machine was still running */
+} vx_end_status;
+
+/* ---- the event ------------------------------------------------------------------ */
+
+typedef struct vx_event {
+    uint8_t kind;  /* vx_event_kind */
+    uint8_t flags; /* VX_EVF_* for issues */
+    uint64_t index; /* event index (see top of file) */
+    uint64_t cycle; /* cycle of the issue, or the current cycle */
+
+    /* VX_EV_ISSUE: the schedule decision and what was issued */
+    uint32_t core;  /* global core id = cluster * cores_per_cluster + core */
+    uint32_t warp;  /* warp index within the core */
+    uint32_t pc;
+    uint32_t insn;
+    vx_lanes tmask; /* thread mask at issue (for injection: the single injected lane) */
+
+    uint32_t ncommits;
+    const vx_commit *commits;
+    uint32_t nmem;
+    const vx_memwrite *mem;
+    uint32_t nreads; /* only with VX_OBS_READS */
+    const vx_memread *reads;
+    uint32_t nwctl;
+    const vx_wctl *wctl;
+    uint32_t nconsole;
+    const vx_console *console;
+    /* Non-NULL when this issue faulted: then it has no other effect.  Also set on
+     * VX_EV_END with status VX_END_FAULT. */
+    const vx_fault *fault;
+
+    /* VX_EV_DM */
+    vx_dm_event dm;
+
+    /* VX_EV_END */
+    uint8_t end_status; /* vx_end_status */
+    uint32_t exit_code;
+} vx_event;
+
+#endif /* VX_EVENT_H */

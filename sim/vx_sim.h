@@ -1,0 +1,299 @@
+/*
+ * vx_sim.h - libvxsim: a deterministic functional simulator of the Vortex GPGPU.
+ *
+ * Object model
+ *   A vx_sim is one platform: clusters x cores x warps x threads, sparse paged
+ *   guest memory, one local memory per core, and the VxDebug Debug Module.  It is
+ *   created from a vx_sim_config, loaded with an image, then stepped.  Nothing in
+ *   libvxsim prints, exits, reads the clock or uses randomness: the same
+ *   configuration and image always give bit-identical results (DESIGN.md §1).
+ *
+ * Identifiers
+ *   core   global core id = cluster * cores_per_cluster + core_in_cluster
+ *   warp   warp index within its core (0 .. warps-1)
+ *   gwarp  global warp id = core * warps + warp (VxDebug numbering)
+ *   lane   thread index within its warp (0 .. threads-1)
+ *
+ * Errors
+ *   Functions return vx_err (vx_err.h).  After a failure vx_sim_errmsg() holds a
+ *   message naming what was wrong.  Kernel faults are not errors: they are
+ *   reported as VX_STOP_FAULT with a vx_fault.
+ *
+ * Time
+ *   Every warp-instruction issue gets the next event index (vx_sim_index()).  The
+ *   scheduler (documented in sched.c): one instruction per core per cycle, cores
+ *   in index order, within a core round-robin over warps that are active, not
+ *   stalled and not halted, starting after the warp that issued last.
+ */
+#ifndef VX_SIM_H
+#define VX_SIM_H
+
+#include "vx_base.h"
+#include "vx_err.h"
+#include "vx_event.h"
+
+/* ---- memory map (DESIGN.md §1, research §3.2) -------------------------------------- */
+
+#define VX_IO_COUT_ADDR     0x00000040u /* console window, 64 byte slots */
+#define VX_IO_COUT_SIZE     0x40u
+#define VX_IO_EXITCODE_ADDR 0x00000088u /* exit status word */
+#define VX_USER_BASE_ADDR   0x00010000u
+#define VX_STARTUP_ADDR     0x80000000u
+#define VX_STACK_BASE_ADDR  0xFFFF0000u /* hart h: sp = base - h * 8 KiB */
+#define VX_STACK_LOG2_SIZE  13u
+#define VX_LMEM_BASE_ADDR   0xFFFF0000u /* per-core local memory */
+#define VX_LMEM_LOG2_SIZE   14u         /* 16 KiB */
+
+/* ---- configuration ------------------------------------------------------------------ */
+
+typedef struct vx_sim_config {
+    uint32_t clusters;          /* 1..127 */
+    uint32_t cores;             /* cores per cluster, 1..511 */
+    uint32_t warps;             /* warps per core, 1..511 */
+    uint32_t threads;           /* threads per warp: power of two, 1..128 */
+    uint64_t mem_limit;         /* max bytes of guest memory pages (0 = default 1 GiB) */
+    uint32_t start_pc;          /* reset PC (default VX_STARTUP_ADDR; loaders set the entry) */
+    uint32_t arg;               /* reset value of mscratch on every core (kernel argument) */
+} vx_sim_config;
+
+/* Default Vortex shape 1 x 1 x 4 x 4. */
+#define VX_SIM_CONFIG_INIT {1, 1, 4, 4, 0, VX_STARTUP_ADDR, 0}
+
+/* Checks limits: total warps <= 32768, threads a power of two <= 128, ... */
+vx_err vx_sim_config_check(const vx_sim_config *cfg, char *msg, size_t cap);
+
+typedef struct vx_sim vx_sim;
+
+vx_err vx_sim_new(const vx_sim_config *cfg, vx_sim **out);
+void vx_sim_free(vx_sim *sim);
+const char *vx_sim_errmsg(const vx_sim *sim);
+const vx_sim_config *vx_sim_get_config(const vx_sim *sim);
+uint32_t vx_sim_num_cores(const vx_sim *sim);  /* clusters * cores */
+uint32_t vx_sim_num_warps(const vx_sim *sim);  /* total warps */
+
+/* ---- loading -------------------------------------------------------------------------- */
+
+typedef enum vx_image_kind {
+    VX_IMAGE_ELF = 1,   /* ELF32 RISC-V executable: PT_LOAD segments, entry point */
+    VX_IMAGE_VXBIN = 2, /* Vortex .vxbin: u64 min_vma, u64 max_vma, then the image at min_vma */
+    VX_IMAGE_BIN = 3,   /* raw binary at 0x80000000 */
+} vx_image_kind;
+
+/*
+ * Guess the kind from the bytes and the file name: ELF magic => ELF; name ending
+ * in .vxbin => VXBIN; otherwise BIN.
+ */
+vx_image_kind vx_image_detect(const char *name, const uint8_t *bytes, size_t len);
+
+/*
+ * Load an image held in memory.  name is used only in messages.  Sets the start
+ * PC of every core to the entry point (ELF entry, vxbin min_vma, 0x80000000) and
+ * resets the platform.  On error the message names the file and the problem
+ * (not an ELF, ELF64, wrong machine, no loadable segment, segment overlapping the
+ * IO region, truncated file, ...).  *entry may be NULL.
+ */
+vx_err vx_sim_load_image(vx_sim *sim, const char *name, vx_image_kind kind,
+                         const uint8_t *bytes, size_t len, uint32_t *entry);
+
+/* Reset every core, warp and register as at power-on; memory keeps its contents. */
+void vx_sim_reset(vx_sim *sim);
+
+/* ---- running -------------------------------------------------------------------------- */
+
+typedef enum vx_stop_reason {
+    VX_STOP_NONE = 0,  /* the requested number of issues was done */
+    VX_STOP_EXIT,      /* no warp is active any more (or ecall exit); exit_code valid */
+    VX_STOP_FAULT,     /* a precise fault; fault valid; the machine is frozen */
+    VX_STOP_LIMIT,     /* the cycle limit was reached */
+    VX_STOP_IDLE,      /* nothing can issue: every active warp is halted by the DM (or held in reset) */
+    VX_STOP_HALT,      /* a warp halted (ebreak with ebreakh, DM step done); see vx_sim_warp_info */
+} vx_stop_reason;
+
+typedef struct vx_stop {
+    vx_stop_reason reason;
+    uint64_t issued;    /* issues done by this call */
+    uint32_t exit_code; /* VX_STOP_EXIT */
+    vx_fault fault;     /* VX_STOP_FAULT */
+    uint32_t gwarp;     /* VX_STOP_HALT: the warp that halted */
+} vx_stop;
+
+/*
+ * Run until max_issues warp-instructions have issued (0 = no limit) or the
+ * machine stops.  Cycles with nothing to issue advance the cycle counter.
+ */
+vx_err vx_sim_run(vx_sim *sim, uint64_t max_issues, vx_stop *stop);
+
+/* Cycle limit for vx_sim_run (0 = none). */
+void vx_sim_set_max_cycles(vx_sim *sim, uint64_t max_cycles);
+
+/*
+ * Issue the next instruction of (core, warp) as the scheduler's next decision at
+ * cycle `cycle`: used by replay to follow a recorded schedule.  The warp must be
+ * active and not stalled; the scheduler state (cycle, round-robin position) is
+ * updated as if the scheduler had chosen this warp.
+ */
+vx_err vx_sim_issue(vx_sim *sim, uint32_t core, uint32_t warp, uint64_t cycle, vx_stop *stop);
+
+uint64_t vx_sim_index(const vx_sim *sim); /* event index of the next issue */
+uint64_t vx_sim_cycle(const vx_sim *sim); /* current cycle */
+bool vx_sim_finished(const vx_sim *sim);  /* exited or faulted */
+
+/* ---- the observer ---------------------------------------------------------------------- */
+
+typedef void (*vx_sim_observer_fn)(void *ctx, const vx_event *ev);
+
+#define VX_OBS_READS 0x1u /* also report per-lane memory reads in issue events */
+
+/*
+ * Called once per issue after it executed (or faulted), once per DM event, and
+ * once at the end of the run.  fn = NULL removes the observer.  The event and
+ * everything it points to are valid only during the call.
+ */
+void vx_sim_set_observer(vx_sim *sim, vx_sim_observer_fn fn, void *ctx, unsigned flags);
+
+/* ---- state access (debuggers, replay, tests) ---------------------------------------------- */
+
+typedef struct vx_warp_info {
+    bool active;       /* has a nonzero thread mask and has not finished */
+    bool stalled;      /* waiting at a barrier or a WSPAWN join */
+    bool halted;       /* halted by the Debug Module */
+    uint8_t hacause;   /* VX_HACAUSE_* of the last halt */
+    uint32_t pc;
+    vx_lanes tmask;
+    uint32_t ipdom_depth;
+    int32_t barrier;   /* barrier id it waits at (bit 31 = global), or -1 */
+    bool spawn_wait;   /* waiting for a WSPAWN join */
+    uint64_t issued;   /* instructions issued by this warp */
+} vx_warp_info;
+
+vx_err vx_sim_warp_info(const vx_sim *sim, uint32_t gwarp, vx_warp_info *out);
+
+typedef struct vx_ipdom_entry {
+    vx_lanes orig_mask;
+    vx_lanes else_mask;
+    uint32_t pc;
+    bool fallthrough;
+} vx_ipdom_entry;
+
+/* Entry idx (0 = bottom) of gwarp's IPDOM stack. */
+vx_err vx_sim_ipdom_get(const vx_sim *sim, uint32_t gwarp, uint32_t idx, vx_ipdom_entry *out);
+
+/*
+ * Registers of one thread.  file VX_RF_X / VX_RF_F / VX_RF_CSR.  CSR reads here
+ * have no side effects and include the read-only Vortex CSRs; writes to read-only
+ * CSRs give VX_ERR_STATE.  Writing x0 is ignored.
+ */
+vx_err vx_sim_reg_read(const vx_sim *sim, uint32_t gwarp, uint32_t lane, vx_regfile file,
+                       uint32_t reg, uint32_t *val);
+vx_err vx_sim_reg_write(vx_sim *sim, uint32_t gwarp, uint32_t lane, vx_regfile file,
+                        uint32_t reg, uint32_t val);
+vx_err vx_sim_set_pc(vx_sim *sim, uint32_t gwarp, uint32_t pc);
+vx_err vx_sim_set_tmask(vx_sim *sim, uint32_t gwarp, vx_lanes tmask);
+
+/*
+ * Guest memory as seen from `core` (the local-memory window maps to that core's
+ * local memory).  Reads of never-written memory give zeros; reads outside mapped
+ * memory give VX_ERR_RANGE.  These accesses are not reported to the observer.
+ */
+vx_err vx_sim_mem_read(const vx_sim *sim, uint32_t core, uint32_t addr, void *buf, size_t len);
+vx_err vx_sim_mem_write(vx_sim *sim, uint32_t core, uint32_t addr, const void *buf, size_t len);
+
+/* Console bytes per slot are kept until a newline; this returns the partial line of slot. */
+size_t vx_sim_console_pending(const vx_sim *sim, uint32_t slot, char *buf, size_t cap);
+
+typedef struct vx_sim_stats {
+    uint64_t issues;        /* warp-instructions */
+    uint64_t lane_ops;      /* sum of active lanes over issues */
+    uint64_t cycles;
+    uint64_t splits, divergent_splits, joins, preds, barriers, spawns;
+} vx_sim_stats;
+
+void vx_sim_get_stats(const vx_sim *sim, vx_sim_stats *out);
+
+/* ---- debug primitives (the Debug Module is built on these) --------------------------------- */
+
+/* Halt / resume a warp.  A halted warp is never scheduled. */
+vx_err vx_sim_halt(vx_sim *sim, uint32_t gwarp, uint8_t hacause);
+vx_err vx_sim_resume(vx_sim *sim, uint32_t gwarp);
+
+/* When on, `ebreak` halts its warp (hacause EBREAK, PC stays at the ebreak) instead of faulting. */
+void vx_sim_set_ebreak_halt(vx_sim *sim, bool on);
+
+/*
+ * Execute exactly one instruction of a halted warp and leave it halted with
+ * hacause STEP (the issue is reported with VX_EVF_STEP).  A warp that is stalled
+ * at a barrier or WSPAWN join cannot step: VX_ERR_STATE.
+ */
+vx_err vx_sim_step_warp(vx_sim *sim, uint32_t gwarp, vx_stop *stop);
+
+/*
+ * Execute `insn` in gwarp with only `lane` active, without changing the warp's PC
+ * or thread mask (VxDebug injection).  Allowed: integer/FP ALU, loads, stores,
+ * AMOs, CSR instructions, fence.  Rejected with VX_ERR_REJECT (and a message):
+ * branches, jal, jalr, auipc (PC-relative), ecall, ebreak, mret, and the custom-0
+ * warp-control group.  A memory fault in an injected instruction is returned as
+ * VX_STOP_FAULT in *stop but does not end the kernel.  Reported with VX_EVF_INJECTED.
+ */
+vx_err vx_sim_inject(vx_sim *sim, uint32_t gwarp, uint32_t lane, uint32_t insn, vx_stop *stop);
+
+/* Send a DM event to the observer (used by the Debug Module). */
+void vx_sim_emit_dm(vx_sim *sim, const vx_dm_event *dm);
+
+/* ---- the VxDebug Debug Module (dm.c; registers 0x0..0xC of vxdebug-spec.md) --------------------- */
+
+#define VX_DM_PLATFORM  0x0u
+#define VX_DM_DCONFIG   0x1u
+#define VX_DM_DSELECT   0x2u
+#define VX_DM_WMASK     0x3u
+#define VX_DM_WACTIVE   0x4u
+#define VX_DM_WSTATUS   0x5u
+#define VX_DM_DCTRL     0x6u
+#define VX_DM_DPC       0x7u
+#define VX_DM_INJECT    0x8u
+#define VX_DM_DSCRATCH0 0x9u /* .. 0xC = DSCRATCH3 */
+#define VX_DM_NREGS     0xDu
+
+/* DSCRATCH0..3 as seen by the core: CSR 0x7B2..0x7B5, one set per thread. */
+#define VX_CSR_DSCRATCH0 0x7B2u
+
+/* Register access; every access is reported as a VX_EV_DM event.  Bad address: VX_ERR_RANGE. */
+vx_err vx_sim_dm_read(vx_sim *sim, uint32_t addr, uint32_t *val);
+vx_err vx_sim_dm_write(vx_sim *sim, uint32_t addr, uint32_t val);
+
+/*
+ * Advance DM timing by one cycle when the machine has nothing to issue (ndmreset
+ * and resethaltreq last 2^N cycles).  vx_sim_run does this itself while it runs.
+ */
+void vx_sim_dm_tick(vx_sim *sim);
+
+/* True while ndmreset holds the platform in reset. */
+bool vx_sim_in_reset(const vx_sim *sim);
+
+/* ---- snapshots (replay checkpoints) ------------------------------------------------------------ */
+
+typedef struct vx_sim_snap vx_sim_snap;
+
+/* Complete machine state; memory pages are shared copy-on-write with the live sim. */
+vx_err vx_sim_snap_save(vx_sim *sim, vx_sim_snap **out);
+vx_err vx_sim_snap_restore(vx_sim *sim, const vx_sim_snap *snap);
+void vx_sim_snap_free(vx_sim_snap *snap);
+uint64_t vx_sim_snap_index(const vx_sim_snap *snap);
+/* Bytes this snapshot owns alone (registers + pages not shared with the live sim or others). */
+size_t vx_sim_snap_bytes(const vx_sim_snap *snap);
+
+/*
+ * Portable state encoding for trace keyframes (format in sim/STATE.md, normative
+ * part of trace-format/FORMAT.md): everything but memory.  *buf is malloc'd.
+ */
+vx_err vx_sim_state_encode(const vx_sim *sim, uint8_t **buf, size_t *len);
+vx_err vx_sim_state_decode(vx_sim *sim, const uint8_t *buf, size_t len);
+
+/* Memory pages (4 KiB) for keyframes.  space 0 = global memory, 1 + core = local memory. */
+#define VX_PAGE_SIZE 4096u
+typedef void (*vx_sim_page_fn)(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page);
+/* Visit pages written since the last vx_sim_clear_dirty (or every page when all). */
+void vx_sim_visit_pages(const vx_sim *sim, bool all, vx_sim_page_fn fn, void *ctx);
+void vx_sim_clear_dirty(vx_sim *sim);
+vx_err vx_sim_put_page(vx_sim *sim, uint32_t space, uint32_t addr, const uint8_t *page);
+
+#endif /* VX_SIM_H */

@@ -1,0 +1,12 @@
+# tests/ - TAP tests.  C tests are tests/unit/t-*.c, each linked against the libraries;
+# Python tests are tests/t*.py.  TESTS lists everything prove runs.
+TEST_C_SRCS := $(wildcard tests/unit/t-*.c)
+TEST_C_BINS := $(TEST_C_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+TAP_OBJ     := $(BUILD)/tests/lib/tap.o
+$(BUILD)/tests/t-%: $(BUILD)/tests/unit/t-%.o $(TAP_OBJ) $(SIM_LIB) $(TRACE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+test-bins: $(TEST_C_BINS)
+CPPFLAGS += -Itests/lib
+# prove runs C tests by name (tests/run-one maps tests/unit/t-x.c to $VXRR_BUILD/tests/t-x)
+TESTS := $(sort $(TEST_C_SRCS) $(wildcard tests/t*.py))
