@@ -59,8 +59,8 @@ all: $(BIN)/$(1)
 PROGRAMS += $(1)
 endef
 
-include sim/module.mk trace-format/module.mk recorder/module.mk replay/module.mk \
-        tools/module.mk kernel/module.mk tests/module.mk
+include sim/module.mk trace-format/module.mk tools/module.mk recorder/module.mk replay/module.mk \
+        kernel/module.mk tests/module.mk
 
 $(BUILD)/.flags: FORCE
 	@mkdir -p $(@D)

@@ -3,7 +3,7 @@
 TEST_C_SRCS := $(wildcard tests/unit/t-*.c)
 TEST_C_BINS := $(TEST_C_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 TAP_OBJ     := $(BUILD)/tests/lib/tap.o
-$(BUILD)/tests/t-%: $(BUILD)/tests/unit/t-%.o $(TAP_OBJ) $(SIM_LIB) $(TRACE_LIB)
+$(BUILD)/tests/t-%: $(BUILD)/tests/unit/t-%.o $(TAP_OBJ) $(CLI_LIB) $(TRACE_LIB) $(SIM_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 test-bins: $(TEST_C_BINS)

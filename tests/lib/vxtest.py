@@ -38,3 +38,31 @@ def tmpdir():
 
 
 _keep = []
+
+
+def main(*cases):
+    """Run unittest.TestCase classes and print TAP (tap.py); exit 0 iff all passed.
+
+    Usage at the bottom of a test file:
+        if __name__ == "__main__":
+            vxtest.main(MyTests)
+    A whole file can be skipped with skip_all("reason") before main().
+    """
+    import sys
+    import unittest
+    from tap import TAPTestRunner
+    suite = unittest.TestSuite()
+    for c in cases:
+        suite.addTests(unittest.defaultTestLoader.loadTestsFromTestCase(c))
+    runner = TAPTestRunner()
+    runner.set_stream(True)
+    runner.set_format("{method_name}: {short_description}")
+    res = runner.run(suite)
+    sys.exit(0 if res.wasSuccessful() else 1)
+
+
+def skip_all(reason):
+    """Print a TAP skip-all plan and exit."""
+    import sys
+    print("1..0 # SKIP " + reason)
+    sys.exit(0)
