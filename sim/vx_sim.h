@@ -198,6 +198,16 @@ vx_err vx_sim_set_tmask(vx_sim *sim, uint32_t gwarp, vx_lanes tmask);
 vx_err vx_sim_mem_read(const vx_sim *sim, uint32_t core, uint32_t addr, void *buf, size_t len);
 vx_err vx_sim_mem_write(vx_sim *sim, uint32_t core, uint32_t addr, const void *buf, size_t len);
 
+/*
+ * Console: bytes stored to 0x40 + slot are collected per slot; when a slot
+ * receives '\n' the line (without the newline) is passed to fn.  At the end of a
+ * run, vx_sim_console_flush() passes any unterminated lines.  Vortex prints each
+ * line as "#<slot>: <line>"; formatting is the program's business.
+ */
+typedef void (*vx_sim_console_fn)(void *ctx, uint32_t slot, const char *line, size_t len);
+void vx_sim_set_console(vx_sim *sim, vx_sim_console_fn fn, void *ctx);
+void vx_sim_console_flush(vx_sim *sim);
+
 /* Console bytes per slot are kept until a newline; this returns the partial line of slot. */
 size_t vx_sim_console_pending(const vx_sim *sim, uint32_t slot, char *buf, size_t cap);
 

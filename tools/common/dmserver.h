@@ -1,0 +1,41 @@
+/*
+ * dmserver.h - the VxDebug TCP transport (DESIGN.md §2), shared by vxsim and vxrec.
+ *
+ * Line protocol, one newline-terminated ASCII command per line:
+ *   p                      -> +P          (handshake)
+ *   s                      -> +           (start: release the platform from reset)
+ *   rAAAA                  -> +VVVVVVVV   or -
+ *   wAAAA:VVVVVVVV         -> +           or -
+ *   RAAAA,BBBB,...         -> +V1,V2,...  (at most 8)
+ *   WAAAA,BBBB,...;V1,V2.. -> +           (at most 8)
+ *   q                      -> +           (client is leaving)
+ * Anything else, or a line that is too long, gets "-"; the server never dies on input.
+ */
+#ifndef VX_DMSERVER_H
+#define VX_DMSERVER_H
+
+#include <stdio.h>
+#include "vx_sim.h"
+
+typedef struct vx_dmserver_opts {
+    const char *bind; /* address to bind, default "127.0.0.1" */
+    unsigned port;    /* TCP port (0: pick a free one and report it through on_listen) */
+    /* Called once the socket listens, with the actual port (for messages / tests). */
+    void (*on_listen)(void *ctx, const char *bind, unsigned port);
+    void *ctx;
+} vx_dmserver_opts;
+
+/*
+ * Run the simulation under debugger control.  The platform is held in reset until a
+ * client sends 's'.  The simulator advances on its own while any warp is active and
+ * not halted; DM accesses are answered between instruction issues.  Clients may
+ * connect and disconnect one after another; a disconnect leaves the platform as it
+ * is.  When the kernel ends while a client is connected, the server keeps answering
+ * until that client disconnects.  Returns when the kernel has ended (or faulted) and
+ * no client is connected; *final says how it ended.  Errors (cannot bind, ...) are
+ * returned with a message in msg.
+ */
+vx_err vx_dmserver_run(vx_sim *sim, const vx_dmserver_opts *opts, vx_stop *final, char *msg,
+                       size_t cap);
+
+#endif /* VX_DMSERVER_H */
