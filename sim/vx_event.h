@@ -168,6 +168,23 @@ typedef enum vx_dm_op {
 #define VX_HACAUSE_STEP         3u
 #define VX_HACAUSE_RESETHALTREQ 4u
 
+/*
+ * How a replayer applies recorded DM events (the rule every consumer follows):
+ * replay never re-runs the Debug Module; it applies the recorded EFFECTS.
+ *   VX_DM_READ           nothing (an observation)
+ *   VX_DM_WRITE          nothing, except a write to DCONFIG: ebreak-halt := value & 1
+ *                        (vx_sim_set_ebreak_halt), since it changes what ebreak does
+ *   VX_DM_HALT / RESUME  vx_sim_halt(gwarp, arg) / vx_sim_resume(gwarp)
+ *   VX_DM_RESET          vx_sim_reset()
+ *   VX_DM_SET_PC         vx_sim_set_pc(gwarp, value)
+ *   VX_DM_SCRATCH        vx_sim_reg_write(gwarp, lane, VX_RF_CSR, 0x7B2 + arg, value)
+ *   VX_DM_INJECT_REJECT  nothing
+ * Issues flagged VX_EVF_INJECTED are replayed with vx_sim_inject(gwarp, lane =
+ * the single lane of tmask, insn); issues flagged VX_EVF_STEP with
+ * vx_sim_step_warp(); other issues with vx_sim_issue(core, warp, cycle).
+ * The Debug Module must therefore emit an effect event for every state change it
+ * makes, in the order it makes them.
+ */
 typedef struct vx_dm_event {
     uint8_t op;     /* vx_dm_op */
     uint8_t addr;   /* DM register address for READ/WRITE */
