@@ -1,0 +1,536 @@
+/*
+ * fpu.c - IEEE 754 binary32 arithmetic with RISC-V F semantics (see vx_fpu.h).
+ *
+ * Everything here is computed on bit patterns with exact integer arithmetic, so
+ * the result and the flags never depend on the host's FPU state.  The RISC-V
+ * choices that IEEE 754 leaves open:
+ *   - every NaN result is the canonical NaN 0x7FC00000, payloads are dropped;
+ *   - tininess is detected after rounding: a nonzero result is tiny when rounding
+ *     the exact value to 24 bits with an unbounded exponent gives a magnitude
+ *     below 2^-126; UF is raised only when the result is tiny and inexact;
+ *   - fma raises NV for 0 * inf even when the addend is a quiet NaN;
+ *   - conversions to integers saturate (NaN goes to the largest integer) and
+ *     raise NV, never NX, when the rounded value does not fit.
+ *
+ * Internal form of a finite nonzero value: sign, exponent exp and significand
+ * sig, with value = sig * 2^(exp - P) where the leading one of sig sits at bit P
+ * (P is said at each use).  Bits that fell off the bottom during alignment are
+ * kept as a "sticky" one in bit 0, which is enough for correct rounding as long
+ * as the rounding point is at least two bits above bit 0 (it always is: every
+ * core below keeps 10 or more spare bits under the rounding point).
+ */
+#include "vx_fpu.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#define SIGN_BIT 0x80000000u
+#define EXP_MASK 0x7F800000u
+#define FRAC     0x007FFFFFu
+#define HIDDEN   0x00800000u
+#define QUIET    0x00400000u
+#define INF      0x7F800000u
+#define MAX_FIN  0x7F7FFFFFu
+#define CNAN     VX_F32_CANONICAL_NAN
+
+#define LIKELY(x)   __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+static inline int is_nan(uint32_t a)
+{
+    return (a & ~SIGN_BIT) > INF;
+}
+
+static inline int is_snan(uint32_t a)
+{
+    return is_nan(a) && !(a & QUIET);
+}
+
+static inline int is_zero(uint32_t a)
+{
+    return (a & ~SIGN_BIT) == 0;
+}
+
+static inline int is_inf(uint32_t a)
+{
+    return (a & ~SIGN_BIT) == INF;
+}
+
+static inline unsigned exp_field(uint32_t a)
+{
+    return (a >> 23) & 0xFFu;
+}
+
+static inline int clz64(uint64_t x)
+{
+    return __builtin_clzll(x);
+}
+
+/* x >> n, ORing every bit shifted out into bit 0 (n may exceed 63). */
+static inline uint64_t shr_sticky(uint64_t x, unsigned n)
+{
+    if (n == 0) return x;
+    if (n >= 64) return x != 0;
+    return (x >> n) | ((x << (64 - n)) != 0);
+}
+
+/*
+ * Whether rounding adds one unit to a magnitude whose kept part has lowest bit
+ * lsb and whose discarded part is rb, half being the value of half a unit.
+ * Modes outside RNE..RMM never reach here through the executor; they round to
+ * nearest even.
+ */
+static inline uint64_t round_up(unsigned rm, uint32_t sign, uint64_t lsb, uint64_t rb,
+                                uint64_t half)
+{
+    switch (rm) {
+    case VX_RM_RTZ: return 0;
+    case VX_RM_RDN: return sign && rb;
+    case VX_RM_RUP: return !sign && rb;
+    case VX_RM_RMM: return rb >= half;
+    default: return rb > half || (rb == half && lsb);
+    }
+}
+
+/* The result of an overflow: infinity, or the largest finite value when the
+ * mode rounds towards zero for this sign. */
+static uint32_t overflow(uint32_t sign, unsigned rm, uint32_t *flags)
+{
+    *flags |= VX_FFLAG_OF | VX_FFLAG_NX;
+    int to_max = rm == VX_RM_RTZ || (rm == VX_RM_RDN && !sign) || (rm == VX_RM_RUP && sign);
+    return (sign << 31) | (to_max ? MAX_FIN : INF);
+}
+
+/*
+ * Round and pack a nonzero value: value = sig * 2^(exp - 62), bit 62 of sig
+ * set, bit 0 sticky.  sign is 0 or 1.
+ */
+static uint32_t round_pack(uint32_t sign, int32_t exp, uint64_t sig, unsigned rm,
+                           uint32_t *flags)
+{
+    const uint64_t mask39 = (UINT64_C(1) << 39) - 1, half39 = UINT64_C(1) << 38;
+    if (LIKELY(exp >= -126)) {
+        /* Normal range: keep bits 62..39 (24 bits). */
+        if (UNLIKELY(exp > 127)) return overflow(sign, rm, flags);
+        uint64_t rb = sig & mask39, m = sig >> 39;
+        m += round_up(rm, sign, m & 1, rb, half39);
+        /* m includes the hidden bit, so a carry out of the significand
+         * (m == 2^24) lands in the exponent field by itself. */
+        uint32_t bits = ((uint32_t)(exp + 126) << 23) + (uint32_t)m;
+        if (UNLIKELY(bits >= INF)) return overflow(sign, rm, flags);
+        if (rb) *flags |= VX_FFLAG_NX;
+        return (sign << 31) | bits;
+    }
+    /* Below 2^-126: the quantum is 2^-149, so the rounding point moves up by
+     * -126 - exp bits.  Tininess is judged after rounding with an unbounded
+     * exponent, which can reach 2^-126 only from exp == -127. */
+    int tiny = 1;
+    if (exp == -127) {
+        uint64_t m0 = sig >> 39;
+        if (m0 + round_up(rm, sign, m0 & 1, sig & mask39, half39) == (UINT64_C(1) << 24))
+            tiny = 0;
+    }
+    unsigned sh = 39u + (unsigned)(-126 - exp);
+    uint64_t m, rb, half;
+    if (sh >= 63) {
+        /* sh == 63 still has its half point at bit 62; beyond that the whole
+         * value is a nonzero amount under half a quantum. */
+        m = 0;
+        rb = sh == 63 ? sig : 1;
+        half = sh == 63 ? UINT64_C(1) << 62 : 2;
+    } else {
+        m = sig >> sh;
+        rb = sig & ((UINT64_C(1) << sh) - 1);
+        half = UINT64_C(1) << (sh - 1);
+    }
+    m += round_up(rm, sign, m & 1, rb, half);
+    if (rb) *flags |= tiny ? VX_FFLAG_NX | VX_FFLAG_UF : VX_FFLAG_NX;
+    /* m == 2^23 is the smallest normal, which the encoding gives for free. */
+    return (sign << 31) | (uint32_t)m;
+}
+
+/* Normalise a nonzero sig (value = sig * 2^(exp - pos)) and round it. */
+static inline uint32_t norm_round_pack(uint32_t sign, int32_t exp, int pos, uint64_t sig,
+                                       unsigned rm, uint32_t *flags)
+{
+    int lead = 63 - clz64(sig);
+    return round_pack(sign, exp - pos + lead, sig << (62 - lead), rm, flags);
+}
+
+/* Significand of a finite nonzero value with its leading one at bit 23, and the
+ * exponent: value = sig * 2^(*e - 23).  Subnormals are normalised. */
+static inline uint32_t unpack(uint32_t a, int32_t *e)
+{
+    unsigned ef = exp_field(a);
+    if (LIKELY(ef)) {
+        *e = (int32_t)ef - 127;
+        return (a & FRAC) | HIDDEN;
+    }
+    int sh = __builtin_clz(a & FRAC) - 8;
+    *e = -126 - sh;
+    return (a & FRAC) << sh;
+}
+
+/* NaN operands: NV for a signalling one; the result is the canonical NaN. */
+static uint32_t nan2(uint32_t a, uint32_t b, uint32_t *flags)
+{
+    if (is_snan(a) || is_snan(b)) *flags |= VX_FFLAG_NV;
+    return CNAN;
+}
+
+static uint32_t invalid(uint32_t *flags)
+{
+    *flags |= VX_FFLAG_NV;
+    return CNAN;
+}
+
+/* ---------------------------------------------------------------- add/sub */
+
+/*
+ * Sum of two nonzero finite values, each given as value = S * 2^(e - 61) with
+ * bit 61 of S set (S may carry a sticky bit 0).  Aligning with a sticky shift
+ * is exact enough: when the smaller operand loses bits (distance >= 2) the
+ * result still has its leading one at bit 59 or above, so the rounding point is
+ * at bit 36 or above; with distance 0 or 1 nothing is lost since the inputs
+ * have at least 13 zero bits at the bottom.
+ */
+static uint32_t add_core(uint32_t sa, int32_t ea, uint64_t Sa, uint32_t sb, int32_t eb,
+                         uint64_t Sb, unsigned rm, uint32_t *flags)
+{
+    if (ea < eb || (ea == eb && Sa < Sb)) {
+        uint32_t ts = sa;
+        int32_t te = ea;
+        uint64_t tS = Sa;
+        sa = sb, ea = eb, Sa = Sb;
+        sb = ts, eb = te, Sb = tS;
+    }
+    Sb = shr_sticky(Sb, (unsigned)(ea - eb));
+    uint64_t S;
+    if (sa == sb) {
+        S = Sa + Sb;
+    } else {
+        S = Sa - Sb;
+        /* Exact cancellation: +0, or -0 when rounding down (IEEE 754 6.3). */
+        if (S == 0) return rm == VX_RM_RDN ? SIGN_BIT : 0;
+    }
+    return norm_round_pack(sa, ea, 61, S, rm, flags);
+}
+
+static uint32_t add_exact(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
+{
+    if (UNLIKELY(exp_field(a) == 0xFF || exp_field(b) == 0xFF)) {
+        if (is_nan(a) || is_nan(b)) return nan2(a, b, flags);
+        if (is_inf(a) && is_inf(b) && ((a ^ b) & SIGN_BIT)) return invalid(flags);
+        return is_inf(a) ? a : b;
+    }
+    if (is_zero(a)) {
+        /* (-0) + (-0) = -0; +0 + -0 = +0 except in RDN; 0 + x = x exactly. */
+        if (is_zero(b) && a != b) return rm == VX_RM_RDN ? SIGN_BIT : 0;
+        return b;
+    }
+    if (is_zero(b)) return a;
+    int32_t ea, eb;
+    uint64_t Sa = (uint64_t)unpack(a, &ea) << 38;
+    uint64_t Sb = (uint64_t)unpack(b, &eb) << 38;
+    return add_core(a >> 31, ea, Sa, b >> 31, eb, Sb, rm, flags);
+}
+
+/* ---------------------------------------------------------------- mul */
+
+/* Product of two finite nonzero values (no special cases). */
+static inline uint32_t mul_finite(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
+{
+    int32_t ea, eb;
+    uint64_t P = (uint64_t)unpack(a, &ea) * unpack(b, &eb); /* exact, 47 or 48 bits */
+    return norm_round_pack((a ^ b) >> 31, ea + eb, 46, P, rm, flags);
+}
+
+static uint32_t mul_exact(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
+{
+    uint32_t sign = (a ^ b) & SIGN_BIT;
+    if (UNLIKELY(exp_field(a) == 0xFF || exp_field(b) == 0xFF)) {
+        if (is_nan(a) || is_nan(b)) return nan2(a, b, flags);
+        if (is_zero(a) || is_zero(b)) return invalid(flags); /* 0 * inf */
+        return sign | INF;
+    }
+    if (is_zero(a) || is_zero(b)) return sign;
+    return mul_finite(a, b, rm, flags);
+}
+
+/* ---------------------------------------------------------------- div */
+
+static uint32_t div_exact(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
+{
+    uint32_t sign = (a ^ b) & SIGN_BIT;
+    if (UNLIKELY(exp_field(a) == 0xFF || exp_field(b) == 0xFF)) {
+        if (is_nan(a) || is_nan(b)) return nan2(a, b, flags);
+        if (is_inf(a)) return is_inf(b) ? invalid(flags) : sign | INF;
+        return sign; /* finite / inf */
+    }
+    if (is_zero(b)) {
+        if (is_zero(a)) return invalid(flags);
+        *flags |= VX_FFLAG_DZ;
+        return sign | INF;
+    }
+    if (is_zero(a)) return sign;
+    int32_t ea, eb;
+    uint64_t na = (uint64_t)unpack(a, &ea) << 40;
+    uint32_t db = unpack(b, &eb);
+    /* na / db lies in (2^39, 2^41): 40 or 41 bits plus a sticky remainder. */
+    uint64_t q = na / db;
+    q |= (na % db) != 0;
+    return norm_round_pack(sign >> 31, ea - eb, 40, q, rm, flags);
+}
+
+/* ---------------------------------------------------------------- sqrt */
+
+/* floor(sqrt(n)) for n < 2^63.  The double estimate is within a few units and
+ * the integer corrections make the result exact whatever the host does. */
+static uint64_t isqrt64(uint64_t n)
+{
+    uint64_t r = (uint64_t)sqrt((double)n);
+    while (r * r > n) r--;
+    while ((r + 1) * (r + 1) <= n) r++;
+    return r;
+}
+
+static uint32_t sqrt_exact(uint32_t a, unsigned rm, uint32_t *flags)
+{
+    if (UNLIKELY(is_nan(a))) return nan2(a, a, flags);
+    if (is_zero(a)) return a; /* sqrt(-0) = -0 */
+    if (a & SIGN_BIT) return invalid(flags);
+    if (a == INF) return a;
+    int32_t e;
+    uint64_t sig = unpack(a, &e);
+    /* value = sig * 2^(e-23).  Scale sig up to 62 or 63 bits so the exponent
+     * left over is even; its square root then has 31 or 32 bits. */
+    int s = (e & 1) ? 38 : 39;
+    uint64_t n = sig << s;
+    uint64_t r = isqrt64(n);
+    r |= r * r != n;
+    int32_t half_exp = (e - 23 - s) / 2; /* exact: e - 23 - s is even */
+    return norm_round_pack(0, half_exp, 0, r, rm, flags);
+}
+
+/* ---------------------------------------------------------------- fma */
+
+/* a * b + c with one rounding; the callers fold the negations into the signs. */
+static uint32_t fma_exact(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags)
+{
+    uint32_t psign = (a ^ b) & SIGN_BIT;
+    if (UNLIKELY(exp_field(a) == 0xFF || exp_field(b) == 0xFF || exp_field(c) == 0xFF)) {
+        if (is_snan(a) || is_snan(b) || is_snan(c)) *flags |= VX_FFLAG_NV;
+        /* RISC-V: 0 * inf is invalid even when c is a quiet NaN. */
+        if ((is_inf(a) && is_zero(b)) || (is_zero(a) && is_inf(b))) return invalid(flags);
+        if (is_nan(a) || is_nan(b) || is_nan(c)) return CNAN;
+        if (is_inf(a) || is_inf(b)) {
+            if (is_inf(c) && ((c ^ psign) & SIGN_BIT)) return invalid(flags); /* inf - inf */
+            return psign | INF;
+        }
+        return c; /* finite product + inf */
+    }
+    if (is_zero(a) || is_zero(b)) {
+        /* Exact zero product: the sum is c, except for the sign of 0 + 0. */
+        if (is_zero(c) && (c & SIGN_BIT) != psign) return rm == VX_RM_RDN ? SIGN_BIT : 0;
+        return c;
+    }
+    if (is_zero(c)) return mul_finite(a, b, rm, flags);
+    int32_t ea, eb, ec;
+    uint64_t P = (uint64_t)unpack(a, &ea) * unpack(b, &eb);
+    uint64_t Sc = (uint64_t)unpack(c, &ec) << 38;
+    /* value(P) = P * 2^(ea+eb-46); move its leading one to bit 61. */
+    int lead = 63 - clz64(P);
+    return add_core(psign >> 31, ea + eb + lead - 46, P << (61 - lead), c >> 31, ec, Sc, rm,
+                    flags);
+}
+
+/* ---------------------------------------------------------------- public arithmetic */
+
+uint32_t vx_f32_add(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
+{
+    return add_exact(a, b, rm, flags);
+}
+
+uint32_t vx_f32_sub(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
+{
+    /* Flipping the sign of a NaN is harmless: NaN results are canonical. */
+    return add_exact(a, b ^ SIGN_BIT, rm, flags);
+}
+
+uint32_t vx_f32_mul(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
+{
+    return mul_exact(a, b, rm, flags);
+}
+
+uint32_t vx_f32_div(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
+{
+    return div_exact(a, b, rm, flags);
+}
+
+uint32_t vx_f32_sqrt(uint32_t a, unsigned rm, uint32_t *flags)
+{
+    return sqrt_exact(a, rm, flags);
+}
+
+uint32_t vx_f32_fmadd(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags)
+{
+    return fma_exact(a, b, c, rm, flags);
+}
+
+uint32_t vx_f32_fmsub(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags)
+{
+    return fma_exact(a, b, c ^ SIGN_BIT, rm, flags);
+}
+
+uint32_t vx_f32_fnmsub(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags)
+{
+    return fma_exact(a ^ SIGN_BIT, b, c, rm, flags);
+}
+
+uint32_t vx_f32_fnmadd(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags)
+{
+    return fma_exact(a ^ SIGN_BIT, b, c ^ SIGN_BIT, rm, flags);
+}
+
+/* ---------------------------------------------------------------- compare, min/max, class */
+
+/* Map a non-NaN value to an unsigned key that orders like the numbers, with
+ * -0 just below +0. */
+static inline uint32_t order_key(uint32_t a)
+{
+    return (a & SIGN_BIT) ? ~a : a | SIGN_BIT;
+}
+
+uint32_t vx_f32_min(uint32_t a, uint32_t b, uint32_t *flags)
+{
+    if (UNLIKELY(is_nan(a) || is_nan(b))) {
+        if (is_snan(a) || is_snan(b)) *flags |= VX_FFLAG_NV;
+        if (is_nan(a) && is_nan(b)) return CNAN;
+        return is_nan(a) ? b : a;
+    }
+    return order_key(a) <= order_key(b) ? a : b;
+}
+
+uint32_t vx_f32_max(uint32_t a, uint32_t b, uint32_t *flags)
+{
+    if (UNLIKELY(is_nan(a) || is_nan(b))) {
+        if (is_snan(a) || is_snan(b)) *flags |= VX_FFLAG_NV;
+        if (is_nan(a) && is_nan(b)) return CNAN;
+        return is_nan(a) ? b : a;
+    }
+    return order_key(a) >= order_key(b) ? a : b;
+}
+
+uint32_t vx_f32_eq(uint32_t a, uint32_t b, uint32_t *flags)
+{
+    if (UNLIKELY(is_nan(a) || is_nan(b))) {
+        if (is_snan(a) || is_snan(b)) *flags |= VX_FFLAG_NV;
+        return 0;
+    }
+    return a == b || (is_zero(a) && is_zero(b));
+}
+
+uint32_t vx_f32_lt(uint32_t a, uint32_t b, uint32_t *flags)
+{
+    if (UNLIKELY(is_nan(a) || is_nan(b))) {
+        *flags |= VX_FFLAG_NV;
+        return 0;
+    }
+    if (is_zero(a) && is_zero(b)) return 0;
+    return order_key(a) < order_key(b);
+}
+
+uint32_t vx_f32_le(uint32_t a, uint32_t b, uint32_t *flags)
+{
+    if (UNLIKELY(is_nan(a) || is_nan(b))) {
+        *flags |= VX_FFLAG_NV;
+        return 0;
+    }
+    if (is_zero(a) && is_zero(b)) return 1;
+    return order_key(a) <= order_key(b);
+}
+
+uint32_t vx_f32_class(uint32_t a)
+{
+    /* Bits 0..7: -inf, -normal, -subnormal, -0, +0, +subnormal, +normal, +inf;
+     * bit 8 signalling NaN, bit 9 quiet NaN. */
+    unsigned ef = exp_field(a);
+    int neg = (a & SIGN_BIT) != 0;
+    if (ef == 0xFF) {
+        if (a & FRAC) return (a & QUIET) ? 1u << 9 : 1u << 8;
+        return neg ? 1u << 0 : 1u << 7;
+    }
+    if (ef == 0) {
+        if (a & FRAC) return neg ? 1u << 2 : 1u << 5;
+        return neg ? 1u << 3 : 1u << 4;
+    }
+    return neg ? 1u << 1 : 1u << 6;
+}
+
+/* ---------------------------------------------------------------- conversions */
+
+static uint32_t to_int(uint32_t a, unsigned rm, uint32_t *flags, int is_signed)
+{
+    uint32_t sign = a >> 31;
+    unsigned ef = exp_field(a);
+    uint32_t sat_pos = is_signed ? 0x7FFFFFFFu : 0xFFFFFFFFu;
+    uint32_t sat_neg = is_signed ? 0x80000000u : 0;
+    if (UNLIKELY(ef == 0xFF)) {
+        *flags |= VX_FFLAG_NV;
+        if (a & FRAC) return sat_pos; /* NaN */
+        return sign ? sat_neg : sat_pos;
+    }
+    if (is_zero(a)) return 0;
+    uint32_t sig = ef ? (a & FRAC) | HIDDEN : a & FRAC;
+    int32_t e = ef ? (int32_t)ef - 127 : -126; /* value = sig * 2^(e - 23) */
+    uint64_t mag;
+    int inexact = 0;
+    if (e >= 32) {
+        mag = UINT64_MAX; /* >= 2^32: out of range for both */
+    } else if (e >= 23) {
+        mag = (uint64_t)sig << (e - 23);
+    } else {
+        /* Shifting by 25 or more leaves a nonzero remainder below half. */
+        unsigned sh = (unsigned)(23 - e) > 25 ? 25 : (unsigned)(23 - e);
+        uint64_t rb = sig & ((UINT64_C(1) << sh) - 1);
+        mag = sig >> sh;
+        mag += round_up(rm, sign, mag & 1, rb, UINT64_C(1) << (sh - 1));
+        inexact = rb != 0;
+    }
+    uint64_t limit = is_signed ? (sign ? UINT64_C(0x80000000) : UINT64_C(0x7FFFFFFF))
+                               : (sign ? 0 : UINT64_C(0xFFFFFFFF));
+    if (mag > limit) {
+        *flags |= VX_FFLAG_NV;
+        return sign ? sat_neg : sat_pos;
+    }
+    if (inexact) *flags |= VX_FFLAG_NX;
+    return sign ? (uint32_t)(0u - (uint32_t)mag) : (uint32_t)mag;
+}
+
+uint32_t vx_f32_to_i32(uint32_t a, unsigned rm, uint32_t *flags)
+{
+    return to_int(a, rm, flags, 1);
+}
+
+uint32_t vx_f32_to_u32(uint32_t a, unsigned rm, uint32_t *flags)
+{
+    return to_int(a, rm, flags, 0);
+}
+
+static uint32_t from_int(uint32_t sign, uint32_t mag, unsigned rm, uint32_t *flags)
+{
+    if (mag == 0) return 0;
+    return norm_round_pack(sign, 0, 0, mag, rm, flags);
+}
+
+uint32_t vx_f32_from_i32(uint32_t v, unsigned rm, uint32_t *flags)
+{
+    uint32_t sign = v >> 31;
+    return from_int(sign, sign ? 0u - v : v, rm, flags);
+}
+
+uint32_t vx_f32_from_u32(uint32_t v, unsigned rm, uint32_t *flags)
+{
+    return from_int(0, v, rm, flags);
+}
