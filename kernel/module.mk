@@ -1,2 +1,68 @@
-# kernel/ - device runtime and example kernels (filled in by the runtime work)
-kernels:
+# kernel/ - the device runtime (crt0, link32.ld, intrinsics, printf, spawn), the
+# vxcc compiler driver and the example kernels.
+#
+#   make                puts vxcc into $(BIN)/ (no RISC-V toolchain needed)
+#   make kernels        builds the runtime into build/kernels/lib/ and every
+#                       example into build/kernels/NAME.elf (+ hello.vxbin)
+#   make kernels KERNEL_CFLAGS='-O2 -DN=4096'   other sizes
+#
+# Kernels do not depend on MODE: they always go to build/kernels/.
+
+KDIR          := build/kernels
+KLIB          := $(KDIR)/lib
+RISCV_PREFIX  ?= riscv64-unknown-elf-
+RISCV_CC      := $(RISCV_PREFIX)gcc
+RISCV_AR      := $(RISCV_PREFIX)ar
+KERNEL_CFLAGS ?= -O2 -g
+VXRT_FLAGS    := --specs=picolibc.specs -march=rv32imaf -mabi=ilp32f -mcmodel=medany \
+                 -ffunction-sections -fdata-sections -Ikernel/include -O2 -g \
+                 -Wall -Wextra -Werror
+VXRT_HDRS     := $(wildcard kernel/include/*.h)
+VXRT_LIB_SRCS := kernel/src/vx_spawn.c kernel/src/vx_print.c kernel/src/vx_serial.S kernel/src/vx_spawn_entry.S
+VXRT_LIB_OBJS := $(patsubst kernel/src/%,$(KLIB)/%.o,$(VXRT_LIB_SRCS))
+VXRT          := $(KLIB)/crt0.o $(KLIB)/vx_syscalls.o $(KLIB)/libvxrt.a
+KERNEL_SRCS   := $(wildcard kernel/examples/*.c kernel/examples/*.cpp)
+KERNEL_NAMES  := $(basename $(notdir $(KERNEL_SRCS)))
+KERNEL_ELFS   := $(KERNEL_NAMES:%=$(KDIR)/%.elf)
+
+$(KLIB)/crt0.o: kernel/src/crt0.S $(VXRT_HDRS)
+	@mkdir -p $(@D)
+	$(RISCV_CC) $(VXRT_FLAGS) -c $< -o $@
+$(KLIB)/vx_syscalls.o: kernel/src/vx_syscalls.c $(VXRT_HDRS)
+	@mkdir -p $(@D)
+	$(RISCV_CC) $(VXRT_FLAGS) -c $< -o $@
+$(KLIB)/%.o: kernel/src/% $(VXRT_HDRS)
+	@mkdir -p $(@D)
+	$(RISCV_CC) $(VXRT_FLAGS) -c $< -o $@
+$(KLIB)/libvxrt.a: $(VXRT_LIB_OBJS)
+	rm -f $@ && $(RISCV_AR) rcs $@ $^
+
+# Examples are built with vxcc itself, so the driver is exercised by every build.
+# (each also gets NAME.vxbin, the Vortex image).
+$(KDIR)/%.elf: kernel/examples/%.c $(VXRT) kernel/vxcc kernel/link32.ld
+	sh kernel/vxcc $(KERNEL_CFLAGS) -Wall -Wextra -Werror --vxbin -o $@ $<
+$(KDIR)/%.elf: kernel/examples/%.cpp $(VXRT) kernel/vxcc kernel/link32.ld
+	sh kernel/vxcc $(KERNEL_CFLAGS) -Wall -Wextra -Werror --vxbin -o $@ $<
+
+kernels: $(VXRT) $(KERNEL_ELFS)
+
+$(BIN)/vxcc: kernel/vxcc
+	@mkdir -p $(@D)
+	cp $< $@ && chmod 755 $@
+all: $(BIN)/vxcc
+
+# make install: vxcc with the programs, the runtime under share/vxrr/kernel.
+# The prebuilt runtime is installed when `make kernels` has built it; otherwise
+# the installed vxcc compiles it from the installed sources on each run.
+VXRR_KSHARE = $(DESTDIR)$(PREFIX)/share/vxrr/kernel
+define INSTALL_KERNEL
+install -m 755 $(BIN)/vxcc $(DESTDIR)$(PREFIX)/bin/vxcc
+install -d $(VXRR_KSHARE)/include $(VXRR_KSHARE)/src $(VXRR_KSHARE)/examples $(VXRR_KSHARE)/lib
+install -m 644 kernel/include/*.h $(VXRR_KSHARE)/include/
+install -m 644 kernel/src/* $(VXRR_KSHARE)/src/
+install -m 644 kernel/examples/* $(VXRR_KSHARE)/examples/
+install -m 644 kernel/link32.ld $(VXRR_KSHARE)/
+if [ -f $(KLIB)/libvxrt.a ]; then install -m 644 $(VXRT) $(VXRR_KSHARE)/lib/; fi
+
+endef
+INSTALL_EXTRA += $(INSTALL_KERNEL)

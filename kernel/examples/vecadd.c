@@ -1,0 +1,65 @@
+/*
+ * vecadd: c[i] = a[i] + b[i] with one task per element (tasks mode).
+ * Phase 1 initialises the inputs, phase 2 adds, core 0 checks every element.
+ * Build another size with -DN=...
+ */
+#include "common.h"
+
+#ifndef N
+#define N 200 /* not a multiple of the lanes, warps or cores of the test shapes */
+#endif
+
+static float a[N], b[N], c[N];
+
+/* Exact in binary32: small multiples of 1/4. */
+static inline float in_a(uint32_t i)
+{
+    return (float)(i % 97) * 0.5f;
+}
+
+static inline float in_b(uint32_t i)
+{
+    return (float)(i % 89) * 0.25f;
+}
+
+static void init_cb(void *arg)
+{
+    (void)arg;
+    uint32_t i = blockIdx.x;
+    a[i] = in_a(i);
+    b[i] = in_b(i);
+}
+
+static void add_cb(void *arg)
+{
+    (void)arg;
+    uint32_t i = blockIdx.x;
+    c[i] = a[i] + b[i];
+}
+
+int main(void)
+{
+    uint32_t n = N;
+    if (vx_core_id() == 0)
+        vx_printf("vecadd: N=%u, %d cores x %d warps x %d threads\n", (unsigned)n,
+                  vx_num_cores(), vx_num_warps(), vx_num_threads());
+    if (vx_spawn_threads(1, &n, 0, init_cb, 0) != 0)
+        return 100;
+    global_barrier();
+    if (vx_spawn_threads(1, &n, 0, add_cb, 0) != 0)
+        return 100;
+    global_barrier();
+    uint32_t errors = 0;
+    if (vx_core_id() == 0) {
+        for (uint32_t i = 0; i < n; i++) {
+            float want = in_a(i) + in_b(i);
+            if (c[i] != want) {
+                if (errors < 8)
+                    vx_printf("vecadd: c[%u] = %f, expected %f\n", (unsigned)i, (double)c[i],
+                              (double)want);
+                errors++;
+            }
+        }
+    }
+    return report("vecadd", errors);
+}

@@ -1,0 +1,144 @@
+/*
+ * crt0.S - kernel startup and exit for the vxrr device runtime (the Vortex
+ * v2.x startup contract, research notes §3.3).
+ *
+ * At reset only warp 0, lane 0 of every core runs, at _start, with mscratch =
+ * the kernel argument.  So main() runs once PER CORE, as on Vortex.
+ *
+ *  1. Per-thread registers.  Warp 0 spawns warps 1..NW-1 at __vx_init_warp
+ *     (all lanes: set up, then tmc 0), activates all its own lanes and sets
+ *     them up too, then goes back to lane 0 and waits for the other warps with
+ *     a second WSPAWN of one warp (the WSPAWN join).  "Set up" is:
+ *       gp = __global_pointer$
+ *       sp = STACK_BASE_ADDR - (mhartid << STACK_LOG2_SIZE)
+ *       tp = __vx_tls_area + mhartid * __vx_tls_block
+ *     and a fresh TLS block at tp: .tdata copied, the rest (.tbss) zeroed.
+ *     __vx_tls_block is the whole TLS image (.tdata + .tbss, rounded up to
+ *     16), so blocks never overlap.  The TLS blocks of all harts follow _end;
+ *     the heap (sbrk) starts after the last one.  These registers survive a
+ *     warp's tmc 0, which is what vx_spawn_threads relies on.
+ *
+ *  2. BSS, exactly once for all cores.  Core 0 alone clears .bss/.sbss, zeroes
+ *     the exit-code word and runs the C/C++ constructors; every core then
+ *     meets at a global barrier (bit 31 set, count = number of cores) before
+ *     calling main.  So no core can write a BSS variable that core 0 is still
+ *     clearing, and constructors run once (Vortex's crt0 has every core clear
+ *     BSS and run them, which races).  With one core there is no barrier.
+ *
+ *  3. main(0, 0), then exit(status) -> picolibc's exit (atexit handlers,
+ *     destructors, once per core) -> _exit.
+ *
+ * Exit status.  _exit stores its code into the word at IO_MPM_EXITCODE (0x88)
+ * with an atomic unsigned maximum, then ends the warp (tmc 0).  With one core
+ * this is Vortex's plain store.  With several cores (each core's main returns)
+ * the kernel's exit status is the LARGEST code any core exited with, taken as
+ * unsigned: 0 exactly when every core returned 0, and the result does not
+ * depend on which core finishes last.
+ */
+#include <VX_config.h>
+#include <VX_types.h>
+
+#define TMC(rs)         .insn r 0x0B, 0, 0, x0, rs, x0
+#define WSPAWN(rn, rpc) .insn r 0x0B, 1, 0, x0, rn, rpc
+#define BAR(rid, rn)    .insn r 0x0B, 4, 0, x0, rid, rn
+
+    .option arch, +a
+
+    .section .init, "ax"
+    .globl _start
+    .type _start, @function
+_start:
+    /* 1. registers of every thread */
+    csrr  t0, VX_CSR_NUM_WARPS
+    la    t1, __vx_init_warp
+    WSPAWN(t0, t1)
+    li    t0, -1
+    TMC(t0)
+    jal   __vx_init_regs
+    li    t0, 1
+    TMC(t0)
+    li    t0, 1
+    WSPAWN(t0, x0)            /* wait until the spawned warps have ended */
+
+    /* 2. core 0: BSS, exit word, constructors; then all cores meet */
+    csrr  t0, VX_CSR_CORE_ID
+    bnez  t0, 1f
+    la    a0, __bss_start
+    la    a2, _end
+    sub   a2, a2, a0
+    li    a1, 0
+    call  memset
+    sw    zero, IO_MPM_EXITCODE(zero)
+    call  __libc_init_array
+1:  csrr  t1, VX_CSR_NUM_CORES
+    li    t0, 2
+    bltu  t1, t0, 2f
+    li    t0, 0x80000000
+    BAR(t0, t1)
+
+    /* 3. main */
+2:  li    a0, 0
+    li    a1, 0
+    call  main
+    tail  exit
+    .size _start, . - _start
+
+/* Entry of the warps spawned by _start: set up all lanes, then end. */
+    .type __vx_init_warp, @function
+__vx_init_warp:
+    li    t0, -1
+    TMC(t0)
+    jal   __vx_init_regs
+    TMC(x0)
+1:  j     1b
+    .size __vx_init_warp, . - __vx_init_warp
+
+/* gp, sp, tp and the TLS block of the calling lanes (a leaf: no stack yet). */
+    .type __vx_init_regs, @function
+__vx_init_regs:
+    .option push
+    .option norelax
+    la    gp, __global_pointer$
+    .option pop
+    csrr  t0, VX_CSR_MHARTID
+    li    sp, STACK_BASE_ADDR
+    slli  t1, t0, STACK_LOG2_SIZE
+    sub   sp, sp, t1
+    lui   t2, %hi(__vx_tls_block)
+    addi  t2, t2, %lo(__vx_tls_block)
+    mul   t1, t0, t2
+    la    tp, __vx_tls_area
+    add   tp, tp, t1
+    /* Copy .tdata, then zero up to the end of the block.  Sizes are multiples
+       of 4 (link32.ld) and the same in every lane, so the loops are uniform. */
+    la    t3, __tdata_start
+    la    t4, __tdata_end
+    mv    t5, tp
+1:  bgeu  t3, t4, 2f
+    lw    t6, 0(t3)
+    sw    t6, 0(t5)
+    addi  t3, t3, 4
+    addi  t5, t5, 4
+    j     1b
+2:  add   t4, tp, t2
+3:  bgeu  t5, t4, 4f
+    sw    zero, 0(t5)
+    addi  t5, t5, 4
+    j     3b
+4:  ret
+    .size __vx_init_regs, . - __vx_init_regs
+
+/*
+ * void _exit(int status): record the status (atomic unsigned max, see above)
+ * and end the calling warp.
+ */
+    .text
+    .globl _exit
+    .type _exit, @function
+_exit:
+    li    t0, IO_MPM_EXITCODE
+    amomaxu.w zero, a0, (t0)
+    fence
+    TMC(x0)
+1:  j     1b
+    .size _exit, . - _exit

@@ -1,0 +1,565 @@
+/*
+ * vx_print.c - device console output: vx_putchar, vx_printf, vx_putint,
+ * vx_putfloat.
+ *
+ * Console model (DESIGN.md §1): a byte stored to IO_COUT_ADDR + (mhartid & 63)
+ * goes to that hart's console slot, and the simulator prints a slot's line when
+ * it receives '\n'.  Lines of different harts therefore never mix, with two
+ * exceptions this file takes care of:
+ *   - the lanes of one warp store in the same instruction, so a multi-lane
+ *     printf would print every lane's text in lockstep: vx_printf runs the
+ *     formatting once per active lane in turn with vx_serial (split/join);
+ *   - harts h and h + 64 share a slot: a small per-slot spin lock (an AMO
+ *     swap) keeps one whole printf of one hart together.  Only one lane of a
+ *     warp is active inside vx_serial's callback, so the spin loop's branch is
+ *     uniform, and the holder never waits on anything, so the lock always
+ *     becomes free.
+ *
+ * The formatter is our own small printf: flags - 0 + space #, width and
+ * precision (also *), length hh h l ll z j t, conversions d i u o x X c s p f F
+ * e E g G %.  Floating point is simple (digit by digit in double precision), not
+ * correctly rounded in the last digit for long precisions.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+
+#include <vx_intrinsics.h>
+#include <vx_print.h>
+#include <vx_spawn.h>
+
+void vx_putchar(int c)
+{
+    uint32_t slot = (uint32_t)csr_read(VX_CSR_MHARTID) & (IO_COUT_SIZE - 1);
+    *(volatile uint8_t *)(uintptr_t)(IO_COUT_ADDR + slot) = (uint8_t)c;
+}
+
+/* ---- per-slot lock ---- */
+
+static uint32_t slot_lock[IO_COUT_SIZE];
+
+static uint32_t *lock_slot(void)
+{
+    uint32_t *l = &slot_lock[(uint32_t)csr_read(VX_CSR_MHARTID) & (IO_COUT_SIZE - 1)];
+    while (__atomic_exchange_n(l, 1u, __ATOMIC_ACQUIRE) != 0)
+        ;
+    return l;
+}
+
+static void unlock_slot(uint32_t *l)
+{
+    __atomic_store_n(l, 0u, __ATOMIC_RELEASE);
+}
+
+/* ---- formatter ---- */
+
+typedef struct out {
+    int n; /* characters written */
+} out;
+
+static void put(out *o, int c)
+{
+    vx_putchar(c);
+    o->n++;
+}
+
+static void pad(out *o, int c, int count)
+{
+    while (count-- > 0)
+        put(o, c);
+}
+
+enum {
+    F_LEFT = 1,
+    F_ZERO = 2,
+    F_PLUS = 4,
+    F_SPACE = 8,
+    F_ALT = 16,
+};
+
+typedef struct spec {
+    int flags;
+    int width;
+    int prec; /* -1: none */
+} spec;
+
+/* Emit sign/prefix, zero or space padding, digits (already reversed in buf). */
+static void emit_number(out *o, const spec *s, const char *prefix, const char *digits, int ndig)
+{
+    int plen = 0;
+    while (prefix[plen])
+        plen++;
+    int zeros = s->prec > ndig ? s->prec - ndig : 0;
+    int len = plen + zeros + ndig;
+    int fill = s->width > len ? s->width - len : 0;
+    if ((s->flags & F_ZERO) && !(s->flags & F_LEFT) && s->prec < 0) {
+        zeros += fill;
+        fill = 0;
+    }
+    if (!(s->flags & F_LEFT))
+        pad(o, ' ', fill);
+    for (int i = 0; i < plen; i++)
+        put(o, prefix[i]);
+    pad(o, '0', zeros);
+    while (ndig > 0)
+        put(o, digits[--ndig]);
+    if (s->flags & F_LEFT)
+        pad(o, ' ', fill);
+}
+
+static int to_digits(char *buf, uint64_t v, unsigned base, int upper)
+{
+    const char *dig = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    int n = 0;
+    if (v >> 32 == 0) { /* 32-bit division is much cheaper */
+        uint32_t w = (uint32_t)v;
+        do {
+            buf[n++] = dig[w % base];
+            w /= base;
+        } while (w);
+    } else {
+        do {
+            buf[n++] = dig[v % base];
+            v /= base;
+        } while (v);
+    }
+    return n;
+}
+
+static void fmt_int(out *o, const spec *s, uint64_t mag, int neg, unsigned base, int upper,
+                    int is_signed, int is_ptr)
+{
+    char buf[24];
+    char prefix[4];
+    int pl = 0;
+    int n = 0;
+    if (!(mag == 0 && s->prec == 0))
+        n = to_digits(buf, mag, base, upper);
+    if (is_signed) {
+        if (neg)
+            prefix[pl++] = '-';
+        else if (s->flags & F_PLUS)
+            prefix[pl++] = '+';
+        else if (s->flags & F_SPACE)
+            prefix[pl++] = ' ';
+    }
+    if ((s->flags & F_ALT) || is_ptr) {
+        if (base == 16 && (mag != 0 || is_ptr)) {
+            prefix[pl++] = '0';
+            prefix[pl++] = upper ? 'X' : 'x';
+        } else if (base == 8 && (n == 0 || buf[n - 1] != '0')) {
+            buf[n++] = '0';
+        }
+    }
+    prefix[pl] = 0;
+    emit_number(o, s, prefix, buf, n);
+}
+
+static void fmt_str(out *o, const spec *s, const char *str)
+{
+    if (!str)
+        str = "(null)";
+    int len = 0;
+    while (str[len] && (s->prec < 0 || len < s->prec))
+        len++;
+    int fill = s->width > len ? s->width - len : 0;
+    if (!(s->flags & F_LEFT))
+        pad(o, ' ', fill);
+    for (int i = 0; i < len; i++)
+        put(o, str[i]);
+    if (s->flags & F_LEFT)
+        pad(o, ' ', fill);
+}
+
+/*
+ * Floating point: builds the text into buf (at most ~60 chars: precision is
+ * capped at 20), then pads it like a number.
+ */
+#define FBUF 96
+
+static int fmt_fixed(char *b, double v, int prec, int alt)
+{
+    /* v >= 0, v < 1e19 */
+    double r = 0.5;
+    for (int i = 0; i < prec; i++)
+        r /= 10.0;
+    v += r;
+    uint64_t ip = (uint64_t)v;
+    double frac = v - (double)ip;
+    char tmp[24];
+    int n = to_digits(tmp, ip, 10, 0);
+    int len = 0;
+    while (n > 0)
+        b[len++] = tmp[--n];
+    if (prec > 0 || alt)
+        b[len++] = '.';
+    for (int i = 0; i < prec; i++) {
+        frac *= 10.0;
+        int d = (int)frac;
+        if (d > 9)
+            d = 9;
+        b[len++] = (char)('0' + d);
+        frac -= d;
+    }
+    return len;
+}
+
+static int fmt_exp(char *b, double v, int prec, int alt, int upper)
+{
+    /* v >= 0 */
+    int e = 0;
+    if (v != 0.0) {
+        while (v >= 10.0) {
+            v /= 10.0;
+            e++;
+        }
+        while (v < 1.0) {
+            v *= 10.0;
+            e--;
+        }
+        double r = 0.5;
+        for (int i = 0; i < prec; i++)
+            r /= 10.0;
+        if (v + r >= 10.0) {
+            v /= 10.0;
+            e++;
+        }
+    }
+    int len = fmt_fixed(b, v, prec, alt);
+    b[len++] = upper ? 'E' : 'e';
+    b[len++] = e < 0 ? '-' : '+';
+    if (e < 0)
+        e = -e;
+    if (e >= 100)
+        b[len++] = (char)('0' + e / 100);
+    b[len++] = (char)('0' + e / 10 % 10);
+    b[len++] = (char)('0' + e % 10);
+    return len;
+}
+
+static int strip_zeros(char *b, int len)
+{
+    int dot = -1;
+    for (int i = 0; i < len; i++)
+        if (b[i] == '.')
+            dot = i;
+    if (dot < 0)
+        return len;
+    while (len > dot + 1 && b[len - 1] == '0')
+        len--;
+    if (len == dot + 1)
+        len--;
+    return len;
+}
+
+static void fmt_float(out *o, const spec *s, double v, char conv)
+{
+    char b[FBUF];
+    int len = 0;
+    int upper = conv == 'F' || conv == 'E' || conv == 'G';
+    int prec = s->prec < 0 ? 6 : (s->prec > 20 ? 20 : s->prec);
+    int neg = 0;
+    /* sign from the bit pattern, so -0.0 and -nan print their sign */
+    union {
+        double d;
+        uint64_t u;
+    } bits = {v};
+    if (bits.u >> 63) {
+        neg = 1;
+        v = -v;
+    }
+    const char *special = 0;
+    if (v != v)
+        special = upper ? "NAN" : "nan";
+    else if (v > 1.7976931348623157e308)
+        special = upper ? "INF" : "inf";
+    if (special) {
+        while (*special)
+            b[len++] = *special++;
+    } else if (conv == 'e' || conv == 'E') {
+        len = fmt_exp(b, v, prec, s->flags & F_ALT, upper);
+    } else if (conv == 'g' || conv == 'G') {
+        if (prec == 0)
+            prec = 1;
+        int e = 0;
+        double t = v;
+        if (t != 0.0) {
+            while (t >= 10.0) {
+                t /= 10.0;
+                e++;
+            }
+            while (t < 1.0) {
+                t *= 10.0;
+                e--;
+            }
+        }
+        if (e < -4 || e >= prec || v >= 1e19)
+            len = fmt_exp(b, v, prec - 1, s->flags & F_ALT, upper);
+        else
+            len = fmt_fixed(b, v, prec - 1 - e, s->flags & F_ALT);
+        if (!(s->flags & F_ALT)) {
+            /* strip zeros of the mantissa only */
+            int epos = len;
+            for (int i = 0; i < len; i++)
+                if (b[i] == 'e' || b[i] == 'E')
+                    epos = i;
+            int m = strip_zeros(b, epos);
+            for (int i = epos; i < len; i++)
+                b[m++] = b[i];
+            len = m;
+        }
+    } else if (v >= 1e19) {
+        len = fmt_exp(b, v, prec, s->flags & F_ALT, upper);
+    } else {
+        len = fmt_fixed(b, v, prec, s->flags & F_ALT);
+    }
+    char prefix[2] = {0, 0};
+    if (neg)
+        prefix[0] = '-';
+    else if (s->flags & F_PLUS)
+        prefix[0] = '+';
+    else if (s->flags & F_SPACE)
+        prefix[0] = ' ';
+    /* emit_number wants digits reversed */
+    char rev[FBUF];
+    for (int i = 0; i < len; i++)
+        rev[i] = b[len - 1 - i];
+    spec s2 = *s;
+    s2.prec = -1;
+    if (special)
+        s2.flags &= ~F_ZERO;
+    emit_number(o, &s2, prefix, rev, len);
+}
+
+enum { L_NONE, L_HH, L_H, L_L, L_LL, L_Z };
+
+static int format(const char *fmt, va_list ap)
+{
+    out o = {0};
+    for (; *fmt; fmt++) {
+        if (*fmt != '%') {
+            put(&o, *fmt);
+            continue;
+        }
+        fmt++;
+        spec s = {0, 0, -1};
+        for (;; fmt++) {
+            if (*fmt == '-')
+                s.flags |= F_LEFT;
+            else if (*fmt == '0')
+                s.flags |= F_ZERO;
+            else if (*fmt == '+')
+                s.flags |= F_PLUS;
+            else if (*fmt == ' ')
+                s.flags |= F_SPACE;
+            else if (*fmt == '#')
+                s.flags |= F_ALT;
+            else
+                break;
+        }
+        if (*fmt == '*') {
+            s.width = va_arg(ap, int);
+            if (s.width < 0) {
+                s.flags |= F_LEFT;
+                s.width = -s.width;
+            }
+            fmt++;
+        } else {
+            while (*fmt >= '0' && *fmt <= '9')
+                s.width = s.width * 10 + (*fmt++ - '0');
+        }
+        if (*fmt == '.') {
+            fmt++;
+            s.prec = 0;
+            if (*fmt == '*') {
+                s.prec = va_arg(ap, int);
+                if (s.prec < 0)
+                    s.prec = -1;
+                fmt++;
+            } else {
+                while (*fmt >= '0' && *fmt <= '9')
+                    s.prec = s.prec * 10 + (*fmt++ - '0');
+            }
+        }
+        int len = L_NONE;
+        if (*fmt == 'h') {
+            len = L_H;
+            if (*++fmt == 'h') {
+                len = L_HH;
+                fmt++;
+            }
+        } else if (*fmt == 'l') {
+            len = L_L;
+            if (*++fmt == 'l') {
+                len = L_LL;
+                fmt++;
+            }
+        } else if (*fmt == 'z' || *fmt == 'j' || *fmt == 't' || *fmt == 'L') {
+            len = *fmt == 'j' ? L_LL : L_Z;
+            fmt++;
+        }
+        char c = *fmt;
+        if (c == 0)
+            break;
+        switch (c) {
+        case 'd':
+        case 'i': {
+            int64_t v;
+            if (len == L_LL)
+                v = va_arg(ap, long long);
+            else if (len == L_L || len == L_Z)
+                v = va_arg(ap, long);
+            else
+                v = va_arg(ap, int);
+            if (len == L_H)
+                v = (short)v;
+            else if (len == L_HH)
+                v = (signed char)v;
+            uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+            fmt_int(&o, &s, mag, v < 0, 10, 0, 1, 0);
+            break;
+        }
+        case 'u':
+        case 'o':
+        case 'x':
+        case 'X': {
+            uint64_t v;
+            if (len == L_LL)
+                v = va_arg(ap, unsigned long long);
+            else if (len == L_L || len == L_Z)
+                v = va_arg(ap, unsigned long);
+            else
+                v = va_arg(ap, unsigned int);
+            if (len == L_H)
+                v = (unsigned short)v;
+            else if (len == L_HH)
+                v = (unsigned char)v;
+            unsigned base = c == 'u' ? 10 : c == 'o' ? 8 : 16;
+            fmt_int(&o, &s, v, 0, base, c == 'X', 0, 0);
+            break;
+        }
+        case 'p': {
+            uintptr_t v = (uintptr_t)va_arg(ap, void *);
+            fmt_int(&o, &s, v, 0, 16, 0, 0, 1);
+            break;
+        }
+        case 'c': {
+            char ch[2] = {(char)va_arg(ap, int), 0};
+            spec s2 = s;
+            s2.prec = 1;
+            if (ch[0] == 0) { /* print the NUL itself */
+                int fill = s.width > 1 ? s.width - 1 : 0;
+                if (!(s.flags & F_LEFT))
+                    pad(&o, ' ', fill);
+                put(&o, 0);
+                if (s.flags & F_LEFT)
+                    pad(&o, ' ', fill);
+            } else {
+                fmt_str(&o, &s2, ch);
+            }
+            break;
+        }
+        case 's':
+            fmt_str(&o, &s, va_arg(ap, const char *));
+            break;
+        case 'f':
+        case 'F':
+        case 'e':
+        case 'E':
+        case 'g':
+        case 'G':
+            fmt_float(&o, &s, va_arg(ap, double), c);
+            break;
+        case '%':
+            put(&o, '%');
+            break;
+        default: /* unknown conversion: print it as written */
+            put(&o, '%');
+            put(&o, c);
+            break;
+        }
+    }
+    return o.n;
+}
+
+/* ---- serialised entry points ---- */
+
+typedef struct print_job {
+    const char *fmt;
+    va_list ap;
+    int ret;
+} print_job;
+
+static void print_lane(void *arg)
+{
+    print_job *j = arg;
+    va_list ap;
+    va_copy(ap, j->ap);
+    uint32_t *l = lock_slot();
+    j->ret = format(j->fmt, ap);
+    unlock_slot(l);
+    va_end(ap);
+}
+
+int vx_vprintf(const char *format_str, va_list va)
+{
+    print_job j;
+    j.fmt = format_str;
+    va_copy(j.ap, va);
+    j.ret = 0;
+    vx_serial(print_lane, &j);
+    va_end(j.ap);
+    return j.ret;
+}
+
+int vx_printf(const char *format_str, ...)
+{
+    va_list va;
+    va_start(va, format_str);
+    int ret = vx_vprintf(format_str, va);
+    va_end(va);
+    return ret;
+}
+
+typedef struct num_job {
+    int ivalue;
+    int base;
+    float fvalue;
+    int precision;
+} num_job;
+
+static void putint_lane(void *arg)
+{
+    num_job *j = arg;
+    spec s = {0, 0, -1};
+    unsigned base = j->base >= 2 && j->base <= 16 ? (unsigned)j->base : 10;
+    int neg = base == 10 && j->ivalue < 0;
+    uint64_t mag = neg ? 0 - (uint64_t)(int64_t)j->ivalue : (uint32_t)j->ivalue;
+    out o = {0};
+    uint32_t *l = lock_slot();
+    fmt_int(&o, &s, mag, neg, base, 0, 1, 0);
+    unlock_slot(l);
+}
+
+/* Print value in base (2..16; negative values in base 10 get a '-'). */
+void vx_putint(int value, int base)
+{
+    num_job j = {value, base, 0.0f, 0};
+    vx_serial(putint_lane, &j);
+}
+
+static void putfloat_lane(void *arg)
+{
+    num_job *j = arg;
+    spec s = {0, 0, j->precision < 0 ? 6 : j->precision};
+    out o = {0};
+    uint32_t *l = lock_slot();
+    fmt_float(&o, &s, (double)j->fvalue, 'f');
+    unlock_slot(l);
+}
+
+/* Print value with `precision` digits after the point. */
+void vx_putfloat(float value, int precision)
+{
+    num_job j = {0, 0, value, precision};
+    vx_serial(putfloat_lane, &j);
+}

@@ -1,0 +1,60 @@
+/*
+ * vx_spawn_entry.S - the thread-mask glue of vx_spawn_threads.
+ *
+ * These are in assembly because GCC must not schedule anything between a tmc
+ * and the call it guards: after `tmc -1` the newly active lanes run with stale
+ * registers (only sp, gp and tp are valid, from crt0), so the next instruction
+ * must be a direct call whose callee rebuilds its state from CSRs and memory.
+ * A direct `jal` gives every lane the same ra, so the returns are uniform.
+ *
+ * The lanes that take part are chosen with PRED on a per-lane condition, not
+ * with a TMC mask: TMC's 32-bit operand can only name lanes 0..31 (bit 31 is
+ * sign-extended), while warps may have up to 128 lanes.  Lane 0 always takes
+ * part, so the predicate is never empty.
+ */
+#include <VX_types.h>
+
+#define TMC(rs)       .insn r 0x0B, 0, 0, x0, rs, x0
+#define PRED(rc, rm)  .insn r 0x0B, 5, 0, x0, rc, rm
+
+    .text
+
+/*
+ * void __vx_spawn_run(void)   (warp 0, lane 0 only)
+ * Run __vx_spawn_lane_main on the lanes of warp 0 that have work, then go back
+ * to lane 0.
+ */
+    .globl __vx_spawn_run
+    .type __vx_spawn_run, @function
+__vx_spawn_run:
+    addi  sp, sp, -16
+    sw    ra, 12(sp)
+    li    t0, -1
+    TMC(t0)
+    call  __vx_spawn_lane_on
+    li    t0, 1
+    PRED(a0, t0)
+    call  __vx_spawn_lane_main
+    li    t0, 1
+    TMC(t0)
+    lw    ra, 12(sp)
+    addi  sp, sp, 16
+    ret
+    .size __vx_spawn_run, . - __vx_spawn_run
+
+/*
+ * Entry of the warps spawned by vx_spawn_threads (lane 0 active): the lanes
+ * with work run __vx_spawn_lane_main, then the warp ends.
+ */
+    .globl __vx_spawn_warp_entry
+    .type __vx_spawn_warp_entry, @function
+__vx_spawn_warp_entry:
+    li    t0, -1
+    TMC(t0)
+    call  __vx_spawn_lane_on
+    li    t0, 1
+    PRED(a0, t0)
+    call  __vx_spawn_lane_main
+    TMC(x0)
+1:  j     1b
+    .size __vx_spawn_warp_entry, . - __vx_spawn_warp_entry

@@ -1,0 +1,65 @@
+/*
+ * vx_syscalls.c - the little operating-system glue picolibc needs on Vortex.
+ *
+ *   sbrk     heap for malloc, computed at run time from the platform shape:
+ *            from the end of the last hart's TLS block (crt0.S) up to the
+ *            bottom of the last hart's stack.  Not thread safe (picolibc is
+ *            built without locks): call malloc from one thread only.
+ *   stdout   picolibc's printf/puts/putchar write to the calling hart's console
+ *            slot through vx_putchar.  Unlike vx_printf they are not serialised
+ *            across lanes: call them with one lane active.
+ *
+ * _exit is in crt0.S.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <vx_intrinsics.h>
+#include <vx_print.h>
+
+/* From link32.ld. */
+extern char __vx_tls_area[];
+extern char __vx_tls_block[]; /* absolute symbol: its address is the block size */
+
+void *sbrk(ptrdiff_t incr);
+void *_sbrk(ptrdiff_t incr);
+
+static uintptr_t heap_cur, heap_end;
+
+void *sbrk(ptrdiff_t incr)
+{
+    if (heap_cur == 0) {
+        uintptr_t harts = (uintptr_t)vx_num_cores() * (uintptr_t)vx_num_warps() *
+                          (uintptr_t)vx_num_threads();
+        uintptr_t start = (uintptr_t)__vx_tls_area + harts * (uintptr_t)__vx_tls_block;
+        heap_cur = (start + 15) & ~(uintptr_t)15;
+        heap_end = (uintptr_t)STACK_BASE_ADDR - (harts << STACK_LOG2_SIZE);
+    }
+    uintptr_t old = heap_cur;
+    if ((incr > 0 && (uintptr_t)incr > heap_end - heap_cur) ||
+        (incr < 0 && (uintptr_t)(-incr) > heap_cur - (uintptr_t)__vx_tls_area)) {
+        errno = ENOMEM;
+        return (void *)-1;
+    }
+    heap_cur += (uintptr_t)incr;
+    return (void *)old;
+}
+
+void *_sbrk(ptrdiff_t incr)
+{
+    return sbrk(incr);
+}
+
+static int console_put(char c, FILE *f)
+{
+    (void)f;
+    vx_putchar((unsigned char)c);
+    return (unsigned char)c;
+}
+
+static FILE console = FDEV_SETUP_STREAM(console_put, NULL, NULL, _FDEV_SETUP_WRITE);
+FILE *const stdin = &console;
+FILE *const stdout = &console;
+FILE *const stderr = &console;
