@@ -1,0 +1,103 @@
+/*
+ * warpops: the warp-level intrinsics on every run of a spawn (full warps and
+ * the partial last one): identity CSRs against mhartid, vote all / any / uni /
+ * ballot, shuffle up / down / bfly / idx, and thread-local storage (.tdata
+ * initial values and per-thread blocks).  Each lane computes the expected
+ * results with arithmetic only (no lane-dependent branch) and adds its error
+ * count to a global counter.
+ *
+ * Relies on vx_spawn_threads' tasks-mode layout: in a run, lane j handles task
+ * (task of lane 0) + j.  Ballot and shuffle checks need NT <= 32.
+ */
+#include "common.h"
+
+#ifndef N
+#define N 43
+#endif
+
+static uint32_t errors_total;
+static uint32_t ran[N];
+static __thread uint32_t tls_init = 1234; /* .tdata */
+static __thread uint32_t tls_mine;        /* .tbss */
+
+static inline uint32_t pred_of(uint32_t task)
+{
+    return (task * 7) % 3 == 0;
+}
+
+static inline uint32_t val_of(uint32_t task)
+{
+    return task * 10 + 1;
+}
+
+static void warpops_cb(void *arg)
+{
+    (void)arg;
+    uint32_t i = blockIdx.x;
+    uint32_t lane = (uint32_t)vx_thread_id(), nt = (uint32_t)vx_num_threads();
+    uint32_t base = i - lane;
+    uint32_t mask = (uint32_t)vx_active_threads();
+    uint32_t bad = 0;
+
+    __atomic_fetch_add(&ran[i], 1, __ATOMIC_RELAXED);
+
+    /* identity */
+    uint32_t hart = ((uint32_t)vx_core_id() * (uint32_t)vx_num_warps() + (uint32_t)vx_warp_id()) *
+                        nt + lane;
+    bad += hart != (uint32_t)vx_hart_id();
+    bad += ((mask >> lane) & 1) != 1;
+
+    /* TLS: the initial value, and a per-thread slot no other lane overwrites */
+    bad += tls_init != 1234;
+    tls_mine = i;
+
+    /* votes */
+    uint32_t p = pred_of(i);
+    uint32_t all = 1, any = 0, ballot = 0;
+    for (uint32_t j = 0; j < nt && j < 32; j++) {
+        uint32_t on = (mask >> j) & 1, pj = pred_of(base + j);
+        all &= (1 - on) | pj;
+        any |= on & pj;
+        ballot |= (on & pj) << j;
+    }
+    uint32_t uni = all | (1 - any);
+    bad += vx_vote_all((int)p) != all;
+    bad += vx_vote_any((int)p) != any;
+    bad += vx_vote_uni((int)p) != uni;
+    bad += vx_vote_ballot((int)p) != ballot;
+
+    /* shuffles: an inactive source lane reads 0 */
+    uint32_t v = val_of(i);
+    uint32_t c = nt - 1;
+    uint32_t up_src = lane - (lane > 0);              /* lane 0 keeps its own */
+    uint32_t dn_src = lane + (lane < nt - 1);         /* the last lane keeps its own */
+    uint32_t bf_src = (lane ^ 1) * (nt > 1) + lane * (nt == 1);
+    uint32_t want_up = val_of(base + up_src) * ((mask >> up_src) & 1);
+    uint32_t want_dn = val_of(base + dn_src) * ((mask >> dn_src) & 1);
+    uint32_t want_bf = val_of(base + bf_src) * ((mask >> bf_src) & 1);
+    uint32_t want_ix = val_of(base); /* lane 0 is always active */
+    bad += vx_shfl_up(v, 1, 0, 0) != want_up;
+    bad += vx_shfl_down(v, 1, (int)c, 0) != want_dn;
+    bad += vx_shfl_bfly(v, 1, (int)c, 0) != want_bf;
+    bad += vx_shfl_idx(v, 0, (int)c, 0) != want_ix;
+
+    bad += tls_mine != i;
+    __atomic_fetch_add(&errors_total, bad, __ATOMIC_RELAXED);
+}
+
+int main(void)
+{
+    uint32_t n = N;
+    if (vx_num_threads() > 32)
+        return report("warpops", 0); /* the masks above are 32-bit */
+    if (vx_spawn_threads(1, &n, 0, warpops_cb, 0) != 0)
+        return 100;
+    global_barrier();
+    uint32_t errors = 0;
+    if (vx_core_id() == 0) {
+        for (uint32_t i = 0; i < n; i++)
+            errors += ran[i] != 1;
+        errors += errors_total;
+    }
+    return report("warpops", errors);
+}
