@@ -1,0 +1,931 @@
+/*
+ * codec.c - the record encoding of EVENTS chunks (FORMAT.md §6 - §8): predictors,
+ * encoder and decoder.  The encoder runs once per simulated warp-instruction, so it
+ * never allocates (except the first time a warp's register shadow is needed) and
+ * makes at most a few passes over the lanes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace_int.h"
+
+const uint8_t vxt_magic[8] = {0x89, 'V', 'X', 'T', '\r', '\n', 0x1A, '\n'};
+const uint8_t vxt_end_magic[4] = {'V', 'X', 'T', 'E'};
+
+/* Iterate over the lanes of a mask in ascending order. */
+#define VXT_FOREACH_LANE(mask, l)                                                            \
+    for (vx_lanes m_ = (mask); m_ && (((l) = vx_lanes_first(m_)), 1); m_ &= m_ - 1)
+
+/* ---- predictor state ------------------------------------------------------------------- */
+
+vx_err vxt_pred_init(vxt_pred *ps, uint32_t cores, uint32_t warps, uint32_t threads)
+{
+    memset(ps, 0, sizeof *ps);
+    ps->C = cores;
+    ps->W = warps;
+    ps->T = threads;
+    ps->LB = (threads + 7) / 8;
+    ps->nwarps = cores * warps;
+    ps->all = vx_lanes_all(threads);
+    ps->next_core = malloc(sizeof(uint32_t) * cores);
+    ps->last_warp = malloc(sizeof(uint32_t) * cores);
+    ps->next_warp = malloc(sizeof(uint32_t) * ps->nwarps);
+    ps->warps = calloc(ps->nwarps, sizeof(vxt_warp));
+    ps->icache = calloc(VXT_ICACHE_SIZE, sizeof(vxt_icache_ent));
+    if (!ps->next_core || !ps->last_warp || !ps->next_warp || !ps->warps || !ps->icache) {
+        vxt_pred_free(ps);
+        return VX_ERR_NOMEM;
+    }
+    vxt_pred_reset(ps);
+    return VX_OK;
+}
+
+void vxt_pred_free(vxt_pred *ps)
+{
+    if (ps->warps)
+        for (uint32_t g = 0; g < ps->nwarps; g++)
+            free(ps->warps[g].regs);
+    free(ps->next_core);
+    free(ps->last_warp);
+    free(ps->next_warp);
+    free(ps->warps);
+    free(ps->icache);
+    memset(ps, 0, sizeof *ps);
+}
+
+void vxt_pred_reset(vxt_pred *ps)
+{
+    /* Warp states and insn cache entries are invalidated by the epoch (no memset of
+     * megabytes per chunk); 0 is never a valid epoch. */
+    if (++ps->epoch == 0) {
+        for (uint32_t g = 0; g < ps->nwarps; g++)
+            ps->warps[g].epoch = 0;
+        for (uint32_t i = 0; i < VXT_ICACHE_SIZE; i++)
+            ps->icache[i].epoch = 0;
+        ps->epoch = 1;
+    }
+    ps->cur_cycle = 0;
+    ps->last_core = ps->C - 1;
+    for (uint32_t c = 0; c < ps->C; c++) {
+        ps->next_core[c] = c + 1 == ps->C ? 0 : c + 1;
+        ps->last_warp[c] = ps->W - 1;
+        uint32_t *nw = ps->next_warp + (size_t)c * ps->W;
+        for (uint32_t w = 0; w + 1 < ps->W; w++)
+            nw[w] = w + 1;
+        nw[ps->W - 1] = 0;
+    }
+}
+
+vxt_warp *vxt_pred_warp(vxt_pred *ps, uint32_t g)
+{
+    vxt_warp *ws = &ps->warps[g];
+    if (VX_LIKELY(ws->epoch == ps->epoch)) return ws;
+    if (!ws->regs) {
+        ws->regs = malloc(sizeof(uint32_t) * VXT_NREGS * ps->T);
+        if (!ws->regs) return NULL;
+    }
+    memset(ws->regs, 0, sizeof(uint32_t) * VXT_NREGS * ps->T);
+    ws->epoch = ps->epoch;
+    ws->next_pc = 0;
+    ws->target = 0;
+    ws->has_target = false;
+    ws->mem_base = 0;
+    ws->mem_stride = 0;
+    ws->mask = ps->all;
+    return ws;
+}
+
+static inline void pred_schedule(const vxt_pred *ps, uint32_t *core, uint32_t *warp, uint64_t *cycle)
+{
+    uint32_t pc = ps->next_core[ps->last_core];
+    *core = pc;
+    *warp = ps->next_warp[(size_t)pc * ps->W + ps->last_warp[pc]];
+    *cycle = ps->cur_cycle + (pc <= ps->last_core ? 1 : 0);
+}
+
+/* Branch target of a BRANCH or JAL instruction word (FORMAT.md §6.1). */
+static inline bool branch_target(uint32_t pc, uint32_t insn, uint32_t *t)
+{
+    uint32_t imm;
+    switch (insn & 0x7F) {
+    case 0x63:
+        imm = ((insn >> 31) & 1) << 12 | ((insn >> 7) & 1) << 11 | ((insn >> 25) & 0x3F) << 5 |
+              ((insn >> 8) & 0xF) << 1;
+        if (imm & 0x1000) imm |= 0xFFFFE000u;
+        break;
+    case 0x6F:
+        imm = ((insn >> 31) & 1) << 20 | ((insn >> 12) & 0xFF) << 12 | ((insn >> 20) & 1) << 11 |
+              ((insn >> 21) & 0x3FF) << 1;
+        if (imm & 0x100000) imm |= 0xFFE00000u;
+        break;
+    default:
+        return false;
+    }
+    *t = pc + imm;
+    return true;
+}
+
+/* Predictor updates after an issue record (FORMAT.md §7.1). */
+static inline void pred_after_issue(vxt_pred *ps, vxt_warp *ws, const vx_event *ev)
+{
+    ps->cur_cycle = ev->cycle;
+    if (!(ev->flags & (VX_EVF_INJECTED | VX_EVF_STEP))) {
+        ps->next_core[ps->last_core] = ev->core;
+        ps->last_core = ev->core;
+        ps->next_warp[(size_t)ev->core * ps->W + ps->last_warp[ev->core]] = ev->warp;
+        ps->last_warp[ev->core] = ev->warp;
+    }
+    if (!(ev->flags & VX_EVF_INJECTED)) {
+        ws->next_pc = ev->pc + 4;
+        ws->has_target = branch_target(ev->pc, ev->insn, &ws->target);
+        ws->mask = ev->tmask;
+        vxt_icache_ent *ic = &ps->icache[(ev->pc >> 2) & (VXT_ICACHE_SIZE - 1)];
+        ic->pc = ev->pc;
+        ic->insn = ev->insn;
+        ic->epoch = ps->epoch;
+    }
+}
+
+/* ---- sizes ------------------------------------------------------------------------------ */
+
+size_t vxt_event_bound(const vx_event *ev, uint32_t threads)
+{
+    size_t lb = (threads + 7) / 8;
+    size_t fault = 2 + 5 * 5 + lb + 5 + VXT_MAX_REASON;
+    if (ev->kind != VX_EV_ISSUE) return 16 + 2 + 5 * 4 + 10 + 1 + fault;
+    size_t n = 4 + 30 + 5 + 4 + lb + 10;
+    n += (size_t)ev->ncommits * (1 + 5 + lb + 5 * threads);
+    n += 32 + (size_t)ev->nmem * (1 + 1 + 5 + 4);
+    n += 5 + (size_t)ev->nwctl * (2 + 5 * 5 + 2 * lb);
+    n += 5 + (size_t)ev->nconsole * 2;
+    if (ev->fault) n += fault;
+    return n;
+}
+
+/* ---- encoder ------------------------------------------------------------------------------- */
+
+uint8_t *vxt_enc_fault(uint8_t *p, const vx_fault *f, unsigned lb)
+{
+    *p++ = f->kind;
+    *p++ = f->signal;
+    p = vxt_put_varint(p, f->core);
+    p = vxt_put_varint(p, f->warp);
+    p = vxt_put_varint(p, f->pc);
+    p = vxt_put_varint(p, f->insn);
+    p = vxt_put_varint(p, f->addr);
+    p = vxt_put_lanes(p, f->lanes, lb);
+    size_t n = strnlen(f->reason, sizeof f->reason);
+    if (n > VXT_MAX_REASON) n = VXT_MAX_REASON;
+    return vxt_put_string(p, f->reason, n);
+}
+
+/*
+ * Find (base, stride) with value(l) = base + l * stride for every listed lane, or
+ * return false.  stride is derived from the first two distinct lanes; every lane
+ * is then verified, so any (base, stride) returned is exact.
+ */
+static bool fit_affine_lanes(vx_lanes lanes, const uint32_t *v, uint32_t *base, uint32_t *stride)
+{
+    unsigned l0 = vx_lanes_first(lanes);
+    vx_lanes rest = lanes & (lanes - 1);
+    unsigned l1 = vx_lanes_first(rest);
+    uint32_t d = l1 - l0, dv = v[l1] - v[l0], s;
+    if (d == 1)
+        s = dv;
+    else if ((int32_t)dv % (int32_t)d == 0)
+        s = (uint32_t)((int32_t)dv / (int32_t)d);
+    else
+        return false;
+    uint32_t b = v[l0] - l0 * s;
+    unsigned l;
+    VXT_FOREACH_LANE(rest, l)
+    {
+        if (v[l] != b + l * s) return false;
+    }
+    *base = b;
+    *stride = s;
+    return true;
+}
+
+static uint8_t *enc_commit(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const vx_commit *cm,
+                           uint32_t insn, vx_lanes tmask)
+{
+    const uint32_t T = ps->T;
+    uint32_t rd = (insn >> 7) & 31;
+    uint8_t *kp = p++;
+    unsigned K;
+    uint32_t *sh;
+
+    if (cm->file == VX_RF_X) {
+        sh = ws->regs + (size_t)cm->reg * T;
+        K = cm->reg == rd ? 0 : 2;
+        if (K == 2) p = vxt_put_varint(p, cm->reg);
+    } else if (cm->file == VX_RF_F) {
+        sh = ws->regs + (size_t)(32 + cm->reg) * T;
+        K = cm->reg == rd ? 1 : 2;
+        if (K == 2) p = vxt_put_varint(p, 32u + cm->reg);
+    } else {
+        sh = NULL;
+        K = 2;
+        p = vxt_put_varint(p, 64u + cm->reg);
+    }
+    vx_lanes lanes = cm->lanes;
+    if (lanes == tmask)
+        K |= 4;
+    else
+        p = vxt_put_lanes(p, lanes, ps->LB);
+    if (!lanes) {
+        *kp = (uint8_t)K;
+        return p;
+    }
+
+    const uint32_t *v = cm->values;
+    unsigned l0 = vx_lanes_first(lanes), l;
+    uint32_t v0 = v[l0];
+    bool uniform = true;
+    VXT_FOREACH_LANE(lanes, l)
+    {
+        if (v[l] != v0) {
+            uniform = false;
+            break;
+        }
+    }
+    unsigned mode;
+    uint32_t base, stride;
+    if (uniform) {
+        mode = 0;
+        p = vxt_put_s32(p, v0 - (sh ? sh[l0] : 0));
+    } else if (fit_affine_lanes(lanes, v, &base, &stride)) {
+        mode = 1;
+        uint32_t pb = sh ? sh[0] : 0, ps_ = (sh && T > 1) ? sh[1] - sh[0] : 0;
+        p = vxt_put_s32(p, base - pb);
+        p = vxt_put_s32(p, stride - ps_);
+    } else {
+        unsigned dlen = 0, n = 0;
+        VXT_FOREACH_LANE(lanes, l)
+        {
+            dlen += vxt_varint_len(vxt_zz32(v[l] - (sh ? sh[l] : 0)));
+            n++;
+        }
+        if (dlen < 4 * n) {
+            mode = 2;
+            VXT_FOREACH_LANE(lanes, l)
+            {
+                p = vxt_put_s32(p, v[l] - (sh ? sh[l] : 0));
+            }
+        } else {
+            mode = 3;
+            VXT_FOREACH_LANE(lanes, l)
+            {
+                vx_put_le32(p, v[l]);
+                p += 4;
+            }
+        }
+    }
+    if (sh) {
+        VXT_FOREACH_LANE(lanes, l)
+        {
+            sh[l] = v[l];
+        }
+    }
+    *kp = (uint8_t)(K | mode << 3);
+    return p;
+}
+
+static inline uint32_t size_mask(unsigned size)
+{
+    return size >= 4 ? 0xFFFFFFFFu : (1u << (8 * size)) - 1;
+}
+
+/* Affine fit over a list of (lane, value) pairs (values compared after masking). */
+static bool fit_affine_list(const vx_memwrite *m, uint32_t n, bool values, uint32_t dflt_stride,
+                            uint32_t *base, uint32_t *stride)
+{
+    uint32_t s = dflt_stride;
+    uint32_t a0 = values ? (m[0].value & size_mask(m[0].size)) : m[0].addr;
+    for (uint32_t i = 1; i < n; i++) {
+        if (m[i].lane == m[0].lane) continue;
+        int32_t d = (int32_t)m[i].lane - (int32_t)m[0].lane;
+        uint32_t ai = values ? (m[i].value & size_mask(m[i].size)) : m[i].addr;
+        int32_t dv = (int32_t)(ai - a0);
+        if (d == 1)
+            s = (uint32_t)dv;
+        else if (d == -1)
+            s = (uint32_t)0 - (uint32_t)dv;
+        else if (dv % d == 0)
+            s = (uint32_t)(dv / d);
+        else
+            return false;
+        break;
+    }
+    uint32_t b = a0 - m[0].lane * s;
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t want = b + m[i].lane * s;
+        if (values ? ((want & size_mask(m[i].size)) != (m[i].value & size_mask(m[i].size)))
+                   : want != m[i].addr)
+            return false;
+    }
+    *base = b;
+    *stride = s;
+    return true;
+}
+
+static uint8_t *enc_mem(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const vx_event *ev)
+{
+    const vx_memwrite *m = ev->mem;
+    uint32_t n = ev->nmem;
+    uint8_t *gp = p++;
+    unsigned G, sz = m[0].size;
+    bool same_size = true, lanes_mask = n == vx_lanes_count(ev->tmask);
+    vx_lanes rem = ev->tmask;
+    for (uint32_t i = 0; i < n; i++) {
+        if (m[i].size != sz) same_size = false;
+        if (lanes_mask) {
+            if (m[i].lane != vx_lanes_first(rem))
+                lanes_mask = false;
+            else
+                rem &= rem - 1;
+        }
+    }
+    G = same_size ? (sz == 1 ? 0 : sz == 2 ? 1 : 2) : 3;
+    if (lanes_mask) {
+        G |= 4;
+    } else {
+        p = vxt_put_varint(p, n);
+        for (uint32_t i = 0; i < n; i++)
+            *p++ = m[i].lane;
+    }
+    if (!same_size)
+        for (uint32_t i = 0; i < n; i++)
+            *p++ = m[i].size;
+
+    uint32_t b, s;
+    if (fit_affine_list(m, n, false, ws->mem_stride, &b, &s)) {
+        p = vxt_put_s32(p, b - ws->mem_base);
+        p = vxt_put_s32(p, s - ws->mem_stride);
+        ws->mem_base = b;
+        ws->mem_stride = s;
+    } else {
+        G |= 8;
+        p = vxt_put_s32(p, m[0].addr - ws->mem_base);
+        for (uint32_t i = 1; i < n; i++)
+            p = vxt_put_s32(p, m[i].addr - m[i - 1].addr);
+        ws->mem_base = m[0].addr;
+    }
+
+    uint32_t v0 = m[0].value & size_mask(m[0].size);
+    bool uniform = true;
+    for (uint32_t i = 1; i < n && uniform; i++)
+        uniform = (m[i].value & size_mask(m[i].size)) == (v0 & size_mask(m[i].size));
+    if (uniform) {
+        p = vxt_put_varint(p, v0);
+    } else if (n >= 2 && fit_affine_list(m, n, true, 0, &b, &s)) {
+        G |= 1 << 4;
+        p = vxt_put_varint(p, b);
+        p = vxt_put_s32(p, s);
+    } else {
+        G |= 2 << 4;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t v = m[i].value;
+            for (unsigned k = 0; k < m[i].size; k++)
+                *p++ = (uint8_t)(v >> (8 * k));
+        }
+    }
+    (void)ps;
+    *gp = (uint8_t)G;
+    return p;
+}
+
+static uint8_t *enc_wctl(const vxt_pred *ps, uint8_t *p, const vx_event *ev)
+{
+    p = vxt_put_varint(p, ev->nwctl);
+    for (uint32_t i = 0; i < ev->nwctl; i++) {
+        const vx_wctl *c = &ev->wctl[i];
+        unsigned P = (c->core != ev->core ? 1u : 0) | (c->warp != ev->warp ? 2u : 0) |
+                     (c->pc ? 4u : 0) | (c->arg ? 8u : 0) | (c->arg2 ? 16u : 0) |
+                     (c->mask ? 32u : 0) | (c->mask2 ? 64u : 0);
+        *p++ = c->kind;
+        *p++ = (uint8_t)P;
+        if (P & 1) p = vxt_put_varint(p, c->core);
+        if (P & 2) p = vxt_put_varint(p, c->warp);
+        if (P & 4) p = vxt_put_varint(p, c->pc);
+        if (P & 8) p = vxt_put_varint(p, c->arg);
+        if (P & 16) p = vxt_put_varint(p, c->arg2);
+        if (P & 32) p = vxt_put_lanes(p, c->mask, ps->LB);
+        if (P & 64) p = vxt_put_lanes(p, c->mask2, ps->LB);
+    }
+    return p;
+}
+
+static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
+{
+    uint32_t g = ev->core * ps->W + ev->warp;
+    vxt_warp *ws = vxt_pred_warp(ps, g);
+    if (!ws) return NULL;
+
+    uint32_t pcore, pwarp;
+    uint64_t pcycle;
+    pred_schedule(ps, &pcore, &pwarp, &pcycle);
+    bool S = ev->core == pcore && ev->warp == pwarp && ev->cycle == pcycle;
+    const vxt_icache_ent *ic = &ps->icache[(ev->pc >> 2) & (VXT_ICACHE_SIZE - 1)];
+    bool I = ic->epoch == ps->epoch && ic->pc == ev->pc && ic->insn == ev->insn;
+    bool M = ev->tmask == ws->mask;
+    unsigned pcmode = ev->pc == ws->next_pc ? 0 : (ws->has_target && ev->pc == ws->target) ? 1 : 2;
+
+    bool extras = ev->flags || ev->nwctl || ev->nconsole || ev->fault;
+    unsigned form, X = 0;
+    if (!extras && !ev->nmem && ev->ncommits <= 1)
+        form = ev->ncommits;
+    else if (!extras && ev->nmem && !ev->ncommits)
+        form = 2;
+    else
+        form = 3;
+
+    *p++ = (uint8_t)((S ? VXT_H_S : 0) | (I ? VXT_H_I : 0) | (M ? VXT_H_M : 0) |
+                     pcmode << VXT_H_PC_SHIFT | form << VXT_H_FORM_SHIFT);
+    if (form == 3) {
+        X = (ev->nmem ? VXT_X_MEM : 0) | (ev->nwctl ? VXT_X_WCTL : 0) |
+            (ev->nconsole ? VXT_X_CONSOLE : 0) | (ev->fault ? VXT_X_FAULT : 0) |
+            (ev->flags ? VXT_X_FLAGS : 0);
+        *p++ = (uint8_t)X;
+        if (ev->flags) *p++ = ev->flags;
+        p = vxt_put_varint(p, ev->ncommits);
+    }
+    if (!S) {
+        p = vxt_put_varint(p, ev->core);
+        p = vxt_put_varint(p, ev->warp);
+        p = vxt_put_varint(p, vxt_zz64(ev->cycle - ps->cur_cycle));
+    }
+    if (pcmode == 2) p = vxt_put_s32(p, ev->pc - ws->next_pc);
+    if (!I) {
+        vx_put_le32(p, ev->insn);
+        p += 4;
+    }
+    if (!M) p = vxt_put_lanes(p, ev->tmask, ps->LB);
+    for (uint32_t i = 0; i < ev->ncommits; i++)
+        p = enc_commit(ps, ws, p, &ev->commits[i], ev->insn, ev->tmask);
+    if (ev->nmem) p = enc_mem(ps, ws, p, ev);
+    if (ev->nwctl) p = enc_wctl(ps, p, ev);
+    if (ev->nconsole) {
+        p = vxt_put_varint(p, ev->nconsole);
+        for (uint32_t i = 0; i < ev->nconsole; i++) {
+            *p++ = ev->console[i].slot;
+            *p++ = ev->console[i].byte;
+        }
+    }
+    if (ev->fault) p = vxt_enc_fault(p, ev->fault, ps->LB);
+    pred_after_issue(ps, ws, ev);
+    return p;
+}
+
+/* A length-delimited record: kind, varint len, body (built in a bounded scratch buffer). */
+static uint8_t *put_delimited(uint8_t *p, uint8_t kind, const uint8_t *body, size_t n)
+{
+    *p++ = kind;
+    p = vxt_put_varint(p, n);
+    memcpy(p, body, n);
+    return p + n;
+}
+
+uint8_t *vxt_enc_event(vxt_pred *ps, uint8_t *p, const vx_event *ev)
+{
+    uint8_t body[256];
+    uint8_t *b = body;
+    switch (ev->kind) {
+    case VX_EV_ISSUE:
+        return enc_issue(ps, p, ev);
+    case VX_EV_DM:
+        *b++ = ev->dm.op;
+        *b++ = ev->dm.addr;
+        b = vxt_put_varint(b, ev->dm.value);
+        b = vxt_put_varint(b, ev->dm.gwarp);
+        b = vxt_put_varint(b, ev->dm.lane);
+        b = vxt_put_varint(b, ev->dm.arg);
+        b = vxt_put_varint(b, vxt_zz64(ev->cycle - ps->cur_cycle));
+        ps->cur_cycle = ev->cycle;
+        return put_delimited(p, VXT_REC_DM, body, (size_t)(b - body));
+    default: /* VX_EV_END */
+        *b++ = ev->end_status;
+        b = vxt_put_varint(b, ev->exit_code);
+        b = vxt_put_varint(b, vxt_zz64(ev->cycle - ps->cur_cycle));
+        *b++ = ev->fault ? 1 : 0;
+        if (ev->fault) b = vxt_enc_fault(b, ev->fault, ps->LB);
+        ps->cur_cycle = ev->cycle;
+        return put_delimited(p, VXT_REC_END, body, (size_t)(b - body));
+    }
+}
+
+/* ---- decoder ------------------------------------------------------------------------------- */
+
+void vxt_evbuf_free(vxt_evbuf *eb)
+{
+    free(eb->commits);
+    free(eb->values);
+    free(eb->mem);
+    free(eb->wctl);
+    free(eb->console);
+    memset(eb, 0, sizeof *eb);
+}
+
+static bool grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap) return true;
+    uint32_t n = *cap ? *cap : 8;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*arr, (size_t)n * elem);
+    if (!q) return false;
+    *arr = q;
+    *cap = n;
+    return true;
+}
+
+bool vxt_dec_fault(vxt_cur *c, vx_fault *f, unsigned lb, vx_lanes all)
+{
+    uint64_t n;
+    memset(f, 0, sizeof *f);
+    if (!vxt_get_u8(c, &f->kind) || !vxt_get_u8(c, &f->signal) || !vxt_get_v32(c, &f->core) ||
+        !vxt_get_v32(c, &f->warp) || !vxt_get_v32(c, &f->pc) || !vxt_get_v32(c, &f->insn) ||
+        !vxt_get_v32(c, &f->addr) || !vxt_get_lanes(c, lb, all, &f->lanes) ||
+        !vxt_get_varint(c, &n))
+        return false;
+    if (n > VXT_MAX_REASON) return vxt_fail(c, "fault reason longer than 95 bytes");
+    if (vxt_cur_left(c) < n) return vxt_fail(c, "fault reason runs past the end of its data");
+    if (memchr(c->p, 0, n)) return vxt_fail(c, "fault reason contains a NUL byte");
+    memcpy(f->reason, c->p, n);
+    f->reason[n] = 0;
+    c->p += n;
+    return true;
+}
+
+static vx_err dec_commit(vxt_pred *ps, vxt_warp *ws, vxt_cur *c, vx_commit *cm, uint32_t *vals,
+                         uint32_t insn, vx_lanes tmask)
+{
+    const uint32_t T = ps->T;
+    uint8_t K;
+    uint32_t *sh = NULL;
+    if (!vxt_get_u8(c, &K)) return VX_ERR_CORRUPT;
+    if (K & 0xE0) return vxt_fail(c, "commit header has reserved bits set"), VX_ERR_CORRUPT;
+    switch (K & 3) {
+    case 0:
+    case 1:
+        cm->file = (K & 3) == 0 ? VX_RF_X : VX_RF_F;
+        cm->reg = (uint16_t)((insn >> 7) & 31);
+        break;
+    case 2: {
+        uint32_t d;
+        if (!vxt_get_v32(c, &d)) return VX_ERR_CORRUPT;
+        if (d >= 64 + 4096) return vxt_fail(c, "commit destination out of range"), VX_ERR_CORRUPT;
+        cm->file = d < 32 ? VX_RF_X : d < 64 ? VX_RF_F : VX_RF_CSR;
+        cm->reg = (uint16_t)(d < 64 ? d & 31 : d - 64);
+        break;
+    }
+    default:
+        return vxt_fail(c, "commit destination mode 3 is invalid"), VX_ERR_CORRUPT;
+    }
+    if (cm->file == VX_RF_X)
+        sh = ws->regs + (size_t)cm->reg * T;
+    else if (cm->file == VX_RF_F)
+        sh = ws->regs + (size_t)(32 + cm->reg) * T;
+    if (K & 4)
+        cm->lanes = tmask;
+    else if (!vxt_get_lanes(c, ps->LB, ps->all, &cm->lanes))
+        return VX_ERR_CORRUPT;
+    memset(vals, 0, sizeof(uint32_t) * T);
+    cm->values = vals;
+    unsigned mode = (K >> 3) & 3, l;
+    vx_lanes lanes = cm->lanes;
+    if (!lanes) {
+        if (mode) return vxt_fail(c, "commit without lanes has a value mode"), VX_ERR_CORRUPT;
+        return VX_OK;
+    }
+    switch (mode) {
+    case 0: {
+        uint32_t d;
+        unsigned l0 = vx_lanes_first(lanes);
+        if (!vxt_get_s32(c, &d)) return VX_ERR_CORRUPT;
+        uint32_t v = (sh ? sh[l0] : 0) + d;
+        VXT_FOREACH_LANE(lanes, l)
+        {
+            vals[l] = v;
+        }
+        break;
+    }
+    case 1: {
+        uint32_t db, ds;
+        if (!vxt_get_s32(c, &db) || !vxt_get_s32(c, &ds)) return VX_ERR_CORRUPT;
+        uint32_t pb = sh ? sh[0] : 0, ps_ = (sh && T > 1) ? sh[1] - sh[0] : 0;
+        uint32_t b = pb + db, s = ps_ + ds;
+        VXT_FOREACH_LANE(lanes, l)
+        {
+            vals[l] = b + l * s;
+        }
+        break;
+    }
+    case 2:
+        VXT_FOREACH_LANE(lanes, l)
+        {
+            uint32_t d;
+            if (!vxt_get_s32(c, &d)) return VX_ERR_CORRUPT;
+            vals[l] = (sh ? sh[l] : 0) + d;
+        }
+        break;
+    default:
+        VXT_FOREACH_LANE(lanes, l)
+        {
+            if (!vxt_get_u32le(c, &vals[l])) return VX_ERR_CORRUPT;
+        }
+        break;
+    }
+    if (sh) {
+        VXT_FOREACH_LANE(lanes, l)
+        {
+            sh[l] = vals[l];
+        }
+    }
+    return VX_OK;
+}
+
+static vx_err dec_mem(vxt_pred *ps, vxt_warp *ws, vxt_cur *c, vxt_evbuf *eb, vx_lanes tmask)
+{
+    uint8_t G;
+    uint32_t n;
+    if (!vxt_get_u8(c, &G)) return VX_ERR_CORRUPT;
+    if (G & 0xC0) return vxt_fail(c, "memory group header has reserved bits set"), VX_ERR_CORRUPT;
+    if (((G >> 4) & 3) == 3) return vxt_fail(c, "memory value mode 3 is invalid"), VX_ERR_CORRUPT;
+    if (G & 4) {
+        n = vx_lanes_count(tmask);
+        if (!n) return vxt_fail(c, "memory writes on the lanes of an empty mask"), VX_ERR_CORRUPT;
+    } else {
+        if (!vxt_get_v32(c, &n)) return VX_ERR_CORRUPT;
+        if (n == 0 || n > VX_TRACE_MAX_MEM || n > vxt_cur_left(c))
+            return vxt_fail(c, "bad memory write count"), VX_ERR_CORRUPT;
+    }
+    if (!grow((void **)&eb->mem, &eb->mem_cap, n, sizeof(vx_memwrite))) return VX_ERR_NOMEM;
+    vx_memwrite *m = eb->mem;
+    memset(m, 0, sizeof *m * n);
+    if (G & 4) {
+        vx_lanes rem = tmask;
+        for (uint32_t i = 0; i < n; i++, rem &= rem - 1)
+            m[i].lane = (uint8_t)vx_lanes_first(rem);
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            if (!vxt_get_u8(c, &m[i].lane)) return VX_ERR_CORRUPT;
+            if (m[i].lane >= ps->T) return vxt_fail(c, "memory write lane out of range"), VX_ERR_CORRUPT;
+        }
+    }
+    if ((G & 3) == 3) {
+        for (uint32_t i = 0; i < n; i++) {
+            if (!vxt_get_u8(c, &m[i].size)) return VX_ERR_CORRUPT;
+            if (m[i].size != 1 && m[i].size != 2 && m[i].size != 4)
+                return vxt_fail(c, "memory write size is not 1, 2 or 4"), VX_ERR_CORRUPT;
+        }
+    } else {
+        uint8_t sz = (uint8_t)(1u << (G & 3));
+        for (uint32_t i = 0; i < n; i++)
+            m[i].size = sz;
+    }
+    if (!(G & 8)) {
+        uint32_t db, ds;
+        if (!vxt_get_s32(c, &db) || !vxt_get_s32(c, &ds)) return VX_ERR_CORRUPT;
+        uint32_t b = ws->mem_base + db, s = ws->mem_stride + ds;
+        for (uint32_t i = 0; i < n; i++)
+            m[i].addr = b + m[i].lane * s;
+        ws->mem_base = b;
+        ws->mem_stride = s;
+    } else {
+        uint32_t a = ws->mem_base, d;
+        for (uint32_t i = 0; i < n; i++) {
+            if (!vxt_get_s32(c, &d)) return VX_ERR_CORRUPT;
+            a += d;
+            m[i].addr = a;
+        }
+        ws->mem_base = m[0].addr;
+    }
+    switch ((G >> 4) & 3) {
+    case 0: {
+        uint32_t v;
+        if (!vxt_get_v32(c, &v)) return VX_ERR_CORRUPT;
+        for (uint32_t i = 0; i < n; i++)
+            m[i].value = v & size_mask(m[i].size);
+        break;
+    }
+    case 1: {
+        uint32_t b, s;
+        if (!vxt_get_v32(c, &b) || !vxt_get_s32(c, &s)) return VX_ERR_CORRUPT;
+        for (uint32_t i = 0; i < n; i++)
+            m[i].value = (b + m[i].lane * s) & size_mask(m[i].size);
+        break;
+    }
+    default:
+        for (uint32_t i = 0; i < n; i++) {
+            if (vxt_cur_left(c) < m[i].size)
+                return vxt_fail(c, "memory value runs past the end of its data"), VX_ERR_CORRUPT;
+            uint32_t v = 0;
+            for (unsigned k = 0; k < m[i].size; k++)
+                v |= (uint32_t)c->p[k] << (8 * k);
+            c->p += m[i].size;
+            m[i].value = v;
+        }
+        break;
+    }
+    eb->ev.nmem = n;
+    eb->ev.mem = m;
+    return VX_OK;
+}
+
+static vx_err dec_wctl(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb)
+{
+    uint32_t n;
+    if (!vxt_get_v32(c, &n)) return VX_ERR_CORRUPT;
+    if (n == 0 || n > VX_TRACE_MAX_WCTL || n > vxt_cur_left(c) / 2)
+        return vxt_fail(c, "bad warp-control effect count"), VX_ERR_CORRUPT;
+    if (!grow((void **)&eb->wctl, &eb->wctl_cap, n, sizeof(vx_wctl))) return VX_ERR_NOMEM;
+    for (uint32_t i = 0; i < n; i++) {
+        vx_wctl *w = &eb->wctl[i];
+        uint8_t P;
+        memset(w, 0, sizeof *w);
+        w->core = eb->ev.core;
+        w->warp = eb->ev.warp;
+        if (!vxt_get_u8(c, &w->kind) || !vxt_get_u8(c, &P)) return VX_ERR_CORRUPT;
+        if (P & 0x80) return vxt_fail(c, "warp-control field mask has bit 7 set"), VX_ERR_CORRUPT;
+        if (((P & 1) && !vxt_get_v32(c, &w->core)) || ((P & 2) && !vxt_get_v32(c, &w->warp)) ||
+            ((P & 4) && !vxt_get_v32(c, &w->pc)) || ((P & 8) && !vxt_get_v32(c, &w->arg)) ||
+            ((P & 16) && !vxt_get_v32(c, &w->arg2)) ||
+            ((P & 32) && !vxt_get_lanes(c, ps->LB, ps->all, &w->mask)) ||
+            ((P & 64) && !vxt_get_lanes(c, ps->LB, ps->all, &w->mask2)))
+            return VX_ERR_CORRUPT;
+    }
+    eb->ev.nwctl = n;
+    eb->ev.wctl = eb->wctl;
+    return VX_OK;
+}
+
+static vx_err dec_issue(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb, uint8_t H)
+{
+    vx_event *ev = &eb->ev;
+    unsigned form = (H >> VXT_H_FORM_SHIFT) & 3, pcmode = (H >> VXT_H_PC_SHIFT) & 3;
+    uint8_t X = 0;
+    uint32_t ncommits = form == 1 ? 1 : 0;
+    vx_err e;
+
+    if (form == 2) X = VXT_X_MEM;
+    if (form == 3) {
+        if (!vxt_get_u8(c, &X)) return VX_ERR_CORRUPT;
+        if (X & VXT_X_RESERVED) return vxt_fail(c, "issue extension byte has reserved bits set"), VX_ERR_CORRUPT;
+        if ((X & VXT_X_FLAGS) && !vxt_get_u8(c, &ev->flags)) return VX_ERR_CORRUPT;
+        if (!vxt_get_v32(c, &ncommits)) return VX_ERR_CORRUPT;
+        if (ncommits > VX_TRACE_MAX_COMMITS || ncommits > vxt_cur_left(c))
+            return vxt_fail(c, "bad commit count"), VX_ERR_CORRUPT;
+    }
+    if (H & VXT_H_S) {
+        pred_schedule(ps, &ev->core, &ev->warp, &ev->cycle);
+    } else {
+        uint64_t d;
+        if (!vxt_get_v32(c, &ev->core) || !vxt_get_v32(c, &ev->warp) || !vxt_get_s64(c, &d))
+            return VX_ERR_CORRUPT;
+        if (ev->core >= ps->C) return vxt_fail(c, "core out of range"), VX_ERR_CORRUPT;
+        if (ev->warp >= ps->W) return vxt_fail(c, "warp out of range"), VX_ERR_CORRUPT;
+        ev->cycle = ps->cur_cycle + d;
+    }
+    vxt_warp *ws = vxt_pred_warp(ps, ev->core * ps->W + ev->warp);
+    if (!ws) return VX_ERR_NOMEM;
+    switch (pcmode) {
+    case 0:
+        ev->pc = ws->next_pc;
+        break;
+    case 1:
+        if (!ws->has_target)
+            return vxt_fail(c, "branch-target PC without a preceding branch"), VX_ERR_CORRUPT;
+        ev->pc = ws->target;
+        break;
+    case 2: {
+        uint32_t d;
+        if (!vxt_get_s32(c, &d)) return VX_ERR_CORRUPT;
+        ev->pc = ws->next_pc + d;
+        break;
+    }
+    default:
+        return vxt_fail(c, "PC mode 3 is invalid"), VX_ERR_CORRUPT;
+    }
+    if (H & VXT_H_I) {
+        const vxt_icache_ent *ic = &ps->icache[(ev->pc >> 2) & (VXT_ICACHE_SIZE - 1)];
+        if (ic->epoch != ps->epoch || ic->pc != ev->pc)
+            return vxt_fail(c, "cached instruction word that was never recorded"), VX_ERR_CORRUPT;
+        ev->insn = ic->insn;
+    } else if (!vxt_get_u32le(c, &ev->insn)) {
+        return VX_ERR_CORRUPT;
+    }
+    if (H & VXT_H_M)
+        ev->tmask = ws->mask;
+    else if (!vxt_get_lanes(c, ps->LB, ps->all, &ev->tmask))
+        return VX_ERR_CORRUPT;
+
+    if (ncommits) {
+        if (!grow((void **)&eb->commits, &eb->commits_cap, ncommits, sizeof(vx_commit)))
+            return VX_ERR_NOMEM;
+        /* values keeps commits_cap * T entries */
+        if (eb->values_cap < eb->commits_cap) {
+            uint32_t *nv = realloc(eb->values, (size_t)eb->commits_cap * ps->T * sizeof(uint32_t));
+            if (!nv) return VX_ERR_NOMEM;
+            eb->values = nv;
+            eb->values_cap = eb->commits_cap;
+        }
+        for (uint32_t i = 0; i < ncommits; i++) {
+            memset(&eb->commits[i], 0, sizeof eb->commits[i]);
+            e = dec_commit(ps, ws, c, &eb->commits[i], eb->values + (size_t)i * ps->T, ev->insn,
+                           ev->tmask);
+            if (e) return e;
+        }
+        ev->ncommits = ncommits;
+        ev->commits = eb->commits;
+    }
+    if ((X & VXT_X_MEM) && (e = dec_mem(ps, ws, c, eb, ev->tmask))) return e;
+    if ((X & VXT_X_WCTL) && (e = dec_wctl(ps, c, eb))) return e;
+    if (X & VXT_X_CONSOLE) {
+        uint32_t n;
+        if (!vxt_get_v32(c, &n)) return VX_ERR_CORRUPT;
+        if (n == 0 || n > VX_TRACE_MAX_CONSOLE || n > vxt_cur_left(c) / 2)
+            return vxt_fail(c, "bad console byte count"), VX_ERR_CORRUPT;
+        if (!grow((void **)&eb->console, &eb->console_cap, n, sizeof(vx_console))) return VX_ERR_NOMEM;
+        for (uint32_t i = 0; i < n; i++) {
+            eb->console[i].slot = c->p[0];
+            eb->console[i].byte = c->p[1];
+            c->p += 2;
+            if (eb->console[i].slot >= 64) return vxt_fail(c, "console slot out of range"), VX_ERR_CORRUPT;
+        }
+        ev->nconsole = n;
+        ev->console = eb->console;
+    }
+    if (X & VXT_X_FAULT) {
+        if (!vxt_dec_fault(c, &eb->fault, ps->LB, ps->all)) return VX_ERR_CORRUPT;
+        ev->fault = &eb->fault;
+    }
+    if (X & VXT_X_EXT) {
+        uint64_t n;
+        if (!vxt_get_varint(c, &n)) return VX_ERR_CORRUPT;
+        if (n > vxt_cur_left(c)) return vxt_fail(c, "extension block runs past the end of its data"), VX_ERR_CORRUPT;
+        c->p += n;
+    }
+    pred_after_issue(ps, ws, ev);
+    return VX_OK;
+}
+
+vx_err vxt_dec_record(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb, uint64_t index, bool *skipped)
+{
+    vx_event *ev = &eb->ev;
+    uint8_t k;
+    uint64_t len;
+
+    memset(ev, 0, sizeof *ev);
+    ev->index = index;
+    *skipped = false;
+    if (!vxt_get_u8(c, &k)) return VX_ERR_CORRUPT;
+    if (k < 0x80) {
+        ev->kind = VX_EV_ISSUE;
+        return dec_issue(ps, c, eb, k);
+    }
+    if (!vxt_get_varint(c, &len)) return VX_ERR_CORRUPT;
+    if (len > vxt_cur_left(c)) return vxt_fail(c, "record length runs past the end of the chunk"), VX_ERR_CORRUPT;
+    vxt_cur body;
+    vxt_cur_init(&body, c->p, (size_t)len);
+    body.base = c->base; /* offsets in messages stay relative to the chunk */
+    c->p += len;
+    uint64_t d;
+    switch (k) {
+    case VXT_REC_DM:
+        ev->kind = VX_EV_DM;
+        if (!vxt_get_u8(&body, &ev->dm.op) || !vxt_get_u8(&body, &ev->dm.addr) ||
+            !vxt_get_v32(&body, &ev->dm.value) || !vxt_get_v32(&body, &ev->dm.gwarp) ||
+            !vxt_get_v32(&body, &ev->dm.lane) || !vxt_get_v32(&body, &ev->dm.arg) ||
+            !vxt_get_s64(&body, &d))
+            break;
+        ev->cycle = ps->cur_cycle + d;
+        ps->cur_cycle = ev->cycle;
+        return VX_OK;
+    case VXT_REC_END: {
+        uint8_t hf;
+        ev->kind = VX_EV_END;
+        if (!vxt_get_u8(&body, &ev->end_status) || !vxt_get_v32(&body, &ev->exit_code) ||
+            !vxt_get_s64(&body, &d) || !vxt_get_u8(&body, &hf))
+            break;
+        if (hf > 1) {
+            vxt_fail(&body, "END record fault flag is not 0 or 1");
+            break;
+        }
+        if (hf) {
+            if (!vxt_dec_fault(&body, &eb->fault, ps->LB, ps->all)) break;
+            ev->fault = &eb->fault;
+        }
+        ev->cycle = ps->cur_cycle + d;
+        ps->cur_cycle = ev->cycle;
+        return VX_OK;
+    }
+    default:
+        *skipped = true;
+        return VX_OK;
+    }
+    c->err = body.err;
+    c->p = body.p; /* point at the failing field */
+    return VX_ERR_CORRUPT;
+}

@@ -1,0 +1,1010 @@
+/*
+ * reader.c - vx_trace_reader: opens, validates and iterates traces (FORMAT.md §11).
+ *
+ * Nothing read from the file is trusted: every chunk is checked (header CRC,
+ * reserved bits, expected type and key, payload CRC, LZ4 decompression to exactly
+ * raw_len) before its bytes are parsed, every length is bounded by the data that
+ * contains it, and every failure becomes VX_ERR_CORRUPT / VX_ERR_TRUNC with the
+ * byte offset of the chunk in the message.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <lz4.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "trace_int.h"
+
+typedef struct rchunk {
+    uint64_t key, off;
+} rchunk;
+
+typedef struct rkf {
+    uint64_t index, off, first_off;
+} rkf;
+
+typedef struct chdr {
+    uint8_t type, flags;
+    uint32_t stored, raw;
+    uint64_t key;
+    uint32_t pcrc;
+} chdr;
+
+/* A decoding position in the event stream (the iterator, or a scratch one). */
+typedef struct vxt_dec {
+    vxt_pred pred;
+    bool have_pred;
+    vxt_evbuf eb;
+    uint8_t *raw;
+    size_t raw_cap;
+    vxt_cur cur;
+    size_t chunk;      /* loaded chunk (valid when loaded) */
+    size_t next_chunk; /* chunk to load next */
+    bool loaded;
+    bool pending;  /* eb.ev decoded but not yet returned */
+    bool ended;    /* END record seen */
+    bool have_prev; /* the previous chunk was decoded to its end: check key continuity */
+    uint64_t index; /* event index of the next record */
+} vxt_dec;
+
+struct vx_trace_reader {
+    int fd;
+    char *path;
+    uint64_t fsize;
+    char errmsg[640];
+    bool opened;
+
+    vx_trace_header hdr;
+    uint8_t *image;
+    char *image_name, *sim_version;
+    vx_trace_load *loads;
+    uint32_t C, W, T, LB;
+
+    bool complete;
+    uint64_t prologue_end, index_off;
+    uint64_t ix_issues, ix_records, ix_cycle, ix_raw;
+    uint8_t ix_end_status;
+    rchunk *chunks;
+    size_t nchunks;
+    rkf *kfs;
+    size_t nkf;
+
+    uint8_t *sbuf; /* stored (compressed) payload scratch */
+    size_t scap;
+    vxt_dec it;
+    uint8_t *kbuf; /* KEYFRAME payload */
+    size_t kcap;
+    uint8_t *pgbuf; /* PAGES payload */
+    size_t pgcap;
+    uint8_t zero_page[VX_TRACE_PAGE_SIZE];
+};
+
+static vx_err rfail(vx_trace_reader *r, vx_err e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static vx_err rfail(vx_trace_reader *r, vx_err e, const char *fmt, ...)
+{
+    va_list ap;
+    int n = snprintf(r->errmsg, sizeof r->errmsg, "%s: ", r->path ? r->path : "trace");
+    if (n < 0 || (size_t)n >= sizeof r->errmsg) n = 0;
+    va_start(ap, fmt);
+    vsnprintf(r->errmsg + n, sizeof r->errmsg - (size_t)n, fmt, ap);
+    va_end(ap);
+    return e;
+}
+
+static const char *chunk_name(unsigned t)
+{
+    static const char *const names[] = {"invalid", "HEADER",   "IMAGE", "LOAD",
+                                        "EVENTS",  "PAGES",    "KEYFRAME", "INDEX"};
+    return t < VX_ARRAY_SIZE(names) ? names[t] : "unknown";
+}
+
+static bool reserve(uint8_t **b, size_t *cap, size_t need)
+{
+    if (need <= *cap) return true;
+    size_t n = *cap ? *cap : 4096;
+    while (n < need)
+        n *= 2;
+    uint8_t *q = realloc(*b, n);
+    if (!q) return false;
+    *b = q;
+    *cap = n;
+    return true;
+}
+
+vx_err vx_trace_reader_new(vx_trace_reader **out)
+{
+    vx_trace_reader *r = calloc(1, sizeof *r);
+    *out = r;
+    if (!r) return VX_ERR_NOMEM;
+    r->fd = -1;
+    return VX_OK;
+}
+
+static void dec_free(vxt_dec *d)
+{
+    if (d->have_pred) vxt_pred_free(&d->pred);
+    vxt_evbuf_free(&d->eb);
+    free(d->raw);
+    memset(d, 0, sizeof *d);
+}
+
+void vx_trace_reader_free(vx_trace_reader *r)
+{
+    if (!r) return;
+    if (r->fd >= 0) close(r->fd);
+    if (r->loads)
+        for (uint32_t i = 0; i < r->hdr.nloads; i++) {
+            free((void *)r->loads[i].bytes);
+            free((void *)r->loads[i].name);
+        }
+    free(r->loads);
+    free(r->image);
+    free(r->image_name);
+    free(r->sim_version);
+    free(r->chunks);
+    free(r->kfs);
+    free(r->sbuf);
+    free(r->kbuf);
+    free(r->pgbuf);
+    dec_free(&r->it);
+    free(r->path);
+    free(r);
+}
+
+const char *vx_trace_reader_errmsg(const vx_trace_reader *r)
+{
+    if (!r) return "out of memory";
+    return r->errmsg[0] ? r->errmsg : "no error";
+}
+
+static void dec_position(vxt_dec *d, size_t chunk, uint64_t index)
+{
+    d->next_chunk = chunk;
+    d->loaded = d->pending = d->ended = d->have_prev = false;
+    d->index = index;
+}
+
+/* ---- low-level I/O ------------------------------------------------------------------------ */
+
+static vx_err pread_all(vx_trace_reader *r, void *buf, size_t n, uint64_t off)
+{
+    uint8_t *p = buf;
+    while (n) {
+        ssize_t k = pread(r->fd, p, n, (off_t)off);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            return rfail(r, VX_ERR_IO, "read error at offset %" PRIu64 ": %s", off, strerror(errno));
+        }
+        if (k == 0) return rfail(r, VX_ERR_TRUNC, "file shrank while reading at offset %" PRIu64, off);
+        p += k;
+        n -= (size_t)k;
+        off += (uint64_t)k;
+    }
+    return VX_OK;
+}
+
+/* Parse and check a chunk header; false when its CRC or reserved bits are wrong. */
+static bool parse_chdr(const uint8_t *h, chdr *c)
+{
+    if (vx_get_le32(h + 24) != vx_trace_crc32c(0, h, 24)) return false;
+    c->type = h[0];
+    c->flags = h[1];
+    c->stored = vx_get_le32(h + 4);
+    c->raw = vx_get_le32(h + 8);
+    c->key = vx_get_le64(h + 12);
+    c->pcrc = vx_get_le32(h + 20);
+    return c->type != 0 && !(c->flags & ~VXT_CHF_LZ4) && vx_get_le16(h + 2) == 0;
+}
+
+/*
+ * Read the chunk at off, check it (expect_type 0: any; expect_key UINT64_MAX: any)
+ * and decompress it into *raw (grown as needed).  `cut` is the error to return when
+ * the chunk runs past the end of the file (VX_ERR_TRUNC in the prologue; corruption
+ * for chunks the index or a scan said were complete).
+ */
+static vx_err read_chunk(vx_trace_reader *r, uint64_t off, uint8_t expect_type, uint64_t expect_key,
+                         vx_err cut, chdr *c, uint8_t **raw, size_t *raw_cap)
+{
+    uint8_t h[VXT_CHDR_LEN];
+    vx_err e;
+    if (off > r->fsize || r->fsize - off < VXT_CHDR_LEN)
+        return rfail(r, cut, "%s chunk header at offset %" PRIu64 " runs past the end of the file",
+                     chunk_name(expect_type), off);
+    if ((e = pread_all(r, h, sizeof h, off))) return e;
+    if (!parse_chdr(h, c))
+        return rfail(r, VX_ERR_CORRUPT, "corrupt chunk header at offset %" PRIu64 " (checksum or reserved bits)", off);
+    if (expect_type && c->type != expect_type)
+        return rfail(r, VX_ERR_CORRUPT, "expected a %s chunk at offset %" PRIu64 ", found %s (type %u)",
+                     chunk_name(expect_type), off, chunk_name(c->type), c->type);
+    if (expect_key != UINT64_MAX && c->key != expect_key)
+        return rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 " has key %" PRIu64 ", expected %" PRIu64,
+                     chunk_name(c->type), off, c->key, expect_key);
+    if (r->fsize - off - VXT_CHDR_LEN < c->stored)
+        return rfail(r, cut, "%s chunk at offset %" PRIu64 " (%u bytes) runs past the end of the file",
+                     chunk_name(c->type), off, c->stored);
+    bool lz = c->flags & VXT_CHF_LZ4;
+    if (c->raw > VXT_MAX_RAW || (lz ? (uint64_t)c->raw > 255ull * c->stored + 1024 : c->raw != c->stored))
+        return rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 " has impossible sizes (%u stored, %u raw)",
+                     chunk_name(c->type), off, c->stored, c->raw);
+    uint8_t *dst;
+    if (lz) {
+        if (!reserve(&r->sbuf, &r->scap, c->stored ? c->stored : 1)) return VX_ERR_NOMEM;
+        dst = r->sbuf;
+    } else {
+        if (!reserve(raw, raw_cap, c->raw ? c->raw : 1)) return VX_ERR_NOMEM;
+        dst = *raw;
+    }
+    if (c->stored && (e = pread_all(r, dst, c->stored, off + VXT_CHDR_LEN))) return e;
+    if (vx_trace_crc32c(0, dst, c->stored) != c->pcrc)
+        return rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 ": payload checksum mismatch",
+                     chunk_name(c->type), off);
+    if (lz) {
+        if (!reserve(raw, raw_cap, c->raw ? c->raw : 1)) return VX_ERR_NOMEM;
+        int n = LZ4_decompress_safe((const char *)r->sbuf, (char *)*raw, (int)c->stored, (int)c->raw);
+        if (n < 0 || (uint32_t)n != c->raw)
+            return rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 ": LZ4 data does not decompress to %u bytes",
+                         chunk_name(c->type), off, c->raw);
+    }
+    return VX_OK;
+}
+
+/* ---- prologue --------------------------------------------------------------------------------- */
+
+static vx_err bad_header(vx_trace_reader *r, const char *what)
+{
+    return rfail(r, VX_ERR_CORRUPT, "HEADER chunk at offset %u: %s", VXT_SIG_LEN, what);
+}
+
+static bool get_string(vxt_cur *c, char **out)
+{
+    uint64_t n;
+    if (!vxt_get_varint(c, &n)) return false;
+    if (n > VXT_MAX_NAME || n > vxt_cur_left(c)) return vxt_fail(c, "string too long");
+    if (memchr(c->p, 0, (size_t)n)) return vxt_fail(c, "string contains a NUL byte");
+    char *s = malloc((size_t)n + 1);
+    if (!s) return vxt_fail(c, "out of memory");
+    memcpy(s, c->p, (size_t)n);
+    s[n] = 0;
+    c->p += n;
+    free(*out);
+    *out = s;
+    return true;
+}
+
+typedef struct load_tag {
+    uint32_t addr;
+    uint64_t size;
+    char *name;
+} load_tag;
+
+static vx_err parse_header(vx_trace_reader *r, const uint8_t *p, size_t n, load_tag **lt,
+                           uint32_t *nlt, uint64_t *image_size)
+{
+    vxt_cur c;
+    vx_trace_header *h = &r->hdr;
+    bool have_platform = false, have_pc = false, have_image = false;
+    uint32_t seen = 0;
+    vxt_cur_init(&c, p, n);
+    while (vxt_cur_left(&c)) {
+        uint64_t tag, len;
+        if (!vxt_get_varint(&c, &tag) || !vxt_get_varint(&c, &len)) return bad_header(r, c.err);
+        if (len > vxt_cur_left(&c)) return bad_header(r, "field runs past the end of the chunk");
+        vxt_cur f;
+        vxt_cur_init(&f, c.p, (size_t)len);
+        c.p += len;
+        if (tag >= 1 && tag <= 10 && tag != VXT_TAG_LOAD) {
+            if (seen & (1u << tag)) return bad_header(r, "a field appears twice");
+            seen |= 1u << tag;
+        }
+        bool ok = true;
+        uint64_t v = 0;
+        switch (tag) {
+        case VXT_TAG_PLATFORM:
+            ok = vxt_get_v32(&f, &h->clusters) && vxt_get_v32(&f, &h->cores) &&
+                 vxt_get_v32(&f, &h->warps) && vxt_get_v32(&f, &h->threads);
+            have_platform = ok;
+            break;
+        case VXT_TAG_MEM_LIMIT:
+            ok = vxt_get_varint(&f, &h->mem_limit);
+            break;
+        case VXT_TAG_START_PC:
+            ok = vxt_get_v32(&f, &h->start_pc);
+            have_pc = ok;
+            break;
+        case VXT_TAG_ARG:
+            ok = vxt_get_v32(&f, &h->arg);
+            break;
+        case VXT_TAG_MAX_CYCLES:
+            ok = vxt_get_varint(&f, &h->max_cycles);
+            break;
+        case VXT_TAG_KEYFRAME_INTERVAL:
+            ok = vxt_get_varint(&f, &h->keyframe_interval);
+            break;
+        case VXT_TAG_IMAGE:
+            ok = vxt_get_u8(&f, &h->image_kind) && vxt_get_varint(&f, image_size) &&
+                 get_string(&f, &r->image_name);
+            have_image = ok;
+            break;
+        case VXT_TAG_LOAD: {
+            if (*nlt >= n) return bad_header(r, "too many loads");
+            load_tag *q = realloc(*lt, sizeof **lt * (*nlt + 1));
+            if (!q) return VX_ERR_NOMEM;
+            *lt = q;
+            load_tag *t = &q[(*nlt)++];
+            memset(t, 0, sizeof *t);
+            ok = vxt_get_v32(&f, &t->addr) && vxt_get_varint(&f, &t->size) && get_string(&f, &t->name);
+            break;
+        }
+        case VXT_TAG_SIM_VERSION:
+            ok = get_string(&f, &r->sim_version);
+            break;
+        case VXT_TAG_FLAGS:
+            ok = vxt_get_varint(&f, &v);
+            h->flags = (uint32_t)v;
+            break;
+        default:
+            break; /* unknown tag: skipped (FORMAT.md §5.1) */
+        }
+        if (!ok) return bad_header(r, f.err ? f.err : "bad field");
+    }
+    if (!have_platform || !have_pc || !have_image) return bad_header(r, "a required field is missing");
+    if (h->clusters < 1 || h->clusters > 127 || h->cores < 1 || h->cores > 511 || h->warps < 1 ||
+        h->warps > 511 || h->threads < 1 || h->threads > VX_MAX_THREADS ||
+        (h->threads & (h->threads - 1)) ||
+        (uint64_t)h->clusters * h->cores * h->warps > VX_MAX_WARPS)
+        return bad_header(r, "impossible platform shape");
+    if (*image_size > VXT_MAX_RAW) return bad_header(r, "image too large");
+    return VX_OK;
+}
+
+static vx_err read_prologue(vx_trace_reader *r)
+{
+    chdr c;
+    uint8_t *raw = NULL;
+    size_t cap = 0;
+    load_tag *lt = NULL;
+    uint32_t nlt = 0;
+    uint64_t image_size = 0, off = VXT_SIG_LEN;
+    vx_err e = read_chunk(r, off, VXT_CH_HEADER, 0, VX_ERR_TRUNC, &c, &raw, &cap);
+    if (!e) e = parse_header(r, raw, c.raw, &lt, &nlt, &image_size);
+    free(raw);
+    if (e) goto out;
+    off += VXT_CHDR_LEN + (uint64_t)c.stored;
+    r->loads = calloc(nlt ? nlt : 1, sizeof *r->loads);
+    if (!r->loads) {
+        e = VX_ERR_NOMEM;
+        goto out;
+    }
+    r->hdr.nloads = nlt;
+    for (uint32_t i = 0; i < nlt; i++) {
+        r->loads[i].addr = lt[i].addr;
+        r->loads[i].name = lt[i].name;
+        lt[i].name = NULL;
+    }
+    /* IMAGE, then LOAD 0..n-1; unknown chunk types in between are skipped. */
+    for (uint32_t want = 0; want <= nlt;) {
+        uint8_t *buf = NULL;
+        size_t bcap = 0;
+        e = read_chunk(r, off, 0, UINT64_MAX, VX_ERR_TRUNC, &c, &buf, &bcap);
+        if (e) {
+            free(buf);
+            goto out;
+        }
+        uint8_t t = want == 0 ? VXT_CH_IMAGE : VXT_CH_LOAD;
+        uint64_t size = want == 0 ? image_size : lt[want - 1].size;
+        if (c.type == t) {
+            if (c.key != (want == 0 ? 0 : want - 1) || c.raw != size) {
+                free(buf);
+                e = rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 " does not match the header (key %" PRIu64 ", %u bytes)",
+                          chunk_name(t), off, c.key, c.raw);
+                goto out;
+            }
+            if (want == 0) {
+                r->image = buf;
+            } else {
+                r->loads[want - 1].bytes = buf;
+                r->loads[want - 1].len = c.raw;
+            }
+            want++;
+        } else {
+            free(buf);
+            if (c.type <= VXT_CH_INDEX) {
+                e = rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 " where the %s chunk was expected",
+                          chunk_name(c.type), off, chunk_name(t));
+                goto out;
+            }
+        }
+        off += VXT_CHDR_LEN + (uint64_t)c.stored;
+    }
+    r->prologue_end = off;
+    r->hdr.image = r->image;
+    r->hdr.image_len = (size_t)image_size;
+    r->hdr.image_name = r->image_name ? r->image_name : "";
+    r->hdr.sim_version = r->sim_version ? r->sim_version : "";
+    r->hdr.loads = r->loads;
+out:
+    for (uint32_t i = 0; i < nlt; i++)
+        free(lt[i].name);
+    free(lt);
+    if (e == VX_ERR_TRUNC)
+        rfail(r, VX_ERR_TRUNC, "the trace was cut off before the end of its header (%" PRIu64 " bytes)", r->fsize);
+    return e;
+}
+
+/* ---- index or scan ------------------------------------------------------------------------------- */
+
+static vx_err add_chunk(vx_trace_reader *r, size_t *cap, uint64_t key, uint64_t off)
+{
+    if (r->nchunks == *cap) {
+        size_t n = *cap ? 2 * *cap : 64;
+        rchunk *q = realloc(r->chunks, n * sizeof *q);
+        if (!q) return VX_ERR_NOMEM;
+        r->chunks = q;
+        *cap = n;
+    }
+    r->chunks[r->nchunks++] = (rchunk){key, off};
+    return VX_OK;
+}
+
+static vx_err add_kf(vx_trace_reader *r, size_t *cap, uint64_t index, uint64_t off, uint64_t first)
+{
+    if (r->nkf == *cap) {
+        size_t n = *cap ? 2 * *cap : 16;
+        rkf *q = realloc(r->kfs, n * sizeof *q);
+        if (!q) return VX_ERR_NOMEM;
+        r->kfs = q;
+        *cap = n;
+    }
+    r->kfs[r->nkf++] = (rkf){index, off, first};
+    return VX_OK;
+}
+
+static vx_err parse_index(vx_trace_reader *r, const uint8_t *p, size_t n)
+{
+    vxt_cur c;
+    uint64_t cnt, key = 0, off = 0, d, d2, first, cyc;
+    size_t ccap = 0, kcap = 0;
+    vx_err e;
+    vxt_cur_init(&c, p, n);
+    if (!vxt_get_varint(&c, &r->ix_issues) || !vxt_get_varint(&c, &r->ix_records) ||
+        !vxt_get_varint(&c, &r->ix_cycle) || !vxt_get_u8(&c, &r->ix_end_status) ||
+        !vxt_get_varint(&c, &cnt))
+        goto bad;
+    if (cnt > vxt_cur_left(&c) / 2) goto bad;
+    for (uint64_t i = 0; i < cnt; i++) {
+        if (!vxt_get_varint(&c, &d) || !vxt_get_varint(&c, &d2)) goto bad;
+        if ((i && !d2) || d2 > r->index_off || d > UINT64_MAX - key) goto bad;
+        key += d;
+        off += d2;
+        if (off < r->prologue_end || off + VXT_CHDR_LEN > r->index_off) goto bad;
+        if ((e = add_chunk(r, &ccap, key, off))) return e;
+    }
+    if (!vxt_get_varint(&c, &cnt) || cnt > vxt_cur_left(&c) / 4) goto bad;
+    key = off = 0;
+    for (uint64_t i = 0; i < cnt; i++) {
+        if (!vxt_get_varint(&c, &d) || !vxt_get_varint(&c, &d2) || !vxt_get_varint(&c, &first) ||
+            !vxt_get_varint(&c, &cyc))
+            goto bad;
+        if ((i && !d2) || d2 > r->index_off || d > UINT64_MAX - key) goto bad;
+        key += d;
+        off += d2;
+        if (off < r->prologue_end || off + VXT_CHDR_LEN > r->index_off || first > off - r->prologue_end)
+            goto bad;
+        if ((e = add_kf(r, &kcap, key, off, first ? off - first : 0))) return e;
+    }
+    if (!vxt_get_varint(&c, &r->ix_raw)) goto bad;
+    return VX_OK;
+bad:
+    return rfail(r, VX_ERR_CORRUPT, "INDEX chunk at offset %" PRIu64 " is inconsistent", r->index_off);
+}
+
+/* Try the trailer and the INDEX chunk: VX_OK (complete), VX_ERR_END (no valid trailer), or an error. */
+static vx_err read_index(vx_trace_reader *r)
+{
+    uint8_t t[VXT_TRAILER_LEN];
+    vx_err e;
+    if (r->fsize < r->prologue_end + VXT_CHDR_LEN + VXT_TRAILER_LEN) return VX_ERR_END;
+    if ((e = pread_all(r, t, sizeof t, r->fsize - VXT_TRAILER_LEN))) return e;
+    if (memcmp(t + 12, vxt_end_magic, 4) || vx_get_le32(t + 8) != vx_trace_crc32c(0, t, 8))
+        return VX_ERR_END;
+    uint64_t ioff = vx_get_le64(t);
+    if (ioff < r->prologue_end || ioff > r->fsize - VXT_TRAILER_LEN - VXT_CHDR_LEN)
+        return rfail(r, VX_ERR_CORRUPT, "trailer points outside the file (offset %" PRIu64 ")", ioff);
+    r->index_off = ioff;
+    chdr c;
+    uint8_t *raw = NULL;
+    size_t cap = 0;
+    e = read_chunk(r, ioff, VXT_CH_INDEX, 0, VX_ERR_CORRUPT, &c, &raw, &cap);
+    if (!e && ioff + VXT_CHDR_LEN + c.stored != r->fsize - VXT_TRAILER_LEN)
+        e = rfail(r, VX_ERR_CORRUPT, "INDEX chunk at offset %" PRIu64 " does not end at the trailer", ioff);
+    if (!e) e = parse_index(r, raw, c.raw);
+    free(raw);
+    return e;
+}
+
+static vx_err scan(vx_trace_reader *r)
+{
+    uint64_t off = r->prologue_end, run_start = 0, run_key = 0;
+    bool run = false;
+    size_t ccap = 0, kcap = 0;
+    uint8_t h[VXT_CHDR_LEN];
+    chdr c;
+    vx_err e;
+    free(r->chunks);
+    free(r->kfs);
+    r->chunks = NULL;
+    r->kfs = NULL;
+    r->nchunks = r->nkf = 0;
+    for (;;) {
+        uint64_t left = r->fsize - off;
+        if (left < VXT_CHDR_LEN) break; /* end, or a cut inside a chunk header */
+        if ((e = pread_all(r, h, sizeof h, off))) return e;
+        if (!parse_chdr(h, &c))
+            return rfail(r, VX_ERR_CORRUPT, "corrupt chunk header at offset %" PRIu64 " (checksum or reserved bits)", off);
+        if (left - VXT_CHDR_LEN < c.stored) break; /* cut inside the payload */
+        switch (c.type) {
+        case VXT_CH_EVENTS:
+            if (r->nchunks && c.key < r->chunks[r->nchunks - 1].key)
+                return rfail(r, VX_ERR_CORRUPT, "EVENTS chunk at offset %" PRIu64 " goes back in time", off);
+            if ((e = add_chunk(r, &ccap, c.key, off))) return e;
+            run = false;
+            break;
+        case VXT_CH_PAGES:
+            if (!run || run_key != c.key) {
+                run = true;
+                run_start = off;
+                run_key = c.key;
+            }
+            break;
+        case VXT_CH_KEYFRAME:
+            if (r->nkf && c.key < r->kfs[r->nkf - 1].index)
+                return rfail(r, VX_ERR_CORRUPT, "KEYFRAME chunk at offset %" PRIu64 " goes back in time", off);
+            if ((e = add_kf(r, &kcap, c.key, off, run && run_key == c.key ? run_start : 0))) return e;
+            run = false;
+            break;
+        case VXT_CH_INDEX:
+            if (left - VXT_CHDR_LEN - c.stored < VXT_TRAILER_LEN) return VX_OK; /* cut in the trailer */
+            return rfail(r, VX_ERR_CORRUPT, "the trailer after the INDEX chunk at offset %" PRIu64 " is corrupt", off);
+        case VXT_CH_HEADER:
+        case VXT_CH_IMAGE:
+        case VXT_CH_LOAD:
+            return rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 " after the prologue",
+                         chunk_name(c.type), off);
+        default:
+            run = false;
+            break; /* unknown chunk type: skipped */
+        }
+        off += VXT_CHDR_LEN + (uint64_t)c.stored;
+    }
+    return VX_OK;
+}
+
+vx_err vx_trace_reader_open(vx_trace_reader *r, const char *path)
+{
+    struct stat st;
+    uint8_t sig[VXT_SIG_LEN];
+    vx_err e;
+    if (r->opened || r->fd >= 0) return rfail(r, VX_ERR_STATE, "reader already opened");
+    free(r->path);
+    r->path = strdup(path ? path : "");
+    if (!r->path) return VX_ERR_NOMEM;
+    r->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (r->fd < 0) return rfail(r, VX_ERR_IO, "cannot open: %s", strerror(errno));
+    if (fstat(r->fd, &st) != 0) return rfail(r, VX_ERR_IO, "cannot stat: %s", strerror(errno));
+    if (!S_ISREG(st.st_mode)) return rfail(r, VX_ERR_IO, "not a regular file");
+    r->fsize = (uint64_t)st.st_size;
+    size_t n = r->fsize < VXT_SIG_LEN ? (size_t)r->fsize : VXT_SIG_LEN;
+    if ((e = pread_all(r, sig, n, 0))) return e;
+    if (memcmp(sig, vxt_magic, n < 8 ? n : 8))
+        return rfail(r, VX_ERR_FORMAT, "not a vxrr trace (bad signature)");
+    if (n < VXT_SIG_LEN)
+        return rfail(r, VX_ERR_TRUNC, "the trace was cut off in its signature (%zu bytes)", n);
+    if (vx_get_le32(sig + 12) != vx_trace_crc32c(0, sig, 12))
+        return rfail(r, VX_ERR_CORRUPT, "corrupt signature (checksum mismatch at offset 12)");
+    r->hdr.major = vx_get_le16(sig + 8);
+    r->hdr.minor = vx_get_le16(sig + 10);
+    if (r->hdr.major != VX_TRACE_MAJOR)
+        return rfail(r, VX_ERR_VERSION, "trace format version %u.%u, this reader reads %u.x",
+                     r->hdr.major, r->hdr.minor, VX_TRACE_MAJOR);
+    if ((e = read_prologue(r))) return e;
+    r->C = r->hdr.clusters * r->hdr.cores;
+    r->W = r->hdr.warps;
+    r->T = r->hdr.threads;
+    r->LB = (r->T + 7) / 8;
+    e = read_index(r);
+    if (e == VX_OK) {
+        r->complete = true;
+    } else if (e == VX_ERR_END) {
+        r->complete = false;
+        if ((e = scan(r))) return e;
+    } else {
+        return e;
+    }
+    if (vxt_pred_init(&r->it.pred, r->C, r->W, r->T)) return VX_ERR_NOMEM;
+    r->it.have_pred = true;
+    dec_position(&r->it, 0, 0);
+    r->it.have_prev = true; /* the first EVENTS chunk must start at event 0 */
+    r->opened = true;
+    return VX_OK;
+}
+
+const vx_trace_header *vx_trace_reader_header(const vx_trace_reader *r)
+{
+    return &r->hdr;
+}
+
+bool vx_trace_reader_incomplete(const vx_trace_reader *r)
+{
+    return !r->complete;
+}
+
+/* ---- the event stream ------------------------------------------------------------------------------- */
+
+static vx_err dec_next(vx_trace_reader *r, vxt_dec *d, const vx_event **ev)
+{
+    if (d->pending) {
+        d->pending = false;
+        *ev = &d->eb.ev;
+        return VX_OK;
+    }
+    for (;;) {
+        if (!d->loaded) {
+            if (d->next_chunk >= r->nchunks) return VX_ERR_END;
+            const rchunk *rc = &r->chunks[d->next_chunk];
+            if (d->ended)
+                return rfail(r, VX_ERR_CORRUPT, "EVENTS chunk at offset %" PRIu64 " follows the END record", rc->off);
+            if (d->have_prev && rc->key != d->index)
+                return rfail(r, VX_ERR_CORRUPT, "EVENTS chunk at offset %" PRIu64 " starts at event %" PRIu64 ", expected %" PRIu64,
+                             rc->off, rc->key, d->index);
+            chdr c;
+            vx_err e = read_chunk(r, rc->off, VXT_CH_EVENTS, rc->key, VX_ERR_CORRUPT, &c, &d->raw, &d->raw_cap);
+            if (e) return e;
+            vxt_pred_reset(&d->pred);
+            vxt_cur_init(&d->cur, d->raw, c.raw);
+            d->chunk = d->next_chunk++;
+            d->index = rc->key;
+            d->loaded = true;
+        }
+        if (d->cur.p == d->cur.end) {
+            d->loaded = false;
+            d->have_prev = true;
+            continue;
+        }
+        const rchunk *rc = &r->chunks[d->chunk];
+        if (d->ended)
+            return rfail(r, VX_ERR_CORRUPT, "EVENTS chunk at offset %" PRIu64 ": record after the END record", rc->off);
+        size_t at = (size_t)(d->cur.p - d->cur.base);
+        bool skipped;
+        vx_err e = vxt_dec_record(&d->pred, &d->cur, &d->eb, d->index, &skipped);
+        if (e == VX_ERR_NOMEM) return rfail(r, e, "out of memory decoding event %" PRIu64, d->index);
+        if (e) {
+            d->loaded = false; /* do not resume inside a broken chunk */
+            d->next_chunk = r->nchunks;
+            return rfail(r, VX_ERR_CORRUPT, "EVENTS chunk at offset %" PRIu64 ": corrupt record at byte %zu (event %" PRIu64 "): %s",
+                         rc->off, at, d->index, d->cur.err ? d->cur.err : "bad record");
+        }
+        if (skipped) continue;
+        if (d->eb.ev.kind == VX_EV_ISSUE)
+            d->index++;
+        else if (d->eb.ev.kind == VX_EV_END)
+            d->ended = true;
+        *ev = &d->eb.ev;
+        return VX_OK;
+    }
+}
+
+vx_err vx_trace_reader_next(vx_trace_reader *r, const vx_event **ev)
+{
+    if (!r->opened) return rfail(r, VX_ERR_STATE, "reader not open");
+    return dec_next(r, &r->it, ev);
+}
+
+/* First chunk whose key is >= index (binary search; keys never decrease). */
+static size_t lower_chunk(const vx_trace_reader *r, uint64_t index)
+{
+    size_t lo = 0, hi = r->nchunks;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->chunks[mid].key < index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static vx_err dec_seek(vx_trace_reader *r, vxt_dec *d, uint64_t index)
+{
+    /* The first event >= index lives in the last chunk that starts before index, or
+     * in the first one that starts at or after it. */
+    size_t ci = lower_chunk(r, index);
+    if (ci > 0) ci--;
+    dec_position(d, ci, ci < r->nchunks ? r->chunks[ci].key : 0);
+    for (;;) {
+        const vx_event *ev;
+        vx_err e = dec_next(r, d, &ev);
+        if (e == VX_ERR_END) {
+            dec_position(d, r->nchunks, d->index);
+            return VX_OK;
+        }
+        if (e) return e;
+        if (ev->index >= index) {
+            d->pending = true;
+            return VX_OK;
+        }
+    }
+}
+
+vx_err vx_trace_reader_seek(vx_trace_reader *r, uint64_t index)
+{
+    if (!r->opened) return rfail(r, VX_ERR_STATE, "reader not open");
+    return dec_seek(r, &r->it, index);
+}
+
+uint64_t vx_trace_reader_tell(const vx_trace_reader *r)
+{
+    const vxt_dec *d = &r->it;
+    return d->pending ? d->eb.ev.index : d->index;
+}
+
+/* ---- summary and full check ----------------------------------------------------------------------------- */
+
+vx_err vx_trace_reader_summary(vx_trace_reader *r, vx_trace_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!r->opened) return rfail(r, VX_ERR_STATE, "reader not open");
+    out->complete = r->complete;
+    out->file_bytes = r->fsize;
+    out->chunks = r->nchunks;
+    out->keyframes = r->nkf;
+    if (r->complete) {
+        out->has_end = true;
+        out->end_status = r->ix_end_status;
+        out->issues = r->ix_issues;
+        out->records = r->ix_records;
+        out->cycle = r->ix_cycle;
+        out->raw_bytes = r->ix_raw;
+        return VX_OK;
+    }
+    if (!r->nchunks) return VX_OK;
+    /* Decode the last chunk with a scratch decoder. */
+    vxt_dec d;
+    memset(&d, 0, sizeof d);
+    if (vxt_pred_init(&d.pred, r->C, r->W, r->T)) return VX_ERR_NOMEM;
+    d.have_pred = true;
+    dec_position(&d, r->nchunks - 1, r->chunks[r->nchunks - 1].key);
+    out->issues = r->chunks[r->nchunks - 1].key;
+    vx_err e;
+    const vx_event *ev;
+    while ((e = dec_next(r, &d, &ev)) == VX_OK) {
+        out->records++; /* records of the last chunk only: the others are not decoded */
+        out->cycle = ev->cycle;
+        if (ev->kind == VX_EV_ISSUE) out->issues = ev->index + 1;
+        if (ev->kind == VX_EV_END) {
+            out->has_end = true;
+            out->end_status = ev->end_status;
+        }
+    }
+    dec_free(&d);
+    return e == VX_ERR_END ? VX_OK : e;
+}
+
+static vx_err visit_pages(vx_trace_reader *r, size_t k, vx_trace_page_fn fn, void *ctx,
+                          uint64_t *set, size_t setcap, size_t *setn);
+
+static vx_err noop_page(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page)
+{
+    (void)ctx;
+    (void)space;
+    (void)addr;
+    (void)page;
+    return VX_OK;
+}
+
+vx_err vx_trace_reader_check(vx_trace_reader *r)
+{
+    if (!r->opened) return rfail(r, VX_ERR_STATE, "reader not open");
+    vxt_dec d;
+    memset(&d, 0, sizeof d);
+    if (vxt_pred_init(&d.pred, r->C, r->W, r->T)) return VX_ERR_NOMEM;
+    d.have_pred = true;
+    dec_position(&d, 0, 0);
+    d.have_prev = true; /* the first chunk must start at event 0 */
+    vx_err e;
+    const vx_event *ev;
+    uint64_t records = 0, cycle = 0;
+    bool ended = false;
+    uint8_t status = 0;
+    while ((e = dec_next(r, &d, &ev)) == VX_OK) {
+        records++;
+        cycle = ev->cycle;
+        if (ev->kind == VX_EV_END) {
+            ended = true;
+            status = ev->end_status;
+        }
+    }
+    uint64_t issues = d.index;
+    dec_free(&d);
+    if (e != VX_ERR_END) return e;
+    if (r->complete && (!ended || issues != r->ix_issues || records != r->ix_records ||
+                        cycle != r->ix_cycle || status != r->ix_end_status))
+        return rfail(r, VX_ERR_CORRUPT, "INDEX chunk at offset %" PRIu64 " does not match the events (%" PRIu64 " issues, %" PRIu64 " records)",
+                     r->index_off, issues, records);
+    for (size_t k = 0; k < r->nkf; k++) {
+        if ((e = vx_trace_reader_keyframe(r, k, NULL, NULL, NULL))) return e;
+        if ((e = visit_pages(r, k, noop_page, NULL, NULL, 0, NULL))) return e;
+    }
+    return VX_OK;
+}
+
+/* ---- keyframes -------------------------------------------------------------------------------------------- */
+
+size_t vx_trace_reader_num_keyframes(const vx_trace_reader *r)
+{
+    return r->nkf;
+}
+
+vx_err vx_trace_reader_keyframe_find(const vx_trace_reader *r, uint64_t index, size_t *k)
+{
+    size_t lo = 0, hi = r->nkf;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->kfs[mid].index <= index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0) return VX_ERR_RANGE;
+    *k = lo - 1;
+    return VX_OK;
+}
+
+/* Read KEYFRAME chunk k into kbuf and parse it. */
+static vx_err load_kf(vx_trace_reader *r, size_t k, vx_trace_keyframe *info, const uint8_t **state,
+                      size_t *len)
+{
+    chdr c;
+    const rkf *kf = &r->kfs[k];
+    vx_err e = read_chunk(r, kf->off, VXT_CH_KEYFRAME, kf->index, VX_ERR_CORRUPT, &c, &r->kbuf, &r->kcap);
+    if (e) return e;
+    vxt_cur cur;
+    uint64_t slen;
+    vxt_cur_init(&cur, r->kbuf, c.raw);
+    info->index = kf->index;
+    if (!vxt_get_varint(&cur, &info->cycle) || !vxt_get_varint(&cur, &info->npages) ||
+        !vxt_get_varint(&cur, &slen) || slen > vxt_cur_left(&cur))
+        return rfail(r, VX_ERR_CORRUPT, "KEYFRAME chunk at offset %" PRIu64 " is malformed", kf->off);
+    if ((kf->first_off == 0) != (info->npages == 0))
+        return rfail(r, VX_ERR_CORRUPT, "KEYFRAME chunk at offset %" PRIu64 " does not match its PAGES chunks", kf->off);
+    if (state) *state = cur.p;
+    if (len) *len = (size_t)slen;
+    return VX_OK;
+}
+
+vx_err vx_trace_reader_keyframe(vx_trace_reader *r, size_t k, vx_trace_keyframe *info,
+                                const uint8_t **state, size_t *len)
+{
+    vx_trace_keyframe tmp;
+    if (!r->opened) return rfail(r, VX_ERR_STATE, "reader not open");
+    if (k >= r->nkf) return rfail(r, VX_ERR_RANGE, "no keyframe %zu (the trace has %zu)", k, r->nkf);
+    return load_kf(r, k, info ? info : &tmp, state, len);
+}
+
+/* Open-addressing set of (space, page) keys for VX_TRACE_PAGES_ALL; key + 1 stored, 0 = empty. */
+static bool set_insert(uint64_t *set, size_t cap, uint64_t key)
+{
+    uint64_t h = (key + 1) * 0x9E3779B97F4A7C15ull;
+    for (size_t i = (size_t)(h >> 20) & (cap - 1);; i = (i + 1) & (cap - 1)) {
+        if (set[i] == key + 1) return false;
+        if (!set[i]) {
+            set[i] = key + 1;
+            return true;
+        }
+    }
+}
+
+static vx_err visit_pages(vx_trace_reader *r, size_t k, vx_trace_page_fn fn, void *ctx,
+                          uint64_t *set, size_t setcap, size_t *setn)
+{
+    vx_trace_keyframe info;
+    vx_err e = load_kf(r, k, &info, NULL, NULL);
+    if (e) return e;
+    const rkf *kf = &r->kfs[k];
+    uint64_t off = kf->first_off, seen = 0;
+    if (!off) return VX_OK;
+    while (off < kf->off) {
+        chdr c;
+        if ((e = read_chunk(r, off, VXT_CH_PAGES, kf->index, VX_ERR_CORRUPT, &c, &r->pgbuf, &r->pgcap)))
+            return e;
+        vxt_cur cur;
+        uint64_t cnt;
+        vxt_cur_init(&cur, r->pgbuf, c.raw);
+        if (!vxt_get_varint(&cur, &cnt) || cnt > vxt_cur_left(&cur) / 3) goto bad;
+        for (uint64_t i = 0; i < cnt; i++) {
+            uint32_t space, page;
+            uint8_t mode;
+            if (!vxt_get_v32(&cur, &space) || !vxt_get_v32(&cur, &page) || !vxt_get_u8(&cur, &mode) ||
+                page > 0xFFFFFu || mode > 1)
+                goto bad;
+            const uint8_t *data = r->zero_page;
+            if (mode == 0) {
+                if (vxt_cur_left(&cur) < VX_TRACE_PAGE_SIZE) goto bad;
+                data = cur.p;
+                cur.p += VX_TRACE_PAGE_SIZE;
+            }
+            if (set && !set_insert(set, setcap, (uint64_t)space << 20 | page)) continue;
+            if (set) (*setn)++;
+            if ((e = fn(ctx, space, page << 12, data)))
+                return rfail(r, e, "page visitor stopped at page 0x%08x of space %u: %s", page << 12,
+                             space, vx_strerror(e));
+        }
+        if (vxt_cur_left(&cur)) goto bad;
+        seen += cnt;
+        off += VXT_CHDR_LEN + (uint64_t)c.stored;
+        continue;
+    bad:
+        return rfail(r, VX_ERR_CORRUPT, "PAGES chunk at offset %" PRIu64 " is malformed", off);
+    }
+    if (off != kf->off || seen != info.npages)
+        return rfail(r, VX_ERR_CORRUPT, "the PAGES chunks of the keyframe at offset %" PRIu64 " do not add up (%" PRIu64 " of %" PRIu64 " pages)",
+                     kf->off, seen, info.npages);
+    return VX_OK;
+}
+
+vx_err vx_trace_reader_keyframe_pages(vx_trace_reader *r, size_t k, unsigned mode,
+                                      vx_trace_page_fn fn, void *ctx)
+{
+    if (!r->opened) return rfail(r, VX_ERR_STATE, "reader not open");
+    if (k >= r->nkf) return rfail(r, VX_ERR_RANGE, "no keyframe %zu (the trace has %zu)", k, r->nkf);
+    if (mode == VX_TRACE_PAGES_DELTA) return visit_pages(r, k, fn, ctx, NULL, 0, NULL);
+    /* Newest first, so that the first copy of a page seen is the one to keep.  The
+     * set is sized from the page counts, so it never fills up. */
+    uint64_t total = 0;
+    for (size_t j = 0; j <= k; j++) {
+        vx_trace_keyframe info;
+        vx_err e = load_kf(r, j, &info, NULL, NULL);
+        if (e) return e;
+        if (info.npages > r->fsize / 3) return rfail(r, VX_ERR_CORRUPT, "keyframe %zu claims too many pages", j);
+        total += info.npages;
+    }
+    size_t cap = 16;
+    while (cap < 2 * total + 16)
+        cap *= 2;
+    uint64_t *set = calloc(cap, sizeof *set);
+    if (!set) return VX_ERR_NOMEM;
+    size_t n = 0;
+    vx_err e = VX_OK;
+    for (size_t j = k + 1; j-- > 0 && !e;)
+        e = visit_pages(r, j, fn, ctx, set, cap, &n);
+    free(set);
+    return e;
+}
+
+vx_err vx_trace_reader_seek_keyframe(vx_trace_reader *r, size_t k)
+{
+    if (!r->opened) return rfail(r, VX_ERR_STATE, "reader not open");
+    if (k >= r->nkf) return rfail(r, VX_ERR_RANGE, "no keyframe %zu (the trace has %zu)", k, r->nkf);
+    const rkf *kf = &r->kfs[k];
+    /* first EVENTS chunk after the KEYFRAME chunk */
+    size_t lo = 0, hi = r->nchunks;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->chunks[mid].off < kf->off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < r->nchunks && r->chunks[lo].key != kf->index)
+        return rfail(r, VX_ERR_CORRUPT, "the EVENTS chunk after the keyframe at offset %" PRIu64 " starts at event %" PRIu64 ", not %" PRIu64,
+                     kf->off, r->chunks[lo].key, kf->index);
+    dec_position(&r->it, lo, kf->index);
+    r->it.have_prev = true; /* its key must continue from the keyframe */
+    return VX_OK;
+}

@@ -1,0 +1,300 @@
+/*
+ * trace_int.h - libvxtrace internals shared by the writer, the reader and the
+ * record codec.  Not installed; FORMAT.md is the reference for every constant.
+ */
+#ifndef VX_TRACE_INT_H
+#define VX_TRACE_INT_H
+
+#include <string.h>
+
+#include "vx_trace.h"
+
+/* ---- file structure (FORMAT.md §3, §4, §10) ----------------------------------------- */
+
+#define VXT_SIG_LEN     16u
+#define VXT_CHDR_LEN    28u
+#define VXT_TRAILER_LEN 16u
+
+enum {
+    VXT_CH_HEADER = 1,
+    VXT_CH_IMAGE = 2,
+    VXT_CH_LOAD = 3,
+    VXT_CH_EVENTS = 4,
+    VXT_CH_PAGES = 5,
+    VXT_CH_KEYFRAME = 6,
+    VXT_CH_INDEX = 7,
+};
+
+#define VXT_CHF_LZ4 0x01u
+#define VXT_MAX_RAW 0x7E000000u /* LZ4_MAX_INPUT_SIZE */
+
+/* HEADER tags (FORMAT.md §5.1) */
+enum {
+    VXT_TAG_PLATFORM = 1,
+    VXT_TAG_MEM_LIMIT = 2,
+    VXT_TAG_START_PC = 3,
+    VXT_TAG_ARG = 4,
+    VXT_TAG_MAX_CYCLES = 5,
+    VXT_TAG_KEYFRAME_INTERVAL = 6,
+    VXT_TAG_IMAGE = 7,
+    VXT_TAG_LOAD = 8,
+    VXT_TAG_SIM_VERSION = 9,
+    VXT_TAG_FLAGS = 10,
+};
+
+#define VXT_MAX_NAME   4096u
+#define VXT_MAX_REASON 95u
+
+/* Records (FORMAT.md §6) */
+#define VXT_REC_DM  0x80u
+#define VXT_REC_END 0x81u
+
+/* Issue header H and extension byte X (FORMAT.md §7) */
+#define VXT_H_S          0x01u
+#define VXT_H_I          0x02u
+#define VXT_H_M          0x04u
+#define VXT_H_PC_SHIFT   3
+#define VXT_H_FORM_SHIFT 5
+#define VXT_X_MEM        0x01u
+#define VXT_X_WCTL       0x02u
+#define VXT_X_CONSOLE    0x04u
+#define VXT_X_FAULT      0x08u
+#define VXT_X_FLAGS      0x10u
+#define VXT_X_RESERVED   0x60u
+#define VXT_X_EXT        0x80u
+
+#define VXT_ICACHE_SIZE 8192u
+#define VXT_NREGS       64u /* x0..x31, f0..f31 */
+
+extern const uint8_t vxt_magic[8];
+extern const uint8_t vxt_end_magic[4];
+
+/* ---- varints (FORMAT.md §2) ---------------------------------------------------------- */
+
+static inline uint8_t *vxt_put_varint(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+static inline unsigned vxt_varint_len(uint64_t v)
+{
+    unsigned n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+
+static inline uint32_t vxt_zz32(uint32_t d)
+{
+    return (d << 1) ^ (uint32_t)-(int32_t)(d >> 31);
+}
+
+static inline uint32_t vxt_unzz32(uint32_t z)
+{
+    return (z >> 1) ^ (0u - (z & 1u));
+}
+
+static inline uint64_t vxt_zz64(uint64_t d)
+{
+    return (d << 1) ^ (uint64_t)-(int64_t)(d >> 63);
+}
+
+static inline uint64_t vxt_unzz64(uint64_t z)
+{
+    return (z >> 1) ^ (0ull - (z & 1ull));
+}
+
+static inline uint8_t *vxt_put_s32(uint8_t *p, uint32_t d)
+{
+    return vxt_put_varint(p, vxt_zz32(d));
+}
+
+static inline uint8_t *vxt_put_lanes(uint8_t *p, vx_lanes m, unsigned lb)
+{
+    for (unsigned i = 0; i < lb; i++)
+        p[i] = (uint8_t)(m >> (8 * i));
+    return p + lb;
+}
+
+static inline uint8_t *vxt_put_string(uint8_t *p, const char *s, size_t n)
+{
+    p = vxt_put_varint(p, n);
+    memcpy(p, s, n);
+    return p + n;
+}
+
+/* ---- decoding cursor: every read is bounded by end ------------------------------------- */
+
+typedef struct vxt_cur {
+    const uint8_t *p, *end, *base;
+    const char *err; /* what was wrong, when a read failed */
+} vxt_cur;
+
+static inline void vxt_cur_init(vxt_cur *c, const uint8_t *p, size_t len)
+{
+    c->p = c->base = p;
+    c->end = p + len;
+    c->err = NULL;
+}
+
+static inline size_t vxt_cur_left(const vxt_cur *c)
+{
+    return (size_t)(c->end - c->p);
+}
+
+static inline bool vxt_fail(vxt_cur *c, const char *why)
+{
+    if (!c->err) c->err = why;
+    return false;
+}
+
+static inline bool vxt_get_u8(vxt_cur *c, uint8_t *v)
+{
+    if (VX_UNLIKELY(c->p >= c->end)) return vxt_fail(c, "record runs past the end of its data");
+    *v = *c->p++;
+    return true;
+}
+
+static inline bool vxt_get_u32le(vxt_cur *c, uint32_t *v)
+{
+    if (VX_UNLIKELY(vxt_cur_left(c) < 4)) return vxt_fail(c, "record runs past the end of its data");
+    *v = vx_get_le32(c->p);
+    c->p += 4;
+    return true;
+}
+
+static inline bool vxt_get_varint(vxt_cur *c, uint64_t *out)
+{
+    uint64_t v = 0;
+    const uint8_t *p = c->p;
+    for (unsigned i = 0; i < 10; i++) {
+        if (VX_UNLIKELY(p >= c->end)) return vxt_fail(c, "varint runs past the end of its data");
+        uint8_t b = *p++;
+        if (i == 9 && b > 1) return vxt_fail(c, "varint exceeds 64 bits");
+        v |= (uint64_t)(b & 0x7F) << (7 * i);
+        if (!(b & 0x80)) {
+            c->p = p;
+            *out = v;
+            return true;
+        }
+    }
+    return vxt_fail(c, "varint longer than 10 bytes");
+}
+
+static inline bool vxt_get_v32(vxt_cur *c, uint32_t *out)
+{
+    uint64_t v;
+    if (!vxt_get_varint(c, &v)) return false;
+    if (VX_UNLIKELY(v > 0xFFFFFFFFu)) return vxt_fail(c, "32-bit field out of range");
+    *out = (uint32_t)v;
+    return true;
+}
+
+static inline bool vxt_get_s32(vxt_cur *c, uint32_t *d)
+{
+    uint32_t z;
+    if (!vxt_get_v32(c, &z)) return false;
+    *d = vxt_unzz32(z);
+    return true;
+}
+
+static inline bool vxt_get_s64(vxt_cur *c, uint64_t *d)
+{
+    uint64_t z;
+    if (!vxt_get_varint(c, &z)) return false;
+    *d = vxt_unzz64(z);
+    return true;
+}
+
+static inline bool vxt_get_lanes(vxt_cur *c, unsigned lb, vx_lanes all, vx_lanes *out)
+{
+    if (VX_UNLIKELY(vxt_cur_left(c) < lb)) return vxt_fail(c, "lane set runs past the end of its data");
+    vx_lanes m = 0;
+    for (unsigned i = 0; i < lb; i++)
+        m |= (vx_lanes)c->p[i] << (8 * i);
+    c->p += lb;
+    if (VX_UNLIKELY(m & ~all)) return vxt_fail(c, "lane set names a lane beyond the thread count");
+    *out = m;
+    return true;
+}
+
+/* ---- predictor state (FORMAT.md §6.1), identical in writer and reader --------------------- */
+
+typedef struct vxt_warp {
+    uint32_t epoch; /* == pred.epoch when valid in the current chunk */
+    uint32_t next_pc, target;
+    uint32_t mem_base, mem_stride;
+    bool has_target;
+    vx_lanes mask;
+    uint32_t *regs; /* [VXT_NREGS][T], allocated on first use */
+} vxt_warp;
+
+typedef struct vxt_icache_ent {
+    uint32_t pc, insn, epoch;
+} vxt_icache_ent;
+
+typedef struct vxt_pred {
+    uint32_t C, W, T, LB, nwarps;
+    vx_lanes all;
+    uint32_t epoch;
+    uint64_t cur_cycle;
+    uint32_t last_core;
+    uint32_t *next_core; /* [C] */
+    uint32_t *last_warp; /* [C] */
+    uint32_t *next_warp; /* [C * W] */
+    vxt_warp *warps;     /* [C * W] */
+    vxt_icache_ent *icache;
+} vxt_pred;
+
+vx_err vxt_pred_init(vxt_pred *ps, uint32_t cores, uint32_t warps, uint32_t threads);
+void vxt_pred_free(vxt_pred *ps);
+/* Start of an EVENTS chunk. */
+void vxt_pred_reset(vxt_pred *ps);
+/* The state of warp g in the current chunk (reset lazily); NULL when out of memory. */
+vxt_warp *vxt_pred_warp(vxt_pred *ps, uint32_t g);
+
+/* ---- records --------------------------------------------------------------------------- */
+
+/* Upper bound of the encoded size of an event (validated). */
+size_t vxt_event_bound(const vx_event *ev, uint32_t threads);
+
+/* Encode a validated event at p; returns the end, or NULL when out of memory. */
+uint8_t *vxt_enc_event(vxt_pred *ps, uint8_t *p, const vx_event *ev);
+
+/* Decoded event storage (reader side); grows to the largest event seen. */
+typedef struct vxt_evbuf {
+    vx_event ev;
+    vx_commit *commits;
+    uint32_t commits_cap;
+    uint32_t *values; /* values_cap * T */
+    uint32_t values_cap;
+    vx_memwrite *mem;
+    uint32_t mem_cap;
+    vx_wctl *wctl;
+    uint32_t wctl_cap;
+    vx_console *console;
+    uint32_t console_cap;
+    vx_fault fault;
+} vxt_evbuf;
+
+void vxt_evbuf_free(vxt_evbuf *eb);
+
+/*
+ * Decode one record at c into eb->ev (index = event index of this record).
+ * Returns VX_OK (with *skipped set for an unknown record kind that was skipped),
+ * VX_ERR_CORRUPT (c->err says why) or VX_ERR_NOMEM.
+ */
+vx_err vxt_dec_record(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb, uint64_t index, bool *skipped);
+
+/* Fault body (FORMAT.md §7.6), shared by issue and END records. */
+uint8_t *vxt_enc_fault(uint8_t *p, const vx_fault *f, unsigned lb);
+bool vxt_dec_fault(vxt_cur *c, vx_fault *f, unsigned lb, vx_lanes all);
+
+#endif /* VX_TRACE_INT_H */

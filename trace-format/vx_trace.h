@@ -1,0 +1,303 @@
+/*
+ * vx_trace.h - libvxtrace: write and read vxrr traces (.vxt).
+ *
+ * The format is specified byte for byte in trace-format/FORMAT.md; this library is
+ * one implementation of it.  It depends on nothing but vx_base.h, vx_err.h,
+ * vx_event.h and liblz4 (never on the simulator: a trace can be read without one).
+ *
+ * Object model (lz4 / SQLite style)
+ *   vx_trace_writer and vx_trace_reader are opaque handles made by _new() and
+ *   released by _free() (which accept NULL).  Every function that can fail returns
+ *   a vx_err; the handle then keeps a detailed message (_errmsg()) naming the file,
+ *   the byte offset and what was wrong.  Handles are not thread-safe; use one per
+ *   thread.  The library never prints, exits, reads the clock or uses randomness.
+ *
+ * Writing
+ *   vx_trace_writer_new(&w);
+ *   vx_trace_writer_create(w, "k.vxt", &opts);     refuses an existing file unless forced
+ *   vx_trace_writer_header(w, &hdr);               configuration, image, loads
+ *   vx_trace_writer_keyframe_begin/page/end(...)   keyframe 0 (state + every page)
+ *   vx_trace_writer_event(w, ev) ...               every event, in order
+ *   vx_trace_writer_keyframe_begin/page/end(...)   now and then
+ *   vx_trace_writer_finish(w);                     END (if missing), index, trailer
+ *   vx_trace_writer_free(w);
+ *   The file is readable at every moment (up to its last complete chunk): a
+ *   recorder that is killed leaves an incomplete but usable trace.  Freeing a writer
+ *   without finishing it leaves such a trace too.
+ *
+ * Reading
+ *   vx_trace_reader_new(&r);
+ *   vx_trace_reader_open(r, "k.vxt");              signature, header, index (or scan)
+ *   while ((e = vx_trace_reader_next(r, &ev)) == VX_OK) ...   until VX_ERR_END
+ *   vx_trace_reader_seek(r, index);                random access by event index
+ *   vx_trace_reader_keyframe_find / _keyframe / _keyframe_pages / _seek_keyframe
+ *   vx_trace_reader_free(r);
+ *   Every length read from the file is bounded; damage is reported as
+ *   VX_ERR_CORRUPT with the byte offset, never a crash.
+ */
+#ifndef VX_TRACE_H
+#define VX_TRACE_H
+
+#include "vx_base.h"
+#include "vx_err.h"
+#include "vx_event.h"
+
+/* Format version written by this library (FORMAT.md §3.1, §15). */
+#define VX_TRACE_MAJOR 1
+#define VX_TRACE_MINOR 0
+
+#define VX_TRACE_SUFFIX                  ".vxt"
+#define VX_TRACE_DEFAULT_CHUNK           (128u * 1024u) /* raw bytes per EVENTS chunk */
+#define VX_TRACE_DEFAULT_KEYFRAME_ISSUES 1000000u       /* issues between keyframes */
+#define VX_TRACE_PAGE_SIZE               4096u
+
+/* Sanity limits on one issue (FORMAT.md §14); the writer refuses more. */
+#define VX_TRACE_MAX_COMMITS 256u
+#define VX_TRACE_MAX_MEM     4096u
+#define VX_TRACE_MAX_WCTL    (1u << 17)
+#define VX_TRACE_MAX_CONSOLE 4096u
+
+/* ---- the header: everything needed to replay without the original files ---------- */
+
+typedef struct vx_trace_load {
+    uint32_t addr;
+    const uint8_t *bytes;
+    size_t len;
+    const char *name; /* basename of the loaded file (the writer strips directories); may be NULL */
+} vx_trace_load;
+
+/* vx_trace_header.flags */
+#define VX_TRACE_HF_EBREAK_HALT 0x1u /* DCONFIG.ebreakh set from the start */
+#define VX_TRACE_HF_DM_SERVER   0x2u /* recorded under a Debug Module server (vxrec --dm-port) */
+
+typedef struct vx_trace_header {
+    uint32_t clusters, cores, warps, threads; /* platform shape */
+    uint64_t mem_limit;                       /* guest memory limit (0 = simulator default) */
+    uint32_t start_pc;                        /* reset PC */
+    uint32_t arg;                             /* reset mscratch (kernel argument pointer) */
+    uint64_t max_cycles;                      /* cycle limit of the run (0 = none) */
+    uint64_t keyframe_interval;               /* issues between keyframes (0 = keyframe 0 only) */
+    uint32_t flags;                           /* VX_TRACE_HF_* */
+    uint8_t image_kind;                       /* vx_image_kind: 1 ELF, 2 vxbin, 3 raw binary */
+    const char *image_name;                   /* basename (the writer strips directories) */
+    const uint8_t *image;                     /* the kernel file bytes */
+    size_t image_len;
+    uint32_t nloads;
+    const vx_trace_load *loads;
+    const char *sim_version;                  /* VX_VERSION_STRING of the recording simulator */
+    /* Filled by the reader (the file's version); ignored by the writer. */
+    uint16_t major, minor;
+} vx_trace_header;
+
+/* ---- statistics ------------------------------------------------------------------- */
+
+typedef struct vx_trace_stats {
+    uint64_t issues;        /* issue records */
+    uint64_t records;       /* all records (issues, DM events, END) */
+    uint64_t dm_events;
+    uint64_t cycle;         /* cycle of the last record */
+    uint64_t raw_bytes;     /* raw commit-log size (FORMAT.md §13) */
+    uint64_t encoded_bytes; /* record bytes before LZ4 */
+    uint64_t file_bytes;    /* bytes written to the file so far */
+    uint64_t chunks;        /* EVENTS chunks written */
+    uint64_t keyframes;
+    uint64_t keyframe_bytes; /* file bytes taken by PAGES and KEYFRAME chunks */
+} vx_trace_stats;
+
+/* ---- writer ------------------------------------------------------------------------ */
+
+typedef struct vx_trace_writer vx_trace_writer;
+
+/* vx_trace_writer_opts.flags */
+#define VX_TRACE_W_FORCE      0x1u /* overwrite an existing file (default: VX_ERR_EXISTS) */
+#define VX_TRACE_W_NOCOMPRESS 0x2u /* store every chunk uncompressed (golden files, debugging) */
+
+typedef struct vx_trace_writer_opts {
+    unsigned flags;       /* VX_TRACE_W_* */
+    uint32_t chunk_bytes; /* target raw bytes per EVENTS chunk; 0 = VX_TRACE_DEFAULT_CHUNK */
+} vx_trace_writer_opts;
+
+#define VX_TRACE_WRITER_OPTS_INIT {0, 0}
+
+vx_err vx_trace_writer_new(vx_trace_writer **out);
+/* Closes the file without finishing it (the trace is left incomplete); accepts NULL. */
+void vx_trace_writer_free(vx_trace_writer *w);
+const char *vx_trace_writer_errmsg(const vx_trace_writer *w);
+
+/*
+ * Create the trace file at path (opts may be NULL).  An existing file gives
+ * VX_ERR_EXISTS unless VX_TRACE_W_FORCE.  Writes nothing yet.
+ */
+vx_err vx_trace_writer_create(vx_trace_writer *w, const char *path, const vx_trace_writer_opts *opts);
+
+/*
+ * Write the signature and the prologue (HEADER, IMAGE, LOAD chunks).  Must come
+ * right after create.  The header is validated (VX_ERR_CONFIG for an impossible
+ * platform shape) and copied: the caller's buffers may be freed afterwards.
+ */
+vx_err vx_trace_writer_header(vx_trace_writer *w, const vx_trace_header *hdr);
+
+/*
+ * Append one event (VX_EV_ISSUE, VX_EV_DM or VX_EV_END).  ev->index must be the
+ * number of issues appended so far (VX_ERR_INVAL otherwise), lanes must be < the
+ * thread count, core/warp in range.  vx_event.reads are not stored.  Nothing can
+ * follow a VX_EV_END event but keyframes and finish.  Never allocates per event
+ * (buffers grow to the largest event seen).
+ */
+vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev);
+
+/*
+ * A keyframe at the current position (FORMAT.md §9): begin with the simulator's
+ * state encoding (copied), then every page (keyframe 0: every page of the
+ * machine; later: the pages written since the previous keyframe), then end.
+ * page points to VX_TRACE_PAGE_SIZE bytes; addr is page aligned.
+ */
+vx_err vx_trace_writer_keyframe_begin(vx_trace_writer *w, uint64_t cycle, const uint8_t *state,
+                                      size_t len);
+vx_err vx_trace_writer_keyframe_page(vx_trace_writer *w, uint32_t space, uint32_t addr,
+                                     const uint8_t *page);
+vx_err vx_trace_writer_keyframe_end(vx_trace_writer *w);
+
+/*
+ * Finish the trace: append an END record with status VX_END_ABORT if no END event
+ * was appended, write the last EVENTS chunk, the INDEX and the trailer, close the
+ * file.  After this only _stats and _free are allowed.
+ */
+vx_err vx_trace_writer_finish(vx_trace_writer *w);
+
+/* Issues appended so far (= the event index of the next issue). */
+uint64_t vx_trace_writer_index(const vx_trace_writer *w);
+void vx_trace_writer_stats(const vx_trace_writer *w, vx_trace_stats *out);
+
+/* ---- reader ------------------------------------------------------------------------ */
+
+typedef struct vx_trace_reader vx_trace_reader;
+
+vx_err vx_trace_reader_new(vx_trace_reader **out);
+void vx_trace_reader_free(vx_trace_reader *r); /* accepts NULL */
+const char *vx_trace_reader_errmsg(const vx_trace_reader *r);
+
+/*
+ * Open a trace: check the signature and version (VX_ERR_FORMAT: not a trace;
+ * VX_ERR_VERSION: newer major version), read the prologue (VX_ERR_TRUNC when the
+ * file was cut off before its end), then load the index, or rebuild it by scanning
+ * the chunks when the trace is incomplete.  A reader can be opened once.
+ */
+vx_err vx_trace_reader_open(vx_trace_reader *r, const char *path);
+
+/* The header; pointers stay valid while the reader lives. */
+const vx_trace_header *vx_trace_reader_header(const vx_trace_reader *r);
+
+/* True when the trace has no valid index/trailer (cut off): events end early. */
+bool vx_trace_reader_incomplete(const vx_trace_reader *r);
+
+typedef struct vx_trace_summary {
+    bool complete;      /* !vx_trace_reader_incomplete() */
+    bool has_end;       /* an END record was found (always true when complete) */
+    uint8_t end_status; /* vx_end_status of the END record, 0 without one */
+    uint64_t issues;    /* issue records readable */
+    uint64_t records;   /* records readable */
+    uint64_t cycle;     /* cycle of the last readable record */
+    uint64_t raw_bytes; /* raw commit-log size (complete traces; else 0) */
+    uint64_t file_bytes;
+    uint64_t chunks;    /* EVENTS chunks */
+    uint64_t keyframes; /* usable keyframes */
+} vx_trace_summary;
+
+/*
+ * Summary of the trace.  For a complete trace this comes from the index; for an
+ * incomplete one the last EVENTS chunk is decoded (which can report corruption).
+ * Does not disturb the iteration position.
+ */
+vx_err vx_trace_reader_summary(vx_trace_reader *r, vx_trace_summary *out);
+
+/*
+ * The next event in the stream: VX_OK and *ev, or VX_ERR_END after the last one
+ * (for an incomplete trace: after the last complete chunk), or an error
+ * (VX_ERR_CORRUPT, VX_ERR_IO) with a message.  *ev and everything it points to
+ * stay valid until the next call on this reader.  Lanes not written by a commit
+ * read as 0 in its values array (which has `threads` entries).
+ */
+vx_err vx_trace_reader_next(vx_trace_reader *r, const vx_event **ev);
+
+/*
+ * Position the stream so that the next event is the first one whose index is >=
+ * index (the DM events that precede issue `index` come first).  Seeking past the
+ * end is allowed: next then gives VX_ERR_END.  Costs at most one chunk decode.
+ */
+vx_err vx_trace_reader_seek(vx_trace_reader *r, uint64_t index);
+
+/* Event index of the next event (the index it will carry). */
+uint64_t vx_trace_reader_tell(const vx_trace_reader *r);
+
+/* ---- keyframes ---- */
+
+typedef struct vx_trace_keyframe {
+    uint64_t index;  /* event index (issues before it) */
+    uint64_t cycle;
+    uint64_t npages; /* pages stored with this keyframe (a delta, except keyframe 0) */
+} vx_trace_keyframe;
+
+/* Usable keyframes (complete ones), numbered 0.. in file order. */
+size_t vx_trace_reader_num_keyframes(const vx_trace_reader *r);
+
+/* The last keyframe whose index is <= index: *k.  VX_ERR_RANGE when there is none. */
+vx_err vx_trace_reader_keyframe_find(const vx_trace_reader *r, uint64_t index, size_t *k);
+
+/*
+ * Keyframe k: its info, and the simulator state encoding (sim/STATE.md) in
+ * *state / *len (may be NULL), valid until the next keyframe call on this reader.
+ */
+vx_err vx_trace_reader_keyframe(vx_trace_reader *r, size_t k, vx_trace_keyframe *info,
+                                const uint8_t **state, size_t *len);
+
+/*
+ * Page visitor: page is VX_TRACE_PAGE_SIZE bytes (zero pages are passed as zeros),
+ * valid during the call.  Return VX_OK to continue; any error stops the walk and
+ * is returned by vx_trace_reader_keyframe_pages.
+ */
+typedef vx_err (*vx_trace_page_fn)(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page);
+
+#define VX_TRACE_PAGES_DELTA 0u /* only the pages stored with keyframe k */
+#define VX_TRACE_PAGES_ALL   1u /* every page needed to rebuild memory at keyframe k (§9.3) */
+
+/*
+ * Visit the pages of keyframe k.  With VX_TRACE_PAGES_ALL each page (space, addr)
+ * is visited once, with its newest copy among keyframes 0..k; applying them to an
+ * all-zero memory gives the memory at keyframe k.  Order is unspecified.
+ */
+vx_err vx_trace_reader_keyframe_pages(vx_trace_reader *r, size_t k, unsigned mode,
+                                      vx_trace_page_fn fn, void *ctx);
+
+/* Position the stream right after keyframe k: the next event is the first record after it. */
+vx_err vx_trace_reader_seek_keyframe(vx_trace_reader *r, size_t k);
+
+/*
+ * Read and verify the whole file: every chunk's checksums and decompression, every
+ * record, every keyframe.  The first problem is returned (with its offset).  Does
+ * not disturb the iteration position.
+ */
+vx_err vx_trace_reader_check(vx_trace_reader *r);
+
+/* ---- helpers ------------------------------------------------------------------------- */
+
+/* Raw commit-log size of one event (FORMAT.md §13) for a warp of `threads` lanes. */
+uint64_t vx_trace_event_raw_size(const vx_event *ev, uint32_t threads);
+
+/*
+ * Compare two events field by field (index, cycle, schedule, pc, insn, mask, flags,
+ * commits on their lanes, memory writes with values masked to their size, wctl,
+ * console, fault, DM, END; never reads).  Returns true when they differ and writes
+ * a description of the first difference ("commit 0 (x5) lane 3: 0x10 != 0x14") to
+ * msg.
+ */
+bool vx_trace_event_diff(const vx_event *a, const vx_event *b, uint32_t threads, char *msg,
+                         size_t cap);
+
+/* One-line description of an event (for messages). */
+void vx_trace_event_brief(const vx_event *ev, char *buf, size_t cap);
+
+/* CRC-32C (Castagnoli), FORMAT.md §2: crc = vx_trace_crc32c(0, buf, len) for a whole buffer. */
+uint32_t vx_trace_crc32c(uint32_t crc, const void *buf, size_t len);
+
+#endif /* VX_TRACE_H */

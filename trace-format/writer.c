@@ -1,0 +1,613 @@
+/*
+ * writer.c - vx_trace_writer: builds a trace chunk by chunk (FORMAT.md).
+ *
+ * Records are encoded into one in-memory EVENTS chunk; when it reaches the chunk
+ * size it is compressed, checksummed and written with one header.  The file on
+ * disk is therefore always a valid prefix of a trace: a recorder that dies leaves
+ * a readable (incomplete) trace.  No per-event allocation: the buffers only grow.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <lz4.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace_int.h"
+
+typedef struct wchunk {
+    uint64_t key, off;
+} wchunk;
+
+typedef struct wkf {
+    uint64_t index, off, first_off, cycle;
+} wkf;
+
+enum { W_NEW, W_CREATED, W_OPEN, W_DONE };
+
+struct vx_trace_writer {
+    int fd;
+    int state;
+    char *path;
+    vx_err failed; /* sticky I/O error: the file can no longer be trusted */
+    char errmsg[512];
+    vx_trace_writer_opts opts;
+
+    uint32_t C, W, T, LB;
+    vxt_pred pred;
+    bool have_pred;
+
+    uint8_t *buf; /* the EVENTS chunk being built */
+    size_t len, cap;
+    uint64_t chunk_key;
+    uint64_t index, cycle;
+    bool ended;
+    uint8_t end_status;
+
+    uint8_t *zbuf; /* compressed payload */
+    size_t zcap;
+    uint64_t off; /* bytes written */
+
+    wchunk *chunks;
+    size_t nchunks, chunks_cap;
+    wkf *kfs;
+    size_t nkf, kf_cap;
+
+    bool in_kf;
+    uint64_t kf_cycle, kf_npages, kf_first_off, kf_start_off;
+    uint8_t *kf_state;
+    size_t kf_len, kf_state_cap;
+    uint8_t *pbuf; /* PAGES payload, with 10 bytes of headroom for the count */
+    size_t plen, pcap;
+    uint32_t pcount;
+
+    vx_trace_stats st;
+};
+
+#define PAGES_PER_CHUNK 256u
+#define PAGES_HEADROOM  10u
+
+static vx_err wfail(vx_trace_writer *w, vx_err e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static vx_err wfail(vx_trace_writer *w, vx_err e, const char *fmt, ...)
+{
+    va_list ap;
+    int n = snprintf(w->errmsg, sizeof w->errmsg, "%s: ", w->path ? w->path : "trace");
+    if (n < 0 || (size_t)n >= sizeof w->errmsg) n = 0;
+    va_start(ap, fmt);
+    vsnprintf(w->errmsg + n, sizeof w->errmsg - (size_t)n, fmt, ap);
+    va_end(ap);
+    return e;
+}
+
+/* An I/O failure poisons the writer: later calls return the same error. */
+static vx_err wio(vx_trace_writer *w, vx_err e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static vx_err wio(vx_trace_writer *w, vx_err e, const char *fmt, ...)
+{
+    va_list ap;
+    int n = snprintf(w->errmsg, sizeof w->errmsg, "%s: ", w->path ? w->path : "trace");
+    if (n < 0 || (size_t)n >= sizeof w->errmsg) n = 0;
+    va_start(ap, fmt);
+    vsnprintf(w->errmsg + n, sizeof w->errmsg - (size_t)n, fmt, ap);
+    va_end(ap);
+    w->failed = e;
+    return e;
+}
+
+static bool reserve(uint8_t **b, size_t *cap, size_t need)
+{
+    if (need <= *cap) return true;
+    size_t n = *cap ? *cap : 4096;
+    while (n < need)
+        n *= 2;
+    uint8_t *q = realloc(*b, n);
+    if (!q) return false;
+    *b = q;
+    *cap = n;
+    return true;
+}
+
+vx_err vx_trace_writer_new(vx_trace_writer **out)
+{
+    vx_trace_writer *w = calloc(1, sizeof *w);
+    *out = w;
+    if (!w) return VX_ERR_NOMEM;
+    w->fd = -1;
+    return VX_OK;
+}
+
+void vx_trace_writer_free(vx_trace_writer *w)
+{
+    if (!w) return;
+    if (w->fd >= 0) close(w->fd);
+    if (w->have_pred) vxt_pred_free(&w->pred);
+    free(w->path);
+    free(w->buf);
+    free(w->zbuf);
+    free(w->chunks);
+    free(w->kfs);
+    free(w->kf_state);
+    free(w->pbuf);
+    free(w);
+}
+
+const char *vx_trace_writer_errmsg(const vx_trace_writer *w)
+{
+    if (!w) return "out of memory";
+    return w->errmsg[0] ? w->errmsg : "no error";
+}
+
+vx_err vx_trace_writer_create(vx_trace_writer *w, const char *path, const vx_trace_writer_opts *opts)
+{
+    if (w->state != W_NEW) return wfail(w, VX_ERR_STATE, "writer already created");
+    if (!path || !*path) return wfail(w, VX_ERR_INVAL, "no trace file name");
+    w->path = strdup(path);
+    if (!w->path) return VX_ERR_NOMEM;
+    if (opts) w->opts = *opts;
+    if (!w->opts.chunk_bytes) w->opts.chunk_bytes = VX_TRACE_DEFAULT_CHUNK;
+    if (w->opts.chunk_bytes > 64u << 20) w->opts.chunk_bytes = 64u << 20;
+    int fl = O_WRONLY | O_CREAT | O_CLOEXEC | ((w->opts.flags & VX_TRACE_W_FORCE) ? O_TRUNC : O_EXCL);
+    w->fd = open(path, fl, 0666);
+    if (w->fd < 0) {
+        if (errno == EEXIST)
+            return wfail(w, VX_ERR_EXISTS, "trace file already exists (use --force to overwrite it)");
+        return wfail(w, VX_ERR_IO, "cannot create trace file: %s", strerror(errno));
+    }
+    w->state = W_CREATED;
+    return VX_OK;
+}
+
+static vx_err write_all(vx_trace_writer *w, const void *buf, size_t n)
+{
+    const uint8_t *p = buf;
+    while (n) {
+        ssize_t k = write(w->fd, p, n);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            return wio(w, VX_ERR_IO, "write failed at offset %llu: %s",
+                       (unsigned long long)w->off, strerror(errno));
+        }
+        p += k;
+        n -= (size_t)k;
+        w->off += (uint64_t)k;
+    }
+    return VX_OK;
+}
+
+/* Compress (unless disabled or useless), checksum and write one chunk. */
+static vx_err write_chunk(vx_trace_writer *w, uint8_t type, uint64_t key, const uint8_t *raw,
+                          size_t rawlen, uint64_t *chunk_off)
+{
+    if (rawlen > VXT_MAX_RAW)
+        return wfail(w, VX_ERR_RANGE, "chunk of %zu bytes exceeds the format's limit", rawlen);
+    const uint8_t *stored = raw;
+    size_t slen = rawlen;
+    uint8_t flags = 0;
+    if (!(w->opts.flags & VX_TRACE_W_NOCOMPRESS) && rawlen > 0) {
+        int bound = LZ4_compressBound((int)rawlen);
+        if (!reserve(&w->zbuf, &w->zcap, (size_t)bound)) return VX_ERR_NOMEM;
+        int z = LZ4_compress_default((const char *)raw, (char *)w->zbuf, (int)rawlen, bound);
+        if (z > 0 && (size_t)z < rawlen) {
+            stored = w->zbuf;
+            slen = (size_t)z;
+            flags = VXT_CHF_LZ4;
+        }
+    }
+    uint8_t h[VXT_CHDR_LEN];
+    h[0] = type;
+    h[1] = flags;
+    vx_put_le16(h + 2, 0);
+    vx_put_le32(h + 4, (uint32_t)slen);
+    vx_put_le32(h + 8, (uint32_t)rawlen);
+    vx_put_le64(h + 12, key);
+    vx_put_le32(h + 20, vx_trace_crc32c(0, stored, slen));
+    vx_put_le32(h + 24, vx_trace_crc32c(0, h, 24));
+    if (chunk_off) *chunk_off = w->off;
+    vx_err e = write_all(w, h, sizeof h);
+    if (!e) e = write_all(w, stored, slen);
+    return e;
+}
+
+/* ---- header ------------------------------------------------------------------------------ */
+
+static const char *base_name(const char *s)
+{
+    if (!s) return "";
+    const char *b = strrchr(s, '/');
+    return b ? b + 1 : s;
+}
+
+static uint8_t *put_field(uint8_t *p, unsigned tag, const uint8_t *val, size_t n)
+{
+    p = vxt_put_varint(p, tag);
+    p = vxt_put_varint(p, n);
+    memcpy(p, val, n);
+    return p + n;
+}
+
+vx_err vx_trace_writer_header(vx_trace_writer *w, const vx_trace_header *h)
+{
+    if (w->failed) return w->failed;
+    if (w->state != W_CREATED)
+        return wfail(w, VX_ERR_STATE, "the header must be written once, right after create");
+    if (h->clusters < 1 || h->clusters > 127 || h->cores < 1 || h->cores > 511 || h->warps < 1 ||
+        h->warps > 511 || h->threads < 1 || h->threads > VX_MAX_THREADS ||
+        (h->threads & (h->threads - 1)) ||
+        (uint64_t)h->clusters * h->cores * h->warps > VX_MAX_WARPS)
+        return wfail(w, VX_ERR_CONFIG, "impossible platform %ux%ux%ux%u for a trace", h->clusters,
+                     h->cores, h->warps, h->threads);
+    if (h->image_kind < 1 || h->image_kind > 3)
+        return wfail(w, VX_ERR_INVAL, "unknown image kind %u", h->image_kind);
+    if ((h->image_len && !h->image) || h->image_len > VXT_MAX_RAW)
+        return wfail(w, VX_ERR_INVAL, "bad kernel image (%zu bytes)", h->image_len);
+    if (h->nloads && !h->loads) return wfail(w, VX_ERR_INVAL, "load list missing");
+    for (uint32_t i = 0; i < h->nloads; i++)
+        if ((h->loads[i].len && !h->loads[i].bytes) || h->loads[i].len > VXT_MAX_RAW)
+            return wfail(w, VX_ERR_INVAL, "bad load region %u (%zu bytes)", i, h->loads[i].len);
+    const char *iname = base_name(h->image_name);
+    const char *ver = h->sim_version ? h->sim_version : "";
+    if (strlen(iname) > VXT_MAX_NAME || strlen(ver) > VXT_MAX_NAME)
+        return wfail(w, VX_ERR_INVAL, "image name or version string too long");
+    for (uint32_t i = 0; i < h->nloads; i++)
+        if (strlen(base_name(h->loads[i].name)) > VXT_MAX_NAME)
+            return wfail(w, VX_ERR_INVAL, "load %u: file name too long", i);
+
+    w->C = h->clusters * h->cores;
+    w->W = h->warps;
+    w->T = h->threads;
+    w->LB = (h->threads + 7) / 8;
+    if (vxt_pred_init(&w->pred, w->C, w->W, w->T)) return VX_ERR_NOMEM;
+    w->have_pred = true;
+
+    /* HEADER payload: tagged fields in increasing tag order (FORMAT.md §5.1). */
+    size_t cap = 256 + 2 * VXT_MAX_NAME + (size_t)h->nloads * (32 + VXT_MAX_NAME);
+    uint8_t *pay = malloc(cap), *p = pay, val[VXT_MAX_NAME + 64], *v;
+    if (!pay) return VX_ERR_NOMEM;
+    v = val;
+    v = vxt_put_varint(v, h->clusters);
+    v = vxt_put_varint(v, h->cores);
+    v = vxt_put_varint(v, h->warps);
+    v = vxt_put_varint(v, h->threads);
+    p = put_field(p, VXT_TAG_PLATFORM, val, (size_t)(v - val));
+    v = vxt_put_varint(val, h->mem_limit);
+    p = put_field(p, VXT_TAG_MEM_LIMIT, val, (size_t)(v - val));
+    v = vxt_put_varint(val, h->start_pc);
+    p = put_field(p, VXT_TAG_START_PC, val, (size_t)(v - val));
+    v = vxt_put_varint(val, h->arg);
+    p = put_field(p, VXT_TAG_ARG, val, (size_t)(v - val));
+    v = vxt_put_varint(val, h->max_cycles);
+    p = put_field(p, VXT_TAG_MAX_CYCLES, val, (size_t)(v - val));
+    v = vxt_put_varint(val, h->keyframe_interval);
+    p = put_field(p, VXT_TAG_KEYFRAME_INTERVAL, val, (size_t)(v - val));
+    v = val;
+    *v++ = h->image_kind;
+    v = vxt_put_varint(v, h->image_len);
+    v = vxt_put_string(v, iname, strlen(iname));
+    p = put_field(p, VXT_TAG_IMAGE, val, (size_t)(v - val));
+    for (uint32_t i = 0; i < h->nloads; i++) {
+        const char *ln = base_name(h->loads[i].name);
+        v = vxt_put_varint(val, h->loads[i].addr);
+        v = vxt_put_varint(v, h->loads[i].len);
+        v = vxt_put_string(v, ln, strlen(ln));
+        p = put_field(p, VXT_TAG_LOAD, val, (size_t)(v - val));
+    }
+    v = vxt_put_string(val, ver, strlen(ver));
+    p = put_field(p, VXT_TAG_SIM_VERSION, val, (size_t)(v - val));
+    v = vxt_put_varint(val, h->flags);
+    p = put_field(p, VXT_TAG_FLAGS, val, (size_t)(v - val));
+
+    uint8_t sig[VXT_SIG_LEN];
+    memcpy(sig, vxt_magic, 8);
+    vx_put_le16(sig + 8, VX_TRACE_MAJOR);
+    vx_put_le16(sig + 10, VX_TRACE_MINOR);
+    vx_put_le32(sig + 12, vx_trace_crc32c(0, sig, 12));
+    vx_err e = write_all(w, sig, sizeof sig);
+    if (!e) e = write_chunk(w, VXT_CH_HEADER, 0, pay, (size_t)(p - pay), NULL);
+    free(pay);
+    if (!e) e = write_chunk(w, VXT_CH_IMAGE, 0, h->image, h->image_len, NULL);
+    for (uint32_t i = 0; !e && i < h->nloads; i++)
+        e = write_chunk(w, VXT_CH_LOAD, i, h->loads[i].bytes, h->loads[i].len, NULL);
+    if (e) return e;
+    if (!reserve(&w->buf, &w->cap, w->opts.chunk_bytes + 65536)) return VX_ERR_NOMEM;
+    w->state = W_OPEN;
+    w->st.file_bytes = w->off;
+    return VX_OK;
+}
+
+/* ---- events -------------------------------------------------------------------------------- */
+
+static vx_err flush_events(vx_trace_writer *w)
+{
+    if (!w->len) return VX_OK;
+    if (w->nchunks == w->chunks_cap) {
+        size_t n = w->chunks_cap ? 2 * w->chunks_cap : 64;
+        wchunk *q = realloc(w->chunks, n * sizeof *q);
+        if (!q) return VX_ERR_NOMEM;
+        w->chunks = q;
+        w->chunks_cap = n;
+    }
+    uint64_t off;
+    vx_err e = write_chunk(w, VXT_CH_EVENTS, w->chunk_key, w->buf, w->len, &off);
+    if (e) return e;
+    w->chunks[w->nchunks].key = w->chunk_key;
+    w->chunks[w->nchunks].off = off;
+    w->nchunks++;
+    w->st.chunks++;
+    w->len = 0;
+    return VX_OK;
+}
+
+static vx_err check_fault(vx_trace_writer *w, const vx_fault *f, vx_lanes all)
+{
+    if (f->lanes & ~all) return wfail(w, VX_ERR_INVAL, "fault names a lane beyond %u threads", w->T);
+    return VX_OK;
+}
+
+static vx_err check_event(vx_trace_writer *w, const vx_event *ev)
+{
+    vx_lanes all = w->pred.all;
+    if (ev->index != w->index)
+        return wfail(w, VX_ERR_INVAL, "event index %llu out of order (expected %llu)",
+                     (unsigned long long)ev->index, (unsigned long long)w->index);
+    switch (ev->kind) {
+    case VX_EV_ISSUE:
+        break;
+    case VX_EV_DM:
+        return VX_OK;
+    case VX_EV_END:
+        return ev->fault ? check_fault(w, ev->fault, all) : VX_OK;
+    default:
+        return wfail(w, VX_ERR_INVAL, "unknown event kind %u", ev->kind);
+    }
+    if (ev->core >= w->C || ev->warp >= w->W)
+        return wfail(w, VX_ERR_INVAL, "event %llu: core %u warp %u outside the platform",
+                     (unsigned long long)ev->index, ev->core, ev->warp);
+    if (ev->tmask & ~all) return wfail(w, VX_ERR_INVAL, "event %llu: thread mask beyond %u threads",
+                                       (unsigned long long)ev->index, w->T);
+    if (ev->ncommits > VX_TRACE_MAX_COMMITS || ev->nmem > VX_TRACE_MAX_MEM ||
+        ev->nwctl > VX_TRACE_MAX_WCTL || ev->nconsole > VX_TRACE_MAX_CONSOLE)
+        return wfail(w, VX_ERR_INVAL, "event %llu: too many effects for one issue",
+                     (unsigned long long)ev->index);
+    if ((ev->ncommits && !ev->commits) || (ev->nmem && !ev->mem) || (ev->nwctl && !ev->wctl) ||
+        (ev->nconsole && !ev->console))
+        return wfail(w, VX_ERR_INVAL, "event %llu: effect count without effects",
+                     (unsigned long long)ev->index);
+    for (uint32_t i = 0; i < ev->ncommits; i++) {
+        const vx_commit *c = &ev->commits[i];
+        bool ok = (c->file == VX_RF_X || c->file == VX_RF_F) ? c->reg < 32
+                  : c->file == VX_RF_CSR                     ? c->reg < 4096
+                                                             : false;
+        if (!ok || (c->lanes & ~all) || (c->lanes && !c->values))
+            return wfail(w, VX_ERR_INVAL, "event %llu: bad commit %u (file %u reg %u)",
+                         (unsigned long long)ev->index, i, c->file, c->reg);
+    }
+    for (uint32_t i = 0; i < ev->nmem; i++) {
+        const vx_memwrite *m = &ev->mem[i];
+        if ((m->size != 1 && m->size != 2 && m->size != 4) || m->lane >= w->T)
+            return wfail(w, VX_ERR_INVAL, "event %llu: bad memory write %u (size %u lane %u)",
+                         (unsigned long long)ev->index, i, m->size, m->lane);
+    }
+    for (uint32_t i = 0; i < ev->nwctl; i++)
+        if ((ev->wctl[i].mask | ev->wctl[i].mask2) & ~all)
+            return wfail(w, VX_ERR_INVAL, "event %llu: warp-control mask beyond %u threads",
+                         (unsigned long long)ev->index, w->T);
+    for (uint32_t i = 0; i < ev->nconsole; i++)
+        if (ev->console[i].slot >= 64)
+            return wfail(w, VX_ERR_INVAL, "event %llu: console slot %u out of range",
+                         (unsigned long long)ev->index, ev->console[i].slot);
+    return ev->fault ? check_fault(w, ev->fault, all) : VX_OK;
+}
+
+vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev)
+{
+    if (w->failed) return w->failed;
+    if (w->state != W_OPEN) return wfail(w, VX_ERR_STATE, "event before the header or after finish");
+    if (w->in_kf) return wfail(w, VX_ERR_STATE, "event inside a keyframe");
+    if (w->ended) return wfail(w, VX_ERR_STATE, "event after the END event");
+    vx_err e = check_event(w, ev);
+    if (e) return e;
+    size_t bound = vxt_event_bound(ev, w->T);
+    if (!reserve(&w->buf, &w->cap, w->len + bound)) return VX_ERR_NOMEM;
+    if (!w->len) {
+        w->chunk_key = w->index;
+        vxt_pred_reset(&w->pred);
+    }
+    uint8_t *p = vxt_enc_event(&w->pred, w->buf + w->len, ev);
+    if (!p) return VX_ERR_NOMEM;
+    size_t n = (size_t)(p - (w->buf + w->len));
+    w->len += n;
+    w->st.encoded_bytes += n;
+    w->st.raw_bytes += vx_trace_event_raw_size(ev, w->T);
+    w->st.records++;
+    w->cycle = ev->cycle;
+    if (ev->kind == VX_EV_ISSUE) {
+        w->index++;
+        w->st.issues = w->index;
+    } else if (ev->kind == VX_EV_DM) {
+        w->st.dm_events++;
+    } else {
+        w->ended = true;
+        w->end_status = ev->end_status;
+    }
+    w->st.cycle = w->cycle;
+    if (w->len >= w->opts.chunk_bytes) return flush_events(w);
+    return VX_OK;
+}
+
+uint64_t vx_trace_writer_index(const vx_trace_writer *w)
+{
+    return w->index;
+}
+
+/* ---- keyframes --------------------------------------------------------------------------------- */
+
+vx_err vx_trace_writer_keyframe_begin(vx_trace_writer *w, uint64_t cycle, const uint8_t *state,
+                                      size_t len)
+{
+    if (w->failed) return w->failed;
+    if (w->state != W_OPEN || w->in_kf)
+        return wfail(w, VX_ERR_STATE, "keyframe before the header, after finish or inside another");
+    if (len > VXT_MAX_RAW / 2 || (len && !state))
+        return wfail(w, VX_ERR_INVAL, "bad keyframe state (%zu bytes)", len);
+    vx_err e = flush_events(w);
+    if (e) return e;
+    if (!reserve(&w->kf_state, &w->kf_state_cap, len ? len : 1)) return VX_ERR_NOMEM;
+    if (len) memcpy(w->kf_state, state, len);
+    w->kf_len = len;
+    w->kf_cycle = cycle;
+    w->kf_npages = 0;
+    w->kf_first_off = 0;
+    w->kf_start_off = w->off;
+    w->pcount = 0;
+    w->plen = PAGES_HEADROOM;
+    if (!reserve(&w->pbuf, &w->pcap, PAGES_HEADROOM + 64)) return VX_ERR_NOMEM;
+    w->in_kf = true;
+    return VX_OK;
+}
+
+static vx_err flush_pages(vx_trace_writer *w)
+{
+    if (!w->pcount) return VX_OK;
+    /* The count goes right before the pages, in the headroom. */
+    uint8_t tmp[10];
+    size_t k = (size_t)(vxt_put_varint(tmp, w->pcount) - tmp);
+    uint8_t *start = w->pbuf + PAGES_HEADROOM - k;
+    memcpy(start, tmp, k);
+    uint64_t off;
+    vx_err e = write_chunk(w, VXT_CH_PAGES, w->index, start, w->plen - (PAGES_HEADROOM - k), &off);
+    if (e) return e;
+    if (!w->kf_npages) w->kf_first_off = off;
+    w->kf_npages += w->pcount;
+    w->pcount = 0;
+    w->plen = PAGES_HEADROOM;
+    return VX_OK;
+}
+
+vx_err vx_trace_writer_keyframe_page(vx_trace_writer *w, uint32_t space, uint32_t addr,
+                                     const uint8_t *page)
+{
+    if (w->failed) return w->failed;
+    if (!w->in_kf) return wfail(w, VX_ERR_STATE, "page outside a keyframe");
+    if (addr & (VX_TRACE_PAGE_SIZE - 1) || !page)
+        return wfail(w, VX_ERR_INVAL, "page address 0x%08x is not page aligned", addr);
+    if (!reserve(&w->pbuf, &w->pcap, w->plen + 16 + VX_TRACE_PAGE_SIZE)) return VX_ERR_NOMEM;
+    uint8_t *p = w->pbuf + w->plen;
+    p = vxt_put_varint(p, space);
+    p = vxt_put_varint(p, addr >> 12);
+    bool zero = true;
+    for (unsigned i = 0; i < VX_TRACE_PAGE_SIZE && zero; i += 8)
+        zero = vx_get_le64(page + i) == 0;
+    *p++ = zero ? 1 : 0;
+    if (!zero) {
+        memcpy(p, page, VX_TRACE_PAGE_SIZE);
+        p += VX_TRACE_PAGE_SIZE;
+    }
+    w->plen = (size_t)(p - w->pbuf);
+    if (++w->pcount == PAGES_PER_CHUNK) return flush_pages(w);
+    return VX_OK;
+}
+
+vx_err vx_trace_writer_keyframe_end(vx_trace_writer *w)
+{
+    if (w->failed) return w->failed;
+    if (!w->in_kf) return wfail(w, VX_ERR_STATE, "keyframe end without begin");
+    vx_err e = flush_pages(w);
+    if (e) return e;
+    if (!reserve(&w->pbuf, &w->pcap, w->kf_len + 32)) return VX_ERR_NOMEM;
+    uint8_t *p = w->pbuf;
+    p = vxt_put_varint(p, w->kf_cycle);
+    p = vxt_put_varint(p, w->kf_npages);
+    p = vxt_put_varint(p, w->kf_len);
+    memcpy(p, w->kf_state, w->kf_len);
+    p += w->kf_len;
+    uint64_t off;
+    e = write_chunk(w, VXT_CH_KEYFRAME, w->index, w->pbuf, (size_t)(p - w->pbuf), &off);
+    if (e) return e;
+    if (w->nkf == w->kf_cap) {
+        size_t n = w->kf_cap ? 2 * w->kf_cap : 16;
+        wkf *q = realloc(w->kfs, n * sizeof *q);
+        if (!q) return VX_ERR_NOMEM;
+        w->kfs = q;
+        w->kf_cap = n;
+    }
+    w->kfs[w->nkf++] = (wkf){w->index, off, w->kf_npages ? w->kf_first_off : 0, w->kf_cycle};
+    w->in_kf = false;
+    w->st.keyframes++;
+    w->st.keyframe_bytes += w->off - w->kf_start_off;
+    w->st.file_bytes = w->off;
+    return VX_OK;
+}
+
+/* ---- finish ---------------------------------------------------------------------------------------- */
+
+vx_err vx_trace_writer_finish(vx_trace_writer *w)
+{
+    if (w->failed) return w->failed;
+    if (w->state != W_OPEN) return wfail(w, VX_ERR_STATE, "finish before the header or twice");
+    if (w->in_kf) return wfail(w, VX_ERR_STATE, "finish inside a keyframe");
+    vx_err e;
+    if (!w->ended) {
+        vx_event end;
+        memset(&end, 0, sizeof end);
+        end.kind = VX_EV_END;
+        end.index = w->index;
+        end.cycle = w->cycle;
+        end.end_status = VX_END_ABORT;
+        if ((e = vx_trace_writer_event(w, &end))) return e;
+    }
+    if ((e = flush_events(w))) return e;
+
+    size_t cap = 64 + w->nchunks * 20 + w->nkf * 40;
+    uint8_t *pay = malloc(cap), *p = pay;
+    if (!pay) return VX_ERR_NOMEM;
+    p = vxt_put_varint(p, w->index);
+    p = vxt_put_varint(p, w->st.records);
+    p = vxt_put_varint(p, w->cycle);
+    *p++ = w->end_status;
+    p = vxt_put_varint(p, w->nchunks);
+    uint64_t pk = 0, po = 0;
+    for (size_t i = 0; i < w->nchunks; i++) {
+        p = vxt_put_varint(p, w->chunks[i].key - pk);
+        p = vxt_put_varint(p, w->chunks[i].off - po);
+        pk = w->chunks[i].key;
+        po = w->chunks[i].off;
+    }
+    p = vxt_put_varint(p, w->nkf);
+    pk = po = 0;
+    for (size_t i = 0; i < w->nkf; i++) {
+        const wkf *k = &w->kfs[i];
+        p = vxt_put_varint(p, k->index - pk);
+        p = vxt_put_varint(p, k->off - po);
+        p = vxt_put_varint(p, k->first_off ? k->off - k->first_off : 0);
+        p = vxt_put_varint(p, k->cycle);
+        pk = k->index;
+        po = k->off;
+    }
+    p = vxt_put_varint(p, w->st.raw_bytes);
+    uint64_t ioff;
+    e = write_chunk(w, VXT_CH_INDEX, 0, pay, (size_t)(p - pay), &ioff);
+    free(pay);
+    if (e) return e;
+    uint8_t t[VXT_TRAILER_LEN];
+    vx_put_le64(t, ioff);
+    vx_put_le32(t + 8, vx_trace_crc32c(0, t, 8));
+    memcpy(t + 12, vxt_end_magic, 4);
+    if ((e = write_all(w, t, sizeof t))) return e;
+    w->st.file_bytes = w->off;
+    int fd = w->fd;
+    w->fd = -1;
+    w->state = W_DONE;
+    if (close(fd) != 0) return wio(w, VX_ERR_IO, "close failed: %s", strerror(errno));
+    return VX_OK;
+}
+
+void vx_trace_writer_stats(const vx_trace_writer *w, vx_trace_stats *out)
+{
+    *out = w->st;
+    out->file_bytes = w->off;
+}
