@@ -1,0 +1,1324 @@
+/*
+ * exec.c - fetch, decode (through a per-PC cache) and execute one
+ * warp-instruction, and report it to the observer.
+ *
+ * Shape (style-anchors §4.4): one switch over vx_op with a case per row of
+ * vx_isa.def and no default, so the compiler's -Wswitch warns about a row
+ * without semantics.  The body is written once (issue_impl) and instantiated
+ * twice through always_inline with traced = 0 / 1: without an observer no
+ * event work is done at all.
+ *
+ * Lanes: registers are [reg][lane]; with a full thread mask an ALU op is a
+ * plain loop over lanes (vectorisable), otherwise the loop tests each lane.
+ *
+ * Faults are precise: every lane is checked before anything is written.  A
+ * memory instruction first resolves every lane's host pointer (pass 1: address
+ * alignment, mapping, console rules, page allocation / copy-on-write, which are
+ * not architecturally visible), then performs the accesses in ascending lane
+ * order (pass 2), so a store or AMO of lane t is visible to lane t+1.
+ *
+ * Vortex semantics (spec/vortex-isa-research.md §1.5, v2.x-master): scalar
+ * operands of warp-control ops come from the last active lane, predicates from
+ * bit 0 of each lane; SPLIT runs the larger side first (then wins ties); the
+ * IPDOM stack holds at most NT-1 entries; plain branches and JALR must be warp
+ * uniform (else fault DIVERGENT).  Masks read from a register (TMC, PRED's
+ * restore mask) are 32-bit values sign-extended to the lane count, so
+ * `tmc -1` enables every lane even with more than 32 threads.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim_int.h"
+#include "vx_fpu.h"
+
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
+static inline uint32_t ld32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static inline void st32(uint8_t *p, uint32_t v)
+{
+    memcpy(p, &v, 4);
+}
+
+static inline uint32_t ld16(const uint8_t *p)
+{
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return v;
+}
+
+static inline void st16(uint8_t *p, uint32_t v)
+{
+    uint16_t h = (uint16_t)v;
+    memcpy(p, &h, 2);
+}
+
+static inline vx_lanes mask_from_reg(const vx_sim *s, uint32_t v)
+{
+    return (vx_lanes)(__int128)(int32_t)v & s->allmask;
+}
+
+/* ---- faults -------------------------------------------------------------------------------- */
+
+uint8_t vx_fault_signal(vx_fault_kind kind)
+{
+    switch (kind) {
+    case VX_FAULT_ILLEGAL:
+    case VX_FAULT_CSR: return 4; /* SIGILL */
+    case VX_FAULT_MISALIGNED:
+    case VX_FAULT_CONSOLE: return 7; /* SIGBUS */
+    case VX_FAULT_UNMAPPED: return 11; /* SIGSEGV */
+    case VX_FAULT_EBREAK: return 5;    /* SIGTRAP */
+    case VX_FAULT_ECALL: return 12;    /* SIGSYS (GDB numbering) */
+    case VX_FAULT_DIVERGENT:
+    case VX_FAULT_IPDOM_OVERFLOW:
+    case VX_FAULT_IPDOM_UNDERFLOW:
+    case VX_FAULT_BARRIER:
+    case VX_FAULT_WSPAWN:
+    case VX_FAULT_DEADLOCK: return 6; /* SIGABRT */
+    case VX_FAULT_NONE: return 0;
+    }
+    return 6;
+}
+
+void vx_fault_set(vx_sim *s, vx_fault_kind kind, uint32_t gw, uint32_t pc, uint32_t insn,
+                  vx_lanes lanes, uint32_t addr, const char *fmt, ...)
+{
+    vx_fault *f = &s->fault;
+    memset(f, 0, sizeof *f);
+    f->kind = (uint8_t)kind;
+    f->signal = vx_fault_signal(kind);
+    f->core = gw / s->nw;
+    f->warp = gw % s->nw;
+    f->pc = pc;
+    f->insn = insn;
+    f->addr = addr;
+    f->lanes = lanes;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->reason, sizeof f->reason, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- event scratch ---------------------------------------------------------------------------- */
+
+static inline void commit(vx_sim *s, uint8_t file, uint16_t reg, vx_lanes lanes,
+                          const uint32_t *values)
+{
+    vx_commit *c = &s->ev_commits[s->ncommits++];
+    c->file = file;
+    c->reg = reg;
+    c->lanes = lanes;
+    c->values = values;
+}
+
+static inline void memw(vx_sim *s, uint32_t addr, uint32_t value, uint8_t size, uint32_t lane)
+{
+    vx_memwrite *m = &s->ev_mem[s->nmem++];
+    m->addr = addr;
+    m->value = size == 4 ? value : value & ((1u << (size * 8)) - 1);
+    m->size = size;
+    m->lane = (uint8_t)lane;
+}
+
+static inline void memr(vx_sim *s, uint32_t addr, uint8_t size, uint32_t lane)
+{
+    if (!(s->obs_flags & VX_OBS_READS)) return;
+    vx_memread *m = &s->ev_reads[s->nreads++];
+    m->addr = addr;
+    m->size = size;
+    m->lane = (uint8_t)lane;
+}
+
+void vx_wctl_push(vx_sim *s, uint8_t kind, uint32_t gw, uint32_t pc, uint32_t arg, uint32_t arg2,
+                  vx_lanes mask, vx_lanes mask2)
+{
+    if (!s->obs) return;
+    vx_wctl_vec *v = &s->ev_wctl;
+    if (v->n == v->cap) {
+        uint32_t ncap = v->cap ? v->cap * 2 : 16;
+        vx_wctl *nv = realloc(v->v, ncap * sizeof *nv);
+        if (!nv) return; /* the event loses an effect rather than the run crashing */
+        v->v = nv;
+        v->cap = ncap;
+    }
+    vx_wctl *w = &v->v[v->n++];
+    memset(w, 0, sizeof *w);
+    w->kind = kind;
+    w->core = gw / s->nw;
+    w->warp = gw % s->nw;
+    w->pc = pc;
+    w->arg = arg;
+    w->arg2 = arg2;
+    w->mask = mask;
+    w->mask2 = mask2;
+}
+
+/* ---- reservations (LR/SC) --------------------------------------------------------------------- */
+
+/* Any write to a reserved word clears every reservation of that word. */
+void vx_resv_kill(vx_sim *s, uint32_t addr)
+{
+    size_t n = (size_t)s->ngw * s->nt;
+    for (size_t i = 0; i < n && s->nresv; i++)
+        if (s->resv_ok[i] && s->resv[i] == (addr & ~3u)) {
+            s->resv_ok[i] = 0;
+            s->nresv--;
+        }
+}
+
+/* ---- memory pointer resolution ---------------------------------------------------------------- */
+
+enum { MEM_OK = 0, MEM_CONSOLE = -1 };
+
+/* Pointer for a read of size bytes at addr by core; returns MEM_OK or a vx_fault_kind. */
+static inline int rptr(const vx_sim *s, uint32_t core, uint32_t addr, uint32_t size,
+                       const uint8_t **out)
+{
+    if (VX_UNLIKELY(addr & (size - 1))) return VX_FAULT_MISALIGNED;
+    if (VX_LIKELY(addr - VX_GMEM_BASE < VX_GMEM_END - VX_GMEM_BASE)) {
+        *out = vx_gmem_rpage(s, addr >> VX_PAGE_SHIFT) + (addr & (VX_PAGE_SIZE - 1));
+        return MEM_OK;
+    }
+    if (addr - VX_LMEM_BASE_ADDR < VX_LMEM_SIZE) {
+        uint32_t off = addr - VX_LMEM_BASE_ADDR;
+        *out = vx_lmem_rpage(s, core, off >> VX_PAGE_SHIFT) + (off & (VX_PAGE_SIZE - 1));
+        return MEM_OK;
+    }
+    if (addr - VX_IO_COUT_ADDR < VX_IO_COUT_SIZE) {
+        *out = vx_zero_page; /* console loads read 0 */
+        return MEM_OK;
+    }
+    return VX_FAULT_UNMAPPED;
+}
+
+/* Pointer for a write; MEM_CONSOLE for a console byte (out = NULL); or a fault kind.
+ * *limit is set when the fault is the guest memory limit. */
+static inline int wptr(vx_sim *s, uint32_t core, uint32_t addr, uint32_t size, uint8_t **out,
+                       bool *limit)
+{
+    if (VX_UNLIKELY(addr & (size - 1))) return VX_FAULT_MISALIGNED;
+    if (VX_LIKELY(addr - VX_GMEM_BASE < VX_GMEM_END - VX_GMEM_BASE)) {
+        uint8_t *pg = vx_gmem_wpage(s, addr >> VX_PAGE_SHIFT);
+        if (VX_UNLIKELY(!pg)) {
+            *limit = true;
+            return VX_FAULT_UNMAPPED;
+        }
+        *out = pg + (addr & (VX_PAGE_SIZE - 1));
+        return MEM_OK;
+    }
+    if (addr - VX_LMEM_BASE_ADDR < VX_LMEM_SIZE) {
+        uint32_t off = addr - VX_LMEM_BASE_ADDR;
+        uint8_t *pg = vx_lmem_wpage(s, core, off >> VX_PAGE_SHIFT);
+        if (!pg) {
+            *limit = true;
+            return VX_FAULT_UNMAPPED;
+        }
+        *out = pg + (off & (VX_PAGE_SIZE - 1));
+        return MEM_OK;
+    }
+    if (addr - VX_IO_COUT_ADDR < VX_IO_COUT_SIZE) {
+        if (size != 1) return VX_FAULT_CONSOLE;
+        *out = NULL;
+        return MEM_CONSOLE;
+    }
+    return VX_FAULT_UNMAPPED;
+}
+
+static const char *region_name(uint32_t addr)
+{
+    if (addr < VX_IO_COUT_ADDR) return " (null guard)";
+    if (addr >= VX_LMEM_BASE_ADDR + VX_LMEM_SIZE) return " (above local memory)";
+    return "";
+}
+
+/* Fill s->fault for a memory fault of lane `lane` (the lowest faulting one). */
+static void mem_fault(vx_sim *s, int kind, bool limit, uint32_t gw, uint32_t pc, uint32_t raw,
+                      vx_lanes lanes, uint32_t addr, uint32_t size, const char *what)
+{
+    switch (kind) {
+    case VX_FAULT_MISALIGNED:
+        vx_fault_set(s, VX_FAULT_MISALIGNED, gw, pc, raw, lanes, addr,
+                     "misaligned %u-byte %s at 0x%08x", size, what, addr);
+        break;
+    case VX_FAULT_CONSOLE:
+        vx_fault_set(s, VX_FAULT_CONSOLE, gw, pc, raw, lanes, addr,
+                     "%u-byte %s to the console window at 0x%08x (byte stores only)", size, what,
+                     addr);
+        break;
+    default:
+        if (limit)
+            vx_fault_set(s, VX_FAULT_UNMAPPED, gw, pc, raw, lanes, addr,
+                         "%s at 0x%08x exceeds the guest memory limit of %llu bytes", what, addr,
+                         (unsigned long long)s->mem_limit);
+        else
+            vx_fault_set(s, VX_FAULT_UNMAPPED, gw, pc, raw, lanes, addr,
+                         "%s at unmapped address 0x%08x%s", what, addr, region_name(addr));
+        break;
+    }
+}
+
+/* ---- warp control helpers ---------------------------------------------------------------------- */
+
+static void spawn_resolve(vx_sim *s, uint32_t core)
+{
+    vx_core *c = &s->cores[core];
+    uint32_t base = core * s->nw;
+    for (uint32_t i = 0; i < c->spawn_n; i++) {
+        if (i == c->spawn_caller) continue;
+        vx_warp *w = &s->warps[base + i];
+        if (w->active) continue;
+        w->active = 1;
+        w->pc = c->spawn_pc;
+        w->tmask = 1;
+        c->nactive++;
+        s->nactive++;
+        vx_sched_update(s, base + i);
+        vx_wctl_push(s, VX_WCTL_ACTIVATE, base + i, c->spawn_pc, 0, 0, 1, 0);
+    }
+    vx_warp *cw = &s->warps[base + c->spawn_caller];
+    cw->spawn_wait = 0;
+    c->spawn_pending = 0;
+    vx_sched_update(s, base + c->spawn_caller);
+    vx_wctl_push(s, VX_WCTL_UNSTALL, base + c->spawn_caller, cw->pc, 0, 0, 0, 0);
+}
+
+static void bar_release_core(vx_sim *s, uint32_t core, uint32_t id)
+{
+    uint32_t base = core * s->nw;
+    for (uint32_t i = 0; i < s->nw; i++) {
+        vx_warp *w = &s->warps[base + i];
+        if (!w->bar_wait || w->bar_id != id) continue;
+        w->bar_wait = 0;
+        vx_sched_update(s, base + i);
+        vx_wctl_push(s, VX_WCTL_BAR_RELEASE, base + i, w->pc, id, 0, 0, 0);
+    }
+}
+
+/* A core reports to global barrier idx once every active warp of it arrived there. */
+static void gbar_check(vx_sim *s, uint32_t core, uint32_t idx)
+{
+    uint32_t *cnt = &s->bar_count[(size_t)core * 2 * s->nb + s->nb + idx];
+    uint8_t *rep = &s->gbar_rep[(size_t)core * s->nb + idx];
+    if (*rep || *cnt == 0 || *cnt != s->cores[core].nactive) return;
+    *rep = 1;
+    if (++s->gbar_count[idx] < s->gbar_need[idx]) return;
+    uint32_t id = 0x80000000u | idx;
+    for (uint32_t c = 0; c < s->nc; c++) {
+        uint8_t *r = &s->gbar_rep[(size_t)c * s->nb + idx];
+        if (!*r) continue;
+        *r = 0;
+        s->bar_count[(size_t)c * 2 * s->nb + s->nb + idx] = 0;
+        bar_release_core(s, c, id);
+    }
+    s->gbar_count[idx] = 0;
+}
+
+void vx_warp_deactivated(vx_sim *s, uint32_t gw, bool traced)
+{
+    (void)traced;
+    uint32_t core = gw / s->nw;
+    vx_core *c = &s->cores[core];
+    c->nactive--;
+    s->nactive--;
+    vx_sched_update(s, gw);
+    if (c->spawn_pending && c->nactive == 1 &&
+        s->warps[core * s->nw + c->spawn_caller].active)
+        spawn_resolve(s, core);
+    for (uint32_t i = 0; i < s->nb; i++) gbar_check(s, core, i);
+}
+
+/* Set a warp's thread mask from a warp-control op; an empty mask ends the warp. */
+static void set_tmask(vx_sim *s, uint32_t gw, vx_lanes m, uint32_t pc, bool traced)
+{
+    vx_warp *w = &s->warps[gw];
+    w->tmask = m;
+    if (traced) vx_wctl_push(s, VX_WCTL_TMASK, gw, pc, 0, 0, m, 0);
+    if (!m && w->active) {
+        w->active = 0;
+        if (traced) vx_wctl_push(s, VX_WCTL_DEACTIVATE, gw, pc, 0, 0, 0, 0);
+        vx_warp_deactivated(s, gw, traced);
+    }
+}
+
+/* ---- the executor ---------------------------------------------------------------------------------- */
+
+#define LANE_ON(t) ((unsigned)(tm >> (t)) & 1u)
+#define LANES(...)                                                                                \
+    do {                                                                                           \
+        if (full) {                                                                                \
+            for (uint32_t t = 0; t < nt; t++) {                                                    \
+                __VA_ARGS__;                                                                       \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (uint32_t t = 0; t < nt; t++)                                                      \
+                if (LANE_ON(t)) {                                                                  \
+                    __VA_ARGS__;                                                                   \
+                }                                                                                  \
+        }                                                                                          \
+    } while (0)
+
+/* integer rd <- f(rs1, rs2) */
+#define OP_RR(expr)                                                                                \
+    do {                                                                                           \
+        uint32_t *d = XR(in->wrd);                                                                 \
+        const uint32_t *pa = XR(in->rs1), *pb = XR(in->rs2);                                       \
+        LANES(uint32_t A = pa[t]; uint32_t B = pb[t]; d[t] = (expr));                              \
+        goto commit_x;                                                                             \
+    } while (0)
+
+/* integer rd <- f(rs1, imm) */
+#define OP_RI(expr)                                                                                \
+    do {                                                                                           \
+        uint32_t *d = XR(in->wrd);                                                                 \
+        const uint32_t *pa = XR(in->rs1);                                                          \
+        const uint32_t B = (uint32_t)in->imm;                                                      \
+        LANES(uint32_t A = pa[t]; d[t] = (expr));                                                  \
+        goto commit_x;                                                                             \
+    } while (0)
+
+static inline uint32_t op_div(uint32_t a, uint32_t b)
+{
+    if (b == 0) return 0xffffffffu;
+    if (a == 0x80000000u && b == 0xffffffffu) return a;
+    return (uint32_t)((int32_t)a / (int32_t)b);
+}
+
+static inline uint32_t op_rem(uint32_t a, uint32_t b)
+{
+    if (b == 0) return a;
+    if (a == 0x80000000u && b == 0xffffffffu) return 0;
+    return (uint32_t)((int32_t)a % (int32_t)b);
+}
+
+static inline uint32_t amo_op(unsigned op, uint32_t old, uint32_t v)
+{
+    switch (op) {
+    case VX_OP_AMOSWAP_W: return v;
+    case VX_OP_AMOADD_W: return old + v;
+    case VX_OP_AMOXOR_W: return old ^ v;
+    case VX_OP_AMOAND_W: return old & v;
+    case VX_OP_AMOOR_W: return old | v;
+    case VX_OP_AMOMIN_W: return (int32_t)old < (int32_t)v ? old : v;
+    case VX_OP_AMOMAX_W: return (int32_t)old > (int32_t)v ? old : v;
+    case VX_OP_AMOMINU_W: return old < v ? old : v;
+    case VX_OP_AMOMAXU_W: return old > v ? old : v;
+    default: return v;
+    }
+}
+
+static inline uint32_t fsgnj(unsigned op, uint32_t a, uint32_t b)
+{
+    const uint32_t S = 0x80000000u;
+    switch (op) {
+    case VX_OP_FSGNJ_S: return (a & ~S) | (b & S);
+    case VX_OP_FSGNJN_S: return (a & ~S) | (~b & S);
+    default: return a ^ (b & S);
+    }
+}
+
+static inline uint32_t branch_cond(unsigned op, uint32_t a, uint32_t b)
+{
+    switch (op) {
+    case VX_OP_BEQ: return a == b;
+    case VX_OP_BNE: return a != b;
+    case VX_OP_BLT: return (int32_t)a < (int32_t)b;
+    case VX_OP_BGE: return (int32_t)a >= (int32_t)b;
+    case VX_OP_BLTU: return a < b;
+    default: return a >= b;
+    }
+}
+
+static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_lanes tm,
+                                 uint32_t pc, unsigned mode, const int traced)
+{
+    vx_warp *w = &s->warps[gw];
+    const uint32_t nt = s->nt;
+    const uint32_t core = gw / s->nw;
+    const bool full = tm == s->allmask;
+    uint32_t *const xbase = vx_xrow(s, gw, 0);
+    uint32_t *const fbase = vx_frow(s, gw, 0);
+#define XR(r) (xbase + (size_t)(r) * nt)
+#define FR(r) (fbase + (size_t)(r) * nt)
+    uint32_t npc = pc + 4;
+    const uint32_t raw = in->raw;
+    const unsigned last = vx_lanes_last(tm);
+    int status = VX_X_OK;
+    uint32_t fflags = 0;
+    uint32_t fsize = 4;
+    const char *what = "load";
+
+    switch ((vx_op)in->op) {
+    case VX_OP_INVALID:
+    case VX_OP_COUNT:
+        vx_fault_set(s, VX_FAULT_ILLEGAL, gw, pc, raw, tm, 0, "illegal instruction 0x%08x", raw);
+        return VX_X_FAULT;
+
+    /* ---- integer ALU ---- */
+    case VX_OP_LUI: OP_RI(B + 0 * A);
+    case VX_OP_AUIPC: OP_RI(pc + B + 0 * A);
+    case VX_OP_ADDI: OP_RI(A + B);
+    case VX_OP_SLTI: OP_RI((int32_t)A < (int32_t)B);
+    case VX_OP_SLTIU: OP_RI(A < B);
+    case VX_OP_XORI: OP_RI(A ^ B);
+    case VX_OP_ORI: OP_RI(A | B);
+    case VX_OP_ANDI: OP_RI(A & B);
+    case VX_OP_SLLI: OP_RI(A << B);
+    case VX_OP_SRLI: OP_RI(A >> B);
+    case VX_OP_SRAI: OP_RI((uint32_t)((int32_t)A >> B));
+    case VX_OP_ADD: OP_RR(A + B);
+    case VX_OP_SUB: OP_RR(A - B);
+    case VX_OP_SLL: OP_RR(A << (B & 31));
+    case VX_OP_SLT: OP_RR((int32_t)A < (int32_t)B);
+    case VX_OP_SLTU: OP_RR(A < B);
+    case VX_OP_XOR: OP_RR(A ^ B);
+    case VX_OP_SRL: OP_RR(A >> (B & 31));
+    case VX_OP_SRA: OP_RR((uint32_t)((int32_t)A >> (B & 31)));
+    case VX_OP_OR: OP_RR(A | B);
+    case VX_OP_AND: OP_RR(A & B);
+    case VX_OP_MUL: OP_RR(A * B);
+    case VX_OP_MULH: OP_RR((uint32_t)(((int64_t)(int32_t)A * (int64_t)(int32_t)B) >> 32));
+    case VX_OP_MULHSU: OP_RR((uint32_t)(((int64_t)(int32_t)A * (int64_t)(uint64_t)B) >> 32));
+    case VX_OP_MULHU: OP_RR((uint32_t)(((uint64_t)A * (uint64_t)B) >> 32));
+    case VX_OP_DIV: OP_RR(op_div(A, B));
+    case VX_OP_DIVU: OP_RR(B ? A / B : 0xffffffffu);
+    case VX_OP_REM: OP_RR(op_rem(A, B));
+    case VX_OP_REMU: OP_RR(B ? A % B : A);
+    case VX_OP_CZERO_EQZ: OP_RR(B == 0 ? 0 : A);
+    case VX_OP_CZERO_NEZ: OP_RR(B != 0 ? 0 : A);
+    case VX_OP_FENCE:
+    case VX_OP_FENCE_I: break;
+
+    /* ---- control transfer ---- */
+    case VX_OP_BEQ:
+    case VX_OP_BNE:
+    case VX_OP_BLT:
+    case VX_OP_BGE:
+    case VX_OP_BLTU:
+    case VX_OP_BGEU: {
+        const uint32_t *pa = XR(in->rs1), *pb = XR(in->rs2);
+        const unsigned op = in->op;
+        uint32_t any = 0, all = 1;
+        LANES(uint32_t c = branch_cond(op, pa[t], pb[t]); any |= c; all &= c);
+        if (VX_UNLIKELY(any != all)) {
+            vx_lanes taken = 0;
+            for (uint32_t t = 0; t < nt; t++)
+                if (LANE_ON(t) && branch_cond(op, pa[t], pb[t])) taken |= vx_lanes_bit(t);
+            vx_fault_set(s, VX_FAULT_DIVERGENT, gw, pc, raw, tm, 0,
+                         "divergent branch: taken by lanes 0x%llx, not by 0x%llx",
+                         (unsigned long long)taken, (unsigned long long)(tm & ~taken));
+            return VX_X_FAULT;
+        }
+        if (all) {
+            uint32_t target = pc + (uint32_t)in->imm;
+            if (target & 3) {
+                vx_fault_set(s, VX_FAULT_MISALIGNED, gw, pc, raw, tm, target,
+                             "branch target 0x%08x is misaligned", target);
+                return VX_X_FAULT;
+            }
+            npc = target;
+        }
+        break;
+    }
+    case VX_OP_JAL: {
+        uint32_t target = pc + (uint32_t)in->imm;
+        if (target & 3) {
+            vx_fault_set(s, VX_FAULT_MISALIGNED, gw, pc, raw, tm, target,
+                         "jump target 0x%08x is misaligned", target);
+            return VX_X_FAULT;
+        }
+        uint32_t *d = XR(in->wrd);
+        const uint32_t link = pc + 4;
+        LANES(d[t] = link);
+        npc = target;
+        goto commit_x;
+    }
+    case VX_OP_JALR: {
+        const uint32_t *pa = XR(in->rs1);
+        const uint32_t target = (pa[last] + (uint32_t)in->imm) & ~1u;
+        uint32_t differ = 0;
+        LANES(differ |= ((pa[t] + (uint32_t)in->imm) & ~1u) ^ target);
+        if (VX_UNLIKELY(differ)) {
+            vx_lanes bad = 0;
+            for (uint32_t t = 0; t < nt; t++)
+                if (LANE_ON(t) && (((pa[t] + (uint32_t)in->imm) & ~1u) != target))
+                    bad |= vx_lanes_bit(t);
+            vx_fault_set(s, VX_FAULT_DIVERGENT, gw, pc, raw, bad, target,
+                         "divergent jalr: lanes 0x%llx jump elsewhere than 0x%08x (lane %u)",
+                         (unsigned long long)bad, target, last);
+            return VX_X_FAULT;
+        }
+        if (target & 3) {
+            vx_fault_set(s, VX_FAULT_MISALIGNED, gw, pc, raw, tm, target,
+                         "jump target 0x%08x is misaligned", target);
+            return VX_X_FAULT;
+        }
+        uint32_t *d = XR(in->wrd);
+        const uint32_t link = pc + 4;
+        LANES(d[t] = link);
+        npc = target;
+        goto commit_x;
+    }
+    case VX_OP_MRET: {
+        uint32_t target = w->csr[VX_PCSR_MEPC];
+        if (target & 3) {
+            vx_fault_set(s, VX_FAULT_MISALIGNED, gw, pc, raw, tm, target,
+                         "mret target (mepc) 0x%08x is misaligned", target);
+            return VX_X_FAULT;
+        }
+        npc = target;
+        break;
+    }
+    case VX_OP_ECALL: {
+        uint32_t a7 = XR(17)[last], a0 = XR(10)[last];
+        if (a7 != 93) {
+            vx_fault_set(s, VX_FAULT_ECALL, gw, pc, raw, tm, a7,
+                         "ecall with a7 = %u (lane %u) is not exit (93)", a7, last);
+            return VX_X_FAULT;
+        }
+        s->exit_code = a0;
+        status = VX_X_EXIT;
+        break;
+    }
+    case VX_OP_EBREAK:
+        if (s->ebreak_halt && !(mode & VX_XM_INJECT)) {
+            w->halted = 1;
+            w->hacause = VX_HACAUSE_EBREAK;
+            vx_sched_update(s, gw);
+            return VX_X_HALT; /* PC stays at the ebreak */
+        }
+        vx_fault_set(s, VX_FAULT_EBREAK, gw, pc, raw, tm, 0, "ebreak (breakpoint trap)");
+        return VX_X_FAULT;
+
+    /* ---- loads ---- */
+    case VX_OP_LB:
+    case VX_OP_LBU: fsize = 1; goto do_load;
+    case VX_OP_LH:
+    case VX_OP_LHU: fsize = 2; goto do_load;
+    case VX_OP_LW:
+    case VX_OP_FLW:
+    do_load: {
+        const uint8_t *ptr[VX_MAX_THREADS];
+        const uint32_t *pa = XR(in->rs1);
+        const uint32_t imm = (uint32_t)in->imm;
+        int fk = 0;
+        vx_lanes bad = 0;
+        uint32_t baddr = 0;
+        if (full) {
+            for (uint32_t t = 0; t < nt; t++) {
+                int k = rptr(s, core, pa[t] + imm, fsize, &ptr[t]);
+                if (VX_UNLIKELY(k)) {
+                    if (!bad) fk = k, baddr = pa[t] + imm;
+                    bad |= vx_lanes_bit(t);
+                }
+            }
+        } else {
+            for (uint32_t t = 0; t < nt; t++)
+                if (LANE_ON(t)) {
+                    int k = rptr(s, core, pa[t] + imm, fsize, &ptr[t]);
+                    if (VX_UNLIKELY(k)) {
+                        if (!bad) fk = k, baddr = pa[t] + imm;
+                        bad |= vx_lanes_bit(t);
+                    }
+                }
+        }
+        if (VX_UNLIKELY(bad)) {
+            mem_fault(s, fk, false, gw, pc, raw, bad, baddr, fsize, "load");
+            return VX_X_FAULT;
+        }
+        if (traced)
+            LANES(memr(s, pa[t] + imm, (uint8_t)fsize, t));
+        if (in->op == VX_OP_FLW) {
+            uint32_t *d = FR(in->rd);
+            LANES(d[t] = ld32(ptr[t]));
+            if (traced) commit(s, VX_RF_F, in->rd, tm, d);
+            break;
+        }
+        uint32_t *d = XR(in->wrd);
+        switch (in->op) {
+        case VX_OP_LB: LANES(d[t] = (uint32_t)(int32_t)(int8_t)*ptr[t]); break;
+        case VX_OP_LBU: LANES(d[t] = *ptr[t]); break;
+        case VX_OP_LH: LANES(d[t] = (uint32_t)(int32_t)(int16_t)ld16(ptr[t])); break;
+        case VX_OP_LHU: LANES(d[t] = ld16(ptr[t])); break;
+        default: LANES(d[t] = ld32(ptr[t])); break;
+        }
+        goto commit_x;
+    }
+
+    /* ---- stores ---- */
+    case VX_OP_SB: fsize = 1; goto do_store;
+    case VX_OP_SH: fsize = 2; goto do_store;
+    case VX_OP_SW:
+    case VX_OP_FSW:
+    do_store: {
+        uint8_t *ptr[VX_MAX_THREADS];
+        const uint32_t *pa = XR(in->rs1);
+        const uint32_t *pb = in->op == VX_OP_FSW ? FR(in->rs2) : XR(in->rs2);
+        const uint32_t imm = (uint32_t)in->imm;
+        int fk = 0;
+        bool limit = false, con = false;
+        vx_lanes bad = 0;
+        uint32_t baddr = 0;
+        LANES({
+            bool lim = false;
+            int k = wptr(s, core, pa[t] + imm, fsize, &ptr[t], &lim);
+            if (VX_UNLIKELY(k)) {
+                if (k == MEM_CONSOLE) {
+                    con = true;
+                } else {
+                    if (!bad) fk = k, baddr = pa[t] + imm, limit = lim;
+                    bad |= vx_lanes_bit(t);
+                }
+            }
+        });
+        if (VX_UNLIKELY(bad)) {
+            mem_fault(s, fk, limit, gw, pc, raw, bad, baddr, fsize, "store");
+            return VX_X_FAULT;
+        }
+        if (VX_UNLIKELY(con || s->nresv)) {
+            LANES({
+                uint32_t addr = pa[t] + imm;
+                if (!ptr[t]) {
+                    vx_console_put(s, addr - VX_IO_COUT_ADDR, (uint8_t)pb[t]);
+                    if (traced) {
+                        vx_console *c = &s->ev_con[s->ncon++];
+                        c->slot = (uint8_t)(addr - VX_IO_COUT_ADDR);
+                        c->byte = (uint8_t)pb[t];
+                    }
+                    continue;
+                }
+                if (fsize == 4)
+                    st32(ptr[t], pb[t]);
+                else if (fsize == 2)
+                    st16(ptr[t], pb[t]);
+                else
+                    *ptr[t] = (uint8_t)pb[t];
+                if (s->nresv && addr < VX_GMEM_END) vx_resv_kill(s, addr);
+                if (traced) memw(s, addr, pb[t], (uint8_t)fsize, t);
+            });
+            break;
+        }
+        if (fsize == 4)
+            LANES(st32(ptr[t], pb[t]));
+        else if (fsize == 2)
+            LANES(st16(ptr[t], pb[t]));
+        else
+            LANES(*ptr[t] = (uint8_t)pb[t]);
+        if (traced) LANES(memw(s, pa[t] + imm, pb[t], (uint8_t)fsize, t));
+        break;
+    }
+
+    /* ---- atomics ---- */
+    case VX_OP_LR_W: {
+        const uint8_t *ptr[VX_MAX_THREADS];
+        const uint32_t *pa = XR(in->rs1);
+        int fk = 0;
+        vx_lanes bad = 0;
+        uint32_t baddr = 0;
+        LANES({
+            int k = rptr(s, core, pa[t], 4, &ptr[t]);
+            if (k) {
+                if (!bad) fk = k, baddr = pa[t];
+                bad |= vx_lanes_bit(t);
+            }
+        });
+        if (bad) {
+            mem_fault(s, fk, false, gw, pc, raw, bad, baddr, 4, "lr.w");
+            return VX_X_FAULT;
+        }
+        uint32_t *d = XR(in->wrd);
+        size_t rbase = (size_t)gw * nt;
+        LANES({
+            uint32_t addr = pa[t];
+            if (traced) memr(s, addr, 4, t);
+            d[t] = ld32(ptr[t]);
+            /* Reservations exist for global memory only: SC to local memory fails. */
+            if (addr - VX_GMEM_BASE < VX_GMEM_END - VX_GMEM_BASE) {
+                if (!s->resv_ok[rbase + t]) s->nresv++;
+                s->resv_ok[rbase + t] = 1;
+                s->resv[rbase + t] = addr;
+            }
+        });
+        goto commit_x;
+    }
+    case VX_OP_SC_W:
+        what = "sc.w";
+        goto do_amo;
+    case VX_OP_AMOSWAP_W:
+    case VX_OP_AMOADD_W:
+    case VX_OP_AMOXOR_W:
+    case VX_OP_AMOAND_W:
+    case VX_OP_AMOOR_W:
+    case VX_OP_AMOMIN_W:
+    case VX_OP_AMOMAX_W:
+    case VX_OP_AMOMINU_W:
+    case VX_OP_AMOMAXU_W:
+        what = "amo";
+    do_amo: {
+        uint8_t *ptr[VX_MAX_THREADS];
+        const uint32_t *pa = XR(in->rs1), *pb = XR(in->rs2);
+        int fk = 0;
+        bool limit = false;
+        vx_lanes bad = 0;
+        uint32_t baddr = 0;
+        LANES({
+            bool lim = false;
+            int k = wptr(s, core, pa[t], 4, &ptr[t], &lim);
+            if (k) {
+                if (!bad) fk = k, baddr = pa[t], limit = lim;
+                bad |= vx_lanes_bit(t);
+            }
+        });
+        if (bad) {
+            mem_fault(s, fk, limit, gw, pc, raw, bad, baddr, 4, what);
+            return VX_X_FAULT;
+        }
+        uint32_t *d = XR(in->wrd);
+        const unsigned op = in->op;
+        size_t rbase = (size_t)gw * nt;
+        LANES({
+            uint32_t addr = pa[t], v = pb[t];
+            if (op == VX_OP_SC_W) {
+                bool okr = s->resv_ok[rbase + t] && s->resv[rbase + t] == addr &&
+                           addr - VX_GMEM_BASE < VX_GMEM_END - VX_GMEM_BASE;
+                if (s->resv_ok[rbase + t]) {
+                    s->resv_ok[rbase + t] = 0;
+                    s->nresv--;
+                }
+                if (okr) {
+                    st32(ptr[t], v);
+                    if (s->nresv) vx_resv_kill(s, addr);
+                    if (traced) memw(s, addr, v, 4, t);
+                }
+                d[t] = okr ? 0 : 1;
+            } else {
+                uint32_t old = ld32(ptr[t]);
+                uint32_t nv = amo_op(op, old, v);
+                if (traced) memr(s, addr, 4, t);
+                st32(ptr[t], nv);
+                if (s->nresv && addr < VX_GMEM_END) vx_resv_kill(s, addr);
+                if (traced) memw(s, addr, nv, 4, t);
+                d[t] = old;
+            }
+        });
+        goto commit_x;
+    }
+
+    /* ---- CSRs ---- */
+    case VX_OP_CSRRW:
+    case VX_OP_CSRRS:
+    case VX_OP_CSRRC:
+    case VX_OP_CSRRWI:
+    case VX_OP_CSRRSI:
+    case VX_OP_CSRRCI: {
+        const uint32_t csr = (uint32_t)in->imm & 0xfff;
+        const unsigned op = in->op;
+        const bool imm_form = op >= VX_OP_CSRRWI;
+        const bool is_w = op == VX_OP_CSRRW || op == VX_OP_CSRRWI;
+        const bool writes = is_w || in->rs1 != 0;
+        int acc = vx_csr_access(csr);
+        if (acc < 0) {
+            vx_fault_set(s, VX_FAULT_CSR, gw, pc, raw, tm, csr, "unknown CSR 0x%03x", csr);
+            return VX_X_FAULT;
+        }
+        if (writes && acc == 0) {
+            const char *nm = vx_isa_csr_name(csr);
+            vx_fault_set(s, VX_FAULT_CSR, gw, pc, raw, tm, csr,
+                         "write to read-only CSR 0x%03x (%s)", csr, nm ? nm : "?");
+            return VX_X_FAULT;
+        }
+        const uint32_t *pa = XR(in->rs1);
+        uint32_t *d = XR(in->wrd);
+        uint32_t *nvals = s->ev_csrvals;
+        LANES({
+            uint32_t src = imm_form ? in->rs1 : pa[t];
+            uint32_t old = vx_csr_read(s, gw, t, csr);
+            if (writes) {
+                uint32_t nv = is_w ? src
+                              : (op == VX_OP_CSRRS || op == VX_OP_CSRRSI) ? old | src
+                                                                          : old & ~src;
+                vx_csr_write(s, gw, t, csr, nv);
+                if (traced) nvals[t] = vx_csr_read(s, gw, t, csr);
+            }
+            d[t] = old;
+        });
+        if (traced) {
+            if (in->rd) commit(s, VX_RF_X, in->rd, tm, d);
+            if (writes) {
+                if (vx_csr_scope(csr) == 0) {
+                    commit(s, VX_RF_CSR, (uint16_t)csr, tm, nvals);
+                } else {
+                    nvals[0] = vx_csr_read(s, gw, 0, csr);
+                    commit(s, VX_RF_CSR, (uint16_t)csr, 1, nvals);
+                }
+            }
+        }
+        break;
+    }
+
+    /* ---- F ---- */
+    case VX_OP_FMADD_S:
+    case VX_OP_FMSUB_S:
+    case VX_OP_FNMSUB_S:
+    case VX_OP_FNMADD_S:
+    case VX_OP_FADD_S:
+    case VX_OP_FSUB_S:
+    case VX_OP_FMUL_S:
+    case VX_OP_FDIV_S:
+    case VX_OP_FSQRT_S:
+    case VX_OP_FCVT_W_S:
+    case VX_OP_FCVT_WU_S:
+    case VX_OP_FCVT_S_W:
+    case VX_OP_FCVT_S_WU: {
+        unsigned rm = in->rm;
+        if (rm == VX_RM_DYN) rm = (w->fcsr >> 5) & 7;
+        if (rm > VX_RM_RMM) {
+            vx_fault_set(s, VX_FAULT_ILLEGAL, gw, pc, raw, tm, rm,
+                         in->rm == VX_RM_DYN ? "dynamic rounding mode with invalid frm %u"
+                                             : "invalid rounding mode %u",
+                         rm);
+            return VX_X_FAULT;
+        }
+        const uint32_t *fa = FR(in->rs1), *fb = FR(in->rs2), *fc = FR(in->rs3);
+        const uint32_t *xa = XR(in->rs1);
+        uint32_t *fd = FR(in->rd), *xd = XR(in->wrd);
+        switch (in->op) {
+        case VX_OP_FMADD_S: LANES(fd[t] = vx_f32_fmadd(fa[t], fb[t], fc[t], rm, &fflags)); break;
+        case VX_OP_FMSUB_S: LANES(fd[t] = vx_f32_fmsub(fa[t], fb[t], fc[t], rm, &fflags)); break;
+        case VX_OP_FNMSUB_S:
+            LANES(fd[t] = vx_f32_fnmsub(fa[t], fb[t], fc[t], rm, &fflags));
+            break;
+        case VX_OP_FNMADD_S:
+            LANES(fd[t] = vx_f32_fnmadd(fa[t], fb[t], fc[t], rm, &fflags));
+            break;
+        case VX_OP_FADD_S: LANES(fd[t] = vx_f32_add(fa[t], fb[t], rm, &fflags)); break;
+        case VX_OP_FSUB_S: LANES(fd[t] = vx_f32_sub(fa[t], fb[t], rm, &fflags)); break;
+        case VX_OP_FMUL_S: LANES(fd[t] = vx_f32_mul(fa[t], fb[t], rm, &fflags)); break;
+        case VX_OP_FDIV_S: LANES(fd[t] = vx_f32_div(fa[t], fb[t], rm, &fflags)); break;
+        case VX_OP_FSQRT_S: LANES(fd[t] = vx_f32_sqrt(fa[t], rm, &fflags)); break;
+        case VX_OP_FCVT_S_W: LANES(fd[t] = vx_f32_from_i32(xa[t], rm, &fflags)); break;
+        case VX_OP_FCVT_S_WU: LANES(fd[t] = vx_f32_from_u32(xa[t], rm, &fflags)); break;
+        case VX_OP_FCVT_W_S:
+            LANES(xd[t] = vx_f32_to_i32(fa[t], rm, &fflags));
+            goto commit_xf;
+        default: /* FCVT_WU_S */
+            LANES(xd[t] = vx_f32_to_u32(fa[t], rm, &fflags));
+            goto commit_xf;
+        }
+        if (traced) commit(s, VX_RF_F, in->rd, tm, fd);
+        goto fp_flags;
+    }
+    case VX_OP_FSGNJ_S:
+    case VX_OP_FSGNJN_S:
+    case VX_OP_FSGNJX_S: {
+        const uint32_t *fa = FR(in->rs1), *fb = FR(in->rs2);
+        uint32_t *fd = FR(in->rd);
+        const unsigned op = in->op;
+        LANES(fd[t] = fsgnj(op, fa[t], fb[t]));
+        if (traced) commit(s, VX_RF_F, in->rd, tm, fd);
+        break;
+    }
+    case VX_OP_FMIN_S:
+    case VX_OP_FMAX_S: {
+        const uint32_t *fa = FR(in->rs1), *fb = FR(in->rs2);
+        uint32_t *fd = FR(in->rd);
+        if (in->op == VX_OP_FMIN_S)
+            LANES(fd[t] = vx_f32_min(fa[t], fb[t], &fflags));
+        else
+            LANES(fd[t] = vx_f32_max(fa[t], fb[t], &fflags));
+        if (traced) commit(s, VX_RF_F, in->rd, tm, fd);
+        goto fp_flags;
+    }
+    case VX_OP_FEQ_S:
+    case VX_OP_FLT_S:
+    case VX_OP_FLE_S: {
+        const uint32_t *fa = FR(in->rs1), *fb = FR(in->rs2);
+        uint32_t *xd = XR(in->wrd);
+        if (in->op == VX_OP_FEQ_S)
+            LANES(xd[t] = vx_f32_eq(fa[t], fb[t], &fflags));
+        else if (in->op == VX_OP_FLT_S)
+            LANES(xd[t] = vx_f32_lt(fa[t], fb[t], &fflags));
+        else
+            LANES(xd[t] = vx_f32_le(fa[t], fb[t], &fflags));
+        goto commit_xf;
+    }
+    case VX_OP_FCLASS_S: {
+        const uint32_t *fa = FR(in->rs1);
+        uint32_t *d = XR(in->wrd);
+        LANES(d[t] = vx_f32_class(fa[t]));
+        goto commit_x;
+    }
+    case VX_OP_FMV_X_W: {
+        const uint32_t *fa = FR(in->rs1);
+        uint32_t *d = XR(in->wrd);
+        LANES(d[t] = fa[t]);
+        goto commit_x;
+    }
+    case VX_OP_FMV_W_X: {
+        const uint32_t *xa = XR(in->rs1);
+        uint32_t *fd = FR(in->rd);
+        LANES(fd[t] = xa[t]);
+        if (traced) commit(s, VX_RF_F, in->rd, tm, fd);
+        break;
+    }
+
+    /* ---- Vortex warp control ---- */
+    case VX_OP_VX_TMC: {
+        vx_lanes m = mask_from_reg(s, XR(in->rs1)[last]);
+        if (mode & VX_XM_INJECT) break; /* never reached: injection rejects custom-0 */
+        w->pc = npc;
+        set_tmask(s, gw, m, npc, traced);
+        return VX_X_OK;
+    }
+    case VX_OP_VX_WSPAWN: {
+        uint32_t n = XR(in->rs1)[last], entry = XR(in->rs2)[last];
+        vx_core *c = &s->cores[core];
+        if (entry & 3) {
+            vx_fault_set(s, VX_FAULT_WSPAWN, gw, pc, raw, tm, entry,
+                         "wspawn entry point 0x%08x is misaligned", entry);
+            return VX_X_FAULT;
+        }
+        if (c->spawn_pending) {
+            vx_fault_set(s, VX_FAULT_WSPAWN, gw, pc, raw, tm, entry,
+                         "wspawn while warp %u's wspawn is still pending in core %u",
+                         c->spawn_caller, core);
+            return VX_X_FAULT;
+        }
+        if (n > s->nw) n = s->nw;
+        s->stats.spawns++;
+        if (n < 2 && c->nactive == 1) break; /* nothing to wait for, nothing to start */
+        c->spawn_pending = 1;
+        c->spawn_n = n;
+        c->spawn_pc = entry;
+        c->spawn_caller = gw % s->nw;
+        w->spawn_wait = 1;
+        w->pc = npc;
+        vx_sched_update(s, gw);
+        if (traced) vx_wctl_push(s, VX_WCTL_SPAWN_WAIT, gw, entry, n, 0, 0, 0);
+        if (c->nactive == 1) spawn_resolve(s, core);
+        return VX_X_OK;
+    }
+    case VX_OP_VX_SPLIT:
+    case VX_OP_VX_SPLIT_N: {
+        const uint32_t *pa = XR(in->rs1);
+        const uint32_t neg = in->op == VX_OP_VX_SPLIT_N;
+        vx_lanes then = 0;
+        for (uint32_t t = 0; t < nt; t++)
+            if (LANE_ON(t) && ((pa[t] & 1) ^ neg)) then |= vx_lanes_bit(t);
+        vx_lanes els = tm & ~then;
+        const uint32_t depth = w->depth;
+        bool divergent = then && els;
+        if (divergent && depth >= nt - 1) {
+            vx_fault_set(s, VX_FAULT_IPDOM_OVERFLOW, gw, pc, raw, tm, depth,
+                         "IPDOM stack overflow: divergent split at depth %u (limit %u)", depth,
+                         nt - 1);
+            return VX_X_FAULT;
+        }
+        uint32_t *d = XR(in->wrd);
+        LANES(d[t] = depth);
+        if (traced && in->rd) commit(s, VX_RF_X, in->rd, tm, d);
+        s->stats.splits++;
+        if (divergent) {
+            s->stats.divergent_splits++;
+            vx_lanes first = vx_lanes_count(then) >= vx_lanes_count(els) ? then : els;
+            vx_ipdom *e = &vx_ipdom_of(s, gw)[depth];
+            e->orig = tm;
+            e->els = tm & ~first;
+            e->pc = npc;
+            e->fallthrough = 0;
+            w->depth = depth + 1;
+            w->tmask = first;
+            if (traced) {
+                vx_wctl_push(s, VX_WCTL_IPDOM_PUSH, gw, npc, depth + 1, 0, tm, e->els);
+                vx_wctl_push(s, VX_WCTL_TMASK, gw, npc, 0, 0, first, 0);
+            }
+        }
+        break;
+    }
+    case VX_OP_VX_JOIN: {
+        uint32_t token = XR(in->rs1)[last];
+        s->stats.joins++;
+        if (token == w->depth) break; /* the matching split was not divergent */
+        if (w->depth == 0) {
+            vx_fault_set(s, VX_FAULT_IPDOM_UNDERFLOW, gw, pc, raw, tm, token,
+                         "join (token %u) with an empty IPDOM stack", token);
+            return VX_X_FAULT;
+        }
+        vx_ipdom *e = &vx_ipdom_of(s, gw)[w->depth - 1];
+        if (!e->fallthrough) {
+            e->fallthrough = 1;
+            w->tmask = e->els;
+            npc = e->pc;
+            if (traced) {
+                vx_wctl_push(s, VX_WCTL_IPDOM_ELSE, gw, npc, w->depth, 0, e->els, 0);
+                vx_wctl_push(s, VX_WCTL_TMASK, gw, npc, 0, 0, e->els, 0);
+            }
+        } else {
+            w->tmask = e->orig;
+            w->depth--;
+            if (traced) {
+                vx_wctl_push(s, VX_WCTL_IPDOM_POP, gw, npc, w->depth, 0, e->orig, 0);
+                vx_wctl_push(s, VX_WCTL_TMASK, gw, npc, 0, 0, e->orig, 0);
+            }
+        }
+        break;
+    }
+    case VX_OP_VX_BAR: {
+        uint32_t id = XR(in->rs1)[last], count = XR(in->rs2)[last];
+        if (count < 2) break;
+        uint32_t idx = id & 0x7fffffffu;
+        if (idx >= s->nb) {
+            vx_fault_set(s, VX_FAULT_BARRIER, gw, pc, raw, tm, id,
+                         "barrier id %u out of range (%u barriers per core)", idx, s->nb);
+            return VX_X_FAULT;
+        }
+        s->stats.barriers++;
+        bool global = id >> 31;
+        w->pc = npc;
+        w->bar_wait = 1;
+        w->bar_id = id;
+        vx_sched_update(s, gw);
+        if (traced) vx_wctl_push(s, VX_WCTL_BAR_ARRIVE, gw, npc, id, count, 0, 0);
+        uint32_t *cnt = &s->bar_count[(size_t)core * 2 * s->nb + (global ? s->nb : 0) + idx];
+        ++*cnt;
+        if (!global) {
+            if (*cnt == count) {
+                *cnt = 0;
+                bar_release_core(s, core, id);
+            }
+        } else {
+            s->gbar_need[idx] = count;
+            gbar_check(s, core, idx);
+        }
+        return VX_X_OK;
+    }
+    case VX_OP_VX_PRED:
+    case VX_OP_VX_PRED_N: {
+        const uint32_t *pa = XR(in->rs1);
+        const uint32_t neg = in->op == VX_OP_VX_PRED_N;
+        vx_lanes p = 0;
+        for (uint32_t t = 0; t < nt; t++)
+            if (LANE_ON(t) && ((pa[t] & 1) ^ neg)) p |= vx_lanes_bit(t);
+        s->stats.preds++;
+        if (!p) p = mask_from_reg(s, XR(in->rs2)[last]);
+        w->pc = npc;
+        set_tmask(s, gw, p, npc, traced);
+        return VX_X_OK;
+    }
+
+    /* ---- vote and shuffle ---- */
+    case VX_OP_VX_VOTE_ALL:
+    case VX_OP_VX_VOTE_ANY:
+    case VX_OP_VX_VOTE_UNI:
+    case VX_OP_VX_VOTE_BAL: {
+        const uint32_t *pa = XR(in->rs1);
+        uint32_t has1 = 0, has0 = 0, ballot = 0;
+        for (uint32_t t = 0; t < nt; t++)
+            if (LANE_ON(t)) {
+                if (pa[t] & 1) {
+                    has1 = 1;
+                    if (t < 32) ballot |= 1u << t;
+                } else {
+                    has0 = 1;
+                }
+            }
+        uint32_t v = in->op == VX_OP_VX_VOTE_ALL   ? !has0
+                     : in->op == VX_OP_VX_VOTE_ANY ? has1
+                     : in->op == VX_OP_VX_VOTE_UNI ? (!has1 || !has0)
+                                                   : ballot;
+        uint32_t *d = XR(in->wrd);
+        LANES(d[t] = v);
+        goto commit_x;
+    }
+    case VX_OP_VX_SHFL_UP:
+    case VX_OP_VX_SHFL_DOWN:
+    case VX_OP_VX_SHFL_BFLY:
+    case VX_OP_VX_SHFL_IDX: {
+        const uint32_t *pa = XR(in->rs1), *pb = XR(in->rs2);
+        uint32_t tmp[VX_MAX_THREADS];
+        const unsigned op = in->op;
+        LANES({
+            uint32_t ctl = pb[t];
+            int b = (int)(ctl & 0x3f), c = (int)((ctl >> 6) & 0x3f), m = (int)((ctl >> 12) & 0x3f);
+            int ti = (int)t;
+            int maxl = (ti & m) | (c & ~m), minl = ti & m, src;
+            bool okl;
+            if (op == VX_OP_VX_SHFL_UP) {
+                src = ti - b;
+                okl = src >= minl;
+            } else if (op == VX_OP_VX_SHFL_DOWN) {
+                src = ti + b;
+                okl = src <= maxl;
+            } else if (op == VX_OP_VX_SHFL_BFLY) {
+                src = ti ^ b;
+                okl = src <= maxl;
+            } else {
+                src = minl | (b & ~m);
+                okl = src <= maxl;
+            }
+            if (!okl) src = ti;
+            /* An inactive (or nonexistent) source lane reads 0, as in SimX. */
+            if (src >= 0 && (uint32_t)src < nt)
+                tmp[t] = LANE_ON((uint32_t)src) ? pa[src] : 0;
+            else
+                tmp[t] = pa[t];
+        });
+        uint32_t *d = XR(in->wrd);
+        LANES(d[t] = tmp[t]);
+        goto commit_x;
+    }
+    }
+    goto done;
+
+commit_x:
+    if (traced && in->rd) commit(s, VX_RF_X, in->rd, tm, XR(in->rd));
+    goto done;
+commit_xf:
+    if (traced && in->rd) commit(s, VX_RF_X, in->rd, tm, XR(in->rd));
+fp_flags:
+    if (fflags) {
+        uint8_t old = w->fcsr;
+        w->fcsr = (uint8_t)(old | fflags);
+        if (traced && w->fcsr != old) {
+            s->ev_fvals[0] = w->fcsr & 0x1f;
+            commit(s, VX_RF_CSR, 0x001, 1, s->ev_fvals);
+        }
+    }
+done:
+    if (!(mode & VX_XM_INJECT)) w->pc = npc;
+    return status;
+#undef XR
+#undef FR
+}
+
+/* ---- issue: fetch, decode, execute, report ---------------------------------------------------------- */
+
+static int fetch(vx_sim *s, uint32_t gw, uint32_t pc, uint32_t *raw)
+{
+    if (pc & 3) {
+        vx_fault_set(s, VX_FAULT_MISALIGNED, gw, pc, 0, s->warps[gw].tmask, pc,
+                     "instruction fetch from misaligned PC 0x%08x", pc);
+        return -1;
+    }
+    if (VX_LIKELY(pc - VX_GMEM_BASE < VX_GMEM_END - VX_GMEM_BASE)) {
+        uint32_t pn = pc >> VX_PAGE_SHIFT;
+        if (VX_UNLIKELY(pn != s->fetch_pn)) {
+            s->fetch_page = vx_gmem_rpage(s, pn);
+            s->fetch_pn = pn;
+        }
+        *raw = ld32(s->fetch_page + (pc & (VX_PAGE_SIZE - 1)));
+        return 0;
+    }
+    if (pc - VX_LMEM_BASE_ADDR < VX_LMEM_SIZE) {
+        uint32_t off = pc - VX_LMEM_BASE_ADDR;
+        *raw = ld32(vx_lmem_rpage(s, gw / s->nw, off >> VX_PAGE_SHIFT) +
+                    (off & (VX_PAGE_SIZE - 1)));
+        return 0;
+    }
+    vx_fault_set(s, VX_FAULT_UNMAPPED, gw, pc, 0, s->warps[gw].tmask, pc,
+                 "instruction fetch from unmapped address 0x%08x%s", pc, region_name(pc));
+    return -1;
+}
+
+static ALWAYS_INLINE int issue_impl(vx_sim *s, uint32_t gw, unsigned mode, uint32_t word,
+                                    uint32_t lane, const int traced)
+{
+    vx_warp *w = &s->warps[gw];
+    const uint32_t pc = w->pc;
+    const vx_insn *in;
+    vx_insn tmp;
+    vx_lanes tm;
+    int r;
+    uint64_t index = s->index++;
+
+    if (traced) {
+        s->ncommits = s->nmem = s->nreads = s->ncon = 0;
+        s->ev_wctl.n = 0;
+    }
+    if (mode & VX_XM_INJECT) {
+        tm = vx_lanes_bit(lane);
+        (void)w;
+        vx_isa_decode(word, &tmp);
+        in = &tmp;
+    } else {
+        uint32_t raw;
+        tm = w->tmask;
+        if (VX_UNLIKELY(!tm)) { /* cannot happen: an active warp has lanes */
+            vx_fault_set(s, VX_FAULT_ILLEGAL, gw, pc, 0, 0, 0, "issue with an empty thread mask");
+            r = VX_X_FAULT;
+            in = NULL;
+            goto report;
+        }
+        if (VX_UNLIKELY(fetch(s, gw, pc, &raw))) {
+            r = VX_X_FAULT;
+            in = NULL;
+            goto report;
+        }
+        uint32_t slot = (pc >> 2) & (VX_ICACHE_SIZE - 1);
+        if (VX_UNLIKELY(s->icache[slot].pc != pc || s->icache[slot].raw != raw)) {
+            vx_isa_decode(raw, &s->icache[slot].insn);
+            s->icache[slot].pc = pc;
+            s->icache[slot].raw = raw;
+        }
+        in = &s->icache[slot].insn;
+        w->issued++;
+        s->cores[gw / s->nw].minstret++;
+        s->stats.issues++;
+        s->stats.lane_ops += vx_lanes_count(tm);
+    }
+    r = execute(s, gw, in, tm, pc, mode, traced);
+
+report:
+    if (traced) {
+        vx_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = VX_EV_ISSUE;
+        ev.flags = (uint8_t)(((mode & VX_XM_INJECT) ? VX_EVF_INJECTED : 0) |
+                             ((mode & VX_XM_STEP) ? VX_EVF_STEP : 0));
+        ev.index = index;
+        ev.cycle = s->cycle;
+        ev.core = gw / s->nw;
+        ev.warp = gw % s->nw;
+        ev.pc = pc;
+        ev.insn = in ? in->raw : 0;
+        ev.tmask = tm;
+        if (r == VX_X_FAULT) {
+            ev.fault = &s->fault;
+        } else {
+            ev.ncommits = s->ncommits;
+            ev.commits = s->ev_commits;
+            ev.nmem = s->nmem;
+            ev.mem = s->ev_mem;
+            ev.nreads = s->nreads;
+            ev.reads = s->ev_reads;
+            ev.nwctl = s->ev_wctl.n;
+            ev.wctl = s->ev_wctl.v;
+            ev.nconsole = s->ncon;
+            ev.console = s->ev_con;
+        }
+        s->obs(s->obs_ctx, &ev);
+    }
+    return r;
+}
+
+static int issue_fast(vx_sim *s, uint32_t gw, unsigned mode, uint32_t word, uint32_t lane)
+{
+    return issue_impl(s, gw, mode, word, lane, 0);
+}
+
+static int issue_traced(vx_sim *s, uint32_t gw, unsigned mode, uint32_t word, uint32_t lane)
+{
+    return issue_impl(s, gw, mode, word, lane, 1);
+}
+
+int vx_exec_issue(vx_sim *s, uint32_t gw, unsigned mode, uint32_t insn, uint32_t lane)
+{
+    if (s->obs) return issue_traced(s, gw, mode, insn, lane);
+    return issue_fast(s, gw, mode, insn, lane);
+}

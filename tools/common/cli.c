@@ -1,0 +1,342 @@
+/* cli.c - shared command-line support (see cli.h). */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "vx_isa.h"
+
+void vx_cli_run_init(vx_cli_run *o)
+{
+    memset(o, 0, sizeof *o);
+    vx_sim_config d = VX_SIM_CONFIG_INIT;
+    o->cfg = d;
+}
+
+void vx_cli_run_release(vx_cli_run *o)
+{
+    for (size_t i = 0; i < o->nloads; i++) free(o->loads[i].path);
+    free(o->loads);
+    o->loads = NULL;
+    o->nloads = 0;
+}
+
+const char *vx_cli_run_help(void)
+{
+    return "platform and run options:\n"
+           "  -C, --clusters N      clusters (default 1)\n"
+           "  -c, --cores N         cores per cluster (default 1)\n"
+           "  -w, --warps N         warps per core (default 4)\n"
+           "  -t, --threads N       threads per warp, a power of two <= 128 (default 4)\n"
+           "      --load FILE@ADDR  copy FILE into memory at ADDR before start (repeatable)\n"
+           "      --arg ADDR        kernel argument: reset value of mscratch (default 0)\n"
+           "      --max-cycles N    stop after N cycles (exit status 4)\n"
+           "      --mem-limit SIZE  guest memory limit, suffix K/M/G (default 1G)\n";
+}
+
+bool vx_cli_parse_u64(const char *s, bool size_suffix, uint64_t *out)
+{
+    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s) return false;
+    if (size_suffix && *end) {
+        unsigned sh = 0;
+        switch (*end) {
+        case 'k':
+        case 'K': sh = 10; break;
+        case 'm':
+        case 'M': sh = 20; break;
+        case 'g':
+        case 'G': sh = 30; break;
+        default: return false;
+        }
+        end++;
+        if (*end == 'i' && end[1] == 'B') end += 2;
+        else if (*end == 'B') end++;
+        if (v > (~0ull >> sh)) return false;
+        v <<= sh;
+    }
+    if (*end) return false;
+    *out = v;
+    return true;
+}
+
+bool vx_cli_parse_u32(const char *s, uint32_t *out)
+{
+    uint64_t v;
+    if (!vx_cli_parse_u64(s, false, &v) || v > 0xffffffffull) return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+/* Match argv[*i] against a long name and an optional short letter; fetch the value. */
+static int opt_value(int argc, char **argv, int *i, const char *lng, char shrt, const char **val,
+                     char *msg, size_t cap)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(lng);
+    if (!strncmp(a, lng, n) && (a[n] == 0 || a[n] == '=')) {
+        if (a[n] == '=') {
+            *val = a + n + 1;
+            return 1;
+        }
+    } else if (shrt && a[0] == '-' && a[1] == shrt) {
+        if (a[2]) {
+            *val = a + 2;
+            return 1;
+        }
+    } else {
+        return 0;
+    }
+    if (*i + 1 >= argc) {
+        snprintf(msg, cap, "option '%s' needs a value", a);
+        return -1;
+    }
+    *val = argv[++*i];
+    return 1;
+}
+
+static int shape_opt(int argc, char **argv, int *i, const char *lng, char shrt, uint32_t *dst,
+                     uint32_t max, char *msg, size_t cap)
+{
+    const char *v;
+    int r = opt_value(argc, argv, i, lng, shrt, &v, msg, cap);
+    if (r <= 0) return r;
+    uint32_t x;
+    if (!vx_cli_parse_u32(v, &x) || x < 1 || x > max) {
+        snprintf(msg, cap, "%s: '%s' is not a number in 1..%u", lng, v, max);
+        return -1;
+    }
+    *dst = x;
+    return 1;
+}
+
+int vx_cli_run_option(vx_cli_run *o, int argc, char **argv, int *i, char *msg, size_t cap)
+{
+    const char *v;
+    int r;
+    if ((r = shape_opt(argc, argv, i, "--clusters", 'C', &o->cfg.clusters, 127, msg, cap))) return r;
+    if ((r = shape_opt(argc, argv, i, "--cores", 'c', &o->cfg.cores, 511, msg, cap))) return r;
+    if ((r = shape_opt(argc, argv, i, "--warps", 'w', &o->cfg.warps, 511, msg, cap))) return r;
+    if ((r = shape_opt(argc, argv, i, "--threads", 't', &o->cfg.threads, 128, msg, cap))) return r;
+    if ((r = opt_value(argc, argv, i, "--load", 0, &v, msg, cap))) {
+        if (r < 0) return r;
+        const char *at = strrchr(v, '@');
+        uint32_t addr;
+        if (!at || at == v || !vx_cli_parse_u32(at + 1, &addr)) {
+            snprintf(msg, cap, "--load: '%s' is not FILE@ADDR", v);
+            return -1;
+        }
+        vx_cli_load *nl = realloc(o->loads, (o->nloads + 1) * sizeof *nl);
+        if (!nl) {
+            snprintf(msg, cap, "out of memory");
+            return -1;
+        }
+        o->loads = nl;
+        char *path = strndup(v, (size_t)(at - v));
+        if (!path) {
+            snprintf(msg, cap, "out of memory");
+            return -1;
+        }
+        o->loads[o->nloads].path = path;
+        o->loads[o->nloads].addr = addr;
+        o->nloads++;
+        return 1;
+    }
+    if ((r = opt_value(argc, argv, i, "--arg", 0, &v, msg, cap))) {
+        if (r < 0) return r;
+        if (!vx_cli_parse_u32(v, &o->cfg.arg)) {
+            snprintf(msg, cap, "--arg: '%s' is not a 32-bit number", v);
+            return -1;
+        }
+        return 1;
+    }
+    if ((r = opt_value(argc, argv, i, "--max-cycles", 0, &v, msg, cap))) {
+        if (r < 0) return r;
+        if (!vx_cli_parse_u64(v, false, &o->max_cycles) || o->max_cycles == 0) {
+            snprintf(msg, cap, "--max-cycles: '%s' is not a positive number", v);
+            return -1;
+        }
+        return 1;
+    }
+    if ((r = opt_value(argc, argv, i, "--mem-limit", 0, &v, msg, cap))) {
+        if (r < 0) return r;
+        if (!vx_cli_parse_u64(v, true, &o->cfg.mem_limit) || o->cfg.mem_limit < VX_PAGE_SIZE) {
+            snprintf(msg, cap, "--mem-limit: '%s' is not a size of at least 4K", v);
+            return -1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+vx_err vx_cli_read_file(const char *path, uint8_t **buf, size_t *len, char *msg, size_t cap)
+{
+    *buf = NULL;
+    *len = 0;
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f) {
+        snprintf(msg, cap, "cannot read '%s': %s", path, strerror(errno));
+        return VX_ERR_IO;
+    }
+    size_t n = 0, c = 1 << 16;
+    uint8_t *b = malloc(c);
+    vx_err err = VX_OK;
+    for (;;) {
+        if (!b) {
+            snprintf(msg, cap, "cannot read '%s': out of memory", path);
+            err = VX_ERR_NOMEM;
+            break;
+        }
+        size_t got = fread(b + n, 1, c - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                snprintf(msg, cap, "cannot read '%s': %s", path, strerror(errno));
+                err = VX_ERR_IO;
+            }
+            break;
+        }
+        if (n == c) {
+            if (c >= ((size_t)1 << 32)) {
+                snprintf(msg, cap, "cannot read '%s': larger than 4 GiB", path);
+                err = VX_ERR_FORMAT;
+                break;
+            }
+            uint8_t *nb = realloc(b, c * 2);
+            if (!nb) free(b);
+            b = nb;
+            c *= 2;
+        }
+    }
+    if (f != stdin) fclose(f);
+    if (err) {
+        free(b);
+        return err;
+    }
+    *buf = b;
+    *len = n;
+    return VX_OK;
+}
+
+static void blob_release(vx_cli_blob *b)
+{
+    free(b->path);
+    free(b->data);
+    memset(b, 0, sizeof *b);
+}
+
+void vx_cli_loaded_release(vx_cli_loaded *l)
+{
+    if (!l) return;
+    blob_release(&l->kernel);
+    for (size_t i = 0; i < l->nloads; i++) blob_release(&l->loads[i]);
+    free(l->loads);
+    memset(l, 0, sizeof *l);
+}
+
+vx_err vx_cli_setup(const vx_cli_run *o, const char *kernel, vx_sim **out, vx_cli_loaded *loaded,
+                    char *msg, size_t cap)
+{
+    vx_cli_loaded tmp;
+    vx_cli_loaded *l = loaded ? loaded : &tmp;
+    memset(l, 0, sizeof *l);
+    *out = NULL;
+    char cm[160];
+    vx_err err = vx_sim_config_check(&o->cfg, cm, sizeof cm);
+    if (err) {
+        snprintf(msg, cap, "bad platform: %s", cm);
+        return err;
+    }
+    vx_sim *s = NULL;
+    err = vx_sim_new(&o->cfg, &s);
+    if (err) {
+        snprintf(msg, cap, "cannot create the simulator: %s", vx_strerror(err));
+        return err;
+    }
+    err = vx_cli_read_file(kernel, &l->kernel.data, &l->kernel.len, msg, cap);
+    if (err) goto fail;
+    l->kernel.path = strdup(kernel);
+    l->kind = vx_image_detect(kernel, l->kernel.data, l->kernel.len);
+    err = vx_sim_load_image(s, kernel, l->kind, l->kernel.data, l->kernel.len, &l->kernel.addr);
+    if (err) {
+        snprintf(msg, cap, "cannot load kernel: %s", vx_sim_errmsg(s));
+        goto fail;
+    }
+    if (o->nloads) {
+        l->loads = calloc(o->nloads, sizeof *l->loads);
+        if (!l->loads) {
+            snprintf(msg, cap, "out of memory");
+            err = VX_ERR_NOMEM;
+            goto fail;
+        }
+    }
+    for (size_t i = 0; i < o->nloads; i++) {
+        vx_cli_blob *b = &l->loads[i];
+        l->nloads = i + 1;
+        err = vx_cli_read_file(o->loads[i].path, &b->data, &b->len, msg, cap);
+        if (err) goto fail;
+        b->path = strdup(o->loads[i].path);
+        b->addr = o->loads[i].addr;
+        uint64_t end = (uint64_t)b->addr + b->len;
+        if (b->addr < 0x80 || end > VX_LMEM_BASE_ADDR) {
+            snprintf(msg, cap,
+                     "--load '%s'@0x%08x: [0x%08x, 0x%llx) is not inside global memory "
+                     "[0x80, 0xffff0000)",
+                     b->path, b->addr, b->addr, (unsigned long long)end);
+            err = VX_ERR_RANGE;
+            goto fail;
+        }
+        err = vx_sim_mem_write(s, 0, b->addr, b->data, b->len);
+        if (err) {
+            snprintf(msg, cap, "--load '%s': %s", b->path, vx_sim_errmsg(s));
+            goto fail;
+        }
+    }
+    if (o->max_cycles) vx_sim_set_max_cycles(s, o->max_cycles);
+    *out = s;
+    if (!loaded) vx_cli_loaded_release(l);
+    return VX_OK;
+fail:
+    vx_sim_free(s);
+    vx_cli_loaded_release(l);
+    return err;
+}
+
+size_t vx_cli_lanes_text(vx_lanes m, char *buf, size_t cap)
+{
+    uint64_t hi = (uint64_t)(m >> 64), lo = (uint64_t)m;
+    if (hi) return (size_t)snprintf(buf, cap, "0x%llx%016llx", (unsigned long long)hi,
+                                    (unsigned long long)lo);
+    return (size_t)snprintf(buf, cap, "0x%llx", (unsigned long long)lo);
+}
+
+static const char *signame(unsigned sig)
+{
+    switch (sig) {
+    case 4: return "SIGILL";
+    case 5: return "SIGTRAP";
+    case 6: return "SIGABRT";
+    case 7: return "SIGBUS";
+    case 8: return "SIGFPE";
+    case 11: return "SIGSEGV";
+    case 12: return "SIGSYS";
+    default: return "signal";
+    }
+}
+
+size_t vx_cli_fault_text(const vx_fault *f, char *buf, size_t cap)
+{
+    char lanes[48], dis[96] = "";
+    vx_cli_lanes_text(f->lanes, lanes, sizeof lanes);
+    if (f->kind != VX_FAULT_DEADLOCK && !(f->insn == 0 && f->kind == VX_FAULT_UNMAPPED)) {
+        char d[80];
+        vx_disasm(f->pc, f->insn, d, sizeof d);
+        snprintf(dis, sizeof dis, " [%s]", d);
+    }
+    return (size_t)snprintf(buf, cap, "kernel fault at pc 0x%08x (core %u, warp %u, lanes %s): %s%s (%s)",
+                            f->pc, f->core, f->warp, lanes, f->reason, dis, signame(f->signal));
+}

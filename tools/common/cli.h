@@ -1,0 +1,100 @@
+/*
+ * cli.h - command-line support shared by the programs that run kernels (vxsim,
+ * vxrec): the platform shape, memory preloads, the kernel argument, limits, and
+ * reading whole files with clear errors.
+ *
+ * Common options (vx_cli_run_help() prints them):
+ *   -C, --clusters N        clusters (default 1)
+ *   -c, --cores N           cores per cluster (default 1)
+ *   -w, --warps N           warps per core (default 4)
+ *   -t, --threads N         threads per warp, a power of two (default 4)
+ *   --load FILE@ADDR        copy FILE into global memory at ADDR before start (repeatable)
+ *   --arg ADDR              kernel argument: the reset value of mscratch (default 0)
+ *   --max-cycles N          stop after N cycles (exit status 4)
+ *   --mem-limit SIZE        guest memory limit, suffix K, M or G (default 1G)
+ * Values may be written "--opt V", "--opt=V", or for short options "-oV".
+ * Numbers are decimal or 0x-hex.
+ *
+ * Exit statuses (DESIGN.md §7), for every program that runs a kernel.
+ */
+#ifndef VX_CLI_H
+#define VX_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "vx_sim.h"
+
+#define VX_EXIT_USAGE 2 /* usage or input error */
+#define VX_EXIT_FAULT 3 /* the kernel faulted */
+#define VX_EXIT_LIMIT 4 /* a limit (--max-cycles) was reached */
+
+typedef struct vx_cli_load {
+    char *path; /* owned */
+    uint32_t addr;
+} vx_cli_load;
+
+typedef struct vx_cli_run {
+    vx_sim_config cfg; /* shape, mem_limit, arg */
+    vx_cli_load *loads;
+    size_t nloads;
+    uint64_t max_cycles;
+} vx_cli_run;
+
+/* A file that was put into memory (kept so that a recorder can store it). */
+typedef struct vx_cli_blob {
+    char *path;
+    uint8_t *data;
+    size_t len;
+    uint32_t addr; /* --load address; for the kernel: its entry point */
+} vx_cli_blob;
+
+typedef struct vx_cli_loaded {
+    vx_cli_blob kernel;
+    vx_image_kind kind;
+    vx_cli_blob *loads;
+    size_t nloads;
+} vx_cli_loaded;
+
+void vx_cli_run_init(vx_cli_run *o);
+void vx_cli_run_release(vx_cli_run *o);
+
+/*
+ * Try to parse the common option at argv[*i].  Returns 1 when it was one (and
+ * *i now indexes its last word), 0 when argv[*i] is not a common option, -1 on
+ * a bad value (msg says why, e.g. "--warps: '0' is not a number in 1..511").
+ */
+int vx_cli_run_option(vx_cli_run *o, int argc, char **argv, int *i, char *msg, size_t cap);
+
+/* The help lines for the common options. */
+const char *vx_cli_run_help(void);
+
+/*
+ * Create the simulator from the options, load KERNEL (ELF, .vxbin or raw .bin,
+ * detected by vx_image_detect) and every --load file.  On error *out is NULL,
+ * msg says what failed and on which file, and the status to exit with is 2.
+ * loaded (may be NULL) receives the bytes that were loaded; release it with
+ * vx_cli_loaded_release.
+ */
+vx_err vx_cli_setup(const vx_cli_run *o, const char *kernel, vx_sim **out, vx_cli_loaded *loaded,
+                    char *msg, size_t cap);
+void vx_cli_loaded_release(vx_cli_loaded *l);
+
+/* Read a whole file ("-" is standard input).  msg: "cannot read 'f': reason". */
+vx_err vx_cli_read_file(const char *path, uint8_t **buf, size_t *len, char *msg, size_t cap);
+
+/* Parse a number: decimal or 0x-hex; with sizes, an optional K/M/G suffix (powers of 1024). */
+bool vx_cli_parse_u64(const char *s, bool size_suffix, uint64_t *out);
+bool vx_cli_parse_u32(const char *s, uint32_t *out);
+
+/*
+ * One line describing a fault for the user, e.g.
+ * "kernel fault at pc 0x80000010 (core 0, warp 1, lanes 0x3): misaligned 4-byte load
+ *  at 0x10002 [lw a0, 0(a1)] (SIGBUS)".
+ */
+size_t vx_cli_fault_text(const vx_fault *f, char *buf, size_t cap);
+
+/* Text of a lane mask as hex ("0x3"). */
+size_t vx_cli_lanes_text(vx_lanes m, char *buf, size_t cap);
+
+#endif /* VX_CLI_H */

@@ -1,0 +1,394 @@
+/*
+ * vxsim - run a Vortex kernel on the vxrr simulator.
+ *
+ *   vxsim [options] KERNEL
+ *
+ * Console output of the kernel is printed as "#<slot>: <line>" on stdout, as
+ * Vortex's simx does.  Exit status: the kernel's exit code (the word at 0x88,
+ * or a0 of an exit ecall) modulo 256 when it finished; 2 for usage or input
+ * errors, 3 when the kernel faulted, 4 when --max-cycles was reached.  (A
+ * kernel that exits with 2, 3 or 4 is told apart by the message on stderr.)
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "dmserver.h"
+#include "vx_isa.h"
+#include "vx_sim.h"
+
+typedef struct dump_req {
+    uint32_t addr;
+    uint64_t len;
+    const char *file;
+} dump_req;
+
+typedef struct tracer {
+    FILE *f;
+    vx_disasm_ctx *dis;
+    uint32_t nt;
+} tracer;
+
+static const char *prog = "vxsim";
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vxsim [options] KERNEL\n"
+            "Run a Vortex kernel (ELF32, .vxbin or raw .bin) to completion.\n\n"
+            "%s\n"
+            "output options:\n"
+            "      --dump ADDR:LEN=FILE  write LEN bytes of memory at ADDR to FILE after the run\n"
+            "                            (repeatable; LEN may have a K/M/G suffix)\n"
+            "      --stats               print instruction, cycle and divergence counts to stderr\n"
+            "      --trace-insn[=FILE]   log every issued instruction with its effects\n"
+            "                            (to stderr, or FILE); meant for small runs\n\n"
+            "debugging:\n"
+            "      --dm-port PORT        serve the VxDebug Debug Module on TCP PORT (0 = any)\n"
+            "                            and wait for a debugger before running\n"
+            "      --dm-bind ADDR        address to listen on (default 127.0.0.1)\n\n"
+            "  -h, --help                this text\n"
+            "      --version             print the version\n\n"
+            "exit status: the kernel's exit code (mod 256) when it finished; 2 usage or\n"
+            "input error; 3 kernel fault; 4 --max-cycles reached\n",
+            vx_cli_run_help());
+}
+
+static void on_console(void *ctx, uint32_t slot, const char *line, size_t len)
+{
+    (void)ctx;
+    printf("#%u: %.*s\n", slot, (int)len, line);
+}
+
+static const char *wctl_name(uint8_t k)
+{
+    switch (k) {
+    case VX_WCTL_TMASK: return "tmask";
+    case VX_WCTL_ACTIVATE: return "activate";
+    case VX_WCTL_DEACTIVATE: return "deactivate";
+    case VX_WCTL_IPDOM_PUSH: return "ipdom-push";
+    case VX_WCTL_IPDOM_POP: return "ipdom-pop";
+    case VX_WCTL_IPDOM_ELSE: return "ipdom-else";
+    case VX_WCTL_SPAWN_WAIT: return "spawn-wait";
+    case VX_WCTL_BAR_ARRIVE: return "bar-arrive";
+    case VX_WCTL_BAR_RELEASE: return "bar-release";
+    case VX_WCTL_STALL: return "stall";
+    case VX_WCTL_UNSTALL: return "unstall";
+    default: return "wctl?";
+    }
+}
+
+static void reg_name(uint8_t file, uint16_t reg, char *buf, size_t cap)
+{
+    if (file == VX_RF_X)
+        snprintf(buf, cap, "%s", vx_isa_xreg_name(reg));
+    else if (file == VX_RF_F)
+        snprintf(buf, cap, "%s", vx_isa_freg_name(reg));
+    else {
+        const char *n = vx_isa_csr_name(reg);
+        if (n)
+            snprintf(buf, cap, "%s", n);
+        else
+            snprintf(buf, cap, "csr0x%03x", reg);
+    }
+}
+
+/*
+ * --trace-insn: one line per event.
+ *   [INDEX] CYCLE core:warp PC mask=M  DISASSEMBLY  | effects
+ * effects: reg={v0,v1,-,...} (per lane, '-' = lane not written), mem[ADDR].SIZE=V@lane,
+ * console slot<-'c', wctl kinds, or FAULT: reason.
+ */
+static void trace_event(void *ctx, const vx_event *ev)
+{
+    tracer *t = ctx;
+    FILE *f = t->f;
+    char lanes[48];
+    if (ev->kind == VX_EV_DM) {
+        fprintf(f, "[%" PRIu64 "] %" PRIu64 " dm op=%u addr=0x%x value=0x%08x gwarp=%u lane=%u arg=%u\n",
+                ev->index, ev->cycle, ev->dm.op, ev->dm.addr, ev->dm.value, ev->dm.gwarp,
+                ev->dm.lane, ev->dm.arg);
+        return;
+    }
+    if (ev->kind == VX_EV_END) {
+        fprintf(f, "[%" PRIu64 "] %" PRIu64 " end status=%u exit=%u\n", ev->index, ev->cycle,
+                ev->end_status, ev->exit_code);
+        return;
+    }
+    char dis[96];
+    vx_disasm_ctx_insn(t->dis, ev->pc, ev->insn, dis, sizeof dis);
+    vx_cli_lanes_text(ev->tmask, lanes, sizeof lanes);
+    fprintf(f, "[%" PRIu64 "] %" PRIu64 " %u:%u 0x%08x mask=%s%s%s  %-28s |", ev->index, ev->cycle,
+            ev->core, ev->warp, ev->pc, lanes, (ev->flags & VX_EVF_INJECTED) ? " inject" : "",
+            (ev->flags & VX_EVF_STEP) ? " step" : "", dis);
+    if (ev->fault) {
+        fprintf(f, " FAULT: %s\n", ev->fault->reason);
+        return;
+    }
+    for (uint32_t i = 0; i < ev->ncommits; i++) {
+        const vx_commit *c = &ev->commits[i];
+        char rn[24];
+        reg_name(c->file, c->reg, rn, sizeof rn);
+        fprintf(f, " %s={", rn);
+        unsigned last = vx_lanes_last(c->lanes);
+        for (uint32_t l = 0; l <= last && l < t->nt; l++) {
+            if (vx_lanes_test(c->lanes, l))
+                fprintf(f, "%s0x%x", l ? "," : "", c->values[l]);
+            else
+                fprintf(f, "%s-", l ? "," : "");
+        }
+        fprintf(f, "}");
+    }
+    for (uint32_t i = 0; i < ev->nmem; i++)
+        fprintf(f, " mem[0x%08x].%u=0x%x@%u", ev->mem[i].addr, ev->mem[i].size, ev->mem[i].value,
+                ev->mem[i].lane);
+    for (uint32_t i = 0; i < ev->nconsole; i++) {
+        uint8_t b = ev->console[i].byte;
+        if (b >= 0x20 && b < 0x7f && b != '\'')
+            fprintf(f, " con%u<-'%c'", ev->console[i].slot, b);
+        else
+            fprintf(f, " con%u<-0x%02x", ev->console[i].slot, b);
+    }
+    for (uint32_t i = 0; i < ev->nwctl; i++) {
+        const vx_wctl *w = &ev->wctl[i];
+        vx_cli_lanes_text(w->mask, lanes, sizeof lanes);
+        fprintf(f, " %s(%u:%u", wctl_name(w->kind), w->core, w->warp);
+        switch (w->kind) {
+        case VX_WCTL_TMASK: fprintf(f, " %s", lanes); break;
+        case VX_WCTL_ACTIVATE: fprintf(f, " pc=0x%08x %s", w->pc, lanes); break;
+        case VX_WCTL_IPDOM_PUSH: {
+            char l2[48];
+            vx_cli_lanes_text(w->mask2, l2, sizeof l2);
+            fprintf(f, " orig=%s else=%s pc=0x%08x depth=%u", lanes, l2, w->pc, w->arg);
+            break;
+        }
+        case VX_WCTL_IPDOM_POP:
+        case VX_WCTL_IPDOM_ELSE: fprintf(f, " depth=%u", w->arg); break;
+        case VX_WCTL_SPAWN_WAIT: fprintf(f, " n=%u pc=0x%08x", w->arg, w->pc); break;
+        case VX_WCTL_BAR_ARRIVE: fprintf(f, " id=0x%x count=%u", w->arg, w->arg2); break;
+        case VX_WCTL_BAR_RELEASE: fprintf(f, " id=0x%x", w->arg); break;
+        default: break;
+        }
+        fprintf(f, ")");
+    }
+    fprintf(f, "\n");
+}
+
+static int parse_dump(const char *v, dump_req *d)
+{
+    const char *colon = strchr(v, ':'), *eq = colon ? strchr(colon, '=') : NULL;
+    if (!colon || !eq || !eq[1]) return -1;
+    char a[32], l[32];
+    size_t na = (size_t)(colon - v), nl = (size_t)(eq - colon - 1);
+    if (na == 0 || na >= sizeof a || nl == 0 || nl >= sizeof l) return -1;
+    memcpy(a, v, na);
+    a[na] = 0;
+    memcpy(l, colon + 1, nl);
+    l[nl] = 0;
+    if (!vx_cli_parse_u32(a, &d->addr) || !vx_cli_parse_u64(l, true, &d->len)) return -1;
+    if ((uint64_t)d->addr + d->len > (1ull << 32)) return -1;
+    d->file = eq + 1;
+    return 0;
+}
+
+static int do_dumps(vx_sim *s, const dump_req *d, size_t n)
+{
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *buf = malloc(d[i].len ? d[i].len : 1);
+        if (!buf) {
+            fprintf(stderr, "%s: --dump '%s': out of memory\n", prog, d[i].file);
+            rc = 2;
+            continue;
+        }
+        if (vx_sim_mem_read(s, 0, d[i].addr, buf, d[i].len)) {
+            fprintf(stderr, "%s: --dump '%s': [0x%08x, +%" PRIu64 ") is not readable memory\n",
+                    prog, d[i].file, d[i].addr, d[i].len);
+            free(buf);
+            rc = 2;
+            continue;
+        }
+        FILE *f = fopen(d[i].file, "wb");
+        if (!f || fwrite(buf, 1, d[i].len, f) != d[i].len || fclose(f) != 0) {
+            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, d[i].file, strerror(errno));
+            rc = 2;
+        }
+        free(buf);
+    }
+    return rc;
+}
+
+static void print_stats(vx_sim *s)
+{
+    vx_sim_stats st;
+    vx_sim_get_stats(s, &st);
+    fprintf(stderr,
+            "instructions: %" PRIu64 "\ncycles: %" PRIu64 "\nlane-ops: %" PRIu64
+            "\nsplits: %" PRIu64 " (divergent %" PRIu64 ")\njoins: %" PRIu64 "\npreds: %" PRIu64
+            "\nbarriers: %" PRIu64 "\nspawns: %" PRIu64 "\n",
+            st.issues, st.cycles, st.lane_ops, st.splits, st.divergent_splits, st.joins, st.preds,
+            st.barriers, st.spawns);
+    uint32_t nw = vx_sim_get_config(s)->warps;
+    for (uint32_t g = 0; g < vx_sim_num_warps(s); g++) {
+        vx_warp_info wi;
+        vx_sim_warp_info(s, g, &wi);
+        if (wi.issued)
+            fprintf(stderr, "warp %u:%u: %" PRIu64 " instructions\n", g / nw, g % nw, wi.issued);
+    }
+}
+
+static void on_listen(void *ctx, const char *bind, unsigned port)
+{
+    (void)ctx;
+    fprintf(stderr, "%s: Debug Module listening on %s:%u (VxDebug protocol)\n", prog, bind, port);
+}
+
+int main(int argc, char **argv)
+{
+    vx_cli_run run;
+    vx_cli_run_init(&run);
+    dump_req *dumps = NULL;
+    size_t ndumps = 0;
+    bool stats = false, trace = false, dm = false;
+    const char *trace_file = NULL, *kernel = NULL, *dm_bind = NULL;
+    uint32_t dm_port = 0;
+    char msg[512];
+    int rc = 2;
+    vx_sim *s = NULL;
+    tracer tr = {0};
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int r = vx_cli_run_option(&run, argc, argv, &i, msg, sizeof msg);
+        if (r < 0) {
+            fprintf(stderr, "%s: %s\n", prog, msg);
+            goto out;
+        }
+        if (r > 0) continue;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            rc = 0;
+            goto out;
+        } else if (!strcmp(a, "--version")) {
+            printf("vxsim %s\n", VX_VERSION_STRING);
+            rc = 0;
+            goto out;
+        } else if (!strcmp(a, "--stats")) {
+            stats = true;
+        } else if (!strcmp(a, "--trace-insn")) {
+            trace = true;
+        } else if (!strncmp(a, "--trace-insn=", 13)) {
+            trace = true;
+            trace_file = a + 13;
+            if (!*trace_file) {
+                fprintf(stderr, "%s: --trace-insn= needs a file name\n", prog);
+                goto out;
+            }
+        } else if (!strcmp(a, "--dump") || !strncmp(a, "--dump=", 7)) {
+            const char *v = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
+            dump_req d;
+            if (!v || parse_dump(v, &d)) {
+                fprintf(stderr, "%s: --dump wants ADDR:LEN=FILE (got '%s')\n", prog, v ? v : "");
+                goto out;
+            }
+            dump_req *nd = realloc(dumps, (ndumps + 1) * sizeof *nd);
+            if (!nd) goto out;
+            dumps = nd;
+            dumps[ndumps++] = d;
+        } else if (!strcmp(a, "--dm-port") || !strncmp(a, "--dm-port=", 10)) {
+            const char *v = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!v || !vx_cli_parse_u32(v, &dm_port) || dm_port > 65535) {
+                fprintf(stderr, "%s: --dm-port: '%s' is not a TCP port\n", prog, v ? v : "");
+                goto out;
+            }
+            dm = true;
+        } else if (!strcmp(a, "--dm-bind") || !strncmp(a, "--dm-bind=", 10)) {
+            dm_bind = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!dm_bind || !*dm_bind) {
+                fprintf(stderr, "%s: --dm-bind needs an address\n", prog);
+                goto out;
+            }
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "%s: unknown option '%s' (try --help)\n", prog, a);
+            goto out;
+        } else if (kernel) {
+            fprintf(stderr, "%s: more than one kernel given ('%s' and '%s')\n", prog, kernel, a);
+            goto out;
+        } else {
+            kernel = a;
+        }
+    }
+    if (!kernel) {
+        fprintf(stderr, "%s: no kernel given (try --help)\n", prog);
+        goto out;
+    }
+    if (dm_bind && !dm) {
+        fprintf(stderr, "%s: --dm-bind needs --dm-port\n", prog);
+        goto out;
+    }
+    if (vx_cli_setup(&run, kernel, &s, NULL, msg, sizeof msg)) {
+        fprintf(stderr, "%s: %s\n", prog, msg);
+        goto out;
+    }
+    vx_sim_set_console(s, on_console, NULL);
+    if (trace) {
+        tr.f = trace_file ? fopen(trace_file, "w") : stderr;
+        if (!tr.f) {
+            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, trace_file, strerror(errno));
+            goto out;
+        }
+        tr.nt = vx_sim_get_config(s)->threads;
+        if (vx_disasm_new(&tr.dis)) goto out;
+        vx_sim_set_observer(s, trace_event, &tr, 0);
+    }
+
+    vx_stop stop;
+    if (dm) {
+        vx_dmserver_opts o = {dm_bind ? dm_bind : "127.0.0.1", dm_port, on_listen, NULL};
+        vx_err e = vx_dmserver_run(s, &o, &stop, msg, sizeof msg);
+        if (e) {
+            fprintf(stderr, "%s: %s\n", prog, msg);
+            rc = 2;
+            goto out;
+        }
+    } else {
+        vx_sim_run(s, 0, &stop);
+    }
+    vx_sim_console_flush(s);
+    fflush(stdout);
+
+    switch (stop.reason) {
+    case VX_STOP_EXIT: rc = (int)(stop.exit_code & 0xff); break;
+    case VX_STOP_FAULT: {
+        char ft[512];
+        vx_cli_fault_text(&stop.fault, ft, sizeof ft);
+        fprintf(stderr, "%s: %s\n", prog, ft);
+        rc = VX_EXIT_FAULT;
+        break;
+    }
+    case VX_STOP_LIMIT:
+        fprintf(stderr, "%s: cycle limit of %" PRIu64 " reached (event index %" PRIu64 ")\n", prog,
+                run.max_cycles, vx_sim_index(s));
+        rc = VX_EXIT_LIMIT;
+        break;
+    default:
+        fprintf(stderr, "%s: the machine stopped with nothing able to run (reason %d)\n", prog,
+                (int)stop.reason);
+        rc = VX_EXIT_FAULT;
+        break;
+    }
+    if (stats) print_stats(s);
+    if (ndumps) {
+        int drc = do_dumps(s, dumps, ndumps);
+        if (drc && rc == 0) rc = drc;
+    }
+out:
+    if (tr.f && tr.f != stderr) fclose(tr.f);
+    vx_disasm_free(tr.dis);
+    vx_sim_free(s);
+    vx_cli_run_release(&run);
+    free(dumps);
+    return rc;
+}
