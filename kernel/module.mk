@@ -18,7 +18,8 @@ VXRT_FLAGS    := --specs=picolibc.specs -march=rv32imaf -mabi=ilp32f -mcmodel=me
                  -ffunction-sections -fdata-sections -Ikernel/include -O2 -g \
                  -Wall -Wextra -Werror
 VXRT_HDRS     := $(wildcard kernel/include/*.h)
-VXRT_LIB_SRCS := kernel/src/vx_spawn.c kernel/src/vx_print.c kernel/src/vx_serial.S kernel/src/vx_spawn_entry.S
+VXRT_LIB_SRCS := kernel/src/vx_spawn.c kernel/src/vx_print.c kernel/src/vx_serial.S \
+                 kernel/src/vx_spawn_entry.S kernel/src/vx_softfloat.S
 VXRT_LIB_OBJS := $(patsubst kernel/src/%,$(KLIB)/%.o,$(VXRT_LIB_SRCS))
 VXRT          := $(KLIB)/crt0.o $(KLIB)/vx_syscalls.o $(KLIB)/libvxrt.a
 KERNEL_SRCS   := $(wildcard kernel/examples/*.c kernel/examples/*.cpp)

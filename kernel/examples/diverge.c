@@ -1,7 +1,7 @@
 /*
  * diverge: control flow that differs between the lanes of a warp, written with
  * explicit vx_split / vx_join (nested, and a split that does not diverge) and
- * a loop with a per-lane trip count using vx_pred.  GCC emits plain branches,
+ * a loop with a per-lane trip count using a vote and vx_pred.  GCC emits plain branches,
  * which must be uniform across the active lanes; the split/join and pred
  * intrinsics make them so.  Core 0 recomputes every result with plain C on a
  * single lane (where no branch can diverge) and compares.
@@ -63,17 +63,21 @@ static void diverge_cb(void *arg)
     }
     vx_join(outer);
 
-    /* Loop with a per-lane trip count: lanes leave with vx_pred; when the last
-       one leaves, vx_pred restores the saved mask and the exit is uniform. */
+    /* Loop with a per-lane trip count.  The exit test is a vote, the same in
+       every lane; vx_pred then keeps only the lanes that go on, and the saved
+       mask is restored after the loop.  (Branching on `more` itself is not
+       enough with GCC: it may rewrite the test, e.g. into k != trip, which the
+       lanes that already left would evaluate differently.) */
     int saved = (int)vx_active_threads();
     uint32_t trip = i % 5;
     for (uint32_t k = 0;; k++) {
         int more = k < trip;
-        vx_pred(more, saved);
-        if (!more)
+        if (!vx_vote_any(more))
             break;
+        vx_pred(more, saved);
         v = v + (int32_t)k * 3 + 1;
     }
+    vx_tmc(saved);
 
     /* A split that does not diverge: the join is a no-op. */
     int same = vx_split(i < 1000000);

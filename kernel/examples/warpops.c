@@ -4,7 +4,9 @@
  * ballot, shuffle up / down / bfly / idx, and thread-local storage (.tdata
  * initial values and per-thread blocks).  Each lane computes the expected
  * results with arithmetic only (no lane-dependent branch) and adds its error
- * count to a global counter.
+ * count to a global counter.  Also float -> double conversion of special
+ * values in every lane (the runtime's branch-free __extendsfdf2, which
+ * vx_printf("%f") relies on).
  *
  * Relies on vx_spawn_threads' tasks-mode layout: in a run, lane j handles task
  * (task of lane 0) + j.  Ballot and shuffle checks need NT <= 32.
@@ -19,6 +21,20 @@ static uint32_t errors_total;
 static uint32_t ran[N];
 static __thread uint32_t tls_init = 1234; /* .tdata */
 static __thread uint32_t tls_mine;        /* .tbss */
+
+/* float bit patterns and the double each must convert to (hand-computed). */
+static const uint32_t conv_in[16] = {
+    0x00000000u, 0x80000000u, 0x3fc00000u, 0xbf800000u, /* 0, -0, 1.5, -1 */
+    0x00000001u, 0x007fffffu, 0x80400000u, 0x00800000u, /* subnormals, FLT_MIN */
+    0x7f7fffffu, 0x7f800000u, 0xff800000u, 0x7fc00000u, /* FLT_MAX, +inf, -inf, qNaN */
+    0xffa00001u, 0x40490fdbu, 0x3dcccccdu, 0x4b800001u, /* sNaN, pi, 0.1, 2^24+2 */
+};
+static const uint64_t conv_out[16] = {
+    0x0000000000000000ull, 0x8000000000000000ull, 0x3ff8000000000000ull, 0xbff0000000000000ull,
+    0x36a0000000000000ull, 0x380fffffc0000000ull, 0xb800000000000000ull, 0x3810000000000000ull,
+    0x47efffffe0000000ull, 0x7ff0000000000000ull, 0xfff0000000000000ull, 0x7ff8000000000000ull,
+    0x7ff8000000000000ull, 0x400921fb60000000ull, 0x3fb99999a0000000ull, 0x4170000020000000ull,
+};
 
 static inline uint32_t pred_of(uint32_t task)
 {
@@ -80,6 +96,18 @@ static void warpops_cb(void *arg)
     bad += vx_shfl_down(v, 1, (int)c, 0) != want_dn;
     bad += vx_shfl_bfly(v, 1, (int)c, 0) != want_bf;
     bad += vx_shfl_idx(v, 0, (int)c, 0) != want_ix;
+
+    /* float -> double in every lane, each on a different value */
+    union {
+        uint32_t u;
+        float f;
+    } fin = {conv_in[i % 16]};
+    union {
+        double d;
+        uint64_t u;
+    } dout;
+    dout.d = (double)*(volatile float *)&fin.f;
+    bad += dout.u != conv_out[i % 16];
 
     bad += tls_mine != i;
     __atomic_fetch_add(&errors_total, bad, __ATOMIC_RELAXED);
