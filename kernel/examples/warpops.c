@@ -19,8 +19,8 @@
 
 static uint32_t errors_total;
 static uint32_t ran[N];
-static __thread uint32_t tls_init = 1234; /* .tdata */
-static __thread uint32_t tls_mine;        /* .tbss */
+static __thread volatile uint32_t tls_init = 1234; /* .tdata (volatile: really read) */
+static __thread volatile uint32_t tls_mine;        /* .tbss */
 
 /* float bit patterns and the double each must convert to (hand-computed). */
 static const uint32_t conv_in[16] = {
