@@ -345,52 +345,274 @@ static uint32_t fma_exact(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint3
                     flags);
 }
 
+/* ---------------------------------------------------------------- fast paths */
+
+/*
+ * Fast paths on the host's binary64, used only where the result and every flag
+ * provably match the exact paths above, in all five rounding modes and
+ * whatever the host's own rounding mode, flush-to-zero or denormals-are-zero
+ * settings are: every operand handed to the host is a normal float and no double
+ * below is ever subnormal (isqrt64's estimate, on the exact paths, is corrected
+ * in integers anyway).  Define VX_FPU_NO_FAST to
+ * compile them out (tests/unit/t-fpu-exact.c does, to test the exact paths on
+ * their own).  They need IEEE binary64 evaluated without extra precision.
+ *
+ * The common tool is round_double(): it rounds a normal double d to binary32
+ * with round_pack, so it is the exact rounding of the value d itself.
+ *
+ * Lemma (one-ulp approximation).  Let x be the exact real result and d a normal
+ * double with |x - d| < u, u = 2^(e-52) the spacing of doubles in d's binade
+ * [2^e, 2^(e+1)).  Every point where some binary32 rounding of a value in that
+ * binade can change (binary32 values and midpoints between neighbours, for the
+ * normal, subnormal and overflow ranges alike; and the 25-bit grid used to judge
+ * tininess after rounding) is a multiple of 2^28 u or lies outside (d-u, d+u):
+ * for e >= -126 they are the multiples of 2^(e-24) = 2^28 u; for e < -126 they
+ * are multiples of 2^-150, a multiple of 2^29 u, or the interval lies strictly
+ * between 0 and 2^-150.  So if the low 28 fraction bits of d are not all zero,
+ * d is at least u away from every such point and x lies strictly inside the
+ * same cell as d: every mode rounds x and d to the same binary32 value, with the
+ * same overflow and the same tininess, and x is not representable (NX, as
+ * round_double reports for d, whose low bits are nonzero).  One correctly
+ * rounded host operation gives |x - d| < u in any IEEE host rounding mode
+ * (at most u/2 in round-to-nearest), which is what the host's +, / and sqrt
+ * deliver.
+ */
+#if !defined(VX_FPU_NO_FAST) && FLT_RADIX == 2 && DBL_MANT_DIG == 53 && FLT_MANT_DIG == 24 && \
+    defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define FPU_FAST 1
+#else
+#define FPU_FAST 0
+#endif
+
+#if FPU_FAST
+static inline float f32_of(uint32_t a)
+{
+    float f;
+    memcpy(&f, &a, sizeof f);
+    return f;
+}
+
+static inline uint64_t bits_of_double(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+/* Exponent of a normal double's leading bit. */
+static inline int32_t double_exp(uint64_t u)
+{
+    return (int32_t)((u >> 52) & 0x7FF) - 1023;
+}
+
+/* Round the value of a normal nonzero double to binary32. */
+static inline uint32_t round_double(uint64_t u, unsigned rm, uint32_t *flags)
+{
+    uint32_t e11 = (uint32_t)(u >> 52) & 0x7FFu;
+    if (LIKELY(e11 - (1023u - 126u) < 253u)) {
+        /* 2^-126 <= |d| < 2^127: the result is normal and even a carry out of
+         * the significand cannot overflow, so this is round_pack's normal case
+         * done on the double's own fields: the top 23 fraction bits are kept,
+         * the low 29 decide, and the exponent is rebiased from 1023 to 127. */
+        uint32_t mag = (uint32_t)(((u >> 29) & UINT64_C(0x3FFFFFFFF)) - (UINT64_C(896) << 23));
+        uint32_t rb = (uint32_t)u & 0x1FFFFFFFu, sign = (uint32_t)(u >> 32) & SIGN_BIT;
+        if (rb) {
+            *flags |= VX_FFLAG_NX;
+            if (rm == VX_RM_RNE)
+                mag += (rb + 0x0FFFFFFFu + (mag & 1)) >> 29; /* > half, or == half and odd */
+            else
+                mag += (uint32_t)round_up(rm, sign >> 31, mag & 1, rb, 0x10000000u);
+        }
+        return sign | mag;
+    }
+    uint64_t sig = ((u & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52)) << 10;
+    return round_pack((uint32_t)(u >> 63), double_exp(u), sig, rm, flags);
+}
+
+/* The lemma's condition on d: its low 28 fraction bits are not all zero. */
+static inline int far_from_grid(uint64_t u)
+{
+    return (u & 0x0FFFFFFFu) != 0;
+}
+
+/* Both exponent fields in 1..254: normal, nonzero, finite. */
+static inline int both_normal(uint32_t a, uint32_t b)
+{
+    return exp_field(a) - 1u < 254u && exp_field(b) - 1u < 254u;
+}
+
+/*
+ * add: for normal a, b with exponent fields Ea >= Eb, a + b is a multiple of
+ * 2^(Eb-150) below 2^(Ea-125) in magnitude, so it has at most Ea - Eb + 25
+ * significant bits: with Ea - Eb <= 28 that is <= 53, the double sum is exact
+ * (in any host mode) and at least 2^-149, a normal double.  Zero is the exact
+ * cancellation of nonzero operands: +0, or -0 in RDN.
+ */
+static inline int add_fast(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags, uint32_t *res)
+{
+    /* |Ea - Eb| <= 28 as one unsigned range check (no data-dependent branch). */
+    if (!both_normal(a, b) || exp_field(a) - exp_field(b) + 28u > 56u) return 0;
+    double s = (double)f32_of(a) + (double)f32_of(b);
+    if (s == 0)
+        *res = rm == VX_RM_RDN ? SIGN_BIT : 0;
+    else
+        *res = round_double(bits_of_double(s), rm, flags);
+    return 1;
+}
+
+/* mul: the product of two 24-bit significands has at most 48 bits and lies in
+ * [2^-252, 2^256), so the double product of normal floats is exact. */
+static inline int mul_fast(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags, uint32_t *res)
+{
+    if (!both_normal(a, b)) return 0;
+    *res = round_double(bits_of_double((double)f32_of(a) * (double)f32_of(b)), rm, flags);
+    return 1;
+}
+
+/* div: a/b of normal floats is in (2^-254, 2^254), so the double quotient is
+ * normal and within one ulp of the exact quotient: the lemma applies.  On the
+ * grid (exact quotients among them) the exact path decides. */
+static inline int div_fast(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags, uint32_t *res)
+{
+    if (!both_normal(a, b)) return 0;
+    uint64_t q = bits_of_double((double)f32_of(a) / (double)f32_of(b));
+    if (!far_from_grid(q)) return 0;
+    *res = round_double(q, rm, flags);
+    return 1;
+}
+
+/* sqrt: for a positive normal float the double square root is a correctly
+ * rounded, normal double (>= 2^-63): the lemma applies. */
+static inline int sqrt_fast(uint32_t a, unsigned rm, uint32_t *flags, uint32_t *res)
+{
+    if (exp_field(a) - 1u >= 254u || (a & SIGN_BIT)) return 0;
+    uint64_t r = bits_of_double(sqrt((double)f32_of(a)));
+    if (!far_from_grid(r)) return 0;
+    *res = round_double(r, rm, flags);
+    return 1;
+}
+
+/* Exponent of the lowest set bit of a normal nonzero double. */
+static inline int32_t double_lsb(uint64_t u)
+{
+    uint64_t m = (u & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+    return double_exp(u) - 52 + __builtin_ctzll(m);
+}
+
+/*
+ * fma: for normal a, b, c the double product p = a*b is exact (see mul_fast)
+ * and s = p + c is one correctly rounded double operation, within one ulp of
+ * the exact x = a*b + c, and normal unless it is zero (p and c are multiples of
+ * 2^-300 and |p| >= 2^-252).  c = 0 gives x = p exactly.  Off the grid the lemma applies.  On it, s is
+ * still usable when the sum is provably exact: p and c are multiples of 2^m,
+ * m = the lower of their lowest set bits, and |p + c| < 2^(max(ep, ec) + 2),
+ * so p + c fits in 53 bits when max(ep, ec) + 1 - m <= 52; then x = s and
+ * round_double(s) is the exact rounding whatever the magnitude of s.
+ */
+static inline int fma_fast(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags,
+                           uint32_t *res)
+{
+    if (!both_normal(a, b)) return 0;
+    double p = (double)f32_of(a) * (double)f32_of(b);
+    if (is_zero(c)) {
+        /* x = p + 0 = p exactly, and p != 0 so the sign of zero never arises. */
+        *res = round_double(bits_of_double(p), rm, flags);
+        return 1;
+    }
+    /* A subnormal c would read as 0 under the host's denormals-are-zero. */
+    if (exp_field(c) - 1u >= 254u) return 0;
+    double dc = (double)f32_of(c);
+    double s = p + dc;
+    uint64_t us = bits_of_double(s);
+    if (LIKELY(far_from_grid(us))) {
+        *res = round_double(us, rm, flags);
+        return 1;
+    }
+    uint64_t up = bits_of_double(p), uc = bits_of_double(dc);
+    int32_t ep = double_exp(up), ec = double_exp(uc);
+    int32_t lp = double_lsb(up), lc = double_lsb(uc);
+    if ((ep > ec ? ep : ec) + 1 - (lp < lc ? lp : lc) > 52) return 0;
+    if (s == 0)
+        *res = rm == VX_RM_RDN ? SIGN_BIT : 0; /* exact cancellation */
+    else
+        *res = round_double(us, rm, flags);
+    return 1;
+}
+#endif /* FPU_FAST */
+
 /* ---------------------------------------------------------------- public arithmetic */
 
 uint32_t vx_f32_add(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
 {
+#if FPU_FAST
+    uint32_t r;
+    if (LIKELY(add_fast(a, b, rm, flags, &r))) return r;
+#endif
     return add_exact(a, b, rm, flags);
 }
 
 uint32_t vx_f32_sub(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
 {
     /* Flipping the sign of a NaN is harmless: NaN results are canonical. */
-    return add_exact(a, b ^ SIGN_BIT, rm, flags);
+    return vx_f32_add(a, b ^ SIGN_BIT, rm, flags);
 }
 
 uint32_t vx_f32_mul(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
 {
+#if FPU_FAST
+    uint32_t r;
+    if (LIKELY(mul_fast(a, b, rm, flags, &r))) return r;
+#endif
     return mul_exact(a, b, rm, flags);
 }
 
 uint32_t vx_f32_div(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
 {
+#if FPU_FAST
+    uint32_t r;
+    if (LIKELY(div_fast(a, b, rm, flags, &r))) return r;
+#endif
     return div_exact(a, b, rm, flags);
 }
 
 uint32_t vx_f32_sqrt(uint32_t a, unsigned rm, uint32_t *flags)
 {
+#if FPU_FAST
+    uint32_t r;
+    if (LIKELY(sqrt_fast(a, rm, flags, &r))) return r;
+#endif
     return sqrt_exact(a, rm, flags);
 }
 
+static inline uint32_t fma_any(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags)
+{
+#if FPU_FAST
+    uint32_t r;
+    if (LIKELY(fma_fast(a, b, c, rm, flags, &r))) return r;
+#endif
+    return fma_exact(a, b, c, rm, flags);
+}
+
+/* The four forms fold their negations into the operand signs; a NaN's sign
+ * does not matter since NaN results are canonical. */
 uint32_t vx_f32_fmadd(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags)
 {
-    return fma_exact(a, b, c, rm, flags);
+    return fma_any(a, b, c, rm, flags);
 }
 
 uint32_t vx_f32_fmsub(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags)
 {
-    return fma_exact(a, b, c ^ SIGN_BIT, rm, flags);
+    return fma_any(a, b, c ^ SIGN_BIT, rm, flags);
 }
 
 uint32_t vx_f32_fnmsub(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags)
 {
-    return fma_exact(a ^ SIGN_BIT, b, c, rm, flags);
+    return fma_any(a ^ SIGN_BIT, b, c, rm, flags);
 }
 
 uint32_t vx_f32_fnmadd(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags)
 {
-    return fma_exact(a ^ SIGN_BIT, b, c ^ SIGN_BIT, rm, flags);
+    return fma_any(a ^ SIGN_BIT, b, c ^ SIGN_BIT, rm, flags);
 }
 
 /* ---------------------------------------------------------------- compare, min/max, class */
