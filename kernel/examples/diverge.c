@@ -1,7 +1,7 @@
 /*
  * diverge: control flow that differs between the lanes of a warp, written with
  * explicit vx_split / vx_join (nested, and a split that does not diverge) and
- * a loop with a per-lane trip count using a vote and vx_pred.  GCC emits plain branches,
+ * a loop with a per-lane trip count (vote + split/join), and vx_pred.  GCC emits plain branches,
  * which must be uniform across the active lanes; the split/join and pred
  * intrinsics make them so.  Core 0 recomputes every result with plain C on a
  * single lane (where no branch can diverge) and compares.
@@ -14,6 +14,7 @@
 
 static int32_t out[N];
 static uint8_t path[N];
+static volatile uint8_t hits[N];
 
 /* The reference: the same computation without intrinsics. */
 static int32_t ref(uint32_t i, uint8_t *p)
@@ -63,21 +64,29 @@ static void diverge_cb(void *arg)
     }
     vx_join(outer);
 
-    /* Loop with a per-lane trip count.  The exit test is a vote, the same in
-       every lane; vx_pred then keeps only the lanes that go on, and the saved
-       mask is restored after the loop.  (Branching on `more` itself is not
-       enough with GCC: it may rewrite the test, e.g. into k != trip, which the
-       lanes that already left would evaluate differently.) */
-    int saved = (int)vx_active_threads();
+    /* Loop with a per-lane trip count: every lane iterates while any lane has
+       work (a vote, the same in every lane, so the loop branch is uniform) and
+       a split/join masks the body.  Works for any number of lanes. */
     uint32_t trip = i % 5;
-    for (uint32_t k = 0;; k++) {
-        int more = k < trip;
-        if (!vx_vote_any(more))
-            break;
-        vx_pred(more, saved);
-        v = v + (int32_t)k * 3 + 1;
+    for (uint32_t k = 0; vx_vote_any(k < trip); k++) {
+        int tok = vx_split(k < trip);
+        if (k < trip)
+            v = v + (int32_t)k * 3 + 1;
+        vx_join(tok);
     }
-    vx_tmc(saved);
+
+    /* vx_pred: only the lanes whose condition holds stay active (the vote
+       makes sure at least one does), then the saved mask comes back.  The mask
+       travels through a 32-bit register, so this needs NT <= 32. */
+    if (vx_num_threads() <= 32) {
+        int saved = (int)vx_active_threads();
+        int hit = i % 4 == 1;
+        if (vx_vote_any(hit)) {
+            vx_pred(hit, saved);
+            hits[i] = hits[i] + 1;
+            vx_tmc(saved);
+        }
+    }
 
     /* A split that does not diverge: the join is a no-op. */
     int same = vx_split(i < 1000000);
@@ -99,10 +108,13 @@ int main(void)
         for (uint32_t i = 0; i < n; i++) {
             uint8_t p = 0;
             int32_t want = ref(i, &p);
-            if (out[i] != want || path[i] != p) {
+            uint32_t want_hits = (i % 4 == 1) * (vx_num_threads() <= 32);
+            if (out[i] != want || path[i] != p || hits[i] != want_hits) {
                 if (errors < 8)
-                    vx_printf("diverge: task %u: got %d path %u, expected %d path %u\n",
-                              (unsigned)i, (int)out[i], path[i], (int)want, p);
+                    vx_printf("diverge: task %u: got %d path %u hits %u, expected %d path %u "
+                              "hits %u\n",
+                              (unsigned)i, (int)out[i], path[i], hits[i], (int)want, p,
+                              (unsigned)want_hits);
                 errors++;
             }
         }
