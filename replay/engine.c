@@ -1,0 +1,1243 @@
+/*
+ * engine.c - time travel over a trace (see engine.h).
+ *
+ * One live simulator holds the state at the current position.  The trace reader
+ * `rd` is kept just past the issue at the current position (`pend`, the next
+ * issue, still valid in the reader's buffer), with every DM event before it
+ * already applied.  Moving forward executes `pend` exactly as recorded and reads
+ * on; moving backward restores a checkpoint and moves forward again.
+ *
+ * Backward searches with only breakpoints and write watchpoints never run the
+ * simulator: the trace records every issue's PC and every memory write, so a
+ * second reader (`sr`) scans windows of the recording, newest first, for the
+ * last stop, and only the final position is rebuilt (DESIGN.md §4: the commits
+ * "let tools answer questions without a simulator").  Read and access
+ * watchpoints need the addresses of loads, which traces do not store; then each
+ * window is re-executed from a checkpoint with VX_OBS_READS.
+ */
+#include "engine.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timeline.h"
+#include "vx_trace.h"
+
+#define DEFAULT_BUDGET  (512ull << 20)
+#define INTERVAL        32768u /* issues between periodic checkpoints */
+#define SHORT_GAP       2048u  /* a short checkpoint this far before a seek target */
+#define POLL_EVERY      4096u  /* issues between interrupt polls */
+#define SCAN_FIRST      4096u  /* first backward scan window */
+#define SCAN_MAX        (1u << 22)
+#define STOP_SNAP_LIMIT (4u << 20) /* no STOP checkpoints for machines bigger than this */
+#define NO_ISSUE        UINT64_MAX
+
+typedef struct bpoint {
+    uint32_t pc, gwarp;
+    uint32_t refs;
+} bpoint;
+
+typedef struct wpoint {
+    uint8_t kind; /* vx_watch_kind */
+    uint32_t addr, len, core;
+    uint32_t refs;
+} wpoint;
+
+/* A stop found while searching (position and what it is). */
+typedef struct cand {
+    bool found;
+    uint64_t pos;
+    vx_engine_stop stop;
+    uint64_t issue; /* the issue that caused it */
+} cand;
+
+struct vx_engine {
+    char err[1024];
+    char *path;
+    vx_trace_reader *rd; /* main cursor: pend */
+    vx_trace_reader *sr; /* scans */
+    const vx_trace_header *hdr;
+    vx_sim_config cfg;
+    vx_sim *sim;
+    uint32_t T, W, ngw;
+    uint64_t regs_bytes; /* rough size of one snapshot's registers */
+    bool verify;
+
+    uint64_t now, end;
+    const vx_event *pend; /* issue at now; NULL at the end of the stream */
+
+    /* how the recording ended */
+    uint8_t end_status;
+    uint32_t exit_code;
+    vx_fault end_fault;
+    bool fault_at_end; /* the issue at `end` is the recorded fault */
+
+    /* keyframes */
+    size_t nkf;
+    uint64_t *kf_pos;
+
+    /* observer */
+    const vx_event *expect;
+    bool seen_issue, mismatch;
+    char diff[512];
+    bool read_hit;
+    vx_watch_kind rh_kind;
+    uint32_t rh_addr, rh_lane;
+
+    /* breakpoints and watchpoints */
+    bpoint *bps;
+    size_t nbp, capbp;
+    uint8_t bpfilter[512]; /* bit (pc >> 2) & 4095: a breakpoint may be there */
+    wpoint *wps;
+    size_t nwp, capwp;
+    uint32_t nwrite_wp, nread_wp;
+
+    /* the issue whose stop was reported last (not reported again when resuming) */
+    uint64_t rep_issue;
+    bool rep_watch_only; /* only its watchpoints are skipped (backward watch stop) */
+
+    vx_timeline tl;
+    uint64_t short_at; /* position for a SHORT checkpoint during the current seek */
+    unsigned next_user_id;
+    bool ebreak;
+
+    vx_engine_poll_fn poll;
+    void *poll_ctx;
+    uint64_t since_poll;
+    bool interrupted;
+
+    vx_engine_stats st;
+};
+
+static void seterr(vx_engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void seterr(vx_engine *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->err, sizeof e->err, fmt, ap);
+    va_end(ap);
+}
+
+const char *vx_engine_errmsg(const vx_engine *e)
+{
+    return e ? e->err : "";
+}
+
+static uint32_t gwarp_of(const vx_engine *e, const vx_event *ev)
+{
+    return ev->core * e->W + ev->warp;
+}
+
+static vx_err trace_error(vx_engine *e, vx_err err)
+{
+    seterr(e, "%s: %s", e->path, vx_trace_reader_errmsg(e->rd));
+    return err;
+}
+
+/* ---- observer and verification -------------------------------------------------------------------- */
+
+static bool in_lmem(uint32_t addr)
+{
+    return addr >= VX_LMEM_BASE_ADDR && addr - VX_LMEM_BASE_ADDR < (1u << VX_LMEM_LOG2_SIZE);
+}
+
+/* Does an access [addr, addr+size) by `core` touch watchpoint w? */
+static bool wp_overlaps(const wpoint *w, uint32_t addr, uint32_t size, uint32_t core)
+{
+    uint64_t a0 = addr, a1 = (uint64_t)addr + size;
+    uint64_t w0 = w->addr, w1 = (uint64_t)w->addr + w->len;
+    if (a1 <= w0 || w1 <= a0) return false;
+    /* Local memory is per core: the same address in another core is another byte. */
+    if (in_lmem(addr) && in_lmem(w->addr) && w->core != core) return false;
+    return true;
+}
+
+static void observer(void *ctx, const vx_event *ev)
+{
+    vx_engine *e = ctx;
+    if (ev->kind != VX_EV_ISSUE) return;
+    e->seen_issue = true;
+    if (e->verify && e->expect && !e->mismatch) {
+        const vx_event *want = e->expect;
+        vx_event tmp;
+        if (want->flags & (VX_EVF_INJECTED | VX_EVF_STEP)) {
+            /* DM steps and injections happen at whatever cycle the debugger chose;
+             * replay does not re-run idle DM cycles, so their cycle is not compared. */
+            tmp = *want;
+            tmp.cycle = ev->cycle;
+            want = &tmp;
+        }
+        if (vx_trace_event_diff(want, ev, e->T, e->diff, sizeof e->diff)) e->mismatch = true;
+    }
+    if (e->nread_wp && !e->read_hit) {
+        for (uint32_t i = 0; i < ev->nreads && !e->read_hit; i++) {
+            const vx_memread *r = &ev->reads[i];
+            for (size_t k = 0; k < e->nwp; k++) {
+                const wpoint *w = &e->wps[k];
+                if (w->kind == VX_WATCH_WRITE || !wp_overlaps(w, r->addr, r->size, ev->core)) continue;
+                e->read_hit = true;
+                e->rh_kind = (vx_watch_kind)w->kind;
+                e->rh_addr = r->addr > w->addr ? r->addr : w->addr;
+                e->rh_lane = r->lane;
+                break;
+            }
+        }
+    }
+}
+
+static void update_observer(vx_engine *e)
+{
+    vx_sim_set_observer(e->sim, observer, e, e->nread_wp ? VX_OBS_READS : 0);
+}
+
+/* ---- moving along the recorded stream ------------------------------------------------------------ */
+
+static vx_err apply_dm(vx_engine *e, const vx_event *ev)
+{
+    const vx_dm_event *d = &ev->dm;
+    vx_err err = VX_OK;
+    switch (d->op) {
+    case VX_DM_WRITE:
+        if (d->addr == VX_DM_DCONFIG) {
+            e->ebreak = d->value & 1;
+            vx_sim_set_ebreak_halt(e->sim, e->ebreak);
+        }
+        break;
+    case VX_DM_HALT: err = vx_sim_halt(e->sim, d->gwarp, (uint8_t)d->arg); break;
+    case VX_DM_RESUME: err = vx_sim_resume(e->sim, d->gwarp); break;
+    case VX_DM_RESET: vx_sim_reset(e->sim); break;
+    case VX_DM_SET_PC: err = vx_sim_set_pc(e->sim, d->gwarp, d->value); break;
+    case VX_DM_SCRATCH:
+        err = vx_sim_reg_write(e->sim, d->gwarp, d->lane, VX_RF_CSR, VX_CSR_DSCRATCH0 + d->arg, d->value);
+        break;
+    default: break; /* READ, INJECT_REJECT: observations only */
+    }
+    if (err != VX_OK) {
+        seterr(e, "replay diverged at event %" PRIu64 ": recorded Debug Module event (op %u, warp %" PRIu32
+                  ") cannot be applied: %s",
+               ev->index, d->op, d->gwarp, vx_sim_errmsg(e->sim));
+        return VX_ERR_DIVERGED;
+    }
+    return VX_OK;
+}
+
+/*
+ * Read on from the main reader: apply DM events, stop at the next issue (pend) or
+ * at the end.  skip_dm: DM events are already part of the restored state.
+ */
+static vx_err read_to_issue(vx_engine *e, bool skip_dm)
+{
+    for (;;) {
+        const vx_event *ev;
+        vx_err err = vx_trace_reader_next(e->rd, &ev);
+        if (err == VX_ERR_END) {
+            e->pend = NULL;
+            return VX_OK;
+        }
+        if (err) {
+            e->pend = NULL;
+            return trace_error(e, err);
+        }
+        if (ev->kind == VX_EV_ISSUE) {
+            if (ev->index != e->now) {
+                e->pend = NULL;
+                seterr(e, "%s: issue record %" PRIu64 " found where issue %" PRIu64 " was expected", e->path,
+                       ev->index, e->now);
+                return VX_ERR_CORRUPT;
+            }
+            e->pend = ev;
+            return VX_OK;
+        }
+        if (ev->kind == VX_EV_END) {
+            e->pend = NULL;
+            return VX_OK;
+        }
+        if (ev->kind == VX_EV_DM && !skip_dm) {
+            err = apply_dm(e, ev);
+            if (err) return err;
+        }
+    }
+}
+
+static bool at_end(const vx_engine *e)
+{
+    return e->now >= e->end || !e->pend;
+}
+
+static vx_err diverged(vx_engine *e, const vx_event *ev, const char *what)
+{
+    char brief[256];
+    vx_trace_event_brief(ev, brief, sizeof brief);
+    seterr(e, "replay diverged at event %" PRIu64 ": %s (recorded: %s)", ev->index, what, brief);
+    return VX_ERR_DIVERGED;
+}
+
+static vx_err goto_pos(vx_engine *e, uint64_t x);
+
+/*
+ * After a divergence the live machine holds a state the recording never had:
+ * rebuild the position before the offending issue (everything up to it verified).
+ */
+static void recover(vx_engine *e, uint64_t pos)
+{
+    char keep[sizeof e->err];
+    memcpy(keep, e->err, sizeof keep);
+    /* force a rebuild: the live state is not at any position */
+    e->now = UINT64_MAX;
+    e->pend = NULL;
+    if (goto_pos(e, pos) != VX_OK) {
+        /* even that failed: fall back to the start */
+        e->now = UINT64_MAX;
+        goto_pos(e, 0);
+    }
+    memcpy(e->err, keep, sizeof keep);
+}
+
+/* Execute the pending issue as recorded and verify it. */
+static vx_err exec_pending(vx_engine *e)
+{
+    const vx_event *ev = e->pend;
+    uint32_t gw = gwarp_of(e, ev);
+    uint64_t idx = ev->index;
+    vx_stop st;
+    vx_err err;
+    e->expect = ev;
+    e->seen_issue = false;
+    e->mismatch = false;
+    e->read_hit = false;
+    if (ev->flags & VX_EVF_INJECTED)
+        err = vx_sim_inject(e->sim, gw, vx_lanes_first(ev->tmask), ev->insn, &st);
+    else if (ev->flags & VX_EVF_STEP)
+        err = vx_sim_step_warp(e->sim, gw, &st);
+    else
+        err = vx_sim_issue(e->sim, ev->core, ev->warp, ev->cycle, &st);
+    e->expect = NULL;
+    e->st.replayed++;
+    if (err != VX_OK) {
+        char what[600];
+        snprintf(what, sizeof what, "the simulator refused the recorded issue: %s", vx_sim_errmsg(e->sim));
+        diverged(e, ev, what);
+        recover(e, idx);
+        return VX_ERR_DIVERGED;
+    }
+    if (!e->seen_issue || e->mismatch) {
+        diverged(e, ev, e->seen_issue ? e->diff : "the simulator reported no issue");
+        recover(e, idx);
+        return VX_ERR_DIVERGED;
+    }
+    if (e->verify) e->st.verified++;
+    e->now++;
+    return read_to_issue(e, false);
+}
+
+/* ---- checkpoints ------------------------------------------------------------------------------------ */
+
+static void add_ckpt(vx_engine *e, vx_ckpt_kind kind)
+{
+    if (vx_tl_add(&e->tl, e->sim, e->now, kind, 0) == VX_OK) {
+        /* the ebreak-halt mode is engine state the snapshot API does not expose */
+        vx_ckpt *c = vx_tl_at(&e->tl, e->now);
+        if (c) c->aux = e->ebreak;
+    }
+    if (e->tl.bytes > e->tl.budget || kind == VX_CKPT_STOP || kind == VX_CKPT_SHORT) vx_tl_thin(&e->tl, e->now);
+}
+
+static void maybe_ckpt(vx_engine *e)
+{
+    if (e->now == e->short_at) {
+        e->short_at = NO_ISSUE;
+        if (!vx_tl_at(&e->tl, e->now)) add_ckpt(e, VX_CKPT_SHORT);
+    } else if (e->now % INTERVAL == 0 && e->now && !vx_tl_at(&e->tl, e->now)) {
+        add_ckpt(e, VX_CKPT_PERIODIC);
+    }
+}
+
+/* Restore checkpoint i of the timeline. */
+static vx_err restore_ckpt(vx_engine *e, size_t i)
+{
+    vx_ckpt *c = &e->tl.v[i];
+    vx_err err = vx_sim_snap_restore(e->sim, c->snap);
+    if (err) {
+        seterr(e, "cannot restore the checkpoint at event %" PRIu64 ": %s", c->pos, vx_sim_errmsg(e->sim));
+        return err;
+    }
+    e->st.restores++;
+    e->now = c->pos;
+    e->ebreak = c->aux;
+    err = vx_trace_reader_seek(e->rd, c->pos);
+    if (err) return trace_error(e, err);
+    /* The DM events before issue pos are part of the snapshot. */
+    return read_to_issue(e, true);
+}
+
+typedef struct page_ctx {
+    vx_engine *e;
+    vx_err err;
+} page_ctx;
+
+static vx_err put_page(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page)
+{
+    page_ctx *pc = ctx;
+    vx_err err = vx_sim_put_page(pc->e->sim, space, addr, page);
+    if (err) {
+        seterr(pc->e, "%s: keyframe page (space %" PRIu32 ", 0x%08" PRIx32 ") cannot be applied: %s",
+               pc->e->path, space, addr, vx_sim_errmsg(pc->e->sim));
+        pc->err = err;
+    }
+    return err;
+}
+
+/*
+ * Restore keyframe k: memory = position 0 (the BASE checkpoint) plus the newest
+ * copy of every page stored up to keyframe k; registers from its state encoding.
+ */
+static vx_err restore_keyframe(vx_engine *e, size_t k)
+{
+    long b = vx_tl_find(&e->tl, 0);
+    if (b < 0) return VX_ERR_STATE;
+    vx_err err = vx_sim_snap_restore(e->sim, e->tl.v[b].snap);
+    if (err) return err;
+    page_ctx pc = {e, VX_OK};
+    err = vx_trace_reader_keyframe_pages(e->rd, k, VX_TRACE_PAGES_ALL, put_page, &pc);
+    if (pc.err) return pc.err;
+    if (err) return trace_error(e, err);
+    vx_trace_keyframe info;
+    const uint8_t *state;
+    size_t len;
+    err = vx_trace_reader_keyframe(e->rd, k, &info, &state, &len);
+    if (err) return trace_error(e, err);
+    err = vx_sim_state_decode(e->sim, state, len);
+    if (err) {
+        seterr(e, "%s: keyframe %zu (event %" PRIu64 ") cannot be decoded: %s", e->path, k, info.index,
+               vx_sim_errmsg(e->sim));
+        return err;
+    }
+    e->st.restores++;
+    e->now = info.index;
+    e->ebreak = e->hdr->flags & VX_TRACE_HF_EBREAK_HALT;
+    err = vx_trace_reader_seek_keyframe(e->rd, k);
+    if (err) return trace_error(e, err);
+    /* DM events recorded after the keyframe but before the issue are not in it. */
+    return read_to_issue(e, false);
+}
+
+/*
+ * Go to position x: from the live state if it is the closest base, else from
+ * the nearest checkpoint or keyframe at or before x; replay forward.
+ */
+static vx_err goto_pos(vx_engine *e, uint64_t x)
+{
+    if (x > e->end) x = e->end;
+    if (x == e->now) return VX_OK;
+    long ci = vx_tl_find(&e->tl, x);
+    uint64_t cpos = ci >= 0 ? e->tl.v[ci].pos : 0;
+    size_t k = 0;
+    bool have_kf = false;
+    uint64_t kpos = 0;
+    if (e->nkf) {
+        /* last keyframe at or before x */
+        size_t lo = 0, hi = e->nkf;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (e->kf_pos[mid] <= x)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo > 0) {
+            k = lo - 1;
+            kpos = e->kf_pos[k];
+            have_kf = true;
+        }
+    }
+    bool live = e->now != UINT64_MAX && e->now <= x && e->now >= cpos && (!have_kf || e->now >= kpos);
+    vx_err err = VX_OK;
+    if (!live) {
+        if (ci >= 0 && (!have_kf || cpos >= kpos))
+            err = restore_ckpt(e, (size_t)ci);
+        else if (have_kf)
+            err = restore_keyframe(e, k);
+        else
+            err = VX_ERR_STATE;
+        if (err) return err;
+    }
+    if (x > e->now + SHORT_GAP) e->short_at = x - SHORT_GAP;
+    while (e->now < x && !at_end(e)) {
+        maybe_ckpt(e);
+        err = exec_pending(e);
+        if (err) {
+            e->short_at = NO_ISSUE;
+            return err;
+        }
+    }
+    e->short_at = NO_ISSUE;
+    return VX_OK;
+}
+
+/* ---- breakpoints and watchpoints -------------------------------------------------------------------- */
+
+static bool bp_hit(const vx_engine *e, const vx_event *ev)
+{
+    if (!e->nbp || (ev->flags & VX_EVF_INJECTED)) return false;
+    uint32_t h = (ev->pc >> 2) & 4095;
+    if (!(e->bpfilter[h >> 3] & (1u << (h & 7)))) return false;
+    uint32_t gw = gwarp_of(e, ev);
+    for (size_t i = 0; i < e->nbp; i++)
+        if (e->bps[i].pc == ev->pc && (e->bps[i].gwarp == VX_ENGINE_ANY_WARP || e->bps[i].gwarp == gw))
+            return true;
+    return false;
+}
+
+static void rebuild_filter(vx_engine *e)
+{
+    memset(e->bpfilter, 0, sizeof e->bpfilter);
+    for (size_t i = 0; i < e->nbp; i++) {
+        uint32_t h = (e->bps[i].pc >> 2) & 4095;
+        e->bpfilter[h >> 3] |= (uint8_t)(1u << (h & 7));
+    }
+}
+
+/* A recorded memory write of ev that touches a write/access watchpoint. */
+static bool write_hit(const vx_engine *e, const vx_event *ev, vx_engine_stop *st)
+{
+    if (!e->nwrite_wp) return false;
+    for (uint32_t i = 0; i < ev->nmem; i++) {
+        const vx_memwrite *m = &ev->mem[i];
+        for (size_t k = 0; k < e->nwp; k++) {
+            const wpoint *w = &e->wps[k];
+            if (w->kind == VX_WATCH_READ || !wp_overlaps(w, m->addr, m->size, ev->core)) continue;
+            st->why = VX_WHY_WATCH;
+            st->watch_kind = (vx_watch_kind)w->kind;
+            st->watch_addr = m->addr > w->addr ? m->addr : w->addr;
+            st->gwarp = gwarp_of(e, ev);
+            st->lane = m->lane;
+            st->has_lane = true;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void break_stop(const vx_engine *e, const vx_event *ev, vx_engine_stop *st)
+{
+    memset(st, 0, sizeof *st);
+    st->why = VX_WHY_BREAK;
+    st->gwarp = gwarp_of(e, ev);
+    unsigned l = vx_lanes_first(ev->tmask);
+    st->lane = l < 128 ? l : 0;
+    st->has_lane = l < 128;
+}
+
+vx_err vx_engine_break_insert(vx_engine *e, uint32_t pc, uint32_t gwarp)
+{
+    for (size_t i = 0; i < e->nbp; i++)
+        if (e->bps[i].pc == pc && e->bps[i].gwarp == gwarp) {
+            e->bps[i].refs++;
+            return VX_OK;
+        }
+    if (e->nbp == e->capbp) {
+        size_t nc = e->capbp ? e->capbp * 2 : 16;
+        bpoint *nb = realloc(e->bps, nc * sizeof *nb);
+        if (!nb) return VX_ERR_NOMEM;
+        e->bps = nb;
+        e->capbp = nc;
+    }
+    e->bps[e->nbp++] = (bpoint){pc, gwarp, 1};
+    rebuild_filter(e);
+    return VX_OK;
+}
+
+vx_err vx_engine_break_remove(vx_engine *e, uint32_t pc, uint32_t gwarp)
+{
+    for (size_t i = 0; i < e->nbp; i++)
+        if (e->bps[i].pc == pc && e->bps[i].gwarp == gwarp) {
+            if (--e->bps[i].refs == 0) {
+                e->bps[i] = e->bps[--e->nbp];
+                rebuild_filter(e);
+            }
+            return VX_OK;
+        }
+    return VX_ERR_RANGE;
+}
+
+static void count_wps(vx_engine *e)
+{
+    e->nwrite_wp = e->nread_wp = 0;
+    for (size_t i = 0; i < e->nwp; i++) {
+        if (e->wps[i].kind != VX_WATCH_READ) e->nwrite_wp++;
+        if (e->wps[i].kind != VX_WATCH_WRITE) e->nread_wp++;
+    }
+    update_observer(e);
+}
+
+static uint32_t wp_core(uint32_t addr, uint32_t core)
+{
+    return in_lmem(addr) ? core : 0; /* only local memory depends on the core */
+}
+
+vx_err vx_engine_watch_insert(vx_engine *e, vx_watch_kind kind, uint32_t addr, uint32_t len, uint32_t core)
+{
+    if (len == 0 || (kind != VX_WATCH_WRITE && kind != VX_WATCH_READ && kind != VX_WATCH_ACCESS))
+        return VX_ERR_INVAL;
+    if ((uint64_t)addr + len > (uint64_t)UINT32_MAX + 1) len = (uint32_t)((uint64_t)UINT32_MAX + 1 - addr);
+    core = wp_core(addr, core);
+    for (size_t i = 0; i < e->nwp; i++) {
+        wpoint *w = &e->wps[i];
+        if (w->kind == kind && w->addr == addr && w->len == len && w->core == core) {
+            w->refs++;
+            return VX_OK;
+        }
+    }
+    if (e->nwp == e->capwp) {
+        size_t nc = e->capwp ? e->capwp * 2 : 16;
+        wpoint *nw = realloc(e->wps, nc * sizeof *nw);
+        if (!nw) return VX_ERR_NOMEM;
+        e->wps = nw;
+        e->capwp = nc;
+    }
+    e->wps[e->nwp++] = (wpoint){(uint8_t)kind, addr, len, core, 1};
+    count_wps(e);
+    return VX_OK;
+}
+
+vx_err vx_engine_watch_remove(vx_engine *e, vx_watch_kind kind, uint32_t addr, uint32_t len, uint32_t core)
+{
+    if (len && (uint64_t)addr + len > (uint64_t)UINT32_MAX + 1) len = (uint32_t)((uint64_t)UINT32_MAX + 1 - addr);
+    core = wp_core(addr, core);
+    for (size_t i = 0; i < e->nwp; i++) {
+        wpoint *w = &e->wps[i];
+        if (w->kind == kind && w->addr == addr && w->len == len && w->core == core) {
+            if (--w->refs == 0) {
+                e->wps[i] = e->wps[--e->nwp];
+                count_wps(e);
+            }
+            return VX_OK;
+        }
+    }
+    return VX_ERR_RANGE;
+}
+
+void vx_engine_points_clear(vx_engine *e)
+{
+    e->nbp = 0;
+    e->nwp = 0;
+    rebuild_filter(e);
+    count_wps(e);
+}
+
+/* ---- polling ---------------------------------------------------------------------------------------- */
+
+void vx_engine_set_poll(vx_engine *e, vx_engine_poll_fn fn, void *ctx)
+{
+    e->poll = fn;
+    e->poll_ctx = ctx;
+}
+
+/* Count work; every POLL_EVERY units ask whether the user wants to stop. */
+static bool poll_tick(vx_engine *e, uint64_t work)
+{
+    e->since_poll += work;
+    if (e->since_poll < POLL_EVERY) return e->interrupted;
+    e->since_poll = 0;
+    if (!e->interrupted && e->poll && e->poll(e->poll_ctx)) e->interrupted = true;
+    return e->interrupted;
+}
+
+/* ---- forward motion --------------------------------------------------------------------------------- */
+
+static void fault_stop(const vx_engine *e, vx_engine_stop *st)
+{
+    memset(st, 0, sizeof *st);
+    st->why = VX_WHY_FAULT;
+    st->fault = e->end_fault;
+    st->gwarp = e->end_fault.core * e->W + e->end_fault.warp;
+    vx_lanes l = e->end_fault.lanes ? e->end_fault.lanes : (e->pend ? e->pend->tmask : 0);
+    unsigned lane = vx_lanes_first(l);
+    st->lane = lane < 128 ? lane : 0;
+    st->has_lane = lane < 128;
+}
+
+static vx_err run_forward(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *st)
+{
+    uint64_t start = e->now;
+    bool any_step = m->step && m->step_gwarp == VX_ENGINE_ANY_WARP;
+    for (;;) {
+        if (at_end(e)) {
+            if (e->now != start && e->fault_at_end) {
+                fault_stop(e, st);
+            } else {
+                memset(st, 0, sizeof *st);
+                st->why = VX_WHY_END;
+                st->gwarp = m->step_gwarp;
+            }
+            return VX_OK;
+        }
+        const vx_event *ev = e->pend;
+        uint32_t gw = gwarp_of(e, ev);
+        bool own = m->step && (any_step || gw == m->step_gwarp);
+        bool eligible = m->step ? (own || m->others)
+                                : (m->only_gwarp == VX_ENGINE_ANY_WARP || gw == m->only_gwarp);
+        bool reported = e->now == e->rep_issue;
+        if (eligible && !reported) {
+            /* A breakpoint on the stepping warp's own instruction is what GDB steps over. */
+            if (!own && bp_hit(e, ev)) {
+                break_stop(e, ev, st);
+                return VX_OK;
+            }
+            memset(st, 0, sizeof *st);
+            if (write_hit(e, ev, st)) return VX_OK;
+        }
+        maybe_ckpt(e);
+        uint64_t t = e->now;
+        vx_err err = exec_pending(e);
+        if (err) return err;
+        if (eligible && !reported && e->read_hit) {
+            /* Reads are known only once executed: go back before the load. */
+            vx_engine_stop rs;
+            memset(&rs, 0, sizeof rs);
+            rs.why = VX_WHY_WATCH;
+            rs.watch_kind = e->rh_kind;
+            rs.watch_addr = e->rh_addr;
+            rs.gwarp = gw;
+            rs.lane = e->rh_lane;
+            rs.has_lane = true;
+            err = goto_pos(e, t);
+            if (err) return err;
+            *st = rs;
+            return VX_OK;
+        }
+        if (own) {
+            memset(st, 0, sizeof *st);
+            st->why = VX_WHY_STEP;
+            st->gwarp = gw;
+            return VX_OK;
+        }
+        if (poll_tick(e, 1)) {
+            memset(st, 0, sizeof *st);
+            st->why = VX_WHY_INTERRUPT;
+            return VX_OK;
+        }
+    }
+}
+
+/* ---- backward motion -------------------------------------------------------------------------------- */
+
+/*
+ * Scan recorded issues [lo, hi) with the scan reader and keep the last stop (a
+ * breakpoint at issue t stops at t; a write watchpoint at issue t stops at t+1).
+ * For a step (m->step) look for the last issue of the stepping warp instead.
+ */
+static vx_err scan_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine_motion *m, cand *c)
+{
+    vx_err err = vx_trace_reader_seek(e->sr, lo);
+    if (err) {
+        seterr(e, "%s: %s", e->path, vx_trace_reader_errmsg(e->sr));
+        return err;
+    }
+    for (;;) {
+        const vx_event *ev;
+        err = vx_trace_reader_next(e->sr, &ev);
+        if (err == VX_ERR_END) return VX_OK;
+        if (err) {
+            seterr(e, "%s: %s", e->path, vx_trace_reader_errmsg(e->sr));
+            return err;
+        }
+        if (ev->kind == VX_EV_END) return VX_OK;
+        if (ev->kind != VX_EV_ISSUE) continue;
+        uint64_t t = ev->index;
+        if (t >= hi) return VX_OK;
+        if (t < lo) continue;
+        e->st.scanned++;
+        uint32_t gw = gwarp_of(e, ev);
+        if (m->step) {
+            if (gw != m->step_gwarp) continue;
+            c->found = true;
+            c->pos = t;
+            c->issue = t;
+            memset(&c->stop, 0, sizeof c->stop);
+            c->stop.why = VX_WHY_STEP;
+            c->stop.gwarp = gw;
+            /* the step undoes issue t: a watched write there stops after it instead */
+            vx_engine_stop ws;
+            memset(&ws, 0, sizeof ws);
+            if (t != e->rep_issue && write_hit(e, ev, &ws)) {
+                c->pos = t + 1;
+                c->stop = ws;
+            }
+            continue;
+        }
+        if (m->only_gwarp != VX_ENGINE_ANY_WARP && gw != m->only_gwarp) continue;
+        vx_engine_stop ws;
+        memset(&ws, 0, sizeof ws);
+        if (t != e->rep_issue && write_hit(e, ev, &ws)) {
+            c->found = true;
+            c->pos = t + 1;
+            c->issue = t;
+            c->stop = ws;
+        } else if ((t != e->rep_issue || e->rep_watch_only) && bp_hit(e, ev)) {
+            c->found = true;
+            c->pos = t;
+            c->issue = t;
+            break_stop(e, ev, &c->stop);
+        }
+        if (poll_tick(e, 1)) return VX_OK;
+    }
+}
+
+/*
+ * Re-execute [lo, hi) from the closest base at or before lo (read watchpoints
+ * need executed loads) and keep the last stop, as scan_window does.
+ */
+static vx_err sim_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine_motion *m, cand *c)
+{
+    vx_err err = goto_pos(e, lo);
+    if (err) return err;
+    while (e->now < hi && !at_end(e)) {
+        const vx_event *ev = e->pend;
+        uint64_t t = e->now;
+        uint32_t gw = gwarp_of(e, ev);
+        bool mine = m->step ? gw == m->step_gwarp
+                            : (m->only_gwarp == VX_ENGINE_ANY_WARP || gw == m->only_gwarp);
+        bool skip = t == e->rep_issue;
+        vx_engine_stop ws;
+        memset(&ws, 0, sizeof ws);
+        bool whit = mine && !skip && write_hit(e, ev, &ws);
+        bool bhit = mine && !m->step && (!skip || e->rep_watch_only) && bp_hit(e, ev);
+        vx_engine_stop bs;
+        if (bhit) break_stop(e, ev, &bs);
+        if (m->step && mine) {
+            c->found = true;
+            c->pos = t;
+            c->issue = t;
+            memset(&c->stop, 0, sizeof c->stop);
+            c->stop.why = VX_WHY_STEP;
+            c->stop.gwarp = gw;
+        }
+        maybe_ckpt(e);
+        err = exec_pending(e);
+        if (err) return err;
+        bool rhit = mine && !skip && e->read_hit;
+        if (whit || rhit) {
+            c->found = true;
+            c->pos = t + 1;
+            c->issue = t;
+            if (whit) {
+                c->stop = ws;
+            } else {
+                memset(&c->stop, 0, sizeof c->stop);
+                c->stop.why = VX_WHY_WATCH;
+                c->stop.watch_kind = e->rh_kind;
+                c->stop.watch_addr = e->rh_addr;
+                c->stop.gwarp = gw;
+                c->stop.lane = e->rh_lane;
+                c->stop.has_lane = true;
+            }
+        } else if (bhit) {
+            c->found = true;
+            c->pos = t;
+            c->issue = t;
+            c->stop = bs;
+        }
+        if (poll_tick(e, 1)) return VX_OK;
+    }
+    return VX_OK;
+}
+
+/* The closest restorable position strictly before hi (a checkpoint or keyframe). */
+static uint64_t base_before(const vx_engine *e, uint64_t hi)
+{
+    uint64_t best = 0;
+    long ci = vx_tl_find(&e->tl, hi - 1);
+    if (ci >= 0) best = e->tl.v[ci].pos;
+    for (size_t k = e->nkf; k-- > 0;)
+        if (e->kf_pos[k] < hi) {
+            if (e->kf_pos[k] > best) best = e->kf_pos[k];
+            break;
+        }
+    return best;
+}
+
+static vx_err run_backward(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *st)
+{
+    uint64_t p = e->now;
+    bool need_sim = e->nread_wp > 0;
+    uint64_t hi = p, win = m->step ? 64 * (uint64_t)e->ngw + 64 : SCAN_FIRST;
+    cand c;
+    memset(&c, 0, sizeof c);
+    while (hi > 0 && !c.found) {
+        uint64_t lo;
+        if (need_sim) {
+            lo = base_before(e, hi);
+            /* a base right before hi makes tiny windows: use an older one */
+            while (hi - lo < SCAN_FIRST && lo > 0) {
+                uint64_t older = base_before(e, lo);
+                if (older == lo) break;
+                lo = older;
+            }
+        } else {
+            lo = hi > win ? hi - win : 0;
+            if (win < SCAN_MAX) win *= 2;
+        }
+        vx_err err = need_sim ? sim_window(e, lo, hi, m, &c) : scan_window(e, lo, hi, m, &c);
+        if (err) return err;
+        if (e->interrupted) {
+            vx_err err2 = goto_pos(e, p);
+            if (err2) return err2;
+            memset(st, 0, sizeof *st);
+            st->why = VX_WHY_INTERRUPT;
+            return VX_OK;
+        }
+        hi = lo;
+    }
+    if (!c.found) {
+        /* Nothing before: a step of a warp with no earlier issue stays (its history starts here). */
+        vx_err err = goto_pos(e, m->step ? p : 0);
+        if (err) return err;
+        memset(st, 0, sizeof *st);
+        st->why = VX_WHY_BEGIN;
+        st->gwarp = m->step_gwarp;
+        return VX_OK;
+    }
+    vx_err err = goto_pos(e, c.pos);
+    if (err) return err;
+    *st = c.stop;
+    return VX_OK;
+}
+
+/* ---- the public motion ----------------------------------------------------------------------------- */
+
+vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *st)
+{
+    memset(st, 0, sizeof *st);
+    e->interrupted = false;
+    e->since_poll = 0;
+    vx_err err;
+    if (!m->backward) {
+        err = run_forward(e, m, st);
+    } else if (e->now == 0) {
+        st->why = VX_WHY_BEGIN;
+        st->gwarp = m->step ? m->step_gwarp : VX_ENGINE_ANY_WARP;
+        err = VX_OK;
+    } else {
+        err = run_backward(e, m, st);
+    }
+    e->rep_issue = NO_ISSUE;
+    e->rep_watch_only = false;
+    if (err) return err;
+    if (st->why == VX_WHY_BREAK) e->rep_issue = e->now;
+    if (st->why == VX_WHY_WATCH) {
+        /* forward: the access is the next issue; backward: the one just undone */
+        if (!m->backward) {
+            e->rep_issue = e->now;
+        } else if (e->now > 0) {
+            e->rep_issue = e->now - 1;
+            e->rep_watch_only = true;
+        }
+    }
+    /* Remember where we stopped: undoing the next step is then a plain restore. */
+    if (e->regs_bytes < STOP_SNAP_LIMIT && !vx_tl_at(&e->tl, e->now)) add_ckpt(e, VX_CKPT_STOP);
+    return VX_OK;
+}
+
+vx_err vx_engine_seek(vx_engine *e, uint64_t pos)
+{
+    e->rep_issue = NO_ISSUE;
+    e->rep_watch_only = false;
+    e->interrupted = false;
+    return goto_pos(e, pos > e->end ? e->end : pos);
+}
+
+/* ---- queries --------------------------------------------------------------------------------------- */
+
+const vx_sim *vx_engine_sim(const vx_engine *e)
+{
+    return e->sim;
+}
+
+const vx_sim_config *vx_engine_config(const vx_engine *e)
+{
+    return &e->cfg;
+}
+
+const uint8_t *vx_engine_image(const vx_engine *e, size_t *len)
+{
+    *len = e->hdr->image_len;
+    return e->hdr->image_kind == VX_IMAGE_ELF ? e->hdr->image : NULL;
+}
+
+uint64_t vx_engine_now(const vx_engine *e)
+{
+    return e->now;
+}
+
+uint64_t vx_engine_end(const vx_engine *e)
+{
+    return e->end;
+}
+
+uint8_t vx_engine_end_status(const vx_engine *e, uint32_t *exit_code, vx_fault *fault)
+{
+    if (exit_code) *exit_code = e->exit_code;
+    if (fault) *fault = e->end_fault;
+    return e->end_status;
+}
+
+bool vx_engine_next_issue(const vx_engine *e, vx_engine_issue *out)
+{
+    if (!e->pend || e->now > e->end) return false;
+    const vx_event *ev = e->pend;
+    out->index = ev->index;
+    out->cycle = ev->cycle;
+    out->core = ev->core;
+    out->warp = ev->warp;
+    out->gwarp = gwarp_of(e, ev);
+    out->pc = ev->pc;
+    out->insn = ev->insn;
+    out->tmask = ev->tmask;
+    out->flags = ev->flags;
+    out->faults = ev->fault != NULL;
+    return true;
+}
+
+bool vx_engine_ebreak_halt(const vx_engine *e)
+{
+    return e->ebreak;
+}
+
+vx_err vx_engine_checkpoint(vx_engine *e, unsigned *id)
+{
+    vx_ckpt *c = vx_tl_at(&e->tl, e->now);
+    if (c && c->kind == VX_CKPT_USER) {
+        *id = c->user_id;
+        return VX_OK;
+    }
+    unsigned nid = ++e->next_user_id;
+    vx_err err = vx_tl_add(&e->tl, e->sim, e->now, VX_CKPT_USER, nid);
+    if (err) return err;
+    c = vx_tl_at(&e->tl, e->now);
+    if (!c) return VX_ERR_STATE;
+    c->kind = VX_CKPT_USER;
+    c->user_id = nid;
+    *id = nid;
+    return VX_OK;
+}
+
+bool vx_engine_checkpoint_get(const vx_engine *e, unsigned id, uint64_t *pos)
+{
+    for (size_t i = 0; i < e->tl.n; i++)
+        if (e->tl.v[i].kind == VX_CKPT_USER && e->tl.v[i].user_id == id) {
+            *pos = e->tl.v[i].pos;
+            return true;
+        }
+    return false;
+}
+
+vx_err vx_engine_restart(vx_engine *e, unsigned id)
+{
+    uint64_t pos;
+    if (!vx_engine_checkpoint_get(e, id, &pos)) return VX_ERR_RANGE;
+    return vx_engine_seek(e, pos);
+}
+
+void vx_engine_get_stats(const vx_engine *e, vx_engine_stats *out)
+{
+    *out = e->st;
+    out->checkpoints = (uint32_t)e->tl.n;
+    out->checkpoint_bytes = e->tl.bytes;
+    out->budget = e->tl.budget;
+    out->keyframes = (uint32_t)e->nkf;
+}
+
+/* ---- opening ----------------------------------------------------------------------------------------- */
+
+/* Find how the recording ended: the END record and whether the last issue faulted. */
+static vx_err read_ending(vx_engine *e, const vx_trace_summary *sum)
+{
+    e->end = sum->issues;
+    e->end_status = sum->has_end ? sum->end_status : VX_END_ABORT;
+    if (sum->issues == 0) return VX_OK;
+    vx_err err = vx_trace_reader_seek(e->sr, sum->issues - 1);
+    if (err) goto bad;
+    for (;;) {
+        const vx_event *ev;
+        err = vx_trace_reader_next(e->sr, &ev);
+        if (err == VX_ERR_END) return VX_OK;
+        if (err) goto bad;
+        if (ev->kind == VX_EV_ISSUE && ev->index == sum->issues - 1 && ev->fault &&
+            !(ev->flags & VX_EVF_INJECTED) && sum->end_status == VX_END_FAULT) {
+            e->fault_at_end = true;
+            e->end = ev->index;
+            e->end_fault = *ev->fault;
+        }
+        if (ev->kind == VX_EV_END) {
+            e->exit_code = ev->exit_code;
+            if (ev->fault) e->end_fault = *ev->fault;
+            return VX_OK;
+        }
+    }
+bad:
+    seterr(e, "%s: %s", e->path, vx_trace_reader_errmsg(e->sr));
+    return err;
+}
+
+/* Initial state: keyframe 0 (state and every page), or the prologue if there is none. */
+static vx_err load_initial(vx_engine *e)
+{
+    vx_err err;
+    if (e->nkf && e->kf_pos[0] == 0) {
+        page_ctx pc = {e, VX_OK};
+        err = vx_trace_reader_keyframe_pages(e->rd, 0, VX_TRACE_PAGES_ALL, put_page, &pc);
+        if (pc.err) return pc.err;
+        if (err) return trace_error(e, err);
+        vx_trace_keyframe info;
+        const uint8_t *state;
+        size_t len;
+        err = vx_trace_reader_keyframe(e->rd, 0, &info, &state, &len);
+        if (err) return trace_error(e, err);
+        err = vx_sim_state_decode(e->sim, state, len);
+        if (err) {
+            seterr(e, "%s: keyframe 0 cannot be decoded: %s", e->path, vx_sim_errmsg(e->sim));
+            return err;
+        }
+        err = vx_trace_reader_seek_keyframe(e->rd, 0);
+        if (err) return trace_error(e, err);
+    } else {
+        const vx_trace_header *h = e->hdr;
+        err = vx_sim_load_image(e->sim, h->image_name ? h->image_name : e->path, (vx_image_kind)h->image_kind,
+                                h->image, h->image_len, NULL);
+        if (err) {
+            seterr(e, "%s: the recorded kernel image cannot be loaded: %s", e->path, vx_sim_errmsg(e->sim));
+            return err;
+        }
+        for (uint32_t i = 0; i < h->nloads; i++) {
+            err = vx_sim_mem_write(e->sim, 0, h->loads[i].addr, h->loads[i].bytes, h->loads[i].len);
+            if (err) {
+                seterr(e, "%s: recorded load region %" PRIu32 " at 0x%08" PRIx32 " cannot be written: %s", e->path,
+                       i, h->loads[i].addr, vx_sim_errmsg(e->sim));
+                return err;
+            }
+        }
+        err = vx_trace_reader_seek(e->rd, 0);
+        if (err) return trace_error(e, err);
+    }
+    e->ebreak = e->hdr->flags & VX_TRACE_HF_EBREAK_HALT;
+    if (e->ebreak) vx_sim_set_ebreak_halt(e->sim, true);
+    e->now = 0;
+    return read_to_issue(e, false);
+}
+
+vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **out, char *msg, size_t cap)
+{
+    *out = NULL;
+    vx_engine *e = calloc(1, sizeof *e);
+    if (!e) {
+        snprintf(msg, cap, "out of memory");
+        return VX_ERR_NOMEM;
+    }
+    vx_err err;
+    e->path = strdup(path);
+    e->verify = !(opts && opts->no_verify);
+    e->rep_issue = NO_ISSUE;
+    e->short_at = NO_ISSUE;
+    uint64_t budget = opts && opts->mem_budget ? opts->mem_budget : DEFAULT_BUDGET;
+    vx_tl_init(&e->tl, budget, INTERVAL);
+    if (!e->path) {
+        err = VX_ERR_NOMEM;
+        goto fail_msg;
+    }
+    if ((err = vx_trace_reader_new(&e->rd)) != VX_OK || (err = vx_trace_reader_new(&e->sr)) != VX_OK)
+        goto fail_msg;
+    err = vx_trace_reader_open(e->rd, path);
+    if (err) {
+        snprintf(msg, cap, "%s", vx_trace_reader_errmsg(e->rd));
+        goto fail;
+    }
+    err = vx_trace_reader_open(e->sr, path);
+    if (err) {
+        snprintf(msg, cap, "%s", vx_trace_reader_errmsg(e->sr));
+        goto fail;
+    }
+    e->hdr = vx_trace_reader_header(e->rd);
+    vx_sim_config cfg = VX_SIM_CONFIG_INIT;
+    cfg.clusters = e->hdr->clusters;
+    cfg.cores = e->hdr->cores;
+    cfg.warps = e->hdr->warps;
+    cfg.threads = e->hdr->threads;
+    cfg.mem_limit = e->hdr->mem_limit;
+    cfg.start_pc = e->hdr->start_pc;
+    cfg.arg = e->hdr->arg;
+    e->cfg = cfg;
+    err = vx_sim_new(&cfg, &e->sim);
+    if (err) {
+        snprintf(msg, cap, "%s: the recorded platform cannot be simulated: %s", path, vx_strerror(err));
+        goto fail;
+    }
+    e->T = cfg.threads;
+    e->W = cfg.warps;
+    e->ngw = vx_sim_num_warps(e->sim);
+    e->regs_bytes = (uint64_t)e->ngw * e->T * (33 + 32 + 4 + 2) * 4;
+    update_observer(e);
+
+    vx_trace_summary sum;
+    err = vx_trace_reader_summary(e->rd, &sum);
+    if (err) {
+        snprintf(msg, cap, "%s", vx_trace_reader_errmsg(e->rd));
+        goto fail;
+    }
+    err = read_ending(e, &sum);
+    if (err) goto fail_err;
+
+    e->nkf = vx_trace_reader_num_keyframes(e->rd);
+    if (e->nkf) {
+        e->kf_pos = calloc(e->nkf, sizeof *e->kf_pos);
+        if (!e->kf_pos) {
+            err = VX_ERR_NOMEM;
+            goto fail_msg;
+        }
+        for (size_t k = 0; k < e->nkf; k++) {
+            vx_trace_keyframe info;
+            err = vx_trace_reader_keyframe(e->rd, k, &info, NULL, NULL);
+            if (err) {
+                snprintf(msg, cap, "%s", vx_trace_reader_errmsg(e->rd));
+                goto fail;
+            }
+            e->kf_pos[k] = info.index;
+        }
+    }
+    err = load_initial(e);
+    if (err) goto fail_err;
+    /* Position 0 is the base every keyframe restore starts from: never evicted. */
+    err = vx_tl_add(&e->tl, e->sim, 0, VX_CKPT_BASE, 0);
+    if (err) {
+        snprintf(msg, cap, "cannot snapshot the initial state: %s", vx_strerror(err));
+        goto fail;
+    }
+    *out = e;
+    return VX_OK;
+fail_err:
+    snprintf(msg, cap, "%s", e->err);
+    goto fail;
+fail_msg:
+    snprintf(msg, cap, "%s: %s", path, vx_strerror(err));
+fail:
+    vx_engine_free(e);
+    return err;
+}
+
+void vx_engine_free(vx_engine *e)
+{
+    if (!e) return;
+    vx_tl_free(&e->tl);
+    vx_sim_free(e->sim);
+    vx_trace_reader_free(e->rd);
+    vx_trace_reader_free(e->sr);
+    free(e->kf_pos);
+    free(e->bps);
+    free(e->wps);
+    free(e->path);
+    free(e);
+}

@@ -1,0 +1,167 @@
+/*
+ * engine.h - time travel over a recorded trace: the state of the whole machine at
+ * any event index, moving forward and backward with breakpoints and watchpoints.
+ *
+ * Positions.  The trace is a sequence of warp-instruction issues numbered from 0
+ * (DESIGN.md §3).  Position p means "issues 0 .. p-1 have executed, together with
+ * every Debug Module event recorded before issue p; issue p is next".  Positions
+ * run from 0 (start of history) to end (after the last issue; when the run ended
+ * with a fault, end is the faulting issue, which never executes).  The state at
+ * the current position is read through the simulator returned by
+ * vx_engine_sim(), with the ordinary vx_sim_* accessors.
+ *
+ * How the state is rebuilt (DESIGN.md §5, research notes §1.3-§1.4): restore the
+ * nearest checkpoint at or before the target (our own snapshots, or a keyframe of
+ * the trace), then re-execute the recorded schedule forward with the simulator.
+ * Every re-executed issue is compared with the recorded one; a mismatch stops with
+ * VX_ERR_DIVERGED and vx_engine_errmsg() says "replay diverged at event N: ...".
+ *
+ * Stops.  Going forward a breakpoint or watchpoint is reported BEFORE the issue
+ * that hits it (the issue has not executed); going backward a watchpoint is
+ * reported AFTER the accessing issue, i.e. before it is undone, and a breakpoint
+ * at the issue itself.  That is what GDB expects on RISC-V (research §2.3).
+ */
+#ifndef VX_ENGINE_H
+#define VX_ENGINE_H
+
+#include "vx_sim.h"
+
+typedef struct vx_engine vx_engine;
+
+typedef struct vx_engine_opts {
+    uint64_t mem_budget; /* bytes for checkpoints; 0 = 512 MiB */
+    bool no_verify;      /* do not compare re-executed issues with the trace */
+} vx_engine_opts;
+
+/* Open a trace file.  On failure *out is NULL and msg names the file and the problem. */
+vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **out, char *msg,
+                      size_t cap);
+void vx_engine_free(vx_engine *e);
+const char *vx_engine_errmsg(const vx_engine *e);
+
+/* The simulator holding the state at the current position (read it, never run it). */
+const vx_sim *vx_engine_sim(const vx_engine *e);
+const vx_sim_config *vx_engine_config(const vx_engine *e);
+
+/* The kernel image recorded in the trace (ELF bytes), or NULL. */
+const uint8_t *vx_engine_image(const vx_engine *e, size_t *len);
+
+/* ---- time ---------------------------------------------------------------------------------- */
+
+uint64_t vx_engine_now(const vx_engine *e);
+uint64_t vx_engine_end(const vx_engine *e);
+
+/* How the recorded run ended (vx_end_status); *fault is set when it faulted. */
+uint8_t vx_engine_end_status(const vx_engine *e, uint32_t *exit_code, vx_fault *fault);
+
+/* The issue at the current position, as recorded (false at the end of history). */
+typedef struct vx_engine_issue {
+    uint64_t index;
+    uint64_t cycle;
+    uint32_t core, warp, gwarp;
+    uint32_t pc, insn;
+    vx_lanes tmask;
+    uint8_t flags; /* VX_EVF_* */
+    bool faults;   /* this issue faulted in the recording */
+} vx_engine_issue;
+
+bool vx_engine_next_issue(const vx_engine *e, vx_engine_issue *out);
+
+/* Go to a position (clamped to end). */
+vx_err vx_engine_seek(vx_engine *e, uint64_t pos);
+
+/* ---- breakpoints and watchpoints ------------------------------------------------------------- */
+
+#define VX_ENGINE_ANY_WARP UINT32_MAX
+
+/* A breakpoint at pc, for one global warp or VX_ENGINE_ANY_WARP.  Inserting twice needs two removes. */
+vx_err vx_engine_break_insert(vx_engine *e, uint32_t pc, uint32_t gwarp);
+vx_err vx_engine_break_remove(vx_engine *e, uint32_t pc, uint32_t gwarp);
+
+typedef enum vx_watch_kind {
+    VX_WATCH_WRITE = 1,
+    VX_WATCH_READ = 2,
+    VX_WATCH_ACCESS = 3,
+} vx_watch_kind;
+
+/*
+ * A watchpoint on [addr, addr + len) (len >= 1; any number of them).  Addresses in
+ * the local-memory window refer to the local memory of `core`; elsewhere core is
+ * ignored.
+ */
+vx_err vx_engine_watch_insert(vx_engine *e, vx_watch_kind kind, uint32_t addr, uint32_t len,
+                              uint32_t core);
+vx_err vx_engine_watch_remove(vx_engine *e, vx_watch_kind kind, uint32_t addr, uint32_t len,
+                              uint32_t core);
+
+/* Remove every breakpoint and watchpoint (a new client starts clean). */
+void vx_engine_points_clear(vx_engine *e);
+
+/* ---- moving -------------------------------------------------------------------------------------- */
+
+typedef struct vx_engine_motion {
+    bool backward;
+    bool step;       /* one instruction of step_gwarp (else: continue) */
+    uint32_t step_gwarp;
+    /*
+     * While stepping, also stop for other warps' breakpoints and watchpoints (GDB's
+     * "vCont;s:T;c").  When continuing, only_gwarp != ANY limits stops to one warp.
+     */
+    bool others;
+    uint32_t only_gwarp;
+} vx_engine_motion;
+
+typedef enum vx_engine_why {
+    VX_WHY_STEP = 1,  /* the step finished */
+    VX_WHY_BREAK,     /* a breakpoint: gwarp is about to issue at its pc */
+    VX_WHY_WATCH,     /* a watchpoint: watch_kind, watch_addr */
+    VX_WHY_FAULT,     /* the recorded fault: the faulting issue is next */
+    VX_WHY_BEGIN,     /* start of history reached going backward */
+    VX_WHY_END,       /* end of history reached going forward */
+    VX_WHY_INTERRUPT, /* the poll function asked to stop */
+} vx_engine_why;
+
+typedef struct vx_engine_stop {
+    vx_engine_why why;
+    uint32_t gwarp;  /* the warp concerned (the stepping warp for STEP/BEGIN/END) */
+    uint32_t lane;   /* a lane of it: the accessing lane for WATCH, first involved for FAULT */
+    bool has_lane;   /* lane is meaningful (else the caller keeps its own choice) */
+    vx_watch_kind watch_kind;
+    uint32_t watch_addr; /* inside the watched range */
+    vx_fault fault;
+} vx_engine_stop;
+
+/*
+ * Poll for an interrupt during long motions: called every few thousand issues;
+ * returning true stops the motion with VX_WHY_INTERRUPT at a consistent position.
+ */
+typedef bool (*vx_engine_poll_fn)(void *ctx);
+void vx_engine_set_poll(vx_engine *e, vx_engine_poll_fn fn, void *ctx);
+
+vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *stop);
+
+/* ---- debugger state ---------------------------------------------------------------------------- */
+
+/* ebreak-halt mode (DCONFIG.ebreakh) at the current position, as set by recorded DM writes. */
+bool vx_engine_ebreak_halt(const vx_engine *e);
+
+/* User checkpoints: remember the current position under a number, go back to it later. */
+vx_err vx_engine_checkpoint(vx_engine *e, unsigned *id);
+vx_err vx_engine_restart(vx_engine *e, unsigned id);
+/* Fill *pos for checkpoint id; false if there is none. */
+bool vx_engine_checkpoint_get(const vx_engine *e, unsigned id, uint64_t *pos);
+
+typedef struct vx_engine_stats {
+    uint64_t replayed;      /* issues re-executed */
+    uint64_t verified;      /* of which compared with the trace */
+    uint64_t scanned;       /* recorded issues examined without executing */
+    uint64_t restores;      /* checkpoint restores */
+    uint32_t checkpoints;   /* live checkpoints */
+    uint64_t checkpoint_bytes;
+    uint64_t budget;
+    uint32_t keyframes;
+} vx_engine_stats;
+
+void vx_engine_get_stats(const vx_engine *e, vx_engine_stats *out);
+
+#endif /* VX_ENGINE_H */

@@ -1,0 +1,1572 @@
+/*
+ * gdbserver.c - GDB remote protocol packets for vxreplay (see gdbserver.h).
+ *
+ * Packets are matched against static tables in the style of QEMU's gdbstub: each
+ * entry names the packet, says whether the name is the whole packet or a prefix,
+ * and gives a small schema for its arguments, so handlers receive parsed values
+ * and never scan strings themselves.  Anything unknown gets the empty reply,
+ * which GDB reads as "not supported".
+ *
+ * What GDB expects of a reverse-capable stub was verified against GDB 13.1
+ * (research notes §2): `bs`/`bc` for every reverse command, RISC-V watchpoints
+ * reported before the access forward and after it backward, `replaylog:begin` /
+ * `replaylog:end` at the edges of history (never `W`), and expedited registers
+ * in stop replies so that a stop costs one round trip.
+ *
+ * Threads: a GDB thread per (warp, lane), id 1 + gwarp * threads + lane
+ * (VxDebug's numbering), or with --thread-per-warp one per warp, id 1 + gwarp.
+ * A thread is listed while its warp is active at the current position; the
+ * thread of the last stop is always listed so that GDB keeps a current thread
+ * at the end of history, when every warp has finished.  Stepping a thread
+ * steps its whole warp: the lanes of a warp share one PC.
+ */
+#include "gdbserver.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rsp.h"
+#include "target_xml.h"
+
+#define PACKET_SIZE 0x10000u /* advertised PacketSize (hex in qSupported) */
+
+/* GDB signal numbers used in stop replies */
+#define SIG_INT  2u
+#define SIG_TRAP 5u
+#define SIG_ABRT 6u
+
+struct vx_gdbserver {
+    vx_engine *e;
+    const vx_sim_config *cfg;
+    uint32_t nwarps, threads, warps_per_core;
+    vx_gdbserver_opts opts;
+    vx_regmap map;
+    char *xml;
+    size_t xml_len;
+
+    /* session */
+    vx_rsp *rsp;
+    vx_gdb_io io;
+    bool over;         /* k / D / vKill received */
+    bool swbreak_ok;   /* GDB offered swbreak+ */
+    bool hwbreak_ok;
+    int64_t g_tid;     /* Hg: 0 any, -1 all, else a thread id */
+    int64_t c_tid;     /* Hc */
+    uint32_t focus_gw; /* thread of the last stop */
+    uint32_t focus_lane;
+    int32_t sel_lane;  /* --thread-per-warp: lane shown for registers (-1: first active) */
+    vx_engine_stop last_stop;
+    bool have_last_stop;
+
+    /* thread list iteration for qsThreadInfo */
+    uint32_t list_gw, list_lane;
+    bool list_done;
+    /* qXfer:threads:read document, built at offset 0 */
+    char *threads_xml;
+    size_t threads_xml_len;
+
+    /* reply builder */
+    char *out;
+    size_t out_len, out_cap;
+    bool out_failed;
+};
+
+/* ---- reply builder -------------------------------------------------------------------------- */
+
+static void out_reset(vx_gdbserver *s)
+{
+    s->out_len = 0;
+    s->out_failed = false;
+}
+
+static bool out_reserve(vx_gdbserver *s, size_t more)
+{
+    if (s->out_len + more + 1 <= s->out_cap) return true;
+    size_t ncap = (s->out_cap ? s->out_cap : 1024);
+    while (ncap < s->out_len + more + 1) ncap *= 2;
+    char *nb = realloc(s->out, ncap);
+    if (!nb) {
+        s->out_failed = true;
+        return false;
+    }
+    s->out = nb;
+    s->out_cap = ncap;
+    return true;
+}
+
+static void out_add(vx_gdbserver *s, const void *data, size_t n)
+{
+    if (!out_reserve(s, n)) return;
+    memcpy(s->out + s->out_len, data, n);
+    s->out_len += n;
+    s->out[s->out_len] = 0;
+}
+
+static void out_str(vx_gdbserver *s, const char *str)
+{
+    out_add(s, str, strlen(str));
+}
+
+static void out_printf(vx_gdbserver *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void out_printf(vx_gdbserver *s, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (k < 0) return;
+    if ((size_t)k < sizeof tmp) {
+        out_add(s, tmp, (size_t)k);
+        return;
+    }
+    if (!out_reserve(s, (size_t)k)) return;
+    va_start(ap, fmt);
+    vsnprintf(s->out + s->out_len, (size_t)k + 1, fmt, ap);
+    va_end(ap);
+    s->out_len += (size_t)k;
+}
+
+static void out_hex(vx_gdbserver *s, const void *data, size_t n)
+{
+    if (!out_reserve(s, 2 * n)) return;
+    vx_rsp_hex_encode(s->out + s->out_len, s->out_cap - s->out_len, data, n);
+    s->out_len += 2 * n;
+    s->out[s->out_len] = 0;
+}
+
+/* A 32-bit register in target byte order (little-endian) */
+static void out_reg32(vx_gdbserver *s, uint32_t v)
+{
+    uint8_t b[4];
+    vx_put_le32(b, v);
+    out_hex(s, b, 4);
+}
+
+static void out_send(vx_gdbserver *s)
+{
+    if (s->out_failed) {
+        vx_rsp_send_str(s->rsp, "E0c"); /* ENOMEM */
+        return;
+    }
+    if (s->opts.debug && s->opts.log)
+        fprintf(s->opts.log, "vxreplay: <- %.*s\n", (int)(s->out_len > 200 ? 200 : s->out_len),
+                s->out ? s->out : "");
+    vx_rsp_send(s->rsp, s->out ? s->out : "", s->out_len);
+}
+
+static void reply(vx_gdbserver *s, const char *str)
+{
+    out_reset(s);
+    out_str(s, str);
+    out_send(s);
+}
+
+/* Text for the GDB console: an 'O' packet (hex), sent before the real reply. */
+static void console(vx_gdbserver *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void console(vx_gdbserver *s, const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (k < 0) return;
+    size_t n = (size_t)k < sizeof text ? (size_t)k : sizeof text - 1;
+    out_reset(s);
+    out_str(s, "O");
+    out_hex(s, text, n);
+    out_send(s);
+}
+
+/* Longer console text (monitor output), split into O packets. */
+static void console_text(vx_gdbserver *s, const char *text, size_t n)
+{
+    while (n) {
+        size_t k = n > 4000 ? 4000 : n;
+        out_reset(s);
+        out_str(s, "O");
+        out_hex(s, text, k);
+        out_send(s);
+        text += k;
+        n -= k;
+    }
+}
+
+/* ---- threads --------------------------------------------------------------------------------- */
+
+uint64_t vx_gdbserver_tid(const vx_gdbserver *s, uint32_t gwarp, uint32_t lane)
+{
+    if (s->opts.thread_per_warp) return 1 + (uint64_t)gwarp;
+    return 1 + (uint64_t)gwarp * s->threads + lane;
+}
+
+static const vx_sim *sim_of(const vx_gdbserver *s)
+{
+    return vx_engine_sim(s->e);
+}
+
+static bool warp_info(const vx_gdbserver *s, uint32_t gw, vx_warp_info *wi)
+{
+    return vx_sim_warp_info(sim_of(s), gw, wi) == VX_OK;
+}
+
+static bool warp_alive(const vx_gdbserver *s, uint32_t gw)
+{
+    vx_warp_info wi;
+    if (gw == s->focus_gw) return true;
+    return warp_info(s, gw, &wi) && wi.active;
+}
+
+/* Decode a thread id into (warp, lane); false if it names no thread of the platform. */
+static bool tid_decode(const vx_gdbserver *s, int64_t tid, uint32_t *gw, uint32_t *lane)
+{
+    if (tid <= 0) return false;
+    uint64_t t = (uint64_t)tid - 1;
+    if (s->opts.thread_per_warp) {
+        if (t >= s->nwarps) return false;
+        *gw = (uint32_t)t;
+        *lane = 0;
+        return true;
+    }
+    if (t >= (uint64_t)s->nwarps * s->threads) return false;
+    *gw = (uint32_t)(t / s->threads);
+    *lane = (uint32_t)(t % s->threads);
+    return true;
+}
+
+/* The lane whose registers a warp-thread shows (--thread-per-warp). */
+static uint32_t shown_lane(const vx_gdbserver *s, uint32_t gw)
+{
+    if (s->sel_lane >= 0 && (uint32_t)s->sel_lane < s->threads) return (uint32_t)s->sel_lane;
+    if (gw == s->focus_gw) return s->focus_lane;
+    vx_warp_info wi;
+    if (warp_info(s, gw, &wi) && wi.tmask) return vx_lanes_first(wi.tmask);
+    return 0;
+}
+
+/* The thread a selection (Hg/Hc value) means: "any"/"all" is the current thread. */
+static bool resolve(const vx_gdbserver *s, int64_t tid, uint32_t *gw, uint32_t *lane)
+{
+    if (tid <= 0) {
+        *gw = s->focus_gw;
+        *lane = s->focus_lane;
+    } else if (!tid_decode(s, tid, gw, lane)) {
+        return false;
+    }
+    if (s->opts.thread_per_warp) *lane = shown_lane(s, *gw);
+    return true;
+}
+
+/* Pick a sensible current thread when there is no stop yet: the warp that issues next. */
+static void default_focus(vx_gdbserver *s)
+{
+    vx_engine_issue is;
+    s->focus_gw = 0;
+    s->focus_lane = 0;
+    if (vx_engine_next_issue(s->e, &is)) {
+        s->focus_gw = is.gwarp;
+        s->focus_lane = is.tmask ? vx_lanes_first(is.tmask) : 0;
+        return;
+    }
+    for (uint32_t gw = 0; gw < s->nwarps; gw++) {
+        vx_warp_info wi;
+        if (warp_info(s, gw, &wi) && wi.active) {
+            s->focus_gw = gw;
+            s->focus_lane = wi.tmask ? vx_lanes_first(wi.tmask) : 0;
+            return;
+        }
+    }
+}
+
+/* ---- registers ------------------------------------------------------------------------------ */
+
+static bool read_reg(const vx_gdbserver *s, uint32_t gw, uint32_t lane, const vx_regdesc *r,
+                     uint32_t *v)
+{
+    if (r->file == VX_REG_FILE_PC) {
+        vx_warp_info wi;
+        if (!warp_info(s, gw, &wi)) return false;
+        *v = wi.pc;
+        return true;
+    }
+    if (r->file == VX_RF_X && r->reg == 0) {
+        *v = 0;
+        return true;
+    }
+    return vx_sim_reg_read(sim_of(s), gw, lane, (vx_regfile)r->file, r->reg, v) == VX_OK;
+}
+
+static void out_reg(vx_gdbserver *s, uint32_t gw, uint32_t lane, const vx_regdesc *r)
+{
+    uint32_t v;
+    if (read_reg(s, gw, lane, r, &v))
+        out_reg32(s, v);
+    else
+        out_str(s, "xxxxxxxx"); /* unavailable */
+}
+
+/* ---- stop replies ----------------------------------------------------------------------------- */
+
+static void send_stop(vx_gdbserver *s, const vx_engine_stop *st)
+{
+    unsigned sig = SIG_TRAP;
+    if (st->why == VX_WHY_FAULT) sig = st->fault.signal ? st->fault.signal : SIG_TRAP;
+    if (st->why == VX_WHY_INTERRUPT) sig = SIG_INT;
+    uint32_t gw = s->focus_gw, lane = s->focus_lane;
+    if (s->opts.thread_per_warp) lane = shown_lane(s, gw);
+    out_reset(s);
+    out_printf(s, "T%02xthread:%" PRIx64 ";", sig & 0xff, vx_gdbserver_tid(s, gw, lane));
+    switch (st->why) {
+    case VX_WHY_BREAK:
+        if (s->swbreak_ok) out_str(s, "swbreak:;");
+        break;
+    case VX_WHY_WATCH: {
+        const char *k = st->watch_kind == VX_WATCH_READ     ? "rwatch"
+                        : st->watch_kind == VX_WATCH_ACCESS ? "awatch"
+                                                            : "watch";
+        out_printf(s, "%s:%" PRIx32 ";", k, st->watch_addr);
+        break;
+    }
+    case VX_WHY_BEGIN: out_str(s, "replaylog:begin;"); break;
+    case VX_WHY_END: out_str(s, "replaylog:end;"); break;
+    default: break;
+    }
+    /* Expedite pc, sp, fp and ra: GDB then needs no `g` to show the frame. */
+    static const uint16_t expedite[] = {VX_REG_PC, 2, 8, 1};
+    for (size_t i = 0; i < VX_ARRAY_SIZE(expedite); i++) {
+        const vx_regdesc *r = vx_regmap_find(&s->map, expedite[i]);
+        uint32_t v;
+        if (r && read_reg(s, gw, lane, r, &v)) {
+            out_printf(s, "%02x:", expedite[i]);
+            out_reg32(s, v);
+            out_str(s, ";");
+        }
+    }
+    out_send(s);
+}
+
+static void remember_stop(vx_gdbserver *s, const vx_engine_stop *st)
+{
+    s->last_stop = *st;
+    s->have_last_stop = true;
+}
+
+/* ---- argument parsing -------------------------------------------------------------------------- */
+
+#define MAX_ARGS 4
+
+typedef struct args {
+    uint64_t v[MAX_ARGS]; /* numbers, in order */
+    int64_t tid;          /* the 't' argument */
+    const char *str;      /* the 's' argument (rest of the packet) */
+    size_t slen;
+    int n;                /* numbers parsed */
+} args;
+
+/*
+ * Schema letters: x = hex number, t = thread id (hex, "0", or "-1"), s = the rest
+ * of the packet, * = ignore the rest, ? = everything after is optional; any other
+ * character must appear literally.
+ */
+static bool parse_args(const char *schema, const char *p, const char *end, args *a)
+{
+    memset(a, 0, sizeof *a);
+    bool optional = false;
+    for (const char *c = schema; *c; c++) {
+        if (*c == '?') {
+            optional = true;
+            continue;
+        }
+        if (p == end && optional) return true;
+        switch (*c) {
+        case 'x':
+            if (a->n >= MAX_ARGS || !vx_rsp_parse_hex(&p, end, &a->v[a->n])) return false;
+            a->n++;
+            break;
+        case 't':
+            if (end - p >= 2 && p[0] == '-' && p[1] == '1') {
+                a->tid = -1;
+                p += 2;
+            } else {
+                uint64_t v;
+                if (!vx_rsp_parse_hex(&p, end, &v) || v > INT64_MAX) return false;
+                a->tid = (int64_t)v;
+            }
+            break;
+        case 's':
+            a->str = p;
+            a->slen = (size_t)(end - p);
+            p = end;
+            break;
+        case '*': return true;
+        default:
+            if (p == end || *p != *c) return false;
+            p++;
+            break;
+        }
+    }
+    return p == end;
+}
+
+/* ---- handlers: state ----------------------------------------------------------------------- */
+
+static void h_query_stop(vx_gdbserver *s, const args *a)
+{
+    (void)a;
+    if (!s->have_last_stop) {
+        vx_engine_stop st = {0};
+        st.why = VX_WHY_STEP;
+        remember_stop(s, &st);
+    }
+    send_stop(s, &s->last_stop);
+}
+
+static void h_read_regs(vx_gdbserver *s, const args *a)
+{
+    (void)a;
+    uint32_t gw, lane;
+    if (!resolve(s, s->g_tid, &gw, &lane)) {
+        reply(s, "E01");
+        return;
+    }
+    out_reset(s);
+    for (uint32_t i = 0; i < s->map.n; i++) out_reg(s, gw, lane, &s->map.regs[i]);
+    out_send(s);
+}
+
+static void h_read_reg(vx_gdbserver *s, const args *a)
+{
+    uint32_t gw, lane;
+    const vx_regdesc *r = a->v[0] <= UINT32_MAX ? vx_regmap_find(&s->map, (uint32_t)a->v[0]) : NULL;
+    if (!r || !resolve(s, s->g_tid, &gw, &lane)) {
+        reply(s, "E01");
+        return;
+    }
+    out_reset(s);
+    out_reg(s, gw, lane, r);
+    out_send(s);
+}
+
+/* G, P, M, X: the recorded history cannot be changed. */
+static void h_write(vx_gdbserver *s, const args *a)
+{
+    (void)a;
+    reply(s, "E01");
+}
+
+static uint32_t core_of(const vx_gdbserver *s, uint32_t gw)
+{
+    return s->warps_per_core ? gw / s->warps_per_core : 0;
+}
+
+/* Read as much of [addr, addr+len) as is mapped, stopping at the first unmapped byte. */
+static size_t read_mem(vx_gdbserver *s, uint32_t core, uint64_t addr, uint8_t *buf, size_t len)
+{
+    if (addr > UINT32_MAX) return 0;
+    if (addr + len > (uint64_t)UINT32_MAX + 1) len = (size_t)((uint64_t)UINT32_MAX + 1 - addr);
+    if (vx_sim_mem_read(sim_of(s), core, (uint32_t)addr, buf, len) == VX_OK) return len;
+    /* Part of it is unmapped: give the readable prefix, page by page then byte by byte. */
+    size_t done = 0;
+    while (done < len) {
+        uint64_t a = addr + done;
+        size_t chunk = VX_PAGE_SIZE - (size_t)(a % VX_PAGE_SIZE);
+        if (chunk > len - done) chunk = len - done;
+        if (vx_sim_mem_read(sim_of(s), core, (uint32_t)a, buf + done, chunk) == VX_OK) {
+            done += chunk;
+            continue;
+        }
+        while (chunk-- && vx_sim_mem_read(sim_of(s), core, (uint32_t)(addr + done), buf + done, 1) ==
+                              VX_OK)
+            done++;
+        break;
+    }
+    return done;
+}
+
+static void mem_request(vx_gdbserver *s, const args *a, bool binary)
+{
+    uint32_t gw, lane;
+    if (!resolve(s, s->g_tid, &gw, &lane)) {
+        reply(s, "E01");
+        return;
+    }
+    uint64_t len = a->v[1];
+    size_t max = binary ? PACKET_SIZE / 2 - 16 : PACKET_SIZE / 2 - 8;
+    if (len > max) len = max;
+    uint8_t *buf = malloc(len ? len : 1);
+    if (!buf) {
+        reply(s, "E0c");
+        return;
+    }
+    size_t got = read_mem(s, core_of(s, gw), a->v[0], buf, (size_t)len);
+    out_reset(s);
+    if (got == 0 && len != 0) {
+        out_str(s, "E0e"); /* EFAULT */
+    } else if (binary) {
+        out_str(s, "b");
+        out_add(s, buf, got);
+    } else {
+        out_hex(s, buf, got);
+    }
+    out_send(s);
+    free(buf);
+}
+
+static void h_read_mem(vx_gdbserver *s, const args *a)
+{
+    mem_request(s, a, false);
+}
+
+static void h_read_mem_bin(vx_gdbserver *s, const args *a)
+{
+    mem_request(s, a, true);
+}
+
+static void h_set_thread(vx_gdbserver *s, const args *a, bool general)
+{
+    uint32_t gw, lane;
+    if (a->tid > 0 && !tid_decode(s, a->tid, &gw, &lane)) {
+        reply(s, "E01");
+        return;
+    }
+    if (general)
+        s->g_tid = a->tid;
+    else
+        s->c_tid = a->tid;
+    reply(s, "OK");
+}
+
+static void h_hg(vx_gdbserver *s, const args *a)
+{
+    h_set_thread(s, a, true);
+}
+
+static void h_hc(vx_gdbserver *s, const args *a)
+{
+    h_set_thread(s, a, false);
+}
+
+static void h_thread_alive(vx_gdbserver *s, const args *a)
+{
+    uint32_t gw, lane;
+    reply(s, tid_decode(s, a->tid, &gw, &lane) && warp_alive(s, gw) ? "OK" : "E01");
+}
+
+/* ---- handlers: breakpoints and watchpoints ----------------------------------------------------- */
+
+static void h_point(vx_gdbserver *s, const args *a, bool insert)
+{
+    uint64_t type = a->v[0], addr = a->v[1], kind = a->v[2];
+    if (addr > UINT32_MAX || type > 4) {
+        reply(s, "E01");
+        return;
+    }
+    vx_err err;
+    if (type <= 1) {
+        err = insert ? vx_engine_break_insert(s->e, (uint32_t)addr, VX_ENGINE_ANY_WARP)
+                     : vx_engine_break_remove(s->e, (uint32_t)addr, VX_ENGINE_ANY_WARP);
+    } else {
+        if (kind == 0 || kind > UINT32_MAX) {
+            reply(s, "E01");
+            return;
+        }
+        vx_watch_kind wk = type == 2 ? VX_WATCH_WRITE : type == 3 ? VX_WATCH_READ : VX_WATCH_ACCESS;
+        uint32_t gw, lane;
+        uint32_t core = resolve(s, s->g_tid, &gw, &lane) ? core_of(s, gw) : 0;
+        err = insert ? vx_engine_watch_insert(s->e, wk, (uint32_t)addr, (uint32_t)kind, core)
+                     : vx_engine_watch_remove(s->e, wk, (uint32_t)addr, (uint32_t)kind, core);
+    }
+    reply(s, err == VX_OK ? "OK" : "E01");
+}
+
+static void h_z_insert(vx_gdbserver *s, const args *a)
+{
+    h_point(s, a, true);
+}
+
+static void h_z_remove(vx_gdbserver *s, const args *a)
+{
+    h_point(s, a, false);
+}
+
+/* ---- handlers: execution ----------------------------------------------------------------------- */
+
+static void report_error(vx_gdbserver *s, vx_err err)
+{
+    const char *msg = vx_engine_errmsg(s->e);
+    if (!msg || !*msg) msg = vx_strerror(err);
+    console(s, "vxreplay: %s\n", msg);
+    if (s->opts.log) fprintf(s->opts.log, "vxreplay: %s\n", msg);
+}
+
+static bool engine_poll(void *ctx)
+{
+    vx_gdbserver *s = ctx;
+    return s->io.poll && s->io.poll(s->io.ctx);
+}
+
+/*
+ * Run one motion and answer with a stop reply.  step_gw/step_lane name the
+ * stepping thread (for steps) so the stop reports the same thread.
+ */
+static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step_lane)
+{
+    vx_engine_stop st;
+    memset(&st, 0, sizeof st);
+    vx_engine_set_poll(s->e, engine_poll, s);
+    vx_err err = vx_engine_resume(s->e, m, &st);
+    if (err != VX_OK) {
+        report_error(s, err);
+        /* The engine stays at a consistent position; show it as an abort there. */
+        memset(&st, 0, sizeof st);
+        st.why = VX_WHY_FAULT;
+        st.fault.signal = SIG_ABRT;
+        remember_stop(s, &st);
+        send_stop(s, &st);
+        return;
+    }
+    switch (st.why) {
+    case VX_WHY_STEP:
+    case VX_WHY_BEGIN:
+    case VX_WHY_END:
+        if (m->step) {
+            s->focus_gw = m->step_gwarp;
+            s->focus_lane = step_lane;
+        }
+        break;
+    case VX_WHY_BREAK: {
+        /* Keep the user's lane when its warp is the one that stopped and the lane takes part. */
+        vx_warp_info wi;
+        bool keep = st.gwarp == s->focus_gw && warp_info(s, st.gwarp, &wi) &&
+                    vx_lanes_test(wi.tmask, s->focus_lane);
+        if (!keep) s->focus_lane = st.has_lane ? st.lane : 0;
+        s->focus_gw = st.gwarp;
+        break;
+    }
+    case VX_WHY_WATCH:
+    case VX_WHY_FAULT:
+        s->focus_gw = st.gwarp;
+        if (st.has_lane) s->focus_lane = st.lane;
+        break;
+    case VX_WHY_INTERRUPT: break;
+    }
+    if (s->focus_gw >= s->nwarps) s->focus_gw = 0;
+    if (s->focus_lane >= s->threads) s->focus_lane = 0;
+    remember_stop(s, &st);
+    send_stop(s, &st);
+}
+
+/* The thread a resume applies to: an explicit one, else Hc, else the current thread. */
+static bool motion_thread(vx_gdbserver *s, int64_t tid, uint32_t *gw, uint32_t *lane)
+{
+    if (tid <= 0) tid = s->c_tid;
+    if (tid <= 0) {
+        *gw = s->focus_gw;
+        *lane = s->focus_lane;
+        return true;
+    }
+    return tid_decode(s, tid, gw, lane);
+}
+
+static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step_tid, bool others,
+                         int64_t only_tid)
+{
+    vx_engine_motion m;
+    memset(&m, 0, sizeof m);
+    m.backward = backward;
+    m.step = step;
+    m.others = others;
+    m.only_gwarp = VX_ENGINE_ANY_WARP;
+    m.step_gwarp = VX_ENGINE_ANY_WARP;
+    uint32_t gw = 0, lane = 0;
+    if (step) {
+        if (!motion_thread(s, step_tid, &gw, &lane)) {
+            reply(s, "E01");
+            return;
+        }
+        m.step_gwarp = gw;
+    } else if (only_tid > 0) {
+        uint32_t ogw, olane;
+        if (!tid_decode(s, only_tid, &ogw, &olane)) {
+            reply(s, "E01");
+            return;
+        }
+        m.only_gwarp = ogw;
+    }
+    run_motion(s, &m, lane);
+}
+
+static void h_continue(vx_gdbserver *s, const args *a)
+{
+    (void)a; /* "c addr" would resume elsewhere: history cannot, so the address is ignored */
+    start_motion(s, false, false, 0, true, s->c_tid);
+}
+
+static void h_step(vx_gdbserver *s, const args *a)
+{
+    (void)a;
+    start_motion(s, false, true, s->c_tid, false, 0);
+}
+
+static void h_rcontinue(vx_gdbserver *s, const args *a)
+{
+    (void)a;
+    start_motion(s, true, false, 0, true, s->c_tid);
+}
+
+static void h_rstep(vx_gdbserver *s, const args *a)
+{
+    (void)a;
+    start_motion(s, true, true, s->c_tid, false, 0);
+}
+
+static void h_vcont_query(vx_gdbserver *s, const args *a)
+{
+    (void)a;
+    reply(s, "vCont;c;C;s;S");
+}
+
+/*
+ * vCont;action[:tid];...  In all-stop mode the leftmost action that matches a thread
+ * applies to it.  We look for the stepping thread (s/S with a thread id, or without
+ * one) and whether the other threads continue (an action without a thread id).
+ */
+static void h_vcont(vx_gdbserver *s, const args *a)
+{
+    const char *p = a->str, *end = a->str + a->slen;
+    bool step = false, step_any = false, others_continue = false, any = false;
+    int64_t step_tid = 0, cont_tid = 0;
+    while (p < end) {
+        char act = *p++;
+        if (act != 'c' && act != 'C' && act != 's' && act != 'S') {
+            reply(s, "E01");
+            return;
+        }
+        if (act == 'C' || act == 'S') {
+            uint64_t sig;
+            if (!vx_rsp_parse_hex(&p, end, &sig)) {
+                reply(s, "E01");
+                return;
+            }
+        }
+        int64_t tid = 0;
+        bool has_tid = false;
+        if (p < end && *p == ':') {
+            p++;
+            args t;
+            const char *q = p;
+            while (q < end && *q != ';') q++;
+            if (!parse_args("t", p, q, &t)) {
+                reply(s, "E01");
+                return;
+            }
+            tid = t.tid;
+            has_tid = tid > 0;
+            p = q;
+        }
+        if (p < end) {
+            if (*p != ';') {
+                reply(s, "E01");
+                return;
+            }
+            p++;
+        }
+        any = true;
+        bool is_step = act == 's' || act == 'S';
+        if (is_step) {
+            if (!step) {
+                step = true;
+                if (has_tid)
+                    step_tid = tid;
+                else
+                    step_any = true;
+            }
+        } else if (has_tid) {
+            if (!cont_tid) cont_tid = tid;
+        } else {
+            others_continue = true;
+        }
+    }
+    if (!any) {
+        reply(s, "E01");
+        return;
+    }
+    if (step) {
+        if (step_any) step_tid = 0;
+        start_motion(s, false, true, step_tid, others_continue, 0);
+    } else {
+        start_motion(s, false, false, 0, true, others_continue ? 0 : cont_tid);
+    }
+}
+
+static void end_session(vx_gdbserver *s)
+{
+    s->over = true;
+}
+
+static void h_kill(vx_gdbserver *s, const args *a)
+{
+    (void)a;
+    end_session(s); /* 'k' has no reply */
+}
+
+static void h_vkill(vx_gdbserver *s, const args *a)
+{
+    (void)a;
+    reply(s, "OK");
+    end_session(s);
+}
+
+static void h_detach(vx_gdbserver *s, const args *a)
+{
+    (void)a;
+    reply(s, "OK");
+    end_session(s);
+}
+
+/* ---- handlers: queries ------------------------------------------------------------------------ */
+
+static bool has_feature(const char *list, size_t n, const char *feat)
+{
+    size_t fl = strlen(feat);
+    const char *p = list, *end = list + n;
+    while (p < end) {
+        const char *q = memchr(p, ';', (size_t)(end - p));
+        if (!q) q = end;
+        if ((size_t)(q - p) == fl && memcmp(p, feat, fl) == 0) return true;
+        p = q + 1;
+    }
+    return false;
+}
+
+static void h_supported(vx_gdbserver *s, const args *a)
+{
+    const char *f = a->str ? a->str : "";
+    size_t n = a->slen;
+    if (n && *f == ':') {
+        f++;
+        n--;
+    }
+    s->swbreak_ok = has_feature(f, n, "swbreak+");
+    s->hwbreak_ok = has_feature(f, n, "hwbreak+");
+    out_reset(s);
+    out_printf(s,
+               "PacketSize=%x;QStartNoAckMode+;qXfer:features:read+;qXfer:threads:read+;"
+               "vContSupported+;ReverseStep+;ReverseContinue+",
+               PACKET_SIZE);
+    if (s->swbreak_ok) out_str(s, ";swbreak+");
+    if (s->hwbreak_ok) out_str(s, ";hwbreak+");
+    out_send(s);
+}
+
+static void h_noack(vx_gdbserver *s, const args *a)
+{
+    (void)a;
+    reply(s, "OK");
+    vx_rsp_set_noack(s->rsp, true);
+}
+
+/* Serve [off, off+len) of a document as qXfer wants it: 'm' more follows, 'l' last. */
+static void xfer_slice(vx_gdbserver *s, const char *doc, size_t doclen, const char *spec, size_t n)
+{
+    args a;
+    if (!parse_args("x,x", spec, spec + n, &a)) {
+        reply(s, "E01");
+        return;
+    }
+    uint64_t off = a.v[0], len = a.v[1];
+    if (len > PACKET_SIZE - 16) len = PACKET_SIZE - 16;
+    out_reset(s);
+    if (off >= doclen) {
+        out_str(s, "l");
+    } else {
+        size_t k = doclen - (size_t)off;
+        if (k > len) k = (size_t)len;
+        out_str(s, off + k < doclen ? "m" : "l");
+        out_add(s, doc + off, k);
+    }
+    out_send(s);
+}
+
+static void h_xfer_features(vx_gdbserver *s, const args *a)
+{
+    static const char annex[] = "target.xml:";
+    if (a->slen < sizeof annex - 1 || memcmp(a->str, annex, sizeof annex - 1) != 0) {
+        reply(s, "E00");
+        return;
+    }
+    xfer_slice(s, s->xml, s->xml_len, a->str + sizeof annex - 1, a->slen - (sizeof annex - 1));
+}
+
+static void warp_state_text(vx_gdbserver *s, uint32_t gw, char *buf, size_t cap)
+{
+    vx_warp_info wi;
+    if (!warp_info(s, gw, &wi)) {
+        snprintf(buf, cap, "?");
+        return;
+    }
+    if (!wi.active)
+        snprintf(buf, cap, "finished");
+    else if (wi.halted)
+        snprintf(buf, cap, "halted by the DM");
+    else if (wi.barrier >= 0)
+        snprintf(buf, cap, "waiting at %s barrier %" PRIu32, (wi.barrier & (int32_t)0x80000000) ? "global" : "local",
+                 (uint32_t)wi.barrier & 0x7fffffffu);
+    else if (wi.spawn_wait)
+        snprintf(buf, cap, "waiting for wspawn");
+    else if (wi.stalled)
+        snprintf(buf, cap, "stalled");
+    else
+        snprintf(buf, cap, "running");
+}
+
+static void thread_extra(vx_gdbserver *s, uint32_t gw, uint32_t lane, char *buf, size_t cap)
+{
+    vx_warp_info wi;
+    bool ok = warp_info(s, gw, &wi);
+    char state[64];
+    warp_state_text(s, gw, state, sizeof state);
+    uint32_t core = core_of(s, gw), w = gw - core * s->warps_per_core;
+    if (s->opts.thread_per_warp)
+        snprintf(buf, cap, "core %" PRIu32 " warp %" PRIu32 " (gwarp %" PRIu32 "), %u/%" PRIu32 " lanes active, %s",
+                 core, w, gw, ok ? vx_lanes_count(wi.tmask) : 0, s->threads, state);
+    else
+        snprintf(buf, cap, "core %" PRIu32 " warp %" PRIu32 " lane %" PRIu32 ", %s, %s", core, w, lane,
+                 ok && vx_lanes_test(wi.tmask, lane) ? "active" : "masked off", state);
+}
+
+static void h_extra_info(vx_gdbserver *s, const args *a)
+{
+    uint32_t gw, lane;
+    if (!tid_decode(s, a->tid, &gw, &lane)) {
+        reply(s, "E01");
+        return;
+    }
+    char text[160];
+    thread_extra(s, gw, lane, text, sizeof text);
+    out_reset(s);
+    out_hex(s, text, strlen(text));
+    out_send(s);
+}
+
+/* Iterate the live threads: the next (gw, lane) at or after the cursor. */
+static bool next_thread(vx_gdbserver *s, uint32_t *gw, uint32_t *lane)
+{
+    uint32_t per = s->opts.thread_per_warp ? 1 : s->threads;
+    while (s->list_gw < s->nwarps) {
+        if (s->list_lane == 0 && !warp_alive(s, s->list_gw)) {
+            s->list_gw++;
+            continue;
+        }
+        *gw = s->list_gw;
+        *lane = s->list_lane;
+        if (++s->list_lane >= per) {
+            s->list_lane = 0;
+            s->list_gw++;
+        }
+        return true;
+    }
+    return false;
+}
+
+static void thread_list_chunk(vx_gdbserver *s)
+{
+    out_reset(s);
+    uint32_t gw, lane;
+    bool any = false;
+    while (s->out_len < PACKET_SIZE - 64 && next_thread(s, &gw, &lane)) {
+        out_str(s, any ? "," : "m");
+        out_printf(s, "%" PRIx64, vx_gdbserver_tid(s, gw, lane));
+        any = true;
+    }
+    if (!any) out_str(s, "l");
+    out_send(s);
+}
+
+static void h_first_thread(vx_gdbserver *s, const args *a)
+{
+    (void)a;
+    s->list_gw = 0;
+    s->list_lane = 0;
+    thread_list_chunk(s);
+}
+
+static void h_next_thread(vx_gdbserver *s, const args *a)
+{
+    (void)a;
+    thread_list_chunk(s);
+}
+
+static void xml_escape_into(vx_gdbserver *s, const char *text)
+{
+    for (const char *c = text; *c; c++) {
+        if (*c == '<')
+            out_str(s, "&lt;");
+        else if (*c == '>')
+            out_str(s, "&gt;");
+        else if (*c == '&')
+            out_str(s, "&amp;");
+        else
+            out_add(s, c, 1);
+    }
+}
+
+static void h_xfer_threads(vx_gdbserver *s, const args *a)
+{
+    if (a->slen < 1 || a->str[0] != ':') {
+        reply(s, "E00");
+        return;
+    }
+    const char *spec = a->str + 1;
+    size_t n = a->slen - 1;
+    args o;
+    if (!parse_args("x,x", spec, spec + n, &o)) {
+        reply(s, "E01");
+        return;
+    }
+    if (o.v[0] == 0 || !s->threads_xml) {
+        /* Build the whole document at offset 0; later offsets slice the same text. */
+        out_reset(s);
+        out_str(s, "<?xml version=\"1.0\"?>\n<threads>\n");
+        s->list_gw = 0;
+        s->list_lane = 0;
+        uint32_t gw, lane;
+        while (next_thread(s, &gw, &lane)) {
+            char text[160];
+            uint32_t shown = s->opts.thread_per_warp ? shown_lane(s, gw) : lane;
+            uint32_t core = core_of(s, gw);
+            thread_extra(s, gw, shown, text, sizeof text);
+            out_printf(s, "<thread id=\"%" PRIx64 "\" core=\"%" PRIu32 "\" name=\"", vx_gdbserver_tid(s, gw, lane), core);
+            if (s->opts.thread_per_warp)
+                out_printf(s, "warp %" PRIu32, gw);
+            else
+                out_printf(s, "warp %" PRIu32 " lane %" PRIu32, gw, lane);
+            out_str(s, "\">");
+            xml_escape_into(s, text);
+            out_str(s, "</thread>\n");
+        }
+        out_str(s, "</threads>\n");
+        if (s->out_failed) {
+            reply(s, "E0c");
+            return;
+        }
+        free(s->threads_xml);
+        s->threads_xml = malloc(s->out_len + 1);
+        if (!s->threads_xml) {
+            reply(s, "E0c");
+            return;
+        }
+        memcpy(s->threads_xml, s->out, s->out_len + 1);
+        s->threads_xml_len = s->out_len;
+    }
+    /* The document in the reply buffer is copied out before the buffer is reused. */
+    xfer_slice(s, s->threads_xml, s->threads_xml_len, spec, n);
+}
+
+static void h_current_thread(vx_gdbserver *s, const args *a)
+{
+    (void)a;
+    uint32_t lane = s->opts.thread_per_warp ? shown_lane(s, s->focus_gw) : s->focus_lane;
+    out_reset(s);
+    out_printf(s, "QC%" PRIx64, vx_gdbserver_tid(s, s->focus_gw, lane));
+    out_send(s);
+}
+
+static void h_attached(vx_gdbserver *s, const args *a)
+{
+    (void)a;
+    reply(s, "1"); /* attached: quitting GDB detaches and the server lives on */
+}
+
+static void h_offsets(vx_gdbserver *s, const args *a)
+{
+    (void)a;
+    reply(s, "Text=0;Data=0;Bss=0");
+}
+
+static void h_symbol(vx_gdbserver *s, const args *a)
+{
+    (void)a;
+    reply(s, "OK"); /* no symbols needed */
+}
+
+static void h_empty(vx_gdbserver *s, const args *a)
+{
+    (void)a;
+    reply(s, "");
+}
+
+/* ---- monitor commands ------------------------------------------------------------------------ */
+
+typedef struct text {
+    char *buf;
+    size_t len, cap;
+} text;
+
+static void tprintf(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void tprintf(text *t, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(t->buf ? t->buf + t->len : NULL, t->buf ? t->cap - t->len : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) return;
+        if (t->buf && (size_t)k < t->cap - t->len) {
+            t->len += (size_t)k;
+            return;
+        }
+        size_t ncap = (t->cap + (size_t)k + 256) * 2;
+        char *nb = realloc(t->buf, ncap);
+        if (!nb) return;
+        t->buf = nb;
+        t->cap = ncap;
+    }
+}
+
+static void mon_help(vx_gdbserver *s, text *t, const char *arg)
+{
+    (void)s;
+    (void)arg;
+    tprintf(t, "vxreplay monitor commands:\n"
+               "  when               current event index, cycle, and the warp that issues next\n"
+               "  seek N             go to event index N (then: maint flush register-cache)\n"
+               "  warps              every warp: PC, thread mask, IPDOM depth, state\n"
+               "  lane [N]           lane whose registers a warp thread shows (--thread-per-warp)\n"
+               "  info dm            Debug Module state: halted warps, hacause, ebreak-halt\n"
+               "  checkpoint         remember the current position (prints its number)\n"
+               "  restart N          go back to checkpoint N\n"
+               "  info checkpoints   user checkpoints\n"
+               "  stats              replay statistics (checkpoints, memory, issues replayed)\n"
+               "  config             platform shape and thread numbering (for scripts)\n"
+               "  help               this text\n"
+               "Positions: event N is 'N issues executed, issue N next'.\n");
+}
+
+static void mon_when(vx_gdbserver *s, text *t, const char *arg)
+{
+    (void)arg;
+    uint64_t now = vx_engine_now(s->e), end = vx_engine_end(s->e);
+    vx_engine_issue is;
+    tprintf(t, "event %" PRIu64 " of %" PRIu64, now, end);
+    if (vx_engine_next_issue(s->e, &is)) {
+        uint32_t lane = vx_lanes_first(is.tmask);
+        tprintf(t, ", cycle %" PRIu64 ": core %" PRIu32 " warp %" PRIu32 " (gwarp %" PRIu32 ", thread %" PRIu64
+                   ") issues pc 0x%08" PRIx32 "%s\n",
+                is.cycle, is.core, is.warp, is.gwarp, vx_gdbserver_tid(s, is.gwarp, lane < 128 ? lane : 0),
+                is.pc, is.faults ? " and faults" : "");
+    } else {
+        uint32_t code = 0;
+        vx_fault f;
+        uint8_t st = vx_engine_end_status(s->e, &code, &f);
+        tprintf(t, ": end of history, cycle %" PRIu64 " (%s)\n", vx_sim_cycle(sim_of(s)),
+                st == VX_END_EXIT    ? "the kernel exited"
+                : st == VX_END_FAULT ? "the kernel faulted"
+                : st == VX_END_LIMIT ? "cycle limit reached"
+                                     : "recording stopped");
+    }
+}
+
+static bool parse_u64(const char *arg, uint64_t *v)
+{
+    if (!arg || !*arg) return false;
+    char *end;
+    unsigned long long x = strtoull(arg, &end, 0);
+    while (*end == ' ') end++;
+    if (*end || arg[0] == '-') return false;
+    *v = x;
+    return true;
+}
+
+static void mon_seek(vx_gdbserver *s, text *t, const char *arg)
+{
+    uint64_t n;
+    if (!parse_u64(arg, &n)) {
+        tprintf(t, "usage: monitor seek N (an event index, 0..%" PRIu64 ")\n", vx_engine_end(s->e));
+        return;
+    }
+    vx_engine_set_poll(s->e, engine_poll, s);
+    vx_err err = vx_engine_seek(s->e, n);
+    if (err) {
+        const char *m = vx_engine_errmsg(s->e);
+        tprintf(t, "seek failed: %s\n", m && *m ? m : vx_strerror(err));
+        if (s->opts.log) fprintf(s->opts.log, "vxreplay: %s\n", m && *m ? m : vx_strerror(err));
+    }
+    default_focus(s);
+    mon_when(s, t, NULL);
+}
+
+static void mon_warps(vx_gdbserver *s, text *t, const char *arg)
+{
+    (void)arg;
+    tprintf(t, "%-6s %-4s %-4s %-10s %-34s %-5s %s\n", "gwarp", "core", "warp", "pc", "tmask", "ipdom",
+            "state");
+    for (uint32_t gw = 0; gw < s->nwarps; gw++) {
+        vx_warp_info wi;
+        if (!warp_info(s, gw, &wi)) continue;
+        char st[64], mask[40];
+        warp_state_text(s, gw, st, sizeof st);
+        uint64_t hi = (uint64_t)(wi.tmask >> 64), lo = (uint64_t)wi.tmask;
+        if (s->threads > 64)
+            snprintf(mask, sizeof mask, "0x%016" PRIx64 "%016" PRIx64, hi, lo);
+        else
+            snprintf(mask, sizeof mask, "0x%" PRIx64, lo);
+        uint32_t core = core_of(s, gw);
+        tprintf(t, "%-6" PRIu32 " %-4" PRIu32 " %-4" PRIu32 " 0x%08" PRIx32 " %-34s %-5" PRIu32 " %s%s\n", gw, core,
+                gw - core * s->warps_per_core, wi.pc, mask, wi.ipdom_depth, st,
+                gw == s->focus_gw ? "  <- current" : "");
+    }
+}
+
+static void mon_lane(vx_gdbserver *s, text *t, const char *arg)
+{
+    uint64_t n;
+    if (!arg || !*arg) {
+        if (s->opts.thread_per_warp)
+            tprintf(t, "lane %" PRIu32 " of warp %" PRIu32 " is shown%s\n", shown_lane(s, s->focus_gw), s->focus_gw,
+                    s->sel_lane < 0 ? " (first active lane)" : "");
+        else
+            tprintf(t, "current thread: warp %" PRIu32 " lane %" PRIu32 " (GDB thread %" PRIu64 ")\n", s->focus_gw,
+                    s->focus_lane, vx_gdbserver_tid(s, s->focus_gw, s->focus_lane));
+        return;
+    }
+    if (strcmp(arg, "auto") == 0) {
+        s->sel_lane = -1;
+        tprintf(t, "registers follow the first active lane of each warp\n");
+        return;
+    }
+    if (!parse_u64(arg, &n) || n >= s->threads) {
+        tprintf(t, "usage: monitor lane N (0..%" PRIu32 ") or monitor lane auto\n", s->threads - 1);
+        return;
+    }
+    if (s->opts.thread_per_warp) {
+        s->sel_lane = (int32_t)n;
+        tprintf(t, "registers now show lane %" PRIu64 " (then: maint flush register-cache)\n", n);
+    } else {
+        tprintf(t, "lane %" PRIu64 " of warp %" PRIu32 " is GDB thread %" PRIu64 " (use: thread %" PRIu64 ")\n", n,
+                s->focus_gw, vx_gdbserver_tid(s, s->focus_gw, (uint32_t)n),
+                vx_gdbserver_tid(s, s->focus_gw, (uint32_t)n));
+    }
+}
+
+static const char *hacause_name(uint8_t c)
+{
+    switch (c) {
+    case VX_HACAUSE_NONE: return "none";
+    case VX_HACAUSE_EBREAK: return "ebreak";
+    case VX_HACAUSE_HALTREQ: return "haltreq";
+    case VX_HACAUSE_STEP: return "step";
+    case VX_HACAUSE_RESETHALTREQ: return "resethaltreq";
+    }
+    return "?";
+}
+
+static void mon_info_dm(vx_gdbserver *s, text *t)
+{
+    tprintf(t, "ebreak-halt (DCONFIG.ebreakh): %s\n", vx_engine_ebreak_halt(s->e) ? "on" : "off");
+    uint32_t nh = 0;
+    for (uint32_t gw = 0; gw < s->nwarps; gw++) {
+        vx_warp_info wi;
+        if (!warp_info(s, gw, &wi) || !wi.halted) continue;
+        tprintf(t, "warp %" PRIu32 " halted, hacause %u (%s), pc 0x%08" PRIx32 "\n", gw, wi.hacause,
+                hacause_name(wi.hacause), wi.pc);
+        nh++;
+    }
+    if (!nh) tprintf(t, "no warp is halted by the Debug Module\n");
+}
+
+static void mon_checkpoint(vx_gdbserver *s, text *t, const char *arg)
+{
+    (void)arg;
+    unsigned id;
+    vx_err err = vx_engine_checkpoint(s->e, &id);
+    if (err)
+        tprintf(t, "checkpoint failed: %s\n", vx_strerror(err));
+    else
+        tprintf(t, "checkpoint %u at event %" PRIu64 "\n", id, vx_engine_now(s->e));
+}
+
+static void mon_restart(vx_gdbserver *s, text *t, const char *arg)
+{
+    uint64_t n;
+    if (!parse_u64(arg, &n) || n > UINT32_MAX) {
+        tprintf(t, "usage: monitor restart N (a number printed by monitor checkpoint)\n");
+        return;
+    }
+    vx_engine_set_poll(s->e, engine_poll, s);
+    vx_err err = vx_engine_restart(s->e, (unsigned)n);
+    if (err == VX_ERR_RANGE) {
+        tprintf(t, "no checkpoint %" PRIu64 "\n", n);
+        return;
+    }
+    if (err) {
+        const char *m = vx_engine_errmsg(s->e);
+        tprintf(t, "restart failed: %s\n", m && *m ? m : vx_strerror(err));
+        return;
+    }
+    default_focus(s);
+    mon_when(s, t, NULL);
+}
+
+static void mon_info_checkpoints(vx_gdbserver *s, text *t)
+{
+    unsigned n = 0;
+    for (unsigned id = 1; id < 4096; id++) {
+        uint64_t pos;
+        if (!vx_engine_checkpoint_get(s->e, id, &pos)) continue;
+        tprintf(t, "checkpoint %u at event %" PRIu64 "\n", id, pos);
+        n++;
+    }
+    if (!n) tprintf(t, "no checkpoints (monitor checkpoint makes one)\n");
+}
+
+static void mon_stats(vx_gdbserver *s, text *t, const char *arg)
+{
+    (void)arg;
+    vx_engine_stats st;
+    vx_engine_get_stats(s->e, &st);
+    tprintf(t,
+            "issues replayed %" PRIu64 " (verified %" PRIu64 "), scanned %" PRIu64 ", restores %" PRIu64
+            "\ncheckpoints %" PRIu32 " using %.1f MiB of %.1f MiB, keyframes %" PRIu32 "\n",
+            st.replayed, st.verified, st.scanned, st.restores, st.checkpoints,
+            (double)st.checkpoint_bytes / 1048576.0, (double)st.budget / 1048576.0, st.keyframes);
+}
+
+/* Machine-readable shape, for scripts (vxrr.gdb). */
+static void mon_config(vx_gdbserver *s, text *t, const char *arg)
+{
+    (void)arg;
+    tprintf(t, "clusters=%" PRIu32 " cores=%" PRIu32 " warps=%" PRIu32 " threads=%" PRIu32 " gdb_thread=%s lane=%" PRIu32
+               " events=%" PRIu64 "\n",
+            s->cfg->clusters, s->cfg->cores, s->cfg->warps, s->cfg->threads,
+            s->opts.thread_per_warp ? "warp" : "lane", shown_lane(s, s->focus_gw), vx_engine_end(s->e));
+}
+
+static void mon_info(vx_gdbserver *s, text *t, const char *arg)
+{
+    if (arg && strcmp(arg, "dm") == 0)
+        mon_info_dm(s, t);
+    else if (arg && strcmp(arg, "checkpoints") == 0)
+        mon_info_checkpoints(s, t);
+    else
+        tprintf(t, "usage: monitor info dm | monitor info checkpoints\n");
+}
+
+static const struct {
+    const char *name;
+    void (*fn)(vx_gdbserver *, text *, const char *);
+} monitor_cmds[] = {
+    {"help", mon_help},       {"when", mon_when},       {"seek", mon_seek},
+    {"warps", mon_warps},     {"lane", mon_lane},       {"info", mon_info},
+    {"checkpoint", mon_checkpoint}, {"restart", mon_restart}, {"stats", mon_stats},
+    {"config", mon_config},
+};
+
+static void h_rcmd(vx_gdbserver *s, const args *a)
+{
+    size_t n = a->slen / 2;
+    char *cmd = malloc(n + 1);
+    if (!cmd || vx_rsp_hex_decode((uint8_t *)cmd, n, a->str, a->slen) == SIZE_MAX) {
+        free(cmd);
+        reply(s, "E01");
+        return;
+    }
+    cmd[n] = 0;
+    /* split "name rest" */
+    char *p = cmd;
+    while (*p == ' ') p++;
+    char *name = p;
+    while (*p && *p != ' ') p++;
+    if (*p) *p++ = 0;
+    while (*p == ' ') p++;
+    char *argend = p + strlen(p);
+    while (argend > p && (argend[-1] == ' ' || argend[-1] == '\n')) *--argend = 0;
+    text t = {0};
+    bool found = false;
+    for (size_t i = 0; i < VX_ARRAY_SIZE(monitor_cmds); i++) {
+        if (strcmp(name, monitor_cmds[i].name) == 0) {
+            monitor_cmds[i].fn(s, &t, p);
+            found = true;
+            break;
+        }
+    }
+    if (!found) {
+        if (*name)
+            tprintf(&t, "unknown monitor command '%s' (try: monitor help)\n", name);
+        else
+            mon_help(s, &t, p);
+    }
+    if (t.buf) console_text(s, t.buf, t.len);
+    free(t.buf);
+    free(cmd);
+    reply(s, "OK");
+}
+
+/* ---- dispatch --------------------------------------------------------------------------------- */
+
+typedef struct cmd {
+    const char *name;
+    bool prefix; /* the name starts the packet; the schema parses what follows */
+    const char *schema;
+    void (*fn)(vx_gdbserver *, const args *);
+} cmd;
+
+/* Where names share a stem, the longer one comes first (the first match wins). */
+static const cmd commands[] = {
+    {"?", false, "", h_query_stop},
+    {"g", false, "", h_read_regs},
+    {"G", true, "*", h_write},
+    {"p", true, "x", h_read_reg},
+    {"P", true, "*", h_write},
+    {"m", true, "x,x", h_read_mem},
+    {"M", true, "*", h_write},
+    {"x", true, "x,x", h_read_mem_bin},
+    {"X", true, "*", h_write},
+    {"Hg", true, "t", h_hg},
+    {"Hc", true, "t", h_hc},
+    {"T", true, "t", h_thread_alive},
+    {"Z", true, "x,x,x*", h_z_insert},
+    {"z", true, "x,x,x*", h_z_remove},
+    {"c", true, "?x", h_continue},
+    {"C", true, "x*", h_continue},
+    {"s", true, "?x", h_step},
+    {"S", true, "x*", h_step},
+    {"bc", false, "", h_rcontinue},
+    {"bs", false, "", h_rstep},
+    {"k", false, "", h_kill},
+    {"D", true, "*", h_detach},
+    {"vCont?", false, "", h_vcont_query},
+    {"vCont;", true, "s", h_vcont},
+    {"vKill", true, "*", h_vkill},
+    {"vMustReplyEmpty", false, "", h_empty},
+    {"qSupported", true, "s", h_supported},
+    {"qXfer:features:read:", true, "s", h_xfer_features},
+    {"qXfer:threads:read:", true, "s", h_xfer_threads},
+    {"qfThreadInfo", false, "", h_first_thread},
+    {"qsThreadInfo", false, "", h_next_thread},
+    {"qThreadExtraInfo,", true, "t", h_extra_info},
+    {"qC", false, "", h_current_thread},
+    {"qAttached", true, "*", h_attached},
+    {"qOffsets", false, "", h_offsets},
+    {"qSymbol:", true, "*", h_symbol},
+    {"qRcmd,", true, "s", h_rcmd},
+    {"QStartNoAckMode", false, "", h_noack},
+};
+
+static void dispatch(vx_gdbserver *s, const char *pkt, size_t len)
+{
+    for (size_t i = 0; i < VX_ARRAY_SIZE(commands); i++) {
+        const cmd *c = &commands[i];
+        size_t nl = strlen(c->name);
+        if (len < nl || memcmp(pkt, c->name, nl) != 0) continue;
+        if (!c->prefix && len != nl) continue;
+        args a;
+        if (!parse_args(c->schema, pkt + nl, pkt + len, &a)) {
+            reply(s, "E01"); /* a packet we know, with malformed arguments */
+            return;
+        }
+        c->fn(s, &a);
+        return;
+    }
+    reply(s, ""); /* unknown: "not supported" */
+}
+
+static void on_packet(void *ctx, const char *data, size_t len, vx_rsp_status st)
+{
+    vx_gdbserver *s = ctx;
+    if (s->over) return;
+    if (s->opts.debug && s->opts.log)
+        fprintf(s->opts.log, "vxreplay: -> %.*s\n", (int)(len > 200 ? 200 : len), data);
+    if (st != VX_RSP_OK) {
+        reply(s, "E01"); /* too long or malformed: refuse it, stay in sync */
+        return;
+    }
+    dispatch(s, data, len);
+}
+
+static void on_interrupt(void *ctx)
+{
+    /* 0x03 while nothing runs: the stop reply is already on its way; ignore it. */
+    (void)ctx;
+}
+
+static void on_write(void *ctx, const uint8_t *buf, size_t len)
+{
+    vx_gdbserver *s = ctx;
+    if (s->io.write) s->io.write(s->io.ctx, buf, len);
+}
+
+/* ---- life cycle ----------------------------------------------------------------------------- */
+
+vx_err vx_gdbserver_new(vx_engine *e, const vx_gdbserver_opts *opts, vx_gdbserver **out)
+{
+    *out = NULL;
+    vx_gdbserver *s = calloc(1, sizeof *s);
+    if (!s) return VX_ERR_NOMEM;
+    s->e = e;
+    if (opts) s->opts = *opts;
+    s->cfg = vx_engine_config(e);
+    s->nwarps = vx_sim_num_warps(vx_engine_sim(e));
+    s->threads = s->cfg->threads ? s->cfg->threads : 1;
+    s->warps_per_core = s->cfg->warps ? s->cfg->warps : 1;
+    s->sel_lane = -1;
+    vx_err err = vx_regmap_build(vx_engine_sim(e), &s->map);
+    if (err) {
+        free(s);
+        return err;
+    }
+    s->xml = vx_target_xml(&s->map, &s->xml_len);
+    static const vx_rsp_ops ops = {on_write, on_packet, on_interrupt};
+    s->rsp = vx_rsp_new(&ops, s, PACKET_SIZE);
+    if (!s->xml || !s->rsp) {
+        vx_gdbserver_free(s);
+        return VX_ERR_NOMEM;
+    }
+    *out = s;
+    return VX_OK;
+}
+
+void vx_gdbserver_free(vx_gdbserver *s)
+{
+    if (!s) return;
+    vx_rsp_free(s->rsp);
+    vx_regmap_free(&s->map);
+    free(s->xml);
+    free(s->threads_xml);
+    free(s->out);
+    free(s);
+}
+
+void vx_gdbserver_begin(vx_gdbserver *s, const vx_gdb_io *io)
+{
+    s->io = *io;
+    vx_rsp_reset(s->rsp);
+    s->over = false;
+    s->swbreak_ok = s->hwbreak_ok = false;
+    s->g_tid = s->c_tid = 0;
+    s->sel_lane = -1;
+    s->have_last_stop = false;
+    free(s->threads_xml);
+    s->threads_xml = NULL;
+    vx_engine_points_clear(s->e);
+    default_focus(s);
+}
+
+bool vx_gdbserver_input(vx_gdbserver *s, const uint8_t *buf, size_t n)
+{
+    if (!s->over) vx_rsp_feed(s->rsp, buf, n);
+    return !s->over;
+}
+
+void vx_gdbserver_end(vx_gdbserver *s)
+{
+    vx_engine_points_clear(s->e);
+    s->over = true;
+    memset(&s->io, 0, sizeof s->io);
+}

@@ -1,0 +1,276 @@
+/*
+ * vxreplay - serve a recorded trace to GDB with reverse execution.
+ *
+ *   vxreplay [options] TRACE
+ *
+ * Listens on 127.0.0.1:3333 (or --port/--bind), prints the gdb-multiarch command
+ * that connects, and serves one client at a time.  With --stdio it speaks the
+ * protocol on stdin/stdout instead:  (gdb) target remote | vxreplay --stdio TRACE
+ *
+ * Exit status: 0 after serving (--once, --stdio), 2 for usage or input errors
+ * (missing or damaged trace, port in use).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "engine.h"
+#include "gdbserver.h"
+#include "net.h"
+
+static const char *prog = "vxreplay";
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vxreplay [options] TRACE\n"
+            "Serve a trace recorded by vxrec to gdb-multiarch, with reverse execution\n"
+            "(reverse-step, reverse-continue, reverse watchpoints, ...).\n\n"
+            "connection:\n"
+            "  -p, --port N            TCP port to listen on (default 3333; 0 = any free port)\n"
+            "      --bind ADDR         address to listen on (default 127.0.0.1)\n"
+            "      --stdio             speak the protocol on stdin/stdout, for\n"
+            "                          (gdb) target remote | vxreplay --stdio TRACE\n"
+            "      --once              exit after the first client instead of waiting for the next\n\n"
+            "replay:\n"
+            "      --mem SIZE          memory budget for checkpoints (default 512M; K/M/G suffix,\n"
+            "                          a bare number is MiB)\n"
+            "      --thread-per-warp   one GDB thread per warp (default: one per lane);\n"
+            "                          'monitor lane N' picks the lane whose registers are shown\n"
+            "      --no-verify         do not compare re-executed instructions with the trace\n"
+            "      --extract-elf FILE  write the recorded kernel ELF to FILE (for gdb's symbols);\n"
+            "                          by default it is written to TRACE.elf when serving TCP\n"
+            "      --debug-packets     log every protocol packet to stderr\n\n"
+            "  -h, --help              this text\n"
+            "      --version           print the version\n\n"
+            "Threads: GDB thread 1 + gwarp * threads + lane (gwarp = core * warps + warp).\n"
+            "In gdb: 'monitor help' lists the replay commands (when, seek, warps, lane, ...);\n"
+            "source vxrr.gdb (installed next to the programs) for convenience commands.\n"
+            "exit status: 0 when done, 2 usage or input error\n");
+}
+
+static bool opt_value(int argc, char **argv, int *i, const char *name, const char **val)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0) return false;
+    if (a[n] == '=') {
+        *val = a + n + 1;
+        return true;
+    }
+    if (a[n] != 0) return false;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "%s: option %s needs a value\n", prog, name);
+        exit(VX_EXIT_USAGE);
+    }
+    *val = argv[++*i];
+    return true;
+}
+
+/* vxrr.gdb next to the program (build tree) or in ../share/vxrr (installed). */
+static bool find_script(char *out, size_t cap)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return false;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash) return false;
+    *slash = 0;
+    const char *cands[] = {"/vxrr.gdb", "/../share/vxrr/vxrr.gdb"};
+    for (size_t i = 0; i < 2; i++) {
+        if (strlen(exe) + strlen(cands[i]) + 1 > cap) continue;
+        strcpy(out, exe);
+        strcat(out, cands[i]);
+        if (access(out, R_OK) == 0) {
+            char real[PATH_MAX];
+            if (realpath(out, real)) snprintf(out, cap, "%s", real);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Write the ELF unless the file already holds exactly these bytes. */
+static bool write_elf(const char *path, const uint8_t *img, size_t len, char *msg, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        bool same = true;
+        uint8_t buf[65536];
+        size_t off = 0, k;
+        while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
+            if (off + k > len || memcmp(buf, img + off, k) != 0) {
+                same = false;
+                break;
+            }
+            off += k;
+        }
+        fclose(f);
+        if (same && off == len) return true;
+    }
+    f = fopen(path, "wb");
+    if (!f || fwrite(img, 1, len, f) != len || fclose(f) != 0) {
+        snprintf(msg, cap, "cannot write '%s': %s", path, strerror(errno));
+        if (f) fclose(f);
+        return false;
+    }
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    const char *trace = NULL, *bind = "127.0.0.1", *elf_out = NULL;
+    unsigned port = 3333;
+    bool use_stdio = false, once = false, per_warp = false, no_verify = false, debug = false;
+    uint64_t mem = 0;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--version") == 0) {
+            printf("vxreplay (vxrr) %s\n", VX_VERSION_STRING);
+            return 0;
+        } else if (strcmp(a, "--stdio") == 0) {
+            use_stdio = true;
+        } else if (strcmp(a, "--once") == 0) {
+            once = true;
+        } else if (strcmp(a, "--thread-per-warp") == 0) {
+            per_warp = true;
+        } else if (strcmp(a, "--no-verify") == 0) {
+            no_verify = true;
+        } else if (strcmp(a, "--debug-packets") == 0) {
+            debug = true;
+        } else if (opt_value(argc, argv, &i, "--port", &v) || opt_value(argc, argv, &i, "-p", &v)) {
+            uint32_t p;
+            if (!vx_cli_parse_u32(v, &p) || p > 65535) {
+                fprintf(stderr, "%s: --port: '%s' is not a port number (0..65535)\n", prog, v);
+                return VX_EXIT_USAGE;
+            }
+            port = p;
+        } else if (opt_value(argc, argv, &i, "--bind", &v)) {
+            bind = v;
+        } else if (opt_value(argc, argv, &i, "--mem", &v)) {
+            uint64_t m;
+            bool bare = v[0] && strspn(v, "0123456789") == strlen(v);
+            if (!vx_cli_parse_u64(v, true, &m) || m == 0) {
+                fprintf(stderr, "%s: --mem: '%s' is not a size (e.g. 256M, 2G)\n", prog, v);
+                return VX_EXIT_USAGE;
+            }
+            mem = bare ? m << 20 : m;
+        } else if (opt_value(argc, argv, &i, "--extract-elf", &v)) {
+            elf_out = v;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, a);
+            return VX_EXIT_USAGE;
+        } else if (!trace) {
+            trace = a;
+        } else {
+            fprintf(stderr, "%s: more than one trace given ('%s' and '%s')\n", prog, trace, a);
+            return VX_EXIT_USAGE;
+        }
+    }
+    if (!trace) {
+        fprintf(stderr, "%s: no trace given\n", prog);
+        usage(stderr);
+        return VX_EXIT_USAGE;
+    }
+    signal(SIGPIPE, SIG_IGN);
+
+    char msg[1024];
+    vx_engine_opts eo = {mem, no_verify};
+    vx_engine *eng;
+    vx_err err = vx_engine_open(trace, &eo, &eng, msg, sizeof msg);
+    if (err) {
+        fprintf(stderr, "%s: cannot replay '%s': %s\n", prog, trace, msg);
+        return VX_EXIT_USAGE;
+    }
+
+    /* The kernel ELF from the trace, so that gdb has the symbols. */
+    size_t img_len = 0;
+    const uint8_t *img = vx_engine_image(eng, &img_len);
+    char elf_path[PATH_MAX] = "";
+    if (img && (elf_out || !use_stdio)) {
+        if (elf_out)
+            snprintf(elf_path, sizeof elf_path, "%s", elf_out);
+        else
+            snprintf(elf_path, sizeof elf_path, "%s.elf", trace);
+        if (!write_elf(elf_path, img, img_len, msg, sizeof msg)) {
+            fprintf(stderr, "%s: %s\n", prog, msg);
+            if (elf_out) {
+                vx_engine_free(eng);
+                return VX_EXIT_USAGE;
+            }
+            elf_path[0] = 0;
+        }
+    }
+
+    vx_gdbserver_opts go = {per_warp, stderr, debug};
+    vx_gdbserver *srv;
+    err = vx_gdbserver_new(eng, &go, &srv);
+    if (err) {
+        fprintf(stderr, "%s: %s\n", prog, vx_strerror(err));
+        vx_engine_free(eng);
+        return VX_EXIT_USAGE;
+    }
+
+    const vx_sim_config *cfg = vx_engine_config(eng);
+    if (use_stdio) {
+        fprintf(stderr, "%s: serving '%s' (%" PRIu64 " events) on stdin/stdout\n", prog, trace,
+                vx_engine_end(eng));
+        vx_net_session(srv, 0, 1);
+        vx_gdbserver_free(srv);
+        vx_engine_free(eng);
+        return 0;
+    }
+
+    unsigned actual = port;
+    int lfd = vx_net_listen(bind, port, &actual, msg, sizeof msg);
+    if (lfd < 0) {
+        fprintf(stderr, "%s: %s (choose another with --port)\n", prog, msg);
+        vx_gdbserver_free(srv);
+        vx_engine_free(eng);
+        return VX_EXIT_USAGE;
+    }
+    char script[PATH_MAX];
+    bool have_script = find_script(script, sizeof script);
+    printf("vxreplay: serving '%s': %" PRIu64 " events, %" PRIu32 "x%" PRIu32 "x%" PRIu32 "x%" PRIu32
+           " (clusters x cores x warps x threads)\n",
+           trace, vx_engine_end(eng), cfg->clusters, cfg->cores, cfg->warps, cfg->threads);
+    printf("vxreplay: listening on %s port %u\n", bind, actual);
+    printf("connect with:\n  gdb-multiarch");
+    if (have_script) printf(" -x %s", script);
+    if (elf_path[0]) printf(" %s", elf_path);
+    if (strcmp(bind, "127.0.0.1") == 0 || strcmp(bind, "localhost") == 0)
+        printf(" -ex 'target remote :%u'\n", actual);
+    else
+        printf(" -ex 'target remote %s:%u'\n", bind, actual);
+    fflush(stdout);
+
+    for (;;) {
+        char peer[64];
+        int fd = vx_net_accept(lfd, peer, sizeof peer, msg, sizeof msg);
+        if (fd < 0) {
+            fprintf(stderr, "%s: %s\n", prog, msg);
+            break;
+        }
+        fprintf(stderr, "%s: client %s connected\n", prog, peer);
+        bool clean = vx_net_session(srv, fd, fd);
+        close(fd);
+        fprintf(stderr, "%s: client %s %s\n", prog, peer, clean ? "ended the session" : "disconnected");
+        if (once) break;
+    }
+    close(lfd);
+    vx_gdbserver_free(srv);
+    vx_engine_free(eng);
+    return 0;
+}

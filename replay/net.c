@@ -1,0 +1,162 @@
+/*
+ * net.c - sockets and pipes for vxreplay (see net.h).
+ *
+ * While the engine replays a long motion, GDB may send 0x03 to stop it.  The
+ * engine polls through gdbserver, which lands in conn_poll(): a non-blocking look
+ * at the input.  Bytes that are not 0x03 are kept and handed to the protocol once
+ * the motion is over, so nothing the client sent is lost.
+ */
+#include "net.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+int vx_net_listen(const char *bind_addr, unsigned port, unsigned *actual, char *msg, size_t cap)
+{
+    struct sockaddr_in sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons((uint16_t)port);
+    if (inet_pton(AF_INET, bind_addr, &sa.sin_addr) != 1) {
+        struct addrinfo hints, *res = NULL;
+        memset(&hints, 0, sizeof hints);
+        hints.ai_family = AF_INET;
+        hints.ai_socktype = SOCK_STREAM;
+        int rc = getaddrinfo(bind_addr, NULL, &hints, &res);
+        if (rc != 0 || !res) {
+            snprintf(msg, cap, "cannot resolve bind address '%s': %s", bind_addr, gai_strerror(rc));
+            return -1;
+        }
+        sa.sin_addr = ((struct sockaddr_in *)res->ai_addr)->sin_addr;
+        freeaddrinfo(res);
+    }
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) {
+        snprintf(msg, cap, "cannot create a socket: %s", strerror(errno));
+        return -1;
+    }
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 1) != 0) {
+        snprintf(msg, cap, "cannot listen on %s:%u: %s", bind_addr, port, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    socklen_t len = sizeof sa;
+    if (getsockname(fd, (struct sockaddr *)&sa, &len) == 0) *actual = ntohs(sa.sin_port);
+    return fd;
+}
+
+int vx_net_accept(int lfd, char *peer, size_t peercap, char *msg, size_t cap)
+{
+    for (;;) {
+        struct sockaddr_in sa;
+        socklen_t len = sizeof sa;
+        int fd = accept(lfd, (struct sockaddr *)&sa, &len);
+        if (fd < 0) {
+            if (errno == EINTR || errno == ECONNABORTED) continue;
+            snprintf(msg, cap, "accept failed: %s", strerror(errno));
+            return -1;
+        }
+        int one = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        char ip[INET_ADDRSTRLEN] = "?";
+        inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof ip);
+        snprintf(peer, peercap, "%s:%u", ip, ntohs(sa.sin_port));
+        return fd;
+    }
+}
+
+typedef struct conn {
+    int in, out;
+    bool lost;
+    uint8_t *pending; /* bytes read while polling, not yet given to the protocol */
+    size_t npend, cappend;
+} conn;
+
+static void conn_write(void *ctx, const uint8_t *buf, size_t len)
+{
+    conn *c = ctx;
+    while (len && !c->lost) {
+        ssize_t k = write(c->out, buf, len);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN) {
+                struct pollfd p = {c->out, POLLOUT, 0};
+                poll(&p, 1, 1000);
+                continue;
+            }
+            c->lost = true;
+            return;
+        }
+        buf += k;
+        len -= (size_t)k;
+    }
+}
+
+static bool conn_poll(void *ctx)
+{
+    conn *c = ctx;
+    if (c->lost) return true;
+    struct pollfd p = {c->in, POLLIN, 0};
+    if (poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR))) return false;
+    uint8_t buf[512];
+    ssize_t k = read(c->in, buf, sizeof buf);
+    if (k == 0 || (k < 0 && errno != EINTR && errno != EAGAIN)) {
+        c->lost = true; /* the client went away: stop and let the session end */
+        return true;
+    }
+    if (k < 0) return false;
+    bool stop = false;
+    for (ssize_t i = 0; i < k; i++) {
+        if (buf[i] == 0x03) {
+            stop = true;
+            continue;
+        }
+        if (c->npend == c->cappend) {
+            size_t ncap = c->cappend ? c->cappend * 2 : 1024;
+            uint8_t *nb = realloc(c->pending, ncap);
+            if (!nb) continue;
+            c->pending = nb;
+            c->cappend = ncap;
+        }
+        c->pending[c->npend++] = buf[i];
+    }
+    return stop;
+}
+
+bool vx_net_session(vx_gdbserver *srv, int in_fd, int out_fd)
+{
+    conn c = {in_fd, out_fd, false, NULL, 0, 0};
+    vx_gdb_io io = {conn_write, conn_poll, &c};
+    vx_gdbserver_begin(srv, &io);
+    bool ended = false;
+    uint8_t buf[16384];
+    while (!c.lost && !ended) {
+        /* First what arrived while a motion ran, then the socket. */
+        if (c.npend) {
+            size_t n = c.npend < sizeof buf ? c.npend : sizeof buf;
+            memcpy(buf, c.pending, n);
+            memmove(c.pending, c.pending + n, c.npend - n);
+            c.npend -= n;
+            ended = !vx_gdbserver_input(srv, buf, n);
+            continue;
+        }
+        ssize_t k = read(in_fd, buf, sizeof buf);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        ended = !vx_gdbserver_input(srv, buf, (size_t)k);
+    }
+    vx_gdbserver_end(srv);
+    free(c.pending);
+    return ended;
+}

@@ -1,0 +1,26 @@
+/*
+ * net.h - the transports of vxreplay: a TCP listener (one client at a time) and
+ * stdin/stdout (`target remote | vxreplay --stdio TRACE`).
+ */
+#ifndef VX_NET_H
+#define VX_NET_H
+
+#include "gdbserver.h"
+
+/*
+ * Listen on bind:port (port 0: any free port).  Returns the socket, or -1 with a
+ * message in msg.  *actual receives the port listened on.
+ */
+int vx_net_listen(const char *bind, unsigned port, unsigned *actual, char *msg, size_t cap);
+
+/* Wait for the next client; returns its socket or -1 (msg says why). */
+int vx_net_accept(int lfd, char *peer, size_t peercap, char *msg, size_t cap);
+
+/*
+ * Serve one client over (in_fd, out_fd) until it ends the session or goes away.
+ * Returns true if the client ended the session itself (detach, kill), false if
+ * the connection was lost.
+ */
+bool vx_net_session(vx_gdbserver *srv, int in_fd, int out_fd);
+
+#endif /* VX_NET_H */

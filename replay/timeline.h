@@ -1,0 +1,76 @@
+/*
+ * timeline.h - the replay engine's checkpoints: simulator snapshots at positions
+ * of the trace, kept under a memory budget (research notes §1.4, rr's
+ * ReplayTimeline).
+ *
+ * Kinds, from cheapest to keep to most precious:
+ *   PERIODIC  taken every `interval` issues while replaying; thinned so that
+ *             their density falls off with the distance from the current
+ *             position (about `per_bucket` per doubling of the distance);
+ *   STOP      the state at a recent stop (a ring of a few), so that undoing a
+ *             forward step is a restore and nothing else;
+ *   SHORT     a little before the current position, so that a run of
+ *             reverse-steps replays a few hundred issues each;
+ *   BASE      position 0, never evicted;
+ *   USER      `monitor checkpoint`, never evicted.
+ */
+#ifndef VX_TIMELINE_H
+#define VX_TIMELINE_H
+
+#include "vx_sim.h"
+
+typedef enum vx_ckpt_kind {
+    VX_CKPT_PERIODIC = 1,
+    VX_CKPT_STOP,
+    VX_CKPT_SHORT,
+    VX_CKPT_BASE,
+    VX_CKPT_USER,
+} vx_ckpt_kind;
+
+typedef struct vx_ckpt {
+    uint64_t pos;
+    vx_sim_snap *snap;
+    uint8_t kind;      /* vx_ckpt_kind */
+    unsigned user_id;  /* VX_CKPT_USER */
+    uint64_t bytes;    /* vx_sim_snap_bytes when last measured */
+    uint64_t stamp;    /* insertion order (to age STOP / SHORT ones) */
+    uint8_t aux;       /* owner's byte (the engine keeps the ebreak-halt mode here) */
+} vx_ckpt;
+
+typedef struct vx_timeline {
+    vx_ckpt *v; /* sorted by pos; a position holds at most one checkpoint */
+    size_t n, cap;
+    uint64_t budget;
+    uint64_t bytes;  /* sum of bytes */
+    uint64_t stamp;
+    unsigned max_stop, max_short;
+    unsigned per_bucket;
+    uint64_t interval; /* PERIODIC spacing (for the thinning buckets) */
+} vx_timeline;
+
+void vx_tl_init(vx_timeline *tl, uint64_t budget, uint64_t interval);
+void vx_tl_free(vx_timeline *tl);
+
+/* Index of the checkpoint with the largest pos <= pos, or -1. */
+long vx_tl_find(const vx_timeline *tl, uint64_t pos);
+
+/* The checkpoint exactly at pos, or NULL. */
+vx_ckpt *vx_tl_at(vx_timeline *tl, uint64_t pos);
+
+/*
+ * Save a snapshot of sim (at position pos) as a checkpoint of the given kind.  If
+ * one exists at pos its kind is upgraded when the new kind is more precious.
+ */
+vx_err vx_tl_add(vx_timeline *tl, vx_sim *sim, uint64_t pos, vx_ckpt_kind kind, unsigned user_id);
+
+/*
+ * Evict checkpoints until the total fits the budget: too many STOP/SHORT ones
+ * first (oldest), then PERIODIC ones far from `now` where they are denser than
+ * the log-scale policy allows, then the farthest.  BASE and USER stay.
+ */
+void vx_tl_thin(vx_timeline *tl, uint64_t now);
+
+/* Re-measure every checkpoint's bytes (sharing changes as the live machine writes). */
+void vx_tl_remeasure(vx_timeline *tl);
+
+#endif /* VX_TIMELINE_H */

@@ -1,0 +1,194 @@
+# vxrr.gdb - gdb-multiarch settings and commands for debugging a vxrr trace.
+#
+#   vxreplay sgemm.vxt            (prints the command below)
+#   gdb-multiarch -x vxrr.gdb sgemm.vxt.elf -ex 'target remote :3333'
+#
+# Threads: each (warp, lane) is a GDB thread ("warp W lane L" in 'info threads';
+# the remote id is 1 + gwarp * threads + lane).  Stepping a thread steps its whole
+# warp.  With 'vxreplay --thread-per-warp' each warp is one thread and
+# 'vx-lane N' chooses the lane whose registers are shown.
+#
+# Commands defined here:
+#   vx-when                 current event index, cycle, next issuing warp
+#   vx-seek N               go to event index N
+#   vx-warps                state of every warp (PC, mask, IPDOM depth, waits)
+#   vx-thread W L           select global warp W, lane L
+#   vx-warp W               select global warp W (same lane)
+#   vx-lane L               select lane L of the current warp
+#   vx-checkpoint           remember this position;  vx-restart N goes back to it
+#   vx-info-dm              Debug Module state recorded in the trace
+# and every 'monitor' command of vxreplay ('monitor help').
+
+# Reverse stepping sends one packet per instruction; keep breakpoints in the
+# target instead of re-inserting them around every step (research notes §2.2).
+set breakpoint always-inserted on
+# Long seeks and reverse-continues over big traces may take a while.
+set remotetimeout 600
+# Warps appear and finish as the program runs: no [New Thread] chatter.
+set print thread-events off
+
+# Stepping commands move only the selected warp's thread; continue runs all.
+# (Needs a connected target, hence the hook.)
+define target hookpost-remote
+  set scheduler-locking step
+end
+define target hookpost-extended-remote
+  set scheduler-locking step
+end
+
+python
+import gdb
+import re
+
+
+def _vx_config():
+    """Platform shape and thread mode, from 'monitor config'."""
+    out = gdb.execute("monitor config", to_string=True)
+    cfg = {}
+    for key, val in re.findall(r"(\w+)=(\w+)", out):
+        cfg[key] = val
+    return cfg
+
+
+def _vx_refresh():
+    """The server moved in time behind GDB's back: drop GDB's caches."""
+    gdb.execute("maintenance flush register-cache", to_string=True)
+    try:
+        gdb.execute("maintenance flush dcache", to_string=True)
+    except gdb.error:
+        pass
+    gdb.execute("info threads", to_string=True)  # refresh the thread list
+
+
+def _vx_select(gwarp, lane):
+    cfg = _vx_config()
+    nt = int(cfg.get("threads", "1"))
+    per_warp = cfg.get("gdb_thread") == "warp"
+    tid = 1 + gwarp if per_warp else 1 + gwarp * nt + lane
+    gdb.execute("info threads", to_string=True)
+    for t in gdb.selected_inferior().threads():
+        if t.ptid[1] == tid or (t.ptid[1] == 0 and t.ptid[2] == tid):
+            t.switch()
+            if per_warp:
+                gdb.execute("monitor lane %d" % lane, to_string=True)
+                gdb.execute("maintenance flush register-cache", to_string=True)
+            gdb.execute("frame")
+            return
+    raise gdb.GdbError("warp %d lane %d is not a live thread now (see vx-warps)" % (gwarp, lane))
+
+
+def _vx_current():
+    cfg = _vx_config()
+    nt = int(cfg.get("threads", "1"))
+    th = gdb.selected_thread()
+    if th is None:
+        raise gdb.GdbError("no thread selected")
+    tid = th.ptid[1] or th.ptid[2]
+    if cfg.get("gdb_thread") == "warp":
+        return tid - 1, int(cfg.get("lane", "0"))
+    return (tid - 1) // nt, (tid - 1) % nt
+
+
+class VxThread(gdb.Command):
+    """vx-thread WARP LANE: select global warp WARP (core * warps + warp), lane LANE."""
+
+    def __init__(self):
+        super().__init__("vx-thread", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        a = gdb.string_to_argv(arg)
+        if len(a) != 2:
+            raise gdb.GdbError("usage: vx-thread WARP LANE")
+        _vx_select(int(a[0], 0), int(a[1], 0))
+
+
+class VxWarp(gdb.Command):
+    """vx-warp WARP: select global warp WARP, keeping the current lane."""
+
+    def __init__(self):
+        super().__init__("vx-warp", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        a = gdb.string_to_argv(arg)
+        if len(a) != 1:
+            raise gdb.GdbError("usage: vx-warp WARP")
+        _, lane = _vx_current()
+        _vx_select(int(a[0], 0), lane)
+
+
+class VxLane(gdb.Command):
+    """vx-lane LANE: select lane LANE of the current warp."""
+
+    def __init__(self):
+        super().__init__("vx-lane", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        a = gdb.string_to_argv(arg)
+        if len(a) != 1:
+            raise gdb.GdbError("usage: vx-lane LANE")
+        gw, _ = _vx_current()
+        _vx_select(gw, int(a[0], 0))
+
+
+class VxSeek(gdb.Command):
+    """vx-seek N: go to event index N of the trace."""
+
+    def __init__(self):
+        super().__init__("vx-seek", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        if not arg.strip():
+            raise gdb.GdbError("usage: vx-seek N")
+        gdb.execute("monitor seek " + arg.strip())
+        _vx_refresh()
+        gdb.execute("frame")
+
+
+class VxRestart(gdb.Command):
+    """vx-restart N: go back to checkpoint N (made by vx-checkpoint)."""
+
+    def __init__(self):
+        super().__init__("vx-restart", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        if not arg.strip():
+            raise gdb.GdbError("usage: vx-restart N")
+        gdb.execute("monitor restart " + arg.strip())
+        _vx_refresh()
+        gdb.execute("frame")
+
+
+VxThread()
+VxWarp()
+VxLane()
+VxSeek()
+VxRestart()
+end
+
+define vx-when
+  monitor when
+end
+document vx-when
+Show the current event index, its cycle and the warp that issues next.
+end
+
+define vx-warps
+  monitor warps
+end
+document vx-warps
+Show every warp: PC, thread mask, IPDOM depth and state (running, barrier, finished, ...).
+end
+
+define vx-checkpoint
+  monitor checkpoint
+end
+document vx-checkpoint
+Remember the current position; vx-restart N returns to it.
+end
+
+define vx-info-dm
+  monitor info dm
+end
+document vx-info-dm
+Debug Module state at this point of the recording: halted warps, hacause, ebreak-halt.
+end
