@@ -1,0 +1,591 @@
+/*
+ * t-trace.c - libvxtrace round trips: hand-built event streams of every record
+ * kind through the writer and back through the reader, for several platform shapes
+ * (1 to 128 lanes), chunk sizes, with and without compression; seeking, keyframes
+ * (state, delta pages, accumulated pages), summaries, determinism, CRC-32C against
+ * a bitwise reference, and the writer's refusal of bad input.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "trace-gen.h"
+#include "vx_trace.h"
+
+static char dir[64];
+
+static char *tpath(const char *name)
+{
+    static char buf[4][256];
+    static int i;
+    char *p = buf[i++ & 3];
+    snprintf(p, 256, "%s/%s", dir, name);
+    return p;
+}
+
+/* ---- CRC-32C against a bitwise reference ---- */
+
+static uint32_t crc_ref(const uint8_t *p, size_t n)
+{
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++)
+            c = (c >> 1) ^ ((c & 1) ? 0x82F63B78u : 0);
+    }
+    return ~c;
+}
+
+static void test_crc(void)
+{
+    is_u32(vx_trace_crc32c(0, "123456789", 9), 0xE3069283u, "CRC-32C check value");
+    is_u32(vx_trace_crc32c(0, "", 0), 0, "CRC-32C of nothing");
+    uint8_t buf[300];
+    for (size_t i = 0; i < sizeof buf; i++)
+        buf[i] = (uint8_t)(i * 7 + 3);
+    int bad = 0;
+    for (size_t off = 0; off < 9; off++)
+        for (size_t n = 0; n + off <= sizeof buf; n += 7) {
+            if (vx_trace_crc32c(0, buf + off, n) != crc_ref(buf + off, n)) bad++;
+            uint32_t half = vx_trace_crc32c(0, buf + off, n / 2);
+            if (vx_trace_crc32c(half, buf + off + n / 2, n - n / 2) != crc_ref(buf + off, n)) bad++;
+        }
+    is_int(bad, 0, "slicing-by-8 CRC equals the bitwise reference at every alignment and split");
+}
+
+/* ---- keyframe page model ---- */
+
+typedef struct pg {
+    uint32_t space, addr;
+} pg;
+
+/* Pages written with keyframe k (deterministic). */
+static int kf_pages(uint32_t k, uint32_t C, pg *out)
+{
+    int n = 0;
+    if (k == 0) {
+        for (uint32_t i = 0; i < 6; i++)
+            out[n++] = (pg){0, 0x10000u + i * 4096};
+        out[n++] = (pg){0, 0x80000000u};
+        for (uint32_t c = 0; c < C && c < 3; c++)
+            out[n++] = (pg){1 + c, 0xFFFF0000u};
+    } else {
+        out[n++] = (pg){0, 0x10000u + ((k * 3) % 8) * 4096};
+        out[n++] = (pg){0, 0x10000u + ((k * 5 + 1) % 8) * 4096};
+        out[n++] = (pg){1 + k % C, 0xFFFF0000u + (k % 4) * 4096};
+    }
+    return n;
+}
+
+static void page_fill(uint8_t *p, uint32_t k, uint32_t space, uint32_t addr)
+{
+    if (((addr >> 12) + k) % 5 == 0) {
+        memset(p, 0, VX_TRACE_PAGE_SIZE);
+        return;
+    }
+    for (uint32_t j = 0; j < VX_TRACE_PAGE_SIZE; j++)
+        p[j] = (uint8_t)(k * 31 + space * 7 + (addr >> 12) * 13 + j / 3);
+}
+
+static size_t kf_state(uint32_t k, uint8_t *buf)
+{
+    size_t n = 10 + (k * 37) % 200;
+    for (size_t i = 0; i < n; i++)
+        buf[i] = (uint8_t)(k + i * 11);
+    return n;
+}
+
+/* ---- a trace description ---- */
+
+typedef struct spec {
+    const char *name;
+    uint32_t clusters, cores, warps, threads;
+    unsigned wild;
+    uint32_t nevents;
+    uint32_t chunk;
+    uint32_t kf_every; /* issues between keyframes */
+    unsigned flags;    /* writer flags */
+    uint8_t end_status;
+    bool end_fault;
+    uint64_t seed;
+} spec;
+
+typedef struct wrote {
+    uint64_t records, issues;
+    uint32_t nkf;
+    uint64_t kf_index[256], kf_cycle[256], kf_record[256];
+    vx_trace_stats st;
+} wrote;
+
+static uint8_t image[1500], load0[100], load1[7];
+
+static void fill_header(vx_trace_header *h, const spec *s, vx_trace_load *loads)
+{
+    memset(h, 0, sizeof *h);
+    h->clusters = s->clusters;
+    h->cores = s->cores;
+    h->warps = s->warps;
+    h->threads = s->threads;
+    h->mem_limit = 1u << 20;
+    h->start_pc = 0x80000000u;
+    h->arg = 0x7FFF0000u;
+    h->max_cycles = 123456789;
+    h->keyframe_interval = s->kf_every;
+    h->flags = VX_TRACE_HF_EBREAK_HALT;
+    h->image_kind = 1;
+    h->image_name = "/home/someone/build/kernels/kern.elf";
+    h->image = image;
+    h->image_len = sizeof image;
+    loads[0] = (vx_trace_load){0x10000, load0, sizeof load0, "data/input.bin"};
+    loads[1] = (vx_trace_load){0x20000, load1, sizeof load1, NULL};
+    h->nloads = 2;
+    h->loads = loads;
+    h->sim_version = VX_VERSION_STRING;
+}
+
+static vx_err write_keyframe(vx_trace_writer *w, uint32_t k, uint64_t cycle, uint32_t C)
+{
+    uint8_t st[256], page[VX_TRACE_PAGE_SIZE];
+    pg pages[16];
+    vx_err e = vx_trace_writer_keyframe_begin(w, cycle, st, kf_state(k, st));
+    int n = kf_pages(k, C, pages);
+    for (int i = 0; !e && i < n; i++) {
+        page_fill(page, k, pages[i].space, pages[i].addr);
+        e = vx_trace_writer_keyframe_page(w, pages[i].space, pages[i].addr, page);
+    }
+    if (!e) e = vx_trace_writer_keyframe_end(w);
+    return e;
+}
+
+static vx_err write_trace(const char *path, const spec *s, wrote *out)
+{
+    vx_trace_writer *w;
+    vx_trace_writer_opts o = {s->flags | VX_TRACE_W_FORCE, s->chunk};
+    vx_trace_header h;
+    vx_trace_load loads[2];
+    tgen g;
+    vx_err e;
+    memset(out, 0, sizeof *out);
+    fill_header(&h, s, loads);
+    if ((e = vx_trace_writer_new(&w))) return e;
+    e = vx_trace_writer_create(w, path, &o);
+    if (!e) e = vx_trace_writer_header(w, &h);
+    tgen_init(&g, s->seed, s->clusters * s->cores, s->warps, s->threads, s->wild);
+    uint64_t next_kf = 0;
+    for (uint32_t i = 0; !e && i <= s->nevents; i++) {
+        if (g.index >= next_kf && out->nkf < 256) {
+            out->kf_index[out->nkf] = g.index;
+            out->kf_cycle[out->nkf] = g.cycle;
+            out->kf_record[out->nkf] = out->records;
+            e = write_keyframe(w, out->nkf, g.cycle, g.C);
+            out->nkf++;
+            next_kf = s->kf_every ? g.index + s->kf_every : UINT64_MAX;
+            if (e) break;
+        }
+        const vx_event *ev = i < s->nevents ? tgen_next(&g) : tgen_end(&g, s->end_status, 42, s->end_fault);
+        e = vx_trace_writer_event(w, ev);
+        out->records++;
+    }
+    out->issues = g.index;
+    if (!e) e = vx_trace_writer_finish(w);
+    if (e) diag("write %s: %s", s->name, vx_trace_writer_errmsg(w));
+    vx_trace_writer_stats(w, &out->st);
+    vx_trace_writer_free(w);
+    tgen_free(&g);
+    return e;
+}
+
+typedef struct rec {
+    uint64_t index, digest;
+} rec;
+
+typedef struct page_check {
+    uint32_t k; /* keyframe whose pages we expect */
+    uint32_t C;
+    bool all;
+    int count, bad;
+    uint8_t seen[64][64]; /* [space][addr slot] for duplicates */
+} page_check;
+
+/* For PAGES_ALL: the newest keyframe <= k that wrote (space, addr), or -1. */
+static int newest_writer(uint32_t k, uint32_t C, uint32_t space, uint32_t addr)
+{
+    pg pages[16];
+    for (int j = (int)k; j >= 0; j--) {
+        int n = kf_pages((uint32_t)j, C, pages);
+        for (int i = 0; i < n; i++)
+            if (pages[i].space == space && pages[i].addr == addr) return j;
+    }
+    return -1;
+}
+
+static int slot_of(uint32_t addr)
+{
+    return (int)(((addr >> 12) ^ (addr >> 28)) & 63);
+}
+
+static vx_err on_page(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page)
+{
+    page_check *pc = ctx;
+    uint8_t want[VX_TRACE_PAGE_SIZE];
+    int k = pc->all ? newest_writer(pc->k, pc->C, space, addr) : (int)pc->k;
+    pc->count++;
+    if (k < 0) {
+        pc->bad++;
+        return VX_OK;
+    }
+    if (space < 64 && pc->seen[space][slot_of(addr)]++) pc->bad++; /* duplicate */
+    page_fill(want, (uint32_t)k, space, addr);
+    if (memcmp(want, page, sizeof want)) pc->bad++;
+    return VX_OK;
+}
+
+static int expected_all_pages(uint32_t k, uint32_t C)
+{
+    pg pages[16], seen[4096];
+    int ns = 0;
+    for (uint32_t j = 0; j <= k; j++) {
+        int n = kf_pages(j, C, pages);
+        for (int i = 0; i < n; i++) {
+            bool dup = false;
+            for (int q = 0; q < ns; q++)
+                dup |= seen[q].space == pages[i].space && seen[q].addr == pages[i].addr;
+            if (!dup && ns < 4096) seen[ns++] = pages[i];
+        }
+    }
+    return ns;
+}
+
+static void read_trace(const char *path, const spec *s, const wrote *wr)
+{
+    vx_trace_reader *r;
+    const vx_event *ev;
+    vx_trace_load loads[2];
+    vx_trace_header want;
+    tgen g;
+    char msg[256];
+    vx_err e;
+    fill_header(&want, s, loads);
+    vx_trace_reader_new(&r);
+    e = vx_trace_reader_open(r, path);
+    if (!ok(e == VX_OK, "%s: opens", s->name)) {
+        diag("%s", vx_trace_reader_errmsg(r));
+        vx_trace_reader_free(r);
+        return;
+    }
+    ok(!vx_trace_reader_incomplete(r), "%s: complete", s->name);
+    const vx_trace_header *h = vx_trace_reader_header(r);
+    ok(h->clusters == s->clusters && h->cores == s->cores && h->warps == s->warps &&
+           h->threads == s->threads && h->mem_limit == want.mem_limit &&
+           h->start_pc == want.start_pc && h->arg == want.arg && h->max_cycles == want.max_cycles &&
+           h->keyframe_interval == s->kf_every && h->flags == want.flags && h->image_kind == 1 &&
+           h->major == VX_TRACE_MAJOR && h->minor == VX_TRACE_MINOR,
+       "%s: header fields round trip", s->name);
+    ok(!strcmp(h->image_name, "kern.elf") && h->image_len == sizeof image &&
+           !memcmp(h->image, image, sizeof image) && !strcmp(h->sim_version, VX_VERSION_STRING),
+       "%s: image bytes and basename round trip", s->name);
+    ok(h->nloads == 2 && h->loads[0].addr == 0x10000 && h->loads[0].len == sizeof load0 &&
+           !memcmp(h->loads[0].bytes, load0, sizeof load0) && !strcmp(h->loads[0].name, "input.bin") &&
+           h->loads[1].addr == 0x20000 && h->loads[1].len == sizeof load1 &&
+           !memcmp(h->loads[1].bytes, load1, sizeof load1) && !strcmp(h->loads[1].name, ""),
+       "%s: loads round trip", s->name);
+
+    /* sequential read against a second generator */
+    rec *recs = calloc(wr->records + 1, sizeof *recs);
+    uint64_t n = 0;
+    int diffs = 0;
+    tgen_init(&g, s->seed, s->clusters * s->cores, s->warps, s->threads, s->wild);
+    while ((e = vx_trace_reader_next(r, &ev)) == VX_OK) {
+        const vx_event *want_ev = n < s->nevents ? tgen_next(&g) : tgen_end(&g, s->end_status, 42, s->end_fault);
+        if (n > s->nevents || vx_trace_event_diff(ev, want_ev, s->threads, msg, sizeof msg)) {
+            if (diffs++ < 3) diag("%s: record %llu: %s", s->name, (unsigned long long)n, n > s->nevents ? "extra" : msg);
+        }
+        /* lanes outside a commit read as 0 */
+        for (uint32_t c = 0; c < ev->ncommits; c++)
+            for (uint32_t l = 0; l < s->threads; l++)
+                if (!vx_lanes_test(ev->commits[c].lanes, l) && ev->commits[c].values[l]) diffs++;
+        if (n <= wr->records) recs[n] = (rec){ev->index, tg_digest(ev, s->threads)};
+        n++;
+    }
+    tgen_free(&g);
+    is_int(e, VX_ERR_END, "%s: stream ends with VX_ERR_END", s->name);
+    is_int(diffs, 0, "%s: every event reads back equal", s->name);
+    is_u64(n, wr->records, "%s: %llu records", s->name, (unsigned long long)wr->records);
+    is_int(vx_trace_reader_next(r, &ev), VX_ERR_END, "%s: still the end", s->name);
+
+    vx_trace_summary sm;
+    e = vx_trace_reader_summary(r, &sm);
+    ok(!e && sm.complete && sm.has_end && sm.end_status == s->end_status && sm.issues == wr->issues &&
+           sm.records == wr->records && sm.raw_bytes == wr->st.raw_bytes &&
+           sm.keyframes == wr->nkf && sm.file_bytes == wr->st.file_bytes,
+       "%s: summary matches the writer (%llu issues, %llu keyframes)", s->name,
+       (unsigned long long)sm.issues, (unsigned long long)sm.keyframes);
+
+    /* seeks: the next event is the first record whose index >= target */
+    uint64_t targets[16] = {0, 1, wr->issues / 3, wr->issues / 2, wr->issues - 1, wr->issues,
+                            wr->issues + 10, 7, wr->issues / 5, 2 * wr->issues / 3, 100, 3, 9, 500, 1000, 2};
+    int seek_bad = 0;
+    for (int t = 0; t < 16; t++) {
+        uint64_t target = targets[t];
+        uint64_t want_i = 0;
+        while (want_i < n && recs[want_i].index < target)
+            want_i++;
+        e = vx_trace_reader_seek(r, target);
+        if (e) {
+            seek_bad++;
+            diag("seek %llu: %s", (unsigned long long)target, vx_trace_reader_errmsg(r));
+            continue;
+        }
+        for (int step = 0; step < 3; step++, want_i++) {
+            e = vx_trace_reader_next(r, &ev);
+            if (want_i >= n) {
+                if (e != VX_ERR_END) seek_bad++;
+                break;
+            }
+            if (e || ev->index != recs[want_i].index || tg_digest(ev, s->threads) != recs[want_i].digest) {
+                seek_bad++;
+                diag("seek %llu step %d: wrong event", (unsigned long long)target, step);
+                break;
+            }
+        }
+    }
+    is_int(seek_bad, 0, "%s: seeks land on the first event at or after the target", s->name);
+
+    /* keyframes */
+    is_u64(vx_trace_reader_num_keyframes(r), wr->nkf, "%s: %u keyframes", s->name, wr->nkf);
+    int kbad = 0;
+    for (uint32_t k = 0; k < wr->nkf; k++) {
+        vx_trace_keyframe info;
+        const uint8_t *st;
+        size_t len;
+        uint8_t wst[256];
+        size_t wlen = kf_state(k, wst);
+        pg pages[16];
+        if (vx_trace_reader_keyframe(r, k, &info, &st, &len) || info.index != wr->kf_index[k] ||
+            info.cycle != wr->kf_cycle[k] || len != wlen || memcmp(st, wst, wlen) ||
+            info.npages != (uint64_t)kf_pages(k, s->clusters * s->cores, pages)) {
+            kbad++;
+            diag("keyframe %u: %s", k, vx_trace_reader_errmsg(r));
+        }
+        size_t found;
+        if (vx_trace_reader_keyframe_find(r, wr->kf_index[k], &found) || wr->kf_index[found] != wr->kf_index[k])
+            kbad++;
+        page_check pc;
+        memset(&pc, 0, sizeof pc);
+        pc.k = k;
+        pc.C = s->clusters * s->cores;
+        if (vx_trace_reader_keyframe_pages(r, k, VX_TRACE_PAGES_DELTA, on_page, &pc) || pc.bad ||
+            pc.count != kf_pages(k, pc.C, pages)) {
+            kbad++;
+            diag("keyframe %u delta pages: %d seen, %d bad", k, pc.count, pc.bad);
+        }
+        if (k % 3 == 0 || k + 1 == wr->nkf) {
+            memset(&pc, 0, sizeof pc);
+            pc.k = k;
+            pc.C = s->clusters * s->cores;
+            pc.all = true;
+            if (vx_trace_reader_keyframe_pages(r, k, VX_TRACE_PAGES_ALL, on_page, &pc) || pc.bad ||
+                pc.count != expected_all_pages(k, pc.C)) {
+                kbad++;
+                diag("keyframe %u all pages: %d seen (want %d), %d bad", k, pc.count,
+                     expected_all_pages(k, pc.C), pc.bad);
+            }
+        }
+        /* the stream right after the keyframe */
+        if (vx_trace_reader_seek_keyframe(r, k)) {
+            kbad++;
+        } else if (vx_trace_reader_tell(r) != wr->kf_index[k]) {
+            kbad++;
+        } else {
+            e = vx_trace_reader_next(r, &ev);
+            uint64_t ri = wr->kf_record[k];
+            if (ri < n ? (e || tg_digest(ev, s->threads) != recs[ri].digest) : e != VX_ERR_END) kbad++;
+        }
+    }
+    is_int(kbad, 0, "%s: keyframe states, pages (delta and accumulated) and positions", s->name);
+    if (wr->nkf) {
+        size_t k;
+        ok(vx_trace_reader_keyframe_find(r, wr->issues + 100, &k) == VX_OK && k == wr->nkf - 1,
+           "%s: keyframe_find past the end gives the last keyframe", s->name);
+    }
+    is_int(vx_trace_reader_check(r), VX_OK, "%s: full check passes", s->name);
+    free(recs);
+    vx_trace_reader_free(r);
+}
+
+static void roundtrip(const spec *s)
+{
+    wrote wr;
+    const char *p = tpath(s->name);
+    if (!ok(write_trace(p, s, &wr) == VX_OK, "%s: written", s->name)) return;
+    diag("%s: %llu issues, %llu bytes, %.2f bytes/issue, %llu chunks, raw/trace %.1f", s->name,
+         (unsigned long long)wr.issues, (unsigned long long)wr.st.file_bytes,
+         (double)(wr.st.file_bytes - wr.st.keyframe_bytes) / (double)(wr.issues ? wr.issues : 1),
+         (unsigned long long)wr.st.chunks, (double)wr.st.raw_bytes / (double)wr.st.file_bytes);
+    is_u64(wr.st.issues, wr.issues, "%s: writer counts issues", s->name);
+    read_trace(p, s, &wr);
+}
+
+/* ---- the writer refuses bad input ---- */
+
+static void test_writer_errors(void)
+{
+    vx_trace_writer *w;
+    vx_trace_header h;
+    vx_trace_load loads[2];
+    spec s = {"errors", 1, 1, 4, 4, 0, 10, 0, 0, 0, VX_END_EXIT, false, 1};
+    fill_header(&h, &s, loads);
+    const char *p = tpath("errors.vxt");
+    vx_event ev;
+    memset(&ev, 0, sizeof ev);
+
+    vx_trace_writer_new(&w);
+    is_int(vx_trace_writer_event(w, &ev), VX_ERR_STATE, "event before create refused");
+    is_int(vx_trace_writer_create(w, p, NULL), VX_OK, "create");
+    is_int(vx_trace_writer_event(w, &ev), VX_ERR_STATE, "event before the header refused");
+    vx_trace_header bad = h;
+    bad.threads = 3;
+    is_int(vx_trace_writer_header(w, &bad), VX_ERR_CONFIG, "3 threads per warp refused");
+    bad = h;
+    bad.clusters = 64;
+    bad.cores = 64;
+    bad.warps = 16;
+    is_int(vx_trace_writer_header(w, &bad), VX_ERR_CONFIG, "more than 32768 warps refused");
+    ok(strstr(vx_trace_writer_errmsg(w), "errors.vxt") != NULL, "message names the file: %s",
+       vx_trace_writer_errmsg(w));
+    is_int(vx_trace_writer_header(w, &h), VX_OK, "header");
+    is_int(vx_trace_writer_header(w, &h), VX_ERR_STATE, "second header refused");
+
+    ev.kind = VX_EV_ISSUE;
+    ev.index = 1;
+    ev.tmask = 1;
+    is_int(vx_trace_writer_event(w, &ev), VX_ERR_INVAL, "event index out of order refused");
+    ev.index = 0;
+    ev.core = 1;
+    is_int(vx_trace_writer_event(w, &ev), VX_ERR_INVAL, "core outside the platform refused");
+    ev.core = 0;
+    ev.warp = 4;
+    is_int(vx_trace_writer_event(w, &ev), VX_ERR_INVAL, "warp outside the platform refused");
+    ev.warp = 0;
+    ev.tmask = 0x10;
+    is_int(vx_trace_writer_event(w, &ev), VX_ERR_INVAL, "lane beyond the thread count refused");
+    ev.tmask = 1;
+    uint32_t vals[4] = {1, 2, 3, 4};
+    vx_commit c = {VX_RF_X, 40, 1, vals};
+    ev.ncommits = 1;
+    ev.commits = &c;
+    is_int(vx_trace_writer_event(w, &ev), VX_ERR_INVAL, "register x40 refused");
+    c.reg = 5;
+    vx_memwrite m = {0x100, 1, 3, 0};
+    ev.nmem = 1;
+    ev.mem = &m;
+    is_int(vx_trace_writer_event(w, &ev), VX_ERR_INVAL, "3-byte memory write refused");
+    m.size = 4;
+    vx_console con = {64, 'x'};
+    ev.nconsole = 1;
+    ev.console = &con;
+    is_int(vx_trace_writer_event(w, &ev), VX_ERR_INVAL, "console slot 64 refused");
+    con.slot = 3;
+    is_int(vx_trace_writer_event(w, &ev), VX_OK, "valid event accepted after refusals");
+    uint8_t page[VX_TRACE_PAGE_SIZE] = {0};
+    is_int(vx_trace_writer_keyframe_page(w, 0, 0, page), VX_ERR_STATE, "page outside a keyframe refused");
+    is_int(vx_trace_writer_keyframe_begin(w, 1, NULL, 0), VX_OK, "keyframe begin");
+    is_int(vx_trace_writer_keyframe_page(w, 0, 0x10004, page), VX_ERR_INVAL, "unaligned page refused");
+    is_int(vx_trace_writer_event(w, &ev), VX_ERR_STATE, "event inside a keyframe refused");
+    is_int(vx_trace_writer_keyframe_end(w), VX_OK, "keyframe end");
+    ev.index = 1;
+    ev.kind = VX_EV_END;
+    ev.end_status = VX_END_EXIT;
+    is_int(vx_trace_writer_event(w, &ev), VX_OK, "END");
+    ev.kind = VX_EV_DM;
+    is_int(vx_trace_writer_event(w, &ev), VX_ERR_STATE, "event after END refused");
+    is_int(vx_trace_writer_finish(w), VX_OK, "finish");
+    is_int(vx_trace_writer_finish(w), VX_ERR_STATE, "second finish refused");
+    vx_trace_writer_free(w);
+
+    vx_trace_writer_new(&w);
+    is_int(vx_trace_writer_create(w, p, NULL), VX_ERR_EXISTS, "existing trace not overwritten");
+    ok(strstr(vx_trace_writer_errmsg(w), "exists") != NULL, "message says so: %s", vx_trace_writer_errmsg(w));
+    vx_trace_writer_free(w);
+    vx_trace_writer_opts o = {VX_TRACE_W_FORCE, 0};
+    vx_trace_writer_new(&w);
+    is_int(vx_trace_writer_create(w, p, &o), VX_OK, "--force overwrites");
+    is_int(vx_trace_writer_header(w, &h), VX_OK, "header");
+    is_int(vx_trace_writer_finish(w), VX_OK, "finish without events writes END(abort)");
+    vx_trace_writer_free(w);
+
+    vx_trace_reader *r;
+    const vx_event *e;
+    vx_trace_reader_new(&r);
+    is_int(vx_trace_reader_open(r, p), VX_OK, "empty trace opens");
+    ok(vx_trace_reader_next(r, &e) == VX_OK && e->kind == VX_EV_END && e->end_status == VX_END_ABORT &&
+           e->index == 0,
+       "its only event is END(abort) at index 0");
+    is_int(vx_trace_reader_next(r, &e), VX_ERR_END, "then the end");
+    vx_trace_reader_free(r);
+
+    vx_trace_reader_new(&r);
+    is_int(vx_trace_reader_open(r, tpath("missing.vxt")), VX_ERR_IO, "missing file: VX_ERR_IO");
+    ok(strstr(vx_trace_reader_errmsg(r), "missing.vxt") != NULL, "message names it: %s", vx_trace_reader_errmsg(r));
+    vx_trace_reader_free(r);
+    FILE *f = fopen(tpath("notatrace"), "w");
+    fputs("hello, I am not a trace at all, and I am long enough.\n", f);
+    fclose(f);
+    vx_trace_reader_new(&r);
+    is_int(vx_trace_reader_open(r, tpath("notatrace")), VX_ERR_FORMAT, "not a trace: VX_ERR_FORMAT");
+    vx_trace_reader_free(r);
+}
+
+/* Same events, same options: identical bytes. */
+static void test_determinism(void)
+{
+    spec s = {"det", 1, 2, 4, 8, 1, 2000, 1000, 500, 0, VX_END_EXIT, false, 77};
+    wrote a, b;
+    write_trace(tpath("det1.vxt"), &s, &a);
+    write_trace(tpath("det2.vxt"), &s, &b);
+    FILE *f1 = fopen(tpath("det1.vxt"), "rb"), *f2 = fopen(tpath("det2.vxt"), "rb");
+    int same = f1 && f2;
+    for (int c1 = 0, c2 = 0; same && c1 != EOF;) {
+        c1 = fgetc(f1);
+        c2 = fgetc(f2);
+        same = c1 == c2;
+    }
+    if (f1) fclose(f1);
+    if (f2) fclose(f2);
+    ok(same && a.st.file_bytes > 1000, "two recordings of the same stream are byte-identical (%llu bytes)",
+       (unsigned long long)a.st.file_bytes);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/vxrr-t-trace-XXXXXX");
+    if (!mkdtemp(dir)) tap_bail("mkdtemp failed");
+    for (size_t i = 0; i < sizeof image; i++)
+        image[i] = (uint8_t)(i * 13 + 1);
+    for (size_t i = 0; i < sizeof load0; i++)
+        load0[i] = (uint8_t)(i ^ 0x5A);
+    memcpy(load1, "loaded", 7);
+
+    test_crc();
+    static const spec specs[] = {
+        /* name            cl co  wa  th wild  n    chunk  kf   flags                 end              fault seed */
+        {"real-1x1x4x4", 1, 1, 4, 4, 0, 20000, 0, 5000, 0, VX_END_EXIT, false, 1},
+        {"wild-1x1x4x4", 1, 1, 4, 4, 1, 4000, 700, 1000, 0, VX_END_FAULT, true, 2},
+        {"wild-1lane", 1, 1, 1, 1, 1, 3000, 300, 700, 0, VX_END_LIMIT, false, 3},
+        {"wild-128lanes", 1, 1, 2, 128, 1, 1500, 4000, 400, 0, VX_END_ABORT, false, 4},
+        {"wild-1x4x8x32", 1, 4, 8, 32, 1, 3000, 2000, 900, 0, VX_END_EXIT, false, 5},
+        {"wild-2x3x5x8", 2, 3, 5, 8, 1, 3000, 500, 0, 0, VX_END_FAULT, false, 6},
+        {"wild-nocompress", 1, 2, 3, 16, 1, 2000, 900, 600, VX_TRACE_W_NOCOMPRESS, VX_END_EXIT, true, 7},
+        {"real-many-warps", 4, 8, 64, 4, 0, 5000, 0, 2000, 0, VX_END_EXIT, false, 8},
+    };
+    for (size_t i = 0; i < VX_ARRAY_SIZE(specs); i++)
+        roundtrip(&specs[i]);
+    test_writer_errors();
+    test_determinism();
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) diag("could not remove %s", dir);
+    return tap_exit();
+}
