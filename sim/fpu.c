@@ -1,9 +1,11 @@
 /*
  * fpu.c - IEEE 754 binary32 arithmetic with RISC-V F semantics (see vx_fpu.h).
  *
- * Everything here is computed on bit patterns with exact integer arithmetic, so
- * the result and the flags never depend on the host's FPU state.  The RISC-V
- * choices that IEEE 754 leaves open:
+ * The reference paths compute on bit patterns with exact integer arithmetic.
+ * Faster paths on the host's binary64 take over only where they provably give
+ * the same result and flags (see "fast paths", each with its proof); neither
+ * depends on the host's rounding mode or other FPU state.  The RISC-V choices
+ * that IEEE 754 leaves open:
  *   - every NaN result is the canonical NaN 0x7FC00000, payloads are dropped;
  *   - tininess is detected after rounding: a nonzero result is tiny when rounding
  *     the exact value to 24 bits with an unbounded exponent gives a magnitude
@@ -17,7 +19,7 @@
  * (P is said at each use).  Bits that fell off the bottom during alignment are
  * kept as a "sticky" one in bit 0, which is enough for correct rounding as long
  * as the rounding point is at least two bits above bit 0 (it always is: every
- * core below keeps 10 or more spare bits under the rounding point).
+ * core below keeps 8 or more spare bits under the rounding point).
  */
 #include "vx_fpu.h"
 
@@ -26,7 +28,6 @@
 #include <string.h>
 
 #define SIGN_BIT 0x80000000u
-#define EXP_MASK 0x7F800000u
 #define FRAC     0x007FFFFFu
 #define HIDDEN   0x00800000u
 #define QUIET    0x00400000u
