@@ -1267,12 +1267,15 @@ static ALWAYS_INLINE int issue_impl(vx_sim *s, uint32_t gw, unsigned mode, uint3
             s->icache[slot].raw = raw;
         }
         in = &s->icache[slot].insn;
+    }
+    r = execute(s, gw, in, tm, pc, mode, traced);
+    if (!(mode & VX_XM_INJECT)) {
+        /* Counted after execution: a CSR read of minstret sees the instructions before it. */
         w->issued++;
         s->cores[gw / s->nw].minstret++;
         s->stats.issues++;
         s->stats.lane_ops += vx_lanes_count(tm);
     }
-    r = execute(s, gw, in, tm, pc, mode, traced);
 
 report:
     if (traced) {

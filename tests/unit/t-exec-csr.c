@@ -1,0 +1,203 @@
+/*
+ * t-exec-csr.c - Zicsr through the executor: the Vortex CSRs, mhartid, misa,
+ * counters, per-warp fflags/frm/fcsr, per-core mscratch, per-thread DSCRATCH,
+ * plain storage, read-only and unknown CSRs, the rs1 = x0 / zimm = 0 no-write
+ * rule, and the lane-ordered semantics of a CSR op on a shared CSR.
+ */
+#include "simtest.h"
+
+static vx_stop_reason run_prog(vx_sim *s, const uint32_t *w, size_t n, vx_stop *st)
+{
+    st_code(s, w, n);
+    return st_go(s, st);
+}
+
+#define RUN(s, st, ...)                                                                            \
+    do {                                                                                           \
+        const uint32_t w_[] = {__VA_ARGS__};                                                       \
+        run_prog(s, w_, sizeof w_ / sizeof w_[0], st);                                             \
+    } while (0)
+
+static void test_vortex_csrs(void)
+{
+    /* 1 cluster x 2 cores x 2 warps x 4 threads; warp 0 of each core runs. */
+    vx_sim_config c = VX_SIM_CONFIG_INIT;
+    c.cores = 2;
+    c.warps = 2;
+    c.threads = 4;
+    c.arg = 0x1234;
+    vx_sim *s = NULL;
+    vx_sim_new(&c, &s);
+    vx_sim_set_tmask(s, 0, 0xf);
+    vx_sim_set_tmask(s, 2, 0x7);
+    vx_stop st;
+    RUN(s, &st, CSRRS(1, 0xCC0, 0), CSRRS(2, 0xCC1, 0), CSRRS(3, 0xCC2, 0), CSRRS(4, 0xCC3, 0),
+        CSRRS(5, 0xCC4, 0), CSRRS(6, 0xFC0, 0), CSRRS(7, 0xFC1, 0), CSRRS(8, 0xFC2, 0),
+        CSRRS(9, 0xFC3, 0), CSRRS(10, 0xF14, 0), CSRRS(11, 0x301, 0), CSRRS(12, 0xF11, 0),
+        CSRRS(13, 0xF12, 0), CSRRS(14, 0xF13, 0), CSRRS(15, 0x340, 0));
+    ok(st.reason == VX_STOP_EXIT, "csr read program runs on both cores");
+    ok(st_x(s, 0, 0, 1) == 0 && st_x(s, 0, 3, 1) == 3 && st_x(s, 2, 2, 1) == 2,
+       "0xCC0 thread id = lane");
+    ok(st_x(s, 0, 0, 2) == 0 && st_x(s, 2, 0, 2) == 0, "0xCC1 warp id");
+    ok(st_x(s, 0, 1, 3) == 0 && st_x(s, 2, 1, 3) == 1, "0xCC2 core id (global)");
+    is_u32(st_x(s, 0, 0, 4), 1, "0xCC3 active warps of the core");
+    ok(st_x(s, 0, 0, 5) == 0xf && st_x(s, 2, 0, 5) == 0x7, "0xCC4 thread mask");
+    ok(st_x(s, 0, 0, 6) == 4 && st_x(s, 0, 0, 7) == 2 && st_x(s, 0, 0, 8) == 2 &&
+           st_x(s, 0, 0, 9) == 0xFFFF0000u,
+       "0xFC0-0xFC3 threads, warps, cores, local memory base");
+    ok(st_x(s, 0, 3, 10) == 3 && st_x(s, 2, 2, 10) == (1 * 2 + 0) * 4 + 2,
+       "mhartid = (core*NW + warp)*NT + lane");
+    is_u32(st_x(s, 0, 0, 11), 0x40001121, "misa = RV32IMAF");
+    ok(!st_x(s, 0, 0, 12) && !st_x(s, 0, 0, 13) && !st_x(s, 0, 0, 14),
+       "mvendorid/marchid/mimpid = 0");
+    is_u32(st_x(s, 2, 0, 15), 0x1234, "mscratch resets to the config arg");
+    vx_sim_free(s);
+}
+
+static void test_rw(void)
+{
+    vx_stop st;
+    /* csrrw on a per-core CSR from 4 lanes: lane order, last lane's value stays */
+    vx_sim *s = st_warp(4, 0);
+    for (uint32_t l = 0; l < 4; l++) st_setx(s, 0, l, 5, 10 + l);
+    RUN(s, &st, CSRRW(1, 0x340, 5), CSRRS(2, 0x340, 0));
+    ok(st_x(s, 0, 0, 1) == 0 && st_x(s, 0, 1, 1) == 10 && st_x(s, 0, 3, 1) == 12,
+       "csrrw: each lane reads what the lane before wrote");
+    ok(st_x(s, 0, 0, 2) == 13 && st_csr(s, 0, 0, 0x340) == 13, "final mscratch = last lane");
+    vx_sim_free(s);
+
+    /* csrrs on fflags: lanes set bits 1,2,4,8 in turn */
+    s = st_warp(4, 0);
+    for (uint32_t l = 0; l < 4; l++) st_setx(s, 0, l, 5, 1u << l);
+    RUN(s, &st, CSRRS(1, 0x001, 5));
+    ok(st_x(s, 0, 0, 1) == 0 && st_x(s, 0, 1, 1) == 1 && st_x(s, 0, 2, 1) == 3 &&
+           st_x(s, 0, 3, 1) == 7 && st_csr(s, 0, 0, 0x001) == 15,
+       "csrrs fflags accumulates lane by lane (0,1,3,7 -> 15)");
+    vx_sim_free(s);
+
+    /* csrrc / csrrwi / csrrsi / csrrci */
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 5, 0xff);
+    st_setx_all(s, 0, 6, 0x0f);
+    RUN(s, &st, CSRRW(0, 0x305, 5), CSRRC(1, 0x305, 6), CSRRS(2, 0x305, 0), CSRRWI(3, 0x341, 21),
+        CSRRSI(4, 0x341, 8), CSRRCI(7, 0x341, 1), CSRRS(8, 0x341, 0));
+    ok(st_x(s, 0, 0, 1) == 0xff && st_x(s, 0, 0, 2) == 0xf0, "csrrc clears bits (mtvec)");
+    ok(st_x(s, 0, 0, 3) == 0 && st_x(s, 0, 0, 4) == 21 && st_x(s, 0, 0, 7) == 29 &&
+           st_x(s, 0, 0, 8) == 28,
+       "csrrwi / csrrsi / csrrci with zimm (mepc)");
+    vx_sim_free(s);
+
+    /* fcsr composition */
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 5, 0xe3);
+    st_setx_all(s, 0, 6, 0x1ff);
+    RUN(s, &st, CSRRW(0, 0x003, 5), CSRRS(1, 0x002, 0), CSRRS(2, 0x001, 0), CSRRWI(0, 0x002, 2),
+        CSRRS(3, 0x003, 0), CSRRSI(0, 0x001, 4), CSRRCI(0, 0x001, 1), CSRRS(4, 0x003, 0),
+        CSRRW(0, 0x003, 6), CSRRS(7, 0x003, 0), CSRRWI(0, 0x001, 31), CSRRS(8, 0x002, 0));
+    ok(st_x(s, 0, 0, 1) == 7 && st_x(s, 0, 0, 2) == 3, "fcsr splits into frm and fflags");
+    is_u32(st_x(s, 0, 0, 3), 0x43, "writing frm keeps fflags");
+    is_u32(st_x(s, 0, 0, 4), 0x46, "csrrsi/csrrci on fflags keep frm");
+    is_u32(st_x(s, 0, 0, 7), 0xff, "fcsr is 8 bits");
+    is_u32(st_x(s, 0, 0, 8), 7, "writing fflags keeps frm");
+    vx_sim_free(s);
+
+    /* plain storage */
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 5, 0xa5a5);
+    RUN(s, &st, CSRRW(0, 0x300, 5), CSRRW(0, 0x3B5, 5), CSRRW(0, 0x3A2, 5), CSRRW(0, 0x180, 5),
+        CSRRW(0, 0x344, 5), CSRRS(1, 0x300, 0), CSRRS(2, 0x3B5, 0), CSRRS(3, 0x3A2, 0),
+        CSRRS(4, 0x180, 0), CSRRS(6, 0x344, 0), CSRRS(7, 0x342, 0));
+    ok(st_x(s, 0, 0, 1) == 0xa5a5 && st_x(s, 0, 0, 2) == 0xa5a5 && st_x(s, 0, 0, 3) == 0xa5a5 &&
+           st_x(s, 0, 0, 4) == 0xa5a5 && st_x(s, 0, 0, 6) == 0xa5a5 && st_x(s, 0, 0, 7) == 0,
+       "mstatus, pmpaddr5, pmpcfg2, satp, mip keep what is written; mcause reads 0");
+    vx_sim_free(s);
+
+    /* misa writes are ignored */
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 5, 0);
+    RUN(s, &st, CSRRW(1, 0x301, 5), CSRRS(2, 0x301, 0));
+    ok(st.reason == VX_STOP_EXIT && st_x(s, 0, 0, 2) == 0x40001121, "misa is WARL: write ignored");
+    vx_sim_free(s);
+
+    /* DSCRATCH per thread */
+    s = st_warp(4, 0);
+    for (uint32_t l = 0; l < 4; l++) st_setx(s, 0, l, 5, 0x100 + l);
+    RUN(s, &st, CSRRW(0, 0x7B3, 5), CSRRS(1, 0x7B3, 0));
+    ok(st_x(s, 0, 0, 1) == 0x100 && st_x(s, 0, 3, 1) == 0x103 && st_csr(s, 0, 2, 0x7B3) == 0x102,
+       "dscratch1 is per thread");
+    vx_sim_free(s);
+}
+
+static void test_counters(void)
+{
+    vx_stop st;
+    vx_sim *s = st_warp(1, 0);
+    RUN(s, &st, NOP(), NOP(), CSRRS(1, 0xB00, 0), CSRRS(2, 0xB02, 0), CSRRS(3, 0xB80, 0),
+        CSRRS(4, 0xB82, 0));
+    ok(st_x(s, 0, 0, 1) == 2 && st_x(s, 0, 0, 2) == 3 && st_x(s, 0, 0, 3) == 0 &&
+           st_x(s, 0, 0, 4) == 0,
+       "mcycle = cycle of issue, minstret = instructions before (one warp)");
+    vx_sim_free(s);
+
+    /* two warps interleave round-robin: warp 0 issues at even cycles */
+    s = st_new(1, 1, 2, 1);
+    uint32_t prog[] = {CSRRS(1, 0xB00, 0), CSRRS(2, 0xB00, 0), CSRRS(3, 0xB02, 0), VX_TMC(0)};
+    st_code_at(s, ST_CODE, prog, 4);
+    st_setx(s, 0, 0, 5, 2);
+    st_setx(s, 0, 0, 6, ST_CODE);
+    uint32_t spawn[] = {VX_WSPAWN(5, 6)};
+    st_code_at(s, ST_CODE - 4, spawn, 1);
+    vx_sim_set_pc(s, 0, ST_CODE - 4);
+    st_go(s, &st);
+    /* cycle 0: w0 wspawn (w1 active now); 1: w1 csr; 2: w0 csr; 3: w1; 4: w0 ... */
+    ok(st_x(s, 1, 0, 1) == 1 && st_x(s, 0, 0, 1) == 2 && st_x(s, 1, 0, 2) == 3,
+       "round-robin issue order shows in mcycle (%u %u %u)", st_x(s, 1, 0, 1), st_x(s, 0, 0, 1),
+       st_x(s, 1, 0, 2));
+    is_u32(st_x(s, 0, 0, 3), 6, "minstret counts the core's issues");
+    vx_sim_free(s);
+}
+
+static void test_errors(void)
+{
+    vx_stop st;
+    struct {
+        const char *name;
+        uint32_t insn;
+        bool fault;
+    } cases[] = {
+        {"csrr of a read-only CSR", CSRRS(1, 0xCC0, 0), false},
+        {"csrrs rs1!=x0 on read-only CSR (even if the value is 0)", CSRRS(1, 0xCC0, 7), true},
+        {"csrrw x0 on read-only CSR", CSRRW(0, 0xF14, 0), true},
+        {"csrrc rs1!=x0 on read-only CSR", CSRRC(1, 0xFC0, 7), true},
+        {"csrrsi zimm=0 on read-only CSR", CSRRSI(1, 0xCC4, 0), false},
+        {"csrrci zimm=1 on read-only CSR", CSRRCI(1, 0xCC4, 1), true},
+        {"csrrwi zimm=0 on read-only CSR", CSRRWI(1, 0xCC1, 0), true},
+        {"write to mcycle", CSRRW(0, 0xB00, 7), true},
+        {"unknown CSR read", CSRRS(1, 0x7C0, 0), true},
+        {"unknown CSR 0xC00 (cycle) read", CSRRS(1, 0xC00, 0), true},
+        {"unknown CSR write", CSRRW(0, 0x123, 7), true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        vx_sim *s = st_warp(2, 0);
+        st_setx_all(s, 0, 1, 0x5555);
+        run_prog(s, &cases[i].insn, 1, &st);
+        if (cases[i].fault)
+            ok(st.reason == VX_STOP_FAULT && st.fault.kind == VX_FAULT_CSR && st.fault.signal == 4 &&
+                   st.fault.addr == ((cases[i].insn >> 20) & 0xfff) && st_x(s, 0, 0, 1) == 0x5555,
+               "%s faults CSR (SIGILL), rd untouched: %s", cases[i].name, st.fault.reason);
+        else
+            ok(st.reason == VX_STOP_EXIT, "%s is allowed", cases[i].name);
+        vx_sim_free(s);
+    }
+}
+
+int main(void)
+{
+    test_vortex_csrs();
+    test_rw();
+    test_counters();
+    test_errors();
+    is_int(st_check_coverage(VX_IF_CSR, 0), 0, "every CSR row of the table is exercised");
+    tap_done();
+    return tap_exit();
+}

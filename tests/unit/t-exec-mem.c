@@ -1,0 +1,418 @@
+/*
+ * t-exec-mem.c - loads, stores, atomics and the memory map through the
+ * executor: sign/zero extension, per-lane addresses, ascending lane order,
+ * precise faults (no partial effects), the null guard, the console window, local
+ * memory per core, the guest memory limit, LR/SC reservations.
+ */
+#include "simtest.h"
+
+static vx_sim *mk4(void)
+{
+    vx_sim *s = st_warp(4, 0);
+    return s;
+}
+
+static void test_loads(void)
+{
+    vx_sim *s = mk4();
+    const uint8_t bytes[8] = {0x80, 0xff, 0x01, 0x80, 0x7f, 0x00, 0x34, 0x12};
+    vx_sim_mem_write(s, 0, ST_DATA, bytes, 8);
+    st_setx_all(s, 0, 1, ST_DATA);
+    ST_CODE_ARR(s, LB(3, 0, 1), LBU(4, 0, 1), LH(5, 0, 1), LHU(6, 0, 1), LW(7, 0, 1),
+                LB(8, 4, 1), LH(9, 6, 1), LW(10, 4, 1));
+    vx_stop st;
+    ok(st_go(s, &st) == VX_STOP_EXIT, "load program runs");
+    is_u32(st_x(s, 0, 0, 3), 0xffffff80, "lb sign-extends");
+    is_u32(st_x(s, 0, 1, 4), 0x80, "lbu zero-extends");
+    is_u32(st_x(s, 0, 2, 5), 0xffffff80, "lh sign-extends");
+    is_u32(st_x(s, 0, 3, 6), 0xff80, "lhu zero-extends");
+    is_u32(st_x(s, 0, 0, 7), 0x8001ff80, "lw little-endian");
+    is_u32(st_x(s, 0, 0, 8), 0x7f, "lb positive");
+    is_u32(st_x(s, 0, 0, 9), 0x1234, "lh positive at +6");
+    is_u32(st_x(s, 0, 0, 10), 0x1234007f, "lw at +4");
+    vx_sim_free(s);
+
+    /* per-lane addresses; never-written memory reads zero */
+    s = mk4();
+    for (uint32_t l = 0; l < 4; l++) {
+        st_w32(s, ST_DATA + 0x100 + 4 * l, 100 + l);
+        st_setx(s, 0, l, 1, ST_DATA + 0x100 + 4 * l);
+    }
+    st_setx(s, 0, 3, 1, 0x00500000); /* lane 3: never written */
+    ST_CODE_ARR(s, LW(3, 0, 1));
+    st_go(s, NULL);
+    ok(st_x(s, 0, 0, 3) == 100 && st_x(s, 0, 2, 3) == 102 && st_x(s, 0, 3, 3) == 0,
+       "per-lane load addresses; untouched memory reads 0");
+    vx_sim_free(s);
+
+    /* rd == rs1 */
+    s = mk4();
+    st_w32(s, ST_DATA, 0xabcd);
+    st_setx_all(s, 0, 1, ST_DATA);
+    ST_CODE_ARR(s, LW(1, 0, 1));
+    st_go(s, NULL);
+    is_u32(st_x(s, 0, 2, 1), 0xabcd, "lw x1, 0(x1)");
+    vx_sim_free(s);
+}
+
+static void test_stores(void)
+{
+    vx_sim *s = mk4();
+    st_w32(s, ST_DATA, 0x11111111);
+    st_w32(s, ST_DATA + 4, 0x22222222);
+    st_setx_all(s, 0, 1, ST_DATA);
+    st_setx_all(s, 0, 2, 0xaabbccdd);
+    ST_CODE_ARR(s, SB(2, 1, 1), SH(2, 6, 1));
+    st_go(s, NULL);
+    is_u32(st_r32(s, 0, ST_DATA), 0x1111dd11, "sb writes one byte");
+    is_u32(st_r32(s, 0, ST_DATA + 4), 0xccdd2222, "sh writes two bytes");
+    vx_sim_free(s);
+
+    /* ascending lane order: every lane stores to the same word, the last lane wins */
+    s = mk4();
+    st_setx_all(s, 0, 1, ST_DATA);
+    for (uint32_t l = 0; l < 4; l++) st_setx(s, 0, l, 2, 10 + l);
+    ST_CODE_ARR(s, SW(2, 0, 1));
+    st_go(s, NULL);
+    is_u32(st_r32(s, 0, ST_DATA), 13, "same-address stores: highest lane's value remains");
+    vx_sim_free(s);
+
+    /* partial mask: inactive lanes do not store */
+    s = st_warp(4, 0x5);
+    for (uint32_t l = 0; l < 4; l++) {
+        st_setx(s, 0, l, 1, ST_DATA + 4 * l);
+        st_setx(s, 0, l, 2, 0x50 + l);
+    }
+    ST_CODE_ARR(s, SW(2, 0, 1));
+    st_go(s, NULL);
+    ok(st_r32(s, 0, ST_DATA) == 0x50 && st_r32(s, 0, ST_DATA + 4) == 0 &&
+           st_r32(s, 0, ST_DATA + 8) == 0x52 && st_r32(s, 0, ST_DATA + 12) == 0,
+       "only active lanes store");
+    vx_sim_free(s);
+}
+
+static void test_faults(void)
+{
+    vx_stop st;
+    /* misaligned */
+    vx_sim *s = mk4();
+    st_setx_all(s, 0, 1, ST_DATA + 2);
+    ST_CODE_ARR(s, LW(3, 0, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_MISALIGNED &&
+           st.fault.signal == 7 && st.fault.addr == ST_DATA + 2 && st.fault.lanes == 0xf,
+       "misaligned lw faults MISALIGNED (SIGBUS) with the address");
+    vx_sim_free(s);
+    s = mk4();
+    st_setx_all(s, 0, 1, ST_DATA + 1);
+    ST_CODE_ARR(s, SH(2, 0, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_MISALIGNED,
+       "misaligned sh faults");
+    vx_sim_free(s);
+    s = mk4();
+    st_setx_all(s, 0, 1, ST_DATA + 1);
+    ST_CODE_ARR(s, LBU(3, 0, 1), LH(4, 0, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st_x(s, 0, 0, 3) == 0 && st.fault.pc == ST_CODE + 4,
+       "byte loads may be unaligned; the lh after it faults");
+    vx_sim_free(s);
+
+    /* precise: lane 2 faults, so no lane stores and rd is untouched */
+    s = mk4();
+    for (uint32_t l = 0; l < 4; l++) {
+        st_setx(s, 0, l, 1, ST_DATA + 4 * l);
+        st_setx(s, 0, l, 2, 0x77);
+        st_setx(s, 0, l, 3, 0x99);
+    }
+    st_setx(s, 0, 2, 1, 0x30); /* null guard */
+    ST_CODE_ARR(s, SW(2, 0, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_UNMAPPED &&
+           st.fault.signal == 11 && st.fault.lanes == 0x4 && st.fault.addr == 0x30,
+       "store to the null guard faults UNMAPPED (SIGSEGV) naming lane 2");
+    ok(st_r32(s, 0, ST_DATA) == 0 && st_r32(s, 0, ST_DATA + 4) == 0,
+       "no partial effects: lanes 0 and 1 did not store");
+    vx_sim_free(s);
+    s = mk4();
+    for (uint32_t l = 0; l < 4; l++) {
+        st_setx(s, 0, l, 1, ST_DATA);
+        st_setx(s, 0, l, 3, 0x99);
+    }
+    st_setx(s, 0, 3, 1, ST_DATA + 2);
+    ST_CODE_ARR(s, LW(3, 0, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.lanes == 0x8 && st_x(s, 0, 0, 3) == 0x99,
+       "faulting load writes no lane's rd");
+    vx_sim_free(s);
+
+    /* above local memory */
+    s = mk4();
+    st_setx_all(s, 0, 1, 0xffff8000);
+    ST_CODE_ARR(s, LW(3, 0, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_UNMAPPED,
+       "load above local memory faults UNMAPPED");
+    vx_sim_free(s);
+}
+
+static char con_line[256];
+static uint32_t con_slot = 99;
+static int con_lines;
+
+static void on_con(void *ctx, uint32_t slot, const char *line, size_t len)
+{
+    (void)ctx;
+    con_slot = slot;
+    snprintf(con_line, sizeof con_line, "%.*s", (int)len, line);
+    con_lines++;
+}
+
+static void test_console(void)
+{
+    vx_stop st;
+    vx_sim *s = st_warp(1, 0);
+    vx_sim_set_console(s, on_con, NULL);
+    st_setx_all(s, 0, 1, 0x45);
+    st_setx_all(s, 0, 2, 'O');
+    st_setx_all(s, 0, 3, 'K');
+    st_setx_all(s, 0, 4, '\n');
+    ST_CODE_ARR(s, SB(2, 0, 1), SB(3, 0, 1), LW(5, -5, 1), SB(4, 0, 1));
+    st_setx_all(s, 0, 5, 7);
+    ok(st_go(s, &st) == VX_STOP_EXIT, "console program runs");
+    ok(con_lines == 1 && con_slot == 5 && !strcmp(con_line, "OK"), "line 'OK' on slot 5 (%s)",
+       con_line);
+    is_u32(st_x(s, 0, 0, 5), 0, "loads from the console window read 0");
+    uint8_t b = 0xee;
+    vx_sim_mem_read(s, 0, 0x45, &b, 1);
+    is_u32(b, 0, "console bytes are not stored");
+    vx_sim_free(s);
+
+    s = st_warp(1, 0);
+    vx_sim_set_console(s, on_con, NULL);
+    st_setx_all(s, 0, 1, 0x41);
+    st_setx_all(s, 0, 2, 'x');
+    ST_CODE_ARR(s, SB(2, 0, 1));
+    st_go(s, NULL);
+    char buf[16];
+    ok(vx_sim_console_pending(s, 1, buf, sizeof buf) == 1 && !strcmp(buf, "x"),
+       "unterminated line is pending");
+    con_lines = 0;
+    vx_sim_console_flush(s);
+    ok(con_lines == 1 && con_slot == 1 && !strcmp(con_line, "x"), "flush passes it on");
+    vx_sim_free(s);
+
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 1, 0x40);
+    ST_CODE_ARR(s, SW(2, 0, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_CONSOLE && st.fault.signal == 7,
+       "word store to the console faults CONSOLE (SIGBUS)");
+    vx_sim_free(s);
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 1, 0x40);
+    ST_CODE_ARR(s, SH(2, 0, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_CONSOLE,
+       "halfword store to the console faults CONSOLE");
+    vx_sim_free(s);
+}
+
+static void test_lmem(void)
+{
+    /* two cores: each sees its own local memory */
+    vx_sim *s = st_new(1, 2, 1, 1);
+    uint32_t prog[] = {CSRRS(1, 0xCC2, 0), ADDI(1, 1, 5), LUI(2, 0xffff0), SW(1, 8, 2),
+                       LW(3, 8, 2), VX_TMC(0)};
+    st_code_at(s, ST_CODE, prog, 6);
+    vx_stop st;
+    ok(st_go(s, &st) == VX_STOP_EXIT, "two cores run");
+    ok(st_x(s, 0, 0, 3) == 5 && st_x(s, 1, 0, 3) == 6, "each core reads its own local memory");
+    ok(st_r32(s, 0, VX_LMEM_BASE_ADDR + 8) == 5 && st_r32(s, 1, VX_LMEM_BASE_ADDR + 8) == 6,
+       "vx_sim_mem_read sees the core's local memory");
+    uint32_t top = 0;
+    ok(vx_sim_mem_read(s, 0, VX_LMEM_BASE_ADDR + 0x3ffc, &top, 4) == VX_OK &&
+           vx_sim_mem_read(s, 0, VX_LMEM_BASE_ADDR + 0x4000, &top, 4) == VX_ERR_RANGE,
+       "local memory is 16 KiB");
+    vx_sim_free(s);
+}
+
+static void test_limit(void)
+{
+    vx_sim_config c = VX_SIM_CONFIG_INIT;
+    c.warps = 1;
+    c.threads = 2;
+    c.mem_limit = 4 * VX_PAGE_SIZE; /* the code page + 3 more */
+    vx_sim *s = NULL;
+    vx_sim_new(&c, &s);
+    /* lane 0 writes page A, lane 1 page B; then a loop of new pages until the limit */
+    uint32_t prog[] = {SW(2, 0, 1), ADD(1, 1, 3), JAL(0, -8)};
+    st_code(s, prog, 3);
+    vx_sim_set_tmask(s, 0, 3);
+    st_setx(s, 0, 0, 1, ST_DATA);
+    st_setx(s, 0, 1, 1, ST_DATA + 0x100000);
+    st_setx_all(s, 0, 3, 0x1000);
+    vx_stop st;
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_UNMAPPED &&
+           strstr(st.fault.reason, "limit") != NULL,
+       "exceeding the memory limit faults UNMAPPED with a clear reason (%s)", st.fault.reason);
+    vx_sim_free(s);
+}
+
+static void test_amo(void)
+{
+    struct {
+        const char *name;
+        uint32_t insn, init, v[4], rd[4], final;
+    } cases[] = {
+        {"amoadd.w", AMOADD_W(3, 2, 1), 10, {1, 2, 3, 4}, {10, 11, 13, 16}, 20},
+        {"amoswap.w", AMOSWAP_W(3, 2, 1), 7, {1, 2, 3, 4}, {7, 1, 2, 3}, 4},
+        {"amoxor.w", AMOXOR_W(3, 2, 1), 0xff, {1, 2, 4, 1}, {0xff, 0xfe, 0xfc, 0xf8}, 0xf9},
+        {"amoand.w", AMOAND_W(3, 2, 1), 0xff, {0xf7, 0xef, 0xff, 0x0f}, {0xff, 0xf7, 0xe7, 0xe7}, 7},
+        {"amoor.w", AMOOR_W(3, 2, 1), 0, {1, 2, 4, 8}, {0, 1, 3, 7}, 15},
+        {"amomin.w", AMOMIN_W(3, 2, 1), 5, {7, 0xfffffffe, 3, 0}, {5, 5, 0xfffffffe, 0xfffffffe},
+         0xfffffffe},
+        {"amomax.w", AMOMAX_W(3, 2, 1), 0xfffffff0, {0xffffffff, 3, 2, 9}, {0xfffffff0, 0xffffffff, 3, 3}, 9},
+        {"amominu.w", AMOMINU_W(3, 2, 1), 5, {7, 0xfffffffe, 3, 4}, {5, 5, 5, 3}, 3},
+        {"amomaxu.w", AMOMAXU_W(3, 2, 1), 5, {7, 0xfffffffe, 3, 4}, {5, 7, 0xfffffffe, 0xfffffffe},
+         0xfffffffe},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        vx_sim *s = mk4();
+        st_w32(s, ST_DATA, cases[i].init);
+        st_setx_all(s, 0, 1, ST_DATA);
+        for (uint32_t l = 0; l < 4; l++) st_setx(s, 0, l, 2, cases[i].v[l]);
+        st_code(s, &cases[i].insn, 1);
+        st_go(s, NULL);
+        int bad = st_r32(s, 0, ST_DATA) != cases[i].final;
+        for (uint32_t l = 0; l < 4; l++)
+            if (st_x(s, 0, l, 3) != cases[i].rd[l]) {
+                diag("%s lane %u: rd 0x%x want 0x%x", cases[i].name, l, st_x(s, 0, l, 3),
+                     cases[i].rd[l]);
+                bad++;
+            }
+        ok(!bad, "%s: lanes in ascending order (final 0x%x)", cases[i].name, st_r32(s, 0, ST_DATA));
+        vx_sim_free(s);
+    }
+
+    /* rd == rs2: each lane reads its own rs2 before writing rd */
+    vx_sim *s = mk4();
+    st_setx_all(s, 0, 1, ST_DATA);
+    for (uint32_t l = 0; l < 4; l++) st_setx(s, 0, l, 2, 1u << l);
+    ST_CODE_ARR(s, AMOADD_W(2, 2, 1));
+    st_go(s, NULL);
+    ok(st_r32(s, 0, ST_DATA) == 15 && st_x(s, 0, 3, 2) == 7, "amoadd rd == rs2");
+    vx_sim_free(s);
+
+    vx_stop st;
+    s = mk4();
+    st_setx_all(s, 0, 1, ST_DATA + 2);
+    ST_CODE_ARR(s, AMOADD_W(3, 2, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_MISALIGNED,
+       "misaligned amo faults");
+    vx_sim_free(s);
+    s = mk4();
+    st_setx_all(s, 0, 1, 0x40);
+    ST_CODE_ARR(s, AMOSWAP_W(3, 2, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_CONSOLE,
+       "amo on the console faults CONSOLE");
+    vx_sim_free(s);
+
+    /* AMO on local memory works */
+    s = st_warp(2, 0);
+    st_setx_all(s, 0, 1, VX_LMEM_BASE_ADDR + 16);
+    st_setx_all(s, 0, 2, 3);
+    ST_CODE_ARR(s, AMOADD_W(3, 2, 1));
+    st_go(s, NULL);
+    ok(st_r32(s, 0, VX_LMEM_BASE_ADDR + 16) == 6 && st_x(s, 0, 1, 3) == 3, "amo on local memory");
+    vx_sim_free(s);
+}
+
+static void test_lrsc(void)
+{
+    /* lr + sc succeeds; sc clears the reservation, so a second sc fails */
+    vx_sim *s = st_warp(1, 0);
+    st_w32(s, ST_DATA, 5);
+    st_setx_all(s, 0, 1, ST_DATA);
+    st_setx_all(s, 0, 2, 9);
+    st_setx_all(s, 0, 6, 11);
+    ST_CODE_ARR(s, LR_W(3, 1), SC_W(4, 2, 1), SC_W(5, 6, 1));
+    st_go(s, NULL);
+    ok(st_x(s, 0, 0, 3) == 5 && st_x(s, 0, 0, 4) == 0 && st_x(s, 0, 0, 5) == 1 &&
+           st_r32(s, 0, ST_DATA) == 9,
+       "lr/sc succeeds once (rd 0), a second sc fails (rd 1, no store)");
+    vx_sim_free(s);
+
+    /* sc without lr fails */
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 1, ST_DATA);
+    st_setx_all(s, 0, 2, 9);
+    ST_CODE_ARR(s, SC_W(4, 2, 1));
+    st_go(s, NULL);
+    ok(st_x(s, 0, 0, 4) == 1 && st_r32(s, 0, ST_DATA) == 0, "sc without a reservation fails");
+    vx_sim_free(s);
+
+    /* a store to the reserved word in between breaks the reservation */
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 1, ST_DATA);
+    st_setx_all(s, 0, 2, 9);
+    ST_CODE_ARR(s, LR_W(3, 1), SW(0, 0, 1), SC_W(4, 2, 1));
+    st_go(s, NULL);
+    ok(st_x(s, 0, 0, 4) == 1 && st_r32(s, 0, ST_DATA) == 0, "intervening store kills the reservation");
+    vx_sim_free(s);
+
+    /* a store to another word does not */
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 1, ST_DATA);
+    st_setx_all(s, 0, 2, 9);
+    ST_CODE_ARR(s, LR_W(3, 1), SW(2, 4, 1), SC_W(4, 2, 1));
+    st_go(s, NULL);
+    ok(st_x(s, 0, 0, 4) == 0 && st_r32(s, 0, ST_DATA) == 9, "store elsewhere keeps it");
+    vx_sim_free(s);
+
+    /* per-lane reservations: lane 0 and 1 reserve different words; both succeed */
+    s = st_warp(2, 0);
+    st_setx(s, 0, 0, 1, ST_DATA);
+    st_setx(s, 0, 1, 1, ST_DATA + 4);
+    st_setx_all(s, 0, 2, 3);
+    ST_CODE_ARR(s, LR_W(3, 1), SC_W(4, 2, 1));
+    st_go(s, NULL);
+    ok(st_x(s, 0, 0, 4) == 0 && st_x(s, 0, 1, 4) == 0 && st_r32(s, 0, ST_DATA + 4) == 3,
+       "reservations are per thread");
+    vx_sim_free(s);
+
+    /* same word: lane 0's sc stores, which kills lane 1's reservation */
+    s = st_warp(2, 0);
+    st_setx_all(s, 0, 1, ST_DATA);
+    st_setx(s, 0, 0, 2, 1);
+    st_setx(s, 0, 1, 2, 2);
+    ST_CODE_ARR(s, LR_W(3, 1), SC_W(4, 2, 1));
+    st_go(s, NULL);
+    ok(st_x(s, 0, 0, 4) == 0 && st_x(s, 0, 1, 4) == 1 && st_r32(s, 0, ST_DATA) == 1,
+       "contending lanes: the first sc wins");
+    vx_sim_free(s);
+
+    /* sc to local memory always fails */
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 1, VX_LMEM_BASE_ADDR);
+    st_setx_all(s, 0, 2, 9);
+    ST_CODE_ARR(s, LR_W(3, 1), SC_W(4, 2, 1));
+    st_go(s, NULL);
+    ok(st_x(s, 0, 0, 4) == 1 && st_r32(s, 0, VX_LMEM_BASE_ADDR) == 0, "sc to local memory fails");
+    vx_sim_free(s);
+
+    vx_stop st;
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 1, 0x10);
+    ST_CODE_ARR(s, LR_W(3, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_UNMAPPED, "lr.w unmapped faults");
+    vx_sim_free(s);
+}
+
+int main(void)
+{
+    test_loads();
+    test_stores();
+    test_faults();
+    test_console();
+    test_lmem();
+    test_limit();
+    test_amo();
+    test_lrsc();
+    is_int(st_check_coverage(VX_IF_LOAD | VX_IF_STORE, VX_IF_FP), 0,
+           "every integer memory row of the table is exercised");
+    tap_done();
+    return tap_exit();
+}
