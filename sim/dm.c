@@ -502,6 +502,9 @@ static void dm_cycle_requests(struct vx_dm *dm)
             dm->stepstate = DM_ST_NONE;
         } else {
             if (stop.reason == VX_STOP_FAULT) dm->steperr = true;
+            /* A stepped ebreak (with ebreakh) halts by itself: report its cause. */
+            if (dm_info(dm, g, &wi) && wi.halted && wi.hacause == VX_HACAUSE_EBREAK)
+                dm_emit(dm, VX_DM_HALT, 0, 0, g, 0, VX_HACAUSE_EBREAK);
             dm->stepstate = DM_ST_INFLIGHT;
         }
     }
