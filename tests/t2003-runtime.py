@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+"""t2003: device runtime behaviour: vx_printf formatting (against Python's own %
+formatting), exit status rules (max over cores, exit() from main and from a lane,
+negative codes, the word at 0x88), the kernel argument in mscratch, malloc/sbrk
+and picolibc's stdio on the console, and vx_printf from more than 64 harts (shared
+console slots)."""
+import os
+import re
+import struct
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+import vxtest  # noqa: E402
+
+LINE = re.compile(r"^#(\d+): (.*)$")
+
+FMT_C = r"""
+#include <limits.h>
+#include <stddef.h>
+#include <vx_intrinsics.h>
+#include <vx_print.h>
+int main(void)
+{
+    if (vx_core_id() != 0)
+        return 0;
+    vx_printf("[%d] [%i] [%d] [%d]\n", 0, -42, INT_MIN, INT_MAX);
+    vx_printf("[%5d] [%-5d] [%05d] [%+d] [% d] [%+05d] [%5.3d]\n", 42, 42, -42, 7, 7, 7, 7);
+    vx_printf("[%u] [%x] [%X] [%#x] [%o]\n", 4294967295u, 0xbeefu, 0xbeefu, 255u, 8u);
+    vx_printf("[%lld] [%llu] [%llx] [%ld] [%lu]\n", -1234567890123LL,
+              18446744073709551615ULL, 0x123456789abcdefULL, -5L, 5UL);
+    vx_printf("[%c%c] [%s] [%.3s] [%10s] [%-10s]\n", 'o', 'k', "text", "abcdef", "right", "left");
+    vx_printf("[%*d] [%-*d] [%.*s] [%%]\n", 6, 1, 6, 2, 2, "xyz");
+    vx_printf("[%f] [%.2f] [%8.3f] [%-8.1f] [%+.1f] [%.0f] [%f]\n", 3.25, 0.1, -1.0626, 2.74,
+              1.0, 7.0, -0.0);
+    vx_printf("[%e] [%.2e] [%E] [%g] [%g] [%g] [%G]\n", 12345.678, 0.00042, 1e-10, 0.0001234,
+              123456789.0, 100.0, 1e20);
+    vx_printf("[%f] [%f] [%F] [%f]\n", __builtin_inf(), -__builtin_inf(), __builtin_nan(""),
+              1.5f);
+    /* where C and Python differ: written out below */
+    char *volatile null_str = 0;
+    vx_printf("[%#o] [%#X] [%hhd] [%hd] [%hhu] [%zu] [%s] [%p] [%p] [%5.1f]\n", 8u, 0u, 261,
+              70000, 257, (size_t)12, null_str, (void *)0x1234, (void *)0, 1e30);
+    vx_putint(-255, 10);
+    vx_putchar('\n');
+    vx_putint(255, 16);
+    vx_putchar('\n');
+    vx_putfloat(2.5f, 3);
+    vx_putchar('\n');
+    return 0;
+}
+"""
+
+FMT_PY = [
+    "[%d] [%i] [%d] [%d]" % (0, -42, -2**31, 2**31 - 1),
+    "[%5d] [%-5d] [%05d] [%+d] [% d] [%+05d] [%5.3d]" % (42, 42, -42, 7, 7, 7, 7),
+    "[%u] [%x] [%X] [%#x] [%o]" % (4294967295, 0xbeef, 0xbeef, 255, 8),
+    "[%d] [%d] [%x] [%d] [%d]" % (-1234567890123, 18446744073709551615, 0x123456789abcdef,
+                                  -5, 5),
+    "[%c%c] [%s] [%.3s] [%10s] [%-10s]" % ("o", "k", "text", "abcdef", "right", "left"),
+    "[%*d] [%-*d] [%.*s] [%%]" % (6, 1, 6, 2, 2, "xyz"),
+    "[%f] [%.2f] [%8.3f] [%-8.1f] [%+.1f] [%.0f] [%f]" % (3.25, 0.1, -1.0626, 2.74, 1.0, 7.0,
+                                                          -0.0),
+    "[%e] [%.2e] [%E] [%g] [%g] [%g] [%G]" % (12345.678, 0.00042, 1e-10, 0.0001234,
+                                               123456789.0, 100.0, 1e20),
+    "[%f] [%f] [%F] [%f]" % (float("inf"), float("-inf"), float("nan"), 1.5),
+    # C: %#o adds one leading 0, %#X of 0 has no prefix, hh/h truncate, NULL %s is
+    # "(null)", %p is 0x + hex; large %f values switch to exponent form (documented).
+    "[010] [0] [5] [4464] [1] [12] [(null)] [0x1234] [0x0] [1.0e+30]",
+    "-255",
+    "ff",
+    "2.500",
+]
+
+EXIT_C = r"""
+#include <stdlib.h>
+#include <vx_intrinsics.h>
+#include <vx_spawn.h>
+#include <vx_print.h>
+__attribute__((unused)) static void cb(void *arg)
+{
+    (void)arg;
+    int tok = vx_split(blockIdx.x == 5);
+    if (blockIdx.x == 5)
+        exit(9);
+    vx_join(tok);
+}
+int main(void)
+{
+    __attribute__((unused)) int core = vx_core_id();
+#if MODE == 1
+    return (core + 1) * 3;
+#elif MODE == 2
+    if (core == 1)
+        exit(7);
+    return 0;
+#elif MODE == 3
+    uint32_t n = 16;
+    vx_spawn_threads(1, &n, 0, cb, 0);
+    vx_printf("main goes on after a lane's exit\n");
+    return 0;
+#elif MODE == 4
+    return -1;
+#endif
+}
+"""
+
+ARG_C = r"""
+#include <vx_intrinsics.h>
+#include <vx_spawn.h>
+#include <vx_print.h>
+static void cb(void *arg) { (void)arg; }
+int main(void)
+{
+    size_t before = csr_read(VX_CSR_MSCRATCH);
+    uint32_t n = 40;
+    vx_spawn_threads(1, &n, 0, cb, 0);
+    size_t after = csr_read(VX_CSR_MSCRATCH);
+    if (vx_core_id() == 0)
+        vx_printf("arg=0x%x after=0x%x word=0x%x\n", (unsigned)before, (unsigned)after,
+                  *(volatile unsigned *)before);
+    return 0;
+}
+"""
+
+MALLOC_C = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vx_intrinsics.h>
+#include <vx_print.h>
+extern char __vx_tls_area[], __vx_tls_block[];
+int main(void)
+{
+    if (vx_core_id() != 0)
+        return 0;
+    uint32_t harts = vx_num_cores() * vx_num_warps() * vx_num_threads();
+    uintptr_t lo = (uintptr_t)__vx_tls_area + harts * (uintptr_t)__vx_tls_block;
+    uintptr_t hi = STACK_BASE_ADDR - (harts << STACK_LOG2_SIZE);
+    char *a = malloc(1000), *b = malloc(5000);
+    int errors = !a || !b;
+    errors += (uintptr_t)a < lo || (uintptr_t)b + 5000 > hi;
+    memset(a, 0x5a, 1000);
+    memset(b, 0xa5, 5000);
+    for (int i = 0; i < 1000; i++)
+        errors += a[i] != 0x5a;
+    free(a);
+    free(b);
+    errors += malloc(0x7fffffff) != 0; /* more than there is: refused */
+    puts("picolibc puts");
+    printf("picolibc printf %d %s\n", 42, "ok");
+    vx_printf("malloc errors %d\n", errors);
+    return errors;
+}
+"""
+
+
+def console(stdout):
+    return [(int(m.group(1)), m.group(2)) for m in map(LINE.match, stdout.splitlines()) if m]
+
+
+def task_harts(n, shape):
+    """Hart of each task in tasks mode (model of vx_spawn.h, as in t2001)."""
+    c, k, w, t = shape
+    cap = w * t
+    active = min((n + cap - 1) // cap, c * k)
+    each, rem = divmod(n, active)
+    harts = {}
+    for core in range(active):
+        first = core * each + min(core, rem)
+        count = each + (1 if core < rem else 0)
+        runs = count // t
+        rpw, rr = divmod(runs, w)
+        for wid in range(min(runs, w)):
+            nr = rpw + (1 if wid < rr else 0)
+            run0 = wid * rpw + min(wid, rr)
+            for r in range(nr):
+                for lane in range(t):
+                    harts[first + (run0 + r) * t + lane] = (core * w + wid) * t + lane
+        for lane in range(count % t):
+            harts[first + runs * t + lane] = (core * w) * t + lane
+    return harts
+
+
+class Runtime(unittest.TestCase):
+    def setUp(self):
+        for p in ("vxsim", "vxcc"):
+            if not os.path.exists(vxtest.prog(p)):
+                self.skipTest(p + " not built")
+        self.tmp = vxtest.tmpdir()
+
+    def build(self, name, text=None, src=None, flags=()):
+        if src is None:
+            src = os.path.join(self.tmp, name + ".c")
+            with open(src, "w") as f:
+                f.write(text)
+        out = os.path.join(self.tmp, name + ".elf")
+        r = vxtest.run([vxtest.prog("vxcc"), "-O2", "-Wall", "-Werror", "-o", out, src] +
+                       list(flags))
+        if r.returncode != 0 and "not found" in r.stderr:
+            self.skipTest("RISC-V toolchain missing")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return out
+
+    def vxsim(self, elf, shape=(1, 1, 4, 4), extra=()):
+        c, k, w, t = shape
+        return vxtest.run([vxtest.prog("vxsim"), "-C", str(c), "-c", str(k), "-w", str(w),
+                           "-t", str(t)] + list(extra) + [elf])
+
+    def test_printf_formats(self):
+        """vx_printf conversions, flags, widths, precisions and lengths match C"""
+        elf = self.build("fmt", FMT_C)
+        r = self.vxsim(elf)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(console(r.stdout), [(0, s) for s in FMT_PY])
+
+    def exit_status(self, mode, shape):
+        elf = self.build("exit%d" % mode, EXIT_C, flags=["-DMODE=%d" % mode])
+        word = os.path.join(self.tmp, "word%d" % mode)
+        r = self.vxsim(elf, shape, ["--dump", "0x88:4=" + word])
+        with open(word, "rb") as f:
+            return r, struct.unpack("<I", f.read())[0]
+
+    def test_exit_max_over_cores(self):
+        """each core returns (core+1)*3: the status is the largest, also at 0x88"""
+        for shape, ncores in [((1, 1, 4, 4), 1), ((1, 3, 2, 2), 3), ((2, 2, 2, 2), 4)]:
+            r, word = self.exit_status(1, shape)
+            self.assertEqual(r.returncode, 3 * ncores, r.stderr)
+            self.assertEqual(word, 3 * ncores)
+
+    def test_exit_from_one_core(self):
+        """exit(7) on core 1 while core 0 returns 0"""
+        r, word = self.exit_status(2, (1, 2, 2, 2))
+        self.assertEqual((r.returncode, word), (7, 7), r.stderr)
+        r, word = self.exit_status(2, (1, 1, 2, 2))
+        self.assertEqual((r.returncode, word), (0, 0), r.stderr)
+
+    def test_exit_from_lane(self):
+        """exit(9) from one lane of a spawned warp ends that warp; main still returns"""
+        r, word = self.exit_status(3, (1, 1, 4, 4))
+        self.assertEqual((r.returncode, word), (9, 9), r.stderr)
+        self.assertEqual(console(r.stdout), [(0, "main goes on after a lane's exit")])
+
+    def test_exit_negative(self):
+        """main returning -1: the word is 0xffffffff, vxsim exits 255"""
+        r, word = self.exit_status(4, (1, 2, 2, 2))
+        self.assertEqual((r.returncode, word), (255, 0xffffffff), r.stderr)
+
+    def test_kernel_argument(self):
+        """mscratch holds --arg at main and again after vx_spawn_threads"""
+        elf = self.build("arg", ARG_C)
+        data = os.path.join(self.tmp, "arg.bin")
+        with open(data, "wb") as f:
+            f.write(struct.pack("<I", 0xcafe1234))
+        r = self.vxsim(elf, (1, 2, 2, 4), ["--arg", "0x20000", "--load", data + "@0x20000"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(console(r.stdout), [(0, "arg=0x20000 after=0x20000 word=0xcafe1234")])
+
+    def test_malloc_and_stdio(self):
+        """malloc between the TLS blocks and the stacks; picolibc stdio on the console"""
+        elf = self.build("malloc", MALLOC_C)
+        for shape in [(1, 1, 4, 4), (1, 2, 8, 8)]:
+            r = self.vxsim(elf, shape)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertEqual(console(r.stdout), [(0, "picolibc puts"),
+                                                 (0, "picolibc printf 42 ok"),
+                                                 (0, "malloc errors 0")])
+
+    def test_printf_shared_slots(self):
+        """300 tasks on 256 harts: harts h and h+64 share a slot, lines stay whole"""
+        src = os.path.join(vxtest.ROOT, "kernel", "examples", "printf.c")
+        elf = self.build("printf300", src=src, flags=["-DN=300"])
+        shape = (1, 1, 8, 32)
+        r = self.vxsim(elf, shape)
+        self.assertEqual(r.returncode, 0, r.stdout[-1000:] + r.stderr)
+        got = console(r.stdout)
+        self.assertEqual(got[-1], (0, "printf: PASSED"))
+        harts = task_harts(300, shape)
+        want = {}
+        for i in range(300):
+            lines = want.setdefault(harts[i], [])
+            lines.append("task %2u: %c %-4s 0x%03x %5.2f|" %
+                         (i, chr(65 + i % 26), "odd" if i & 1 else "even", i * 37, i * 0.25))
+            if i & 1:
+                lines.append("task %2u is odd" % i)
+        per_hart = {}
+        for slot, text in got[:-1]:
+            m = re.match(r"task +(\d+)", text)
+            self.assertTrue(m, "garbled line %r in slot %d" % (text, slot))
+            h = harts[int(m.group(1))]
+            self.assertEqual(slot, h % 64)
+            per_hart.setdefault(h, []).append(text)
+        self.assertEqual(per_hart, want)
+
+
+if __name__ == "__main__":
+    vxtest.main(Runtime)
