@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""t2004: the vxcc compiler driver: usage and error handling (exit 2 for usage or
+set-up errors, 1 for compile/link errors, with gcc's message), -c and object inputs,
+several sources, C++ by extension and with -x, the .vxbin format (header and image
+checked against objcopy and the ELF's symbols), and the installed layout
+(`make install PREFIX=...`, with and without the prebuilt runtime)."""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+import vxtest  # noqa: E402
+
+CROSS = "riscv64-unknown-elf-"
+
+HELLO = r"""
+#include <vx_print.h>
+#include <vx_intrinsics.h>
+int helper(int);
+int main(void) { vx_printf("sum %d\n", helper(20)); return vx_core_id() * 0; }
+"""
+HELPER = "int helper(int x) { return x + 22; }\n"
+CXX = r"""
+#include <vx_spawn.h>
+#include <vx_print.h>
+template <typename T> struct Acc { T v; Acc() : v(1) {} void add(T x) { v += x; } };
+static Acc<int> acc;
+int main() { acc.add(41); vx_printf("c++ %d\n", acc.v); return acc.v != 42; }
+"""
+
+
+class Vxcc(unittest.TestCase):
+    def setUp(self):
+        if not os.path.exists(vxtest.prog("vxcc")):
+            self.skipTest("vxcc not built")
+        if shutil.which(CROSS + "gcc") is None:
+            self.skipTest("RISC-V toolchain missing")
+        self.tmp = vxtest.tmpdir()
+
+    def write(self, name, text):
+        p = os.path.join(self.tmp, name)
+        with open(p, "w") as f:
+            f.write(text)
+        return p
+
+    def vxcc(self, *args, prog=None):
+        return vxtest.run([prog or vxtest.prog("vxcc")] + list(args), cwd=self.tmp)
+
+    def vxsim(self, elf):
+        if not os.path.exists(vxtest.prog("vxsim")):
+            self.skipTest("vxsim not built")
+        return vxtest.run([vxtest.prog("vxsim"), elf])
+
+    def test_help_version(self):
+        """--help and --version exit 0"""
+        r = self.vxcc("--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("Usage: vxcc", r.stdout)
+        r = self.vxcc("--version")
+        self.assertEqual(r.returncode, 0)
+        self.assertRegex(r.stdout, r"^vxcc \(vxrr\) \d+\.\d+")
+
+    def test_usage_errors(self):
+        """usage errors exit 2 and say what is wrong"""
+        cases = [
+            ((), "no input files"),
+            (("missing.c",), "missing.c: no such file"),
+            ((self.write("x.txt", "hello"),), "unknown file type"),
+            (("-o",), "-o needs a file name"),
+            (("-march=rv64gc", self.write("a.c", "int main(void){return 0;}")),
+             "always built for -march=rv32imaf"),
+        ]
+        for args, msg in cases:
+            r = self.vxcc(*args)
+            self.assertEqual(r.returncode, 2, "%s: %s" % (args, r.stderr))
+            self.assertIn(msg, r.stderr)
+            self.assertTrue(r.stderr.startswith("vxcc: "), r.stderr)
+
+    def test_compile_error(self):
+        """a compile error exits 1 with gcc's diagnostic naming the file and line"""
+        src = self.write("bad.c", "int main(void) { return undefined_thing; }\n")
+        r = self.vxcc("-o", "bad.elf", src)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("bad.c:1", r.stderr)
+        self.assertIn("undefined_thing", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "bad.elf")))
+
+    def test_link_error(self):
+        """an undefined function is a link error (exit 1)"""
+        src = self.write("nolink.c", "int nowhere(void);\nint main(void){return nowhere();}\n")
+        r = self.vxcc("-o", "nolink.elf", src)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("nowhere", r.stderr)
+
+    def test_objects_and_several_sources(self):
+        """-c gives an object; objects and sources link together; the kernel runs"""
+        main = self.write("main.c", HELLO)
+        helper = self.write("helper.c", HELPER)
+        r = self.vxcc("-O2", "-c", helper, "-o", "helper.o")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        obj = os.path.join(self.tmp, "helper.o")
+        h = subprocess.run([CROSS + "readelf", "-h", obj], capture_output=True, text=True)
+        self.assertIn("REL (Relocatable file)", h.stdout)
+        self.assertIn("RISC-V", h.stdout)
+        for inputs in ([main, obj], [main, helper]):
+            out = os.path.join(self.tmp, "two.elf")
+            r = self.vxcc("-O2", "-o", out, *inputs)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            s = self.vxsim(out)
+            self.assertEqual((s.returncode, s.stdout), (0, "#0: sum 42\n"), s.stderr)
+
+    def test_cxx(self):
+        """C++ by extension and with -x c++ (templates, a global constructor)"""
+        for name, lang in (("k.cpp", ()), ("k_as_c.c", ("-x", "c++"))):
+            src = self.write(name, CXX)
+            out = os.path.join(self.tmp, name + ".elf")
+            r = self.vxcc("-O2", "-Wall", "-Werror", *lang, src, "-o", out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            s = self.vxsim(out)
+            self.assertEqual((s.returncode, s.stdout), (0, "#0: c++ 42\n"), s.stderr)
+
+    def test_elf_layout(self):
+        """RV32 ELF, entry _start at 0x80000000, no compressed instructions"""
+        src = self.write("main.c", HELLO)
+        self.write("helper.c", HELPER)
+        out = os.path.join(self.tmp, "k.elf")
+        r = self.vxcc("-O2", "-o", out, src, os.path.join(self.tmp, "helper.c"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out, "rb") as f:
+            ident = f.read(52)
+        self.assertEqual(ident[:5], b"\x7fELF\x01")            # ELF32
+        self.assertEqual(struct.unpack_from("<H", ident, 18)[0], 243)  # EM_RISCV
+        self.assertEqual(struct.unpack_from("<I", ident, 24)[0], 0x80000000)
+        flags = struct.unpack_from("<I", ident, 36)[0]
+        self.assertEqual(flags & 1, 0, "EF_RISCV_RVC set")
+        self.assertEqual(flags & 6, 2, "not the single-float ABI")
+
+    def test_vxbin(self):
+        """-o k.vxbin and --vxbin: u64 min_vma, u64 max_vma (_end), objcopy image"""
+        src = self.write("main.c", HELLO)
+        helper = self.write("helper.c", HELPER)
+        elf = os.path.join(self.tmp, "k.elf")
+        r = self.vxcc("-O2", "--vxbin", "-o", elf, src, helper)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        img = os.path.join(self.tmp, "k.img")
+        subprocess.run([CROSS + "objcopy", "-O", "binary", elf, img], check=True)
+        nm = subprocess.run([CROSS + "nm", elf], capture_output=True, text=True).stdout
+        end = int([ln.split()[0] for ln in nm.splitlines() if ln.endswith(" _end")][0], 16)
+        with open(img, "rb") as f:
+            image = f.read()
+        direct = os.path.join(self.tmp, "direct.vxbin")
+        r = self.vxcc("-O2", "-o", direct, src, helper)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for path in (os.path.join(self.tmp, "k.vxbin"), direct):
+            with open(path, "rb") as f:
+                data = f.read()
+            lo, hi = struct.unpack_from("<QQ", data)
+            self.assertEqual(lo, 0x80000000)
+            self.assertEqual(hi, end)
+            self.assertEqual(data[16:], image)
+            s = self.vxsim(path)
+            self.assertEqual((s.returncode, s.stdout), (0, "#0: sum 42\n"), s.stderr)
+
+    def test_installed_layout(self):
+        """make install PREFIX=...: the installed vxcc finds its runtime (prebuilt or not)"""
+        prefix = os.path.join(self.tmp, "prefix")
+        env = dict(os.environ)
+        env.pop("MAKEFLAGS", None)
+        env.pop("MFLAGS", None)
+        r = subprocess.run(["make", "-s", "-C", vxtest.ROOT, "install", "PREFIX=" + prefix],
+                           capture_output=True, text=True, env=env, timeout=600)
+        self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
+        vxcc = os.path.join(prefix, "bin", "vxcc")
+        share = os.path.join(prefix, "share", "vxrr", "kernel")
+        self.assertTrue(os.access(vxcc, os.X_OK))
+        for f in ("include/vx_intrinsics.h", "include/VX_config.h", "link32.ld", "src/crt0.S"):
+            self.assertTrue(os.path.exists(os.path.join(share, f)), f)
+        r = vxtest.run([vxcc, "--print-runtime"])
+        self.assertEqual(r.stdout.strip(), os.path.realpath(share))
+        main = self.write("main.c", HELLO)
+        helper = self.write("helper.c", HELPER)
+        shutil.rmtree(os.path.join(share, "lib"), ignore_errors=True)  # no prebuilt runtime
+        for run in range(2):
+            out = os.path.join(self.tmp, "inst%d.elf" % run)
+            r = vxtest.run([vxcc, "-O2", "-o", out, main, helper])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            s = self.vxsim(out)
+            self.assertEqual((s.returncode, s.stdout), (0, "#0: sum 42\n"), s.stderr)
+            # the second time with a prebuilt runtime copied from the build tree
+            lib = os.path.join(vxtest.KERNELS, "lib")
+            if not os.path.exists(os.path.join(lib, "libvxrt.a")):
+                break
+            os.makedirs(os.path.join(share, "lib"), exist_ok=True)
+            for f in ("crt0.o", "vx_syscalls.o", "libvxrt.a"):
+                shutil.copy(os.path.join(lib, f), os.path.join(share, "lib", f))
+
+    def test_verbose(self):
+        """-v prints the gcc commands"""
+        src = self.write("v.c", "int main(void){return 0;}\n")
+        r = self.vxcc("-v", "-o", "v.elf", src)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("-march=rv32imaf", r.stderr)
+        self.assertIn("link32.ld", r.stderr)
+
+
+if __name__ == "__main__":
+    vxtest.main(Vxcc)
