@@ -66,7 +66,11 @@
  *
  * Availability and summary bits (DCTRL[29:24])
  *   A warp is AVAILABLE when it is active (vx_warp_info.active: it has a thread
- *   mask and has not finished); never-spawned and finished warps are unavailable.
+ *   mask and has not finished) and the kernel has not ended; never-spawned and
+ *   finished warps are unavailable, and so is every warp once the kernel has
+ *   exited or stopped at a fault (the machine is frozen: WACTIVE still shows which
+ *   warps were alive, and a debugger can halt the faulting warp and inspect its
+ *   registers by injection; DPC of that warp is the faulting instruction).
  *   The summary bits cover every warp of the platform:
  *     anyhalted  = some available warp is halted
  *     allhalted  = at least one warp is available and every available warp is halted
@@ -325,7 +329,9 @@ static uint32_t dm_window_bits(const struct vx_dm *dm, bool halted)
 static uint32_t dm_summary(const struct vx_dm *dm)
 {
     uint32_t navail = 0, nhalted = 0, nrunning = 0, v = 0;
-    for (uint32_t g = 0; g < dm->nwarps; g++) {
+    /* After the kernel has ended (exit or fault) nothing can run any more. */
+    bool over = vx_sim_finished(dm->sim);
+    for (uint32_t g = 0; g < dm->nwarps && !over; g++) {
         vx_warp_info wi;
         if (!dm_info(dm, g, &wi) || !wi.active) continue;
         navail++;

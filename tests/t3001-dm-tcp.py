@@ -275,6 +275,48 @@ class Session(unittest.TestCase):
         rc, out, err = self.finish(s, c)
         self.assertEqual(rc, 55, err)
 
+    def test_cycle_limit(self):
+        """--max-cycles under the server: exit 4, and the machine stays stopped"""
+        s = self.server(["--max-cycles", "5", self.bin])
+        c = self.client(s)
+        c.wake()
+        self.assertEqual(c.cmd("s"), "+")
+        c.select(0, 0)
+        for _ in range(50):
+            if c.rd(DPC) != BASE:
+                break
+        pc = c.rd(DPC)
+        self.assertNotEqual(pc, BASE, "it ran a few instructions")
+        c.wr(DCTRL, DA)  # a write does not make it run past the limit
+        self.assertEqual(c.rd(DPC), pc)
+        rc, out, err = self.finish(s, c)
+        self.assertEqual(rc, 4, err)
+        self.assertIn("cycle limit", err)
+
+    def test_fault(self):
+        """a breakpoint trap (ebreak without ebreakh) ends the run: exit 3"""
+        s = self.server([self.bin])
+        c = self.client(s)
+        c.wake()
+        c.reset_halt()
+        c.cmd("s")
+        c.select(0, 0)
+        c.write_mem(BP, EBREAK)
+        c.resume_all()
+        d = c.poll(AU, AU)
+        self.assertFalse(d & (AH | NH | AR | NR), "after a fault no warp is available")
+        c.select(0, 0)
+        self.assertEqual(c.rd(WACTIVE), 1, "WACTIVE: warp 0 was alive at the fault")
+        self.assertEqual(c.rd(DPC), BP, "the machine is frozen at the faulting ebreak")
+        c.select_warps([0])
+        c.wr(DCTRL, DA | HR)
+        c.select(0, 0)
+        self.assertEqual((c.read_gpr(A0), c.read_gpr(A1)), (10, 10),
+                         "registers of the faulting warp read by halting it and injecting")
+        rc, out, err = self.finish(s, c)
+        self.assertEqual(rc, 3, err)
+        self.assertIn("0x8000000c", err.lower())
+
     def test_bad_bind(self):
         """an address that cannot be bound: exit 2 with a message"""
         r = vxtest.run([vxtest.prog("vxsim"), "--dm-port", "0", "--dm-bind", "192.0.2.1",

@@ -767,6 +767,10 @@ static void test_ebreak(void)
     st = run(sim, 100);
     ok(st.reason == VX_STOP_FAULT && st.fault.kind == VX_FAULT_EBREAK && st.fault.pc == BASE + 8,
        "ebreak without ebreakh: VX_FAULT_EBREAK at the ebreak");
+    wr(sim, VX_DM_DCTRL, DA);
+    is_u32(rd(sim, VX_DM_DCTRL) & SUMMARY, AU | NU, "after a fault no warp is available");
+    is_u32(rd(sim, VX_DM_WACTIVE), 1, "WACTIVE still shows the warp alive at the fault");
+    is_u32(rd(sim, VX_DM_DPC), BASE + 8, "DPC = the faulting instruction");
     vx_sim_free(sim);
 }
 

@@ -67,6 +67,7 @@ typedef struct dms {
     bool started; /* a client sent "s" */
     bool idle;    /* the last vx_sim_run could not issue anything */
     bool ended;   /* the kernel ended: exit, fault or limit */
+    bool limit;   /* the cycle limit was reached: the machine never runs again */
     bool settle;  /* a DM write since the last settle */
     bool closing; /* "q" received: close once the replies are sent */
     vx_stop final;
@@ -255,7 +256,7 @@ static void dms_command(dms *s, char *line, size_t len)
         if (vx_sim_dm_write(s->sim, addrs[0], v) != VX_OK) break;
         s->settle = true;
         s->idle = false;
-        s->ended = false;
+        s->ended = s->limit;
         dms_reply(s, "+");
         return;
     case 'R': {
@@ -277,7 +278,7 @@ static void dms_command(dms *s, char *line, size_t len)
             vx_sim_dm_write(s->sim, addrs[i], vals[i]);
         s->settle = true;
         s->idle = false;
-        s->ended = false;
+        s->ended = s->limit;
         dms_reply(s, "+");
         return;
     default: break;
@@ -413,9 +414,9 @@ static vx_err dms_run_slice(dms *s)
     case VX_STOP_NONE:
     case VX_STOP_HALT: break;
     case VX_STOP_IDLE: s->idle = true; break;
+    case VX_STOP_LIMIT: s->limit = true; /* fall through */
     case VX_STOP_EXIT:
     case VX_STOP_FAULT:
-    case VX_STOP_LIMIT:
         s->ended = true;
         s->final = st;
         break;
@@ -461,7 +462,7 @@ vx_err vx_dmserver_run(vx_sim *sim, const vx_dmserver_opts *opts, vx_stop *final
              * (a reset without halt, or a resume, makes warps runnable). */
             dms_settle(s);
             if (s->started) s->idle = false;
-            s->ended = false;
+            s->ended = s->limit;
             continue;
         }
         if (s->cfd < 0 && s->ended) break;
