@@ -238,13 +238,60 @@ int main(void)
     wrreg(fd, VX_DM_DSELECT, 0);
 
     /* pipelining: several commands in one segment, replies in order */
-    sendall(fd, "p\nr0\nx\nr0008\n", 14);
+    sendall(fd, "p\nr0\nx\nr0008\n", 13);
     int pipe_ok = 1;
     pipe_ok &= strcmp(getline_fd(fd, rbuf, sizeof rbuf), "+P") == 0;
     pipe_ok &= strcmp(getline_fd(fd, rbuf, sizeof rbuf), "+10201022") == 0;
     pipe_ok &= strcmp(getline_fd(fd, rbuf, sizeof rbuf), "-") == 0;
     pipe_ok &= strcmp(getline_fd(fd, rbuf, sizeof rbuf), "+00000017") == 0;
     ok(pipe_ok, "4 pipelined commands answered in order");
+
+    /* many commands without reading the replies: the server's bounded output buffer
+     * must not lose or reorder any (20000 replies = 60000 bytes) */
+    {
+        enum {
+            NCMD = 20000
+        };
+
+        char *many = malloc(2 * NCMD);
+        for (int i = 0; i < NCMD; i++)
+            many[2 * i] = 'p', many[2 * i + 1] = '\n';
+        sendall(fd, many, 2 * NCMD);
+        free(many);
+        int good = 0;
+        for (int i = 0; i < NCMD; i++) {
+            int g = strcmp(getline_fd(fd, rbuf, sizeof rbuf), "+P") == 0;
+            if (!g) diag("reply %d: '%s'", i, rbuf);
+            good += g;
+        }
+        is_int(good, NCMD, "20000 pipelined commands, all answered");
+    }
+
+    /* random garbage: one reply per line, never a crash */
+    {
+        uint32_t seed = 1;
+        char junk[8192];
+        int lines = 0;
+        for (size_t i = 0; i < sizeof junk; i++) {
+            seed = seed * 1103515245u + 12345u;
+            junk[i] = (char)(seed >> 16);
+            if (junk[i] == '\n') lines++;
+        }
+        junk[sizeof junk - 1] = '\n';
+        lines++;
+        sendall(fd, junk, sizeof junk);
+        int replies = 0, bad = 0;
+        for (int i = 0; i < lines; i++) {
+            const char *r = getline_fd(fd, rbuf, sizeof rbuf);
+            replies++;
+            if (r[0] != '-' && r[0] != '+') bad++;
+        }
+        ok(replies == lines && bad == 0, "8 KiB of random bytes: %d lines, each answered", lines);
+        is_str(cmd(fd, "p"), "+P", "server alive after the garbage");
+        wrreg(fd, VX_DM_DCTRL, DA); /* the garbage may have written anything: restore */
+        wrreg(fd, VX_DM_DSELECT, 0);
+        wrreg(fd, VX_DM_INJECT, 0x17);
+    }
 
     /* disconnect in the middle of a line; reconnect */
     sendall(fd, "w0002:1234", 10);
