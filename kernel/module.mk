@@ -15,7 +15,8 @@ RISCV_CC      := $(RISCV_PREFIX)gcc
 RISCV_AR      := $(RISCV_PREFIX)ar
 KERNEL_CFLAGS ?= -O2 -g
 VXRT_FLAGS    := --specs=picolibc.specs -march=rv32imaf -mabi=ilp32f -mcmodel=medany \
-                 -ffunction-sections -fdata-sections -Ikernel/include -O2 -g \
+                 -ffunction-sections -fdata-sections -fno-unswitch-loops \
+                 -fno-tree-loop-distribute-patterns -Ikernel/include -O2 -g \
                  -Wall -Wextra -Werror
 VXRT_HDRS     := $(wildcard kernel/include/*.h)
 VXRT_LIB_SRCS := kernel/src/vx_spawn.c kernel/src/vx_print.c kernel/src/vx_serial.S \
@@ -67,3 +68,10 @@ if [ -f $(KLIB)/libvxrt.a ]; then install -m 644 $(VXRT) $(VXRR_KSHARE)/lib/; fi
 
 endef
 INSTALL_EXTRA += $(INSTALL_KERNEL)
+
+# The same installation of vxcc and its runtime alone (used by tests/t2004-vxcc.py,
+# so the test does not depend on every program building).
+install-vxcc: $(BIN)/vxcc
+	install -d $(DESTDIR)$(PREFIX)/bin
+	$(INSTALL_KERNEL)
+.PHONY: install-vxcc

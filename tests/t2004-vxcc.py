@@ -3,7 +3,8 @@
 set-up errors, 1 for compile/link errors, with gcc's message), -c and object inputs,
 several sources, C++ by extension and with -x, the .vxbin format (header and image
 checked against objcopy and the ELF's symbols), and the installed layout
-(`make install PREFIX=...`, with and without the prebuilt runtime)."""
+(`make install-vxcc PREFIX=...`, the same commands `make install` runs for vxcc,
+with and without the prebuilt runtime)."""
 import os
 import shutil
 import struct
@@ -165,12 +166,13 @@ class Vxcc(unittest.TestCase):
             self.assertEqual((s.returncode, s.stdout), (0, "#0: sum 42\n"), s.stderr)
 
     def test_installed_layout(self):
-        """make install PREFIX=...: the installed vxcc finds its runtime (prebuilt or not)"""
+        """make install-vxcc PREFIX=... (the kernel part of make install): the installed
+        vxcc finds its runtime, prebuilt or not"""
         prefix = os.path.join(self.tmp, "prefix")
         env = dict(os.environ)
         env.pop("MAKEFLAGS", None)
         env.pop("MFLAGS", None)
-        r = subprocess.run(["make", "-s", "-C", vxtest.ROOT, "install", "PREFIX=" + prefix],
+        r = subprocess.run(["make", "-s", "-C", vxtest.ROOT, "install-vxcc", "PREFIX=" + prefix],
                            capture_output=True, text=True, env=env, timeout=600)
         self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
         vxcc = os.path.join(prefix, "bin", "vxcc")
