@@ -639,6 +639,8 @@ void vx_dm_state_restore(struct vx_dm *dm, const void *buf)
     dm->inject = vx_get_le32(p + 20);
     dm->stepstate = (uint8_t)(st & 3u);
     dm->injectstate = (uint8_t)((st >> 8) & 3u);
+    if (dm->stepstate > DM_ST_INFLIGHT) dm->stepstate = DM_ST_NONE;
+    if (dm->injectstate > DM_ST_INFLIGHT) dm->injectstate = DM_ST_NONE;
     dm->reset_left = vx_get_le32(p + 28);
     if (dm->reset_left > 128) dm->reset_left = 128;
     dm->step_warp = vx_get_le32(p + 32);
