@@ -15,6 +15,11 @@
  *   at the start of every simulated cycle, and vx_sim_dm_tick() does the same when
  *   the machine has nothing to issue (all warps halted, kernel over, or before the
  *   debugger started it), so a debugger that only polls still sees progress.
+ *   (The DM's cycle is the start of a simulated cycle: after vx_sim_run stopped in
+ *   the middle of one, the first vx_sim_dm_tick only completes that cycle.)
+ *   The VxDebug TCP transport (tools/common/dmserver.c) advances the DM clock by
+ *   itself while the machine is idle, so over TCP a requested reset, step or
+ *   injection has completed by the time the next command is answered.
  *
  * Register map (addr, access, reset value)
  *   0x0 PLATFORM  RO  [31:28] platformid = 1 (Vortex), [27:21] clusters,
@@ -189,7 +194,8 @@
  *   hacause), VX_DM_RESUME, VX_DM_RESET, VX_DM_SET_PC, VX_DM_SCRATCH,
  *   VX_DM_INJECT_REJECT; deactivation with ebreakh set adds a VX_DM_WRITE of
  *   DCONFIG = 0 (the reset of DCONFIG, so the replayer clears ebreak-halt).
- *   Reset-halts are emitted when the hold ends, ebreak halts from vx_dm_on_halt.
+ *   Reset-halts are emitted when the hold ends, ebreak halts from vx_dm_on_halt
+ *   (and after a step that executed a halting ebreak).
  *   Stepped and injected instructions are the core's issue events.
  *   Accesses to nonexistent addresses are not reported.
  *
