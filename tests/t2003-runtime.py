@@ -156,6 +156,31 @@ int main(void)
 """
 
 
+STARTUP_CPP = r"""
+#include <vx_intrinsics.h>
+#include <vx_print.h>
+static unsigned ctor_runs;                 // .bss: cleared before constructors run
+static unsigned early[64];                 // .bss: written by each core as main starts
+static volatile unsigned ready = 1;        // .data
+struct Counter { Counter() { __atomic_fetch_add(&ctor_runs, 1, __ATOMIC_RELAXED); } };
+static Counter counter;
+int main()
+{
+    unsigned core = vx_core_id(), n = vx_num_cores();
+    early[core] = core + 1;                // must survive core 0's BSS clearing
+    if (n > 1)
+        vx_barrier(0x80000000, n);
+    if (core != 0)
+        return 0;
+    unsigned bad = 0;
+    for (unsigned c = 0; c < n; c++)
+        bad += early[c] != c + 1;
+    vx_printf("ctors %u early-bad %u ready %u\n", ctor_runs, bad, ready);
+    return bad + (ctor_runs != 1);
+}
+"""
+
+
 def console(stdout):
     return [(int(m.group(1)), m.group(2)) for m in map(LINE.match, stdout.splitlines()) if m]
 
@@ -246,6 +271,17 @@ class Runtime(unittest.TestCase):
         """main returning -1: the word is 0xffffffff, vxsim exits 255"""
         r, word = self.exit_status(4, (1, 2, 2, 2))
         self.assertEqual((r.returncode, word), (255, 0xffffffff), r.stderr)
+
+    def test_startup_once(self):
+        """constructors run once, and BSS is cleared before any core's main"""
+        src = os.path.join(self.tmp, "startup.cpp")
+        with open(src, "w") as f:
+            f.write(STARTUP_CPP)
+        elf = self.build("startup", src=src)
+        for shape in [(1, 1, 4, 4), (1, 4, 2, 2), (2, 3, 1, 1)]:
+            r = self.vxsim(elf, shape)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertEqual(console(r.stdout), [(0, "ctors 1 early-bad 0 ready 1")])
 
     def test_kernel_argument(self):
         """mscratch holds --arg at main and again after vx_spawn_threads"""
