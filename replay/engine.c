@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "index.h"
 #include "timeline.h"
 #include "vx_trace.h"
 
@@ -100,6 +101,7 @@ struct vx_engine {
     bool rep_watch_only; /* only its watchpoints are skipped (backward watch stop) */
 
     vx_timeline tl;
+    vx_index *ix; /* background summary for backward searches (large traces) */
     uint64_t short_at; /* position for a SHORT checkpoint during the current seek */
     unsigned next_user_id;
     bool ebreak;
@@ -731,7 +733,7 @@ static vx_err run_forward(vx_engine *e, const vx_engine_motion *m, vx_engine_sto
  * breakpoint at issue t stops at t; a write watchpoint at issue t stops at t+1).
  * For a step (m->step) look for the last issue of the stepping warp instead.
  */
-static vx_err scan_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine_motion *m, cand *c)
+static vx_err scan_range(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine_motion *m, cand *c)
 {
     vx_err err = vx_trace_reader_seek(e->sr, lo);
     if (err) {
@@ -754,7 +756,7 @@ static vx_err scan_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engin
         e->st.scanned++;
         uint32_t gw = gwarp_of(e, ev);
         if (m->step) {
-            if (gw != m->step_gwarp) continue;
+            if (m->step_gwarp != VX_ENGINE_ANY_WARP && gw != m->step_gwarp) continue;
             c->found = true;
             c->pos = t;
             c->issue = t;
@@ -788,6 +790,40 @@ static vx_err scan_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engin
     }
 }
 
+/* Can block bi hold a stop for m?  False only when the index is sure. */
+static bool block_may_stop(const vx_engine *e, uint64_t bi, const vx_engine_motion *m)
+{
+    if (!e->ix || bi >= vx_index_ready(e->ix)) return true;
+    if (m->step) return m->step_gwarp == VX_ENGINE_ANY_WARP || vx_index_may_warp(e->ix, bi, m->step_gwarp);
+    if (m->only_gwarp != VX_ENGINE_ANY_WARP && !vx_index_may_warp(e->ix, bi, m->only_gwarp)) return false;
+    for (size_t i = 0; i < e->nbp; i++)
+        if (vx_index_may_pc(e->ix, bi, e->bps[i].pc)) return true;
+    for (size_t i = 0; i < e->nwp; i++)
+        if (e->wps[i].kind != VX_WATCH_READ && vx_index_may_write(e->ix, bi, e->wps[i].addr, e->wps[i].len))
+            return true;
+    return false;
+}
+
+/* scan_range over [lo, hi), newest block first, skipping blocks the index rules out. */
+static vx_err scan_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine_motion *m, cand *c)
+{
+    if (hi <= lo) return VX_OK;
+    uint64_t blo = lo >> VX_INDEX_BLOCK_SHIFT;
+    for (uint64_t b = (hi - 1) >> VX_INDEX_BLOCK_SHIFT;; b--) {
+        uint64_t s = b << VX_INDEX_BLOCK_SHIFT, t = s + VX_INDEX_BLOCK;
+        if (s < lo) s = lo;
+        if (t > hi) t = hi;
+        if (block_may_stop(e, b, m)) {
+            vx_err err = scan_range(e, s, t, m, c);
+            if (err || c->found || e->interrupted) return err;
+        } else {
+            e->st.skipped += t - s;
+            if (poll_tick(e, 16)) return VX_OK;
+        }
+        if (b == blo) return VX_OK;
+    }
+}
+
 /*
  * Re-execute [lo, hi) from the closest base at or before lo (read watchpoints
  * need executed loads) and keep the last stop, as scan_window does.
@@ -800,7 +836,7 @@ static vx_err sim_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
         const vx_event *ev = e->pend;
         uint64_t t = e->now;
         uint32_t gw = gwarp_of(e, ev);
-        bool mine = m->step ? gw == m->step_gwarp
+        bool mine = m->step ? (m->step_gwarp == VX_ENGINE_ANY_WARP || gw == m->step_gwarp)
                             : (m->only_gwarp == VX_ENGINE_ANY_WARP || gw == m->only_gwarp);
         bool skip = t == e->rep_issue;
         vx_engine_stop ws;
@@ -1210,6 +1246,8 @@ vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **
     }
     err = load_initial(e);
     if (err) goto fail_err;
+    /* Big traces get a summary for backward searches, built while we serve. */
+    if (e->end >= 4 * (uint64_t)VX_INDEX_BLOCK) e->ix = vx_index_start(path, e->end, e->W);
     /* Position 0 is the base every keyframe restore starts from: never evicted. */
     err = vx_tl_add(&e->tl, e->sim, 0, VX_CKPT_BASE, 0);
     if (err) {
@@ -1231,6 +1269,7 @@ fail:
 void vx_engine_free(vx_engine *e)
 {
     if (!e) return;
+    vx_index_free(e->ix);
     vx_tl_free(&e->tl);
     vx_sim_free(e->sim);
     vx_trace_reader_free(e->rd);

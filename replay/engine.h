@@ -155,6 +155,7 @@ typedef struct vx_engine_stats {
     uint64_t replayed;      /* issues re-executed */
     uint64_t verified;      /* of which compared with the trace */
     uint64_t scanned;       /* recorded issues examined without executing */
+    uint64_t skipped;       /* recorded issues ruled out by the trace summary */
     uint64_t restores;      /* checkpoint restores */
     uint32_t checkpoints;   /* live checkpoints */
     uint64_t checkpoint_bytes;

@@ -1555,6 +1555,9 @@ void vx_gdbserver_begin(vx_gdbserver *s, const vx_gdb_io *io)
     free(s->threads_xml);
     s->threads_xml = NULL;
     vx_engine_points_clear(s->e);
+    /* Every session starts at the beginning of history, like a fresh replay. */
+    if (vx_engine_seek(s->e, 0) != VX_OK && s->opts.log)
+        fprintf(s->opts.log, "vxreplay: %s\n", vx_engine_errmsg(s->e));
     default_focus(s);
 }
 

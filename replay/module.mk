@@ -1,6 +1,6 @@
 # replay/ - vxreplay, the GDB remote server with reverse execution.
 REPLAY_LIB_SRCS := replay/rsp.c replay/gdbserver.c replay/engine.c replay/timeline.c \
-                   replay/target_xml.c replay/net.c
+                   replay/target_xml.c replay/net.c replay/index.c
 REPLAY_LIB_OBJS := $(REPLAY_LIB_SRCS:%.c=$(BUILD)/%.o)
 REPLAY_LIB      := $(BUILD)/libvxreplay.a
 $(REPLAY_LIB): $(REPLAY_LIB_OBJS)
@@ -23,4 +23,4 @@ INSTALL_EXTRA += install -m 644 replay/vxrr.gdb $(DESTDIR)$(PREFIX)/share/vxrr/;
 # these extra prerequisites, so the libraries are named again after them.
 $(BUILD)/tests/t-rsp: $(BUILD)/replay/rsp.o
 $(BUILD)/tests/t-engine%: $(REPLAY_LIB)
-$(BUILD)/tests/t-engine%: LIBS = $(REPLAY_LIB) $(CLI_LIB) $(TRACE_LIB) $(SIM_LIB) -lm $(DEPS_LIBS)
+$(BUILD)/tests/t-engine%: LIBS = $(REPLAY_LIB) $(CLI_LIB) $(TRACE_LIB) $(SIM_LIB) -lm $(DEPS_LIBS) -lpthread

@@ -1,0 +1,595 @@
+#!/usr/bin/env python3
+"""t5000 - vxreplay's GDB remote protocol, spoken by a raw client.
+
+Protocol edges a debugger rarely exercises: acknowledgements and NAKs, no-ack
+mode, bad checksums, oversized, truncated and unknown packets, requests for
+threads and registers that do not exist, writes (refused: history is
+immutable), thread lists, stop replies, monitor commands, clients that vanish
+mid-packet, the stdio transport and bad command lines.
+
+The RspClient class and the server helpers here are also used by the other
+t5xxx tests (loaded with rsplib()).
+"""
+import os
+import re
+import socket
+import struct
+import subprocess
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+import vxtest  # noqa: E402
+
+
+def checksum(data):
+    return sum(data) & 0xFF
+
+
+def escape(payload):
+    out = bytearray()
+    for b in payload:
+        if b in b"$#}*":
+            out += bytes([0x7D, b ^ 0x20])
+        else:
+            out.append(b)
+    return bytes(out)
+
+
+def frame(payload):
+    if isinstance(payload, str):
+        payload = payload.encode()
+    raw = escape(payload)
+    return b"$" + raw + b"#" + ("%02x" % checksum(raw)).encode()
+
+
+class RspError(Exception):
+    pass
+
+
+class RspClient:
+    """A minimal GDB remote protocol client over a socket or a pair of pipes."""
+
+    def __init__(self, rfile, wfile, timeout=60):
+        self.r = rfile
+        self.w = wfile
+        self.noack = False
+        self.timeout = timeout
+        self.buf = b""
+        self.console = []  # text of 'O' packets received
+
+    @classmethod
+    def connect(cls, port, timeout=60):
+        s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        c = cls(s, s, timeout)
+        c.sock = s
+        return c
+
+    def close(self):
+        if hasattr(self, "sock"):
+            self.sock.close()
+
+    def raw_send(self, data):
+        if hasattr(self, "sock"):
+            self.sock.sendall(data)
+        else:
+            self.w.write(data)
+            self.w.flush()
+
+    def _read_more(self):
+        if hasattr(self, "sock"):
+            d = self.sock.recv(65536)
+        else:
+            d = os.read(self.r.fileno(), 65536)
+        if not d:
+            raise RspError("connection closed")
+        self.buf += d
+
+    def read_byte(self):
+        while not self.buf:
+            self._read_more()
+        b, self.buf = self.buf[:1], self.buf[1:]
+        return b
+
+    def read_packet(self, ack=True):
+        """Next packet payload (bytes, escapes and run-length undone)."""
+        while True:
+            b = self.read_byte()
+            if b == b"$":
+                break
+        raw = bytearray()
+        while True:
+            b = self.read_byte()
+            if b == b"#":
+                break
+            raw += b
+        cs = self.read_byte() + self.read_byte()
+        if int(cs, 16) != checksum(raw):
+            raise RspError("bad checksum from server: %r" % bytes(raw))
+        if ack and not self.noack:
+            self.raw_send(b"+")
+        out = bytearray()
+        i = 0
+        while i < len(raw):
+            c = raw[i]
+            if c == 0x7D:
+                out.append(raw[i + 1] ^ 0x20)
+                i += 2
+            elif c == 0x2A:
+                out += bytes([out[-1]]) * (raw[i + 1] - 29)
+                i += 2
+            else:
+                out.append(c)
+                i += 1
+        return bytes(out)
+
+    def expect_ack(self):
+        if self.noack:
+            return
+        b = self.read_byte()
+        if b != b"+":
+            raise RspError("expected '+', got %r" % b)
+
+    def send(self, payload):
+        self.raw_send(frame(payload))
+        self.expect_ack()
+
+    def reply(self):
+        """The next reply, collecting 'O' console packets on the way."""
+        while True:
+            p = self.read_packet()
+            if p.startswith(b"O") and p != b"OK" and re.fullmatch(rb"O[0-9a-f]*", p):
+                self.console.append(bytes.fromhex(p[1:].decode()).decode(errors="replace"))
+                continue
+            return p
+
+    def cmd(self, payload):
+        self.send(payload)
+        return self.reply()
+
+    def cmds(self, payload):
+        return self.cmd(payload).decode(errors="replace")
+
+    def monitor(self, text):
+        self.console = []
+        r = self.cmd(b"qRcmd," + text.encode().hex().encode())
+        return r, "".join(self.console)
+
+    def handshake(self, noack=True):
+        sup = self.cmds("qSupported:multiprocess+;swbreak+;hwbreak+;vContSupported+")
+        if noack:
+            assert self.cmds("QStartNoAckMode") == "OK"
+            self.noack = True
+        return sup
+
+
+def parse_stop(reply):
+    """'T05thread:5;swbreak:;20:...;' -> (signal, {key: value})."""
+    if isinstance(reply, bytes):
+        reply = reply.decode()
+    m = re.match(r"T([0-9a-f]{2})(.*)", reply)
+    if not m:
+        raise RspError("not a stop reply: %r" % reply)
+    fields = {}
+    for part in m.group(2).split(";"):
+        if not part:
+            continue
+        k, _, v = part.partition(":")
+        fields[k] = v
+    return int(m.group(1), 16), fields
+
+
+def le32(hexstr):
+    return struct.unpack("<I", bytes.fromhex(hexstr))[0]
+
+
+class Server:
+    """vxreplay on a free port (--port 0), stopped at the end."""
+
+    def __init__(self, trace, *args, once=False):
+        cmd = [vxtest.prog("vxreplay"), "--port", "0", trace] + list(args)
+        if once:
+            cmd.append("--once")
+        self.p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.port = None
+        self.banner = []
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            line = self.p.stdout.readline()
+            if not line:
+                break
+            self.banner.append(line)
+            m = re.search(r"listening on \S+ port (\d+)", line)
+            if m:
+                self.port = int(m.group(1))
+            if line.startswith("  gdb-multiarch"):
+                break
+        if self.port is None:
+            self.p.kill()
+            raise RuntimeError("vxreplay did not start: %s %s" % ("".join(self.banner), self.p.stderr.read()))
+
+    def client(self):
+        return RspClient.connect(self.port)
+
+    def stop(self):
+        if self.p.poll() is None:
+            self.p.terminate()
+            try:
+                self.p.wait(10)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+        err = self.p.stderr.read()
+        self.p.stdout.close()
+        self.p.stderr.close()
+        return err
+
+
+_traces = {}
+
+
+def record(kernel, *args):
+    """Record build/kernels/KERNEL.elf (or a path) once per test run; returns the trace path."""
+    key = (kernel,) + args
+    if key in _traces:
+        return _traces[key]
+    src = kernel if os.path.sep in kernel else vxtest.kernel(kernel)
+    d = vxtest.tmpdir()
+    out = os.path.join(d, os.path.basename(src).rsplit(".", 1)[0] + ".vxt")
+    r = vxtest.run([vxtest.prog("vxrec"), "--quiet"] + list(args) + [src, "-o", out], timeout=600)
+    if not os.path.exists(out):
+        raise RuntimeError("vxrec failed (%d): %s %s" % (r.returncode, r.stdout, r.stderr))
+    _traces[key] = out
+    return out
+
+
+def elf_entry_and_bytes(path, addr, n):
+    """Entry point of an ELF32 file and n bytes at virtual address addr (from PT_LOAD segments)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    entry, phoff = struct.unpack_from("<II", data, 24)
+    phentsize, phnum = struct.unpack_from("<HH", data, 42)
+    for i in range(phnum):
+        p_type, p_off, p_vaddr, _, p_filesz, _, _, _ = struct.unpack_from("<8I", data, phoff + i * phentsize)
+        if p_type == 1 and p_vaddr <= addr and addr + n <= p_vaddr + p_filesz:
+            o = p_off + addr - p_vaddr
+            return entry, data[o:o + n]
+    return entry, None
+
+
+def prerequisites():
+    if not os.path.exists(vxtest.prog("vxreplay")):
+        vxtest.skip_all("vxreplay not built")
+    if not os.path.exists(vxtest.prog("vxrec")):
+        vxtest.skip_all("vxrec not built")
+    if not os.path.exists(vxtest.kernel("vecadd")):
+        vxtest.skip_all("kernels not built (make kernels)")
+
+
+class RspTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.trace = record("vecadd")
+        cls.srv = Server(cls.trace)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.stop()
+
+    def setUp(self):
+        self.c = self.srv.client()
+
+    def tearDown(self):
+        try:
+            self.c.send("D")
+            self.c.reply()
+        except Exception:
+            pass
+        self.c.close()
+
+    def test_supported(self):
+        """qSupported advertises reverse execution, features and a packet size"""
+        sup = self.c.handshake(noack=False)
+        for f in ["qXfer:features:read+", "qXfer:threads:read+", "swbreak+", "hwbreak+", "vContSupported+",
+                  "ReverseStep+", "ReverseContinue+", "QStartNoAckMode+"]:
+            self.assertIn(f, sup.split(";"))
+        m = re.search(r"PacketSize=([0-9a-f]+)", sup)
+        self.assertTrue(m and int(m.group(1), 16) >= 4096)
+
+    def test_swbreak_only_when_offered(self):
+        """swbreak+ is only advertised to a client that offered it"""
+        sup = self.c.cmds("qSupported:multiprocess+")
+        self.assertNotIn("swbreak+", sup)
+        self.assertIn("ReverseStep+", sup)
+
+    def test_target_xml(self):
+        """target.xml: riscv:rv32, osabi none, cpu/fpu/csr features, GDB register numbers"""
+        self.c.handshake()
+        xml = b""
+        off = 0
+        while True:
+            r = self.c.cmd("qXfer:features:read:target.xml:%x,200" % off)
+            self.assertIn(r[:1], (b"m", b"l"))
+            xml += r[1:]
+            off += len(r) - 1
+            if r[:1] == b"l":
+                break
+        x = xml.decode()
+        self.assertIn("<architecture>riscv:rv32</architecture>", x)
+        self.assertIn("<osabi>none</osabi>", x)
+        for feat in ["org.gnu.gdb.riscv.cpu", "org.gnu.gdb.riscv.fpu", "org.gnu.gdb.riscv.csr"]:
+            self.assertIn(feat, x)
+        self.assertRegex(x, r'name="pc"[^>]*regnum="32"')
+        self.assertRegex(x, r'name="ft0"[^>]*regnum="33"')
+        self.assertRegex(x, r'name="fflags"[^>]*regnum="66"')
+        self.assertRegex(x, r'name="frm"[^>]*regnum="67"')
+        self.assertRegex(x, r'name="fcsr"[^>]*regnum="68"')
+        self.assertRegex(x, r'name="mhartid"[^>]*regnum="%d"' % (65 + 0xF14))
+        self.assertEqual(self.c.cmds("qXfer:features:read:other.xml:0,100")[:1], "E")
+
+    def test_initial_stop_and_registers(self):
+        """'?' reports thread 1 at the entry point with expedited registers; g and p agree"""
+        self.c.handshake()
+        sig, f = parse_stop(self.c.cmd("?"))
+        self.assertEqual(sig, 5)
+        self.assertEqual(f["thread"], "1")
+        elf = self.trace + ".elf"
+        entry, code = elf_entry_and_bytes(elf, 0x80000000, 16)
+        self.assertEqual(le32(f["20"]), entry)
+        for r in ["02", "08", "01"]:
+            self.assertIn(r, f)
+        g = self.c.cmds("g")
+        self.assertEqual(le32(g[32 * 8:33 * 8]), entry)   # pc after x0..x31
+        self.assertEqual(g[0:8], "00000000")             # x0
+        self.assertEqual(le32(self.c.cmds("p20")), entry)
+        self.assertEqual(self.c.cmds("p2"), g[16:24])    # sp
+        self.assertEqual(self.c.cmds("p1000")[:1], "E")  # no such register
+        # memory at the entry point is the ELF's code
+        self.assertEqual(bytes.fromhex(self.c.cmds("m%x,10" % entry)), code)
+
+    def test_writes_refused(self):
+        """G, P, M and X are refused: the recorded history cannot change"""
+        self.c.handshake()
+        g = self.c.cmds("g")
+        self.assertEqual(self.c.cmds("G" + g)[:1], "E")
+        self.assertEqual(self.c.cmds("P1=01000000")[:1], "E")
+        self.assertEqual(self.c.cmds("M80000000,4:00000000")[:1], "E")
+        self.assertEqual(self.c.cmd(b"X80000000,1:\x00")[:1], b"E")
+        self.assertEqual(self.c.cmds("g"), g)
+
+    def test_acks_and_naks(self):
+        """ack mode: '+' for good packets, '-' for a bad checksum, '-' from us makes the server resend"""
+        self.c.raw_send(b"$qC#00")
+        self.assertEqual(self.c.read_byte(), b"-")
+        self.c.raw_send(frame("qC"))
+        self.assertEqual(self.c.read_byte(), b"+")
+        first = self.c.read_packet(ack=False)
+        self.c.raw_send(b"-")                       # pretend it arrived damaged
+        again = self.c.read_packet(ack=False)
+        self.assertEqual(first, again)
+        self.assertTrue(first.startswith(b"QC"))
+        self.c.raw_send(b"+")
+        self.assertTrue(self.c.cmds("qC").startswith("QC"))
+
+    def test_noack_mode(self):
+        """after QStartNoAckMode no '+' is sent"""
+        self.c.cmd("QStartNoAckMode")
+        self.c.noack = True
+        self.c.raw_send(frame("qC"))
+        p = self.c.read_packet()
+        self.assertTrue(p.startswith(b"QC"))
+        self.assertEqual(self.c.buf, b"")
+
+    def test_unknown_and_malformed(self):
+        """unknown packets get the empty reply; malformed known ones an error"""
+        self.c.handshake()
+        self.assertEqual(self.c.cmds("qNoSuchThing"), "")
+        self.assertEqual(self.c.cmds("vNoSuchThing;1"), "")
+        self.assertEqual(self.c.cmds("!"), "")
+        self.assertEqual(self.c.cmds("mzz,4")[:1], "E")
+        self.assertEqual(self.c.cmds("m80000000")[:1], "E")
+        self.assertEqual(self.c.cmds("Z0,xyz,4")[:1], "E")
+        self.assertEqual(self.c.cmds("vCont;q")[:1], "E")
+        self.assertEqual(self.c.cmds("vMustReplyEmpty"), "")
+
+    def test_oversized_and_truncated(self):
+        """a packet bigger than PacketSize is refused; a cut packet is dropped; the session goes on"""
+        self.c.handshake()
+        r = self.c.cmds("m" + "0" * 70000 + ",4")
+        self.assertEqual(r[:1], "E")
+        self.c.raw_send(b"$m80000000,")            # cut short by the next packet
+        self.assertTrue(self.c.cmds("qC").startswith("QC"))
+        self.assertEqual(len(self.c.cmds("m80000000,4")), 8)
+
+    def test_threads(self):
+        """thread list, extra info, alive checks and selections of threads that do not exist"""
+        self.c.handshake()
+        first = self.c.cmds("qfThreadInfo")
+        self.assertTrue(first.startswith("m"))
+        ids = [int(t, 16) for t in first[1:].split(",")]
+        self.assertIn(1, ids)
+        self.assertEqual(self.c.cmds("qsThreadInfo"), "l")
+        info = bytes.fromhex(self.c.cmds("qThreadExtraInfo,1")).decode()
+        self.assertRegex(info, r"core 0 warp 0 lane 0, (active|masked off)")
+        self.assertEqual(self.c.cmds("T1"), "OK")
+        self.assertEqual(self.c.cmds("T7fffffff")[:1], "E")
+        self.assertEqual(self.c.cmds("Hg7fffffff")[:1], "E")
+        self.assertEqual(self.c.cmds("qThreadExtraInfo,7fffffff")[:1], "E")
+        self.assertEqual(self.c.cmds("Hg2"), "OK")     # lane 1 of warp 0
+        self.assertEqual(self.c.cmds("Hg0"), "OK")
+        self.assertEqual(self.c.cmds("Hc-1"), "OK")
+        x = self.c.cmds("qXfer:threads:read::0,fff")
+        self.assertIn('<thread id="1" core="0" name="warp 0 lane 0">', x)
+
+    def test_step_and_reverse(self):
+        """vCont;s steps thread 1's warp; bs comes back to the same registers; bc reaches the start"""
+        self.c.handshake()
+        g0 = self.c.cmds("g")
+        sig, f = parse_stop(self.c.cmd("vCont;s:1"))
+        self.assertEqual((sig, f["thread"]), (5, "1"))
+        g1 = self.c.cmds("g")
+        self.assertNotEqual(g0, g1)
+        self.assertEqual(le32(f["20"]), le32(g1[256:264]))
+        self.assertEqual(self.c.cmds("Hc1"), "OK")
+        sig, f = parse_stop(self.c.cmd("bs"))
+        self.assertEqual(self.c.cmds("g"), g0)
+        self.assertEqual(self.c.cmds("Hc0"), "OK")
+        sig, f = parse_stop(self.c.cmd("bc"))
+        self.assertIn("replaylog", f)
+        self.assertEqual(f["replaylog"], "begin")
+        self.assertEqual(self.c.cmds("g"), g0)
+
+    def test_breakpoint_and_end(self):
+        """Z0 + continue stops with swbreak before the breakpoint; continue to the end gives replaylog:end"""
+        self.c.handshake()
+        entry = le32(parse_stop(self.c.cmd("?"))[1]["20"])
+        pc = entry + 8
+        self.assertEqual(self.c.cmds("Z0,%x,4" % pc), "OK")
+        sig, f = parse_stop(self.c.cmd("vCont;c"))
+        self.assertIn("swbreak", f)
+        self.assertEqual(le32(f["20"]), pc)
+        # continue again: the instruction at the breakpoint executes first (progress)
+        n1 = int(re.search(r"event (\d+)", self.c.monitor("when")[1]).group(1))
+        sig, f = parse_stop(self.c.cmd("vCont;c"))
+        n2 = int(re.search(r"event (\d+)", self.c.monitor("when")[1]).group(1))
+        self.assertGreater(n2, n1)
+        self.assertEqual(self.c.cmds("z0,%x,4" % pc), "OK")
+        sig, f = parse_stop(self.c.cmd("c"))
+        self.assertEqual(f.get("replaylog"), "end")
+        sig, f = parse_stop(self.c.cmd("c"))
+        self.assertEqual(f.get("replaylog"), "end")     # still usable at the end
+        self.assertEqual(self.c.cmds("z0,%x,4" % pc)[:1], "E")   # not inserted any more
+
+    def test_monitor(self):
+        """monitor commands answer through O packets"""
+        self.c.handshake()
+        r, out = self.c.monitor("when")
+        self.assertEqual(r, b"OK")
+        self.assertRegex(out, r"event 0 of \d+, cycle \d+: core 0 warp 0")
+        r, out = self.c.monitor("help")
+        for cmd in ["when", "seek", "warps", "lane", "info dm", "checkpoint", "restart"]:
+            self.assertIn(cmd, out)
+        r, out = self.c.monitor("seek 100")
+        self.assertRegex(out, r"event 100 of")
+        r, out = self.c.monitor("warps")
+        self.assertRegex(out, r"gwarp.*pc")
+        r, out = self.c.monitor("info dm")
+        self.assertIn("ebreak-halt", out)
+        r, out = self.c.monitor("checkpoint")
+        m = re.search(r"checkpoint (\d+) at event 100", out)
+        self.assertTrue(m)
+        self.c.monitor("seek 0")
+        r, out = self.c.monitor("restart " + m.group(1))
+        self.assertRegex(out, r"event 100 of")
+        r, out = self.c.monitor("frobnicate")
+        self.assertIn("unknown monitor command", out)
+        r, out = self.c.monitor("seek banana")
+        self.assertIn("usage", out)
+        self.c.monitor("seek 0")
+
+    def test_disconnect_mid_packet(self):
+        """a client that vanishes mid-packet does not disturb the next one"""
+        c2 = self.srv.client()
+        c2.raw_send(b"$m8000")
+        c2.close()
+        time.sleep(0.2)
+        self.assertTrue(self.c.cmds("qC").startswith("QC"))
+
+    def test_kill_ends_session(self):
+        """k ends the session; the server then serves the next client"""
+        self.c.handshake()
+        self.c.raw_send(frame("k"))
+        time.sleep(0.2)
+        c2 = self.srv.client()
+        self.assertTrue(c2.cmds("qC").startswith("QC"))
+        c2.close()
+
+
+class CommandLineTests(unittest.TestCase):
+    def test_missing_trace(self):
+        """a missing trace: exit status 2 and a message naming the file"""
+        r = vxtest.run([vxtest.prog("vxreplay"), "/nonexistent/x.vxt"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("/nonexistent/x.vxt", r.stderr)
+
+    def test_not_a_trace(self):
+        """a file that is not a trace: exit status 2"""
+        d = vxtest.tmpdir()
+        bad = os.path.join(d, "bad.vxt")
+        with open(bad, "wb") as f:
+            f.write(b"this is not a trace\n" * 10)
+        r = vxtest.run([vxtest.prog("vxreplay"), bad])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("bad.vxt", r.stderr)
+
+    def test_truncated_trace(self):
+        """a trace cut inside its prologue: exit status 2"""
+        src = record("vecadd")
+        d = vxtest.tmpdir()
+        cut = os.path.join(d, "cut.vxt")
+        with open(src, "rb") as f:
+            data = f.read()
+        with open(cut, "wb") as f:
+            f.write(data[:40])
+        r = vxtest.run([vxtest.prog("vxreplay"), cut])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("cut.vxt", r.stderr)
+
+    def test_usage(self):
+        """usage errors: exit 2; --help and --version: exit 0"""
+        self.assertEqual(vxtest.run([vxtest.prog("vxreplay")]).returncode, 2)
+        self.assertEqual(vxtest.run([vxtest.prog("vxreplay"), "--bogus", "x"]).returncode, 2)
+        self.assertEqual(vxtest.run([vxtest.prog("vxreplay"), "--port", "99999", "x"]).returncode, 2)
+        r = vxtest.run([vxtest.prog("vxreplay"), "--help"])
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("--stdio", r.stdout)
+        r = vxtest.run([vxtest.prog("vxreplay"), "--version"])
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("vxreplay", r.stdout)
+
+    def test_port_in_use(self):
+        """a port already in use: exit 2 with a message"""
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        r = vxtest.run([vxtest.prog("vxreplay"), "--port", str(port), record("vecadd")])
+        s.close()
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(str(port), r.stderr)
+
+    def test_banner(self):
+        """the banner prints the gdb command that connects"""
+        srv = Server(record("vecadd"))
+        try:
+            text = "".join(srv.banner)
+            self.assertIn("target remote :%d" % srv.port, text)
+            self.assertIn("gdb-multiarch", text)
+            self.assertTrue(os.path.exists(record("vecadd") + ".elf"))
+        finally:
+            srv.stop()
+
+    def test_stdio(self):
+        """--stdio speaks the protocol on stdin/stdout"""
+        p = subprocess.Popen([vxtest.prog("vxreplay"), "--stdio", record("vecadd")], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            c = RspClient(p.stdout, p.stdin)
+            c.handshake()
+            sig, f = parse_stop(c.cmd("?"))
+            self.assertEqual(f["thread"], "1")
+            c.send("D")
+            self.assertEqual(c.reply(), b"OK")
+            p.stdin.close()
+            self.assertEqual(p.wait(30), 0)
+        finally:
+            if p.poll() is None:
+                p.kill()
+            p.stdout.close()
+            p.stderr.close()
+
+
+if __name__ == "__main__":
+    prerequisites()
+    vxtest.main(RspTests, CommandLineTests)
