@@ -1,0 +1,576 @@
+/*
+ * vxdump - show a vxrr trace: one line per event, JSON Lines for scripts, a
+ * summary of what the kernel did, or a timeline for Perfetto.
+ *
+ *   vxdump [options] TRACE
+ *
+ * Exit status: 0 success; 1 the trace is incomplete (cut off while it was
+ * written): everything up to its last complete chunk was shown and a note went
+ * to stderr; 2 usage error, or a trace that cannot be read or is corrupt (the
+ * message names the file and the byte offset; events before the damage are
+ * shown).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "evfmt.h"
+#include "summary.h"
+#include "symtab.h"
+#include "timeline.h"
+#include "vx_isa.h"
+#include "vx_trace.h"
+
+#define EXIT_INCOMPLETE 1
+
+static const char *prog = "vxdump";
+
+/* --kind bits */
+enum {
+    K_ISSUE = 1 << 0,   /* every issue */
+    K_MEM = 1 << 1,     /* issues with memory writes */
+    K_WCTL = 1 << 2,    /* issues with warp-control effects */
+    K_BARRIER = 1 << 3, /* issues that arrive at or release a barrier */
+    K_SPLIT = 1 << 4,   /* vx_split / vx_split.n issues */
+    K_DIVERGE = 1 << 5, /* divergent splits (an IPDOM push) */
+    K_CONSOLE = 1 << 6, /* issues that write console bytes */
+    K_FAULT = 1 << 7,   /* faulting issues and an END record with a fault */
+    K_DM = 1 << 8,      /* Debug Module events */
+    K_END = 1 << 9,     /* the END record */
+    K_COMMIT = 1 << 10, /* issues with register commits */
+    K_ALL = (1 << 11) - 1,
+};
+
+static const struct {
+    const char *name;
+    unsigned bit;
+} kinds[] = {
+    {"issue", K_ISSUE},   {"mem", K_MEM},         {"wctl", K_WCTL},       {"barrier", K_BARRIER},
+    {"split", K_SPLIT},   {"diverge", K_DIVERGE}, {"console", K_CONSOLE}, {"fault", K_FAULT},
+    {"dm", K_DM},         {"end", K_END},         {"commit", K_COMMIT},   {"all", K_ALL},
+};
+
+typedef struct opts {
+    const char *trace;
+    bool json, summary, no_header;
+    const char *timeline;
+    const char *extract;
+    bool has_from, has_to;
+    uint64_t from, to;
+    const char *warp_arg; /* resolved after the header is known */
+    const char *pc_arg;
+    int lane;             /* -1: all */
+    unsigned kinds;
+} opts;
+
+typedef struct warpset {
+    uint32_t *g;
+    size_t n;
+} warpset;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vxdump [options] TRACE\n"
+            "Show a vxrr trace (.vxt): one line per event with its event index, cycle,\n"
+            "core:warp, PC and symbol, thread mask, instruction and effects.\n\n"
+            "selection (the listing; --from/--to also bound --summary and --timeline):\n"
+            "      --from N            start at event index N (uses the trace index: no scan)\n"
+            "      --to N              stop after event index N\n"
+            "      --warp W[,W...]     only warp W: CORE:WARP or a global warp id\n"
+            "      --lane L            only events where lane L is active, and only its values\n"
+            "      --pc ADDR|SYM[+OFF] only issues at that PC; a bare function name selects\n"
+            "                          every PC in the function\n"
+            "      --kind K[,K...]     only these kinds of events: issue, commit, mem, wctl,\n"
+            "                          barrier, split, diverge, console, fault, dm, end, all\n\n"
+            "output:\n"
+            "      --json              JSON Lines, one object per event (tools/vxdump/SCHEMA.md)\n"
+            "      --no-header         no column header line in the text listing\n"
+            "      --summary           header, totals, per-warp counts, divergence, barrier\n"
+            "                          waits and a per-function histogram (with --json: one\n"
+            "                          JSON object) instead of the listing\n"
+            "      --timeline FILE     write the warp activity as Chrome trace-event JSON for\n"
+            "                          Perfetto / chrome://tracing (1 cycle shown as 1 us)\n"
+            "      --extract DIR       write the kernel image and the loaded files stored in\n"
+            "                          the trace into DIR and print the vxrec options that\n"
+            "                          record the same run again\n\n"
+            "  -h, --help              this text\n"
+            "      --version           print the version\n\n"
+            "exit status: 0 success; 1 the trace is incomplete (cut off): everything up to\n"
+            "its last complete chunk was shown; 2 usage error, unreadable or corrupt trace\n");
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\nTry '%s --help'.\n", prog);
+    va_end(ap);
+    return VX_EXIT_USAGE;
+}
+
+/* "--opt V" or "--opt=V": the value, or NULL (and *i unchanged) when argv[*i] is not opt. */
+static const char *optval(int argc, char **argv, int *i, const char *name, bool *missing)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+    if (strncmp(a, name, n)) return NULL;
+    if (a[n] == '=') return a + n + 1;
+    if (a[n]) return NULL;
+    if (*i + 1 >= argc) {
+        *missing = true;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int parse_kinds(const char *s, unsigned *out)
+{
+    unsigned k = 0;
+    char *copy = strdup(s), *save = NULL;
+    if (!copy) return -1;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        size_t j;
+        for (j = 0; j < VX_ARRAY_SIZE(kinds); j++)
+            if (!strcmp(t, kinds[j].name)) break;
+        if (j == VX_ARRAY_SIZE(kinds)) {
+            fprintf(stderr, "%s: --kind: unknown kind '%s' (issue, commit, mem, wctl, barrier, split, diverge, console, fault, dm, end, all)\n",
+                    prog, t);
+            free(copy);
+            return -1;
+        }
+        k |= kinds[j].bit;
+    }
+    free(copy);
+    if (!k) {
+        fprintf(stderr, "%s: --kind: empty list\n", prog);
+        return -1;
+    }
+    *out = k;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->lane = -1;
+    o->kinds = K_ALL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        bool missing = false;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            exit(0);
+        } else if (!strcmp(a, "--version")) {
+            printf("vxdump (vxrr) %s\n", VX_VERSION_STRING);
+            exit(0);
+        } else if (!strcmp(a, "--json")) {
+            o->json = true;
+        } else if (!strcmp(a, "--summary")) {
+            o->summary = true;
+        } else if (!strcmp(a, "--no-header")) {
+            o->no_header = true;
+        } else if ((v = optval(argc, argv, &i, "--from", &missing))) {
+            if (!vx_cli_parse_u64(v, false, &o->from)) return usage_error("--from: '%s' is not an event index", v);
+            o->has_from = true;
+        } else if ((v = optval(argc, argv, &i, "--to", &missing))) {
+            if (!vx_cli_parse_u64(v, false, &o->to)) return usage_error("--to: '%s' is not an event index", v);
+            o->has_to = true;
+        } else if ((v = optval(argc, argv, &i, "--warp", &missing))) {
+            o->warp_arg = v;
+        } else if ((v = optval(argc, argv, &i, "--lane", &missing))) {
+            uint32_t l;
+            if (!vx_cli_parse_u32(v, &l) || l >= VX_MAX_THREADS)
+                return usage_error("--lane: '%s' is not a lane number (0..127)", v);
+            o->lane = (int)l;
+        } else if ((v = optval(argc, argv, &i, "--pc", &missing))) {
+            o->pc_arg = v;
+        } else if ((v = optval(argc, argv, &i, "--kind", &missing))) {
+            if (parse_kinds(v, &o->kinds)) return VX_EXIT_USAGE;
+        } else if ((v = optval(argc, argv, &i, "--timeline", &missing))) {
+            o->timeline = v;
+        } else if ((v = optval(argc, argv, &i, "--extract", &missing))) {
+            o->extract = v;
+        } else if (missing) {
+            return usage_error("option %s needs a value", a);
+        } else if (a[0] == '-' && a[1]) {
+            return usage_error("unknown option '%s'", a);
+        } else if (o->trace) {
+            return usage_error("one trace at a time ('%s' is extra)", a);
+        } else {
+            o->trace = a;
+        }
+    }
+    if (!o->trace) return usage_error("%s", "no trace given");
+    if (o->has_from && o->has_to && o->to < o->from) return usage_error("%s", "--to is before --from");
+    return 0;
+}
+
+/* --warp: CORE:WARP or a global warp id, comma separated. */
+static int parse_warps(const char *s, const vx_trace_header *h, warpset *ws)
+{
+    uint32_t ncores = h->clusters * h->cores, total = ncores * h->warps;
+    char *copy = strdup(s), *save = NULL;
+    if (!copy) return -1;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        uint32_t c = 0, w = 0, g;
+        char *colon = strchr(t, ':');
+        if (colon) {
+            *colon = 0;
+            if (!vx_cli_parse_u32(t, &c) || !vx_cli_parse_u32(colon + 1, &w) || c >= ncores ||
+                w >= h->warps) {
+                fprintf(stderr, "%s: --warp: no warp %s:%s in this trace (%u cores x %u warps)\n", prog,
+                        t, colon + 1, ncores, h->warps);
+                free(copy);
+                return -1;
+            }
+            g = c * h->warps + w;
+        } else if (!vx_cli_parse_u32(t, &g) || g >= total) {
+            fprintf(stderr, "%s: --warp: no warp '%s' in this trace (global ids 0..%u, or CORE:WARP)\n",
+                    prog, t, total - 1);
+            free(copy);
+            return -1;
+        }
+        uint32_t *p = realloc(ws->g, (ws->n + 1) * sizeof *p);
+        if (!p) {
+            free(copy);
+            return -1;
+        }
+        ws->g = p;
+        ws->g[ws->n++] = g;
+    }
+    free(copy);
+    return 0;
+}
+
+static bool in_warps(const warpset *ws, uint32_t g)
+{
+    for (size_t i = 0; i < ws->n; i++)
+        if (ws->g[i] == g) return true;
+    return false;
+}
+
+/* --pc: [lo, hi) */
+static int parse_pc(const char *s, const vxd_symtab *syms, uint32_t *lo, uint32_t *hi)
+{
+    uint32_t v;
+    if (vx_cli_parse_u32(s, &v)) {
+        *lo = v;
+        *hi = v + 1;
+        return 0;
+    }
+    char name[256];
+    snprintf(name, sizeof name, "%s", s);
+    char *plus = strrchr(name, '+');
+    uint32_t off = 0;
+    bool has_off = false;
+    if (plus) {
+        *plus = 0;
+        if (!vx_cli_parse_u32(plus + 1, &off)) {
+            fprintf(stderr, "%s: --pc: bad offset in '%s'\n", prog, s);
+            return -1;
+        }
+        has_off = true;
+    }
+    const vxd_sym *sym = vxd_symtab_find(syms, name);
+    if (!sym) {
+        fprintf(stderr, "%s: --pc: no symbol '%s' in the kernel of this trace%s\n", prog, name,
+                syms->n ? "" : " (it has no symbol table)");
+        return -1;
+    }
+    if (has_off) {
+        *lo = sym->addr + off;
+        *hi = *lo + 1;
+    } else {
+        *lo = sym->addr;
+        *hi = vxd_symtab_end(syms, (size_t)(sym - syms->syms));
+    }
+    return 0;
+}
+
+typedef struct filter {
+    warpset warps;
+    bool has_pc;
+    uint32_t pc_lo, pc_hi;
+    int lane;
+    unsigned kinds;
+    uint32_t nw;
+} filter;
+
+static unsigned issue_kinds(const vx_event *ev)
+{
+    unsigned k = K_ISSUE;
+    if (ev->ncommits) k |= K_COMMIT;
+    if (ev->nmem) k |= K_MEM;
+    if (ev->nconsole) k |= K_CONSOLE;
+    if (ev->fault) k |= K_FAULT;
+    if (vxd_is_split(ev->insn)) k |= K_SPLIT;
+    if (ev->nwctl) k |= K_WCTL;
+    for (uint32_t i = 0; i < ev->nwctl; i++) {
+        unsigned w = ev->wctl[i].kind;
+        if (w == VX_WCTL_BAR_ARRIVE || w == VX_WCTL_BAR_RELEASE) k |= K_BARRIER;
+        if (w == VX_WCTL_IPDOM_PUSH) k |= K_DIVERGE;
+    }
+    return k;
+}
+
+static bool dm_has_warp(const vx_dm_event *d)
+{
+    return d->op == VX_DM_HALT || d->op == VX_DM_RESUME || d->op == VX_DM_SET_PC ||
+           d->op == VX_DM_SCRATCH;
+}
+
+static bool selected(const filter *f, const vx_event *ev)
+{
+    switch (ev->kind) {
+    case VX_EV_ISSUE:
+        if (!(issue_kinds(ev) & f->kinds)) return false;
+        if (f->warps.n && !in_warps(&f->warps, ev->core * f->nw + ev->warp)) return false;
+        if (f->lane >= 0 && !vx_lanes_test(ev->tmask, (unsigned)f->lane)) return false;
+        if (f->has_pc && (ev->pc < f->pc_lo || ev->pc >= f->pc_hi)) return false;
+        return true;
+    case VX_EV_DM:
+        if (!(f->kinds & K_DM) || f->has_pc) return false;
+        if (f->warps.n && !(dm_has_warp(&ev->dm) && in_warps(&f->warps, ev->dm.gwarp))) return false;
+        if (f->lane >= 0 && ev->dm.op == VX_DM_SCRATCH && ev->dm.lane != (unsigned)f->lane) return false;
+        return true;
+    case VX_EV_END:
+        if (f->has_pc) return false;
+        return (f->kinds & K_END) || ((f->kinds & K_FAULT) && ev->fault);
+    default: return false;
+    }
+}
+
+/* ---- --extract ---------------------------------------------------------------------------------- */
+
+static int write_file(const char *path, const uint8_t *buf, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        fprintf(stderr, "%s: cannot create '%s': %s\n", prog, path, strerror(errno));
+        return -1;
+    }
+    size_t n = len ? fwrite(buf, 1, len, f) : 0;
+    if (n != len || fclose(f)) {
+        fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path, strerror(errno));
+        if (n == len) return -1;
+        fclose(f);
+        return -1;
+    }
+    return 0;
+}
+
+/* A file name from a stored basename: no directories, no dot files, never empty. */
+static void safe_name(const char *name, const char *fallback, char *out, size_t cap)
+{
+    const char *b = name ? strrchr(name, '/') : NULL;
+    b = b ? b + 1 : name;
+    if (!b || !*b || b[0] == '.') b = fallback;
+    snprintf(out, cap, "%s", b);
+    for (char *p = out; *p; p++)
+        if (*p == '/' || *p == '\\' || (unsigned char)*p < 0x20) *p = '_';
+}
+
+static int extract(const char *dir, const vx_trace_header *h)
+{
+    char name[512], path[4096];
+    if (mkdir(dir, 0777) && errno != EEXIST) {
+        fprintf(stderr, "%s: cannot create directory '%s': %s\n", prog, dir, strerror(errno));
+        return VX_EXIT_USAGE;
+    }
+    safe_name(h->image_name, "kernel.bin", name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (write_file(path, h->image, h->image_len)) return VX_EXIT_USAGE;
+    printf("-C %u -c %u -w %u -t %u", h->clusters, h->cores, h->warps, h->threads);
+    if (h->arg) printf(" --arg 0x%" PRIx32, h->arg);
+    if (h->max_cycles) printf(" --max-cycles %" PRIu64, h->max_cycles);
+    if (h->mem_limit) printf(" --mem-limit %" PRIu64, h->mem_limit);
+    for (uint32_t i = 0; i < h->nloads; i++) {
+        char lname[512], fb[32], lpath[4096];
+        snprintf(fb, sizeof fb, "load%u.bin", i);
+        safe_name(h->loads[i].name, fb, lname, sizeof lname);
+        /* two loads of files with the same name: keep both */
+        for (uint32_t j = 0; j < i; j++) {
+            char other[512];
+            char fb2[32];
+            snprintf(fb2, sizeof fb2, "load%u.bin", j);
+            safe_name(h->loads[j].name, fb2, other, sizeof other);
+            if (!strcmp(other, lname)) {
+                snprintf(lname, sizeof lname, "load%u.bin", i);
+                break;
+            }
+        }
+        snprintf(lpath, sizeof lpath, "%s/%s", dir, lname);
+        if (write_file(lpath, h->loads[i].bytes, h->loads[i].len)) return VX_EXIT_USAGE;
+        printf(" --load %s@0x%" PRIx32, lpath, h->loads[i].addr);
+    }
+    printf(" %s\n", path);
+    return 0;
+}
+
+/* ---- main ---------------------------------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+    opts o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc) return rc;
+
+    vx_trace_reader *r = NULL;
+    vxd_symtab syms = {0};
+    vx_disasm_ctx *dis = NULL;
+    vxd_summary *sum = NULL;
+    vxd_timeline *tl = NULL;
+    FILE *tlf = NULL;
+    filter flt = {0};
+    vxd_sb line = {0};
+    char msg[256];
+    vx_err e;
+    int status = 0;
+
+    if ((e = vx_trace_reader_new(&r)) || (e = vx_trace_reader_open(r, o.trace))) {
+        fprintf(stderr, "%s: %s\n", prog, r ? vx_trace_reader_errmsg(r) : vx_strerror(e));
+        status = VX_EXIT_USAGE;
+        goto out;
+    }
+    const vx_trace_header *h = vx_trace_reader_header(r);
+    if (o.extract) {
+        status = extract(o.extract, h);
+        goto out;
+    }
+    vx_trace_summary ts;
+    if ((e = vx_trace_reader_summary(r, &ts))) {
+        fprintf(stderr, "%s: %s\n", prog, vx_trace_reader_errmsg(r));
+        status = VX_EXIT_USAGE;
+        goto out;
+    }
+    if ((e = vxd_symtab_load(&syms, h->image_kind, h->image, h->image_len, msg, sizeof msg))) {
+        fprintf(stderr, "%s: %s: %s\n", prog, o.trace, msg);
+        status = VX_EXIT_USAGE;
+        goto out;
+    }
+    if (vx_disasm_new(&dis)) dis = NULL; /* vx_disasm() per call still works */
+
+    flt.lane = o.lane;
+    flt.kinds = o.kinds;
+    flt.nw = h->warps;
+    if (o.lane >= 0 && (uint32_t)o.lane >= h->threads) {
+        fprintf(stderr, "%s: --lane: no lane %d in this trace (%u threads per warp)\n", prog, o.lane,
+                h->threads);
+        status = VX_EXIT_USAGE;
+        goto out;
+    }
+    if (o.warp_arg && parse_warps(o.warp_arg, h, &flt.warps)) {
+        status = VX_EXIT_USAGE;
+        goto out;
+    }
+    if (o.pc_arg) {
+        if (parse_pc(o.pc_arg, &syms, &flt.pc_lo, &flt.pc_hi)) {
+            status = VX_EXIT_USAGE;
+            goto out;
+        }
+        flt.has_pc = true;
+    }
+
+    vxd_fmt fmt;
+    vxd_fmt_init(&fmt, h, &syms, dis, ts.issues, ts.cycle);
+    fmt.lane = o.lane;
+    bool listing = !o.summary && !o.timeline;
+    if (o.summary && (e = vxd_summary_new(&sum, h, &syms))) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        status = VX_EXIT_USAGE;
+        goto out;
+    }
+    if (o.timeline) {
+        tlf = !strcmp(o.timeline, "-") ? stdout : fopen(o.timeline, "w");
+        if (!tlf) {
+            fprintf(stderr, "%s: cannot create '%s': %s\n", prog, o.timeline, strerror(errno));
+            status = VX_EXIT_USAGE;
+            goto out;
+        }
+        const char *base = strrchr(o.trace, '/');
+        if ((e = vxd_timeline_new(&tl, tlf, h, &syms, base ? base + 1 : o.trace))) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            status = VX_EXIT_USAGE;
+            goto out;
+        }
+    }
+    if (o.has_from && (e = vx_trace_reader_seek(r, o.from))) {
+        fprintf(stderr, "%s: %s\n", prog, vx_trace_reader_errmsg(r));
+        status = VX_EXIT_USAGE;
+        goto out;
+    }
+    if (listing && !o.json && !o.no_header) {
+        vxd_fmt_columns(&fmt, &line);
+        puts(line.s);
+    }
+
+    const vx_event *ev;
+    uint64_t last_cycle = 0, shown = 0;
+    while ((e = vx_trace_reader_next(r, &ev)) == VX_OK) {
+        if (o.has_to && ev->index > o.to) break;
+        last_cycle = ev->cycle;
+        if (sum) vxd_summary_event(sum, ev);
+        if (tl) vxd_timeline_event(tl, ev);
+        if (!listing || !selected(&flt, ev)) continue;
+        vxd_sb_clear(&line);
+        if (o.json)
+            vxd_fmt_event_json(&fmt, ev, &line);
+        else
+            vxd_fmt_event(&fmt, ev, &line);
+        if (line.oom) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            status = VX_EXIT_USAGE;
+            goto out;
+        }
+        fputs(line.s, stdout);
+        putchar('\n');
+        shown++;
+    }
+    if (e != VX_OK && e != VX_ERR_END) {
+        fflush(stdout);
+        fprintf(stderr, "%s: %s\n", prog, vx_trace_reader_errmsg(r));
+        status = VX_EXIT_USAGE;
+    }
+    if (tl) {
+        vxd_timeline_finish(tl, last_cycle);
+        if (tlf != stdout && fclose(tlf)) {
+            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, o.timeline, strerror(errno));
+            status = VX_EXIT_USAGE;
+        }
+        tlf = NULL;
+    }
+    if (sum) {
+        vxd_summary_file sf = {o.trace, &ts, o.has_from || o.has_to, o.from, o.to};
+        vxd_summary_print(sum, h, &sf, o.json, stdout);
+    }
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "%s: cannot write the output: %s\n", prog, strerror(errno));
+        if (!status) status = VX_EXIT_USAGE;
+    }
+    if (!status && vx_trace_reader_incomplete(r)) {
+        fprintf(stderr, "%s: %s: the trace is incomplete (cut off while it was recorded): shown up to its last complete chunk (%" PRIu64 " issues)\n",
+                prog, o.trace, ts.issues);
+        status = EXIT_INCOMPLETE;
+    }
+    (void)shown;
+out:
+    if (tlf && tlf != stdout) fclose(tlf);
+    vxd_timeline_free(tl);
+    vxd_summary_free(sum);
+    vxd_sb_release(&line);
+    free(flt.warps.g);
+    vx_disasm_free(dis);
+    vxd_symtab_release(&syms);
+    vx_trace_reader_free(r);
+    return status;
+}

@@ -1,0 +1,421 @@
+/*
+ * summary.c - vxdump --summary (see summary.h).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evfmt.h"
+#include "summary.h"
+
+typedef struct warp_stat {
+    uint64_t issues, lane_ops, splits, divergent;
+    uint64_t first_cycle, last_cycle;
+    uint64_t wait_since; /* cycle of a pending barrier arrival */
+    uint32_t wait_bar;
+    bool waiting;
+} warp_stat;
+
+typedef struct bar_stat {
+    uint32_t id; /* bit 31: global */
+    uint64_t arrivals, releases, wait_cycles, max_wait;
+} bar_stat;
+
+typedef struct fn_stat {
+    uint64_t issues, lane_ops;
+} fn_stat;
+
+struct vxd_summary {
+    uint32_t ncores, nw, nt;
+    const vxd_symtab *syms;
+    warp_stat *w;
+    size_t ngw;
+    bar_stat *bars;
+    size_t nbars, capbars;
+    fn_stat *fn; /* syms->n + 1 entries: the last is "no symbol" */
+    uint64_t records, issues, dm, lane_ops, mem_writes, console, wctl, splits, divergent, faults;
+    uint64_t injected, steps, first_index, last_index, first_cycle, last_cycle;
+    bool any;
+    bool has_end;
+    uint8_t end_status;
+    uint32_t exit_code;
+    uint64_t end_cycle;
+    bool end_fault;
+    vx_fault fault;
+};
+
+vx_err vxd_summary_new(vxd_summary **out, const vx_trace_header *h, const vxd_symtab *syms)
+{
+    vxd_summary *s = calloc(1, sizeof *s);
+    if (!s) return VX_ERR_NOMEM;
+    s->ncores = h->clusters * h->cores;
+    s->nw = h->warps;
+    s->nt = h->threads;
+    s->syms = syms;
+    s->ngw = (size_t)s->ncores * s->nw;
+    s->w = calloc(s->ngw ? s->ngw : 1, sizeof *s->w);
+    s->fn = calloc(syms->n + 1, sizeof *s->fn);
+    if (!s->w || !s->fn) {
+        vxd_summary_free(s);
+        return VX_ERR_NOMEM;
+    }
+    *out = s;
+    return VX_OK;
+}
+
+void vxd_summary_free(vxd_summary *s)
+{
+    if (!s) return;
+    free(s->w);
+    free(s->bars);
+    free(s->fn);
+    free(s);
+}
+
+static bar_stat *bar_of(vxd_summary *s, uint32_t id)
+{
+    for (size_t i = 0; i < s->nbars; i++)
+        if (s->bars[i].id == id) return &s->bars[i];
+    if (s->nbars == s->capbars) {
+        size_t ncap = s->capbars ? s->capbars * 2 : 8;
+        bar_stat *p = realloc(s->bars, ncap * sizeof *p);
+        if (!p) return NULL;
+        s->bars = p;
+        s->capbars = ncap;
+    }
+    bar_stat *b = &s->bars[s->nbars++];
+    memset(b, 0, sizeof *b);
+    b->id = id;
+    return b;
+}
+
+static void on_wctl(vxd_summary *s, const vx_event *ev, const vx_wctl *c)
+{
+    size_t g = (size_t)c->core * s->nw + c->warp;
+    if (g >= s->ngw) return;
+    warp_stat *w = &s->w[g];
+    bar_stat *b;
+    switch (c->kind) {
+    case VX_WCTL_BAR_ARRIVE:
+        if ((b = bar_of(s, c->arg))) b->arrivals++;
+        w->waiting = true;
+        w->wait_since = ev->cycle;
+        w->wait_bar = c->arg;
+        break;
+    case VX_WCTL_BAR_RELEASE:
+        if ((b = bar_of(s, c->arg))) {
+            b->releases++;
+            if (w->waiting && w->wait_bar == c->arg && ev->cycle >= w->wait_since) {
+                uint64_t d = ev->cycle - w->wait_since;
+                b->wait_cycles += d;
+                if (d > b->max_wait) b->max_wait = d;
+            }
+        }
+        w->waiting = false;
+        break;
+    case VX_WCTL_IPDOM_PUSH: s->divergent++, w->divergent++; break;
+    default: break;
+    }
+}
+
+void vxd_summary_event(vxd_summary *s, const vx_event *ev)
+{
+    s->records++;
+    if (!s->any) {
+        s->any = true;
+        s->first_index = ev->index;
+        s->first_cycle = ev->cycle;
+    }
+    s->last_index = ev->index;
+    s->last_cycle = ev->cycle;
+    if (ev->kind == VX_EV_DM) {
+        s->dm++;
+        return;
+    }
+    if (ev->kind == VX_EV_END) {
+        s->has_end = true;
+        s->end_status = ev->end_status;
+        s->exit_code = ev->exit_code;
+        s->end_cycle = ev->cycle;
+        if (ev->fault) {
+            s->end_fault = true;
+            s->fault = *ev->fault;
+        }
+        return;
+    }
+    if (ev->kind != VX_EV_ISSUE) return;
+    unsigned lanes = vx_lanes_count(ev->tmask);
+    s->issues++;
+    s->lane_ops += lanes;
+    if (ev->flags & VX_EVF_INJECTED) s->injected++;
+    if (ev->flags & VX_EVF_STEP) s->steps++;
+    size_t g = (size_t)ev->core * s->nw + ev->warp;
+    if (g < s->ngw) {
+        warp_stat *w = &s->w[g];
+        if (!w->issues) w->first_cycle = ev->cycle;
+        w->issues++;
+        w->lane_ops += lanes;
+        w->last_cycle = ev->cycle;
+        if (vxd_is_split(ev->insn) && !ev->fault) {
+            w->splits++;
+            s->splits++;
+        }
+    }
+    fn_stat *f = &s->fn[vxd_symtab_index(s->syms, ev->pc)];
+    f->issues++;
+    f->lane_ops += lanes;
+    if (ev->fault) s->faults++;
+    s->mem_writes += ev->nmem;
+    s->console += ev->nconsole;
+    s->wctl += ev->nwctl;
+    for (uint32_t i = 0; i < ev->nwctl; i++) on_wctl(s, ev, &ev->wctl[i]);
+}
+
+/* ---- printing ---------------------------------------------------------------------------------- */
+
+typedef struct fn_row {
+    size_t i;
+    uint64_t issues;
+} fn_row;
+
+static int fn_row_cmp(const void *pa, const void *pb)
+{
+    const fn_row *a = pa, *b = pb;
+    if (a->issues != b->issues) return a->issues > b->issues ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static int bar_cmp(const void *pa, const void *pb)
+{
+    const bar_stat *a = pa, *b = pb;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* Functions that ran, most issues first; *n rows. */
+static fn_row *fn_rows(const vxd_summary *s, size_t *n)
+{
+    fn_row *rows = calloc(s->syms->n + 1, sizeof *rows);
+    *n = 0;
+    if (!rows) return NULL;
+    for (size_t i = 0; i <= s->syms->n; i++)
+        if (s->fn[i].issues) rows[(*n)++] = (fn_row){i, s->fn[i].issues};
+    qsort(rows, *n, sizeof *rows, fn_row_cmp);
+    return rows;
+}
+
+static const char *fn_name(const vxd_summary *s, size_t i)
+{
+    return i < s->syms->n ? s->syms->syms[i].name : "(no symbol)";
+}
+
+static double ratio(uint64_t a, uint64_t b)
+{
+    return b ? (double)a / (double)b : 0.0;
+}
+
+static void print_json(const vxd_summary *s, const vx_trace_header *h, const vxd_summary_file *f,
+                       FILE *out)
+{
+    vxd_sb b = {0};
+    const vx_trace_summary *ts = f->ts;
+    vxd_sb_puts(&b, "{\"trace\":{\"path\":");
+    vxd_sb_json_str(&b, f->path, strlen(f->path));
+    vxd_sb_printf(&b, ",\"file_bytes\":%" PRIu64 ",\"complete\":%s,\"format\":\"%u.%u\",\"sim_version\":",
+                  ts->file_bytes, ts->complete ? "true" : "false", h->major, h->minor);
+    const char *sv = h->sim_version ? h->sim_version : "";
+    vxd_sb_json_str(&b, sv, strlen(sv));
+    vxd_sb_printf(&b, ",\"chunks\":%" PRIu64 ",\"keyframes\":%" PRIu64 ",\"raw_bytes\":%" PRIu64 "}",
+                  ts->chunks, ts->keyframes, ts->raw_bytes);
+    if (f->range)
+        vxd_sb_printf(&b, ",\"range\":{\"from\":%" PRIu64 ",\"to\":%" PRIu64 "}", f->from, f->to);
+    vxd_sb_printf(&b, ",\"platform\":{\"clusters\":%u,\"cores\":%u,\"warps\":%u,\"threads\":%u}",
+                  h->clusters, h->cores, h->warps, h->threads);
+    vxd_sb_puts(&b, ",\"kernel\":{\"name\":");
+    const char *in = h->image_name ? h->image_name : "";
+    vxd_sb_json_str(&b, in, strlen(in));
+    vxd_sb_printf(&b, ",\"kind\":\"%s\",\"size\":%zu,\"start_pc\":%" PRIu32 ",\"arg\":%" PRIu32
+                      ",\"symbols\":%zu}",
+                  vxd_image_kind_name(h->image_kind), h->image_len, h->start_pc, h->arg, s->syms->n);
+    vxd_sb_puts(&b, ",\"loads\":[");
+    for (uint32_t i = 0; i < h->nloads; i++) {
+        const char *ln = h->loads[i].name ? h->loads[i].name : "";
+        vxd_sb_puts(&b, i ? ",{\"name\":" : "{\"name\":");
+        vxd_sb_json_str(&b, ln, strlen(ln));
+        vxd_sb_printf(&b, ",\"addr\":%" PRIu32 ",\"size\":%zu}", h->loads[i].addr, h->loads[i].len);
+    }
+    vxd_sb_puts(&b, "],\"end\":");
+    if (s->has_end) {
+        vxd_sb_printf(&b, "{\"status\":\"%s\",\"exit_code\":%" PRIu32 ",\"cycle\":%" PRIu64 ",\"fault\":",
+                      vxd_end_name(s->end_status), s->exit_code, s->end_cycle);
+        if (s->end_fault) {
+            vxd_sb_printf(&b, "{\"kind\":\"%s\",\"core\":%" PRIu32 ",\"warp\":%" PRIu32 ",\"pc\":%" PRIu32
+                              ",\"reason\":",
+                          vxd_fault_name(s->fault.kind), s->fault.core, s->fault.warp, s->fault.pc);
+            vxd_sb_json_str(&b, s->fault.reason, strnlen(s->fault.reason, sizeof s->fault.reason));
+            vxd_sb_putc(&b, '}');
+        } else {
+            vxd_sb_puts(&b, "null");
+        }
+        vxd_sb_putc(&b, '}');
+    } else {
+        vxd_sb_puts(&b, "null");
+    }
+    vxd_sb_printf(&b, ",\"totals\":{\"events\":%" PRIu64 ",\"issues\":%" PRIu64 ",\"dm_events\":%" PRIu64
+                      ",\"cycles\":%" PRIu64 ",\"lane_ops\":%" PRIu64 ",\"avg_active_lanes\":%.4f"
+                      ",\"mem_writes\":%" PRIu64 ",\"console_bytes\":%" PRIu64 ",\"wctl\":%" PRIu64
+                      ",\"faults\":%" PRIu64 ",\"injected\":%" PRIu64 ",\"steps\":%" PRIu64 "}",
+                  s->records, s->issues, s->dm, s->last_cycle, s->lane_ops, ratio(s->lane_ops, s->issues),
+                  s->mem_writes, s->console, s->wctl, s->faults, s->injected, s->steps);
+    vxd_sb_puts(&b, ",\"warps\":[");
+    bool first = true;
+    for (size_t g = 0; g < s->ngw; g++) {
+        const warp_stat *w = &s->w[g];
+        if (!w->issues) continue;
+        vxd_sb_printf(&b, "%s{\"core\":%zu,\"warp\":%zu,\"gwarp\":%zu,\"issues\":%" PRIu64
+                          ",\"lane_ops\":%" PRIu64 ",\"avg_active_lanes\":%.4f,\"splits\":%" PRIu64
+                          ",\"divergent_splits\":%" PRIu64 ",\"first_cycle\":%" PRIu64
+                          ",\"last_cycle\":%" PRIu64 "}",
+                      first ? "" : ",", g / s->nw, g % s->nw, g, w->issues, w->lane_ops,
+                      ratio(w->lane_ops, w->issues), w->splits, w->divergent, w->first_cycle,
+                      w->last_cycle);
+        first = false;
+    }
+    vxd_sb_printf(&b, "],\"divergence\":{\"splits\":%" PRIu64 ",\"divergent\":%" PRIu64
+                      ",\"uniform\":%" PRIu64 "}",
+                  s->splits, s->divergent, s->splits >= s->divergent ? s->splits - s->divergent : 0);
+    vxd_sb_puts(&b, ",\"barriers\":[");
+    for (size_t i = 0; i < s->nbars; i++) {
+        const bar_stat *br = &s->bars[i];
+        vxd_sb_printf(&b, "%s{\"id\":%" PRIu32 ",\"global\":%s,\"arrivals\":%" PRIu64 ",\"releases\":%" PRIu64
+                          ",\"wait_cycles\":%" PRIu64 ",\"max_wait\":%" PRIu64 "}",
+                      i ? "," : "", br->id & 0x7fffffffu, (br->id >> 31) ? "true" : "false",
+                      br->arrivals, br->releases, br->wait_cycles, br->max_wait);
+    }
+    vxd_sb_puts(&b, "],\"functions\":[");
+    size_t n;
+    fn_row *rows = fn_rows(s, &n);
+    for (size_t i = 0; rows && i < n; i++) {
+        size_t k = rows[i].i;
+        vxd_sb_puts(&b, i ? ",{\"name\":" : "{\"name\":");
+        if (k < s->syms->n) {
+            vxd_sb_json_str(&b, s->syms->syms[k].name, strlen(s->syms->syms[k].name));
+            vxd_sb_printf(&b, ",\"addr\":%" PRIu32, s->syms->syms[k].addr);
+        } else {
+            vxd_sb_puts(&b, "null,\"addr\":null");
+        }
+        vxd_sb_printf(&b, ",\"issues\":%" PRIu64 ",\"lane_ops\":%" PRIu64 "}", s->fn[k].issues,
+                      s->fn[k].lane_ops);
+    }
+    free(rows);
+    vxd_sb_puts(&b, "]}");
+    if (b.s) fprintf(out, "%s\n", b.s);
+    vxd_sb_release(&b);
+}
+
+static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd_summary_file *f,
+                       FILE *out)
+{
+    const vx_trace_summary *ts = f->ts;
+    uint32_t ncores = h->clusters * h->cores;
+    fprintf(out, "trace       %s: %" PRIu64 " bytes, %s, format %u.%u, recorded by vxrr %s\n", f->path,
+            ts->file_bytes, ts->complete ? "complete" : "INCOMPLETE (cut off)", h->major, h->minor,
+            h->sim_version ? h->sim_version : "?");
+    fprintf(out, "            %" PRIu64 " event chunks, %" PRIu64 " keyframes", ts->chunks, ts->keyframes);
+    if (ts->raw_bytes && ts->file_bytes)
+        fprintf(out, ", %.1fx smaller than the raw commit log", (double)ts->raw_bytes / (double)ts->file_bytes);
+    fputc('\n', out);
+    if (f->range)
+        fprintf(out, "range       events %" PRIu64 "..%" PRIu64 " only\n", f->from, f->to);
+    fprintf(out, "platform    %u cluster%s x %u core%s x %u warps x %u threads (%u warps, %" PRIu64 " threads)\n",
+            h->clusters, h->clusters == 1 ? "" : "s", h->cores, h->cores == 1 ? "" : "s", h->warps,
+            h->threads, ncores * h->warps, (uint64_t)ncores * h->warps * h->threads);
+    fprintf(out, "kernel      %s (%s, %zu bytes, %zu symbols), start pc 0x%08" PRIx32 ", arg 0x%" PRIx32 "\n",
+            h->image_name && *h->image_name ? h->image_name : "(unnamed)",
+            vxd_image_kind_name(h->image_kind), h->image_len, s->syms->n, h->start_pc, h->arg);
+    if (!h->nloads) fprintf(out, "loads       none\n");
+    for (uint32_t i = 0; i < h->nloads; i++)
+        fprintf(out, "%s %s: %zu bytes at 0x%08" PRIx32 "\n", i ? "           " : "loads      ",
+                h->loads[i].name && *h->loads[i].name ? h->loads[i].name : "(unnamed)",
+                h->loads[i].len, h->loads[i].addr);
+    if (!s->has_end)
+        fprintf(out, "end         none (%s)\n", ts->complete ? "outside the range" : "the trace was cut off");
+    else if (s->end_status == VX_END_EXIT)
+        fprintf(out, "end         exit code %" PRIu32 " at cycle %" PRIu64 "\n", s->exit_code, s->end_cycle);
+    else if (s->end_fault)
+        fprintf(out, "end         %s at cycle %" PRIu64 ": %s fault at pc 0x%08" PRIx32 " (core %" PRIu32
+                     ", warp %" PRIu32 "): %.96s\n",
+                vxd_end_name(s->end_status), s->end_cycle, vxd_fault_name(s->fault.kind), s->fault.pc,
+                s->fault.core, s->fault.warp, s->fault.reason);
+    else
+        fprintf(out, "end         %s at cycle %" PRIu64 "\n", vxd_end_name(s->end_status), s->end_cycle);
+
+    fprintf(out, "\ntotals      %" PRIu64 " events: %" PRIu64 " issues, %" PRIu64 " DM events, %s end record\n",
+            s->records, s->issues, s->dm, s->has_end ? "1" : "no");
+    fprintf(out, "            %" PRIu64 " cycles, %" PRIu64 " lane-ops, %.2f active lanes per issue (%.1f%% of %u)\n",
+            s->last_cycle, s->lane_ops, ratio(s->lane_ops, s->issues),
+            100.0 * ratio(s->lane_ops, s->issues * h->threads), h->threads);
+    fprintf(out, "            %" PRIu64 " memory writes, %" PRIu64 " console bytes, %" PRIu64
+                 " warp-control effects, %" PRIu64 " faulting issues\n",
+            s->mem_writes, s->console, s->wctl, s->faults);
+    if (s->injected || s->steps)
+        fprintf(out, "            %" PRIu64 " injected instructions, %" PRIu64 " single steps\n", s->injected,
+                s->steps);
+
+    fprintf(out, "\nper warp    %-9s %10s %10s %9s %8s %10s  %s\n", "core:warp", "issues", "lane-ops",
+            "avg-lanes", "splits", "divergent", "cycles");
+    for (size_t g = 0; g < s->ngw; g++) {
+        const warp_stat *w = &s->w[g];
+        if (!w->issues) continue;
+        char cw[32];
+        snprintf(cw, sizeof cw, "%zu:%zu", g / s->nw, g % s->nw);
+        fprintf(out, "            %-9s %10" PRIu64 " %10" PRIu64 " %9.2f %8" PRIu64 " %10" PRIu64
+                     "  %" PRIu64 "-%" PRIu64 "\n",
+                cw, w->issues, w->lane_ops, ratio(w->lane_ops, w->issues), w->splits, w->divergent,
+                w->first_cycle, w->last_cycle);
+    }
+
+    fprintf(out, "\ndivergence  %" PRIu64 " splits: %" PRIu64 " divergent, %" PRIu64 " uniform", s->splits,
+            s->divergent, s->splits >= s->divergent ? s->splits - s->divergent : 0);
+    fprintf(out, "; %.2f active lanes per issue on average\n", ratio(s->lane_ops, s->issues));
+
+    if (!s->nbars) {
+        fprintf(out, "barriers    none\n");
+    } else {
+        bar_stat *sorted = malloc(s->nbars * sizeof *sorted);
+        if (sorted) {
+            memcpy(sorted, s->bars, s->nbars * sizeof *sorted);
+            qsort(sorted, s->nbars, sizeof *sorted, bar_cmp);
+            fprintf(out, "barriers    %-9s %10s %10s %12s %10s\n", "id", "arrivals", "releases",
+                    "wait-cycles", "max-wait");
+            for (size_t i = 0; i < s->nbars; i++) {
+                char id[24];
+                snprintf(id, sizeof id, "%s%" PRIu32, (sorted[i].id >> 31) ? "global " : "",
+                         sorted[i].id & 0x7fffffffu);
+                fprintf(out, "            %-9s %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10" PRIu64 "\n", id,
+                        sorted[i].arrivals, sorted[i].releases, sorted[i].wait_cycles, sorted[i].max_wait);
+            }
+            free(sorted);
+        }
+    }
+
+    size_t n;
+    fn_row *rows = fn_rows(s, &n);
+    if (rows && n) {
+        fprintf(out, "\nfunctions   %10s %7s %10s  %s\n", "issues", "share", "lane-ops", "function");
+        for (size_t i = 0; i < n; i++) {
+            size_t k = rows[i].i;
+            fprintf(out, "            %10" PRIu64 " %6.1f%% %10" PRIu64 "  %s\n", s->fn[k].issues,
+                    100.0 * ratio(s->fn[k].issues, s->issues), s->fn[k].lane_ops, fn_name(s, k));
+        }
+    }
+    free(rows);
+}
+
+void vxd_summary_print(const vxd_summary *s, const vx_trace_header *h, const vxd_summary_file *f,
+                       bool json, FILE *out)
+{
+    if (json)
+        print_json(s, h, f, out);
+    else
+        print_text(s, h, f, out);
+}

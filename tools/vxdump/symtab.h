@@ -1,0 +1,56 @@
+/*
+ * symtab.h - function symbols of a kernel image, for vxdump and vxdiff.
+ *
+ * A trace holds the kernel file bytes (FORMAT.md §5.2).  When they are an ELF
+ * with a symbol table we read its code symbols with libelf (elf_memory, no
+ * file needed) so that PCs can be shown as <main+0x14> and instruction counts
+ * grouped per function.  Images without symbols (vxbin, raw binaries, stripped
+ * ELFs) give an empty table: every lookup then fails and callers print the
+ * bare address.
+ */
+#ifndef VXD_SYMTAB_H
+#define VXD_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "vx_err.h"
+
+typedef struct vxd_sym {
+    uint32_t addr;
+    uint32_t size; /* 0: unknown, the symbol extends to the next one */
+    char *name;
+} vxd_sym;
+
+typedef struct vxd_symtab {
+    vxd_sym *syms; /* sorted by address, one per address */
+    size_t n;
+    size_t maxlen; /* longest name */
+} vxd_symtab;
+
+/*
+ * Read the code symbols (STT_FUNC, and STT_NOTYPE labels such as an assembly
+ * _start, in executable sections) of an image of vx_image_kind `kind`.  A non
+ * ELF image or an ELF without a symbol table gives an empty table and VX_OK; a
+ * damaged ELF gives an empty table too (we only use symbols for display), with
+ * a note in msg.  Only VX_ERR_NOMEM is an error.
+ */
+vx_err vxd_symtab_load(vxd_symtab *t, uint8_t kind, const uint8_t *image, size_t len, char *msg,
+                       size_t cap);
+void vxd_symtab_release(vxd_symtab *t);
+
+/* The symbol containing pc (and the offset into it), or NULL. */
+const vxd_sym *vxd_symtab_lookup(const vxd_symtab *t, uint32_t pc, uint32_t *off);
+
+/* Index of the symbol containing pc in t->syms, or t->n when none. */
+size_t vxd_symtab_index(const vxd_symtab *t, uint32_t pc);
+
+/* "<main+0x14>", "<main>" or "" when pc has no symbol; snprintf conventions. */
+size_t vxd_symtab_format(const vxd_symtab *t, uint32_t pc, char *buf, size_t cap);
+
+/* The symbol called name, or NULL. */
+const vxd_sym *vxd_symtab_find(const vxd_symtab *t, const char *name);
+
+/* End address (exclusive) of symbol i: addr + size, or the next symbol's address. */
+uint32_t vxd_symtab_end(const vxd_symtab *t, size_t i);
+
+#endif /* VXD_SYMTAB_H */
