@@ -31,11 +31,17 @@ static uintptr_t heap_cur, heap_end;
 void *sbrk(ptrdiff_t incr)
 {
     if (heap_cur == 0) {
-        uintptr_t harts = (uintptr_t)vx_num_cores() * (uintptr_t)vx_num_warps() *
-                          (uintptr_t)vx_num_threads();
-        uintptr_t start = (uintptr_t)__vx_tls_area + harts * (uintptr_t)__vx_tls_block;
-        heap_cur = (start + 15) & ~(uintptr_t)15;
-        heap_end = (uintptr_t)STACK_BASE_ADDR - (harts << STACK_LOG2_SIZE);
+        /* 64-bit: with very large platforms the stacks alone exceed 4 GiB */
+        uint64_t harts = (uint64_t)vx_num_cores() * (uint64_t)vx_num_warps() *
+                         (uint64_t)vx_num_threads();
+        uint64_t start = (uint64_t)(uintptr_t)__vx_tls_area + harts * (uintptr_t)__vx_tls_block;
+        uint64_t stacks = harts << STACK_LOG2_SIZE;
+        start = (start + 15) & ~(uint64_t)15;
+        uint64_t end = stacks < STACK_BASE_ADDR ? STACK_BASE_ADDR - stacks : 0;
+        if (end < start)
+            end = start; /* no room: every allocation fails */
+        heap_cur = (uintptr_t)start;
+        heap_end = (uintptr_t)end;
     }
     uintptr_t old = heap_cur;
     if ((incr > 0 && (uintptr_t)incr > heap_end - heap_cur) ||
