@@ -20,15 +20,13 @@
 static inline void global_barrier(void)
 {
     int n = vx_num_cores();
-    if (n > 1)
-        vx_barrier((int)0x80000000, n);
+    if (n > 1) vx_barrier((int)0x80000000, n);
 }
 
 /* Print the verdict (core 0) and turn an error count into main's return value. */
 static inline int report(const char *name, uint32_t errors)
 {
-    if (vx_core_id() != 0)
-        return 0;
+    if (vx_core_id() != 0) return 0;
     if (errors == 0)
         vx_printf("%s: PASSED\n", name);
     else

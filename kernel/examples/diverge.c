@@ -35,8 +35,7 @@ static int32_t ref(uint32_t i, uint8_t *p)
     }
     for (uint32_t k = 0; k < i % 5; k++)
         v += (int32_t)k * 3 + 1;
-    if (i < 1000000)
-        v ^= 0x55;
+    if (i < 1000000) v ^= 0x55;
     return v;
 }
 
@@ -70,8 +69,7 @@ static void diverge_cb(void *arg)
     uint32_t trip = i % 5;
     for (uint32_t k = 0; vx_vote_any(k < trip); k++) {
         int tok = vx_split(k < trip);
-        if (k < trip)
-            v = v + (int32_t)k * 3 + 1;
+        if (k < trip) v = v + (int32_t)k * 3 + 1;
         vx_join(tok);
     }
 
@@ -90,8 +88,7 @@ static void diverge_cb(void *arg)
 
     /* A split that does not diverge: the join is a no-op. */
     int same = vx_split(i < 1000000);
-    if (i < 1000000)
-        v = v ^ 0x55;
+    if (i < 1000000) v = v ^ 0x55;
     vx_join(same);
 
     out[i] = v;
@@ -100,8 +97,7 @@ static void diverge_cb(void *arg)
 int main(void)
 {
     uint32_t n = N;
-    if (vx_spawn_threads(1, &n, 0, diverge_cb, 0) != 0)
-        return 100;
+    if (vx_spawn_threads(1, &n, 0, diverge_cb, 0) != 0) return 100;
     global_barrier();
     uint32_t errors = 0;
     if (vx_core_id() == 0) {

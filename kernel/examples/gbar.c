@@ -32,10 +32,8 @@ int main(void)
 {
     uint32_t core = (uint32_t)vx_core_id(), nc = (uint32_t)vx_num_cores();
     uint32_t errors = 0;
-    if (nc > MAX_CORES)
-        return report("gbar", 1);
-    if (core == 0)
-        vx_printf("gbar: %u cores, %u rounds\n", (unsigned)nc, (unsigned)ROUNDS);
+    if (nc > MAX_CORES) return report("gbar", 1);
+    if (core == 0) vx_printf("gbar: %u cores, %u rounds\n", (unsigned)nc, (unsigned)ROUNDS);
     for (uint32_t r = 1; r <= ROUNDS; r++) {
         slot[core] = r * 100000 + core;
         vx_fence();
@@ -48,8 +46,7 @@ int main(void)
 
     /* One block per core, as large as the core. */
     uint32_t grid = nc, block = (uint32_t)(vx_num_warps() * vx_num_threads());
-    if (vx_spawn_threads(1, &grid, &block, local_cb, 0) != 0)
-        return 100;
+    if (vx_spawn_threads(1, &grid, &block, local_cb, 0) != 0) return 100;
     global_barrier();
     return report("gbar", core == 0 ? errors_total : 0);
 }

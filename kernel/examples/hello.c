@@ -4,7 +4,6 @@
 
 int main(void)
 {
-    if (vx_core_id() == 0)
-        vx_printf("Hello World!\n");
+    if (vx_core_id() == 0) vx_printf("Hello World!\n");
     return 0;
 }

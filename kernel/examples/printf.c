@@ -21,23 +21,21 @@ static void print_cb(void *arg)
     uint32_t i = blockIdx.x;
     /* "even"/"odd" picked with arithmetic: a lane-dependent ?: could become a branch */
     const char *parity = "even\0odd" + 5 * (i & 1);
-    int n = vx_printf("task %2u: %c %-4s 0x%03x %5.2f|\n", (unsigned)i, 'A' + (int)(i % 26),
-                      parity, (unsigned)(i * 37), (double)((float)i * 0.25f));
+    int n = vx_printf("task %2u: %c %-4s 0x%03x %5.2f|\n", (unsigned)i, 'A' + (int)(i % 26), parity,
+                      (unsigned)(i * 37), (double)((float)i * 0.25f));
     /* the line is 29 characters long while the fields keep their width */
     __atomic_fetch_add(&len_err, (n != 29) & (i < 100), __ATOMIC_RELAXED);
     __atomic_fetch_add(&ran[i], 1, __ATOMIC_RELAXED);
 
     int tok = vx_split(i & 1);
-    if (i & 1)
-        vx_printf("task %2u is odd\n", (unsigned)i);
+    if (i & 1) vx_printf("task %2u is odd\n", (unsigned)i);
     vx_join(tok);
 }
 
 int main(void)
 {
     uint32_t n = N;
-    if (vx_spawn_threads(1, &n, 0, print_cb, 0) != 0)
-        return 100;
+    if (vx_spawn_threads(1, &n, 0, print_cb, 0) != 0) return 100;
     global_barrier();
     uint32_t errors = 0;
     if (vx_core_id() == 0) {

@@ -17,7 +17,7 @@
 #ifndef BLOCK
 #define BLOCK 64 /* a power of two */
 #endif
-#define NPAD (((N) + (BLOCK) - 1) / (BLOCK) * (BLOCK))
+#define NPAD (((N) + (BLOCK)-1) / (BLOCK) * (BLOCK))
 
 /* Padded with zeros (BSS) so no thread needs a bounds check. */
 static float x[NPAD], y[NPAD];
@@ -56,14 +56,12 @@ static void dot_cb(void *arg)
     __syncthreads();
     for (uint32_t s = a->bsize / 2; s > 0; s >>= 1) {
         int tok = vx_split(tid < s);
-        if (tid < s)
-            buf[tid] += buf[tid + s];
+        if (tid < s) buf[tid] += buf[tid + s];
         vx_join(tok);
         __syncthreads();
     }
     int tok = vx_split(tid == 0);
-    if (tid == 0)
-        partial[blockIdx.x] = buf[0];
+    if (tid == 0) partial[blockIdx.x] = buf[0];
     vx_join(tok);
     __syncthreads(); /* buf is reused by this slot's next block */
 }
@@ -82,12 +80,10 @@ int main(void)
                   (unsigned)args.bsize);
 
     /* Inputs for the real elements only; the padding stays zero. */
-    if (vx_spawn_threads(1, &n, 0, init_cb, 0) != 0)
-        return 100;
+    if (vx_spawn_threads(1, &n, 0, init_cb, 0) != 0) return 100;
     (void)npad;
     global_barrier();
-    if (vx_spawn_threads(1, &blocks, &args.bsize, dot_cb, &args) != 0)
-        return 101;
+    if (vx_spawn_threads(1, &blocks, &args.bsize, dot_cb, &args) != 0) return 101;
     global_barrier();
 
     uint32_t errors = 0;

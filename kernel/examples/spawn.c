@@ -34,8 +34,8 @@
 #define BZ 1
 #endif
 
-#define NBLOCKS ((GX) * (GY) * (GZ))
-#define BSIZE ((BX) ? (BX) * (BY) * (BZ) : 1)
+#define NBLOCKS  ((GX) * (GY) * (GZ))
+#define BSIZE    ((BX) ? (BX) * (BY) * (BZ) : 1)
 #define NTHREADS (NBLOCKS * BSIZE)
 
 static uint32_t seen[NTHREADS];
@@ -54,12 +54,14 @@ static void spawn_cb(void *arg)
 
     e += (blockIdx.x >= GX) + (blockIdx.y >= GY) + (blockIdx.z >= GZ);
     e += (threadIdx.x >= bx) + (threadIdx.y >= BY) + (threadIdx.z >= BZ);
-    e += (gridDim.x != GX) + (gridDim.y != (DIM >= 2 ? GY : 1)) + (gridDim.z != (DIM >= 3 ? GZ : 1));
+    e +=
+        (gridDim.x != GX) + (gridDim.y != (DIM >= 2 ? GY : 1)) + (gridDim.z != (DIM >= 3 ? GZ : 1));
     e += (blockDim.x != bx) + (blockDim.y != (BX && DIM >= 2 ? BY : 1)) +
          (blockDim.z != (BX && DIM >= 3 ? BZ : 1));
     uint32_t nt = (uint32_t)vx_num_threads();
     uint32_t wpg = (bs + nt - 1) / nt;
-    e += (bs > 1) * ((__warps_per_group != wpg) + (__local_group_id != (uint32_t)vx_warp_id() / wpg));
+    e += (bs > 1) *
+         ((__warps_per_group != wpg) + (__local_group_id != (uint32_t)vx_warp_id() / wpg));
 
     /* g is out of range only if the indices were wrong: keep the stores inside */
     g = g * (g < NTHREADS);

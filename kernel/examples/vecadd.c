@@ -41,13 +41,11 @@ int main(void)
 {
     uint32_t n = N;
     if (vx_core_id() == 0)
-        vx_printf("vecadd: N=%u, %d cores x %d warps x %d threads\n", (unsigned)n,
-                  vx_num_cores(), vx_num_warps(), vx_num_threads());
-    if (vx_spawn_threads(1, &n, 0, init_cb, 0) != 0)
-        return 100;
+        vx_printf("vecadd: N=%u, %d cores x %d warps x %d threads\n", (unsigned)n, vx_num_cores(),
+                  vx_num_warps(), vx_num_threads());
+    if (vx_spawn_threads(1, &n, 0, init_cb, 0) != 0) return 100;
     global_barrier();
-    if (vx_spawn_threads(1, &n, 0, add_cb, 0) != 0)
-        return 100;
+    if (vx_spawn_threads(1, &n, 0, add_cb, 0) != 0) return 100;
     global_barrier();
     uint32_t errors = 0;
     if (vx_core_id() == 0) {

@@ -58,8 +58,8 @@ static void warpops_cb(void *arg)
     __atomic_fetch_add(&ran[i], 1, __ATOMIC_RELAXED);
 
     /* identity */
-    uint32_t hart = ((uint32_t)vx_core_id() * (uint32_t)vx_num_warps() + (uint32_t)vx_warp_id()) *
-                        nt + lane;
+    uint32_t hart =
+        ((uint32_t)vx_core_id() * (uint32_t)vx_num_warps() + (uint32_t)vx_warp_id()) * nt + lane;
     bad += hart != (uint32_t)vx_hart_id();
     bad += ((mask >> lane) & 1) != 1;
 
@@ -85,8 +85,8 @@ static void warpops_cb(void *arg)
     /* shuffles: an inactive source lane reads 0 */
     uint32_t v = val_of(i);
     uint32_t c = nt - 1;
-    uint32_t up_src = lane - (lane > 0);              /* lane 0 keeps its own */
-    uint32_t dn_src = lane + (lane < nt - 1);         /* the last lane keeps its own */
+    uint32_t up_src = lane - (lane > 0);      /* lane 0 keeps its own */
+    uint32_t dn_src = lane + (lane < nt - 1); /* the last lane keeps its own */
     uint32_t bf_src = (lane ^ 1) * (nt > 1) + lane * (nt == 1);
     uint32_t want_up = val_of(base + up_src) * ((mask >> up_src) & 1);
     uint32_t want_dn = val_of(base + dn_src) * ((mask >> dn_src) & 1);
@@ -102,10 +102,12 @@ static void warpops_cb(void *arg)
         uint32_t u;
         float f;
     } fin = {conv_in[i % 16]};
+
     union {
         double d;
         uint64_t u;
     } dout;
+
     dout.d = (double)*(volatile float *)&fin.f;
     bad += dout.u != conv_out[i % 16];
 
@@ -116,10 +118,8 @@ static void warpops_cb(void *arg)
 int main(void)
 {
     uint32_t n = N;
-    if (vx_num_threads() > 32)
-        return report("warpops", 0); /* the masks above are 32-bit */
-    if (vx_spawn_threads(1, &n, 0, warpops_cb, 0) != 0)
-        return 100;
+    if (vx_num_threads() > 32) return report("warpops", 0); /* the masks above are 32-bit */
+    if (vx_spawn_threads(1, &n, 0, warpops_cb, 0) != 0) return 100;
     global_barrier();
     uint32_t errors = 0;
     if (vx_core_id() == 0) {

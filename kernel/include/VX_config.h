@@ -31,29 +31,29 @@
 #define NUM_BARRIERS ((NUM_WARPS / 2) > 1 ? (NUM_WARPS / 2) : 1)
 #endif
 
-#define MEM_BLOCK_SIZE       64
+#define MEM_BLOCK_SIZE 64
 
 /* Kernel image and entry point. */
-#define STARTUP_ADDR         0x80000000
+#define STARTUP_ADDR 0x80000000
 
 /* IO window: console bytes, performance dump and the exit-code word. */
-#define IO_BASE_ADDR         0x00000040
-#define IO_COUT_ADDR         0x00000040 /* one byte slot per hart: + (mhartid & 63) */
-#define IO_COUT_SIZE         64
-#define IO_MPM_ADDR          0x00000080
-#define IO_MPM_EXITCODE      (IO_MPM_ADDR + 8) /* 0x88: kernel exit status (32-bit word) */
-#define IO_END_ADDR          0x00010000
-#define USER_BASE_ADDR       IO_END_ADDR /* host buffers (vx_mem_alloc) start here */
+#define IO_BASE_ADDR    0x00000040
+#define IO_COUT_ADDR    0x00000040 /* one byte slot per hart: + (mhartid & 63) */
+#define IO_COUT_SIZE    64
+#define IO_MPM_ADDR     0x00000080
+#define IO_MPM_EXITCODE (IO_MPM_ADDR + 8) /* 0x88: kernel exit status (32-bit word) */
+#define IO_END_ADDR     0x00010000
+#define USER_BASE_ADDR  IO_END_ADDR /* host buffers (vx_mem_alloc) start here */
 
 /* Per-thread stacks: hart h has sp = STACK_BASE_ADDR - (h << STACK_LOG2_SIZE). */
-#define STACK_BASE_ADDR      0xFFFF0000
-#define STACK_LOG2_SIZE      13
-#define STACK_SIZE           (1 << STACK_LOG2_SIZE)
+#define STACK_BASE_ADDR 0xFFFF0000
+#define STACK_LOG2_SIZE 13
+#define STACK_SIZE      (1 << STACK_LOG2_SIZE)
 
 /* Per-core local ("shared") memory. */
-#define LMEM_LOG_SIZE        14
-#define LMEM_BASE_ADDR       STACK_BASE_ADDR
-#define LMEM_SIZE            (1 << LMEM_LOG_SIZE)
+#define LMEM_LOG_SIZE  14
+#define LMEM_BASE_ADDR STACK_BASE_ADDR
+#define LMEM_SIZE      (1 << LMEM_LOG_SIZE)
 
 #define PAGE_TABLE_BASE_ADDR 0xF0000000
 

@@ -42,59 +42,59 @@ extern "C" {
 
 /* ---- CSR access (csr must be a compile-time constant) ---- */
 
-#define csr_read(csr)                                                                  \
-    ({                                                                                 \
-        size_t __vx_r;                                                                 \
-        __asm__ __volatile__("csrr %0, %1" : "=r"(__vx_r) : "i"(csr));                 \
-        __vx_r;                                                                        \
+#define csr_read(csr)                                                  \
+    ({                                                                 \
+        size_t __vx_r;                                                 \
+        __asm__ __volatile__("csrr %0, %1" : "=r"(__vx_r) : "i"(csr)); \
+        __vx_r;                                                        \
     })
 
-#define csr_write(csr, val)                                                            \
-    ({                                                                                 \
-        size_t __vx_v = (size_t)(val);                                                 \
-        __asm__ __volatile__("csrw %0, %1" ::"i"(csr), "r"(__vx_v) : "memory");        \
+#define csr_write(csr, val)                                                     \
+    ({                                                                          \
+        size_t __vx_v = (size_t)(val);                                          \
+        __asm__ __volatile__("csrw %0, %1" ::"i"(csr), "r"(__vx_v) : "memory"); \
     })
 
-#define csr_swap(csr, val)                                                             \
-    ({                                                                                 \
-        size_t __vx_r, __vx_v = (size_t)(val);                                         \
-        __asm__ __volatile__("csrrw %0, %1, %2"                                        \
-                             : "=r"(__vx_r)                                            \
-                             : "i"(csr), "r"(__vx_v)                                   \
-                             : "memory");                                              \
-        __vx_r;                                                                        \
+#define csr_swap(csr, val)                           \
+    ({                                               \
+        size_t __vx_r, __vx_v = (size_t)(val);       \
+        __asm__ __volatile__("csrrw %0, %1, %2"      \
+                             : "=r"(__vx_r)          \
+                             : "i"(csr), "r"(__vx_v) \
+                             : "memory");            \
+        __vx_r;                                      \
     })
 
-#define csr_read_set(csr, val)                                                         \
-    ({                                                                                 \
-        size_t __vx_r, __vx_v = (size_t)(val);                                         \
-        __asm__ __volatile__("csrrs %0, %1, %2"                                        \
-                             : "=r"(__vx_r)                                            \
-                             : "i"(csr), "r"(__vx_v)                                   \
-                             : "memory");                                              \
-        __vx_r;                                                                        \
+#define csr_read_set(csr, val)                       \
+    ({                                               \
+        size_t __vx_r, __vx_v = (size_t)(val);       \
+        __asm__ __volatile__("csrrs %0, %1, %2"      \
+                             : "=r"(__vx_r)          \
+                             : "i"(csr), "r"(__vx_v) \
+                             : "memory");            \
+        __vx_r;                                      \
     })
 
-#define csr_set(csr, val)                                                              \
-    ({                                                                                 \
-        size_t __vx_v = (size_t)(val);                                                 \
-        __asm__ __volatile__("csrs %0, %1" ::"i"(csr), "r"(__vx_v) : "memory");        \
+#define csr_set(csr, val)                                                       \
+    ({                                                                          \
+        size_t __vx_v = (size_t)(val);                                          \
+        __asm__ __volatile__("csrs %0, %1" ::"i"(csr), "r"(__vx_v) : "memory"); \
     })
 
-#define csr_read_clear(csr, val)                                                       \
-    ({                                                                                 \
-        size_t __vx_r, __vx_v = (size_t)(val);                                         \
-        __asm__ __volatile__("csrrc %0, %1, %2"                                        \
-                             : "=r"(__vx_r)                                            \
-                             : "i"(csr), "r"(__vx_v)                                   \
-                             : "memory");                                              \
-        __vx_r;                                                                        \
+#define csr_read_clear(csr, val)                     \
+    ({                                               \
+        size_t __vx_r, __vx_v = (size_t)(val);       \
+        __asm__ __volatile__("csrrc %0, %1, %2"      \
+                             : "=r"(__vx_r)          \
+                             : "i"(csr), "r"(__vx_v) \
+                             : "memory");            \
+        __vx_r;                                      \
     })
 
-#define csr_clear(csr, val)                                                            \
-    ({                                                                                 \
-        size_t __vx_v = (size_t)(val);                                                 \
-        __asm__ __volatile__("csrc %0, %1" ::"i"(csr), "r"(__vx_v) : "memory");        \
+#define csr_clear(csr, val)                                                     \
+    ({                                                                          \
+        size_t __vx_v = (size_t)(val);                                          \
+        __asm__ __volatile__("csrc %0, %1" ::"i"(csr), "r"(__vx_v) : "memory"); \
     })
 
 /* ---- warp control (custom-0, funct7 0) ---- */
@@ -195,21 +195,21 @@ VX_INLINE void vx_fence(void)
 
 /* ---- identity (read-only CSRs) ---- */
 
-#define VX_CSR_GETTER(name, type, csr)                                                 \
-    VX_INLINE __attribute__((const)) type name(void)                                   \
-    {                                                                                  \
-        type ret;                                                                      \
-        __asm__("csrr %0, %1" : "=r"(ret) : "i"(csr));                                 \
-        return ret;                                                                    \
+#define VX_CSR_GETTER(name, type, csr)                 \
+    VX_INLINE __attribute__((const)) type name(void)   \
+    {                                                  \
+        type ret;                                      \
+        __asm__("csrr %0, %1" : "=r"(ret) : "i"(csr)); \
+        return ret;                                    \
     }
 
-VX_CSR_GETTER(vx_thread_id, int, VX_CSR_THREAD_ID)   /* lane within the warp */
-VX_CSR_GETTER(vx_warp_id, int, VX_CSR_WARP_ID)       /* warp within the core */
-VX_CSR_GETTER(vx_core_id, int, VX_CSR_CORE_ID)       /* global core index */
+VX_CSR_GETTER(vx_thread_id, int, VX_CSR_THREAD_ID) /* lane within the warp */
+VX_CSR_GETTER(vx_warp_id, int, VX_CSR_WARP_ID)     /* warp within the core */
+VX_CSR_GETTER(vx_core_id, int, VX_CSR_CORE_ID)     /* global core index */
 VX_CSR_GETTER(vx_num_threads, int, VX_CSR_NUM_THREADS)
 VX_CSR_GETTER(vx_num_warps, int, VX_CSR_NUM_WARPS)
-VX_CSR_GETTER(vx_num_cores, int, VX_CSR_NUM_CORES)   /* total cores, all clusters */
-VX_CSR_GETTER(vx_hart_id, int, VX_CSR_MHARTID)       /* global thread id */
+VX_CSR_GETTER(vx_num_cores, int, VX_CSR_NUM_CORES) /* total cores, all clusters */
+VX_CSR_GETTER(vx_hart_id, int, VX_CSR_MHARTID)     /* global thread id */
 
 #undef VX_CSR_GETTER
 
@@ -231,14 +231,14 @@ VX_INLINE size_t vx_active_warps(void)
 
 /* ---- vote and shuffle (custom-0, funct7 1) ---- */
 
-#define VX_VOTE(name, f3)                                                              \
-    VX_INLINE size_t name(int predicate)                                               \
-    {                                                                                  \
-        size_t ret;                                                                    \
-        __asm__ volatile(".insn r %1, " #f3 ", 1, %0, %2, x0"                          \
-                         : "=r"(ret)                                                   \
-                         : "i"(RISCV_CUSTOM0), "r"(predicate));                        \
-        return ret;                                                                    \
+#define VX_VOTE(name, f3)                                       \
+    VX_INLINE size_t name(int predicate)                        \
+    {                                                           \
+        size_t ret;                                             \
+        __asm__ volatile(".insn r %1, " #f3 ", 1, %0, %2, x0"   \
+                         : "=r"(ret)                            \
+                         : "i"(RISCV_CUSTOM0), "r"(predicate)); \
+        return ret;                                             \
     }
 
 VX_VOTE(vx_vote_all, 0)    /* 1 if every active lane's predicate is true */
@@ -253,15 +253,15 @@ VX_VOTE(vx_vote_ballot, 3) /* bit t set if lane t is active and its predicate is
  * c (clamp) in [11:6] and the segment mask in [17:12].  A lane whose source is
  * out of its segment keeps its own value.
  */
-#define VX_SHFL(name, f3)                                                              \
-    VX_INLINE size_t name(size_t value, int bval, int cval, int mask)                  \
-    {                                                                                  \
-        size_t ret;                                                                    \
-        int ctl = ((mask & 0x3f) << 12) | ((cval & 0x3f) << 6) | (bval & 0x3f);        \
-        __asm__ volatile(".insn r %1, " #f3 ", 1, %0, %2, %3"                          \
-                         : "=r"(ret)                                                   \
-                         : "i"(RISCV_CUSTOM0), "r"(value), "r"(ctl));                  \
-        return ret;                                                                    \
+#define VX_SHFL(name, f3)                                                       \
+    VX_INLINE size_t name(size_t value, int bval, int cval, int mask)           \
+    {                                                                           \
+        size_t ret;                                                             \
+        int ctl = ((mask & 0x3f) << 12) | ((cval & 0x3f) << 6) | (bval & 0x3f); \
+        __asm__ volatile(".insn r %1, " #f3 ", 1, %0, %2, %3"                   \
+                         : "=r"(ret)                                            \
+                         : "i"(RISCV_CUSTOM0), "r"(value), "r"(ctl));           \
+        return ret;                                                             \
     }
 
 VX_SHFL(vx_shfl_up, 4)

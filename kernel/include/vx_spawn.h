@@ -41,6 +41,7 @@ typedef union {
         uint32_t y;
         uint32_t z;
     };
+
     uint32_t m[3];
 } dim3_t;
 
@@ -62,7 +63,7 @@ typedef void (*vx_kernel_func_cb)(void *arg);
 typedef void (*vx_serial_cb)(void *arg);
 
 /* This block's slice of the core's local memory, `size` bytes per block. */
-#define __local_mem(size)                                                              \
+#define __local_mem(size) \
     ((void *)((int8_t *)csr_read(VX_CSR_LOCAL_MEM_BASE) + __local_group_id * (size)))
 
 /* Barrier over the warps of this block. */

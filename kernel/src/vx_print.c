@@ -95,15 +95,13 @@ static void emit_number(out *o, const spec *s, const char *prefix, const char *d
         zeros += fill;
         fill = 0;
     }
-    if (!(s->flags & F_LEFT))
-        pad(o, ' ', fill);
+    if (!(s->flags & F_LEFT)) pad(o, ' ', fill);
     for (int i = 0; i < plen; i++)
         put(o, prefix[i]);
     pad(o, '0', zeros);
     while (ndig > 0)
         put(o, digits[--ndig]);
-    if (s->flags & F_LEFT)
-        pad(o, ' ', fill);
+    if (s->flags & F_LEFT) pad(o, ' ', fill);
 }
 
 static int to_digits(char *buf, uint64_t v, unsigned base, int upper)
@@ -132,8 +130,7 @@ static void fmt_int(out *o, const spec *s, uint64_t mag, int neg, unsigned base,
     char prefix[4];
     int pl = 0;
     int n = 0;
-    if (!(mag == 0 && s->prec == 0))
-        n = to_digits(buf, mag, base, upper);
+    if (!(mag == 0 && s->prec == 0)) n = to_digits(buf, mag, base, upper);
     if (is_signed) {
         if (neg)
             prefix[pl++] = '-';
@@ -156,18 +153,15 @@ static void fmt_int(out *o, const spec *s, uint64_t mag, int neg, unsigned base,
 
 static void fmt_str(out *o, const spec *s, const char *str)
 {
-    if (!str)
-        str = "(null)";
+    if (!str) str = "(null)";
     int len = 0;
     while (str[len] && (s->prec < 0 || len < s->prec))
         len++;
     int fill = s->width > len ? s->width - len : 0;
-    if (!(s->flags & F_LEFT))
-        pad(o, ' ', fill);
+    if (!(s->flags & F_LEFT)) pad(o, ' ', fill);
     for (int i = 0; i < len; i++)
         put(o, str[i]);
-    if (s->flags & F_LEFT)
-        pad(o, ' ', fill);
+    if (s->flags & F_LEFT) pad(o, ' ', fill);
 }
 
 /*
@@ -190,13 +184,11 @@ static int fmt_fixed(char *b, double v, int prec, int alt)
     int len = 0;
     while (n > 0)
         b[len++] = tmp[--n];
-    if (prec > 0 || alt)
-        b[len++] = '.';
+    if (prec > 0 || alt) b[len++] = '.';
     for (int i = 0; i < prec; i++) {
         frac *= 10.0;
         int d = (int)frac;
-        if (d > 9)
-            d = 9;
+        if (d > 9) d = 9;
         b[len++] = (char)('0' + d);
         frac -= d;
     }
@@ -227,10 +219,8 @@ static int fmt_exp(char *b, double v, int prec, int alt, int upper)
     int len = fmt_fixed(b, v, prec, alt);
     b[len++] = upper ? 'E' : 'e';
     b[len++] = e < 0 ? '-' : '+';
-    if (e < 0)
-        e = -e;
-    if (e >= 100)
-        b[len++] = (char)('0' + e / 100);
+    if (e < 0) e = -e;
+    if (e >= 100) b[len++] = (char)('0' + e / 100);
     b[len++] = (char)('0' + e / 10 % 10);
     b[len++] = (char)('0' + e % 10);
     return len;
@@ -240,14 +230,11 @@ static int strip_zeros(char *b, int len)
 {
     int dot = -1;
     for (int i = 0; i < len; i++)
-        if (b[i] == '.')
-            dot = i;
-    if (dot < 0)
-        return len;
+        if (b[i] == '.') dot = i;
+    if (dot < 0) return len;
     while (len > dot + 1 && b[len - 1] == '0')
         len--;
-    if (len == dot + 1)
-        len--;
+    if (len == dot + 1) len--;
     return len;
 }
 
@@ -258,11 +245,13 @@ static void fmt_float(out *o, const spec *s, double v, char conv)
     int upper = conv == 'F' || conv == 'E' || conv == 'G';
     int prec = s->prec < 0 ? 6 : (s->prec > 20 ? 20 : s->prec);
     int neg = 0;
+
     /* sign from the bit pattern, so -0.0 and -nan print their sign */
     union {
         double d;
         uint64_t u;
     } bits = {v};
+
     if (bits.u >> 63) {
         neg = 1;
         v = -v;
@@ -278,8 +267,7 @@ static void fmt_float(out *o, const spec *s, double v, char conv)
     } else if (conv == 'e' || conv == 'E') {
         len = fmt_exp(b, v, prec, s->flags & F_ALT, upper);
     } else if (conv == 'g' || conv == 'G') {
-        if (prec == 0)
-            prec = 1;
+        if (prec == 0) prec = 1;
         int e = 0;
         double t = v;
         if (t != 0.0) {
@@ -300,8 +288,7 @@ static void fmt_float(out *o, const spec *s, double v, char conv)
             /* strip zeros of the mantissa only */
             int epos = len;
             for (int i = 0; i < len; i++)
-                if (b[i] == 'e' || b[i] == 'E')
-                    epos = i;
+                if (b[i] == 'e' || b[i] == 'E') epos = i;
             int m = strip_zeros(b, epos);
             for (int i = epos; i < len; i++)
                 b[m++] = b[i];
@@ -325,12 +312,18 @@ static void fmt_float(out *o, const spec *s, double v, char conv)
         rev[i] = b[len - 1 - i];
     spec s2 = *s;
     s2.prec = -1;
-    if (special)
-        s2.flags &= ~F_ZERO;
+    if (special) s2.flags &= ~F_ZERO;
     emit_number(o, &s2, prefix, rev, len);
 }
 
-enum { L_NONE, L_HH, L_H, L_L, L_LL, L_Z };
+enum {
+    L_NONE,
+    L_HH,
+    L_H,
+    L_L,
+    L_LL,
+    L_Z
+};
 
 static int format(const char *fmt, va_list ap)
 {
@@ -372,8 +365,7 @@ static int format(const char *fmt, va_list ap)
             s.prec = 0;
             if (*fmt == '*') {
                 s.prec = va_arg(ap, int);
-                if (s.prec < 0)
-                    s.prec = -1;
+                if (s.prec < 0) s.prec = -1;
                 fmt++;
             } else {
                 while (*fmt >= '0' && *fmt <= '9')
@@ -398,8 +390,7 @@ static int format(const char *fmt, va_list ap)
             fmt++;
         }
         char c = *fmt;
-        if (c == 0)
-            break;
+        if (c == 0) break;
         switch (c) {
         case 'd':
         case 'i': {
@@ -448,30 +439,22 @@ static int format(const char *fmt, va_list ap)
             s2.prec = 1;
             if (ch[0] == 0) { /* print the NUL itself */
                 int fill = s.width > 1 ? s.width - 1 : 0;
-                if (!(s.flags & F_LEFT))
-                    pad(&o, ' ', fill);
+                if (!(s.flags & F_LEFT)) pad(&o, ' ', fill);
                 put(&o, 0);
-                if (s.flags & F_LEFT)
-                    pad(&o, ' ', fill);
+                if (s.flags & F_LEFT) pad(&o, ' ', fill);
             } else {
                 fmt_str(&o, &s2, ch);
             }
             break;
         }
-        case 's':
-            fmt_str(&o, &s, va_arg(ap, const char *));
-            break;
+        case 's': fmt_str(&o, &s, va_arg(ap, const char *)); break;
         case 'f':
         case 'F':
         case 'e':
         case 'E':
         case 'g':
-        case 'G':
-            fmt_float(&o, &s, va_arg(ap, double), c);
-            break;
-        case '%':
-            put(&o, '%');
-            break;
+        case 'G': fmt_float(&o, &s, va_arg(ap, double), c); break;
+        case '%': put(&o, '%'); break;
         default: /* unknown conversion: print it as written */
             put(&o, '%');
             put(&o, c);

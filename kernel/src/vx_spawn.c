@@ -36,14 +36,14 @@ typedef struct spawn_args {
     const void *arg;
     dim3_t grid;
     dim3_t block;
-    uint32_t group_size;      /* threads per block; 1 = tasks mode */
-    uint32_t first;           /* first block of this core */
-    uint32_t count;           /* blocks of this core */
+    uint32_t group_size; /* threads per block; 1 = tasks mode */
+    uint32_t first;      /* first block of this core */
+    uint32_t count;      /* blocks of this core */
     /* tasks mode */
-    uint32_t runs_per_warp;   /* full runs of NT blocks per warp ... */
-    uint32_t runs_rem;        /* ... plus one for warps below runs_rem */
-    uint32_t tail_first;      /* first block of the partial run done by warp 0 */
-    volatile uint32_t tail;   /* while warp 0 runs the partial run: its length */
+    uint32_t runs_per_warp; /* full runs of NT blocks per warp ... */
+    uint32_t runs_rem;      /* ... plus one for warps below runs_rem */
+    uint32_t tail_first;    /* first block of the partial run done by warp 0 */
+    volatile uint32_t tail; /* while warp 0 runs the partial run: its length */
     /* group mode */
     uint32_t warps_per_group; /* ceil(group_size / NT) */
     uint32_t slots;           /* blocks running at once on the core */
@@ -72,8 +72,7 @@ int __vx_spawn_lane_on(void)
     uint32_t wid = (uint32_t)vx_warp_id();
     uint32_t lane = (uint32_t)vx_thread_id();
     uint32_t nt = (uint32_t)vx_num_threads();
-    if (a->group_size == 1)
-        return wid == 0 && a->tail ? lane < a->tail : 1;
+    if (a->group_size == 1) return wid == 0 && a->tail ? lane < a->tail : 1;
     /* group mode: the last warp of a block is partial */
     uint32_t r = wid % a->warps_per_group;
     return lane < a->group_size - r * nt;
@@ -155,15 +154,13 @@ static uint32_t product(uint32_t dim, const uint32_t *v, dim3_t *out)
 }
 
 /* Split `total` items over the cores; returns false when this core has none. */
-static int core_share(uint32_t total, uint32_t per_core_capacity, uint32_t *first,
-                      uint32_t *count)
+static int core_share(uint32_t total, uint32_t per_core_capacity, uint32_t *first, uint32_t *count)
 {
     uint32_t ncores = (uint32_t)vx_num_cores();
     uint32_t core = (uint32_t)vx_core_id();
     uint32_t wanted = total / per_core_capacity + (total % per_core_capacity != 0);
     uint32_t active = min_u32(wanted, ncores);
-    if (core >= active)
-        return 0;
+    if (core >= active) return 0;
     uint32_t each = total / active, rem = total % active;
     *first = core * each + min_u32(core, rem);
     *count = each + (core < rem);
@@ -173,8 +170,7 @@ static int core_share(uint32_t total, uint32_t per_core_capacity, uint32_t *firs
 int vx_spawn_threads(uint32_t dimension, const uint32_t *grid_dim, const uint32_t *block_dim,
                      vx_kernel_func_cb kernel_func, const void *arg)
 {
-    if (dimension < 1 || dimension > 3 || !grid_dim || !kernel_func)
-        return -1;
+    if (dimension < 1 || dimension > 3 || !grid_dim || !kernel_func) return -1;
 
     uint32_t nt = (uint32_t)vx_num_threads();
     uint32_t nw = (uint32_t)vx_num_warps();
@@ -183,18 +179,15 @@ int vx_spawn_threads(uint32_t dimension, const uint32_t *grid_dim, const uint32_
     a.arg = arg;
     uint32_t num_groups = product(dimension, grid_dim, &a.grid);
     a.group_size = product(dimension, block_dim, &a.block);
-    if (a.group_size == 0 || a.group_size > nw * nt)
-        return -1;
+    if (a.group_size == 0 || a.group_size > nw * nt) return -1;
     /* main's own view, so code after the spawn sees the launch shape. */
     set_dims(&a);
-    if (num_groups == 0)
-        return 0;
+    if (num_groups == 0) return 0;
 
     uint32_t warps;
     a.tail = 0;
     if (a.group_size == 1) {
-        if (!core_share(num_groups, nw * nt, &a.first, &a.count))
-            return 0;
+        if (!core_share(num_groups, nw * nt, &a.first, &a.count)) return 0;
         uint32_t runs = a.count / nt;
         a.runs_per_warp = runs / nw;
         a.runs_rem = runs % nw;
@@ -205,22 +198,18 @@ int vx_spawn_threads(uint32_t dimension, const uint32_t *grid_dim, const uint32_
     } else {
         a.warps_per_group = (a.group_size + nt - 1) / nt;
         a.slots = nw / a.warps_per_group;
-        if (!core_share(num_groups, a.slots, &a.first, &a.count))
-            return 0;
+        if (!core_share(num_groups, a.slots, &a.first, &a.count)) return 0;
         warps = min_u32(a.count, a.slots) * a.warps_per_group;
     }
 
     size_t saved = csr_swap(VX_CSR_MSCRATCH, &a);
-    if (warps > 1)
-        vx_wspawn((int)warps, __vx_spawn_warp_entry);
-    if (warps > 0)
-        __vx_spawn_run();
+    if (warps > 1) vx_wspawn((int)warps, __vx_spawn_warp_entry);
+    if (warps > 0) __vx_spawn_run();
     if (a.group_size == 1 && a.count % nt != 0) {
         a.tail = a.count % nt;
         __vx_spawn_run();
     }
-    if (warps > 1)
-        vx_wspawn(1, 0); /* wait until the other warps have ended */
+    if (warps > 1) vx_wspawn(1, 0); /* wait until the other warps have ended */
     csr_write(VX_CSR_MSCRATCH, saved);
     return 0;
 }

@@ -32,14 +32,13 @@ void *sbrk(ptrdiff_t incr)
 {
     if (heap_cur == 0) {
         /* 64-bit: with very large platforms the stacks alone exceed 4 GiB */
-        uint64_t harts = (uint64_t)vx_num_cores() * (uint64_t)vx_num_warps() *
-                         (uint64_t)vx_num_threads();
+        uint64_t harts =
+            (uint64_t)vx_num_cores() * (uint64_t)vx_num_warps() * (uint64_t)vx_num_threads();
         uint64_t start = (uint64_t)(uintptr_t)__vx_tls_area + harts * (uintptr_t)__vx_tls_block;
         uint64_t stacks = harts << STACK_LOG2_SIZE;
         start = (start + 15) & ~(uint64_t)15;
         uint64_t end = stacks < STACK_BASE_ADDR ? STACK_BASE_ADDR - stacks : 0;
-        if (end < start)
-            end = start; /* no room: every allocation fails */
+        if (end < start) end = start; /* no room: every allocation fails */
         heap_cur = (uintptr_t)start;
         heap_end = (uintptr_t)end;
     }
