@@ -181,6 +181,36 @@ int main()
 """
 
 
+# A Vortex v2.x regression-test style kernel: the host puts a kernel_arg_t and the
+# buffers in memory and passes the argument's address in mscratch.
+VORTEX_CPP = r"""
+#include <vx_spawn.h>
+#include <VX_config.h>
+typedef struct {
+    uint32_t grid_dim[2];
+    uint32_t size;
+    uint64_t A_addr, B_addr, C_addr;
+} kernel_arg_t;
+void kernel_body(kernel_arg_t *__UNIFORM__ arg)
+{
+    auto A = reinterpret_cast<float *>(arg->A_addr);
+    auto B = reinterpret_cast<float *>(arg->B_addr);
+    auto C = reinterpret_cast<float *>(arg->C_addr);
+    auto col = blockIdx.x;
+    auto row = blockIdx.y;
+    float sum = 0;
+    for (uint32_t e = 0; e < arg->size; ++e)
+        sum += A[row * arg->size + e] * B[e * arg->size + col];
+    C[row * arg->size + col] = sum;
+}
+int main()
+{
+    kernel_arg_t *arg = (kernel_arg_t *)csr_read(VX_CSR_MSCRATCH);
+    return vx_spawn_threads(2, arg->grid_dim, nullptr, (vx_kernel_func_cb)kernel_body, arg);
+}
+"""
+
+
 def console(stdout):
     return [(int(m.group(1)), m.group(2)) for m in map(LINE.match, stdout.splitlines()) if m]
 
@@ -282,6 +312,37 @@ class Runtime(unittest.TestCase):
             r = self.vxsim(elf, shape)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             self.assertEqual(console(r.stdout), [(0, "ctors 1 early-bad 0 ready 1")])
+
+    def test_vortex_style_kernel(self):
+        """a Vortex-style kernel: kernel_arg_t at mscratch, host buffers, result dumped"""
+        src = os.path.join(self.tmp, "vortex_sgemm.cpp")
+        with open(src, "w") as f:
+            f.write(VORTEX_CPP)
+        elf = self.build("vortex_sgemm", src=src)
+        n = 9
+        a = [float((r * 3 + c) % 7 - 3) for r in range(n) for c in range(n)]
+        b = [float((r + 2 * c) % 5 - 2) for r in range(n) for c in range(n)]
+        blobs = {
+            0x10000: struct.pack("<3I4x3Q", n, n, n, 0x11000, 0x12000, 0x13000),
+            0x11000: struct.pack("<%df" % (n * n), *a),
+            0x12000: struct.pack("<%df" % (n * n), *b),
+        }
+        loads = []
+        for addr, data in blobs.items():
+            path = os.path.join(self.tmp, "blob%x.bin" % addr)
+            with open(path, "wb") as f:
+                f.write(data)
+            loads += ["--load", "%s@0x%x" % (path, addr)]
+        out = os.path.join(self.tmp, "C.bin")
+        want = [sum(a[r * n + e] * b[e * n + c] for e in range(n))
+                for r in range(n) for c in range(n)]
+        for shape in [(1, 1, 4, 4), (1, 2, 2, 8), (2, 1, 1, 2)]:
+            r = self.vxsim(elf, shape, loads + ["--arg", "0x10000",
+                                                "--dump", "0x13000:%d=%s" % (4 * n * n, out)])
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            with open(out, "rb") as f:
+                got = list(struct.unpack("<%df" % (n * n), f.read()))
+            self.assertEqual(got, want, "shape %s" % (shape,))
 
     def test_kernel_argument(self):
         """mscratch holds --arg at main and again after vx_spawn_threads"""
