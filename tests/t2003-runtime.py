@@ -211,6 +211,66 @@ int main()
 """
 
 
+SHFL_C = r"""
+#include <vx_print.h>
+#include <vx_spawn.h>
+#define NCASE 6
+static const int cases[NCASE][3] = {{1, 7, 0}, {2, 3, 4}, {1, 3, 4}, {3, 7, 0}, {5, 1, 6}, {0, 3, 12}};
+static unsigned out[4][NCASE][32];
+static void cb(void *arg)
+{
+    (void)arg;
+    unsigned lane = vx_thread_id(), v = 100 + lane;
+    for (int k = 0; k < NCASE; k++) {
+        int b = cases[k][0], c = cases[k][1], m = cases[k][2];
+        out[0][k][lane] = vx_shfl_up(v, b, c, m);
+        out[1][k][lane] = vx_shfl_down(v, b, c, m);
+        out[2][k][lane] = vx_shfl_bfly(v, b, c, m);
+        out[3][k][lane] = vx_shfl_idx(v, b, c, m);
+    }
+}
+int main(void)
+{
+    uint32_t n = NTASKS;
+    vx_spawn_threads(1, &n, 0, cb, 0);
+    for (int op = 0; op < 4; op++)
+        for (int k = 0; k < NCASE; k++) {
+            vx_printf("%d %d:", op, k);
+            for (unsigned t = 0; t < NTASKS; t++)
+                vx_printf(" %u", out[op][k][t]);
+            vx_printf("\n");
+        }
+    return 0;
+}
+"""
+SHFL_CASES = [(1, 7, 0), (2, 3, 4), (1, 3, 4), (3, 7, 0), (5, 1, 6), (0, 3, 12)]
+
+
+def shfl_model(op, b, c, m, nt, active):
+    """Research notes section 1.3: source lane per op, segment [minLane, maxLane]; an
+    out-of-segment source keeps the lane's own value, an inactive source reads 0.
+    (A clamp reaching past the last lane of the warp is undefined in Vortex: the
+    cases keep c below NT.)"""
+    res = []
+    for t in range(nt):
+        if t not in active:
+            continue
+        minl, maxl = t & m, (t & m) | (c & ~m)
+        if op == 0:
+            src, ok = t - b, t - b >= minl
+        elif op == 1:
+            src, ok = t + b, t + b <= maxl
+        elif op == 2:
+            src, ok = t ^ b, (t ^ b) <= maxl
+        else:
+            src = minl | (b & ~m)
+            ok = src <= maxl
+        if not ok:
+            src = t
+        res.append(100 + src if src in active else 0)
+    return res
+
+
 def console(stdout):
     return [(int(m.group(1)), m.group(2)) for m in map(LINE.match, stdout.splitlines()) if m]
 
@@ -343,6 +403,19 @@ class Runtime(unittest.TestCase):
             with open(out, "rb") as f:
                 got = list(struct.unpack("<%df" % (n * n), f.read()))
             self.assertEqual(got, want, "shape %s" % (shape,))
+
+    def test_shuffle_segments(self):
+        """shuffles with clamp and segment masks, full and partial warps, vs the notes"""
+        for nt, ntasks in [(8, 8), (16, 16), (8, 6)]:
+            elf = self.build("shfl%d_%d" % (nt, ntasks), SHFL_C, flags=["-DNTASKS=%d" % ntasks])
+            r = self.vxsim(elf, (1, 1, 1, nt))
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            want = []
+            for op in range(4):
+                for k, (b, c, m) in enumerate(SHFL_CASES):
+                    vals = shfl_model(op, b, c, m, nt, set(range(ntasks)))
+                    want.append((0, "%d %d: %s" % (op, k, " ".join(map(str, vals)))))
+            self.assertEqual(console(r.stdout), want, "NT %d, %d tasks" % (nt, ntasks))
 
     def test_kernel_argument(self):
         """mscratch holds --arg at main and again after vx_spawn_threads"""
