@@ -41,9 +41,10 @@ $(KLIB)/libvxrt.a: $(VXRT_LIB_OBJS)
 
 # Examples are built with vxcc itself, so the driver is exercised by every build.
 # (each also gets NAME.vxbin, the Vortex image).
-$(KDIR)/%.elf: kernel/examples/%.c $(VXRT) kernel/vxcc kernel/link32.ld
+KERNEL_DEPS   := $(VXRT) $(VXRT_HDRS) $(wildcard kernel/examples/*.h) kernel/vxcc kernel/link32.ld
+$(KDIR)/%.elf: kernel/examples/%.c $(KERNEL_DEPS)
 	sh kernel/vxcc $(KERNEL_CFLAGS) -Wall -Wextra -Werror --vxbin -o $@ $<
-$(KDIR)/%.elf: kernel/examples/%.cpp $(VXRT) kernel/vxcc kernel/link32.ld
+$(KDIR)/%.elf: kernel/examples/%.cpp $(KERNEL_DEPS)
 	sh kernel/vxcc $(KERNEL_CFLAGS) -Wall -Wextra -Werror --vxbin -o $@ $<
 
 kernels: $(VXRT) $(KERNEL_ELFS)
