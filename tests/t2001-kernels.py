@@ -144,7 +144,7 @@ class Kernels(unittest.TestCase):
     def test_printf_every_lane(self):
         """printf: every lane's line arrives whole, in its own hart's slot, in order"""
         n = 22
-        for shape in SHAPES:
+        for shape in SHAPES + [(1, 1, 2, 64), (1, 1, 1, 128)]:
             got = self.run_kernel("printf", shape)
             harts = task_harts(n, shape)
             self.assertEqual(sorted(harts), list(range(n)))
