@@ -1,0 +1,973 @@
+/*
+ * vxdiff - compare two vxrr traces and show where they diverge.
+ *
+ *   vxdiff [options] A.vxt B.vxt
+ *
+ * Default (lockstep): the headers, then the event streams position by position
+ * (event i of A against event i of B); the first difference is shown with
+ * context from both sides and everything that differs in it.  With --per-warp
+ * each warp's own instruction stream is compared, whatever the interleaving
+ * (see usage()).
+ *
+ * Exit status: 0 identical, 1 different, 2 error (usage, unreadable, corrupt or
+ * incomplete input; differences found before the problem are still shown).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "evfmt.h"
+#include "symtab.h"
+#include "vx_isa.h"
+#include "vx_trace.h"
+
+#define EXIT_SAME  0
+#define EXIT_DIFF  1
+#define EXIT_ERROR 2
+
+static const char *prog = "vxdiff";
+
+typedef struct opts {
+    const char *path[2];
+    unsigned context;
+    unsigned ignore;
+    bool per_warp, json, quiet, verbose;
+    uint64_t max; /* 0: all */
+} opts;
+
+/* Where an event is: its index and how many events with the same index precede it. */
+typedef struct pos {
+    uint64_t index;
+    uint32_t ord;
+    bool valid;
+} pos;
+
+typedef struct side {
+    const char *path;
+    vx_trace_reader *r;    /* the comparison */
+    vx_trace_reader *view; /* context rendering (seeks) */
+    const vx_trace_header *h;
+    vx_trace_summary ts;
+    vxd_symtab syms;
+    vxd_fmt fmt;
+    uint64_t last_index;
+    uint32_t ord;
+    bool started, ended;
+    uint64_t compared;
+} side;
+
+typedef struct differ {
+    opts o;
+    side s[2];
+    vxf_ctx ctx;
+    vx_disasm_ctx *dis;
+    uint64_t ndiff;  /* differences reported */
+    uint64_t nfound; /* differences found (per-warp: warps that diverge) */
+    bool header_printed;
+    int status;
+    vxd_sb line, la, lb;
+} differ;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vxdiff [options] A.vxt B.vxt\n"
+            "Compare two vxrr traces: the headers (platform, kernel image, loaded files,\n"
+            "start pc, argument, limits), then the event streams.  The first difference is\n"
+            "shown with its event index, the events around it on both sides (with\n"
+            "disassembly) and exactly what differs: the schedule decision, the PC or\n"
+            "instruction, the thread mask, which lanes committed which values, memory\n"
+            "writes, warp-control effects, console bytes, faults, the exit status.\n\n"
+            "  -C, --context N     events of context before and after (default 3)\n"
+            "      --max N         list up to N differences (default 1; 0 = all).  In lockstep\n"
+            "                      mode the later ones are often consequences of the first\n"
+            "      --per-warp      compare each warp's own instruction stream and ignore how\n"
+            "                      warps were interleaved.  A warp is matched by its global id\n"
+            "                      (core * warps_per_core + warp), which is also what its\n"
+            "                      threads see as mhartid / threads; traces recorded with\n"
+            "                      different shapes can be compared when the threads per warp\n"
+            "                      are equal.  Per warp: pc, instruction, thread mask, register\n"
+            "                      commits, memory writes, console bytes and faults, in order;\n"
+            "                      not cycles or warp-control effects (spawns, barriers, mask\n"
+            "                      changes depend on the schedule; their consequences, the\n"
+            "                      masks and PCs of the following issues, are compared).  The\n"
+            "                      END records are compared without their cycle.  Each warp's\n"
+            "                      first difference counts once, earliest first\n"
+            "      --ignore F[,F]  leave fields out: cycle, schedule (= --per-warp), console,\n"
+            "                      dm (Debug Module events and injected instructions),\n"
+            "                      header, mem, regs (all register commits), csr (CSR commits),\n"
+            "                      wctl (warp-control effects), exit (the exit code)\n"
+            "      --json          JSON Lines: header differences, one object per difference,\n"
+            "                      a final result object (tools/vxdump/SCHEMA.md)\n"
+            "  -q, --quiet         print nothing; only the exit status\n"
+            "  -v, --verbose       also say so when the traces are identical\n"
+            "  -h, --help          this text\n"
+            "      --version       print the version\n\n"
+            "exit status: 0 identical, 1 different, 2 error (usage, unreadable, corrupt or\n"
+            "incomplete trace; differences found before the problem are still shown)\n");
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\nTry '%s --help'.\n", prog);
+    va_end(ap);
+    return EXIT_ERROR;
+}
+
+static const char *optval(int argc, char **argv, int *i, const char *name, const char *shrt,
+                          bool *missing)
+{
+    const char *a = argv[*i];
+    if (shrt && !strcmp(a, shrt)) {
+        if (*i + 1 >= argc) {
+            *missing = true;
+            return NULL;
+        }
+        return argv[++*i];
+    }
+    if (shrt && !strncmp(a, shrt, strlen(shrt)) && a[strlen(shrt)]) return a + strlen(shrt);
+    size_t n = strlen(name);
+    if (strncmp(a, name, n)) return NULL;
+    if (a[n] == '=') return a + n + 1;
+    if (a[n]) return NULL;
+    if (*i + 1 >= argc) {
+        *missing = true;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static const struct {
+    const char *name;
+    unsigned bit;
+} fields[] = {
+    {"cycle", VXF_IG_CYCLE}, {"schedule", VXF_IG_SCHEDULE}, {"console", VXF_IG_CONSOLE},
+    {"dm", VXF_IG_DM},       {"header", VXF_IG_HEADER},     {"mem", VXF_IG_MEM},
+    {"regs", VXF_IG_REGS},   {"csr", VXF_IG_CSR},           {"wctl", VXF_IG_WCTL},
+    {"exit", VXF_IG_EXIT},
+};
+
+static int parse_ignore(const char *s, unsigned *out)
+{
+    char *copy = strdup(s), *save = NULL;
+    if (!copy) return -1;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        size_t j;
+        for (j = 0; j < VX_ARRAY_SIZE(fields); j++)
+            if (!strcmp(t, fields[j].name)) break;
+        if (j == VX_ARRAY_SIZE(fields)) {
+            usage_error("--ignore: unknown field '%s' (cycle, schedule, console, dm, header, mem, regs, csr, wctl, exit)", t);
+            free(copy);
+            return -1;
+        }
+        *out |= fields[j].bit;
+    }
+    free(copy);
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->context = 3;
+    o->max = 1;
+    int npaths = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        bool missing = false;
+        uint64_t n;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            exit(0);
+        } else if (!strcmp(a, "--version")) {
+            printf("vxdiff (vxrr) %s\n", VX_VERSION_STRING);
+            exit(0);
+        } else if (!strcmp(a, "--per-warp")) {
+            o->per_warp = true;
+        } else if (!strcmp(a, "--json")) {
+            o->json = true;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            o->quiet = true;
+        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+            o->verbose = true;
+        } else if ((v = optval(argc, argv, &i, "--context", "-C", &missing))) {
+            if (!vx_cli_parse_u64(v, false, &n) || n > 1000)
+                return usage_error("--context: '%s' is not a number in 0..1000", v);
+            o->context = (unsigned)n;
+        } else if ((v = optval(argc, argv, &i, "--max", NULL, &missing))) {
+            if (!vx_cli_parse_u64(v, false, &o->max)) return usage_error("--max: '%s' is not a number", v);
+        } else if ((v = optval(argc, argv, &i, "--ignore", NULL, &missing))) {
+            if (parse_ignore(v, &o->ignore)) return EXIT_ERROR;
+        } else if (missing) {
+            return usage_error("option %s needs a value", a);
+        } else if (a[0] == '-' && a[1]) {
+            return usage_error("unknown option '%s'", a);
+        } else if (npaths == 2) {
+            return usage_error("two traces, please ('%s' is a third)", a);
+        } else {
+            o->path[npaths++] = a;
+        }
+    }
+    if (npaths != 2) return usage_error("%s", "need two traces: A.vxt B.vxt");
+    if (o->ignore & VXF_IG_SCHEDULE) o->per_warp = true;
+    return 0;
+}
+
+/* ---- reading ------------------------------------------------------------------------------------- */
+
+static int open_side(differ *d, int k)
+{
+    side *s = &d->s[k];
+    char msg[256];
+    vx_err e;
+    s->path = d->o.path[k];
+    if ((e = vx_trace_reader_new(&s->r)) || (e = vx_trace_reader_open(s->r, s->path))) {
+        fprintf(stderr, "%s: %s\n", prog, s->r ? vx_trace_reader_errmsg(s->r) : vx_strerror(e));
+        return -1;
+    }
+    s->h = vx_trace_reader_header(s->r);
+    if ((e = vx_trace_reader_summary(s->r, &s->ts))) {
+        fprintf(stderr, "%s: %s\n", prog, vx_trace_reader_errmsg(s->r));
+        return -1;
+    }
+    if (vxd_symtab_load(&s->syms, s->h->image_kind, s->h->image, s->h->image_len, msg, sizeof msg)) {
+        fprintf(stderr, "%s: %s: %s\n", prog, s->path, msg);
+        return -1;
+    }
+    vxd_fmt_init(&s->fmt, s->h, &s->syms, d->dis, s->ts.issues, s->ts.cycle);
+    return 0;
+}
+
+static vx_trace_reader *view_of(differ *d, int k)
+{
+    side *s = &d->s[k];
+    if (s->view) return s->view;
+    if (vx_trace_reader_new(&s->view) || vx_trace_reader_open(s->view, s->path)) {
+        vx_trace_reader_free(s->view);
+        s->view = NULL;
+    }
+    return s->view;
+}
+
+/*
+ * The next event that takes part in the comparison; *ev NULL at the end.  A read
+ * error is reported and sets the status; it also ends the stream.
+ */
+static void next_event(differ *d, int k, const vx_event **ev, pos *p)
+{
+    side *s = &d->s[k];
+    *ev = NULL;
+    while (!s->ended) {
+        const vx_event *e;
+        vx_err err = vx_trace_reader_next(s->r, &e);
+        if (err == VX_ERR_END) {
+            s->ended = true;
+            break;
+        }
+        if (err) {
+            fflush(stdout);
+            fprintf(stderr, "%s: %s\n", prog, vx_trace_reader_errmsg(s->r));
+            d->status = EXIT_ERROR;
+            s->ended = true;
+            break;
+        }
+        if (s->started && e->index == s->last_index)
+            s->ord++;
+        else
+            s->ord = 0;
+        s->started = true;
+        s->last_index = e->index;
+        if (!vxf_compared(e, &d->ctx)) continue;
+        s->compared++;
+        *ev = e;
+        p->index = e->index;
+        p->ord = s->ord;
+        p->valid = true;
+        return;
+    }
+}
+
+/* Re-read the event at p with the side's view reader (valid until the next view call). */
+static const vx_event *fetch(differ *d, int k, pos p)
+{
+    vx_trace_reader *v = view_of(d, k);
+    const vx_event *e = NULL;
+    if (!v || !p.valid || vx_trace_reader_seek(v, p.index)) return NULL;
+    for (uint32_t i = 0; i <= p.ord; i++)
+        if (vx_trace_reader_next(v, &e)) return NULL;
+    return e;
+}
+
+/* ---- output --------------------------------------------------------------------------------------- */
+
+static void render(differ *d, int k, const vx_event *e, vxd_sb *b)
+{
+    vxd_sb_clear(b);
+    if (!e)
+        vxd_sb_puts(b, d->o.json ? "null" : "(end of the stream)");
+    else if (d->o.json)
+        vxd_fmt_event_json(&d->s[k].fmt, e, b);
+    else
+        vxd_fmt_event(&d->s[k].fmt, e, b);
+}
+
+static void print_items_json(vxd_sb *b, const vxf_items *it)
+{
+    vxd_sb_puts(b, "[");
+    for (size_t i = 0; i < it->n; i++) {
+        const vxf_item *x = &it->v[i];
+        vxd_sb_printf(b, "%s{\"field\":\"%s\",\"lane\":", i ? "," : "", x->field);
+        if (x->lane >= 0)
+            vxd_sb_printf(b, "%d", x->lane);
+        else
+            vxd_sb_puts(b, "null");
+        if (x->has_ab) vxd_sb_printf(b, ",\"a\":%" PRIu64 ",\"b\":%" PRIu64, x->a, x->b);
+        vxd_sb_puts(b, ",\"text\":");
+        vxd_sb_json_str(b, x->text, strlen(x->text));
+        vxd_sb_putc(b, '}');
+    }
+    vxd_sb_puts(b, "]");
+}
+
+static void print_file_header(differ *d)
+{
+    if (d->header_printed || d->o.json || d->o.quiet) return;
+    d->header_printed = true;
+    printf("--- A %s\n+++ B %s\n", d->s[0].path, d->s[1].path);
+}
+
+/*
+ * Items for people: per-lane commit differences with the same two values are
+ * merged ("gp lanes 0-3: 0x80006a68 != 0x80006a08").
+ */
+static void print_items_text(const vxf_items *it)
+{
+    size_t shown = 0;
+    for (size_t i = 0; i < it->n; shown++) {
+        const vxf_item *x = &it->v[i];
+        size_t j = i + 1;
+        while (x->subject[0] && j < it->n && !strcmp(it->v[j].subject, x->subject) && it->v[j].has_ab &&
+               it->v[j].a == x->a && it->v[j].b == x->b && it->v[j].lane == it->v[j - 1].lane + 1)
+            j++;
+        const char *pre = shown ? "          " : "differs:  ";
+        if (j - i > 1) {
+            const char *colon = strchr(x->text, ':');
+            printf("%s%s lanes %d-%d%s\n", pre, x->subject, x->lane, it->v[j - 1].lane, colon ? colon : "");
+        } else {
+            printf("%s%s\n", pre, x->text);
+        }
+        i = j;
+    }
+    if (it->total > it->n) printf("          ... and %zu more\n", it->total - it->n);
+}
+
+static void header_diffs(differ *d)
+{
+    vxf_items it = {0};
+    const vx_trace_header *a = d->s[0].h, *b = d->s[1].h;
+    if (!(d->o.ignore & VXF_IG_HEADER)) vxf_cmp_headers(a, b, &d->ctx, &it);
+    /* --per-warp needs warps of the same width even when the headers are ignored */
+    if ((d->o.ignore & VXF_IG_HEADER) && d->o.per_warp && a->threads != b->threads)
+        vxf_cmp_headers(a, b, &d->ctx, &it);
+    if (!it.total) return;
+    d->nfound++; /* header differences are all shown and do not count against --max */
+    if (d->o.quiet) return;
+    if (d->o.json) {
+        vxd_sb_clear(&d->line);
+        vxd_sb_puts(&d->line, "{\"type\":\"header\",\"items\":");
+        print_items_json(&d->line, &it);
+        vxd_sb_putc(&d->line, '}');
+        puts(d->line.s);
+        return;
+    }
+    print_file_header(d);
+    printf("@@ headers differ @@\n");
+    print_items_text(&it);
+}
+
+/* Context lines: the same text on both sides is shown once, otherwise A (-) then B (+). */
+static void print_pair(const char *sa, const char *sb_)
+{
+    if (sa && sb_ && !strcmp(sa, sb_))
+        printf("  %s\n", sa);
+    else {
+        if (sa) printf("- %s\n", sa);
+        if (sb_) printf("+ %s\n", sb_);
+    }
+}
+
+typedef struct ctxlist {
+    pos *p;
+    size_t n;
+} ctxlist;
+
+/* Render the events at the positions of a list (JSON: an array; text: an array of lines). */
+static char **render_list(differ *d, int k, const ctxlist *l)
+{
+    char **out = calloc(l->n + 1, sizeof *out);
+    if (!out) return NULL;
+    for (size_t i = 0; i < l->n; i++) {
+        const vx_event *e = fetch(d, k, l->p[i]);
+        render(d, k, e, &d->line);
+        out[i] = strdup(d->line.s ? d->line.s : "");
+    }
+    return out;
+}
+
+static void free_list(char **l)
+{
+    if (!l) return;
+    for (size_t i = 0; l[i]; i++) free(l[i]);
+    free(l);
+}
+
+static void json_array(vxd_sb *b, char **l)
+{
+    vxd_sb_putc(b, '[');
+    for (size_t i = 0; l && l[i]; i++) {
+        if (i) vxd_sb_putc(b, ',');
+        vxd_sb_puts(b, l[i]);
+    }
+    vxd_sb_putc(b, ']');
+}
+
+/*
+ * Report one difference.  ea/eb: the two events (NULL: that stream ended), already
+ * rendered into d->la / d->lb; before/after: positions of the context on each side.
+ */
+static void report(differ *d, const char *title, const vxf_items *it, const ctxlist before[2],
+                   const ctxlist after[2], const char *warpinfo)
+{
+    if (d->o.quiet) return;
+    char **bl[2], **al[2];
+    for (int k = 0; k < 2; k++) {
+        bl[k] = render_list(d, k, &before[k]);
+        al[k] = render_list(d, k, &after[k]);
+    }
+    if (d->o.json) {
+        vxd_sb out = {0};
+        vxd_sb_printf(&out, "{\"type\":\"difference\",\"mode\":\"%s\"", d->o.per_warp ? "per-warp" : "lockstep");
+        if (warpinfo) vxd_sb_printf(&out, ",%s", warpinfo);
+        vxd_sb_puts(&out, ",\"title\":");
+        vxd_sb_json_str(&out, title, strlen(title));
+        vxd_sb_puts(&out, ",\"items\":");
+        print_items_json(&out, it);
+        vxd_sb_printf(&out, ",\"a\":%s,\"b\":%s", d->la.s ? d->la.s : "null", d->lb.s ? d->lb.s : "null");
+        const char *names[4] = {"before_a", "before_b", "after_a", "after_b"};
+        char **lists[4] = {bl[0], bl[1], al[0], al[1]};
+        for (int i = 0; i < 4; i++) {
+            vxd_sb_printf(&out, ",\"%s\":", names[i]);
+            json_array(&out, lists[i]);
+        }
+        vxd_sb_putc(&out, '}');
+        if (out.s) puts(out.s);
+        vxd_sb_release(&out);
+    } else {
+        print_file_header(d);
+        printf("@@ %s @@\n", title);
+        size_t nb = before[0].n > before[1].n ? before[0].n : before[1].n;
+        for (size_t i = 0; i < nb; i++) {
+            /* align the two lists on their last entries */
+            size_t ia = before[0].n + i >= nb ? before[0].n + i - nb : (size_t)-1;
+            size_t ib = before[1].n + i >= nb ? before[1].n + i - nb : (size_t)-1;
+            print_pair(ia != (size_t)-1 && bl[0] ? bl[0][ia] : NULL, ib != (size_t)-1 && bl[1] ? bl[1][ib] : NULL);
+        }
+        printf("- %s\n+ %s\n", d->la.s ? d->la.s : "", d->lb.s ? d->lb.s : "");
+        print_items_text(it);
+        size_t na = after[0].n > after[1].n ? after[0].n : after[1].n;
+        for (size_t i = 0; i < na; i++)
+            print_pair(i < after[0].n && al[0] ? al[0][i] : NULL, i < after[1].n && al[1] ? al[1][i] : NULL);
+    }
+    for (int k = 0; k < 2; k++) {
+        free_list(bl[k]);
+        free_list(al[k]);
+    }
+}
+
+/* ---- lockstep ---------------------------------------------------------------------------------------- */
+
+/* Positions of the next n compared events after p on side k (view reader). */
+static size_t after_positions(differ *d, int k, pos p, size_t n, pos *out, int64_t gwarp)
+{
+    vx_trace_reader *v = view_of(d, k);
+    const vx_event *e;
+    if (!v || !p.valid || !n || vx_trace_reader_seek(v, p.index)) return 0;
+    for (uint32_t i = 0; i <= p.ord; i++)
+        if (vx_trace_reader_next(v, &e)) return 0;
+    size_t got = 0;
+    uint64_t last = p.index, scanned = 0;
+    uint32_t ord = p.ord;
+    uint32_t nw = d->s[k].h->warps;
+    while (got < n && scanned < 4000000 && vx_trace_reader_next(v, &e) == VX_OK) {
+        scanned++;
+        if (e->index == last)
+            ord++;
+        else
+            ord = 0;
+        last = e->index;
+        if (!vxf_compared(e, &d->ctx)) continue;
+        if (gwarp >= 0) {
+            if (e->kind == VX_EV_DM) continue;
+            if (e->kind == VX_EV_ISSUE && (int64_t)(e->core * nw + e->warp) != gwarp) continue;
+        }
+        out[got++] = (pos){e->index, ord, true};
+    }
+    return got;
+}
+
+static void run_lockstep(differ *d)
+{
+    size_t n = d->o.context;
+    pos *ring[2] = {calloc(n + 1, sizeof(pos)), calloc(n + 1, sizeof(pos))};
+    pos *aft[2] = {calloc(n + 1, sizeof(pos)), calloc(n + 1, sizeof(pos))};
+    size_t rlen = 0, rhead = 0;
+    if (!ring[0] || !ring[1] || !aft[0] || !aft[1]) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        d->status = EXIT_ERROR;
+        goto out;
+    }
+    for (;;) {
+        const vx_event *ea, *eb;
+        pos pa = {0}, pb = {0};
+        next_event(d, 0, &ea, &pa);
+        next_event(d, 1, &eb, &pb);
+        if (d->status == EXIT_ERROR) break;
+        if (!ea && !eb) break;
+        vxf_items it = {0};
+        vxf_cmp_events(ea, eb, &d->ctx, &it);
+        if (it.total) {
+            d->nfound++;
+            d->ndiff++;
+            render(d, 0, ea, &d->la);
+            render(d, 1, eb, &d->lb);
+            ctxlist before[2], after[2];
+            pos tmp[2][64];
+            for (int k = 0; k < 2; k++) {
+                /* the ring in order, oldest first */
+                size_t m = rlen < 64 ? rlen : 64;
+                for (size_t i = 0; i < m; i++) tmp[k][i] = ring[k][(rhead + (n + 1) - rlen + i) % (n + 1)];
+                before[k] = (ctxlist){tmp[k], m};
+            }
+            /* the rings hold indexes of events already compared; fetching them
+             * uses the view readers, so ea / eb (main readers) stay valid */
+            const vx_event *e0 = ea, *e1 = eb;
+            pos p0 = pa, p1 = pb;
+            after[0] = (ctxlist){aft[0], e0 ? after_positions(d, 0, p0, n, aft[0], -1) : 0};
+            after[1] = (ctxlist){aft[1], e1 ? after_positions(d, 1, p1, n, aft[1], -1) : 0};
+            char title[160];
+            if (ea && eb && ea->index == eb->index && ea->cycle == eb->cycle)
+                snprintf(title, sizeof title, "%s difference at event %" PRIu64 " (cycle %" PRIu64 ")",
+                         d->ndiff == 1 ? "first" : "next", ea->index, ea->cycle);
+            else if (ea && eb && ea->index == eb->index)
+                snprintf(title, sizeof title, "%s difference at event %" PRIu64 " (cycle %" PRIu64 " in A, %" PRIu64 " in B)",
+                         d->ndiff == 1 ? "first" : "next", ea->index, ea->cycle, eb->cycle);
+            else
+                snprintf(title, sizeof title, "%s difference at event %" PRIu64 " of A / %" PRIu64 " of B",
+                         d->ndiff == 1 ? "first" : "next", ea ? ea->index : d->s[0].last_index,
+                         eb ? eb->index : d->s[1].last_index);
+            char warpinfo[160];
+            snprintf(warpinfo, sizeof warpinfo, "\"index_a\":%" PRIu64 ",\"index_b\":%" PRIu64,
+                     ea ? ea->index : d->s[0].last_index, eb ? eb->index : d->s[1].last_index);
+            report(d, title, &it, before, after, warpinfo);
+            if (d->o.max && d->ndiff >= d->o.max) break;
+        }
+        if (!ea || !eb) break;
+        if (n) {
+            ring[0][rhead] = pa;
+            ring[1][rhead] = pb;
+            rhead = (rhead + 1) % (n + 1);
+            if (rlen < n) rlen++;
+        }
+    }
+out:
+    for (int k = 0; k < 2; k++) {
+        free(ring[k]);
+        free(aft[k]);
+    }
+}
+
+/* ---- per warp ------------------------------------------------------------------------------------------ */
+
+typedef struct qitem {
+    uint64_t digest;
+    pos p;
+} qitem;
+
+typedef struct unit {
+    qitem *q;
+    size_t head, len, cap;
+    uint8_t qside;
+    bool done;
+    uint64_t matched;
+    pos *ring[2]; /* the last `context` matched positions on each side */
+    size_t rlen, rhead;
+} unit;
+
+typedef struct mismatch {
+    size_t unit;
+    uint64_t k; /* position in the warp's stream */
+    pos a, b;   /* a missing side: !valid */
+    pos *before[2];
+    size_t nbefore;
+} mismatch;
+
+typedef struct pw {
+    differ *d;
+    unit *u;
+    size_t nunits; /* warps + 1 (the Debug Module's stream) */
+    mismatch *m;
+    size_t nm, capm;
+    bool oom;
+} pw;
+
+static bool q_push(unit *u, qitem it)
+{
+    if (u->len == u->cap) {
+        size_t ncap = u->cap ? u->cap * 2 : 16;
+        qitem *p = malloc(ncap * sizeof *p);
+        if (!p) return false;
+        for (size_t i = 0; i < u->len; i++) p[i] = u->q[(u->head + i) % u->cap];
+        free(u->q);
+        u->q = p;
+        u->head = 0;
+        u->cap = ncap;
+    }
+    u->q[(u->head + u->len) % u->cap] = it;
+    u->len++;
+    return true;
+}
+
+static qitem q_pop(unit *u)
+{
+    qitem it = u->q[u->head];
+    u->head = (u->head + 1) % u->cap;
+    u->len--;
+    return it;
+}
+
+static void add_mismatch(pw *w, size_t ui, pos a, pos b)
+{
+    unit *u = &w->u[ui];
+    size_t n = w->d->o.context;
+    u->done = true;
+    if (w->nm == w->capm) {
+        size_t ncap = w->capm ? w->capm * 2 : 16;
+        mismatch *p = realloc(w->m, ncap * sizeof *p);
+        if (!p) {
+            w->oom = true;
+            return;
+        }
+        w->m = p;
+        w->capm = ncap;
+    }
+    mismatch *m = &w->m[w->nm++];
+    memset(m, 0, sizeof *m);
+    m->unit = ui;
+    m->k = u->matched;
+    m->a = a;
+    m->b = b;
+    for (int k = 0; k < 2; k++) {
+        m->before[k] = calloc(n + 1, sizeof(pos));
+        if (!m->before[k]) continue;
+        for (size_t i = 0; i < u->rlen; i++) m->before[k][i] = u->ring[k][(u->rhead + (n + 1) - u->rlen + i) % (n + 1)];
+    }
+    m->nbefore = u->rlen;
+    free(u->q);
+    u->q = NULL;
+    u->len = u->cap = u->head = 0;
+}
+
+static void pw_item(pw *w, int side_, size_t ui, uint64_t digest, pos p)
+{
+    unit *u = &w->u[ui];
+    if (u->done) return;
+    if (u->len && u->qside != side_) {
+        qitem f = q_pop(u);
+        pos pa = side_ == 0 ? p : f.p, pb = side_ == 0 ? f.p : p;
+        if (f.digest != digest) {
+            add_mismatch(w, ui, pa, pb);
+            return;
+        }
+        u->matched++;
+        size_t n = w->d->o.context;
+        if (n && u->ring[0] && u->ring[1]) {
+            u->ring[0][u->rhead] = pa;
+            u->ring[1][u->rhead] = pb;
+            u->rhead = (u->rhead + 1) % (n + 1);
+            if (u->rlen < n) u->rlen++;
+        }
+        return;
+    }
+    u->qside = (uint8_t)side_;
+    if (!q_push(u, (qitem){digest, p})) w->oom = true;
+}
+
+static uint64_t dm_digest(const vx_event *e)
+{
+    uint64_t v[6] = {e->dm.op, e->dm.addr, e->dm.value, e->dm.gwarp, e->dm.lane, e->dm.arg};
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 8; j++) h = (h ^ ((v[i] >> (8 * j)) & 0xFF)) * 0x100000001b3ull;
+    return h;
+}
+
+static int mismatch_cmp(const void *pa, const void *pb)
+{
+    const mismatch *a = pa, *b = pb;
+    uint64_t ka = a->a.valid ? a->a.index : a->b.index, kb = b->a.valid ? b->a.index : b->b.index;
+    if (ka != kb) return ka < kb ? -1 : 1;
+    return a->unit < b->unit ? -1 : a->unit > b->unit;
+}
+
+/* A copy of an END event (the reader's storage is reused). */
+typedef struct endcopy {
+    bool have;
+    vx_event ev;
+    vx_fault fault;
+    pos p;
+} endcopy;
+
+static void run_per_warp(differ *d)
+{
+    pw w = {0};
+    w.d = d;
+    uint32_t ga = d->s[0].h->clusters * d->s[0].h->cores * d->s[0].h->warps;
+    uint32_t gb = d->s[1].h->clusters * d->s[1].h->cores * d->s[1].h->warps;
+    size_t nw = ga > gb ? ga : gb;
+    w.nunits = nw + 1;
+    w.u = calloc(w.nunits, sizeof *w.u);
+    endcopy end[2] = {0};
+    size_t n = d->o.context;
+    if (!w.u) goto oom;
+    for (size_t i = 0; i < w.nunits && n; i++) {
+        w.u[i].ring[0] = calloc(n + 1, sizeof(pos));
+        w.u[i].ring[1] = calloc(n + 1, sizeof(pos));
+        if (!w.u[i].ring[0] || !w.u[i].ring[1]) goto oom;
+    }
+    bool more[2] = {true, true};
+    while (more[0] || more[1]) {
+        for (int k = 0; k < 2; k++) {
+            if (!more[k]) continue;
+            const vx_event *e;
+            pos p = {0};
+            next_event(d, k, &e, &p);
+            if (!e) {
+                more[k] = false;
+                continue;
+            }
+            if (e->kind == VX_EV_ISSUE) {
+                size_t g = (size_t)e->core * d->s[k].h->warps + e->warp;
+                pw_item(&w, k, g, vxf_digest(e, &d->ctx), p);
+            } else if (e->kind == VX_EV_DM) {
+                pw_item(&w, k, nw, dm_digest(e), p);
+            } else if (e->kind == VX_EV_END) {
+                end[k].have = true;
+                end[k].ev = *e;
+                end[k].p = p;
+                if (e->fault) {
+                    end[k].fault = *e->fault;
+                    end[k].ev.fault = &end[k].fault;
+                }
+            }
+            if (w.oom) goto oom;
+        }
+        if (d->status == EXIT_ERROR) break;
+    }
+    /* streams of different lengths: the first extra item of each unfinished warp */
+    for (size_t i = 0; i < w.nunits; i++) {
+        unit *u = &w.u[i];
+        if (u->done || !u->len) continue;
+        qitem f = q_pop(u);
+        pos none = {0};
+        add_mismatch(&w, i, u->qside == 0 ? f.p : none, u->qside == 1 ? f.p : none);
+        if (w.oom) goto oom;
+    }
+    qsort(w.m, w.nm, sizeof *w.m, mismatch_cmp);
+    d->nfound += w.nm;
+    for (size_t i = 0; i < w.nm; i++) {
+        if (d->o.max && d->ndiff >= d->o.max) break;
+        mismatch *m = &w.m[i];
+        d->ndiff++;
+        vxf_items it = {0};
+        /* fetch both (different readers) and compare them in detail */
+        const vx_event *ea = m->a.valid ? fetch(d, 0, m->a) : NULL;
+        const vx_event *eb = m->b.valid ? fetch(d, 1, m->b) : NULL;
+        char title[200], warpinfo[240];
+        if (m->unit == nw) {
+            snprintf(title, sizeof title, "the Debug Module event streams differ at their event %" PRIu64, m->k);
+            snprintf(warpinfo, sizeof warpinfo, "\"warp\":null,\"position\":%" PRIu64, m->k);
+        } else {
+            uint32_t wa = d->s[0].h->warps, wb = d->s[1].h->warps;
+            snprintf(title, sizeof title, "warp %zu (A %zu:%zu, B %zu:%zu): first difference at its issue %" PRIu64
+                                          " (A event %s%" PRIu64 ", B event %s%" PRIu64 ")",
+                     m->unit, m->unit / wa, m->unit % wa, m->unit / wb, m->unit % wb, m->k, m->a.valid ? "" : "-",
+                     m->a.valid ? m->a.index : 0, m->b.valid ? "" : "-", m->b.valid ? m->b.index : 0);
+            snprintf(warpinfo, sizeof warpinfo, "\"warp\":%zu,\"position\":%" PRIu64 ",\"index_a\":%s%" PRIu64 ",\"index_b\":%s%" PRIu64,
+                     m->unit, m->k, "", m->a.valid ? m->a.index : 0, "", m->b.valid ? m->b.index : 0);
+            if (!m->a.valid || !m->b.valid) {
+                char *p = strstr(warpinfo, m->a.valid ? "\"index_b\":" : "\"index_a\":");
+                if (p) {
+                    char *q = strchr(p, ',');
+                    char rest[240];
+                    snprintf(rest, sizeof rest, "%s", q ? q : "");
+                    snprintf(p, sizeof warpinfo - (size_t)(p - warpinfo), "%s:null%s",
+                             m->a.valid ? "\"index_b\"" : "\"index_a\"", rest);
+                }
+            }
+        }
+        if (ea && eb)
+            vxf_cmp_events(ea, eb, &d->ctx, &it);
+        else if (m->unit == nw)
+            vxf_cmp_events(ea, eb, &d->ctx, &it);
+        else {
+            const vx_event *e = ea ? ea : eb;
+            (void)e;
+            vxf_items *o = &it;
+            o->total++;
+            vxf_item *x = &o->v[o->n++];
+            memset(x, 0, sizeof *x);
+            snprintf(x->field, sizeof x->field, "length");
+            x->lane = -1;
+            snprintf(x->text, sizeof x->text, "warp %zu issues more instructions in %s: the other trace has only %" PRIu64,
+                     m->unit, ea ? "A" : "B", m->k);
+        }
+        if (!it.total) { /* equal digests for unequal events cannot happen; equal events with unequal digests neither */
+            it.total = it.n = 1;
+            memset(&it.v[0], 0, sizeof it.v[0]);
+            snprintf(it.v[0].field, sizeof it.v[0].field, "digest");
+            it.v[0].lane = -1;
+            snprintf(it.v[0].text, sizeof it.v[0].text, "the events differ in a field that is not shown");
+        }
+        render(d, 0, ea, &d->la);
+        render(d, 1, eb, &d->lb);
+        pos aft[2][64];
+        ctxlist before[2], after[2];
+        for (int k = 0; k < 2; k++) {
+            before[k] = (ctxlist){m->before[k], m->before[k] ? m->nbefore : 0};
+            pos at = k == 0 ? m->a : m->b;
+            size_t cn = n < 64 ? n : 64;
+            after[k] = (ctxlist){aft[k], at.valid && m->unit < nw ? after_positions(d, k, at, cn, aft[k], (int64_t)m->unit) : 0};
+        }
+        report(d, title, &it, before, after, warpinfo);
+    }
+    /* the END records, without their cycles */
+    if (d->status != EXIT_ERROR && (!d->o.max || d->ndiff < d->o.max)) {
+        vxf_items it = {0};
+        if (end[0].have || end[1].have) {
+            vxf_cmp_events(end[0].have ? &end[0].ev : NULL, end[1].have ? &end[1].ev : NULL, &d->ctx, &it);
+        }
+        if (it.total) {
+            d->nfound++;
+            d->ndiff++;
+            render(d, 0, end[0].have ? &end[0].ev : NULL, &d->la);
+            render(d, 1, end[1].have ? &end[1].ev : NULL, &d->lb);
+            ctxlist none[2] = {{NULL, 0}, {NULL, 0}};
+            report(d, "the runs end differently", &it, none, none, "\"warp\":null");
+        }
+    }
+    goto out;
+oom:
+    fprintf(stderr, "%s: out of memory\n", prog);
+    d->status = EXIT_ERROR;
+out:
+    for (size_t i = 0; w.u && i < w.nunits; i++) {
+        free(w.u[i].q);
+        free(w.u[i].ring[0]);
+        free(w.u[i].ring[1]);
+    }
+    for (size_t i = 0; i < w.nm; i++) {
+        free(w.m[i].before[0]);
+        free(w.m[i].before[1]);
+    }
+    free(w.m);
+    free(w.u);
+}
+
+/* ---- main ------------------------------------------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+    differ d;
+    memset(&d, 0, sizeof d);
+    int rc = parse_args(argc, argv, &d.o);
+    if (rc) return rc;
+    if (vx_disasm_new(&d.dis)) d.dis = NULL;
+    d.status = EXIT_SAME;
+    for (int k = 0; k < 2; k++)
+        if (open_side(&d, k)) {
+            d.status = EXIT_ERROR;
+            goto out;
+        }
+    d.ctx.ignore = d.o.ignore;
+    d.ctx.per_warp = d.o.per_warp;
+    d.ctx.threads = d.s[0].h->threads < d.s[1].h->threads ? d.s[0].h->threads : d.s[1].h->threads;
+    d.ctx.warps_a = d.s[0].h->warps;
+    d.ctx.warps_b = d.s[1].h->warps;
+    d.ctx.dis = d.dis;
+
+    header_diffs(&d);
+    bool shapes_differ = d.s[0].h->clusters * d.s[0].h->cores != d.s[1].h->clusters * d.s[1].h->cores ||
+                         d.s[0].h->warps != d.s[1].h->warps;
+    if (d.s[0].h->threads != d.s[1].h->threads) {
+        if (!d.o.quiet)
+            fprintf(stderr, "%s: the traces have %u and %u threads per warp: their events cannot be compared\n",
+                    prog, d.s[0].h->threads, d.s[1].h->threads);
+        if (!d.nfound) d.nfound = 1;
+    } else if (!d.o.per_warp && shapes_differ) {
+        if (!d.o.quiet && !d.o.json)
+            fprintf(stderr, "%s: the platform shapes differ: the schedules cannot match (try --per-warp)\n", prog);
+        if (!d.nfound) d.nfound = 1;
+    } else if (d.o.per_warp) {
+        run_per_warp(&d);
+    } else {
+        run_lockstep(&d);
+    }
+
+    bool incomplete = false;
+    for (int k = 0; k < 2; k++)
+        if (vx_trace_reader_incomplete(d.s[k].r)) {
+            fprintf(stderr, "%s: %s: the trace is incomplete (cut off while it was recorded): the comparison is not complete\n",
+                    prog, d.s[k].path);
+            incomplete = true;
+        }
+    if (d.status != EXIT_ERROR) d.status = incomplete ? EXIT_ERROR : d.nfound ? EXIT_DIFF : EXIT_SAME;
+    if (d.o.json && !d.o.quiet) {
+        printf("{\"type\":\"result\",\"status\":%d,\"identical\":%s,\"differences_found\":%" PRIu64
+               ",\"differences_shown\":%" PRIu64 ",\"mode\":\"%s\",\"compared_a\":%" PRIu64 ",\"compared_b\":%" PRIu64 "}\n",
+               d.status, d.status == EXIT_SAME ? "true" : "false", d.nfound, d.ndiff,
+               d.o.per_warp ? "per-warp" : "lockstep", d.s[0].compared, d.s[1].compared);
+    } else if (!d.o.quiet) {
+        if (d.status == EXIT_SAME && d.o.verbose)
+            printf("%s: %s and %s are identical (%" PRIu64 " events compared%s)\n", prog, d.s[0].path,
+                   d.s[1].path, d.s[0].compared, d.o.per_warp ? ", per warp" : "");
+        else if (d.status == EXIT_DIFF && d.o.per_warp && d.nfound > d.ndiff)
+            printf("%s: %" PRIu64 " differences (warps that diverge) found, %" PRIu64 " shown (--max)\n", prog,
+                   d.nfound, d.ndiff);
+    }
+out:
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "%s: cannot write the output: %s\n", prog, strerror(errno));
+        d.status = EXIT_ERROR;
+    }
+    for (int k = 0; k < 2; k++) {
+        vx_trace_reader_free(d.s[k].r);
+        vx_trace_reader_free(d.s[k].view);
+        vxd_symtab_release(&d.s[k].syms);
+    }
+    vx_disasm_free(d.dis);
+    vxd_sb_release(&d.line);
+    vxd_sb_release(&d.la);
+    vxd_sb_release(&d.lb);
+    return d.status;
+}
