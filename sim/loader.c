@@ -23,6 +23,8 @@ vx_image_kind vx_image_detect(const char *name, const uint8_t *bytes, size_t len
     if (name) {
         size_t n = strlen(name);
         if (n >= 6 && !strcmp(name + n - 6, ".vxbin")) return VX_IMAGE_VXBIN;
+        /* A file named .elf without the magic is a broken ELF, not a raw binary. */
+        if (n >= 4 && !strcmp(name + n - 4, ".elf")) return VX_IMAGE_ELF;
     }
     return VX_IMAGE_BIN;
 }
@@ -48,6 +50,8 @@ static vx_err check_range(vx_sim *s, const char *name, const char *what, uint64_
 static vx_err load_elf(vx_sim *s, const char *name, const uint8_t *bytes, size_t len,
                        uint32_t *entry)
 {
+    if (len < 4 || memcmp(bytes, ELFMAG, SELFMAG))
+        return vx_sim_fail(s, VX_ERR_FORMAT, "%s: not an ELF file (no \\177ELF magic)", name);
     if (len < EI_NIDENT)
         return vx_sim_fail(s, VX_ERR_TRUNC, "%s: truncated ELF header (%zu bytes)", name, len);
     if (bytes[EI_CLASS] == ELFCLASS64)

@@ -317,7 +317,8 @@ size_t vx_sim_console_pending(const vx_sim *s, uint32_t slot, char *buf, size_t 
 void vx_sim_get_stats(const vx_sim *s, vx_sim_stats *out)
 {
     *out = s->stats;
-    out->cycles = s->cycle;
+    /* Cycles that began: the current one counts once the scheduler is inside it. */
+    out->cycles = s->cycle + (s->core_pos != 0);
 }
 
 /* ---- running -------------------------------------------------------------------------------------- */

@@ -81,7 +81,8 @@ typedef enum vx_image_kind {
 
 /*
  * Guess the kind from the bytes and the file name: ELF magic => ELF; name ending
- * in .vxbin => VXBIN; otherwise BIN.
+ * in .vxbin => VXBIN; name ending in .elf => ELF (so that a broken .elf file is
+ * reported as "not an ELF file" rather than run as a raw binary); otherwise BIN.
  */
 vx_image_kind vx_image_detect(const char *name, const uint8_t *bytes, size_t len);
 

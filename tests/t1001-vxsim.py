@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""t1001 - the vxsim program: usage errors, bad kernel images, faults, limits,
+exit codes, console output, --dump, --stats, --trace-insn, --load, --arg and the
+platform-shape options.  Test kernels are crafted here as ELF32 bytes with a
+tiny RISC-V encoder, so every expectation is computed independently."""
+import os
+import struct
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+import vxtest  # noqa: E402
+
+VXSIM = vxtest.prog("vxsim")
+CODE = 0x80000000
+
+
+# ---- a tiny encoder -------------------------------------------------------------
+
+def r_type(f7, rs2, rs1, f3, rd, opc):
+    return (f7 << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | opc
+
+
+def i_type(imm, rs1, f3, rd, opc):
+    return ((imm & 0xfff) << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | opc
+
+
+def s_type(imm, rs2, rs1, f3):
+    imm &= 0xfff
+    return ((imm >> 5) << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) | ((imm & 31) << 7) | 0x23
+
+
+def addi(rd, rs1, imm):
+    return i_type(imm, rs1, 0, rd, 0x13)
+
+
+def lui(rd, imm20):
+    return ((imm20 & 0xfffff) << 12) | (rd << 7) | 0x37
+
+
+def lw(rd, imm, rs1):
+    return i_type(imm, rs1, 2, rd, 0x03)
+
+
+def sw(rs2, imm, rs1):
+    return s_type(imm, rs2, rs1, 2)
+
+
+def sb(rs2, imm, rs1):
+    return s_type(imm, rs2, rs1, 0)
+
+
+def csrr(rd, csr):
+    return i_type(csr, 0, 2, rd, 0x73)
+
+
+def tmc(rs1):
+    return r_type(0, 0, rs1, 0, 0, 0x0b)
+
+
+def jal(rd, off):
+    off &= 0x1fffff
+    return (((off >> 20) & 1) << 31) | (((off >> 1) & 0x3ff) << 21) | (((off >> 11) & 1) << 20) | \
+        (((off >> 12) & 0xff) << 12) | (rd << 7) | 0x6f
+
+
+def words(*ws):
+    return b"".join(struct.pack("<I", w & 0xffffffff) for w in ws)
+
+
+def exit_with(reg):
+    """Store reg to the exit-code word 0x88 and end the warp."""
+    return [sw(reg, 0x88, 0), tmc(0)]
+
+
+# ---- ELF32 builder ----------------------------------------------------------------
+
+def elf32(segments, entry=CODE, machine=243, cls=1, etype=2):
+    """segments: list of (vaddr, data, memsz, p_type)."""
+    ehsize, phentsize = 52, 32
+    phoff = ehsize
+    off = phoff + phentsize * len(segments)
+    phdrs, blobs = b"", b""
+    for vaddr, data, memsz, ptype in segments:
+        phdrs += struct.pack("<IIIIIIII", ptype, off + len(blobs), vaddr, vaddr, len(data),
+                             memsz, 5, 4)
+        blobs += data
+    ident = b"\x7fELF" + bytes([cls, 1, 1, 0]) + b"\0" * 8
+    hdr = ident + struct.pack("<HHIIIIIHHHHHH", etype, machine, 1, entry, phoff, 0, 0, ehsize,
+                              phentsize, len(segments), 40, 0, 0)
+    return hdr + phdrs + blobs
+
+
+def prog_elf(ws, extra=()):
+    code = words(*ws)
+    return elf32([(CODE, code, len(code), 1)] + list(extra))
+
+
+class VxsimTests(unittest.TestCase):
+    def setUp(self):
+        self.dir = vxtest.tmpdir()
+
+    def write(self, name, data):
+        path = os.path.join(self.dir, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    def run_sim(self, *args, kernel=None):
+        argv = [VXSIM] + list(args)
+        if kernel is not None:
+            argv.append(kernel)
+        return vxtest.run(argv, timeout=60)
+
+    # -- usage -------------------------------------------------------------------
+    def test_help_version(self):
+        r = self.run_sim("--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("usage: vxsim", r.stdout)
+        self.assertIn("--max-cycles", r.stdout)
+        r = self.run_sim("--version")
+        self.assertEqual(r.returncode, 0)
+        self.assertRegex(r.stdout, r"^vxsim \d+\.\d+\.\d+")
+
+    def test_usage_errors(self):
+        k = self.write("ok.elf", prog_elf([tmc(0)]))
+        cases = [
+            ([], "no kernel"),
+            (["--bogus", k], "unknown option"),
+            (["--warps", "0", k], "--warps"),
+            (["-w0", k], "--warps"),
+            (["--threads", "3", k], "power of two"),
+            (["-t", "256", k], "--threads"),
+            (["--clusters", "x", k], "--clusters"),
+            (["--load", "nofile", k], "FILE@ADDR"),
+            (["--arg", "0x1ffffffff", k], "--arg"),
+            (["--max-cycles", "0", k], "--max-cycles"),
+            (["--mem-limit", "12Q", k], "--mem-limit"),
+            (["--dump", "0x100", k], "ADDR:LEN=FILE"),
+            (["--dm-bind", "::1", k], "--dm-port"),
+            ([k, k], "more than one kernel"),
+            (["--warps"], "needs a value"),
+            ([os.path.join(self.dir, "missing.elf")], "cannot read"),
+            (["-C", "100", "-c", "400", "-w", "2", k], "32768"),
+        ]
+        for args, msg in cases:
+            r = self.run_sim(*args)
+            self.assertEqual(r.returncode, 2, "%s: rc %d, stderr %s" % (args, r.returncode, r.stderr))
+            self.assertIn(msg, r.stderr, args)
+            self.assertTrue(r.stderr.startswith("vxsim: "), r.stderr)
+
+    # -- bad kernel images ------------------------------------------------------------
+    def bad_image(self, name, data, msg):
+        r = self.run_sim(kernel=self.write(name, data))
+        self.assertEqual(r.returncode, 2, "%s: %s" % (name, r.stderr))
+        self.assertIn(msg, r.stderr)
+        self.assertIn(name, r.stderr, "the message names the file")
+
+    def test_bad_images(self):
+        good = prog_elf([tmc(0)])
+        self.bad_image("text.elf", b"this is not an ELF file\n", "not an ELF file")
+        self.bad_image("e64.elf", good[:4] + b"\x02" + good[5:], "ELF64")
+        self.bad_image("x86.elf", elf32([(CODE, words(tmc(0)), 4, 1)], machine=62),
+                       "not RISC-V")
+        self.bad_image("dyn.elf", elf32([(CODE, words(tmc(0)), 4, 1)], etype=3),
+                       "not an executable")
+        self.bad_image("noload.elf", elf32([(CODE, words(tmc(0)), 4, 4)]), "no loadable")
+        self.bad_image("io.elf", elf32([(0x8000, words(tmc(0)), 4, 1)], entry=0x8000),
+                       "overlaps the IO region")
+        self.bad_image("lmem.elf", elf32([(0xFFFF0000, words(tmc(0)), 4, 1)]),
+                       "past global memory")
+        self.bad_image("trunc.elf", good[:30], "truncated")
+        self.bad_image("truncseg.elf", good[:-2], "truncated")
+        self.bad_image("fsz.elf", elf32([(CODE, words(tmc(0), tmc(0)), 4, 1)]),
+                       "file size")
+        self.bad_image("short.vxbin", b"\0" * 10, "truncated")
+        self.bad_image("inv.vxbin", struct.pack("<QQ", CODE + 16, CODE) + words(tmc(0)),
+                       "below min_vma")
+        self.bad_image("io.vxbin", struct.pack("<QQ", 0x100, 0x200) + words(tmc(0)), "IO region")
+        self.bad_image("empty.bin", b"", "empty")
+
+    def test_vxbin_and_raw(self):
+        body = words(addi(10, 0, 9), *exit_with(10))
+        vxbin = struct.pack("<QQ", CODE, CODE + 0x1000) + body
+        r = self.run_sim(kernel=self.write("k.vxbin", vxbin))
+        self.assertEqual(r.returncode, 9, r.stderr)
+        r = self.run_sim(kernel=self.write("k.bin", body))
+        self.assertEqual(r.returncode, 9, r.stderr)
+
+    # -- running -----------------------------------------------------------------
+    def test_exit_code_and_console(self):
+        ws = [addi(5, 0, 0x40), addi(6, 0, ord("h")), sb(6, 0, 5), addi(6, 0, ord("i")),
+              sb(6, 0, 5), addi(6, 0, 10), sb(6, 0, 5), addi(6, 0, ord("x")), sb(6, 3, 5),
+              addi(10, 0, 42)] + exit_with(10)
+        r = self.run_sim(kernel=self.write("con.elf", prog_elf(ws)))
+        self.assertEqual(r.returncode, 42, r.stderr)
+        self.assertEqual(r.stdout, "#0: hi\n#3: x\n", "newline-terminated line, then the flush")
+
+    def test_exit_code_mod_256(self):
+        ws = [addi(10, 0, 0x101)] + exit_with(10)
+        r = self.run_sim(kernel=self.write("x.elf", prog_elf(ws)))
+        self.assertEqual(r.returncode, 1)
+
+    def test_fault(self):
+        ws = [addi(5, 0, 4), lw(10, 0, 5)]
+        r = self.run_sim(kernel=self.write("f.elf", prog_elf(ws)))
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("kernel fault at pc 0x80000004 (core 0, warp 0, lanes 0x1)", r.stderr)
+        self.assertIn("unmapped address 0x00000004", r.stderr)
+        self.assertIn("[lw a0, 0(t0)]", r.stderr)
+        self.assertIn("SIGSEGV", r.stderr)
+        r = self.run_sim(kernel=self.write("ill.elf", prog_elf([0xffffffff])))
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("illegal instruction 0xffffffff", r.stderr)
+        self.assertIn("SIGILL", r.stderr)
+
+    def test_max_cycles(self):
+        r = self.run_sim("--max-cycles", "1000", kernel=self.write("loop.elf", prog_elf([jal(0, 0)])))
+        self.assertEqual(r.returncode, 4, r.stderr)
+        self.assertIn("cycle limit of 1000 reached", r.stderr)
+
+    def test_mem_limit(self):
+        # x5 walks pages from 0x10000 storing to each: exceeds an 8 KiB limit (code page + 1)
+        ws = [lui(5, 0x10), lui(6, 1), sw(0, 0, 5), 0x006282b3, jal(0, -8)]  # add x5,x5,x6
+        r = self.run_sim("--mem-limit", "8K", kernel=self.write("mem.elf", prog_elf(ws)))
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("memory limit", r.stderr)
+
+    def test_load_arg_dump(self):
+        data = self.write("data.bin", bytes(range(16)))
+        ws = [lui(5, 0x20), lw(10, 4, 5), addi(10, 10, 1), sw(10, 8, 5),
+              csrr(11, 0x340), sw(11, 12, 5), lw(12, 0, 5), tmc(0)]
+        out = os.path.join(self.dir, "out.bin")
+        out2 = os.path.join(self.dir, "out2.bin")
+        r = self.run_sim("--load", data + "@0x20000", "--arg=0x1234",
+                         "--dump", "0x20000:16=" + out, "--dump=0x20008:0x4=" + out2,
+                         kernel=self.write("load.elf", prog_elf(ws)))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out, "rb") as f:
+            got = f.read()
+        want = bytearray(range(16))
+        want[8:12] = struct.pack("<I", 0x07060504 + 1)
+        want[12:16] = struct.pack("<I", 0x1234)
+        self.assertEqual(got, bytes(want))
+        with open(out2, "rb") as f:
+            self.assertEqual(f.read(), struct.pack("<I", 0x07060505))
+
+    def test_load_errors(self):
+        k = self.write("k.elf", prog_elf([tmc(0)]))
+        data = self.write("d.bin", b"abcd")
+        r = self.run_sim("--load", data + "@0x10", kernel=k)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("not inside global memory", r.stderr)
+        r = self.run_sim("--load", os.path.join(self.dir, "nope") + "@0x10000", kernel=k)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("cannot read", r.stderr)
+        r = self.run_sim("--dump", "0x10:4=" + os.path.join(self.dir, "x"), kernel=k)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("not readable", r.stderr)
+
+    def test_shape(self):
+        # exit code = NT * 100 + NW * 10 + total cores (all single digits here)
+        ws = [csrr(5, 0xFC0), csrr(6, 0xFC1), csrr(7, 0xFC2), addi(8, 0, 100),
+              0x02828533,  # mul a0, t0, s0 (a0 = NT*100)
+              addi(8, 0, 10), 0x028305b3,  # mul a1, t1, s0
+              0x00b50533,  # add a0, a0, a1
+              0x00750533,  # add a0, a0, t2
+              ] + exit_with(10)
+        k = self.write("shape.elf", prog_elf(ws))
+        r = self.run_sim(kernel=k)
+        self.assertEqual(r.returncode, (4 * 100 + 4 * 10 + 1) & 0xff, r.stderr)
+        r = self.run_sim("-C", "2", "-c3", "--warps=7", "-t", "1", kernel=k)
+        self.assertEqual(r.returncode, (1 * 100 + 7 * 10 + 6) & 0xff, r.stderr)
+        r = self.run_sim("--clusters", "1", "--cores", "2", "-w", "2", "--threads=2", kernel=k)
+        self.assertEqual(r.returncode, (2 * 100 + 2 * 10 + 2) & 0xff, r.stderr)
+
+    def test_stats(self):
+        ws = [addi(10, 0, 0), addi(10, 10, 1), addi(10, 10, 1)] + exit_with(10)
+        r = self.run_sim("--stats", kernel=self.write("s.elf", prog_elf(ws)))
+        self.assertEqual(r.returncode, 2, r.stderr)  # the kernel's exit code is 2
+        self.assertIn("instructions: 5\n", r.stderr)
+        self.assertIn("cycles: 5\n", r.stderr)
+        self.assertIn("lane-ops: 5\n", r.stderr)
+        self.assertIn("warp 0:0: 5 instructions", r.stderr)
+        # two cores: each runs the 5 instructions in the same 5 cycles
+        r = self.run_sim("--stats", "-c", "2", "-t", "2",
+                         kernel=self.write("s.elf", prog_elf(ws)))
+        self.assertIn("instructions: 10\n", r.stderr)
+        self.assertIn("cycles: 5\n", r.stderr)
+        self.assertIn("warp 1:0: 5 instructions", r.stderr)
+
+    def test_trace_insn(self):
+        ws = [addi(10, 0, 42), addi(5, 0, 0x100), sw(10, 0, 5), tmc(0)]
+        k = self.write("t.elf", prog_elf(ws))
+        r = self.run_sim("--trace-insn", kernel=k)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [ln for ln in r.stderr.splitlines() if ln.startswith("[")]
+        self.assertEqual(len(lines), 5, r.stderr)  # 4 issues + the end record
+        self.assertRegex(lines[0], r"^\[0\] 0 0:0 0x80000000 mask=0x1 +addi a0, zero, 0x2a +\| a0=\{0x2a\}$")
+        self.assertIn("mem[0x00000100].4=0x2a@0", lines[2])
+        self.assertIn("tmask(0:0 0x0)", lines[3])
+        self.assertIn("deactivate", lines[3])
+        self.assertIn("end status=1", lines[4])
+        f = os.path.join(self.dir, "trace.txt")
+        r = self.run_sim("--trace-insn=" + f, kernel=k)
+        self.assertEqual(r.returncode, 0)
+        with open(f) as fh:
+            self.assertEqual(len(fh.read().splitlines()), 5)
+        r = self.run_sim("--trace-insn", kernel=self.write("tf.elf", prog_elf([lw(1, 0, 0)])))
+        self.assertIn("FAULT: load at unmapped address", r.stderr)
+
+    def test_example_kernels(self):
+        path = vxtest.kernel("vecadd")
+        if not os.path.exists(path):
+            self.skipTest("example kernels not built (make kernels)")
+        r = self.run_sim(kernel=path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("PASSED", r.stdout)
+
+
+if __name__ == "__main__":
+    vxtest.main(VxsimTests)
