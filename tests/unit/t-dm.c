@@ -931,7 +931,6 @@ static void test_events(void)
     vx_sim_free(sim);
 }
 
-#ifdef VX_HAVE_SNAP
 static void test_snapshot(void)
 {
     vx_sim *sim = mk(2, 4, 8, 4, prog_loop, 2);
@@ -955,10 +954,42 @@ static void test_snapshot(void)
     is_u32(rd(sim, VX_DM_DCONFIG), 0x24000001, "snapshot restores DCONFIG");
     ok(rd(sim, VX_DM_DCTRL) & DA, "snapshot restores dmactive");
     vx_sim_snap_free(snap);
+
+    /* a snapshot in the middle of an ndmreset hold with a latched resethaltreq */
+    wr(sim, VX_DM_DCONFIG, 2u << 29); /* 4 cycles */
+    wr(sim, VX_DM_DSELECT, 0);
+    wr(sim, VX_DM_WMASK, 0x1);
+    align(sim);
+    wr(sim, VX_DM_DCTRL, DA | RHR | NT);
+    tick(sim, 1);
+    if (vx_sim_snap_save(sim, &snap) != VX_OK) tap_bail("snapshot save");
+    tick(sim, 3);
+    ok(!vx_sim_in_reset(sim) && winfo(sim, 0).halted, "(hold over, warp 0 reset-halted)");
+    wr(sim, VX_DM_DCTRL, DA | RR);
+    vx_sim_snap_restore(sim, snap);
+    ok(vx_sim_in_reset(sim), "restored: in reset again");
+    ok(!winfo(sim, 0).halted, "restored: not halted yet");
+    tick(sim, 2);
+    ok(vx_sim_in_reset(sim), "restored: still 1 cycle to go after 2");
+    tick(sim, 1);
+    ok(!vx_sim_in_reset(sim) && winfo(sim, 0).halted &&
+           winfo(sim, 0).hacause == VX_HACAUSE_RESETHALTREQ,
+       "restored: the hold ends at the same cycle and the latched reset-halt applies");
+    vx_sim_snap_free(snap);
+
+    /* the portable state encoding (trace keyframes) carries the DM too */
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    wr(sim, VX_DM_DSELECT, dsel(1, 40, 3));
+    wr(sim, VX_DM_WMASK, 0xCAFE);
+    if (vx_sim_state_encode(sim, &buf, &len) != VX_OK) tap_bail("state encode");
+    wr(sim, VX_DM_DCTRL, 0);
+    ok(vx_sim_state_decode(sim, buf, len) == VX_OK, "state decode");
+    is_u32(rd(sim, VX_DM_DSELECT), dsel(1, 40, 3), "decoded state restores DSELECT");
+    is_u32(rd(sim, VX_DM_WMASK), 0xCAFE, "decoded state restores window 1 of the mask");
+    free(buf);
     vx_sim_free(sim);
 }
-
-#endif
 
 /* Barrier: warps 0 and 1 of a core meet at barrier 0 (count 2); warp 1 is halted. */
 static void test_barrier_idle(void)
@@ -1022,9 +1053,7 @@ int main(void)
     test_reset();
     test_deactivate();
     test_events();
-#ifdef VX_HAVE_SNAP
     test_snapshot();
-#endif
     test_barrier_idle();
     return tap_exit();
 }
