@@ -312,10 +312,28 @@ static void out_reg(vx_gdbserver *s, uint32_t gw, uint32_t lane, const vx_regdes
 
 /* ---- stop replies ----------------------------------------------------------------------------- */
 
+/*
+ * vx_fault.signal uses the Linux numbers; GDB's remote protocol numbers signals
+ * with its own enum (gdb/signals.def), where 7 is SIGEMT and SIGBUS is 10.
+ */
+static unsigned gdb_signal(unsigned linux_sig)
+{
+    switch (linux_sig) {
+    case 4: return 4;   /* SIGILL */
+    case 5: return 5;   /* SIGTRAP */
+    case 6: return 6;   /* SIGABRT */
+    case 7: return 10;  /* SIGBUS */
+    case 8: return 8;   /* SIGFPE */
+    case 11: return 11; /* SIGSEGV */
+    case 0: return SIG_TRAP;
+    default: return linux_sig;
+    }
+}
+
 static void send_stop(vx_gdbserver *s, const vx_engine_stop *st)
 {
     unsigned sig = SIG_TRAP;
-    if (st->why == VX_WHY_FAULT) sig = st->fault.signal ? st->fault.signal : SIG_TRAP;
+    if (st->why == VX_WHY_FAULT) sig = gdb_signal(st->fault.signal);
     if (st->why == VX_WHY_INTERRUPT) sig = SIG_INT;
     uint32_t gw = s->focus_gw, lane = s->focus_lane;
     if (s->opts.thread_per_warp) lane = shown_lane(s, gw);

@@ -36,6 +36,36 @@ define target hookpost-extended-remote
   set scheduler-locking step
 end
 
+# finish, reverse-finish, until and advance run to a breakpoint GDB plants for
+# the current thread only.  All warps of a kernel run the same code, and with one
+# shared timeline GDB cannot skip another warp's hit of that breakpoint without
+# moving every warp (research notes §1.3, rr's reverse singlestep): lock the
+# scheduler for these commands so that only the current warp's hit counts.
+define hook-finish
+  set scheduler-locking on
+end
+define hookpost-finish
+  set scheduler-locking step
+end
+define hook-reverse-finish
+  set scheduler-locking on
+end
+define hookpost-reverse-finish
+  set scheduler-locking step
+end
+define hook-until
+  set scheduler-locking on
+end
+define hookpost-until
+  set scheduler-locking step
+end
+define hook-advance
+  set scheduler-locking on
+end
+define hookpost-advance
+  set scheduler-locking step
+end
+
 python
 import gdb
 import re

@@ -55,7 +55,34 @@ def warp_lane(t=None):
     return (t - 1) // NT, (t - 1) % NT
 def emit():
     print("RESULT " + json.dumps(R))
+STOPS = []
+def _on_stop(ev):
+    d = {"thread": tid(), "pc": pc()}
+    if isinstance(ev, gdb.SignalEvent):
+        d["sig"] = ev.stop_signal
+    if isinstance(ev, gdb.BreakpointEvent):
+        d["bps"] = [b.number for b in ev.breakpoints]
+    STOPS.append(d)
+gdb.events.stop.connect(_on_stop)
+def go(c):
+    """A command that resumes: its stop ({} if none); what it prints is left in
+    stdout after an '@@CMD c' line, for the test to read."""
+    n = len(STOPS)
+    print("@@CMD " + c, flush=True)
+    gdb.execute(c)
+    print("@@END", flush=True)
+    st = dict(STOPS[-1]) if len(STOPS) > n else {}
+    st["when"] = ex("monitor when")
+    return st
 '''
+
+
+def segments(out):
+    """(command, printed text) for every go() of a session, in order."""
+    segs = []
+    for m in re.finditer(r"@@CMD ([^\n]*)\n(.*?)@@END", out, re.S):
+        segs.append((m.group(1), m.group(2)))
+    return segs
 
 
 def markers(path):
@@ -72,7 +99,7 @@ def markers(path):
 def build_kernel(name):
     src = os.path.join(HERE, "kernels", name + ".c")
     out = os.path.join(vxtest.tmpdir(), name + ".elf")
-    r = vxtest.run([vxtest.prog("vxcc"), "-O1", "-g", "-o", out, src])
+    r = vxtest.run([vxtest.prog("vxcc"), "-O0", "-g", "-o", out, src])
     if r.returncode != 0:
         raise RuntimeError("vxcc failed: " + r.stderr)
     return src, out
@@ -171,178 +198,200 @@ R["pcs"] = [s[0][-1] for s in fwd]
 ex("break leaf")
 fwd = []
 while True:
-    o = ex("continue")
-    if "No more reverse-execution history" in o or "exited" in o:
+    st = go("continue")
+    if "bps" not in st:
         break
     w, l = warp_lane()
-    fwd.append([w, val("$a0"), pc() == val("leaf")])
+    fwd.append([w, l, val("x"), pc(), st["thread"] == tid()])
 back = []
 while True:
-    o = ex("reverse-continue")
-    if "No more reverse-execution history" in o:
+    st = go("reverse-continue")
+    if "bps" not in st:
         break
     w, l = warp_lane()
-    back.append([w, val("$a0"), pc() == val("leaf")])
+    back.append([w, l, val("x"), pc(), st["thread"] == tid()])
 R["fwd"] = fwd
 R["back"] = back
 ''')
         fwd, back = R["fwd"], R["back"]
-        # 32 tasks over 16 lanes: leaf is entered by each of the 4 warps twice
-        self.assertEqual(len(fwd), 8)
+        # 32 tasks on 16 lanes: each of the 4 warps enters leaf twice
+        self.assertEqual(len(fwd), 8, fwd)
         self.assertEqual(back, list(reversed(fwd)))
-        self.assertTrue(all(h[2] for h in fwd + back))
-        self.assertEqual(len({h[0] for h in fwd}), 4)
+        self.assertEqual(len({h[3] for h in fwd}), 1)          # always at the breakpoint
+        self.assertEqual(len({h[0] for h in fwd}), 4)          # hit by every warp
+        self.assertEqual(len({h[2] for h in fwd}), 8)          # a different task each time
+        self.assertTrue(all(h[4] for h in fwd + back))         # the stop event named the thread
+        segs = segments(out)
+        self.assertIn("No more reverse-execution history", segs[-1][1])
+        self.assertIn("No more reverse-execution history", segs[len(fwd)][1])
 
     def test_start_of_history(self):
         """reverse-continue without breakpoints stops at the start: 'No more reverse-execution history'"""
         out, R = self.gdb('''
 ex("break middle")
-ex("continue")
+go("continue")
 ex("delete")
-o = ex("reverse-continue")
-R["msg"] = o
+go("reverse-continue")
 R["pc"] = pc()
-R["entry"] = val("_start")
-o2 = ex("reverse-stepi")
-R["msg2"] = o2
+R["entry"] = val("(unsigned)&_start")
+go("reverse-stepi")
 R["pc2"] = pc()
+R["when"] = ex("monitor when")
 ''')
-        self.assertIn("No more reverse-execution history", R["msg"])
+        segs = segments(out)
+        self.assertIn("No more reverse-execution history", segs[1][1])
         self.assertEqual(R["pc"], R["entry"])
-        self.assertIn("No more reverse-execution history", R["msg2"])
+        self.assertIn("No more reverse-execution history", segs[2][1])
         self.assertEqual(R["pc2"], R["entry"])
+        self.assertRegex(R["when"], r"event 0 of")
 
     def test_reverse_finish(self):
-        """reverse-finish out of leaf lands on the call in middle"""
+        """reverse-finish out of leaf lands on the call in middle, in the same thread"""
         L = self.lines
         out, R = self.gdb('''
-ex("break %d")
-ex("continue")
-R["start"] = [func(), line()]
-ex("reverse-finish")
-R["after"] = [func(), line()]
+ex("break rrtest.c:%d")
+go("continue")
+R["start"] = [func(), line(), tid()]
+go("reverse-finish")
+R["after"] = [func(), line(), tid()]
 ''' % L["LEAF_ADD"])
-        self.assertEqual(R["start"], ["leaf", L["LEAF_ADD"]])
-        self.assertEqual(R["after"], ["middle", L["MID_CALL"]])
+        self.assertEqual(R["start"][:2], ["leaf", L["LEAF_ADD"]])
+        self.assertEqual(R["after"], ["middle", L["MID_CALL"], R["start"][2]])
 
     def test_reverse_next_over_call(self):
         """reverse-next from the line after a call steps back over the whole call"""
         L = self.lines
         out, R = self.gdb('''
-ex("break %d")
-ex("continue")
+ex("break rrtest.c:%d")
+go("continue")
 R["start"] = [func(), line(), tid()]
-ex("reverse-next")
+go("reverse-next")
 R["after"] = [func(), line(), tid()]
+go("reverse-next")
+R["after2"] = [func(), line(), tid()]
 ''' % L["MID_ADD"])
         self.assertEqual(R["start"][:2], ["middle", L["MID_ADD"]])
         self.assertEqual(R["after"], ["middle", L["MID_CALL"], R["start"][2]])
+        # from the first line of middle, reverse-next returns to the caller's call
+        self.assertIn(R["after2"][:2], (["middle", L["MID_CALL"] - 1], ["body", L["BODY_CALL"]]))
 
     def test_reverse_step_into_callee(self):
         """reverse-step from the line after a call enters the callee at its last line"""
         L = self.lines
         out, R = self.gdb('''
-ex("break %d")
-ex("continue")
-ex("reverse-step")
-R["after"] = [func(), line()]
+ex("break rrtest.c:%d")
+go("continue")
+t0 = tid()
+go("reverse-step")
+R["after"] = [func(), line(), tid() == t0]
+go("reverse-step")
+R["after2"] = [func(), line()]
 ''' % L["MID_ADD"])
         self.assertEqual(R["after"][0], "leaf")
-        self.assertIn(R["after"][1], (L["LEAF_RET"], L["LEAF_ADD"], L["LEAF_RET"] + 1))
+        self.assertTrue(R["after"][2])
+        self.assertIn(R["after"][1], (L["LEAF_RET"], L["LEAF_RET"] + 1))
+        self.assertEqual(R["after2"][0], "leaf")
+        self.assertLess(R["after2"][1], R["after"][1])
 
     def test_write_watchpoint_both_ways(self):
         """watch a global stored by every lane: forward old/new, then reverse shows them swapped"""
         L = self.lines
         out, R = self.gdb('''
 ex("watch total")
-pairs = []
+vals = [val("total")]
 lines = []
 for i in range(3):
-    o = ex("continue")
-    m = re.search(r"Old value = (-?\\d+)\\s+New value = (-?\\d+)", o)
-    pairs.append([int(m.group(1)), int(m.group(2))] if m else o)
+    go("continue")
+    vals.append(val("total"))
     lines.append(line())
-rpairs = []
+rvals = []
 for i in range(2):
-    o = ex("reverse-continue")
-    m = re.search(r"Old value = (-?\\d+)\\s+New value = (-?\\d+)", o)
-    rpairs.append([int(m.group(1)), int(m.group(2))] if m else o)
-R["pairs"] = pairs
-R["rpairs"] = rpairs
+    go("reverse-continue")
+    rvals.append(val("total"))
+R["vals"] = vals
+R["rvals"] = rvals
 R["lines"] = lines
-R["total"] = val("total")
 ''')
-        pairs, rpairs = R["pairs"], R["rpairs"]
-        self.assertTrue(all(isinstance(p, list) for p in pairs), pairs)
-        self.assertTrue(all(isinstance(p, list) for p in rpairs), rpairs)
-        self.assertEqual(pairs[0][0], 0)
-        self.assertEqual(pairs[1][0], pairs[0][1])
-        self.assertEqual(pairs[2][0], pairs[1][1])
-        for old, new in pairs:
-            self.assertEqual(new % 3, 0)              # v = 3 * i + 3 for task i
-        self.assertEqual(rpairs[0], [pairs[2][1], pairs[2][0]])
-        self.assertEqual(rpairs[1], [pairs[1][1], pairs[1][0]])
-        self.assertEqual(R["total"], pairs[1][0])
-        # forward, GDB shows the statement after the store (it stepped over it itself)
-        self.assertTrue(all(ln in (L["BODY_TOTAL"], L["BODY_TOTAL"] + 1, L["BODY_TOTAL"] + 2) for ln in R["lines"]))
+        pairs = []
+        for cmd, text in segments(out):
+            m = re.search(r"Old value = (-?\d+)\s+New value = (-?\d+)", text)
+            self.assertTrue(m, "no old/new values after %s:\n%s" % (cmd, text))
+            pairs.append((cmd, int(m.group(1)), int(m.group(2))))
+        vals, rvals = R["vals"], R["rvals"]
+        self.assertEqual(vals[0], 0)
+        for i in range(3):       # forward: old = before, new = after, new is 3 * task + 3
+            self.assertEqual(pairs[i], ("continue", vals[i], vals[i + 1]))
+            self.assertEqual(vals[i + 1] % 3, 0)
+            self.assertNotEqual(vals[i], vals[i + 1])
+        # backward: each reverse-continue undoes one store, GDB shows it swapped
+        self.assertEqual(pairs[3], ("reverse-continue", vals[3], vals[2]))
+        self.assertEqual(pairs[4], ("reverse-continue", vals[2], vals[1]))
+        self.assertEqual(rvals, [vals[2], vals[1]])
+        for ln in R["lines"]:     # GDB stepped over the store itself: the next statement
+            self.assertIn(ln, (L["BODY_TOTAL"], L["BODY_TOTAL"] + 1))
 
     def test_read_watchpoint(self):
         """rwatch a global read by every lane, forward and reverse"""
         out, R = self.gdb('''
 ex("rwatch scale")
-o = ex("continue")
-R["fwd"] = [o, func()]
-o = ex("continue")
-R["fwd2"] = [o, func(), tid()]
-o = ex("reverse-continue")
-R["back"] = [o, func(), tid()]
+st = go("continue")
+R["f1"] = [func(), st.get("thread")]
+st = go("continue")
+R["f2"] = [func(), st.get("thread")]
+st = go("reverse-continue")
+R["b1"] = [func(), st.get("thread")]
 ''')
-        for key in ("fwd", "fwd2", "back"):
-            self.assertRegex(R[key][0], r"read watchpoint \d+: scale\s+Value = 3")
-            self.assertEqual(R[key][1], "leaf")
+        segs = segments(out)
+        for cmd, text in segs:
+            self.assertRegex(text, r"[Rr]ead watchpoint \d+: scale\s+Value = 3", cmd)
+        for key in ("f1", "f2", "b1"):
+            self.assertEqual(R[key][0], "leaf")
+        self.assertEqual(R["b1"][1], R["f2"][1])   # the last read is the first one undone
 
     def test_end_of_history_and_back(self):
         """continue to the end of history, then reverse-stepi and reverse-continue still work"""
         out, R = self.gdb('''
-o = ex("continue")
-R["end"] = o
-R["when"] = ex("monitor when")
-p_end = pc()
-o = ex("reverse-stepi")
-R["rs"] = o
-R["moved"] = ex("monitor when")
-o = ex("continue")
-R["end2"] = o
-o = ex("reverse-continue")
-R["begin"] = o
-R["when0"] = ex("monitor when")
+st = go("continue")
+R["when"] = st["when"]
+st = go("reverse-stepi")
+R["moved"] = st["when"]
+st = go("continue")
+R["when2"] = st["when"]
+st = go("reverse-continue")
+R["when0"] = st["when"]
 ''')
-        self.assertIn("No more reverse-execution history", R["end"])
+        segs = segments(out)
+        self.assertIn("No more reverse-execution history", segs[0][1])
         self.assertIn("end of history", R["when"])
         self.assertNotIn("end of history", R["moved"])
-        self.assertIn("No more reverse-execution history", R["end2"])
-        self.assertIn("No more reverse-execution history", R["begin"])
+        self.assertIn("No more reverse-execution history", segs[2][1])
+        self.assertIn("end of history", R["when2"])
+        self.assertIn("No more reverse-execution history", segs[3][1])
         self.assertRegex(R["when0"], r"event 0 of")
 
     def test_switch_threads(self):
         """info threads names warps and lanes; each thread shows its own lane's registers"""
         out, R = self.gdb('''
-ex("break %d")
-ex("continue")
-info = ex("info threads")
-R["info"] = info
+ex("break rrtest.c:%d")
+go("continue")
+ex("delete")
+R["info"] = ex("info threads")
 seen = []
-for (w, l) in [(0, 0), (0, 3), (2, 1), (3, 2), (1, 1)]:
+for (w, l) in [(1, 0), (3, 3), (2, 1), (3, 2), (1, 1), (0, 2)]:
     ex("vx-thread %%d %%d" %% (w, l))
-    seen.append([w, l, tid(), val("$mhartid"), val("$vx_warp_id"), val("$vx_thread_id"), pc()])
+    i = val("i") if func() == "body" else None
+    seen.append([w, l, tid(), val("$mhartid"), val("$vx_warp_id"), val("$vx_thread_id"), i])
 R["seen"] = seen
 ''' % self.lines["BODY_OUT"])
         self.assertRegex(R["info"], r"warp 3 lane 3")
         self.assertRegex(R["info"], r"core 0 warp 1 lane 2, (active|masked off)")
-        for w, l, t, hart, wid, lane, p in R["seen"]:
+        for w, l, t, hart, wid, lane, i in R["seen"]:
             self.assertEqual(t, 1 + w * 4 + l)
             self.assertEqual(hart, w * 4 + l)
             self.assertEqual((wid, lane), (w, l))
+        tasks = [i for *_, i in R["seen"] if i is not None]
+        self.assertGreater(len(tasks), 2)
+        self.assertEqual(len(set(tasks)), len(tasks))      # each lane has its own task
 
 
 class FaultTests(GdbCase):
@@ -352,25 +401,28 @@ class FaultTests(GdbCase):
         """a faulting kernel: SIGBUS at the load, reverse-stepi back from it, forward to it again"""
         L = self.lines
         out, R = self.gdb('''
-o = ex("continue")
-R["sig"] = o
+st = go("continue")
+R["sig"] = st.get("sig")
 R["at"] = [func(), line(), pc()]
-ex("reverse-stepi")
+go("reverse-stepi")
 R["back"] = [func(), pc()]
-o = ex("continue")
-R["again"] = [o, pc()]
-o = ex("continue")
-R["end"] = o
-o = ex("reverse-continue")
-R["begin"] = o
+st = go("continue")
+R["again"] = [st.get("sig"), pc()]
+st = go("continue")
+R["end"] = st["when"]
+st = go("reverse-continue")
+R["begin"] = st["when"]
 ''')
-        self.assertIn("SIGBUS", R["sig"])
+        segs = segments(out)
+        self.assertEqual(R["sig"], "SIGBUS")
+        self.assertIn("SIGBUS", segs[0][1])
         self.assertEqual(R["at"][:2], ["fetch", L["FAULT"]])
         self.assertNotEqual(R["back"][1], R["at"][2])
-        self.assertIn("SIGBUS", R["again"][0])
-        self.assertEqual(R["again"][1], R["at"][2])
-        self.assertIn("No more reverse-execution history", R["end"])
-        self.assertIn("No more reverse-execution history", R["begin"])
+        self.assertEqual(R["again"], ["SIGBUS", R["at"][2]])
+        self.assertIn("No more reverse-execution history", segs[3][1])
+        self.assertIn("faults", R["end"])
+        self.assertIn("No more reverse-execution history", segs[4][1])
+        self.assertRegex(R["begin"], r"event 0 of")
 
 
 class DivergenceTests(unittest.TestCase):
