@@ -67,7 +67,8 @@ typedef struct differ {
     vxf_ctx ctx;
     vx_disasm_ctx *dis;
     uint64_t ndiff;  /* differences reported */
-    uint64_t nfound; /* differences found (per-warp: warps that diverge) */
+    uint64_t nfound; /* differences found (headers, events; per warp: warps that diverge) */
+    uint64_t nwarps; /* --per-warp: warps (and the DM stream) that diverge */
     bool header_printed;
     int status;
     vxd_sb line, la, lb;
@@ -795,6 +796,7 @@ static void run_per_warp(differ *d)
     }
     qsort(w.m, w.nm, sizeof *w.m, mismatch_cmp);
     d->nfound += w.nm;
+    d->nwarps = w.nm;
     for (size_t i = 0; i < w.nm; i++) {
         if (d->o.max && d->ndiff >= d->o.max) break;
         mismatch *m = &w.m[i];
@@ -951,9 +953,9 @@ int main(int argc, char **argv)
         if (d.status == EXIT_SAME && d.o.verbose)
             printf("%s: %s and %s are identical (%" PRIu64 " events compared%s)\n", prog, d.s[0].path,
                    d.s[1].path, d.s[0].compared, d.o.per_warp ? ", per warp" : "");
-        else if (d.status == EXIT_DIFF && d.o.per_warp && d.nfound > d.ndiff)
-            printf("%s: %" PRIu64 " differences (warps that diverge) found, %" PRIu64 " shown (--max)\n", prog,
-                   d.nfound, d.ndiff);
+        else if (d.status == EXIT_DIFF && d.o.per_warp && d.nwarps > 1)
+            printf("%s: %" PRIu64 " warps diverge (the first difference of each is shown: --max %" PRIu64 ")\n",
+                   prog, d.nwarps, d.o.max);
     }
 out:
     if (fflush(stdout) || ferror(stdout)) {

@@ -273,11 +273,15 @@ void vxd_fmt_value(vxd_sb *b, uint32_t v)
         vxd_sb_printf(b, "0x%" PRIx32, v);
 }
 
+/* A float register value: %g, with a ".0" when it would read as an integer. */
 static void fmt_float(vxd_sb *b, uint32_t bits)
 {
     float x;
+    char t[48];
     memcpy(&x, &bits, sizeof x);
-    vxd_sb_printf(b, "%g", (double)x);
+    snprintf(t, sizeof t, "%g", (double)x);
+    vxd_sb_puts(b, t);
+    if (!strpbrk(t, ".eEna")) vxd_sb_puts(b, ".0"); /* not for inf / nan / exponents */
 }
 
 enum { COLL_NONE, COLL_UNIFORM, COLL_AFFINE, COLL_LIST };
@@ -625,14 +629,14 @@ static void fmt_end(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
     if (ev->fault) {
         const vx_fault *ft = ev->fault;
         char dis[96];
-        vxd_sb_printf(b, ": core %" PRIu32 " warp %" PRIu32 " pc 0x%08" PRIx32 " ", ft->core, ft->warp,
-                      ft->pc);
         if (f->dis)
             vx_disasm_ctx_insn(f->dis, ft->pc, ft->insn, dis, sizeof dis);
         else
             vx_disasm(ft->pc, ft->insn, dis, sizeof dis);
-        vxd_sb_printf(b, "[%s] ", dis);
-        fmt_fault(ft, b);
+        vxd_sb_printf(b, " %s (%s) at pc 0x%08" PRIx32 " [%s], core %" PRIu32 " warp %" PRIu32 ", lanes 0x",
+                      vxd_fault_name(ft->kind), vxd_signal_name(ft->signal), ft->pc, dis, ft->core, ft->warp);
+        lanes_hex(b, ft->lanes, 1);
+        vxd_sb_printf(b, ": %.96s", ft->reason);
     }
 }
 
