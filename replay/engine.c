@@ -274,7 +274,8 @@ static vx_err diverged(vx_engine *e, const vx_event *ev, const char *what)
 {
     char brief[256];
     vx_trace_event_brief(ev, brief, sizeof brief);
-    seterr(e, "replay diverged at event %" PRIu64 ": %s (recorded: %s)", ev->index, what, brief);
+    seterr(e, "replay diverged at event %" PRIu64 ": %s [recorded vs re-executed]; the recorded issue: %s", ev->index,
+           what, brief);
     return VX_ERR_DIVERGED;
 }
 

@@ -7,10 +7,7 @@ $(REPLAY_LIB): $(REPLAY_LIB_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
 
-# (linked once libvxsim has snapshots: sim/snapshot.c)
-ifneq ($(wildcard sim/snapshot.c),)
 $(eval $(call vx_prog,vxreplay,$(BUILD)/replay/main.o $(REPLAY_LIB),$(CLI_LIB) $(TRACE_LIB) $(SIM_LIB)))
-endif
 
 # The gdb script ships next to the programs (build tree) and in share/vxrr (installed).
 $(BIN)/vxrr.gdb: replay/vxrr.gdb
@@ -22,5 +19,6 @@ INSTALL_EXTRA += install -m 644 replay/vxrr.gdb $(DESTDIR)$(PREFIX)/share/vxrr/;
 # Unit tests of the replay internals: the test rule links the libraries before
 # these extra prerequisites, so the libraries are named again after them.
 $(BUILD)/tests/t-rsp: $(BUILD)/replay/rsp.o
-$(BUILD)/tests/t-engine%: $(REPLAY_LIB)
-$(BUILD)/tests/t-engine%: LIBS = $(REPLAY_LIB) $(CLI_LIB) $(TRACE_LIB) $(SIM_LIB) -lm $(DEPS_LIBS) -lpthread
+REPLAY_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/t-engine*.c))
+$(REPLAY_TESTS): $(REPLAY_LIB)
+$(REPLAY_TESTS): LIBS = $(REPLAY_LIB) $(CLI_LIB) $(TRACE_LIB) $(SIM_LIB) -lm $(DEPS_LIBS) -lpthread
