@@ -12,10 +12,6 @@
 const uint8_t vxt_magic[8] = {0x89, 'V', 'X', 'T', '\r', '\n', 0x1A, '\n'};
 const uint8_t vxt_end_magic[4] = {'V', 'X', 'T', 'E'};
 
-/* Iterate over the lanes of a mask in ascending order. */
-#define VXT_FOREACH_LANE(mask, l)                                                            \
-    for (vx_lanes m_ = (mask); m_ && (((l) = vx_lanes_first(m_)), 1); m_ &= m_ - 1)
-
 /* ---- predictor state ------------------------------------------------------------------- */
 
 vx_err vxt_pred_init(vxt_pred *ps, uint32_t cores, uint32_t warps, uint32_t threads)
@@ -76,10 +72,9 @@ void vxt_pred_reset(vxt_pred *ps)
     }
 }
 
-vxt_warp *vxt_pred_warp(vxt_pred *ps, uint32_t g)
+vxt_warp *vxt_pred_warp_slow(vxt_pred *ps, uint32_t g)
 {
     vxt_warp *ws = &ps->warps[g];
-    if (VX_LIKELY(ws->epoch == ps->epoch)) return ws;
     if (!ws->regs) {
         ws->regs = malloc(sizeof(uint32_t) * VXT_NREGS * ps->T);
         if (!ws->regs) return NULL;
@@ -87,8 +82,7 @@ vxt_warp *vxt_pred_warp(vxt_pred *ps, uint32_t g)
     memset(ws->regs, 0, sizeof(uint32_t) * VXT_NREGS * ps->T);
     ws->epoch = ps->epoch;
     ws->next_pc = 0;
-    ws->target = 0;
-    ws->has_target = false;
+    ws->have_last = false;
     ws->mem_base = 0;
     ws->mem_stride = 0;
     ws->mask = ps->all;
@@ -103,7 +97,7 @@ static inline void pred_schedule(const vxt_pred *ps, uint32_t *core, uint32_t *w
     *cycle = ps->cur_cycle + (pc <= ps->last_core ? 1 : 0);
 }
 
-/* Branch target of a BRANCH or JAL instruction word (FORMAT.md §6.1). */
+/* Branch target of a BRANCH or JAL instruction word (FORMAT.md §6.1): target[g]. */
 static inline bool branch_target(uint32_t pc, uint32_t insn, uint32_t *t)
 {
     uint32_t imm;
@@ -137,7 +131,9 @@ static inline void pred_after_issue(vxt_pred *ps, vxt_warp *ws, const vx_event *
     }
     if (!(ev->flags & VX_EVF_INJECTED)) {
         ws->next_pc = ev->pc + 4;
-        ws->has_target = branch_target(ev->pc, ev->insn, &ws->target);
+        ws->last_pc = ev->pc; /* target[g] is derived from these only when needed */
+        ws->last_insn = ev->insn;
+        ws->have_last = true;
         ws->mask = ev->tmask;
         vxt_icache_ent *ic = &ps->icache[(ev->pc >> 2) & (VXT_ICACHE_SIZE - 1)];
         ic->pc = ev->pc;
@@ -180,15 +176,14 @@ uint8_t *vxt_enc_fault(uint8_t *p, const vx_fault *f, unsigned lb)
 }
 
 /*
- * Find (base, stride) with value(l) = base + l * stride for every listed lane, or
- * return false.  stride is derived from the first two distinct lanes; every lane
- * is then verified, so any (base, stride) returned is exact.
+ * Find (base, stride) with value(l) = base + l * stride for every listed lane
+ * (L[0..n-1], ascending, n >= 2), or return false.  The stride comes from the first
+ * two lanes; every lane is then verified, so any (base, stride) returned is exact.
  */
-static bool fit_affine_lanes(vx_lanes lanes, const uint32_t *v, uint32_t *base, uint32_t *stride)
+static bool fit_affine_lanes(const uint8_t *L, unsigned n, const uint32_t *v, uint32_t *base,
+                             uint32_t *stride)
 {
-    unsigned l0 = vx_lanes_first(lanes);
-    vx_lanes rest = lanes & (lanes - 1);
-    unsigned l1 = vx_lanes_first(rest);
+    unsigned l0 = L[0], l1 = L[1];
     uint32_t d = l1 - l0, dv = v[l1] - v[l0], s;
     if (d == 1)
         s = dv;
@@ -197,18 +192,16 @@ static bool fit_affine_lanes(vx_lanes lanes, const uint32_t *v, uint32_t *base, 
     else
         return false;
     uint32_t b = v[l0] - l0 * s;
-    unsigned l;
-    VXT_FOREACH_LANE(rest, l)
-    {
-        if (v[l] != b + l * s) return false;
-    }
+    for (unsigned k = 2; k < n; k++)
+        if (v[L[k]] != b + L[k] * s) return false;
     *base = b;
     *stride = s;
     return true;
 }
 
+/* One register commit (FORMAT.md §7.2).  tl/tn: the lanes of tmask. */
 static uint8_t *enc_commit(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const vx_commit *cm,
-                           uint32_t insn, vx_lanes tmask)
+                           uint32_t insn, vx_lanes tmask, const uint8_t *tl, unsigned tn)
 {
     const uint32_t T = ps->T;
     uint32_t rd = (insn >> 7) & 31;
@@ -229,65 +222,57 @@ static uint8_t *enc_commit(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const vx_comm
         K = 2;
         p = vxt_put_varint(p, 64u + cm->reg);
     }
-    vx_lanes lanes = cm->lanes;
-    if (lanes == tmask)
+    const uint8_t *L;
+    unsigned n;
+    uint8_t tmp[VX_MAX_THREADS];
+    if (cm->lanes == tmask) {
         K |= 4;
-    else
-        p = vxt_put_lanes(p, lanes, ps->LB);
-    if (!lanes) {
+        L = tl;
+        n = tn;
+    } else {
+        p = vxt_put_lanes(p, cm->lanes, ps->LB);
+        n = vxt_lane_list(cm->lanes, tmp);
+        L = tmp;
+    }
+    ps->raw += 3 + ps->LB + 4u * n;
+    if (!n) {
         *kp = (uint8_t)K;
         return p;
     }
 
     const uint32_t *v = cm->values;
-    unsigned l0 = vx_lanes_first(lanes), l;
-    uint32_t v0 = v[l0];
-    bool uniform = true;
-    VXT_FOREACH_LANE(lanes, l)
-    {
-        if (v[l] != v0) {
-            uniform = false;
-            break;
-        }
-    }
-    unsigned mode;
+    uint32_t v0 = v[L[0]];
+    unsigned k = 1, mode;
+    while (k < n && v[L[k]] == v0)
+        k++;
     uint32_t base, stride;
-    if (uniform) {
+    if (k == n) {
         mode = 0;
-        p = vxt_put_s32(p, v0 - (sh ? sh[l0] : 0));
-    } else if (fit_affine_lanes(lanes, v, &base, &stride)) {
+        p = vxt_put_s32(p, v0 - (sh ? sh[L[0]] : 0));
+    } else if (fit_affine_lanes(L, n, v, &base, &stride)) {
         mode = 1;
         uint32_t pb = sh ? sh[0] : 0, ps_ = (sh && T > 1) ? sh[1] - sh[0] : 0;
         p = vxt_put_s32(p, base - pb);
         p = vxt_put_s32(p, stride - ps_);
     } else {
-        unsigned dlen = 0, n = 0;
-        VXT_FOREACH_LANE(lanes, l)
-        {
-            dlen += vxt_varint_len(vxt_zz32(v[l] - (sh ? sh[l] : 0)));
-            n++;
-        }
+        unsigned dlen = 0;
+        for (k = 0; k < n; k++)
+            dlen += vxt_varint_len(vxt_zz32(v[L[k]] - (sh ? sh[L[k]] : 0)));
         if (dlen < 4 * n) {
             mode = 2;
-            VXT_FOREACH_LANE(lanes, l)
-            {
-                p = vxt_put_s32(p, v[l] - (sh ? sh[l] : 0));
-            }
+            for (k = 0; k < n; k++)
+                p = vxt_put_s32(p, v[L[k]] - (sh ? sh[L[k]] : 0));
         } else {
             mode = 3;
-            VXT_FOREACH_LANE(lanes, l)
-            {
-                vx_put_le32(p, v[l]);
+            for (k = 0; k < n; k++) {
+                vx_put_le32(p, v[L[k]]);
                 p += 4;
             }
         }
     }
-    if (sh) {
-        VXT_FOREACH_LANE(lanes, l)
-        {
-            sh[l] = v[l];
-        }
-    }
+    if (sh)
+        for (k = 0; k < n; k++)
+            sh[L[k]] = v[L[k]];
     *kp = (uint8_t)(K | mode << 3);
     return p;
 }
@@ -330,22 +315,18 @@ static bool fit_affine_list(const vx_memwrite *m, uint32_t n, bool values, uint3
     return true;
 }
 
-static uint8_t *enc_mem(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const vx_event *ev)
+static uint8_t *enc_mem(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const vx_event *ev,
+                        const uint8_t *tl, unsigned tn)
 {
     const vx_memwrite *m = ev->mem;
     uint32_t n = ev->nmem;
     uint8_t *gp = p++;
     unsigned G, sz = m[0].size;
-    bool same_size = true, lanes_mask = n == vx_lanes_count(ev->tmask);
-    vx_lanes rem = ev->tmask;
+    bool same_size = true, lanes_mask = n == tn;
+    ps->raw += 10ull * n;
     for (uint32_t i = 0; i < n; i++) {
         if (m[i].size != sz) same_size = false;
-        if (lanes_mask) {
-            if (m[i].lane != vx_lanes_first(rem))
-                lanes_mask = false;
-            else
-                rem &= rem - 1;
-        }
+        if (lanes_mask && m[i].lane != tl[i]) lanes_mask = false;
     }
     G = same_size ? (sz == 1 ? 0 : sz == 2 ? 1 : 2) : 3;
     if (lanes_mask) {
@@ -391,7 +372,6 @@ static uint8_t *enc_mem(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const vx_event *
                 *p++ = (uint8_t)(v >> (8 * k));
         }
     }
-    (void)ps;
     *gp = (uint8_t)G;
     return p;
 }
@@ -430,7 +410,11 @@ static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     const vxt_icache_ent *ic = &ps->icache[(ev->pc >> 2) & (VXT_ICACHE_SIZE - 1)];
     bool I = ic->epoch == ps->epoch && ic->pc == ev->pc && ic->insn == ev->insn;
     bool M = ev->tmask == ws->mask;
-    unsigned pcmode = ev->pc == ws->next_pc ? 0 : (ws->has_target && ev->pc == ws->target) ? 1 : 2;
+    unsigned pcmode = 0;
+    if (ev->pc != ws->next_pc) {
+        uint32_t t;
+        pcmode = ws->have_last && branch_target(ws->last_pc, ws->last_insn, &t) && t == ev->pc ? 1 : 2;
+    }
 
     bool extras = ev->flags || ev->nwctl || ev->nconsole || ev->fault;
     unsigned form, X = 0;
@@ -462,9 +446,12 @@ static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
         p += 4;
     }
     if (!M) p = vxt_put_lanes(p, ev->tmask, ps->LB);
+    unsigned tn;
+    const uint8_t *tl = vxt_warp_lanes(ws, ev->tmask, &tn);
+    ps->raw += 25 + ps->LB;
     for (uint32_t i = 0; i < ev->ncommits; i++)
-        p = enc_commit(ps, ws, p, &ev->commits[i], ev->insn, ev->tmask);
-    if (ev->nmem) p = enc_mem(ps, ws, p, ev);
+        p = enc_commit(ps, ws, p, &ev->commits[i], ev->insn, ev->tmask, tl, tn);
+    if (ev->nmem) p = enc_mem(ps, ws, p, ev, tl, tn);
     if (ev->nwctl) p = enc_wctl(ps, p, ev);
     if (ev->nconsole) {
         p = vxt_put_varint(p, ev->nconsole);
@@ -474,6 +461,8 @@ static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
         }
     }
     if (ev->fault) p = vxt_enc_fault(p, ev->fault, ps->LB);
+    if (VX_UNLIKELY(ev->nwctl || ev->nconsole || ev->fault))
+        ps->raw += (21ull + 2 * ps->LB) * ev->nwctl + 2ull * ev->nconsole + (ev->fault ? 118 + ps->LB : 0);
     pred_after_issue(ps, ws, ev);
     return p;
 }
@@ -503,6 +492,7 @@ uint8_t *vxt_enc_event(vxt_pred *ps, uint8_t *p, const vx_event *ev)
         b = vxt_put_varint(b, ev->dm.arg);
         b = vxt_put_varint(b, vxt_zz64(ev->cycle - ps->cur_cycle));
         ps->cur_cycle = ev->cycle;
+        ps->raw += 26;
         return put_delimited(p, VXT_REC_DM, body, (size_t)(b - body));
     default: /* VX_EV_END */
         *b++ = ev->end_status;
@@ -511,6 +501,7 @@ uint8_t *vxt_enc_event(vxt_pred *ps, uint8_t *p, const vx_event *ev)
         *b++ = ev->fault ? 1 : 0;
         if (ev->fault) b = vxt_enc_fault(b, ev->fault, ps->LB);
         ps->cur_cycle = ev->cycle;
+        ps->raw += 13 + (ev->fault ? 118 + ps->LB : 0);
         return put_delimited(p, VXT_REC_END, body, (size_t)(b - body));
     }
 }
@@ -593,22 +584,21 @@ static vx_err dec_commit(vxt_pred *ps, vxt_warp *ws, vxt_cur *c, vx_commit *cm, 
         return VX_ERR_CORRUPT;
     memset(vals, 0, sizeof(uint32_t) * T);
     cm->values = vals;
-    unsigned mode = (K >> 3) & 3, l;
-    vx_lanes lanes = cm->lanes;
-    if (!lanes) {
+    unsigned mode = (K >> 3) & 3, n, k;
+    uint8_t tmp[VX_MAX_THREADS];
+    const uint8_t *L = cm->lanes == tmask ? vxt_warp_lanes(ws, tmask, &n) : tmp;
+    if (L == tmp) n = vxt_lane_list(cm->lanes, tmp);
+    if (!n) {
         if (mode) return vxt_fail(c, "commit without lanes has a value mode"), VX_ERR_CORRUPT;
         return VX_OK;
     }
     switch (mode) {
     case 0: {
         uint32_t d;
-        unsigned l0 = vx_lanes_first(lanes);
         if (!vxt_get_s32(c, &d)) return VX_ERR_CORRUPT;
-        uint32_t v = (sh ? sh[l0] : 0) + d;
-        VXT_FOREACH_LANE(lanes, l)
-        {
-            vals[l] = v;
-        }
+        uint32_t v = (sh ? sh[L[0]] : 0) + d;
+        for (k = 0; k < n; k++)
+            vals[L[k]] = v;
         break;
     }
     case 1: {
@@ -616,33 +606,25 @@ static vx_err dec_commit(vxt_pred *ps, vxt_warp *ws, vxt_cur *c, vx_commit *cm, 
         if (!vxt_get_s32(c, &db) || !vxt_get_s32(c, &ds)) return VX_ERR_CORRUPT;
         uint32_t pb = sh ? sh[0] : 0, ps_ = (sh && T > 1) ? sh[1] - sh[0] : 0;
         uint32_t b = pb + db, s = ps_ + ds;
-        VXT_FOREACH_LANE(lanes, l)
-        {
-            vals[l] = b + l * s;
-        }
+        for (k = 0; k < n; k++)
+            vals[L[k]] = b + L[k] * s;
         break;
     }
     case 2:
-        VXT_FOREACH_LANE(lanes, l)
-        {
+        for (k = 0; k < n; k++) {
             uint32_t d;
             if (!vxt_get_s32(c, &d)) return VX_ERR_CORRUPT;
-            vals[l] = (sh ? sh[l] : 0) + d;
+            vals[L[k]] = (sh ? sh[L[k]] : 0) + d;
         }
         break;
     default:
-        VXT_FOREACH_LANE(lanes, l)
-        {
-            if (!vxt_get_u32le(c, &vals[l])) return VX_ERR_CORRUPT;
-        }
+        for (k = 0; k < n; k++)
+            if (!vxt_get_u32le(c, &vals[L[k]])) return VX_ERR_CORRUPT;
         break;
     }
-    if (sh) {
-        VXT_FOREACH_LANE(lanes, l)
-        {
-            sh[l] = vals[l];
-        }
-    }
+    if (sh)
+        for (k = 0; k < n; k++)
+            sh[L[k]] = vals[L[k]];
     return VX_OK;
 }
 
@@ -653,8 +635,10 @@ static vx_err dec_mem(vxt_pred *ps, vxt_warp *ws, vxt_cur *c, vxt_evbuf *eb, vx_
     if (!vxt_get_u8(c, &G)) return VX_ERR_CORRUPT;
     if (G & 0xC0) return vxt_fail(c, "memory group header has reserved bits set"), VX_ERR_CORRUPT;
     if (((G >> 4) & 3) == 3) return vxt_fail(c, "memory value mode 3 is invalid"), VX_ERR_CORRUPT;
+    unsigned tn;
+    const uint8_t *tl = vxt_warp_lanes(ws, tmask, &tn);
     if (G & 4) {
-        n = vx_lanes_count(tmask);
+        n = tn;
         if (!n) return vxt_fail(c, "memory writes on the lanes of an empty mask"), VX_ERR_CORRUPT;
     } else {
         if (!vxt_get_v32(c, &n)) return VX_ERR_CORRUPT;
@@ -665,9 +649,8 @@ static vx_err dec_mem(vxt_pred *ps, vxt_warp *ws, vxt_cur *c, vxt_evbuf *eb, vx_
     vx_memwrite *m = eb->mem;
     memset(m, 0, sizeof *m * n);
     if (G & 4) {
-        vx_lanes rem = tmask;
-        for (uint32_t i = 0; i < n; i++, rem &= rem - 1)
-            m[i].lane = (uint8_t)vx_lanes_first(rem);
+        for (uint32_t i = 0; i < n; i++)
+            m[i].lane = tl[i];
     } else {
         for (uint32_t i = 0; i < n; i++) {
             if (!vxt_get_u8(c, &m[i].lane)) return VX_ERR_CORRUPT;
@@ -795,9 +778,8 @@ static vx_err dec_issue(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb, uint8_t H)
         ev->pc = ws->next_pc;
         break;
     case 1:
-        if (!ws->has_target)
+        if (!ws->have_last || !branch_target(ws->last_pc, ws->last_insn, &ev->pc))
             return vxt_fail(c, "branch-target PC without a preceding branch"), VX_ERR_CORRUPT;
-        ev->pc = ws->target;
         break;
     case 2: {
         uint32_t d;

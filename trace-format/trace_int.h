@@ -229,11 +229,17 @@ static inline bool vxt_get_lanes(vxt_cur *c, unsigned lb, vx_lanes all, vx_lanes
 
 typedef struct vxt_warp {
     uint32_t epoch; /* == pred.epoch when valid in the current chunk */
-    uint32_t next_pc, target;
+    uint32_t next_pc;
+    uint32_t last_pc, last_insn; /* previous non-injected issue: target[g] is computed from it */
     uint32_t mem_base, mem_stride;
-    bool has_target;
+    bool have_last;
     vx_lanes mask;
     uint32_t *regs; /* [VXT_NREGS][T], allocated on first use */
+    /* Not predictor state: a cache of the lanes of list_mask in ascending order, so
+     * that per-lane loops walk a small array instead of a 128-bit mask. */
+    vx_lanes list_mask;
+    uint8_t nlist;
+    uint8_t list[VX_MAX_THREADS];
 } vxt_warp;
 
 typedef struct vxt_icache_ent {
@@ -251,6 +257,7 @@ typedef struct vxt_pred {
     uint32_t *next_warp; /* [C * W] */
     vxt_warp *warps;     /* [C * W] */
     vxt_icache_ent *icache;
+    uint64_t raw;        /* encoder: raw commit-log size of the events encoded (FORMAT.md §13) */
 } vxt_pred;
 
 vx_err vxt_pred_init(vxt_pred *ps, uint32_t cores, uint32_t warps, uint32_t threads);
@@ -258,7 +265,49 @@ void vxt_pred_free(vxt_pred *ps);
 /* Start of an EVENTS chunk. */
 void vxt_pred_reset(vxt_pred *ps);
 /* The state of warp g in the current chunk (reset lazily); NULL when out of memory. */
-vxt_warp *vxt_pred_warp(vxt_pred *ps, uint32_t g);
+vxt_warp *vxt_pred_warp_slow(vxt_pred *ps, uint32_t g);
+
+static inline vxt_warp *vxt_pred_warp(vxt_pred *ps, uint32_t g)
+{
+    vxt_warp *ws = &ps->warps[g];
+    return VX_LIKELY(ws->epoch == ps->epoch) ? ws : vxt_pred_warp_slow(ps, g);
+}
+
+/* Population count without relying on a POPCNT instruction (no -mpopcnt). */
+static inline unsigned vxt_popc64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (unsigned)((x * 0x0101010101010101ull) >> 56);
+}
+
+/* The lanes of m in ascending order into out[]; returns how many. */
+static inline unsigned vxt_lane_list(vx_lanes m, uint8_t *out)
+{
+    unsigned n = 0;
+    uint64_t lo = (uint64_t)m, hi = (uint64_t)(m >> 64);
+    while (lo) {
+        out[n++] = (uint8_t)__builtin_ctzll(lo);
+        lo &= lo - 1;
+    }
+    while (hi) {
+        out[n++] = (uint8_t)(64 + __builtin_ctzll(hi));
+        hi &= hi - 1;
+    }
+    return n;
+}
+
+/* The lanes of m, through the warp's cache (m is usually the warp's mask). */
+static inline const uint8_t *vxt_warp_lanes(vxt_warp *ws, vx_lanes m, unsigned *n)
+{
+    if (VX_UNLIKELY(ws->list_mask != m || (!ws->nlist && m))) {
+        ws->nlist = (uint8_t)vxt_lane_list(m, ws->list);
+        ws->list_mask = m;
+    }
+    *n = ws->nlist;
+    return ws->list;
+}
 
 /* ---- records --------------------------------------------------------------------------- */
 

@@ -98,6 +98,7 @@ typedef struct vx_trace_stats {
     uint64_t cycle;         /* cycle of the last record */
     uint64_t raw_bytes;     /* raw commit-log size (FORMAT.md §13) */
     uint64_t encoded_bytes; /* record bytes before LZ4 */
+    uint64_t event_bytes;   /* file bytes taken by EVENTS chunks (headers included) */
     uint64_t file_bytes;    /* bytes written to the file so far */
     uint64_t chunks;        /* EVENTS chunks written */
     uint64_t keyframes;

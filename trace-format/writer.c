@@ -334,6 +334,7 @@ static vx_err flush_events(vx_trace_writer *w)
     uint64_t off;
     vx_err e = write_chunk(w, VXT_CH_EVENTS, w->chunk_key, w->buf, w->len, &off);
     if (e) return e;
+    w->st.event_bytes += w->off - off;
     w->chunks[w->nchunks].key = w->chunk_key;
     w->chunks[w->nchunks].off = off;
     w->nchunks++;
@@ -411,8 +412,13 @@ vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev)
     if (w->ended) return wfail(w, VX_ERR_STATE, "event after the END event");
     vx_err e = check_event(w, ev);
     if (e) return e;
-    size_t bound = vxt_event_bound(ev, w->T);
-    if (!reserve(&w->buf, &w->cap, w->len + bound)) return VX_ERR_NOMEM;
+    /* Common events are far smaller than the 64 KiB kept free after a flush; only
+     * unusually large ones need their exact bound. */
+    if (VX_UNLIKELY(w->cap - w->len < 65536 || ev->ncommits > 16 || ev->nmem > 1024 ||
+                    ev->nwctl > 256 || ev->nconsole > 4096)) {
+        size_t bound = vxt_event_bound(ev, w->T);
+        if (!reserve(&w->buf, &w->cap, w->len + bound)) return VX_ERR_NOMEM;
+    }
     if (!w->len) {
         w->chunk_key = w->index;
         vxt_pred_reset(&w->pred);
@@ -422,8 +428,8 @@ vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev)
     size_t n = (size_t)(p - (w->buf + w->len));
     w->len += n;
     w->st.encoded_bytes += n;
-    w->st.raw_bytes += vx_trace_event_raw_size(ev, w->T);
     w->st.records++;
+    w->st.raw_bytes = w->pred.raw;
     w->cycle = ev->cycle;
     if (ev->kind == VX_EV_ISSUE) {
         w->index++;

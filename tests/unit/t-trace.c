@@ -113,7 +113,7 @@ typedef struct spec {
 } spec;
 
 typedef struct wrote {
-    uint64_t records, issues;
+    uint64_t records, issues, raw;
     uint32_t nkf;
     uint64_t kf_index[256], kf_cycle[256], kf_record[256];
     vx_trace_stats st;
@@ -186,6 +186,7 @@ static vx_err write_trace(const char *path, const spec *s, wrote *out)
         }
         const vx_event *ev = i < s->nevents ? tgen_next(&g) : tgen_end(&g, s->end_status, 42, s->end_fault);
         e = vx_trace_writer_event(w, ev);
+        out->raw += vx_trace_event_raw_size(ev, s->threads);
         out->records++;
     }
     out->issues = g.index;
@@ -425,6 +426,7 @@ static void roundtrip(const spec *s)
          (double)(wr.st.file_bytes - wr.st.keyframe_bytes) / (double)(wr.issues ? wr.issues : 1),
          (unsigned long long)wr.st.chunks, (double)wr.st.raw_bytes / (double)wr.st.file_bytes);
     is_u64(wr.st.issues, wr.issues, "%s: writer counts issues", s->name);
+    is_u64(wr.st.raw_bytes, wr.raw, "%s: raw commit-log size = sum of vx_trace_event_raw_size", s->name);
     read_trace(p, s, &wr);
 }
 

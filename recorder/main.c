@@ -1,0 +1,182 @@
+/*
+ * vxrec - record a Vortex kernel run into a trace (DESIGN.md §7), or verify one.
+ *
+ *   vxrec [options] KERNEL [-o TRACE]
+ *   vxrec --verify TRACE
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rec.h"
+
+const char *vxrec_prog = "vxrec";
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vxrec [options] KERNEL [-o TRACE]\n"
+            "       vxrec --verify TRACE\n"
+            "Run a Vortex kernel (ELF32, .vxbin or raw .bin) on the simulator and record every\n"
+            "warp-instruction issue, register commit, memory write, warp-control effect,\n"
+            "console byte, fault and Debug Module event into a trace (format:\n"
+            "trace-format/FORMAT.md).  The kernel's console output goes to stdout as\n"
+            "\"#slot: line\".\n\n"
+            "%s\n"
+            "trace options:\n"
+            "  -o, --output TRACE        trace file (default: KERNEL's basename without its\n"
+            "                            extension, plus .vxt, in the current directory)\n"
+            "  -f, --force               overwrite an existing trace\n"
+            "      --keyframe-interval N a full-state keyframe every N issues (default %u;\n"
+            "                            0 = only the one at the start)\n"
+            "      --chunk-size BYTES    raw bytes per compressed chunk (default %u)\n"
+            "      --no-compress         store chunks uncompressed\n"
+            "  -q, --quiet               no progress line, no summary\n\n"
+            "debugging while recording:\n"
+            "      --dm-port PORT        serve the VxDebug Debug Module on TCP PORT (0 = any)\n"
+            "                            and wait for a debugger to start the platform; the\n"
+            "                            session is recorded with the run\n"
+            "      --dm-bind ADDR        address to listen on (default 127.0.0.1)\n\n"
+            "checking a trace:\n"
+            "      --verify TRACE        re-simulate TRACE from its own header (image, loads,\n"
+            "                            platform), follow its schedule and Debug Module events,\n"
+            "                            and check that every event and keyframe matches\n\n"
+            "  -h, --help                this text\n"
+            "      --version             print the version\n\n"
+            "The summary reports bytes per issue and the compression ratio: the size of a\n"
+            "naive fixed-width log of the same events (FORMAT.md §13) over the trace size.\n"
+            "A trace is readable even when vxrec is killed (up to its last complete chunk).\n\n"
+            "exit status: recording: the kernel's exit code (mod 256) when it finished;\n"
+            "2 usage or input error (or the trace exists); 3 kernel fault (recorded: the trace\n"
+            "ends with it); 4 --max-cycles reached; 130 interrupted (the trace ends there).\n"
+            "--verify: 0 the trace matches, 1 it diverges (the first difference is\n"
+            "reported), 2 error.\n",
+            vx_cli_run_help(), VX_TRACE_DEFAULT_KEYFRAME_ISSUES, VX_TRACE_DEFAULT_CHUNK);
+}
+
+/* The value of an option written "--opt V", "--opt=V" or "-oV" (short). */
+static const char *opt_value(int argc, char **argv, int *i, const char *lng, const char *shrt)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(lng);
+    if (!strncmp(a, lng, n) && a[n] == '=') return a + n + 1;
+    if (!strcmp(a, lng) || (shrt && !strcmp(a, shrt))) return *i + 1 < argc ? argv[++*i] : NULL;
+    if (shrt && !strncmp(a, shrt, 2) && a[2]) return a + 2;
+    return NULL;
+}
+
+static bool is_opt(const char *a, const char *lng, const char *shrt)
+{
+    size_t n = strlen(lng);
+    if (!strcmp(a, lng) || (!strncmp(a, lng, n) && a[n] == '=')) return true;
+    return shrt && !strncmp(a, shrt, 2);
+}
+
+int main(int argc, char **argv)
+{
+    vxrec_opts o;
+    char msg[512];
+    const char *verify = NULL;
+    int rc = 2;
+    bool dm_bind_given = false;
+
+    memset(&o, 0, sizeof o);
+    vx_cli_run_init(&o.run);
+    o.keyframe_interval = VX_TRACE_DEFAULT_KEYFRAME_ISSUES;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        int r = vx_cli_run_option(&o.run, argc, argv, &i, msg, sizeof msg);
+        if (r < 0) {
+            fprintf(stderr, "%s: %s\n", vxrec_prog, msg);
+            goto out;
+        }
+        if (r > 0) continue;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            rc = 0;
+            goto out;
+        } else if (!strcmp(a, "--version")) {
+            printf("vxrec %s (trace format %d.%d)\n", VX_VERSION_STRING, VX_TRACE_MAJOR, VX_TRACE_MINOR);
+            rc = 0;
+            goto out;
+        } else if (!strcmp(a, "-f") || !strcmp(a, "--force")) {
+            o.force = true;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            o.quiet = true;
+        } else if (!strcmp(a, "--no-compress")) {
+            o.no_compress = true;
+        } else if (is_opt(a, "--output", "-o")) {
+            if (!(v = opt_value(argc, argv, &i, "--output", "-o")) || !*v) {
+                fprintf(stderr, "%s: -o needs a trace file name\n", vxrec_prog);
+                goto out;
+            }
+            o.output = v;
+        } else if (is_opt(a, "--verify", NULL)) {
+            if (!(v = opt_value(argc, argv, &i, "--verify", NULL)) || !*v) {
+                fprintf(stderr, "%s: --verify needs a trace file\n", vxrec_prog);
+                goto out;
+            }
+            verify = v;
+        } else if (is_opt(a, "--keyframe-interval", NULL)) {
+            v = opt_value(argc, argv, &i, "--keyframe-interval", NULL);
+            if (!v || !vx_cli_parse_u64(v, false, &o.keyframe_interval)) {
+                fprintf(stderr, "%s: --keyframe-interval: '%s' is not a number of issues\n", vxrec_prog,
+                        v ? v : "");
+                goto out;
+            }
+        } else if (is_opt(a, "--chunk-size", NULL)) {
+            uint64_t n = 0;
+            v = opt_value(argc, argv, &i, "--chunk-size", NULL);
+            if (!v || !vx_cli_parse_u64(v, true, &n) || n < 64 || n > (64u << 20)) {
+                fprintf(stderr, "%s: --chunk-size: '%s' is not a size in 64..64M\n", vxrec_prog, v ? v : "");
+                goto out;
+            }
+            o.chunk_bytes = (uint32_t)n;
+        } else if (is_opt(a, "--dm-port", NULL)) {
+            uint32_t port;
+            v = opt_value(argc, argv, &i, "--dm-port", NULL);
+            if (!v || !vx_cli_parse_u32(v, &port) || port > 65535) {
+                fprintf(stderr, "%s: --dm-port: '%s' is not a TCP port\n", vxrec_prog, v ? v : "");
+                goto out;
+            }
+            o.dm = true;
+            o.dm_port = port;
+        } else if (is_opt(a, "--dm-bind", NULL)) {
+            if (!(v = opt_value(argc, argv, &i, "--dm-bind", NULL)) || !*v) {
+                fprintf(stderr, "%s: --dm-bind needs an address\n", vxrec_prog);
+                goto out;
+            }
+            o.dm_bind = v;
+            dm_bind_given = true;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "%s: unknown option '%s' (try --help)\n", vxrec_prog, a);
+            goto out;
+        } else if (o.kernel) {
+            fprintf(stderr, "%s: more than one kernel given ('%s' and '%s')\n", vxrec_prog, o.kernel, a);
+            goto out;
+        } else {
+            o.kernel = a;
+        }
+    }
+    if (verify) {
+        if (o.kernel) {
+            fprintf(stderr, "%s: --verify takes a trace, not a kernel ('%s')\n", vxrec_prog, o.kernel);
+            goto out;
+        }
+        rc = vxrec_verify(verify, o.quiet);
+        goto out;
+    }
+    if (!o.kernel) {
+        fprintf(stderr, "%s: no kernel given (try --help)\n", vxrec_prog);
+        goto out;
+    }
+    if (dm_bind_given && !o.dm) {
+        fprintf(stderr, "%s: --dm-bind needs --dm-port\n", vxrec_prog);
+        goto out;
+    }
+    rc = vxrec_record(&o);
+out:
+    vx_cli_run_release(&o.run);
+    return rc;
+}

@@ -1,0 +1,39 @@
+/*
+ * rec.h - vxrec internals: recording (record.c) and verification (verify.c).
+ * main.c parses the command line and owns stdout, stderr and the exit status.
+ */
+#ifndef VX_REC_H
+#define VX_REC_H
+
+#include <stdio.h>
+
+#include "cli.h"
+#include "vx_sim.h"
+#include "vx_trace.h"
+
+extern const char *vxrec_prog;
+
+typedef struct vxrec_opts {
+    vx_cli_run run;             /* platform, --load, --arg, --max-cycles, --mem-limit */
+    const char *kernel;         /* KERNEL */
+    const char *output;         /* -o TRACE (NULL: KERNEL basename without extension + .vxt) */
+    bool force;                 /* --force: overwrite an existing trace */
+    bool quiet;                 /* --quiet: no progress line, no summary */
+    bool no_compress;           /* --no-compress */
+    uint64_t keyframe_interval; /* --keyframe-interval N (issues; 0 = keyframe 0 only) */
+    uint32_t chunk_bytes;       /* --chunk-size (raw bytes per EVENTS chunk) */
+    bool dm;                    /* --dm-port given */
+    unsigned dm_port;
+    const char *dm_bind;
+} vxrec_opts;
+
+/* Record a kernel; returns the process exit status (DESIGN.md §7). */
+int vxrec_record(const vxrec_opts *o);
+
+/* vxrec --verify TRACE: 0 when the trace matches a re-simulation, 1 when it diverges, 2 on error. */
+int vxrec_verify(const char *trace, bool quiet);
+
+/* Monotonic seconds (programs may read the clock; the libraries may not). */
+double vxrec_now(void);
+
+#endif

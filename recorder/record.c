@@ -1,0 +1,408 @@
+/*
+ * record.c - vxrec: run a kernel on the simulator and write every event it reports
+ * into a trace (trace-format/FORMAT.md).
+ *
+ * The simulator's observer hands us each event; we append it to the trace writer,
+ * which buffers a chunk, compresses and writes it.  Keyframes (the simulator's
+ * state encoding plus the pages written since the previous keyframe) are taken in
+ * the observer right after a plain issue, when the machine is between two issues;
+ * that works the same whether we drive vx_sim_run ourselves or the Debug Module
+ * server (--dm-port) drives it.
+ *
+ * The END event is held back until the trace is finished: under --dm-port a
+ * debugger may keep reading Debug Module registers after the kernel ended, and
+ * those DM events must come before END in the trace.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rec.h"
+#include "dmserver.h"
+
+/* ---- small helpers ----------------------------------------------------------------------- */
+
+double vxrec_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static vx_err encode_state(vx_sim *s, uint8_t **buf, size_t *len)
+{
+    return vx_sim_state_encode(s, buf, len);
+}
+
+static const char *base_name(const char *p)
+{
+    const char *b = strrchr(p, '/');
+    return b ? b + 1 : p;
+}
+
+/* "12.3M" style numbers for the progress line and the summary. */
+static const char *human(double v, char *buf, size_t cap)
+{
+    static const char *const suf[] = {"", "K", "M", "G", "T"};
+    int i = 0;
+    while (v >= 1000.0 && i < 4) {
+        v /= 1000.0;
+        i++;
+    }
+    snprintf(buf, cap, i ? "%.1f%s" : "%.0f%s", v, suf[i]);
+    return buf;
+}
+
+/* ---- the recording --------------------------------------------------------------------------- */
+
+typedef struct rec {
+    const vxrec_opts *o;
+    const char *path;
+    vx_sim *sim;
+    vx_trace_writer *w;
+    vx_err err; /* first recording error (message in errmsg) */
+    char errmsg[600];
+    bool keyframes;
+    uint64_t kf_interval, next_kf;
+    bool have_end; /* END held back until finish */
+    vx_event end;
+    vx_fault end_fault;
+    bool progress;
+    double t0, last_print;
+    uint32_t tick;
+    bool progress_shown;
+} rec;
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static void rec_fail(rec *r, vx_err e, const char *what)
+{
+    if (r->err) return;
+    r->err = e;
+    snprintf(r->errmsg, sizeof r->errmsg, "%s: %s", what, vx_trace_writer_errmsg(r->w));
+}
+
+static void page_cb(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page)
+{
+    rec *r = ctx;
+    if (r->err) return;
+    vx_err e = vx_trace_writer_keyframe_page(r->w, space, addr, page);
+    if (e) rec_fail(r, e, "cannot write a keyframe page");
+}
+
+static void take_keyframe(rec *r, bool all)
+{
+    uint8_t *st = NULL;
+    size_t len = 0;
+    vx_err e = encode_state(r->sim, &st, &len);
+    if (e) {
+        r->err = e;
+        snprintf(r->errmsg, sizeof r->errmsg, "cannot encode the simulator state for a keyframe: %s",
+                 vx_sim_errmsg(r->sim));
+        free(st);
+        return;
+    }
+    e = vx_trace_writer_keyframe_begin(r->w, vx_sim_cycle(r->sim), st, len);
+    free(st);
+    if (e) {
+        rec_fail(r, e, "cannot write a keyframe");
+        return;
+    }
+    vx_sim_visit_pages(r->sim, all, page_cb, r);
+    vx_sim_clear_dirty(r->sim);
+    if (!r->err && (e = vx_trace_writer_keyframe_end(r->w))) rec_fail(r, e, "cannot write a keyframe");
+}
+
+static void show_progress(rec *r, bool final)
+{
+    vx_trace_stats st;
+    char a[16], b[16], c[16], d[16];
+    vx_trace_writer_stats(r->w, &st);
+    double t = vxrec_now() - r->t0;
+    if (final) {
+        if (r->progress_shown) fprintf(stderr, "\r\033[K");
+        return;
+    }
+    fprintf(stderr, "\r\033[K%s: %s events, %s cycles, trace %sB, %s events/s", vxrec_prog,
+            human((double)st.records, a, sizeof a), human((double)st.cycle, b, sizeof b),
+            human((double)st.file_bytes, c, sizeof c),
+            human(t > 0 ? (double)st.records / t : 0, d, sizeof d));
+    fflush(stderr);
+    r->progress_shown = true;
+}
+
+static void observer(void *ctx, const vx_event *ev)
+{
+    rec *r = ctx;
+    if (r->err) return;
+    if (ev->kind == VX_EV_END) {
+        r->end = *ev;
+        if (ev->fault) {
+            r->end_fault = *ev->fault;
+            r->end.fault = &r->end_fault;
+        }
+        r->have_end = true;
+        return;
+    }
+    vx_err e = vx_trace_writer_event(r->w, ev);
+    if (e) {
+        rec_fail(r, e, "cannot record an event");
+        return;
+    }
+    if (ev->kind != VX_EV_ISSUE) return;
+    if (r->keyframes && r->kf_interval && !(ev->flags & (VX_EVF_INJECTED | VX_EVF_STEP))) {
+        uint64_t idx = vx_trace_writer_index(r->w);
+        if (idx >= r->next_kf) {
+            take_keyframe(r, false);
+            r->next_kf = (idx / r->kf_interval + 1) * r->kf_interval;
+        }
+    }
+    if (r->progress && ++r->tick >= 65536) {
+        r->tick = 0;
+        double t = vxrec_now();
+        if (t - r->last_print >= 0.25) {
+            r->last_print = t;
+            show_progress(r, false);
+        }
+    }
+}
+
+static void on_console(void *ctx, uint32_t slot, const char *line, size_t len)
+{
+    (void)ctx;
+    printf("#%u: %.*s\n", slot, (int)len, line);
+}
+
+static void on_listen(void *ctx, const char *bind, unsigned port)
+{
+    (void)ctx;
+    fprintf(stderr, "%s: Debug Module listening on %s:%u (VxDebug protocol); recording\n", vxrec_prog,
+            bind, port);
+    fflush(stderr);
+}
+
+/* Default trace name: the kernel's basename without its extension, plus .vxt, here. */
+static char *default_output(const char *kernel)
+{
+    const char *b = base_name(kernel);
+    const char *dot = strrchr(b, '.');
+    size_t n = dot && dot != b ? (size_t)(dot - b) : strlen(b);
+    char *p = malloc(n + sizeof VX_TRACE_SUFFIX);
+    if (!p) return NULL;
+    memcpy(p, b, n);
+    memcpy(p + n, VX_TRACE_SUFFIX, sizeof VX_TRACE_SUFFIX);
+    return p;
+}
+
+static void summary(rec *r, const char *kernel)
+{
+    vx_trace_stats st;
+    char a[16], b[16], c[16];
+    vx_trace_writer_stats(r->w, &st);
+    uint32_t nw = vx_sim_num_warps(r->sim), ran = 0;
+    for (uint32_t g = 0; g < nw; g++) {
+        vx_warp_info wi;
+        if (vx_sim_warp_info(r->sim, g, &wi) == VX_OK && wi.issued) ran++;
+    }
+    double per = st.issues ? (double)st.event_bytes / (double)st.issues : 0;
+    fprintf(stderr,
+            "%s: recorded %s to %s\n"
+            "%s:   %" PRIu64 " events (%" PRIu64 " issues, %" PRIu64 " Debug Module events), %" PRIu64
+            " cycles, %u of %u warps ran\n"
+            "%s:   trace %" PRIu64 " bytes (%sB), %.2f bytes/issue in event chunks, %" PRIu64
+            " keyframes (%sB)\n"
+            "%s:   raw commit log %" PRIu64 " bytes (%sB): compression ratio %.1fx\n",
+            vxrec_prog, base_name(kernel), r->path, vxrec_prog, st.records, st.issues, st.dm_events,
+            st.cycle, ran, nw, vxrec_prog, st.file_bytes, human((double)st.file_bytes, a, sizeof a), per,
+            st.keyframes, human((double)st.keyframe_bytes, b, sizeof b), vxrec_prog, st.raw_bytes,
+            human((double)st.raw_bytes, c, sizeof c),
+            st.file_bytes ? (double)st.raw_bytes / (double)st.file_bytes : 0.0);
+}
+
+int vxrec_record(const vxrec_opts *o)
+{
+    rec r;
+    vx_cli_loaded ld;
+    char msg[600];
+    int rc = VX_EXIT_USAGE;
+    char *path = NULL;
+    vx_trace_load *loads = NULL;
+    vx_stop stop;
+    struct sigaction sa, old_int, old_term;
+    bool sig_installed = false, server_failed = false;
+
+    memset(&r, 0, sizeof r);
+    memset(&ld, 0, sizeof ld);
+    memset(&stop, 0, sizeof stop);
+    r.o = o;
+    if (o->output) {
+        path = strdup(o->output);
+    } else {
+        if (!strcmp(o->kernel, "-")) {
+            fprintf(stderr, "%s: the kernel comes from standard input: name the trace with -o\n", vxrec_prog);
+            return VX_EXIT_USAGE;
+        }
+        path = default_output(o->kernel);
+    }
+    if (!path) {
+        fprintf(stderr, "%s: out of memory\n", vxrec_prog);
+        return VX_EXIT_USAGE;
+    }
+    r.path = path;
+
+    if (vx_cli_setup(&o->run, o->kernel, &r.sim, &ld, msg, sizeof msg)) {
+        fprintf(stderr, "%s: %s\n", vxrec_prog, msg);
+        goto out;
+    }
+    if (vx_trace_writer_new(&r.w)) {
+        fprintf(stderr, "%s: out of memory\n", vxrec_prog);
+        goto out;
+    }
+    vx_trace_writer_opts wo = VX_TRACE_WRITER_OPTS_INIT;
+    wo.flags = (o->force ? VX_TRACE_W_FORCE : 0) | (o->no_compress ? VX_TRACE_W_NOCOMPRESS : 0);
+    wo.chunk_bytes = o->chunk_bytes;
+    vx_err e = vx_trace_writer_create(r.w, path, &wo);
+    if (e == VX_ERR_EXISTS) {
+        fprintf(stderr, "%s: '%s' already exists; use --force to overwrite it or -o to choose another name\n",
+                vxrec_prog, path);
+        goto out;
+    }
+    if (e) {
+        fprintf(stderr, "%s: %s\n", vxrec_prog, vx_trace_writer_errmsg(r.w));
+        goto out;
+    }
+
+    /* The header: everything needed to replay without the original files. */
+    const vx_sim_config *cfg = vx_sim_get_config(r.sim);
+    r.keyframes = true;
+    r.kf_interval = o->keyframe_interval;
+    r.next_kf = r.kf_interval;
+    if (ld.nloads && !(loads = calloc(ld.nloads, sizeof *loads))) {
+        fprintf(stderr, "%s: out of memory\n", vxrec_prog);
+        goto out;
+    }
+    for (size_t i = 0; i < ld.nloads; i++)
+        loads[i] = (vx_trace_load){ld.loads[i].addr, ld.loads[i].data, ld.loads[i].len, ld.loads[i].path};
+    vx_trace_header h;
+    memset(&h, 0, sizeof h);
+    h.clusters = cfg->clusters;
+    h.cores = cfg->cores;
+    h.warps = cfg->warps;
+    h.threads = cfg->threads;
+    h.mem_limit = cfg->mem_limit;
+    h.start_pc = cfg->start_pc;
+    h.arg = cfg->arg;
+    h.max_cycles = o->run.max_cycles;
+    h.keyframe_interval = r.keyframes ? r.kf_interval : 0;
+    h.flags = o->dm ? VX_TRACE_HF_DM_SERVER : 0;
+    h.image_kind = (uint8_t)ld.kind;
+    h.image_name = ld.kernel.path;
+    h.image = ld.kernel.data;
+    h.image_len = ld.kernel.len;
+    h.nloads = (uint32_t)ld.nloads;
+    h.loads = loads;
+    h.sim_version = VX_VERSION_STRING;
+    if ((e = vx_trace_writer_header(r.w, &h))) {
+        fprintf(stderr, "%s: %s\n", vxrec_prog, vx_trace_writer_errmsg(r.w));
+        goto out;
+    }
+
+    vx_sim_set_console(r.sim, on_console, NULL);
+    vx_sim_set_observer(r.sim, observer, &r, 0);
+    if (r.keyframes) take_keyframe(&r, true); /* keyframe 0: state after loading, every page */
+    r.progress = !o->quiet && isatty(STDERR_FILENO);
+    r.t0 = r.last_print = vxrec_now();
+
+    if (!r.err && o->dm) {
+        vx_dmserver_opts dso = {o->dm_bind ? o->dm_bind : "127.0.0.1", o->dm_port, on_listen, NULL};
+        e = vx_dmserver_run(r.sim, &dso, &stop, msg, sizeof msg);
+        if (e) {
+            if (r.progress) show_progress(&r, true);
+            fprintf(stderr, "%s: %s\n", vxrec_prog, msg);
+            /* the trace is still finished below (END = abort) so that it stays usable */
+            memset(&stop, 0, sizeof stop);
+            server_failed = true;
+        }
+    } else if (!r.err) {
+        /* Ctrl-C: stop between two slices and finish the trace (END = abort). */
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_sigint;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &old_int);
+        sigaction(SIGTERM, &sa, &old_term);
+        sig_installed = true;
+        for (;;) {
+            vx_sim_run(r.sim, 1u << 18, &stop);
+            if (stop.reason == VX_STOP_HALT) continue; /* others may still run */
+            if (stop.reason != VX_STOP_NONE || interrupted || r.err) break;
+        }
+    }
+    vx_sim_console_flush(r.sim);
+    fflush(stdout);
+    if (r.progress) show_progress(&r, true);
+
+    /* Finish: the held-back END (with the final index), or END = abort. */
+    if (r.have_end && !r.err) {
+        r.end.index = vx_trace_writer_index(r.w);
+        if ((e = vx_trace_writer_event(r.w, &r.end))) rec_fail(&r, e, "cannot record the end");
+    }
+    e = vx_trace_writer_finish(r.w);
+    if (r.err || e) {
+        fprintf(stderr, "%s: %s\n", vxrec_prog, r.err ? r.errmsg : vx_trace_writer_errmsg(r.w));
+        fprintf(stderr, "%s: the trace '%s' is incomplete\n", vxrec_prog, path);
+        rc = VX_EXIT_USAGE;
+        goto out;
+    }
+    if (!o->quiet) summary(&r, o->kernel);
+
+    if (server_failed) goto out; /* reported above; rc is 2 */
+    if (interrupted) {
+        fprintf(stderr, "%s: interrupted at event %" PRIu64 "; the trace ends there\n", vxrec_prog,
+                vx_sim_index(r.sim));
+        rc = 130;
+        goto out;
+    }
+    switch (stop.reason) {
+    case VX_STOP_EXIT:
+        rc = (int)(stop.exit_code & 0xff);
+        break;
+    case VX_STOP_FAULT: {
+        char ft[600];
+        vx_cli_fault_text(&stop.fault, ft, sizeof ft);
+        fprintf(stderr, "%s: %s (recorded at event %" PRIu64 ")\n", vxrec_prog, ft, vx_sim_index(r.sim) - 1);
+        rc = VX_EXIT_FAULT;
+        break;
+    }
+    case VX_STOP_LIMIT:
+        fprintf(stderr, "%s: cycle limit of %" PRIu64 " reached (event index %" PRIu64 ")\n", vxrec_prog,
+                o->run.max_cycles, vx_sim_index(r.sim));
+        rc = VX_EXIT_LIMIT;
+        break;
+    default:
+        fprintf(stderr, "%s: the machine stopped with nothing able to run (reason %d)\n", vxrec_prog,
+                (int)stop.reason);
+        rc = VX_EXIT_FAULT;
+        break;
+    }
+out:
+    if (sig_installed) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+    }
+    vx_trace_writer_free(r.w);
+    vx_sim_free(r.sim);
+    vx_cli_loaded_release(&ld);
+    free(loads);
+    free(path);
+    return rc;
+}

@@ -1,0 +1,473 @@
+/*
+ * verify.c - vxrec --verify TRACE: re-simulate a trace and check every event.
+ *
+ * The simulator is rebuilt from the trace alone (platform, image bytes, loads,
+ * start PC, argument, cycle limit).  Then the recorded stream is followed:
+ *   - a plain issue is replayed with vx_sim_issue(core, warp, cycle): the recorded
+ *     schedule is the authority;
+ *   - injected and stepped issues with vx_sim_inject / vx_sim_step_warp;
+ *   - Debug Module events by applying their recorded effects (sim/vx_event.h: the
+ *     Debug Module itself is never re-run);
+ * and every event the simulator reports is compared, field by field, with the
+ * recorded one.  Keyframes are checked where they were taken: the state encoding
+ * must be identical and the pages written since the previous keyframe must be
+ * exactly the recorded ones.  The first difference is reported with its event
+ * index.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rec.h"
+
+/* A deep copy of an event (its buffers are reused from one copy to the next). */
+typedef struct slot {
+    vx_event ev;
+    vx_commit *commits;
+    uint32_t ncap;
+    uint32_t *values;
+    vx_memwrite *mem;
+    uint32_t mcap;
+    vx_wctl *wctl;
+    uint32_t wcap;
+    vx_console *con;
+    uint32_t ccap;
+    vx_fault fault;
+} slot;
+
+typedef struct kfpage {
+    uint32_t space, addr;
+    uint8_t *data;
+} kfpage;
+
+typedef struct ver {
+    const char *path;
+    vx_sim *sim;
+    vx_trace_reader *r;
+    const vx_trace_header *h;
+    uint32_t T, W;
+    slot *q;
+    size_t qn, qcap, qhead;
+    bool have_end;
+    slot end;
+    bool nomem;
+    /* keyframes */
+    size_t nkf, next_kf;
+    uint64_t kf_checked;
+    bool diverged;
+    char why[1024];
+    kfpage *pages;
+    size_t npages, pcap;
+    uint64_t page_bad, page_seen;
+} ver;
+
+static bool grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap) return true;
+    uint32_t n = *cap ? *cap : 4;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*p, (size_t)n * elem);
+    if (!q) return false;
+    *p = q;
+    *cap = n;
+    return true;
+}
+
+static bool copy_event(slot *s, const vx_event *ev, uint32_t T)
+{
+    s->ev = *ev;
+    s->ev.nreads = 0;
+    s->ev.reads = NULL;
+    if (ev->ncommits) {
+        uint32_t old = s->ncap;
+        if (!grow((void **)&s->commits, &s->ncap, ev->ncommits, sizeof *s->commits)) return false;
+        if (s->ncap != old) {
+            uint32_t *v = realloc(s->values, (size_t)s->ncap * T * sizeof *v);
+            if (!v) return false;
+            s->values = v;
+        }
+        for (uint32_t i = 0; i < ev->ncommits; i++) {
+            s->commits[i] = ev->commits[i];
+            memcpy(s->values + (size_t)i * T, ev->commits[i].values, T * sizeof(uint32_t));
+            s->commits[i].values = s->values + (size_t)i * T;
+        }
+        s->ev.commits = s->commits;
+    }
+    if (ev->nmem) {
+        if (!grow((void **)&s->mem, &s->mcap, ev->nmem, sizeof *s->mem)) return false;
+        memcpy(s->mem, ev->mem, ev->nmem * sizeof *s->mem);
+        s->ev.mem = s->mem;
+    }
+    if (ev->nwctl) {
+        if (!grow((void **)&s->wctl, &s->wcap, ev->nwctl, sizeof *s->wctl)) return false;
+        memcpy(s->wctl, ev->wctl, ev->nwctl * sizeof *s->wctl);
+        s->ev.wctl = s->wctl;
+    }
+    if (ev->nconsole) {
+        if (!grow((void **)&s->con, &s->ccap, ev->nconsole, sizeof *s->con)) return false;
+        memcpy(s->con, ev->console, ev->nconsole * sizeof *s->con);
+        s->ev.console = s->con;
+    }
+    if (ev->fault) {
+        s->fault = *ev->fault;
+        s->ev.fault = &s->fault;
+    }
+    return true;
+}
+
+static void slot_free(slot *s)
+{
+    free(s->commits);
+    free(s->values);
+    free(s->mem);
+    free(s->wctl);
+    free(s->con);
+}
+
+static void diverge(ver *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void diverge(ver *v, const char *fmt, ...)
+{
+    if (v->diverged) return;
+    v->diverged = true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->why, sizeof v->why, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- keyframes ---------------------------------------------------------------------------- */
+
+static vx_err collect_page(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page)
+{
+    ver *v = ctx;
+    if (v->npages == v->pcap) {
+        size_t n = v->pcap ? 2 * v->pcap : 64;
+        kfpage *q = realloc(v->pages, n * sizeof *q);
+        if (!q) return VX_ERR_NOMEM;
+        v->pages = q;
+        v->pcap = n;
+    }
+    uint8_t *d = malloc(VX_TRACE_PAGE_SIZE);
+    if (!d) return VX_ERR_NOMEM;
+    memcpy(d, page, VX_TRACE_PAGE_SIZE);
+    v->pages[v->npages++] = (kfpage){space, addr, d};
+    return VX_OK;
+}
+
+static void sim_page(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page)
+{
+    ver *v = ctx;
+    v->page_seen++;
+    for (size_t i = 0; i < v->npages; i++)
+        if (v->pages[i].space == space && v->pages[i].addr == addr) {
+            if (memcmp(v->pages[i].data, page, VX_TRACE_PAGE_SIZE)) {
+                if (!v->page_bad++)
+                    diverge(v, "memory page 0x%08x (space %u) differs from the one recorded", addr, space);
+            }
+            v->pages[i].space = UINT32_MAX; /* matched */
+            return;
+        }
+    if (!v->page_bad++)
+        diverge(v, "memory page 0x%08x (space %u) was written but the trace does not have it", addr, space);
+}
+
+/* Compare the machine with keyframe k (called where the recorder took it). */
+static void check_keyframe(ver *v, size_t k)
+{
+    vx_trace_keyframe info;
+    const uint8_t *st;
+    size_t len;
+    vx_err e = vx_trace_reader_keyframe(v->r, k, &info, &st, &len);
+    if (e) {
+        diverge(v, "cannot read keyframe %zu: %s", k, vx_trace_reader_errmsg(v->r));
+        return;
+    }
+    if (info.cycle != vx_sim_cycle(v->sim))
+        diverge(v, "keyframe %zu: recorded at cycle %" PRIu64 ", the simulator is at cycle %" PRIu64, k,
+                info.cycle, vx_sim_cycle(v->sim));
+    uint8_t *mine = NULL;
+    size_t mlen = 0;
+    if (vx_sim_state_encode(v->sim, &mine, &mlen) == VX_OK && (mlen != len || memcmp(mine, st, len)))
+        diverge(v, "keyframe %zu: the machine state (registers, warps, scheduler) differs from the recorded one", k);
+    free(mine);
+    /* pages: exactly the recorded set, with the recorded contents */
+    for (size_t i = 0; i < v->npages; i++)
+        free(v->pages[i].data);
+    v->npages = 0;
+    e = vx_trace_reader_keyframe_pages(v->r, k, VX_TRACE_PAGES_DELTA, collect_page, v);
+    if (e) {
+        diverge(v, "cannot read the pages of keyframe %zu: %s", k, vx_trace_reader_errmsg(v->r));
+        return;
+    }
+    v->page_bad = v->page_seen = 0;
+    vx_sim_visit_pages(v->sim, k == 0, sim_page, v);
+    vx_sim_clear_dirty(v->sim);
+    for (size_t i = 0; i < v->npages && !v->page_bad; i++)
+        if (v->pages[i].space != UINT32_MAX) {
+            diverge(v, "keyframe %zu has page 0x%08x (space %u) that the simulator did not write", k,
+                    v->pages[i].addr, v->pages[i].space);
+            v->page_bad++;
+        }
+    v->kf_checked++;
+}
+
+static void observer(void *ctx, const vx_event *ev)
+{
+    ver *v = ctx;
+    if (ev->kind == VX_EV_END) {
+        if (!copy_event(&v->end, ev, v->T)) v->nomem = true;
+        v->have_end = true;
+        return;
+    }
+    if (v->qn == v->qcap) {
+        size_t n = v->qcap ? 2 * v->qcap : 8;
+        slot *q = realloc(v->q, n * sizeof *q);
+        if (!q) {
+            v->nomem = true;
+            return;
+        }
+        memset(q + v->qcap, 0, (n - v->qcap) * sizeof *q);
+        v->q = q;
+        v->qcap = n;
+    }
+    if (!copy_event(&v->q[v->qn++], ev, v->T)) v->nomem = true;
+    /* keyframes sit right after a plain issue, as vxrec takes them */
+    if (ev->kind == VX_EV_ISSUE && !(ev->flags & (VX_EVF_INJECTED | VX_EVF_STEP))) {
+        while (v->next_kf < v->nkf) {
+            vx_trace_keyframe info;
+            if (vx_trace_reader_keyframe(v->r, v->next_kf, &info, NULL, NULL)) break;
+            if (info.index != vx_sim_index(v->sim)) break;
+            check_keyframe(v, v->next_kf++);
+        }
+    }
+}
+
+/* ---- driving the simulator from recorded events ---------------------------------------------- */
+
+static void tick_to(ver *v, uint64_t cycle)
+{
+    while (vx_sim_cycle(v->sim) < cycle)
+        vx_sim_dm_tick(v->sim);
+}
+
+static vx_err apply_dm(ver *v, const vx_event *ev)
+{
+    const vx_dm_event *d = &ev->dm;
+    tick_to(v, ev->cycle);
+    switch (d->op) {
+    case VX_DM_READ:
+    case VX_DM_INJECT_REJECT:
+        return VX_OK;
+    case VX_DM_WRITE:
+        if (d->addr == VX_DM_DCONFIG) vx_sim_set_ebreak_halt(v->sim, d->value & 1);
+        return VX_OK;
+    case VX_DM_HALT:
+        return vx_sim_halt(v->sim, d->gwarp, (uint8_t)d->arg);
+    case VX_DM_RESUME:
+        return vx_sim_resume(v->sim, d->gwarp);
+    case VX_DM_RESET:
+        vx_sim_reset(v->sim);
+        return VX_OK;
+    case VX_DM_SET_PC:
+        return vx_sim_set_pc(v->sim, d->gwarp, d->value);
+    case VX_DM_SCRATCH:
+        return vx_sim_reg_write(v->sim, d->gwarp, d->lane, VX_RF_CSR, VX_CSR_DSCRATCH0 + d->arg, d->value);
+    default:
+        return VX_ERR_UNSUPP;
+    }
+}
+
+static void describe(ver *v, const char *what, const vx_event *rec_ev, const vx_event *sim_ev)
+{
+    char a[200], b[200];
+    vx_trace_event_brief(rec_ev, a, sizeof a);
+    if (sim_ev)
+        vx_trace_event_brief(sim_ev, b, sizeof b);
+    else
+        snprintf(b, sizeof b, "nothing");
+    diverge(v, "%s\n  recorded:  %s\n  simulated: %s", what, a, b);
+}
+
+/* Process one recorded event; false when verification must stop. */
+static bool step(ver *v, const vx_event *rec_ev)
+{
+    char msg[400];
+    vx_stop stop;
+    vx_err e = VX_OK;
+
+    if (v->qhead == v->qn && rec_ev->kind != VX_EV_END) {
+        /* nothing pending: make the simulator produce this event */
+        v->qhead = v->qn = 0;
+        uint32_t gw = rec_ev->core * v->W + rec_ev->warp;
+        if (rec_ev->kind == VX_EV_DM) {
+            e = apply_dm(v, rec_ev);
+            if (e) {
+                snprintf(msg, sizeof msg, "the recorded Debug Module effect cannot be applied: %s",
+                         e == VX_ERR_UNSUPP ? "unknown operation" : vx_sim_errmsg(v->sim));
+                describe(v, msg, rec_ev, NULL);
+                return false;
+            }
+            return !v->diverged;
+        }
+        if (rec_ev->flags & VX_EVF_INJECTED) {
+            tick_to(v, rec_ev->cycle);
+            e = vx_sim_inject(v->sim, gw, vx_lanes_first(rec_ev->tmask), rec_ev->insn, &stop);
+        } else if (rec_ev->flags & VX_EVF_STEP) {
+            tick_to(v, rec_ev->cycle);
+            e = vx_sim_step_warp(v->sim, gw, &stop);
+        } else {
+            e = vx_sim_issue(v->sim, rec_ev->core, rec_ev->warp, rec_ev->cycle, &stop);
+        }
+        if (e) {
+            snprintf(msg, sizeof msg, "the simulator cannot replay this issue: %s", vx_sim_errmsg(v->sim));
+            describe(v, msg, rec_ev, NULL);
+            return false;
+        }
+        if (v->nomem) {
+            diverge(v, "out of memory");
+            return false;
+        }
+        if (v->diverged) return false; /* a keyframe check failed inside the observer */
+    }
+    if (rec_ev->kind == VX_EV_END) {
+        if (v->qhead < v->qn) {
+            describe(v, "the simulator reports more events than the trace has", rec_ev, &v->q[v->qhead].ev);
+            return false;
+        }
+        if (v->have_end) {
+            vx_event mine = v->end.ev;
+            mine.index = rec_ev->index; /* vxrec writes END last, after any late DM events */
+            if (vx_trace_event_diff(rec_ev, &mine, v->T, msg, sizeof msg)) {
+                describe(v, msg, rec_ev, &mine);
+                return false;
+            }
+            return true;
+        }
+        if (rec_ev->end_status == VX_END_ABORT) return true; /* the recording was stopped */
+        if (rec_ev->end_status == VX_END_LIMIT && v->h->max_cycles && rec_ev->cycle >= v->h->max_cycles)
+            return true;
+        describe(v, "the trace ends here but the simulated kernel does not", rec_ev, NULL);
+        return false;
+    }
+    if (v->qhead == v->qn) {
+        describe(v, "the simulator reports no event here", rec_ev, NULL);
+        return false;
+    }
+    const vx_event *mine = &v->q[v->qhead++].ev;
+    if (vx_trace_event_diff(rec_ev, mine, v->T, msg, sizeof msg)) {
+        describe(v, msg, rec_ev, mine);
+        return false;
+    }
+    return true;
+}
+
+int vxrec_verify(const char *trace, bool quiet)
+{
+    ver v;
+    int rc = 2;
+    const vx_event *ev = NULL;
+    uint64_t n = 0;
+    memset(&v, 0, sizeof v);
+    v.path = trace;
+    if (vx_trace_reader_new(&v.r)) {
+        fprintf(stderr, "%s: out of memory\n", vxrec_prog);
+        return 2;
+    }
+    if (vx_trace_reader_open(v.r, trace)) {
+        fprintf(stderr, "%s: %s\n", vxrec_prog, vx_trace_reader_errmsg(v.r));
+        goto out;
+    }
+    v.h = vx_trace_reader_header(v.r);
+    v.T = v.h->threads;
+    v.W = v.h->warps;
+    vx_sim_config cfg = VX_SIM_CONFIG_INIT;
+    cfg.clusters = v.h->clusters;
+    cfg.cores = v.h->cores;
+    cfg.warps = v.h->warps;
+    cfg.threads = v.h->threads;
+    cfg.mem_limit = v.h->mem_limit;
+    cfg.start_pc = v.h->start_pc;
+    cfg.arg = v.h->arg;
+    char cm[200];
+    if (vx_sim_config_check(&cfg, cm, sizeof cm) || vx_sim_new(&cfg, &v.sim)) {
+        fprintf(stderr, "%s: %s: the trace's platform cannot be simulated: %s\n", vxrec_prog, trace, cm);
+        goto out;
+    }
+    uint32_t entry = 0;
+    if (vx_sim_load_image(v.sim, v.h->image_name, (vx_image_kind)v.h->image_kind, v.h->image,
+                          v.h->image_len, &entry)) {
+        fprintf(stderr, "%s: %s: the kernel image in the trace cannot be loaded: %s\n", vxrec_prog, trace,
+                vx_sim_errmsg(v.sim));
+        goto out;
+    }
+    if (vx_sim_get_config(v.sim)->start_pc != v.h->start_pc) {
+        fprintf(stderr, "%s: %s: the trace starts at pc 0x%08x but its image's entry is 0x%08x\n", vxrec_prog,
+                trace, v.h->start_pc, vx_sim_get_config(v.sim)->start_pc);
+        goto out;
+    }
+    for (uint32_t i = 0; i < v.h->nloads; i++)
+        if (vx_sim_mem_write(v.sim, 0, v.h->loads[i].addr, v.h->loads[i].bytes, v.h->loads[i].len)) {
+            fprintf(stderr, "%s: %s: load %u cannot be applied: %s\n", vxrec_prog, trace, i, vx_sim_errmsg(v.sim));
+            goto out;
+        }
+    if (v.h->flags & VX_TRACE_HF_EBREAK_HALT) vx_sim_set_ebreak_halt(v.sim, true);
+    if (v.h->max_cycles) vx_sim_set_max_cycles(v.sim, v.h->max_cycles);
+    v.nkf = vx_trace_reader_num_keyframes(v.r);
+    if (v.nkf) {
+        vx_trace_keyframe info;
+        if (vx_trace_reader_keyframe(v.r, 0, &info, NULL, NULL) == VX_OK && info.index == 0)
+            check_keyframe(&v, v.next_kf++);
+    }
+    vx_sim_set_observer(v.sim, observer, &v, 0);
+
+    vx_err e = VX_ERR_END;
+    bool ok = !v.diverged;
+    while (ok && (e = vx_trace_reader_next(v.r, &ev)) == VX_OK) {
+        ok = step(&v, ev);
+        n++;
+    }
+    if (v.diverged) {
+        fprintf(stderr, "%s: %s: trace diverges at event %" PRIu64 ": %s\n", vxrec_prog, trace,
+                ev ? ev->index : 0, v.why);
+        rc = 1;
+        goto out;
+    }
+    if (e != VX_ERR_END) {
+        fprintf(stderr, "%s: %s\n", vxrec_prog, vx_trace_reader_errmsg(v.r));
+        goto out;
+    }
+    if (v.qhead < v.qn) {
+        char b[200];
+        vx_trace_event_brief(&v.q[v.qhead].ev, b, sizeof b);
+        fprintf(stderr, "%s: %s: trace diverges after its last event: the simulator also reports %s\n",
+                vxrec_prog, trace, b);
+        rc = 1;
+        goto out;
+    }
+    if (v.next_kf < v.nkf) {
+        fprintf(stderr, "%s: %s: trace diverges: keyframe %zu was never reached\n", vxrec_prog, trace, v.next_kf);
+        rc = 1;
+        goto out;
+    }
+    if (vx_trace_reader_incomplete(v.r))
+        fprintf(stderr, "%s: %s: note: the trace is incomplete (cut off); its %" PRIu64 " events match\n",
+                vxrec_prog, trace, n);
+    else if (!quiet)
+        fprintf(stderr, "%s: %s: verified: %" PRIu64 " events and %" PRIu64 " keyframes match the simulator\n",
+                vxrec_prog, trace, n, v.kf_checked);
+    rc = 0;
+out:
+    for (size_t i = 0; i < v.qcap; i++)
+        slot_free(&v.q[i]);
+    free(v.q);
+    slot_free(&v.end);
+    for (size_t i = 0; i < v.npages; i++)
+        free(v.pages[i].data);
+    free(v.pages);
+    vx_sim_free(v.sim);
+    vx_trace_reader_free(v.r);
+    return rc;
+}
