@@ -1,0 +1,522 @@
+#!/usr/bin/env python3
+"""t6001: vxdump - the listing, JSON Lines, filters, --summary, --timeline, errors.
+
+Expectations are independent of vxdump: the hand-written kernel
+tests/kernels/t6-regs.S writes known values (listed below, derived from the
+assembly by hand), per-warp counts and function histograms are recomputed from
+the JSON dump and from `nm`, and barrier waits from the raw effects.
+"""
+import collections
+import json
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+import vxtest  # noqa: E402
+import t6kit  # noqa: E402
+
+# t6-regs.S, one warp of 4 lanes: (thread mask, effects as vxdump shows them)
+REGS = [
+    (0x1, "t0=-1"),
+    (0x1, "tmask=f"),
+    (0xf, "a0=lane"),
+    (0xf, "a1=4*lane"),
+    (0xf, "a2=0x100+4*lane"),
+    (0xf, "a3=5"),
+    (0xf, "a4=[0,1,4,9]"),
+    (0xf, "a5=0x10000"),
+    (0xf, "a5=0x10000+4*lane"),
+    (0xf, "mem32[0x10000+4*lane]=[0,1,4,9]"),
+    (0xf, "mem32[0x10010+4*lane]=5"),
+    (0xf, "fa0=[0.0,1.0,2.0,3.0]"),
+    (0xf, "t1=[0,1,0,1]"),
+    (0xf, "t2=0 ipdom-push depth=1 orig=f else=5 tmask=a"),
+    (0xa, "s0=[-,0x65,-,0x67]"),
+    (0xa, "ipdom-else depth=1 tmask=5"),
+    (0x5, "s0=[0x64,-,0x66]"),
+    (0x5, "ipdom-pop depth=0 tmask=f"),
+    (0xf, "t0=1"),
+    (0xf, "tmask=1"),
+    (0x1, "t3=0x40"),
+    (0x1, "t4=0x48"),
+    (0x1, 'console[0]="H"'),
+    (0x1, "t4=0xa"),
+    (0x1, 'console[0]="\\n"'),
+    (0x1, "t3=0x88"),
+    (0x1, "t4=7"),
+    (0x1, "mem32[0x00000088]=7"),
+    (0x1, "tmask=0 deactivate"),
+]
+# PC of each issue: straight line, except the split's body (0x38, join 0x3c) runs twice
+REGS_PC = [0x80000000 + 4 * i for i in range(16)] + [0x80000038, 0x8000003c] + \
+          [0x80000040 + 4 * i for i in range(11)]
+
+ISSUE_KEYS = {"type", "index", "cycle", "core", "warp", "gwarp", "pc", "insn", "tmask", "flags",
+              "disasm", "symbol", "commits", "mem", "wctl", "console", "fault"}
+
+
+def setUpModule():
+    global D, K, T
+    if not t6kit.have_toolchain() or not os.path.exists(vxtest.prog("vxrec")):
+        raise unittest.SkipTest("vxcc, riscv64-unknown-elf-ld or vxrec missing")
+    D = vxtest.tmpdir()
+    K = {n: t6kit.build(n, D) for n in ("t6-regs", "t6-fault", "t6-bar")}
+    T = {}
+    T["regs"] = os.path.join(D, "regs.vxt")
+    t6kit.record(K["t6-regs"], T["regs"], ["-w", "1", "-t", "4"], expect=7)
+    T["fault"] = os.path.join(D, "fault.vxt")
+    t6kit.record(K["t6-fault"], T["fault"], ["-w", "1", "-t", "4"], expect=3)
+    T["bar"] = os.path.join(D, "bar.vxt")
+    t6kit.record(K["t6-bar"], T["bar"], ["-w", "2", "-t", "4"], expect=0)
+    if os.path.exists(vxtest.kernel("vecadd")):
+        T["vecadd"] = os.path.join(D, "vecadd.vxt")
+        t6kit.record(vxtest.kernel("vecadd"), T["vecadd"], ["--chunk-size", "4096"], expect=0)
+
+
+def listing(trace, *args):
+    """vxdump text: (column of EFFECTS, [lines without the header])."""
+    r = t6kit.vxdump(*(list(args) + [trace]))
+    if r.returncode != 0:
+        raise AssertionError("vxdump exit %d: %s" % (r.returncode, r.stderr))
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("#"), lines[0]
+    return lines[0].index("EFFECTS"), lines[1:]
+
+
+def indexes(lines):
+    return [int(ln.split()[0]) for ln in lines]
+
+
+class Listing(unittest.TestCase):
+    def test_regs_text(self):
+        """t6-regs: every line's mask, pc, symbol and effects (uniform, affine, lists)"""
+        col, lines = listing(T["regs"])
+        self.assertEqual(len(lines), len(REGS) + 1, "29 issues and the END record")
+        for i, ((mask, eff), ln) in enumerate(zip(REGS, lines)):
+            f = ln.split()
+            self.assertEqual(int(f[0]), i, ln)
+            self.assertEqual(int(f[1]), i, "one warp: one issue per cycle: " + ln)
+            self.assertEqual(f[2], "0:0", ln)
+            self.assertEqual(int(f[3], 16), REGS_PC[i], ln)
+            off = REGS_PC[i] - 0x80000000
+            self.assertEqual(f[4], "<_start+0x%x>" % off if off else "<_start>", ln)
+            self.assertEqual(int(f[5], 16), mask, ln)
+            self.assertEqual(ln[col:], eff, "effects of event %d: %r" % (i, ln))
+        self.assertIn("end exit code 7", lines[-1])
+        self.assertEqual(int(lines[-1].split()[0]), 29, "END carries the index of the next issue")
+
+    def test_regs_json(self):
+        """t6-regs JSON: exact per-lane values, writes, effects, console bytes, end"""
+        ev = t6kit.events(T["regs"])
+        self.assertEqual([e["type"] for e in ev], ["issue"] * 29 + ["end"])
+        for e in ev[:-1]:
+            self.assertEqual(set(e), ISSUE_KEYS)
+            self.assertRegex(e["tmask"], r"^0x[0-9a-f]+$")
+            self.assertEqual((e["core"], e["warp"], e["gwarp"], e["flags"]), (0, 0, 0, 0))
+        self.assertEqual([int(e["tmask"], 16) for e in ev[:-1]], [m for m, _ in REGS])
+        self.assertEqual([e["pc"] for e in ev[:-1]], REGS_PC)
+
+        def commit(i):
+            self.assertEqual(len(ev[i]["commits"]), 1, ev[i])
+            return ev[i]["commits"][0]
+        self.assertEqual(commit(0)["values"], [0xFFFFFFFF, None, None, None])
+        self.assertEqual((commit(2)["name"], commit(2)["file"], commit(2)["reg"]), ("a0", "x", 10))
+        self.assertEqual(commit(2)["values"], [0, 1, 2, 3])
+        self.assertEqual(commit(4)["values"], [0x100, 0x104, 0x108, 0x10c])
+        self.assertEqual(commit(6)["values"], [0, 1, 4, 9])
+        self.assertEqual(commit(11)["file"], "f")
+        self.assertEqual(commit(11)["values"], [0, 0x3f800000, 0x40000000, 0x40400000],
+                         "fcvt.s.w: 0.0, 1.0, 2.0, 3.0 as IEEE bits")
+        self.assertEqual(commit(14)["lanes"], "0xa")
+        self.assertEqual(commit(14)["values"], [None, 101, None, 103])
+        self.assertEqual(commit(16)["values"], [100, None, 102, None])
+        self.assertEqual(ev[9]["mem"], [{"lane": l, "addr": 0x10000 + 4 * l, "size": 4, "value": l * l}
+                                        for l in range(4)])
+        self.assertEqual([(m["addr"], m["value"]) for m in ev[10]["mem"]],
+                         [(0x10010 + 4 * l, 5) for l in range(4)])
+        self.assertEqual([w["kind"] for w in ev[13]["wctl"]], ["ipdom-push", "tmask"])
+        self.assertEqual((ev[13]["wctl"][0]["mask"], ev[13]["wctl"][0]["mask2"]), ("0xf", "0x5"))
+        self.assertEqual([w["kind"] for w in ev[28]["wctl"]], ["tmask", "deactivate"])
+        self.assertEqual(ev[22]["console"], [{"slot": 0, "byte": ord("H")}])
+        self.assertEqual(ev[22]["mem"], [], "console bytes are not memory writes")
+        self.assertEqual(ev[27]["mem"], [{"lane": 0, "addr": 0x88, "size": 4, "value": 7}])
+        self.assertEqual(ev[-1], {"type": "end", "index": 29, "cycle": ev[-1]["cycle"], "status": "exit",
+                                  "exit_code": 7, "fault": None})
+        self.assertTrue(ev[13]["disasm"].startswith("vx_split"), "custom-0 from our table")
+        self.assertEqual(ev[3]["disasm"], "slli a1, a0, 2", "standard instructions from capstone")
+        self.assertEqual(ev[3]["symbol"], "_start+0xc")
+
+    def test_fault(self):
+        """a faulting issue and the END record that carries the fault"""
+        col, lines = listing(T["fault"])
+        self.assertEqual(len(lines), 4)
+        self.assertTrue(lines[2][col:].startswith("FAULT misaligned (SIGBUS, lanes 0x1)"), lines[2])
+        self.assertIn("end fault misaligned (SIGBUS) at pc 0x80000008 [lw a1, 0(a0)]", lines[3])
+        ev = t6kit.events(T["fault"])
+        f = ev[2]["fault"]
+        self.assertEqual((f["kind"], f["signal"], f["signame"], f["pc"], f["addr"], f["lanes"]),
+                         ("misaligned", 7, "SIGBUS", 0x80000008, 0x10002, "0x1"))
+        self.assertEqual(ev[2]["commits"], [], "a faulting instruction has no effect")
+        self.assertEqual((ev[3]["type"], ev[3]["status"], ev[3]["fault"]["kind"]), ("end", "fault", "misaligned"))
+        self.assertEqual(indexes(listing(T["fault"], "--kind", "fault")[1]), [2, 3])
+
+
+class Filters(unittest.TestCase):
+    def test_from_to(self):
+        """--from/--to: exactly that range of event indexes"""
+        self.assertEqual(indexes(listing(T["regs"], "--from", "5", "--to", "9")[1]), [5, 6, 7, 8, 9])
+        self.assertEqual(indexes(listing(T["regs"], "--from", "27")[1]), [27, 28, 29])
+        self.assertEqual(listing(T["regs"], "--from", "1000")[1], [])
+        if "vecadd" in T:
+            full = t6kit.events(T["vecadd"])
+            n = len(full)
+            part = t6kit.events(T["vecadd"], "--from", str(n // 2), "--to", str(n // 2 + 40))
+            self.assertEqual(part, [e for e in full if n // 2 <= e["index"] <= n // 2 + 40],
+                             "a window in the middle of a many-chunk trace, reached by seeking")
+
+    def test_lane(self):
+        """--lane 1: events where lane 1 is active, only lane 1's values"""
+        col, lines = listing(T["regs"], "--lane", "1")
+        want = [i for i, (m, _) in enumerate(REGS) if m & 2] + [29]
+        self.assertEqual(indexes(lines), want)
+        eff = {int(ln.split()[0]): ln[col:] for ln in lines}
+        self.assertEqual(eff[2], "a0=1")
+        self.assertEqual(eff[6], "a4=1")
+        self.assertEqual(eff[9], "mem32[0x00010004]=1")
+        self.assertEqual(eff[14], "s0=0x65")
+        ev = t6kit.events(T["regs"], "--lane", "1")
+        self.assertEqual(ev[4]["commits"][0]["values"], [None, 1, None, None])
+        self.assertEqual(ev[7]["mem"], [{"lane": 1, "addr": 0x10004, "size": 4, "value": 1}])
+
+    def test_kind(self):
+        """--kind selects issues by what they did"""
+        k = lambda kinds: indexes(listing(T["regs"], "--kind", kinds)[1])  # noqa: E731
+        self.assertEqual(k("mem"), [9, 10, 27])
+        self.assertEqual(k("console"), [22, 24])
+        self.assertEqual(k("split"), [13])
+        self.assertEqual(k("diverge"), [13])
+        self.assertEqual(k("wctl"), [1, 13, 15, 17, 19, 28])
+        self.assertEqual(k("end"), [29])
+        self.assertEqual(k("mem,console"), [9, 10, 22, 24, 27])
+        self.assertEqual(k("dm"), [])
+        self.assertEqual(len(k("issue")), 29)
+
+    def test_pc(self):
+        """--pc by address, by symbol+offset, and a whole function"""
+        self.assertEqual(indexes(listing(T["regs"], "--pc", "0x80000038")[1]), [14, 16])
+        self.assertEqual(indexes(listing(T["regs"], "--pc", "_start+0x38")[1]), [14, 16])
+        spin = [f for f in t6kit.nm_functions(K["t6-bar"]) if f[2] == "spin"][0]
+        ev = t6kit.events(T["bar"])
+        want = [e["index"] for e in ev if e["type"] == "issue" and spin[0] <= e["pc"] < spin[0] + spin[1]]
+        self.assertGreater(len(want), 40, "both warps spin: 3 and 23 iterations")
+        self.assertEqual([e["index"] for e in t6kit.events(T["bar"], "--pc", "spin")], want)
+
+    def test_warp(self):
+        """--warp CORE:WARP or a global id"""
+        ev = t6kit.events(T["bar"])
+        for sel in ("0:1", "1"):
+            got = t6kit.events(T["bar"], "--warp", sel, "--kind", "issue")
+            self.assertEqual(got, [e for e in ev if e["type"] == "issue" and e["warp"] == 1], sel)
+        both = t6kit.events(T["bar"], "--warp", "0:0,0:1", "--kind", "issue")
+        self.assertEqual(len(both), sum(1 for e in ev if e["type"] == "issue"))
+
+
+class Summary(unittest.TestCase):
+    def test_vecadd_counts(self):
+        """--summary numbers recomputed from the JSON dump and nm"""
+        if "vecadd" not in T:
+            self.skipTest("build/kernels/vecadd.elf missing (make kernels)")
+        ev = t6kit.events(T["vecadd"])
+        s = t6kit.summary(T["vecadd"])
+        issues = [e for e in ev if e["type"] == "issue"]
+        end = ev[-1]
+        self.assertEqual(end["type"], "end")
+        self.assertEqual(s["totals"]["issues"], len(issues))
+        self.assertEqual(s["totals"]["events"], len(ev))
+        self.assertEqual(s["totals"]["cycles"], end["cycle"])
+        lane_ops = sum(t6kit.popcount_hex(e["tmask"]) for e in issues)
+        self.assertEqual(s["totals"]["lane_ops"], lane_ops)
+        self.assertAlmostEqual(s["totals"]["avg_active_lanes"], lane_ops / len(issues), places=3)
+        self.assertEqual(s["totals"]["mem_writes"], sum(len(e["mem"]) for e in issues))
+        per = collections.Counter((e["core"], e["warp"]) for e in issues)
+        self.assertEqual({(w["core"], w["warp"]): w["issues"] for w in s["warps"]}, dict(per))
+        self.assertEqual(len(per), 4, "vecadd uses the 4 warps of the default shape")
+        splits = [e for e in issues if e["disasm"].startswith("vx_split")]
+        self.assertEqual(s["divergence"]["splits"], len(splits))
+        self.assertEqual(s["divergence"]["divergent"],
+                         sum(1 for e in splits if any(w["kind"] == "ipdom-push" for w in e["wctl"])))
+        self.assertEqual(s["end"]["status"], "exit")
+        self.assertEqual(s["end"]["exit_code"], 0)
+        self.assertEqual((s["platform"]["warps"], s["platform"]["threads"]), (4, 4))
+        self.assertTrue(s["trace"]["complete"])
+        # per-function histogram against nm's symbol sizes
+        funcs = {name: (a, n) for a, n, name in t6kit.nm_functions(vxtest.kernel("vecadd")) if n}
+        got = {f["name"]: f["issues"] for f in s["functions"]}
+        self.assertEqual(sum(got.values()), len(issues))
+        for name in ("main", "add_cb", "init_cb", "vx_spawn_threads"):
+            a, n = funcs[name]
+            self.assertEqual(got.get(name), sum(1 for e in issues if a <= e["pc"] < a + n), name)
+
+    def test_text(self):
+        """the text summary names the platform, the kernel, the end"""
+        r = t6kit.vxdump("--summary", T["regs"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("platform    1 cluster x 1 core x 1 warps x 4 threads", r.stdout)
+        self.assertIn("complete", r.stdout)
+        self.assertIn("t6-regs.elf (ELF", r.stdout)
+        self.assertIn("exit code 7 at cycle 28", r.stdout)
+        self.assertIn("1 splits: 1 divergent, 0 uniform", r.stdout)
+        self.assertRegex(r.stdout, r"\n\s+29\s+100\.0%\s+\d+\s+_start\n")
+
+    def test_regs_and_divergence(self):
+        """t6-regs: 29 issues, lane-ops from the masks, one divergent split"""
+        s = t6kit.summary(T["regs"])
+        self.assertEqual(s["totals"]["issues"], 29)
+        self.assertEqual(s["totals"]["lane_ops"], sum(bin(m).count("1") for m, _ in REGS))
+        self.assertEqual(s["totals"]["console_bytes"], 2)
+        self.assertEqual(s["divergence"], {"splits": 1, "divergent": 1, "uniform": 0})
+        self.assertEqual(s["functions"], [{"name": "_start", "addr": 0x80000000, "issues": 29,
+                                           "lane_ops": s["totals"]["lane_ops"]}])
+
+    def test_barrier_waits(self):
+        """t6-bar: two arrivals at barrier 0; warp 0 waits until warp 1 arrives"""
+        ev = t6kit.events(T["bar"])
+        arrive, release = {}, {}
+        for e in ev:
+            for w in e.get("wctl", []):
+                if w["kind"] == "bar-arrive":
+                    arrive[w["warp"]] = e["cycle"]
+                if w["kind"] == "bar-release":
+                    release[w["warp"]] = e["cycle"]
+        self.assertEqual(set(arrive), {0, 1})
+        self.assertEqual(set(release), {0, 1})
+        self.assertGreaterEqual(arrive[1] - arrive[0], 40, "warp 1 spins 20 iterations more")
+        s = t6kit.summary(T["bar"])
+        self.assertEqual(s["barriers"], [{"id": 0, "global": False, "arrivals": 2, "releases": 2,
+                                          "wait_cycles": sum(release[w] - arrive[w] for w in (0, 1)),
+                                          "max_wait": max(release[w] - arrive[w] for w in (0, 1))}])
+
+
+def tracks(tl):
+    """Chrome trace JSON checks shared by the timeline tests; returns {(pid, tid): [events]}."""
+    assert set(tl) >= {"traceEvents", "displayTimeUnit"}, tl.keys()
+    assert tl["displayTimeUnit"] in ("ms", "ns")
+    out = collections.defaultdict(list)
+    names = {}
+    for e in tl["traceEvents"]:
+        assert {"name", "ph", "pid", "tid"} <= set(e), e
+        if e["ph"] == "M":
+            if e["name"] == "thread_name":
+                names[(e["pid"], e["tid"])] = e["args"]["name"]
+            continue
+        assert e["ph"] in ("X", "i"), e
+        assert isinstance(e["ts"], int) and e["ts"] >= 0, e
+        if e["ph"] == "X":
+            assert isinstance(e["dur"], int) and e["dur"] > 0, e
+        else:
+            assert e["s"] == "t", e
+        out[(e["pid"], e["tid"])].append(e)
+    for k, evs in out.items():
+        assert k in names, "track %s has a thread_name" % (k,)
+        ts = [e["ts"] for e in evs]
+        assert ts == sorted(ts), "timestamps in order on track %s" % (k,)
+        end = -1
+        for e in evs:
+            if e["ph"] == "X":
+                assert e["ts"] >= end, "slices overlap on track %s: %s" % (k, e)
+                end = e["ts"] + e["dur"]
+    return out
+
+
+class Timeline(unittest.TestCase):
+    def timeline(self, trace):
+        out = os.path.join(D, os.path.basename(trace) + ".json")
+        r = t6kit.vxdump("--timeline", out, trace)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            return json.load(f)
+
+    def test_bar(self):
+        """t6-bar: runs per function, the barrier wait of warp 0, issue counts add up"""
+        tr = tracks(self.timeline(T["bar"]))
+        self.assertEqual(set(tr), {(0, 0), (0, 1)})
+        ev = t6kit.events(T["bar"])
+        arr = [e["cycle"] for e in ev if any(w["kind"] == "bar-arrive" and w["warp"] == 0 for w in e.get("wctl", []))]
+        rel = [e["cycle"] for e in ev if any(w["kind"] == "bar-release" and w["warp"] == 0 for w in e.get("wctl", []))]
+        waits = [e for e in tr[(0, 0)] if e["name"] == "barrier 0"]
+        self.assertEqual(len(waits), 1)
+        self.assertEqual((waits[0]["ts"], waits[0]["ts"] + waits[0]["dur"]), (arr[0] + 1, rel[0]))
+        self.assertEqual([e for e in tr[(0, 1)] if e["name"].startswith("barrier")], [],
+                         "warp 1 arrives last: no wait")
+        for w in (0, 1):
+            n = sum(1 for e in ev if e["type"] == "issue" and e["warp"] == w)
+            self.assertEqual(sum(e["args"]["issues"] for e in tr[(0, w)] if e.get("cat") == "exec"), n)
+        self.assertIn("spin", [e["name"] for e in tr[(0, 1)]])
+        self.assertIn("body", [e["name"] for e in tr[(0, 1)]])
+
+    def test_instants(self):
+        """divergent split and fault markers"""
+        tr = tracks(self.timeline(T["regs"]))
+        div = [e for e in tr[(0, 0)] if e["ph"] == "i"]
+        self.assertEqual([(e["name"], e["ts"]) for e in div], [("divergent split", 13)])
+        tr = tracks(self.timeline(T["fault"]))
+        self.assertEqual([(e["name"], e["ts"]) for e in tr[(0, 0)] if e["ph"] == "i"], [("fault: misaligned", 2)])
+
+    def test_vecadd(self):
+        """vecadd: every warp's track adds up to its issues"""
+        if "vecadd" not in T:
+            self.skipTest("build/kernels/vecadd.elf missing (make kernels)")
+        tr = tracks(self.timeline(T["vecadd"]))
+        per = collections.Counter((e["core"], e["warp"]) for e in t6kit.events(T["vecadd"], "--kind", "issue"))
+        for k, n in per.items():
+            self.assertEqual(sum(e["args"]["issues"] for e in tr[k] if e.get("cat") == "exec"), n, k)
+
+
+class DebugSession(unittest.TestCase):
+    def test_dm_events(self):
+        """a trace recorded under the Debug Module: DM records, injected and stepped issues"""
+        try:
+            import vxdbg
+        except ImportError:
+            self.skipTest("tests/lib/vxdbg.py missing")
+        trace = os.path.join(D, "dm.vxt")
+        s = vxdbg.Server(vxtest.prog("vxrec"), ["-q", "-f", "-w", "1", "-o", trace, K["t6-regs"]])
+        try:
+            self.assertIsNotNone(s.port, s.stderr)
+            c = s.connect()
+            c.wake()
+            c.reset_halt()
+            self.assertEqual(c.cmd("s"), "+")
+            c.select(0, 0)
+            self.assertEqual(c.read_gpr(10), 0, "a0 before the first instruction")
+            self.assertEqual(c.step(), 0x80000004)
+            c.resume_all()
+            c.poll(vxdbg.AU, vxdbg.AU)
+            c.close()
+            rc, out, err = s.wait()
+        finally:
+            s.kill()
+        self.assertEqual(rc, 7, err)
+        ev = t6kit.events(trace)
+        dm = [e for e in ev if e["type"] == "dm"]
+        ops = {e["op"] for e in dm}
+        self.assertTrue({"read", "write", "halt", "resume"} <= ops, ops)
+        halts = [e for e in dm if e["op"] == "halt"]
+        self.assertTrue(any(e["gwarp"] == 0 for e in halts))
+        inj = [e for e in ev if e["type"] == "issue" and e["flags"] & 1]
+        step = [e for e in ev if e["type"] == "issue" and e["flags"] & 2]
+        self.assertGreaterEqual(len(inj), 1, "read_gpr injects a csrw dscratch")
+        self.assertEqual([e["pc"] for e in step], [0x80000000])
+        col, lines = listing(trace)
+        text = "\n".join(lines)
+        self.assertIn("dm halt warp 0 [0:0] cause=", text)
+        self.assertIn("[injected]", text)
+        self.assertIn("[step]", text)
+        self.assertEqual(len(listing(trace, "--kind", "dm")[1]), len(dm))
+        self.assertEqual(len(t6kit.events(trace, "--kind", "dm", "--warp", "0")),
+                         sum(1 for e in dm if e["op"] in ("halt", "resume", "set-pc", "scratch") and e["gwarp"] == 0))
+        tr = tracks(json.loads(json.dumps(self._timeline(trace))))
+        self.assertTrue(any(e["name"].startswith("halted") for e in tr[(0, 0)]))
+        self.assertTrue(any(e["name"] == "step" for e in tr[(0, 0)]))
+
+    def _timeline(self, trace):
+        out = trace + ".json"
+        r = t6kit.vxdump("--timeline", out, trace)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            return json.load(f)
+
+
+class Errors(unittest.TestCase):
+    def test_usage(self):
+        """bad options: exit 2 with a message"""
+        for args in (["--lane", "4", T["regs"]], ["--warp", "1:0", T["regs"]], ["--warp", "7", T["regs"]],
+                     ["--kind", "bogus", T["regs"]], ["--pc", "nosuchfunc", T["regs"]],
+                     ["--from", "9", "--to", "3", T["regs"]], [], ["--frob", T["regs"]],
+                     [T["regs"], T["regs"]]):
+            r = t6kit.vxdump(*args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertTrue(r.stderr.startswith("vxdump: "), (args, r.stderr))
+        r = t6kit.vxdump("--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("exit status", r.stdout)
+        r = t6kit.vxdump("--version")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("vxdump", r.stdout)
+
+    def test_unreadable(self):
+        """missing file, not a trace: exit 2 naming the file"""
+        missing = os.path.join(D, "nope.vxt")
+        r = t6kit.vxdump(missing)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(missing, r.stderr)
+        r = t6kit.vxdump(K["t6-regs"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("t6-regs.elf", r.stderr)
+
+    def test_corrupt_and_truncated(self):
+        """a flipped byte: exit 2 with the offset; a cut: the complete chunks, exit 1"""
+        if "vecadd" not in T:
+            self.skipTest("build/kernels/vecadd.elf missing (make kernels)")
+        with open(T["vecadd"], "rb") as f:
+            data = f.read()
+        ev_chunks = [c for c in t6kit.chunks(data) if c[1] == 4]
+        self.assertGreater(len(ev_chunks), 8, "recorded with small chunks")
+        full = t6kit.vxdump("--json", T["vecadd"]).stdout.splitlines()
+        # a flipped byte in the payload of the middle EVENTS chunk
+        off, _, stored, key = ev_chunks[len(ev_chunks) // 2]
+        at = off + 28 + stored // 2
+        bad = os.path.join(D, "bad.vxt")
+        with open(bad, "wb") as f:
+            f.write(data[:at] + bytes([data[at] ^ 0x40]) + data[at + 1:])
+        r = t6kit.vxdump("--json", bad)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("bad.vxt", r.stderr)
+        self.assertIn("offset %d" % off, r.stderr)
+        got = r.stdout.splitlines()
+        self.assertEqual(got, full[:len(got)], "what was shown before the damage is correct")
+        self.assertEqual(json.loads(got[-1])["index"] + 1 if got else 0, key,
+                         "everything before the damaged chunk is shown")
+        # cut in the middle of a later EVENTS chunk
+        off, _, stored, key = ev_chunks[-3]
+        cut = os.path.join(D, "cut.vxt")
+        with open(cut, "wb") as f:
+            f.write(data[:off + 28 + stored // 2])
+        r = t6kit.vxdump("--json", cut)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("incomplete", r.stderr)
+        got = r.stdout.splitlines()
+        self.assertLess(len(got), len(full))
+        self.assertEqual(got, full[:len(got)], "a prefix of the complete trace")
+        self.assertEqual(json.loads(got[-1])["index"] + 1, key, "up to the last complete chunk")
+        s = t6kit.vxdump("--summary", cut)
+        self.assertEqual(s.returncode, 1)
+        self.assertIn("INCOMPLETE", s.stdout)
+
+
+class Extract(unittest.TestCase):
+    def test_extract_and_rerecord(self):
+        """--extract writes the kernel and the loads and prints vxrec options that record the same run"""
+        inp = os.path.join(D, "in.bin")
+        with open(inp, "wb") as f:
+            f.write(bytes(range(32)))
+        orig = os.path.join(D, "ld.vxt")
+        t6kit.record(K["t6-regs"], orig, ["-w", "1", "--load", inp + "@0x20000", "--arg", "0x20000"], expect=7)
+        out = os.path.join(D, "x")
+        r = t6kit.vxdump("--extract", out, orig)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "t6-regs.elf"), "rb") as f, open(K["t6-regs"], "rb") as g:
+            self.assertEqual(f.read(), g.read())
+        with open(os.path.join(out, "in.bin"), "rb") as f:
+            self.assertEqual(f.read(), bytes(range(32)))
+        args = r.stdout.split()
+        self.assertIn("--arg", args)
+        again = os.path.join(D, "again.vxt")
+        t6kit.record(args[-1], again, args[:-1], expect=7)
+        d = t6kit.vxdiff(orig, again)
+        self.assertEqual(d.returncode, 0, d.stdout + d.stderr)
+
+
+if __name__ == "__main__":
+    vxtest.main(Listing, Filters, Summary, Timeline, DebugSession, Errors, Extract)
