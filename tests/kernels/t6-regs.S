@@ -3,6 +3,8 @@
  * warp whose every instruction writes known values, so that the test can check
  * the dump against expectations written by hand.  Run on 4 threads per warp.
  * Linked without the runtime (no crt0): _start is the whole kernel.
+ * -DT6_ALT changes one constant (a3 = 6), -DT6_ALT_CONSOLE prints 'J' instead
+ * of 'H': the "changed kernel" cases of tests/t6002-vxdiff.py.
  */
     .section .init
     .globl _start
@@ -13,7 +15,11 @@ _start:
     csrr  a0, 0xcc0             /*  2: a0 = lane (vx_thread_id)              */
     slli  a1, a0, 2             /*  3: a1 = 4*lane                           */
     addi  a2, a1, 0x100         /*  4: a2 = 0x100 + 4*lane                   */
+#ifdef T6_ALT
+    addi  a3, zero, 6
+#else
     addi  a3, zero, 5           /*  5: a3 = 5                                */
+#endif
     mul   a4, a0, a0            /*  6: a4 = [0,1,4,9]                        */
     lui   a5, 0x10              /*  7: a5 = 0x10000                          */
     add   a5, a5, a1            /*  8: a5 = 0x10000 + 4*lane                 */
@@ -29,7 +35,11 @@ _start:
     addi  t0, zero, 1           /* 18 */
     .insn r 0x0b, 0, 0, x0, t0, x0  /* 19: vx_tmc t0: lane 0 only            */
     addi  t3, zero, 0x40        /* 20 */
+#ifdef T6_ALT_CONSOLE
+    addi  t4, zero, 'J'
+#else
     addi  t4, zero, 'H'         /* 21 */
+#endif
     sb    t4, 0(t3)             /* 22: console slot 0 'H'                    */
     addi  t4, zero, 10          /* 23 */
     sb    t4, 0(t3)             /* 24: console slot 0 '\n'                   */

@@ -1,0 +1,294 @@
+#!/usr/bin/env python3
+"""t6002: vxdiff - identical traces, a changed input, a changed platform shape
+(--per-warp), a changed kernel, traces of different length, --ignore, --max,
+context, JSON, and damaged inputs.
+
+Where the first difference must be is computed independently from vxdump's JSON
+listing of the traces (e.g. the first `lw a5` issued by warp 1) and from the
+input files the test wrote.
+"""
+import json
+import os
+import struct
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+import vxtest  # noqa: E402
+import t6kit  # noqa: E402
+
+
+def setUpModule():
+    global D, K
+    if not t6kit.have_toolchain() or not os.path.exists(vxtest.prog("vxrec")):
+        raise unittest.SkipTest("vxcc, riscv64-unknown-elf-ld or vxrec missing")
+    D = vxtest.tmpdir()
+    K = {
+        "regs": t6kit.build("t6-regs", D),
+        "alt": t6kit.build("t6-regs", D, ["-DT6_ALT"]),
+        "altcon": t6kit.build("t6-regs", D, ["-DT6_ALT_CONSOLE"]),
+        "shape": t6kit.build("t6-shape", D),
+    }
+    words1 = list(range(100, 108))
+    words2 = list(words1)
+    words2[5] = 999  # thread 5 = global warp 1, lane 1 (4 threads per warp)
+    for name, w in (("in1.bin", words1), ("in2.bin", words2)):
+        with open(os.path.join(D, name), "wb") as f:
+            f.write(struct.pack("<8I", *w))
+
+
+def rec(kernel, name, args=(), expect=None):
+    path = os.path.join(D, name)
+    t6kit.record(kernel, path, list(args), expect=expect)
+    return path
+
+
+def diff_json(*args):
+    """vxdiff --json: (exit status, [objects])."""
+    r = t6kit.vxdiff("--json", *args)
+    return r.returncode, [json.loads(ln) for ln in r.stdout.splitlines()], r.stderr
+
+
+def load(name):
+    return ["--load", os.path.join(D, name) + "@0x20000", "--arg", "0x20000"]
+
+
+class Identical(unittest.TestCase):
+    def test_same_kernel_twice(self):
+        """two recordings of the same run: exit 0, nothing printed"""
+        a = rec(K["regs"], "r1.vxt", ["-w", "1"], 7)
+        b = rec(K["regs"], "r2.vxt", ["-w", "1"], 7)
+        r = t6kit.vxdiff(a, b)
+        self.assertEqual((r.returncode, r.stdout), (0, ""), r.stderr)
+        r = t6kit.vxdiff("-v", a, b)
+        self.assertIn("identical", r.stdout)
+        rc, objs, err = diff_json(a, b)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(objs[-1]["type"], "result")
+        self.assertTrue(objs[-1]["identical"])
+        self.assertEqual(objs[-1]["compared_a"], 30)
+        self.assertEqual(t6kit.vxdiff("--per-warp", a, b).returncode, 0)
+
+    def test_vecadd_twice(self):
+        """a real kernel, recorded twice with different chunk sizes: identical events"""
+        if not os.path.exists(vxtest.kernel("vecadd")):
+            self.skipTest("make kernels")
+        a = rec(vxtest.kernel("vecadd"), "va.vxt", [], 0)
+        b = rec(vxtest.kernel("vecadd"), "vb.vxt", ["--chunk-size", "4096", "--no-compress"], 0)
+        r = t6kit.vxdiff(a, b)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+
+class ChangedInput(unittest.TestCase):
+    def test_load_file(self):
+        """a changed word of the input: header item, then the first commit that differs, lane 1 of warp 1"""
+        a = rec(K["shape"], "ia.vxt", ["-w", "2"] + load("in1.bin"), 0)
+        b = rec(K["shape"], "ib.vxt", ["-w", "2"] + load("in2.bin"), 0)
+        ev = t6kit.events(a)
+        first = [e for e in ev if e["type"] == "issue" and e["disasm"].startswith("lw a5") and e["gwarp"] == 1][0]
+        rc, objs, err = diff_json(a, b)
+        self.assertEqual(rc, 1, err)
+        hdr = [o for o in objs if o["type"] == "header"]
+        self.assertEqual(len(hdr), 1)
+        self.assertEqual(hdr[0]["items"][0]["field"], "load")
+        self.assertIn("byte 20 (address 0x00020014)", hdr[0]["items"][0]["text"])
+        d = [o for o in objs if o["type"] == "difference"]
+        self.assertEqual(len(d), 1, "--max 1 by default")
+        self.assertEqual((d[0]["index_a"], d[0]["index_b"]), (first["index"], first["index"]))
+        self.assertEqual([(i["field"], i["lane"], i["a"], i["b"]) for i in d[0]["items"]],
+                         [("commit", 1, 105, 999)])
+        self.assertEqual(d[0]["a"]["index"], first["index"])
+        self.assertEqual(len(d[0]["before_a"]), 3, "3 events of context by default")
+        self.assertEqual([e["index"] for e in d[0]["before_a"]], [first["index"] - 3 + i for i in range(3)])
+        r = t6kit.vxdiff(a, b)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("@@ first difference at event %d " % first["index"], r.stdout)
+        self.assertIn("a5 lane 1: 0x00000069 (105) != 0x000003e7 (999)", r.stdout)
+        self.assertIn("lw a5, 0(a4)", r.stdout)
+
+    def test_arg(self):
+        """a changed kernel argument: the first csrr of mscratch differs in every lane"""
+        a = rec(K["shape"], "aa.vxt", ["-w", "2"] + load("in1.bin"), 0)
+        b = rec(K["shape"], "ab.vxt", ["-w", "2", "--load", os.path.join(D, "in1.bin") + "@0x20000",
+                                       "--arg", "0x20004"], 0)
+        ev = t6kit.events(a)
+        first = [e for e in ev if e["type"] == "issue" and e["disasm"] == "csrr a4, mscratch"][0]
+        rc, objs, err = diff_json(a, b)
+        self.assertEqual(rc, 1, err)
+        self.assertEqual([i["field"] for o in objs if o["type"] == "header" for i in o["items"]], ["arg"])
+        d = [o for o in objs if o["type"] == "difference"][0]
+        self.assertEqual(d["index_a"], first["index"])
+        self.assertEqual([(i["lane"], i["a"], i["b"]) for i in d["items"]],
+                         [(lane, 0x20000, 0x20004) for lane in range(4)])
+
+
+class Shape(unittest.TestCase):
+    def test_per_warp(self):
+        """1 core x 2 warps against 2 cores x 1 warp: different schedules, the same warps"""
+        a = rec(K["shape"], "sa.vxt", ["-c", "1", "-w", "2"], 0)
+        b = rec(K["shape"], "sb.vxt", ["-c", "2", "-w", "1"], 0)
+        ea, eb = t6kit.events(a, "--kind", "issue"), t6kit.events(b, "--kind", "issue")
+        self.assertNotEqual([(e["core"], e["warp"]) for e in ea], [(e["core"], e["warp"]) for e in eb],
+                            "the interleavings really differ")
+        r = t6kit.vxdiff(a, b)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("platform 1x1x2x4 != 1x2x1x4", r.stdout)
+        r = t6kit.vxdiff("--per-warp", a, b)
+        self.assertEqual((r.returncode, r.stdout), (0, ""), r.stderr)
+        self.assertEqual(t6kit.vxdiff("--ignore", "schedule", a, b).returncode, 0)
+
+    def test_per_warp_difference(self):
+        """a changed input on different shapes: warp 1's lane 1, at its own issue in each trace"""
+        a = rec(K["shape"], "pa.vxt", ["-c", "1", "-w", "2"] + load("in1.bin"), 0)
+        b = rec(K["shape"], "pb.vxt", ["-c", "2", "-w", "1"] + load("in2.bin"), 0)
+        fa = [e for e in t6kit.events(a) if e["type"] == "issue" and e["gwarp"] == 1 and e["disasm"].startswith("lw a5")][0]
+        fb = [e for e in t6kit.events(b) if e["type"] == "issue" and e["gwarp"] == 1 and e["disasm"].startswith("lw a5")][0]
+        self.assertEqual((fb["core"], fb["warp"]), (1, 0))
+        rc, objs, err = diff_json("--per-warp", a, b)
+        self.assertEqual(rc, 1, err)
+        d = [o for o in objs if o["type"] == "difference"]
+        self.assertEqual(len(d), 1)
+        self.assertEqual((d[0]["warp"], d[0]["index_a"], d[0]["index_b"]), (1, fa["index"], fb["index"]))
+        self.assertEqual([(i["field"], i["lane"], i["a"], i["b"]) for i in d[0]["items"]], [("commit", 1, 105, 999)])
+        self.assertTrue(all(e["gwarp"] == 1 for e in d[0]["before_a"] + d[0]["before_b"] + d[0]["after_a"]),
+                        "the context is the same warp's stream")
+        r = t6kit.vxdiff("--per-warp", a, b)
+        self.assertIn("warp 1 (A 0:1, B 1:0)", r.stdout)
+
+    def test_threads_differ(self):
+        """warps of different widths cannot be matched: exit 1 and a message"""
+        a = rec(K["shape"], "ta.vxt", ["-w", "2", "-t", "4"], 0)
+        b = rec(K["shape"], "tb.vxt", ["-w", "2", "-t", "8"], 0)
+        r = t6kit.vxdiff("--per-warp", a, b)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("threads per warp", r.stderr)
+
+
+class ChangedKernel(unittest.TestCase):
+    def setUp(self):
+        self.a = rec(K["regs"], "ka.vxt", ["-w", "1"], 7)
+        self.b = rec(K["alt"], "kb.vxt", ["-w", "1"], 7)
+
+    def test_first_and_next(self):
+        """the image differs; event 5 has another instruction and value; event 10 writes other values"""
+        rc, objs, err = diff_json("--max", "2", self.a, self.b)
+        self.assertEqual(rc, 1, err)
+        hdr = [i for o in objs if o["type"] == "header" for i in o["items"]]
+        self.assertEqual([i["field"] for i in hdr], ["image"])
+        d = [o for o in objs if o["type"] == "difference"]
+        self.assertEqual([x["index_a"] for x in d], [5, 10])
+        self.assertEqual(d[0]["items"][0]["field"], "insn")
+        self.assertEqual([(i["lane"], i["a"], i["b"]) for i in d[0]["items"][1:]], [(l, 5, 6) for l in range(4)])
+        self.assertEqual([(i["field"], i["lane"], i["a"], i["b"]) for i in d[1]["items"]],
+                         [("mem", l, 5, 6) for l in range(4)])
+        self.assertEqual(objs[-1]["differences_shown"], 2)
+        r = t6kit.vxdiff(self.a, self.b)
+        self.assertIn("[addi a3, zero, 5] != 0x00600693 [addi a3, zero, 6]", r.stdout)
+        self.assertIn("a3 lanes 0-3: 0x00000005 != 0x00000006", r.stdout)
+
+    def test_context_lines(self):
+        """-C N: N events before and after"""
+        r = t6kit.vxdiff("-C", "2", self.a, self.b)
+        lines = r.stdout.splitlines()
+        at = [i for i, ln in enumerate(lines) if ln.startswith("@@ first")][0]
+        self.assertEqual([int(ln.split()[0]) for ln in lines[at + 1:at + 3]], [3, 4], lines)
+        self.assertTrue(lines[at + 3].startswith("- ") and lines[at + 4].startswith("+ "), lines)
+        after = [ln for ln in lines[at + 5:] if ln.startswith("  ") and ln.split()[0].isdigit()]
+        self.assertEqual([int(ln.split()[0]) for ln in after], [6, 7])
+        r = t6kit.vxdiff("-C", "0", self.a, self.b)
+        lines = r.stdout.splitlines()
+        at = [i for i, ln in enumerate(lines) if ln.startswith("@@ first")][0]
+        self.assertTrue(lines[at + 1].startswith("- ") and int(lines[at + 1][2:].split()[0]) == 5, lines)
+        self.assertTrue(lines[at + 2].startswith("+ ") and int(lines[at + 2][2:].split()[0]) == 5, lines)
+
+    def test_ignore(self):
+        """--ignore header leaves the image out; regs,mem,header makes these two equal"""
+        rc, objs, err = diff_json("--ignore", "header", self.a, self.b)
+        self.assertEqual(rc, 1)
+        self.assertEqual([o["type"] for o in objs], ["difference", "result"])
+        self.assertEqual(t6kit.vxdiff("--ignore", "header,regs,mem", self.a, self.b).returncode, 1,
+                         "the instruction word still differs")
+        c = rec(K["altcon"], "kc.vxt", ["-w", "1"], 7)
+        rc, objs, err = diff_json("--max", "0", self.a, c)
+        self.assertEqual(rc, 1)
+        fields = [i["field"] for o in objs if o["type"] == "difference" for i in o["items"]]
+        self.assertIn("console", fields)
+        self.assertEqual(t6kit.vxdiff("--ignore", "header,regs,console", self.a, c).returncode, 1,
+                         "the instruction word differs")
+
+    def test_console_only(self):
+        """a trace against itself with every field ignored except the console"""
+        c = rec(K["altcon"], "kc2.vxt", ["-w", "1"], 7)
+        rc, objs, err = diff_json("--max", "0", "--ignore", "header", self.a, c)
+        d = [o for o in objs if o["type"] == "difference"]
+        self.assertEqual([x["index_a"] for x in d], [21, 22])
+        self.assertEqual(d[1]["items"][0]["field"], "console")
+        self.assertIn('"H"', d[1]["items"][0]["text"])
+        self.assertIn('"J"', d[1]["items"][0]["text"])
+
+
+class Length(unittest.TestCase):
+    def test_limit(self):
+        """a run cut by --max-cycles against the full run: A ends where B goes on"""
+        if not os.path.exists(vxtest.kernel("vecadd")):
+            self.skipTest("make kernels")
+        a = rec(vxtest.kernel("vecadd"), "la.vxt", ["--max-cycles", "3000"], 4)
+        b = rec(vxtest.kernel("vecadd"), "lb.vxt", [], 0)
+        end = t6kit.events(a, "--kind", "end")[0]
+        self.assertEqual(end["status"], "limit")
+        rc, objs, err = diff_json(a, b)
+        self.assertEqual(rc, 1, err)
+        self.assertEqual([i["field"] for o in objs if o["type"] == "header" for i in o["items"]], ["max_cycles"])
+        d = [o for o in objs if o["type"] == "difference"][0]
+        self.assertEqual(d["items"][0]["field"], "length")
+        self.assertEqual(d["index_a"], end["index"])
+        self.assertEqual((d["a"]["type"], d["b"]["type"]), ("end", "issue"))
+        rc, objs, err = diff_json(b, a)
+        self.assertIn("B ends here", [o for o in objs if o["type"] == "difference"][0]["items"][0]["text"])
+
+
+class Damaged(unittest.TestCase):
+    def test_corrupt_and_truncated(self):
+        """a damaged or cut-off trace is an error: exit 2 naming the file"""
+        if not os.path.exists(vxtest.kernel("vecadd")):
+            self.skipTest("make kernels")
+        a = rec(vxtest.kernel("vecadd"), "da.vxt", ["--chunk-size", "4096"], 0)
+        with open(a, "rb") as f:
+            data = f.read()
+        ev = [c for c in t6kit.chunks(data) if c[1] == 4]
+        off, _, stored, _ = ev[len(ev) // 2]
+        bad = os.path.join(D, "dbad.vxt")
+        with open(bad, "wb") as f:
+            at = off + 28 + stored // 2
+            f.write(data[:at] + bytes([data[at] ^ 1]) + data[at + 1:])
+        r = t6kit.vxdiff(a, bad)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("dbad.vxt", r.stderr)
+        self.assertIn("offset", r.stderr)
+        cut = os.path.join(D, "dcut.vxt")
+        with open(cut, "wb") as f:
+            f.write(data[:off + 10])
+        r = t6kit.vxdiff(a, cut)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("dcut.vxt", r.stderr)
+        self.assertIn("incomplete", r.stderr)
+        r = t6kit.vxdiff(cut, cut)
+        self.assertEqual(r.returncode, 2, "even two identical cut-off traces: the comparison is not complete")
+        r = t6kit.vxdiff(a, os.path.join(D, "missing.vxt"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("missing.vxt", r.stderr)
+
+    def test_usage(self):
+        """bad command lines: exit 2"""
+        a = rec(K["regs"], "u.vxt", ["-w", "1"], 7)
+        for args in ([a], [a, a, a], ["--ignore", "nothing", a, a], ["-C", "x", a, a], ["--max"], ["--bogus", a, a]):
+            r = t6kit.vxdiff(*args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertTrue(r.stderr.startswith("vxdiff: "), r.stderr)
+        r = t6kit.vxdiff("--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("--per-warp", r.stdout)
+
+
+if __name__ == "__main__":
+    vxtest.main(Identical, ChangedInput, Shape, ChangedKernel, Length, Damaged)
