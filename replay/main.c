@@ -117,12 +117,10 @@ static bool write_elf(const char *path, const uint8_t *img, size_t len, char *ms
         if (same && off == len) return true;
     }
     f = fopen(path, "wb");
-    if (!f || fwrite(img, 1, len, f) != len || fclose(f) != 0) {
-        snprintf(msg, cap, "cannot write '%s': %s", path, strerror(errno));
-        if (f) fclose(f);
-        return false;
-    }
-    return true;
+    bool ok = f && fwrite(img, 1, len, f) == len;
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok) snprintf(msg, cap, "cannot write '%.900s': %s", path, strerror(errno));
+    return ok;
 }
 
 int main(int argc, char **argv)
