@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""t4001: vxrec, the recorder - command line, exit statuses, output, determinism,
+--verify (matching, tampered, corrupt and cut-off traces), kill and Ctrl-C.
+
+Kernels are hand-encoded raw binaries (independent of the kernel toolchain); the
+trace is parsed here from FORMAT.md where a test needs to look inside it.
+"""
+import os
+import signal
+import struct
+import subprocess
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+import vxtest  # noqa: E402
+from vxdbg import ADDI, ADD, BNE, LUI, LW, SB, SW, TMC  # noqa: E402
+
+A0, A1, A2, A3 = 10, 11, 12, 13
+
+# sum 10..1 into a0, print "OK" on slot 0, exit with a0 (55)
+SUM = [ADDI(A0, 0, 0), ADDI(A1, 0, 10), ADD(A0, A0, A1), ADDI(A1, A1, -1), BNE(A1, 0, -8),
+       LUI(A2, 0x10), SW(A0, A2, 0), ADDI(A3, 0, ord("O")), SB(A3, 0, 0x40),
+       ADDI(A3, 0, ord("K")), SB(A3, 0, 0x40), ADDI(A3, 0, 10), SB(A3, 0, 0x40),
+       SW(A0, 0, 0x88), TMC(0)]
+# misaligned load: lw a1, 0(a0) with a0 = 0x10001
+FAULT = [LUI(A0, 0x10), ADDI(A0, A0, 1), LW(A1, A0, 0), TMC(0)]
+# an endless loop: a0 += 1; jal x0, -4 (0xffdff06f)
+LOOP = [ADDI(A0, A0, 1), 0xFFDFF06F]
+
+
+def crc32c(data, crc=0):
+    crc ^= 0xFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+def chunks(data):
+    """(offset, type, flags, stored, raw, key) of every chunk, from FORMAT.md section 4."""
+    off, out = 16, []
+    while off + 28 <= len(data) - 16:
+        t, fl, _, st, raw, key = struct.unpack_from("<BBHIIQ", data, off)
+        out.append((off, t, fl, st, raw, key))
+        off += 28 + st
+    return out
+
+
+class Vxrec(unittest.TestCase):
+    def setUp(self):
+        if not os.path.exists(vxtest.prog("vxrec")):
+            self.skipTest("vxrec not built")
+        self.dir = vxtest.tmpdir()
+
+    def bin(self, name, words):
+        p = os.path.join(self.dir, name)
+        with open(p, "wb") as f:
+            f.write(b"".join(struct.pack("<I", w & 0xFFFFFFFF) for w in words))
+        return p
+
+    def rec(self, args, cwd=None, timeout=120):
+        return vxtest.run([vxtest.prog("vxrec")] + args, cwd=cwd or self.dir, timeout=timeout)
+
+    def verify(self, trace):
+        return vxtest.run([vxtest.prog("vxrec"), "--verify", trace], cwd=self.dir)
+
+    def test_help_version(self):
+        """--help lists the options and exit statuses; --version names the format"""
+        r = self.rec(["--help"])
+        self.assertEqual(r.returncode, 0)
+        for opt in ("--dm-port", "--verify", "--force", "--max-cycles", "-o", "--quiet",
+                    "--keyframe-interval", "compression ratio", "exit status"):
+            self.assertIn(opt, r.stdout)
+        r = self.rec(["--version"])
+        self.assertEqual(r.returncode, 0)
+        self.assertRegex(r.stdout, r"^vxrec \S+ \(trace format 1\.\d+\)")
+
+    def test_usage_errors(self):
+        """usage errors exit 2 with a message naming the problem"""
+        for args, msg in ((["--bogus", "x"], "unknown option"), ([], "no kernel"),
+                          (["--warps", "0", "k"], "--warps"),
+                          (["-o"], "-o needs"), (["--dm-bind", "::1", "k"], "--dm-port"),
+                          ([os.path.join(self.dir, "missing.bin")], "missing.bin")):
+            r = self.rec(args)
+            self.assertEqual(r.returncode, 2, (args, r.stderr))
+            self.assertIn(msg, r.stderr, args)
+
+    def test_record_default_name_output_summary(self):
+        """default name KERNEL.vxt here, console as vxsim, exit code, summary"""
+        b = self.bin("sum.bin", SUM)
+        r = self.rec([b])
+        self.assertEqual(r.returncode, 55, r.stderr)
+        self.assertEqual(r.stdout, "#0: OK\n")
+        self.assertTrue(os.path.exists(os.path.join(self.dir, "sum.vxt")))
+        s = vxtest.run([vxtest.prog("vxsim"), b])
+        self.assertEqual((s.returncode, s.stdout), (r.returncode, r.stdout), "same as vxsim")
+        # 2 + 10 * 3 + 10 instructions = 42 issues, all by warp 0
+        self.assertRegex(r.stderr, r"43 events \(42 issues, 0 Debug Module events\)", "and END")
+        self.assertRegex(r.stderr, r"1 of 4 warps ran")
+        self.assertRegex(r.stderr, r"bytes/issue")
+        self.assertRegex(r.stderr, r"compression ratio [0-9.]+x")
+        self.assertNotIn("\r", r.stderr, "no progress line when stderr is not a terminal")
+        q = self.rec(["-q", "-f", b])
+        self.assertEqual((q.returncode, q.stderr), (55, ""), "--quiet: no summary")
+
+    def test_refuse_overwrite(self):
+        """an existing trace is not overwritten without --force (exit 2)"""
+        b = self.bin("sum.bin", SUM)
+        out = os.path.join(self.dir, "t.vxt")
+        with open(out, "wb") as f:
+            f.write(b"precious")
+        r = self.rec([b, "-o", out])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("already exists", r.stderr)
+        self.assertIn("--force", r.stderr)
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), b"precious")
+        r = self.rec(["--force", b, "-o", out])
+        self.assertEqual(r.returncode, 55, r.stderr)
+        self.assertEqual(self.verify(out).returncode, 0)
+
+    def test_deterministic(self):
+        """two recordings with the same options are byte-identical"""
+        b = self.bin("sum.bin", SUM)
+        t1, t2 = os.path.join(self.dir, "a.vxt"), os.path.join(self.dir, "b.vxt")
+        self.assertEqual(self.rec(["-q", "-w", "2", "-t", "8", b, "-o", t1]).returncode, 55)
+        self.assertEqual(self.rec(["-q", "-w", "2", "-t", "8", b, "-o", t2]).returncode, 55)
+        with open(t1, "rb") as f1, open(t2, "rb") as f2:
+            self.assertEqual(f1.read(), f2.read())
+
+    def test_no_host_paths(self):
+        """the trace keeps basenames only"""
+        b = self.bin("sum.bin", SUM)
+        d = self.bin("data.bin", [0x11223344])
+        t = os.path.join(self.dir, "p.vxt")
+        self.assertEqual(self.rec(["-q", "--no-compress", "--load", d + "@0x20000", b, "-o", t]).returncode, 55)
+        with open(t, "rb") as f:
+            data = f.read()
+        self.assertNotIn(self.dir.encode(), data)
+        self.assertIn(b"sum.bin", data)
+        self.assertIn(b"data.bin", data)
+        self.assertEqual(self.verify(t).returncode, 0)
+
+    def test_fault(self):
+        """a kernel fault: exit 3, reported, recorded at the end; verify matches"""
+        b = self.bin("fault.bin", FAULT)
+        r = self.rec([b])
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("kernel fault at pc 0x80000008", r.stderr)
+        self.assertIn("recorded at event 2", r.stderr)
+        v = self.verify(os.path.join(self.dir, "fault.vxt"))
+        self.assertEqual(v.returncode, 0, v.stderr)
+
+    def test_limit(self):
+        """--max-cycles: exit 4; the trace ends with the limit and verifies"""
+        b = self.bin("loop.bin", LOOP)
+        r = self.rec(["--max-cycles", "1000", b])
+        self.assertEqual(r.returncode, 4, r.stderr)
+        self.assertIn("cycle limit of 1000", r.stderr)
+        v = self.verify(os.path.join(self.dir, "loop.vxt"))
+        self.assertEqual(v.returncode, 0, v.stderr)
+
+    def test_keyframes_verified(self):
+        """frequent keyframes: each one's state and pages are checked by --verify"""
+        b = self.bin("loop.bin", LOOP)
+        t = os.path.join(self.dir, "kf.vxt")
+        r = self.rec(["--max-cycles", "20000", "--keyframe-interval", "1000", b, "-o", t])
+        self.assertEqual(r.returncode, 4, r.stderr)
+        self.assertRegex(r.stderr, r" 21 keyframes")  # at 0, 1000, ..., 20000
+        v = self.verify(t)
+        self.assertEqual(v.returncode, 0, v.stderr)
+        self.assertIn("21 keyframes match", v.stderr)
+
+    def tamper(self, ctype, edit):
+        """Record SUM uncompressed, edit the payload of the first chunk of ctype, fix the CRCs."""
+        b = self.bin("sum.bin", SUM)
+        t = os.path.join(self.dir, "sum.vxt")
+        self.assertEqual(self.rec(["-q", "-f", "--no-compress", b]).returncode, 55)
+        data = bytearray(open(t, "rb").read())
+        c = [c for c in chunks(data) if c[1] == ctype][0]
+        off, _, flags, st, raw, _ = c
+        self.assertEqual(flags, 0, "stored uncompressed")
+        payload = bytearray(data[off + 28:off + 28 + st])
+        edit(payload)
+        data[off + 28:off + 28 + st] = payload
+        struct.pack_into("<I", data, off + 20, crc32c(payload))
+        struct.pack_into("<I", data, off + 24, crc32c(data[off:off + 24]))
+        bad = os.path.join(self.dir, "bad.vxt")
+        open(bad, "wb").write(data)
+        return self.verify(bad)
+
+    def test_verify_detects_changed_value(self):
+        """a recorded register value changed: divergence at that event (exit 1)"""
+        def edit(p):
+            # issue 1, addi a1, x0, 10: insn word, commit header (x[rd], lanes = mask,
+            # uniform), value zigzag(10) = 0x14 (FORMAT.md section 7.2)
+            pat = struct.pack("<I", ADDI(A1, 0, 10)) + b"\x04\x14"
+            i = p.find(pat)
+            self.assertGreater(i, 0, "issue 1 encoded as FORMAT.md says")
+            p[i + len(pat) - 1] = 0x16  # 11
+        v = self.tamper(4, edit)
+        self.assertEqual(v.returncode, 1, v.stderr)
+        self.assertIn("trace diverges at event 1", v.stderr)
+        self.assertIn("lane 0: 0x0000000b != 0x0000000a", v.stderr)
+
+    def test_verify_detects_changed_image(self):
+        """an image changed after recording: keyframe 0's memory no longer matches"""
+        def edit(p):
+            self.assertEqual(struct.unpack_from("<I", p, 12)[0], SUM[3])
+            struct.pack_into("<I", p, 12, ADDI(A1, A1, -2) & 0xFFFFFFFF)
+        v = self.tamper(2, edit)
+        self.assertEqual(v.returncode, 1, v.stderr)
+        self.assertIn("trace diverges at event 0: memory page 0x80000000", v.stderr)
+
+    def test_verify_corrupt_and_missing(self):
+        """a damaged trace or a missing file: exit 2 with the reason"""
+        b = self.bin("sum.bin", SUM)
+        t = os.path.join(self.dir, "sum.vxt")
+        self.assertEqual(self.rec(["-q", b]).returncode, 55)
+        data = bytearray(open(t, "rb").read())
+        ev = [c for c in chunks(data) if c[1] == 4]
+        data[ev[0][0] + 28 + 2] ^= 0x40
+        bad = os.path.join(self.dir, "bad.vxt")
+        open(bad, "wb").write(data)
+        v = self.verify(bad)
+        self.assertEqual(v.returncode, 2, v.stderr)
+        self.assertIn("offset", v.stderr)
+        v = self.verify(os.path.join(self.dir, "nope.vxt"))
+        self.assertEqual(v.returncode, 2)
+        self.assertIn("nope.vxt", v.stderr)
+
+    def test_verify_cut_trace(self):
+        """a trace cut in the middle verifies up to its last complete chunk"""
+        b = self.bin("loop.bin", LOOP)
+        t = os.path.join(self.dir, "loop.vxt")
+        self.assertEqual(self.rec(["-q", "--chunk-size", "1000", "--max-cycles", "5000", b]).returncode, 4)
+        data = open(t, "rb").read()
+        cut = os.path.join(self.dir, "cut.vxt")
+        open(cut, "wb").write(data[:len(data) * 2 // 3])
+        v = self.verify(cut)
+        self.assertEqual(v.returncode, 0, v.stderr)
+        self.assertIn("incomplete", v.stderr)
+
+    def _long_run(self, sig):
+        b = self.bin("loop.bin", LOOP)
+        t = os.path.join(self.dir, "long.vxt")
+        p = subprocess.Popen([vxtest.prog("vxrec"), "-q", "--chunk-size", "4096", b, "-o", t],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=self.dir)
+        deadline = time.time() + 30
+        while time.time() < deadline and (not os.path.exists(t) or os.path.getsize(t) < 200000):
+            time.sleep(0.05)
+        p.send_signal(sig)
+        out, err = p.communicate(timeout=60)
+        return p.returncode, err.decode(), t
+
+    def test_killed_recorder_leaves_readable_trace(self):
+        """SIGKILL mid-run: the trace is incomplete but readable and verifies"""
+        rc, err, t = self._long_run(signal.SIGKILL)
+        self.assertEqual(rc, -signal.SIGKILL)
+        v = self.verify(t)
+        self.assertEqual(v.returncode, 0, v.stderr)
+        self.assertIn("incomplete", v.stderr)
+
+    def test_interrupt_finishes_trace(self):
+        """SIGINT: exit 130, the trace is complete (END = abort) and verifies"""
+        rc, err, t = self._long_run(signal.SIGINT)
+        self.assertEqual(rc, 130, err)
+        self.assertIn("interrupted at event", err)
+        v = self.verify(t)
+        self.assertEqual(v.returncode, 0, v.stderr)
+        self.assertNotIn("incomplete", v.stderr)
+
+
+if __name__ == "__main__":
+    vxtest.main(Vxrec)
