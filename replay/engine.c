@@ -1,11 +1,18 @@
 /*
  * engine.c - time travel over a trace (see engine.h).
  *
- * One live simulator holds the state at the current position.  The trace reader
- * `rd` is kept just past the issue at the current position (`pend`, the next
- * issue, still valid in the reader's buffer), with every DM event before it
- * already applied.  Moving forward executes `pend` exactly as recorded and reads
- * on; moving backward restores a checkpoint and moves forward again.
+ * One live simulator holds the state at the current position.  Moving forward
+ * executes the next recorded issue; moving backward restores a checkpoint and
+ * moves forward again.  The recorded issues come from two places:
+ *   - the trace reader `rd`, which verifies: each issue is compared with what the
+ *     simulator does (`pend` is the issue at position rd_at, still valid in the
+ *     reader's buffer, with every DM event before it applied);
+ *   - a schedule cache of the issues already replayed (who issued, when, at which
+ *     PC, and the Debug Module effects in between), used once an issue has been
+ *     verified.  Re-replaying a stretch, which is what every reverse step does,
+ *     then needs no decoding and no reader seek (a seek decodes part of a chunk,
+ *     about a millisecond) and runs the simulator without an observer.
+ * The reader is positioned lazily, only when the cache cannot serve.
  *
  * Backward searches with only breakpoints and write watchpoints never run the
  * simulator: the trace records every issue's PC and every memory write, so a
@@ -35,6 +42,36 @@
 #define SCAN_MAX        (1u << 22)
 #define STOP_SNAP_LIMIT (4u << 20) /* no STOP checkpoints for machines bigger than this */
 #define NO_ISSUE        UINT64_MAX
+#define CACHE_SLOTS     64u /* blocks of VX_INDEX_BLOCK issues: 1M issues, 16 MiB */
+
+/* schedule cache entry: meta bits */
+#define M_GWARP      0xFFFFu
+#define M_FLAGS_SH   16u       /* VX_EVF_* (2 bits) */
+#define M_ISSUE      (1u << 18) /* the issue is known */
+#define M_DM         (1u << 19) /* the DM effects recorded just before it are known */
+#define M_HASDM      (1u << 20) /* ... and there are some */
+#define M_VERIFIED   (1u << 21) /* executed once with verification */
+#define M_LANE_SH    24u       /* injected lane */
+
+typedef struct cent {
+    uint64_t cycle;
+    uint32_t word; /* pc; for an injected issue the instruction word */
+    uint32_t meta;
+} cent;
+
+typedef struct cdm {
+    uint64_t index;
+    vx_dm_event dm;
+} cdm;
+
+typedef struct cblock {
+    uint64_t base; /* first index; UINT64_MAX when unused */
+    cent *v;       /* [VX_INDEX_BLOCK] */
+    cdm *dm;
+    size_t ndm, capdm;
+} cblock;
+
+enum { OBS_NONE, OBS_VERIFY, OBS_READS };
 
 typedef struct bpoint {
     uint32_t pc, gwarp;
@@ -68,7 +105,10 @@ struct vx_engine {
     bool verify;
 
     uint64_t now, end;
-    const vx_event *pend; /* issue at now; NULL at the end of the stream */
+    const vx_event *pend; /* the reader's current issue (index rd_at); NULL at its end */
+    uint64_t rd_at;       /* position the reader stands at, NO_ISSUE when unknown */
+    struct cblock *cache; /* schedule cache, CACHE_SLOTS blocks */
+    int obs_mode;         /* observer currently installed (OBS_*) */
 
     /* how the recording ended */
     uint8_t end_status;
@@ -102,6 +142,7 @@ struct vx_engine {
 
     vx_timeline tl;
     vx_index *ix; /* background summary for backward searches (large traces) */
+    unsigned obs_flags;
     uint64_t short_at; /* position for a SHORT checkpoint during the current seek */
     unsigned next_user_id;
     bool ebreak;
@@ -158,12 +199,47 @@ static bool wp_overlaps(const wpoint *w, uint32_t addr, uint32_t size, uint32_t 
     return true;
 }
 
+/*
+ * Equality of a re-executed issue with the recorded one, field by field, without
+ * formatting anything: the common case.  Only when this says "different" is
+ * vx_trace_event_diff asked to describe the difference (it decides).
+ */
+static bool same_issue(const vx_event *a, const vx_event *b, uint32_t T)
+{
+    if (a->kind != b->kind || a->index != b->index || a->cycle != b->cycle || a->core != b->core ||
+        a->warp != b->warp || a->flags != b->flags || a->pc != b->pc || a->insn != b->insn ||
+        a->tmask != b->tmask || a->fault || b->fault || a->ncommits != b->ncommits || a->nmem != b->nmem ||
+        a->nwctl != b->nwctl || a->nconsole != b->nconsole)
+        return false;
+    for (uint32_t i = 0; i < a->ncommits; i++) {
+        const vx_commit *p = &a->commits[i], *q = &b->commits[i];
+        if (p->file != q->file || p->reg != q->reg || p->lanes != q->lanes) return false;
+        for (uint32_t l = 0; l < T; l++)
+            if (vx_lanes_test(p->lanes, l) && p->values[l] != q->values[l]) return false;
+    }
+    for (uint32_t i = 0; i < a->nmem; i++) {
+        const vx_memwrite *p = &a->mem[i], *q = &b->mem[i];
+        uint32_t m = p->size >= 4 ? 0xFFFFFFFFu : (1u << (8 * p->size)) - 1;
+        if (p->addr != q->addr || p->size != q->size || p->lane != q->lane || ((p->value ^ q->value) & m))
+            return false;
+    }
+    for (uint32_t i = 0; i < a->nwctl; i++) {
+        const vx_wctl *p = &a->wctl[i], *q = &b->wctl[i];
+        if (p->kind != q->kind || p->core != q->core || p->warp != q->warp || p->pc != q->pc ||
+            p->arg != q->arg || p->arg2 != q->arg2 || p->mask != q->mask || p->mask2 != q->mask2)
+            return false;
+    }
+    for (uint32_t i = 0; i < a->nconsole; i++)
+        if (a->console[i].slot != b->console[i].slot || a->console[i].byte != b->console[i].byte) return false;
+    return true;
+}
+
 static void observer(void *ctx, const vx_event *ev)
 {
     vx_engine *e = ctx;
     if (ev->kind != VX_EV_ISSUE) return;
     e->seen_issue = true;
-    if (e->verify && e->expect && !e->mismatch) {
+    if (e->expect && !e->mismatch) {
         const vx_event *want = e->expect;
         vx_event tmp;
         if (want->flags & (VX_EVF_INJECTED | VX_EVF_STEP)) {
@@ -173,7 +249,8 @@ static void observer(void *ctx, const vx_event *ev)
             tmp.cycle = ev->cycle;
             want = &tmp;
         }
-        if (vx_trace_event_diff(want, ev, e->T, e->diff, sizeof e->diff)) e->mismatch = true;
+        if (!same_issue(want, ev, e->T) && vx_trace_event_diff(want, ev, e->T, e->diff, sizeof e->diff))
+            e->mismatch = true;
     }
     if (e->nread_wp && !e->read_hit) {
         for (uint32_t i = 0; i < ev->nreads && !e->read_hit; i++) {
@@ -191,16 +268,106 @@ static void observer(void *ctx, const vx_event *ev)
     }
 }
 
+/* Install the observer the next issue needs: verification, loads only, or none (fastest). */
+static void set_obs(vx_engine *e, int mode)
+{
+    if (mode == OBS_NONE && e->nread_wp) mode = OBS_READS;
+    unsigned flags = e->nread_wp ? VX_OBS_READS : 0;
+    if (mode == e->obs_mode && (mode == OBS_NONE || e->obs_flags == flags)) return;
+    e->obs_mode = mode;
+    e->obs_flags = flags;
+    if (mode == OBS_NONE)
+        vx_sim_set_observer(e->sim, NULL, NULL, 0);
+    else
+        vx_sim_set_observer(e->sim, observer, e, flags);
+}
+
 static void update_observer(vx_engine *e)
 {
-    vx_sim_set_observer(e->sim, observer, e, e->nread_wp ? VX_OBS_READS : 0);
+    e->obs_mode = -1; /* force the next set_obs */
+    set_obs(e, OBS_VERIFY);
+}
+
+/* ---- the schedule cache ----------------------------------------------------------------------------- */
+
+static cent *cache_get(const vx_engine *e, uint64_t i)
+{
+    if (!e->cache) return NULL;
+    uint64_t base = i & ~(uint64_t)(VX_INDEX_BLOCK - 1);
+    cblock *b = &e->cache[(i >> VX_INDEX_BLOCK_SHIFT) % CACHE_SLOTS];
+    return b->base == base && b->v ? &b->v[i - base] : NULL;
+}
+
+/* The entry for i, taking over its slot if another block held it. */
+static cent *cache_slot(vx_engine *e, uint64_t i, cblock **blk)
+{
+    if (!e->cache) return NULL;
+    uint64_t base = i & ~(uint64_t)(VX_INDEX_BLOCK - 1);
+    cblock *b = &e->cache[(i >> VX_INDEX_BLOCK_SHIFT) % CACHE_SLOTS];
+    if (b->base != base || !b->v) {
+        if (!b->v && !(b->v = malloc(VX_INDEX_BLOCK * sizeof *b->v))) return NULL;
+        memset(b->v, 0, VX_INDEX_BLOCK * sizeof *b->v);
+        b->base = base;
+        b->ndm = 0;
+    }
+    if (blk) *blk = b;
+    return &b->v[i - base];
+}
+
+/* Remember a recorded issue (and whether it has been verified). */
+static void cache_issue(vx_engine *e, const vx_event *ev, uint32_t gw)
+{
+    cent *c = cache_slot(e, ev->index, NULL);
+    if (!c) return;
+    c->cycle = ev->cycle;
+    c->word = (ev->flags & VX_EVF_INJECTED) ? ev->insn : ev->pc;
+    unsigned lane = vx_lanes_first(ev->tmask);
+    uint32_t keep = c->meta & (M_DM | M_HASDM);
+    c->meta = keep | (gw & M_GWARP) | ((uint32_t)(ev->flags & 3) << M_FLAGS_SH) | M_ISSUE |
+              ((lane < 128 ? lane : 0) << M_LANE_SH) | (e->verify ? M_VERIFIED : 0);
+}
+
+/* DM effects recorded with index i (only those that change the machine are kept). */
+static void cache_dm(vx_engine *e, uint64_t i, const vx_dm_event *dm)
+{
+    cblock *b;
+    cent *c = cache_slot(e, i, &b);
+    if (!c) return;
+    if (dm->op == VX_DM_READ || dm->op == VX_DM_INJECT_REJECT ||
+        (dm->op == VX_DM_WRITE && dm->addr != VX_DM_DCONFIG))
+        return;
+    if (b->ndm == b->capdm) {
+        size_t nc = b->capdm ? b->capdm * 2 : 16;
+        cdm *nd = realloc(b->dm, nc * sizeof *nd);
+        if (!nd) {
+            c->meta |= M_HASDM; /* but M_DM will not be set: the entry stays unusable */
+            c->meta &= ~M_DM;
+            return;
+        }
+        b->dm = nd;
+        b->capdm = nc;
+    }
+    b->dm[b->ndm].index = i;
+    b->dm[b->ndm].dm = *dm;
+    b->ndm++;
+    c->meta |= M_HASDM;
+}
+
+static void cache_free(vx_engine *e)
+{
+    if (!e->cache) return;
+    for (unsigned i = 0; i < CACHE_SLOTS; i++) {
+        free(e->cache[i].v);
+        free(e->cache[i].dm);
+    }
+    free(e->cache);
+    e->cache = NULL;
 }
 
 /* ---- moving along the recorded stream ------------------------------------------------------------ */
 
-static vx_err apply_dm(vx_engine *e, const vx_event *ev)
+static vx_err apply_dm_op(vx_engine *e, uint64_t index, const vx_dm_event *d)
 {
-    const vx_dm_event *d = &ev->dm;
     vx_err err = VX_OK;
     switch (d->op) {
     case VX_DM_WRITE:
@@ -221,53 +388,75 @@ static vx_err apply_dm(vx_engine *e, const vx_event *ev)
     if (err != VX_OK) {
         seterr(e, "replay diverged at event %" PRIu64 ": recorded Debug Module event (op %u, warp %" PRIu32
                   ") cannot be applied: %s",
-               ev->index, d->op, d->gwarp, vx_sim_errmsg(e->sim));
+               index, d->op, d->gwarp, vx_sim_errmsg(e->sim));
         return VX_ERR_DIVERGED;
     }
     return VX_OK;
 }
 
+/* How read_to_issue treats the DM events before the next issue. */
+enum {
+    DM_SKIP,    /* already part of the restored state */
+    DM_PARTIAL, /* apply (after a keyframe: some may be in the keyframe already) */
+    DM_ALL,     /* apply and remember in the cache: all of them are seen */
+};
+
 /*
- * Read on from the main reader: apply DM events, stop at the next issue (pend) or
- * at the end.  skip_dm: DM events are already part of the restored state.
+ * Read on from the main reader: apply DM events, stop at the next issue (pend,
+ * which must be the issue at `now`) or at the end.
  */
-static vx_err read_to_issue(vx_engine *e, bool skip_dm)
+static vx_err read_to_issue(vx_engine *e, int dm_mode)
 {
+    bool record = false;
+    if (dm_mode == DM_ALL) {
+        cent *c = cache_slot(e, e->now, NULL);
+        record = c && !(c->meta & M_DM);
+    }
     for (;;) {
         const vx_event *ev;
         vx_err err = vx_trace_reader_next(e->rd, &ev);
-        if (err == VX_ERR_END) {
+        if (err && err != VX_ERR_END) {
             e->pend = NULL;
-            return VX_OK;
-        }
-        if (err) {
-            e->pend = NULL;
+            e->rd_at = NO_ISSUE;
             return trace_error(e, err);
         }
-        if (ev->kind == VX_EV_ISSUE) {
-            if (ev->index != e->now) {
+        if (err == VX_ERR_END || ev->kind == VX_EV_ISSUE || ev->kind == VX_EV_END) {
+            if (err != VX_ERR_END && ev->kind == VX_EV_ISSUE && ev->index != e->now) {
                 e->pend = NULL;
+                e->rd_at = NO_ISSUE;
                 seterr(e, "%s: issue record %" PRIu64 " found where issue %" PRIu64 " was expected", e->path,
                        ev->index, e->now);
                 return VX_ERR_CORRUPT;
             }
-            e->pend = ev;
+            e->pend = err == VX_ERR_END || ev->kind == VX_EV_END ? NULL : ev;
+            e->rd_at = e->now;
+            if (record) {
+                cent *c = cache_get(e, e->now);
+                if (c) c->meta |= M_DM;
+            }
             return VX_OK;
         }
-        if (ev->kind == VX_EV_END) {
-            e->pend = NULL;
-            return VX_OK;
-        }
-        if (ev->kind == VX_EV_DM && !skip_dm) {
-            err = apply_dm(e, ev);
+        if (ev->kind == VX_EV_DM && dm_mode != DM_SKIP) {
+            err = apply_dm_op(e, ev->index, &ev->dm);
             if (err) return err;
+            if (record) cache_dm(e, e->now, &ev->dm);
         }
     }
 }
 
 static bool at_end(const vx_engine *e)
 {
-    return e->now >= e->end || !e->pend;
+    return e->now >= e->end;
+}
+
+/* Put the reader at the current position (a seek: about a chunk's decoding). */
+static vx_err ensure_reader(vx_engine *e)
+{
+    if (e->rd_at == e->now) return VX_OK;
+    vx_err err = vx_trace_reader_seek(e->rd, e->now);
+    if (err) return trace_error(e, err);
+    e->st.reader_seeks++;
+    return read_to_issue(e, DM_SKIP);
 }
 
 static vx_err diverged(vx_engine *e, const vx_event *ev, const char *what)
@@ -291,7 +480,7 @@ static void recover(vx_engine *e, uint64_t pos)
     memcpy(keep, e->err, sizeof keep);
     /* force a rebuild: the live state is not at any position */
     e->now = UINT64_MAX;
-    e->pend = NULL;
+    e->rd_at = NO_ISSUE;
     if (goto_pos(e, pos) != VX_OK) {
         /* even that failed: fall back to the start */
         e->now = UINT64_MAX;
@@ -300,7 +489,7 @@ static void recover(vx_engine *e, uint64_t pos)
     memcpy(e->err, keep, sizeof keep);
 }
 
-/* Execute the pending issue as recorded and verify it. */
+/* Execute the reader's pending issue (at now) as recorded, verifying it. */
 static vx_err exec_pending(vx_engine *e)
 {
     const vx_event *ev = e->pend;
@@ -308,7 +497,8 @@ static vx_err exec_pending(vx_engine *e)
     uint64_t idx = ev->index;
     vx_stop st;
     vx_err err;
-    e->expect = ev;
+    set_obs(e, e->verify ? OBS_VERIFY : OBS_NONE);
+    e->expect = e->verify ? ev : NULL;
     e->seen_issue = false;
     e->mismatch = false;
     e->read_hit = false;
@@ -327,14 +517,111 @@ static vx_err exec_pending(vx_engine *e)
         recover(e, idx);
         return VX_ERR_DIVERGED;
     }
-    if (!e->seen_issue || e->mismatch) {
+    if ((e->verify && !e->seen_issue) || e->mismatch) {
         diverged(e, ev, e->seen_issue ? e->diff : "the simulator reported no issue");
         recover(e, idx);
         return VX_ERR_DIVERGED;
     }
     if (e->verify) e->st.verified++;
+    cache_issue(e, ev, gw);
     e->now++;
-    return read_to_issue(e, false);
+    return read_to_issue(e, DM_ALL);
+}
+
+/* Can the issue at now be replayed from the cache (known, verified, DM effects after it known)? */
+static const cent *cached_step(const vx_engine *e)
+{
+    const cent *c = cache_get(e, e->now);
+    if (!c || !(c->meta & M_ISSUE) || (e->verify && !(c->meta & M_VERIFIED))) return NULL;
+    if (e->now + 1 >= e->end) return NULL; /* the last step goes through the reader (END) */
+    const cent *n = cache_get(e, e->now + 1);
+    if (!n || !(n->meta & M_DM)) return NULL;
+    return c;
+}
+
+static vx_err exec_cached(vx_engine *e, const cent *c)
+{
+    uint32_t gw = c->meta & M_GWARP;
+    uint8_t flags = (uint8_t)((c->meta >> M_FLAGS_SH) & 3);
+    vx_stop st;
+    vx_err err;
+    set_obs(e, OBS_NONE);
+    e->expect = NULL;
+    e->seen_issue = false;
+    e->read_hit = false;
+    if (flags & VX_EVF_INJECTED)
+        err = vx_sim_inject(e->sim, gw, c->meta >> M_LANE_SH, c->word, &st);
+    else if (flags & VX_EVF_STEP)
+        err = vx_sim_step_warp(e->sim, gw, &st);
+    else
+        err = vx_sim_issue(e->sim, gw / e->W, gw % e->W, c->cycle, &st);
+    e->st.replayed++;
+    e->st.cached++;
+    if (err != VX_OK) {
+        /* cannot happen for a verified issue; say so rather than go on */
+        seterr(e, "replay diverged at event %" PRIu64 ": the simulator refused a verified issue: %s", e->now,
+               vx_sim_errmsg(e->sim));
+        recover(e, e->now);
+        return VX_ERR_DIVERGED;
+    }
+    e->now++;
+    const cent *n = cache_get(e, e->now);
+    if (n && (n->meta & M_HASDM)) {
+        const cblock *b = &e->cache[(e->now >> VX_INDEX_BLOCK_SHIFT) % CACHE_SLOTS];
+        for (size_t i = 0; i < b->ndm; i++)
+            if (b->dm[i].index == e->now) {
+                err = apply_dm_op(e, e->now, &b->dm[i].dm);
+                if (err) return err;
+            }
+    }
+    return VX_OK;
+}
+
+/* Replay the issue at now, from the cache if possible. */
+static vx_err step_once(vx_engine *e)
+{
+    const cent *c = cached_step(e);
+    if (c) return exec_cached(e, c);
+    vx_err err = ensure_reader(e);
+    if (err) return err;
+    if (!e->pend) {
+        seterr(e, "%s: the trace ends at event %" PRIu64 " although %" PRIu64 " issues were announced", e->path,
+               e->now, e->end);
+        return VX_ERR_TRUNC;
+    }
+    return exec_pending(e);
+}
+
+/* The next issue (at now): who, where.  With need_ev the recorded event too (reader). */
+typedef struct nexti {
+    uint32_t gwarp, core, pc;
+    uint8_t flags;
+    const vx_event *ev;
+} nexti;
+
+static vx_err peek(vx_engine *e, bool need_ev, nexti *ni)
+{
+    memset(ni, 0, sizeof *ni);
+    const cent *c = need_ev ? NULL : cache_get(e, e->now);
+    if (c && (c->meta & M_ISSUE)) {
+        ni->gwarp = c->meta & M_GWARP;
+        ni->core = ni->gwarp / e->W;
+        ni->flags = (uint8_t)((c->meta >> M_FLAGS_SH) & 3);
+        ni->pc = (ni->flags & VX_EVF_INJECTED) ? 0 : c->word;
+        return VX_OK;
+    }
+    vx_err err = ensure_reader(e);
+    if (err) return err;
+    if (!e->pend) {
+        seterr(e, "%s: no issue record at event %" PRIu64, e->path, e->now);
+        return VX_ERR_TRUNC;
+    }
+    ni->gwarp = gwarp_of(e, e->pend);
+    ni->core = e->pend->core;
+    ni->flags = e->pend->flags;
+    ni->pc = e->pend->pc;
+    ni->ev = e->pend;
+    return VX_OK;
 }
 
 /* ---- checkpoints ------------------------------------------------------------------------------------ */
@@ -359,7 +646,7 @@ static void maybe_ckpt(vx_engine *e)
     }
 }
 
-/* Restore checkpoint i of the timeline. */
+/* Restore checkpoint i of the timeline (the reader stays where it is until needed). */
 static vx_err restore_ckpt(vx_engine *e, size_t i)
 {
     vx_ckpt *c = &e->tl.v[i];
@@ -371,10 +658,7 @@ static vx_err restore_ckpt(vx_engine *e, size_t i)
     e->st.restores++;
     e->now = c->pos;
     e->ebreak = c->aux;
-    err = vx_trace_reader_seek(e->rd, c->pos);
-    if (err) return trace_error(e, err);
-    /* The DM events before issue pos are part of the snapshot. */
-    return read_to_issue(e, true);
+    return VX_OK;
 }
 
 typedef struct page_ctx {
@@ -423,9 +707,11 @@ static vx_err restore_keyframe(vx_engine *e, size_t k)
     e->now = info.index;
     e->ebreak = e->hdr->flags & VX_TRACE_HF_EBREAK_HALT;
     err = vx_trace_reader_seek_keyframe(e->rd, k);
+    e->rd_at = NO_ISSUE;
     if (err) return trace_error(e, err);
+    e->st.reader_seeks++;
     /* DM events recorded after the keyframe but before the issue are not in it. */
-    return read_to_issue(e, false);
+    return read_to_issue(e, DM_PARTIAL);
 }
 
 /*
@@ -469,9 +755,9 @@ static vx_err goto_pos(vx_engine *e, uint64_t x)
         if (err) return err;
     }
     if (x > e->now + SHORT_GAP) e->short_at = x - SHORT_GAP;
-    while (e->now < x && !at_end(e)) {
+    while (e->now < x) {
         maybe_ckpt(e);
-        err = exec_pending(e);
+        err = step_once(e);
         if (err) {
             e->short_at = NO_ISSUE;
             return err;
@@ -483,16 +769,19 @@ static vx_err goto_pos(vx_engine *e, uint64_t x)
 
 /* ---- breakpoints and watchpoints -------------------------------------------------------------------- */
 
+static bool bp_hit_at(const vx_engine *e, uint32_t pc, uint32_t gw, uint8_t flags)
+{
+    if (!e->nbp || (flags & VX_EVF_INJECTED)) return false;
+    uint32_t h = (pc >> 2) & 4095;
+    if (!(e->bpfilter[h >> 3] & (1u << (h & 7)))) return false;
+    for (size_t i = 0; i < e->nbp; i++)
+        if (e->bps[i].pc == pc && (e->bps[i].gwarp == VX_ENGINE_ANY_WARP || e->bps[i].gwarp == gw)) return true;
+    return false;
+}
+
 static bool bp_hit(const vx_engine *e, const vx_event *ev)
 {
-    if (!e->nbp || (ev->flags & VX_EVF_INJECTED)) return false;
-    uint32_t h = (ev->pc >> 2) & 4095;
-    if (!(e->bpfilter[h >> 3] & (1u << (h & 7)))) return false;
-    uint32_t gw = gwarp_of(e, ev);
-    for (size_t i = 0; i < e->nbp; i++)
-        if (e->bps[i].pc == ev->pc && (e->bps[i].gwarp == VX_ENGINE_ANY_WARP || e->bps[i].gwarp == gw))
-            return true;
-    return false;
+    return bp_hit_at(e, ev->pc, gwarp_of(e, ev), ev->flags);
 }
 
 static void rebuild_filter(vx_engine *e)
@@ -525,14 +814,24 @@ static bool write_hit(const vx_engine *e, const vx_event *ev, vx_engine_stop *st
     return false;
 }
 
-static void break_stop(const vx_engine *e, const vx_event *ev, vx_engine_stop *st)
+/* A breakpoint stop of gwarp; its first active lane (the issue's mask is the warp's mask). */
+static void break_stop_at(const vx_engine *e, uint32_t gw, vx_lanes tmask, vx_engine_stop *st)
 {
     memset(st, 0, sizeof *st);
     st->why = VX_WHY_BREAK;
-    st->gwarp = gwarp_of(e, ev);
-    unsigned l = vx_lanes_first(ev->tmask);
+    st->gwarp = gw;
+    if (!tmask) {
+        vx_warp_info wi;
+        if (vx_sim_warp_info(e->sim, gw, &wi) == VX_OK) tmask = wi.tmask;
+    }
+    unsigned l = vx_lanes_first(tmask);
     st->lane = l < 128 ? l : 0;
     st->has_lane = l < 128;
+}
+
+static void break_stop(const vx_engine *e, const vx_event *ev, vx_engine_stop *st)
+{
+    break_stop_at(e, gwarp_of(e, ev), ev->tmask, st);
 }
 
 vx_err vx_engine_break_insert(vx_engine *e, uint32_t pc, uint32_t gwarp)
@@ -658,7 +957,9 @@ static void fault_stop(const vx_engine *e, vx_engine_stop *st)
     st->why = VX_WHY_FAULT;
     st->fault = e->end_fault;
     st->gwarp = e->end_fault.core * e->W + e->end_fault.warp;
-    vx_lanes l = e->end_fault.lanes ? e->end_fault.lanes : (e->pend ? e->pend->tmask : 0);
+    vx_lanes l = e->end_fault.lanes;
+    vx_warp_info wi;
+    if (!l && vx_sim_warp_info(e->sim, st->gwarp, &wi) == VX_OK) l = wi.tmask;
     unsigned lane = vx_lanes_first(l);
     st->lane = lane < 128 ? lane : 0;
     st->has_lane = lane < 128;
@@ -679,24 +980,26 @@ static vx_err run_forward(vx_engine *e, const vx_engine_motion *m, vx_engine_sto
             }
             return VX_OK;
         }
-        const vx_event *ev = e->pend;
-        uint32_t gw = gwarp_of(e, ev);
+        nexti ni;
+        vx_err err = peek(e, e->nwrite_wp > 0, &ni);
+        if (err) return err;
+        uint32_t gw = ni.gwarp;
         bool own = m->step && (any_step || gw == m->step_gwarp);
         bool eligible = m->step ? (own || m->others)
                                 : (m->only_gwarp == VX_ENGINE_ANY_WARP || gw == m->only_gwarp);
         bool reported = e->now == e->rep_issue;
         if (eligible && !reported) {
             /* A breakpoint on the stepping warp's own instruction is what GDB steps over. */
-            if (!own && bp_hit(e, ev)) {
-                break_stop(e, ev, st);
+            if (!own && bp_hit_at(e, ni.pc, gw, ni.flags)) {
+                break_stop_at(e, gw, 0, st);
                 return VX_OK;
             }
             memset(st, 0, sizeof *st);
-            if (write_hit(e, ev, st)) return VX_OK;
+            if (ni.ev && write_hit(e, ni.ev, st)) return VX_OK;
         }
         maybe_ckpt(e);
         uint64_t t = e->now;
-        vx_err err = exec_pending(e);
+        err = ni.ev ? exec_pending(e) : step_once(e);
         if (err) return err;
         if (eligible && !reported && e->read_hit) {
             /* Reads are known only once executed: go back before the load. */
@@ -834,18 +1137,20 @@ static vx_err sim_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
     vx_err err = goto_pos(e, lo);
     if (err) return err;
     while (e->now < hi && !at_end(e)) {
-        const vx_event *ev = e->pend;
+        nexti ni;
+        err = peek(e, e->nwrite_wp > 0, &ni);
+        if (err) return err;
         uint64_t t = e->now;
-        uint32_t gw = gwarp_of(e, ev);
+        uint32_t gw = ni.gwarp;
         bool mine = m->step ? (m->step_gwarp == VX_ENGINE_ANY_WARP || gw == m->step_gwarp)
                             : (m->only_gwarp == VX_ENGINE_ANY_WARP || gw == m->only_gwarp);
         bool skip = t == e->rep_issue;
         vx_engine_stop ws;
         memset(&ws, 0, sizeof ws);
-        bool whit = mine && !skip && write_hit(e, ev, &ws);
-        bool bhit = mine && !m->step && (!skip || e->rep_watch_only) && bp_hit(e, ev);
+        bool whit = mine && !skip && ni.ev && write_hit(e, ni.ev, &ws);
+        bool bhit = mine && !m->step && (!skip || e->rep_watch_only) && bp_hit_at(e, ni.pc, gw, ni.flags);
         vx_engine_stop bs;
-        if (bhit) break_stop(e, ev, &bs);
+        if (bhit) break_stop_at(e, gw, 0, &bs);
         if (m->step && mine) {
             c->found = true;
             c->pos = t;
@@ -855,7 +1160,7 @@ static vx_err sim_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
             c->stop.gwarp = gw;
         }
         maybe_ckpt(e);
-        err = exec_pending(e);
+        err = ni.ev ? exec_pending(e) : step_once(e);
         if (err) return err;
         bool rhit = mine && !skip && e->read_hit;
         if (whit || rhit) {
@@ -898,10 +1203,34 @@ static uint64_t base_before(const vx_engine *e, uint64_t hi)
     return best;
 }
 
+/* The last issue of gw (or of any warp) before p, from the cache; false when the cache cannot tell. */
+static bool cache_last_issue(const vx_engine *e, uint64_t p, uint32_t gw, uint64_t *t)
+{
+    for (uint64_t i = p; i-- > 0 && p - i <= 4u * VX_INDEX_BLOCK;) {
+        const cent *c = cache_get(e, i);
+        if (!c || !(c->meta & M_ISSUE)) return false;
+        if (gw == VX_ENGINE_ANY_WARP || (c->meta & M_GWARP) == gw) {
+            *t = i;
+            return true;
+        }
+    }
+    return false;
+}
+
 static vx_err run_backward(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *st)
 {
     uint64_t p = e->now;
     bool need_sim = e->nread_wp > 0;
+    uint64_t t;
+    if (m->step && !need_sim && !e->nwrite_wp && cache_last_issue(e, p, m->step_gwarp, &t)) {
+        /* A reverse step without watchpoints: the schedule cache knows where to go. */
+        vx_err err = goto_pos(e, t);
+        if (err) return err;
+        memset(st, 0, sizeof *st);
+        st->why = VX_WHY_STEP;
+        st->gwarp = m->step_gwarp;
+        return VX_OK;
+    }
     uint64_t hi = p, win = m->step ? 64 * (uint64_t)e->ngw + 64 : SCAN_FIRST;
     cand c;
     memset(&c, 0, sizeof c);
@@ -1023,20 +1352,40 @@ uint8_t vx_engine_end_status(const vx_engine *e, uint32_t *exit_code, vx_fault *
     return e->end_status;
 }
 
-bool vx_engine_next_issue(const vx_engine *e, vx_engine_issue *out)
+bool vx_engine_next_issue(vx_engine *e, vx_engine_issue *out)
 {
-    if (!e->pend || e->now > e->end) return false;
-    const vx_event *ev = e->pend;
-    out->index = ev->index;
-    out->cycle = ev->cycle;
-    out->core = ev->core;
-    out->warp = ev->warp;
-    out->gwarp = gwarp_of(e, ev);
-    out->pc = ev->pc;
-    out->insn = ev->insn;
-    out->tmask = ev->tmask;
-    out->flags = ev->flags;
-    out->faults = ev->fault != NULL;
+    memset(out, 0, sizeof *out);
+    if (e->now > e->end || (e->now == e->end && !e->fault_at_end)) return false;
+    const cent *c = cache_get(e, e->now);
+    if (c && (c->meta & M_ISSUE)) {
+        out->gwarp = c->meta & M_GWARP;
+        out->flags = (uint8_t)((c->meta >> M_FLAGS_SH) & 3);
+        out->cycle = c->cycle;
+        vx_warp_info wi;
+        if (vx_sim_warp_info(e->sim, out->gwarp, &wi) == VX_OK) out->tmask = wi.tmask;
+        if (out->flags & VX_EVF_INJECTED) {
+            out->insn = c->word;
+            out->pc = wi.pc;
+            out->tmask = vx_lanes_bit(c->meta >> M_LANE_SH);
+        } else {
+            out->pc = c->word;
+            uint8_t b[4];
+            if (vx_sim_mem_read(e->sim, out->gwarp / e->W, out->pc, b, 4) == VX_OK) out->insn = vx_get_le32(b);
+        }
+    } else {
+        if (ensure_reader(e) != VX_OK || !e->pend) return false;
+        const vx_event *ev = e->pend;
+        out->gwarp = gwarp_of(e, ev);
+        out->cycle = ev->cycle;
+        out->pc = ev->pc;
+        out->insn = ev->insn;
+        out->tmask = ev->tmask;
+        out->flags = ev->flags;
+    }
+    out->index = e->now;
+    out->core = out->gwarp / e->W;
+    out->warp = out->gwarp % e->W;
+    out->faults = e->fault_at_end && e->now == e->end;
     return true;
 }
 
@@ -1164,7 +1513,8 @@ static vx_err load_initial(vx_engine *e)
     e->ebreak = e->hdr->flags & VX_TRACE_HF_EBREAK_HALT;
     if (e->ebreak) vx_sim_set_ebreak_halt(e->sim, true);
     e->now = 0;
-    return read_to_issue(e, false);
+    e->st.reader_seeks++;
+    return read_to_issue(e, DM_ALL);
 }
 
 vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **out, char *msg, size_t cap)
@@ -1180,6 +1530,11 @@ vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **
     e->verify = !(opts && opts->no_verify);
     e->rep_issue = NO_ISSUE;
     e->short_at = NO_ISSUE;
+    e->rd_at = NO_ISSUE;
+    e->obs_mode = -1;
+    e->cache = calloc(CACHE_SLOTS, sizeof *e->cache);
+    if (e->cache)
+        for (unsigned i = 0; i < CACHE_SLOTS; i++) e->cache[i].base = UINT64_MAX;
     uint64_t budget = opts && opts->mem_budget ? opts->mem_budget : DEFAULT_BUDGET;
     vx_tl_init(&e->tl, budget, INTERVAL);
     if (!e->path) {
@@ -1271,6 +1626,7 @@ void vx_engine_free(vx_engine *e)
 {
     if (!e) return;
     vx_index_free(e->ix);
+    cache_free(e);
     vx_tl_free(&e->tl);
     vx_sim_free(e->sim);
     vx_trace_reader_free(e->rd);

@@ -65,7 +65,7 @@ typedef struct vx_engine_issue {
     bool faults;   /* this issue faulted in the recording */
 } vx_engine_issue;
 
-bool vx_engine_next_issue(const vx_engine *e, vx_engine_issue *out);
+bool vx_engine_next_issue(vx_engine *e, vx_engine_issue *out);
 
 /* Go to a position (clamped to end). */
 vx_err vx_engine_seek(vx_engine *e, uint64_t pos);
@@ -156,6 +156,8 @@ typedef struct vx_engine_stats {
     uint64_t verified;      /* of which compared with the trace */
     uint64_t scanned;       /* recorded issues examined without executing */
     uint64_t skipped;       /* recorded issues ruled out by the trace summary */
+    uint64_t cached;        /* of the replayed, issues taken from the schedule cache */
+    uint64_t reader_seeks;  /* times the trace reader was repositioned */
     uint64_t restores;      /* checkpoint restores */
     uint32_t checkpoints;   /* live checkpoints */
     uint64_t checkpoint_bytes;
