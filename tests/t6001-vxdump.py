@@ -490,6 +490,16 @@ class Errors(unittest.TestCase):
         self.assertLess(len(got), len(full))
         self.assertEqual(got, full[:len(got)], "a prefix of the complete trace")
         self.assertEqual(json.loads(got[-1])["index"] + 1, key, "up to the last complete chunk")
+        # a flipped byte in keyframe 0's pages: the listing does not read them, --check does
+        off, _, stored, _ = [c for c in t6kit.chunks(data) if c[1] == 5][0]
+        at = off + 28 + stored // 2
+        kf = os.path.join(D, "kf.vxt")
+        with open(kf, "wb") as f:
+            f.write(data[:at] + bytes([data[at] ^ 0x10]) + data[at + 1:])
+        self.assertEqual(t6kit.vxdump("--summary", kf).returncode, 0)
+        r = t6kit.vxdump("--check", "--summary", kf)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("offset %d" % off, r.stderr)
         s = t6kit.vxdump("--summary", cut)
         self.assertEqual(s.returncode, 1)
         self.assertIn("INCOMPLETE", s.stdout)

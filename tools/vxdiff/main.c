@@ -794,7 +794,7 @@ static void run_per_warp(differ *d)
         add_mismatch(&w, i, u->qside == 0 ? f.p : none, u->qside == 1 ? f.p : none);
         if (w.oom) goto oom;
     }
-    qsort(w.m, w.nm, sizeof *w.m, mismatch_cmp);
+    if (w.nm) qsort(w.m, w.nm, sizeof *w.m, mismatch_cmp);
     d->nfound += w.nm;
     d->nwarps = w.nm;
     for (size_t i = 0; i < w.nm; i++) {

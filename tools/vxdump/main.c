@@ -57,7 +57,7 @@ static const struct {
 
 typedef struct opts {
     const char *trace;
-    bool json, summary, no_header;
+    bool json, summary, no_header, check;
     const char *timeline;
     const char *extract;
     bool has_from, has_to;
@@ -96,6 +96,8 @@ static void usage(FILE *f)
             "                          JSON object) instead of the listing\n"
             "      --timeline FILE     write the warp activity as Chrome trace-event JSON for\n"
             "                          Perfetto / chrome://tracing (1 cycle shown as 1 us)\n"
+            "      --check             first verify the whole file (every chunk checksum,\n"
+            "                          record and keyframe), not only the events shown\n"
             "      --extract DIR       write the kernel image and the loaded files stored in\n"
             "                          the trace into DIR and print the vxrec options that\n"
             "                          record the same run again\n\n"
@@ -179,6 +181,8 @@ static int parse_args(int argc, char **argv, opts *o)
             o->summary = true;
         } else if (!strcmp(a, "--no-header")) {
             o->no_header = true;
+        } else if (!strcmp(a, "--check")) {
+            o->check = true;
         } else if ((v = optval(argc, argv, &i, "--from", &missing))) {
             if (!vx_cli_parse_u64(v, false, &o->from)) return usage_error("--from: '%s' is not an event index", v);
             o->has_from = true;
@@ -443,6 +447,11 @@ int main(int argc, char **argv)
         goto out;
     }
     const vx_trace_header *h = vx_trace_reader_header(r);
+    if (o.check && (e = vx_trace_reader_check(r))) {
+        fprintf(stderr, "%s: %s\n", prog, vx_trace_reader_errmsg(r));
+        status = VX_EXIT_USAGE;
+        goto out;
+    }
     if (o.extract) {
         status = extract(o.extract, h);
         goto out;
