@@ -66,10 +66,12 @@ static const char *nm(const char *s)
 void vxf_cmp_headers(const vx_trace_header *a, const vx_trace_header *b, const vxf_ctx *c,
                      vxf_items *out)
 {
-    if (a->threads != b->threads || (!c->per_warp && (a->clusters != b->clusters || a->cores != b->cores ||
-                                                      a->warps != b->warps)))
-        add(out, "platform", -1, false, 0, 0, "platform %ux%ux%ux%u != %ux%ux%ux%u (clusters x cores x warps x threads)",
-            a->clusters, a->cores, a->warps, a->threads, b->clusters, b->cores, b->warps, b->threads);
+    if (a->threads != b->threads ||
+        (!c->per_warp &&
+         (a->clusters != b->clusters || a->cores != b->cores || a->warps != b->warps)))
+        add(out, "platform", -1, false, 0, 0,
+            "platform %ux%ux%ux%u != %ux%ux%ux%u (clusters x cores x warps x threads)", a->clusters,
+            a->cores, a->warps, a->threads, b->clusters, b->cores, b->warps, b->threads);
     if (a->image_kind != b->image_kind)
         add(out, "image", -1, true, a->image_kind, b->image_kind, "kernel image kind %s != %s",
             vxd_image_kind_name(a->image_kind), vxd_image_kind_name(b->image_kind));
@@ -81,36 +83,41 @@ void vxf_cmp_headers(const vx_trace_header *a, const vx_trace_header *b, const v
             nm(a->image_name), a->image_len, nm(b->image_name), b->image_len, at);
     }
     if (a->nloads != b->nloads)
-        add(out, "load", -1, true, a->nloads, b->nloads, "%u loaded regions != %u", a->nloads, b->nloads);
+        add(out, "load", -1, true, a->nloads, b->nloads, "%u loaded regions != %u", a->nloads,
+            b->nloads);
     for (uint32_t i = 0; i < a->nloads && i < b->nloads; i++) {
         const vx_trace_load *p = &a->loads[i], *q = &b->loads[i];
         if (p->addr != q->addr)
-            add(out, "load", -1, true, p->addr, q->addr, "load %u (%s): address 0x%08" PRIx32 " != 0x%08" PRIx32,
-                i, nm(p->name), p->addr, q->addr);
+            add(out, "load", -1, true, p->addr, q->addr,
+                "load %u (%s): address 0x%08" PRIx32 " != 0x%08" PRIx32, i, nm(p->name), p->addr,
+                q->addr);
         if (p->len != q->len || (p->len && memcmp(p->bytes, q->bytes, p->len))) {
             size_t at = first_diff(p->bytes, p->len, q->bytes, q->len);
             if (at < p->len && at < q->len)
                 add(out, "load", -1, true, p->bytes[at], q->bytes[at],
-                    "load %u (%s @0x%08" PRIx32 ", %zu bytes vs %s, %zu bytes): first difference at byte %zu (address 0x%08" PRIx32 "): 0x%02x != 0x%02x",
-                    i, nm(p->name), p->addr, p->len, nm(q->name), q->len, at, p->addr + (uint32_t)at,
-                    p->bytes[at], q->bytes[at]);
+                    "load %u (%s @0x%08" PRIx32 ", %zu bytes vs %s, %zu bytes): first difference "
+                                                "at byte %zu (address 0x%08" PRIx32
+                    "): 0x%02x != 0x%02x",
+                    i, nm(p->name), p->addr, p->len, nm(q->name), q->len, at,
+                    p->addr + (uint32_t)at, p->bytes[at], q->bytes[at]);
             else
-                add(out, "load", -1, true, p->len, q->len, "load %u (%s @0x%08" PRIx32 "): %zu bytes != %zu bytes",
-                    i, nm(p->name), p->addr, p->len, q->len);
+                add(out, "load", -1, true, p->len, q->len,
+                    "load %u (%s @0x%08" PRIx32 "): %zu bytes != %zu bytes", i, nm(p->name),
+                    p->addr, p->len, q->len);
         }
     }
     if (a->start_pc != b->start_pc)
-        add(out, "start_pc", -1, true, a->start_pc, b->start_pc, "start pc 0x%08" PRIx32 " != 0x%08" PRIx32,
-            a->start_pc, b->start_pc);
+        add(out, "start_pc", -1, true, a->start_pc, b->start_pc,
+            "start pc 0x%08" PRIx32 " != 0x%08" PRIx32, a->start_pc, b->start_pc);
     if (a->arg != b->arg)
-        add(out, "arg", -1, true, a->arg, b->arg, "kernel argument (mscratch) 0x%08" PRIx32 " != 0x%08" PRIx32,
-            a->arg, b->arg);
+        add(out, "arg", -1, true, a->arg, b->arg,
+            "kernel argument (mscratch) 0x%08" PRIx32 " != 0x%08" PRIx32, a->arg, b->arg);
     if (a->max_cycles != b->max_cycles)
-        add(out, "max_cycles", -1, true, a->max_cycles, b->max_cycles, "cycle limit %" PRIu64 " != %" PRIu64,
-            a->max_cycles, b->max_cycles);
+        add(out, "max_cycles", -1, true, a->max_cycles, b->max_cycles,
+            "cycle limit %" PRIu64 " != %" PRIu64, a->max_cycles, b->max_cycles);
     if (a->mem_limit != b->mem_limit)
-        add(out, "mem_limit", -1, true, a->mem_limit, b->mem_limit, "memory limit %" PRIu64 " != %" PRIu64,
-            a->mem_limit, b->mem_limit);
+        add(out, "mem_limit", -1, true, a->mem_limit, b->mem_limit,
+            "memory limit %" PRIu64 " != %" PRIu64, a->mem_limit, b->mem_limit);
     if ((a->flags ^ b->flags) & VX_TRACE_HF_EBREAK_HALT)
         add(out, "flags", -1, true, a->flags, b->flags, "ebreak-halts-warp flag %u != %u",
             a->flags & VX_TRACE_HF_EBREAK_HALT, b->flags & VX_TRACE_HF_EBREAK_HALT);
@@ -121,7 +128,10 @@ void vxf_cmp_headers(const vx_trace_header *a, const vx_trace_header *b, const v
 static const char *kind_name(const vx_event *e)
 {
     if (!e) return "the end of the stream";
-    return e->kind == VX_EV_ISSUE ? "an issue" : e->kind == VX_EV_DM ? "a DM event" : e->kind == VX_EV_END ? "the END record" : "an unknown event";
+    return e->kind == VX_EV_ISSUE ? "an issue"
+           : e->kind == VX_EV_DM  ? "a DM event"
+           : e->kind == VX_EV_END ? "the END record"
+                                  : "an unknown event";
 }
 
 static bool commit_compared(const vx_commit *k, const vxf_ctx *c)
@@ -158,7 +168,8 @@ static void cmp_commits(const vx_event *a, const vx_event *b, const vxf_ctx *c, 
             const vx_commit *k = i < na ? ca[i] : cb[i];
             vxd_reg_name(k->file, k->reg, ra, sizeof ra);
             lanes_text(k->lanes, la, sizeof la);
-            add(out, "commit", -1, false, 0, 0, "only %s writes %s (lanes %s)", i < na ? "A" : "B", ra, la);
+            add(out, "commit", -1, false, 0, 0, "only %s writes %s (lanes %s)", i < na ? "A" : "B",
+                ra, la);
             continue;
         }
         const vx_commit *p = ca[i], *q = cb[i];
@@ -173,11 +184,13 @@ static void cmp_commits(const vx_event *a, const vx_event *b, const vxf_ctx *c, 
             if (!vx_lanes_test(all, l)) continue;
             bool ia = vx_lanes_test(p->lanes, l), ib = vx_lanes_test(q->lanes, l);
             if (ia != ib) {
-                add(out, "commit", (int)l, false, 0, 0, "%s lane %u: written only in %s", ra, l, ia ? "A" : "B");
+                add(out, "commit", (int)l, false, 0, 0, "%s lane %u: written only in %s", ra, l,
+                    ia ? "A" : "B");
             } else if (p->values[l] != q->values[l]) {
                 value_text(p->file, p->values[l], la, sizeof la);
                 value_text(q->file, q->values[l], lb, sizeof lb);
-                add(out, "commit", (int)l, true, p->values[l], q->values[l], "%s lane %u: %s != %s", ra, l, la, lb);
+                add(out, "commit", (int)l, true, p->values[l], q->values[l], "%s lane %u: %s != %s",
+                    ra, l, la, lb);
                 if (out->n && out->v[out->n - 1].lane == (int)l)
                     snprintf(out->v[out->n - 1].subject, sizeof out->v[0].subject, "%s", ra);
             }
@@ -195,19 +208,22 @@ static void cmp_mem(const vx_event *a, const vx_event *b, vxf_items *out)
     for (uint32_t i = 0; i < a->nmem || i < b->nmem; i++) {
         if (i >= a->nmem || i >= b->nmem) {
             const vx_memwrite *m = i < a->nmem ? &a->mem[i] : &b->mem[i];
-            add(out, "mem", m->lane, false, 0, 0, "only %s writes mem%u[0x%08" PRIx32 "]=0x%" PRIx32 " (lane %u)",
-                i < a->nmem ? "A" : "B", 8u * m->size, m->addr, m->value & size_mask(m->size), m->lane);
+            add(out, "mem", m->lane, false, 0, 0,
+                "only %s writes mem%u[0x%08" PRIx32 "]=0x%" PRIx32 " (lane %u)",
+                i < a->nmem ? "A" : "B", 8u * m->size, m->addr, m->value & size_mask(m->size),
+                m->lane);
             continue;
         }
         const vx_memwrite *p = &a->mem[i], *q = &b->mem[i];
         uint32_t vp = p->value & size_mask(p->size), vq = q->value & size_mask(q->size);
         if (p->lane != q->lane || p->addr != q->addr || p->size != q->size)
             add(out, "mem", p->lane, true, p->addr, q->addr,
-                "memory write %u: lane %u mem%u[0x%08" PRIx32 "] != lane %u mem%u[0x%08" PRIx32 "]", i, p->lane,
-                8u * p->size, p->addr, q->lane, 8u * q->size, q->addr);
+                "memory write %u: lane %u mem%u[0x%08" PRIx32 "] != lane %u mem%u[0x%08" PRIx32 "]",
+                i, p->lane, 8u * p->size, p->addr, q->lane, 8u * q->size, q->addr);
         else if (vp != vq)
-            add(out, "mem", p->lane, true, vp, vq, "memory write lane %u mem%u[0x%08" PRIx32 "]: 0x%" PRIx32 " != 0x%" PRIx32,
-                p->lane, 8u * p->size, p->addr, vp, vq);
+            add(out, "mem", p->lane, true, vp, vq,
+                "memory write lane %u mem%u[0x%08" PRIx32 "]: 0x%" PRIx32 " != 0x%" PRIx32, p->lane,
+                8u * p->size, p->addr, vp, vq);
     }
 }
 
@@ -216,7 +232,9 @@ static void wctl_text(const vx_wctl *w, char *buf, size_t cap)
     char m[48], m2[48];
     lanes_text(w->mask, m, sizeof m);
     lanes_text(w->mask2, m2, sizeof m2);
-    snprintf(buf, cap, "%s [%" PRIu32 ":%" PRIu32 "] pc 0x%08" PRIx32 " arg %" PRIu32 " arg2 %" PRIu32 " mask %s mask2 %s",
+    snprintf(buf, cap,
+             "%s [%" PRIu32 ":%" PRIu32 "] pc 0x%08" PRIx32 " arg %" PRIu32 " arg2 %" PRIu32
+             " mask %s mask2 %s",
              vxd_wctl_name(w->kind), w->core, w->warp, w->pc, w->arg, w->arg2, m, m2);
 }
 
@@ -226,7 +244,8 @@ static void cmp_wctl(const vx_event *a, const vx_event *b, vxf_items *out)
     for (uint32_t i = 0; i < a->nwctl || i < b->nwctl; i++) {
         if (i >= a->nwctl || i >= b->nwctl) {
             wctl_text(i < a->nwctl ? &a->wctl[i] : &b->wctl[i], ta, sizeof ta);
-            add(out, "wctl", -1, false, 0, 0, "only %s has warp-control effect %s", i < a->nwctl ? "A" : "B", ta);
+            add(out, "wctl", -1, false, 0, 0, "only %s has warp-control effect %s",
+                i < a->nwctl ? "A" : "B", ta);
             continue;
         }
         const vx_wctl *p = &a->wctl[i], *q = &b->wctl[i];
@@ -261,7 +280,8 @@ static void cmp_console(const vx_event *a, const vx_event *b, vxf_items *out)
 {
     bool same = a->nconsole == b->nconsole;
     for (uint32_t i = 0; same && i < a->nconsole; i++)
-        if (a->console[i].slot != b->console[i].slot || a->console[i].byte != b->console[i].byte) same = false;
+        if (a->console[i].slot != b->console[i].slot || a->console[i].byte != b->console[i].byte)
+            same = false;
     if (same) return;
     char ta[100], tb[100];
     console_text(a, ta, sizeof ta);
@@ -275,18 +295,21 @@ static void cmp_fault(const vx_fault *p, const vx_fault *q, const vxf_ctx *c, vx
     if (!p && !q) return;
     if (!p || !q) {
         const vx_fault *f = p ? p : q;
-        add(out, "fault", -1, false, 0, 0, "only %s faults: %s: %.96s", p ? "A" : "B", vxd_fault_name(f->kind), f->reason);
+        add(out, "fault", -1, false, 0, 0, "only %s faults: %s: %.96s", p ? "A" : "B",
+            vxd_fault_name(f->kind), f->reason);
         return;
     }
-    uint64_t ga = (uint64_t)p->core * c->warps_a + p->warp, gb = (uint64_t)q->core * c->warps_b + q->warp;
+    uint64_t ga = (uint64_t)p->core * c->warps_a + p->warp,
+             gb = (uint64_t)q->core * c->warps_b + q->warp;
     bool where = c->per_warp ? ga != gb : (p->core != q->core || p->warp != q->warp);
     if (p->kind != q->kind || p->signal != q->signal || p->pc != q->pc || p->insn != q->insn ||
         p->addr != q->addr || p->lanes != q->lanes || where ||
         strncmp(p->reason, q->reason, sizeof p->reason)) {
         add(out, "fault", -1, false, 0, 0,
-            "fault %s at pc 0x%08" PRIx32 " (core %" PRIu32 " warp %" PRIu32 "): %.96s != %s at pc 0x%08" PRIx32 " (core %" PRIu32 " warp %" PRIu32 "): %.96s",
-            vxd_fault_name(p->kind), p->pc, p->core, p->warp, p->reason, vxd_fault_name(q->kind), q->pc,
-            q->core, q->warp, q->reason);
+            "fault %s at pc 0x%08" PRIx32 " (core %" PRIu32 " warp %" PRIu32
+            "): %.96s != %s at pc 0x%08" PRIx32 " (core %" PRIu32 " warp %" PRIu32 "): %.96s",
+            vxd_fault_name(p->kind), p->pc, p->core, p->warp, p->reason, vxd_fault_name(q->kind),
+            q->pc, q->core, q->warp, q->reason);
     }
 }
 
@@ -302,56 +325,66 @@ void vxf_cmp_events(const vx_event *a, const vx_event *b, const vxf_ctx *c, vxf_
 {
     if (!a || !b || a->kind != b->kind) {
         if (a && b && a->kind == VX_EV_END)
-            add(out, "length", -1, true, a->index, b->index, "A ends here (after %" PRIu64 " issues) while B continues with %s",
-                a->index, kind_name(b));
+            add(out, "length", -1, true, a->index, b->index,
+                "A ends here (after %" PRIu64 " issues) while B continues with %s", a->index,
+                kind_name(b));
         else if (a && b && b->kind == VX_EV_END)
-            add(out, "length", -1, true, a->index, b->index, "B ends here (after %" PRIu64 " issues) while A continues with %s",
-                b->index, kind_name(a));
+            add(out, "length", -1, true, a->index, b->index,
+                "B ends here (after %" PRIu64 " issues) while A continues with %s", b->index,
+                kind_name(a));
         else
             add(out, "kind", -1, false, 0, 0, "A has %s, B has %s", kind_name(a), kind_name(b));
         return;
     }
     bool cyc = !(c->ignore & VXF_IG_CYCLE) && !c->per_warp;
     if (cyc && a->cycle != b->cycle)
-        add(out, "cycle", -1, true, a->cycle, b->cycle, "cycle %" PRIu64 " != %" PRIu64, a->cycle, b->cycle);
+        add(out, "cycle", -1, true, a->cycle, b->cycle, "cycle %" PRIu64 " != %" PRIu64, a->cycle,
+            b->cycle);
     if (a->kind == VX_EV_DM) {
         const vx_dm_event *p = &a->dm, *q = &b->dm;
         if (p->op != q->op || p->addr != q->addr || p->value != q->value || p->gwarp != q->gwarp ||
             p->lane != q->lane || p->arg != q->arg)
             add(out, "dm", -1, false, 0, 0,
-                "DM %s reg %s value 0x%08" PRIx32 " warp %" PRIu32 " lane %" PRIu32 " arg %" PRIu32 " != %s reg %s value 0x%08" PRIx32 " warp %" PRIu32 " lane %" PRIu32 " arg %" PRIu32,
-                vxd_dm_op_name(p->op), vxd_dm_reg_name(p->addr), p->value, p->gwarp, p->lane, p->arg,
-                vxd_dm_op_name(q->op), vxd_dm_reg_name(q->addr), q->value, q->gwarp, q->lane, q->arg);
+                "DM %s reg %s value 0x%08" PRIx32 " warp %" PRIu32 " lane %" PRIu32 " arg %" PRIu32
+                " != %s reg %s value 0x%08" PRIx32 " warp %" PRIu32 " lane %" PRIu32
+                " arg %" PRIu32,
+                vxd_dm_op_name(p->op), vxd_dm_reg_name(p->addr), p->value, p->gwarp, p->lane,
+                p->arg, vxd_dm_op_name(q->op), vxd_dm_reg_name(q->addr), q->value, q->gwarp,
+                q->lane, q->arg);
         return;
     }
     if (a->kind == VX_EV_END) {
         if (a->end_status != b->end_status)
             add(out, "end", -1, true, a->end_status, b->end_status, "the run ended with %s != %s",
                 vxd_end_name(a->end_status), vxd_end_name(b->end_status));
-        else if (a->end_status == VX_END_EXIT && a->exit_code != b->exit_code && !(c->ignore & VXF_IG_EXIT))
-            add(out, "exit", -1, true, a->exit_code, b->exit_code, "exit code %" PRIu32 " != %" PRIu32,
-                a->exit_code, b->exit_code);
+        else if (a->end_status == VX_END_EXIT && a->exit_code != b->exit_code &&
+                 !(c->ignore & VXF_IG_EXIT))
+            add(out, "exit", -1, true, a->exit_code, b->exit_code,
+                "exit code %" PRIu32 " != %" PRIu32, a->exit_code, b->exit_code);
         cmp_fault(a->fault, b->fault, c, out);
         return;
     }
     if (a->kind != VX_EV_ISSUE) return;
     if (!c->per_warp && (a->core != b->core || a->warp != b->warp))
-        add(out, "schedule", -1, false, 0, 0, "scheduled warp %" PRIu32 ":%" PRIu32 " != %" PRIu32 ":%" PRIu32 " (core:warp)",
+        add(out, "schedule", -1, false, 0, 0,
+            "scheduled warp %" PRIu32 ":%" PRIu32 " != %" PRIu32 ":%" PRIu32 " (core:warp)",
             a->core, a->warp, b->core, b->warp);
-    if (a->flags != b->flags && !((c->ignore & VXF_IG_DM) && !((a->flags ^ b->flags) & ~VX_EVF_STEP)))
-        add(out, "flags", -1, true, a->flags, b->flags, "event flags 0x%x != 0x%x (1 injected, 2 step)", a->flags,
-            b->flags);
+    if (a->flags != b->flags &&
+        !((c->ignore & VXF_IG_DM) && !((a->flags ^ b->flags) & ~VX_EVF_STEP)))
+        add(out, "flags", -1, true, a->flags, b->flags,
+            "event flags 0x%x != 0x%x (1 injected, 2 step)", a->flags, b->flags);
     if (a->pc != b->pc) {
         char da[96], db[96];
         disasm(c, a->pc, a->insn, da, sizeof da);
         disasm(c, b->pc, b->insn, db, sizeof db);
-        add(out, "pc", -1, true, a->pc, b->pc, "pc 0x%08" PRIx32 " [%s] != 0x%08" PRIx32 " [%s]", a->pc, da, b->pc, db);
+        add(out, "pc", -1, true, a->pc, b->pc, "pc 0x%08" PRIx32 " [%s] != 0x%08" PRIx32 " [%s]",
+            a->pc, da, b->pc, db);
     } else if (a->insn != b->insn) {
         char da[96], db[96];
         disasm(c, a->pc, a->insn, da, sizeof da);
         disasm(c, b->pc, b->insn, db, sizeof db);
-        add(out, "insn", -1, true, a->insn, b->insn, "instruction 0x%08" PRIx32 " [%s] != 0x%08" PRIx32 " [%s]",
-            a->insn, da, b->insn, db);
+        add(out, "insn", -1, true, a->insn, b->insn,
+            "instruction 0x%08" PRIx32 " [%s] != 0x%08" PRIx32 " [%s]", a->insn, da, b->insn, db);
     }
     if (a->tmask != b->tmask) {
         char ma[48], mb[48];
@@ -375,13 +408,15 @@ static uint64_t h8(uint64_t h, uint8_t v)
 
 static uint64_t h32(uint64_t h, uint32_t v)
 {
-    for (int i = 0; i < 4; i++) h = h8(h, (uint8_t)(v >> (8 * i)));
+    for (int i = 0; i < 4; i++)
+        h = h8(h, (uint8_t)(v >> (8 * i)));
     return h;
 }
 
 static uint64_t hlanes(uint64_t h, vx_lanes m)
 {
-    for (int i = 0; i < 4; i++) h = h32(h, (uint32_t)(m >> (32 * i)));
+    for (int i = 0; i < 4; i++)
+        h = h32(h, (uint32_t)(m >> (32 * i)));
     return h;
 }
 
@@ -402,7 +437,8 @@ uint64_t vxf_digest(const vx_event *ev, const vxf_ctx *c)
         h = h32(h, f->insn);
         h = h32(h, f->addr);
         h = hlanes(h, f->lanes);
-        for (size_t i = 0; i < sizeof f->reason && f->reason[i]; i++) h = h8(h, (uint8_t)f->reason[i]);
+        for (size_t i = 0; i < sizeof f->reason && f->reason[i]; i++)
+            h = h8(h, (uint8_t)f->reason[i]);
     }
     for (uint32_t i = 0; i < ev->ncommits; i++) {
         const vx_commit *k = &ev->commits[i];

@@ -32,7 +32,7 @@ typedef struct vxf_item {
     int lane;       /* -1 when not about one lane */
     char subject[24]; /* what the lane is of (a register name), or "" */
     bool has_ab;
-    uint64_t a, b;  /* the two values, when has_ab */
+    uint64_t a, b; /* the two values, when has_ab */
     char text[240];
 } vxf_item;
 
@@ -46,10 +46,10 @@ typedef struct vxf_items {
 
 typedef struct vxf_ctx {
     unsigned ignore;
-    bool per_warp;          /* events of one warp, not of one position: no schedule, cycle, wctl */
-    uint32_t threads;       /* lanes per warp (the same on both sides to compare events) */
+    bool per_warp;    /* events of one warp, not of one position: no schedule, cycle, wctl */
+    uint32_t threads; /* lanes per warp (the same on both sides to compare events) */
     uint32_t warps_a, warps_b; /* warps per core, to name warps globally */
-    vx_disasm_ctx *dis;     /* may be NULL */
+    vx_disasm_ctx *dis;        /* may be NULL */
 } vxf_ctx;
 
 /* Compare the headers; differences are added to out. */

@@ -168,7 +168,9 @@ static int parse_ignore(const char *s, unsigned *out)
         for (j = 0; j < VX_ARRAY_SIZE(fields); j++)
             if (!strcmp(t, fields[j].name)) break;
         if (j == VX_ARRAY_SIZE(fields)) {
-            usage_error("--ignore: unknown field '%s' (cycle, schedule, console, dm, header, mem, regs, csr, wctl, exit)", t);
+            usage_error("--ignore: unknown field '%s' (cycle, schedule, console, dm, header, mem, "
+                        "regs, csr, wctl, exit)",
+                        t);
             free(copy);
             return -1;
         }
@@ -207,7 +209,8 @@ static int parse_args(int argc, char **argv, opts *o)
                 return usage_error("--context: '%s' is not a number in 0..1000", v);
             o->context = (unsigned)n;
         } else if ((v = optval(argc, argv, &i, "--max", NULL, &missing))) {
-            if (!vx_cli_parse_u64(v, false, &o->max)) return usage_error("--max: '%s' is not a number", v);
+            if (!vx_cli_parse_u64(v, false, &o->max))
+                return usage_error("--max: '%s' is not a number", v);
         } else if ((v = optval(argc, argv, &i, "--ignore", NULL, &missing))) {
             if (parse_ignore(v, &o->ignore)) return EXIT_ERROR;
         } else if (missing) {
@@ -242,7 +245,8 @@ static int open_side(differ *d, int k)
         fprintf(stderr, "%s: %s\n", prog, vx_trace_reader_errmsg(s->r));
         return -1;
     }
-    if (vxd_symtab_load(&s->syms, s->h->image_kind, s->h->image, s->h->image_len, msg, sizeof msg)) {
+    if (vxd_symtab_load(&s->syms, s->h->image_kind, s->h->image, s->h->image_len, msg,
+                        sizeof msg)) {
         fprintf(stderr, "%s: %s: %s\n", prog, s->path, msg);
         return -1;
     }
@@ -358,13 +362,15 @@ static void print_items_text(const vxf_items *it)
     for (size_t i = 0; i < it->n; shown++) {
         const vxf_item *x = &it->v[i];
         size_t j = i + 1;
-        while (x->subject[0] && j < it->n && !strcmp(it->v[j].subject, x->subject) && it->v[j].has_ab &&
-               it->v[j].a == x->a && it->v[j].b == x->b && it->v[j].lane == it->v[j - 1].lane + 1)
+        while (x->subject[0] && j < it->n && !strcmp(it->v[j].subject, x->subject) &&
+               it->v[j].has_ab && it->v[j].a == x->a && it->v[j].b == x->b &&
+               it->v[j].lane == it->v[j - 1].lane + 1)
             j++;
         const char *pre = shown ? "          " : "differs:  ";
         if (j - i > 1) {
             const char *colon = strchr(x->text, ':');
-            printf("%s%s lanes %d-%d%s\n", pre, x->subject, x->lane, it->v[j - 1].lane, colon ? colon : "");
+            printf("%s%s lanes %d-%d%s\n", pre, x->subject, x->lane, it->v[j - 1].lane,
+                   colon ? colon : "");
         } else {
             printf("%s%s\n", pre, x->text);
         }
@@ -429,7 +435,8 @@ static char **render_list(differ *d, int k, const ctxlist *l)
 static void free_list(char **l)
 {
     if (!l) return;
-    for (size_t i = 0; l[i]; i++) free(l[i]);
+    for (size_t i = 0; l[i]; i++)
+        free(l[i]);
     free(l);
 }
 
@@ -458,13 +465,15 @@ static void report(differ *d, const char *title, const vxf_items *it, const ctxl
     }
     if (d->o.json) {
         vxd_sb out = {0};
-        vxd_sb_printf(&out, "{\"type\":\"difference\",\"mode\":\"%s\"", d->o.per_warp ? "per-warp" : "lockstep");
+        vxd_sb_printf(&out, "{\"type\":\"difference\",\"mode\":\"%s\"",
+                      d->o.per_warp ? "per-warp" : "lockstep");
         if (warpinfo) vxd_sb_printf(&out, ",%s", warpinfo);
         vxd_sb_puts(&out, ",\"title\":");
         vxd_sb_json_str(&out, title, strlen(title));
         vxd_sb_puts(&out, ",\"items\":");
         print_items_json(&out, it);
-        vxd_sb_printf(&out, ",\"a\":%s,\"b\":%s", d->la.s ? d->la.s : "null", d->lb.s ? d->lb.s : "null");
+        vxd_sb_printf(&out, ",\"a\":%s,\"b\":%s", d->la.s ? d->la.s : "null",
+                      d->lb.s ? d->lb.s : "null");
         const char *names[4] = {"before_a", "before_b", "after_a", "after_b"};
         char **lists[4] = {bl[0], bl[1], al[0], al[1]};
         for (int i = 0; i < 4; i++) {
@@ -482,13 +491,15 @@ static void report(differ *d, const char *title, const vxf_items *it, const ctxl
             /* align the two lists on their last entries */
             size_t ia = before[0].n + i >= nb ? before[0].n + i - nb : (size_t)-1;
             size_t ib = before[1].n + i >= nb ? before[1].n + i - nb : (size_t)-1;
-            print_pair(ia != (size_t)-1 && bl[0] ? bl[0][ia] : NULL, ib != (size_t)-1 && bl[1] ? bl[1][ib] : NULL);
+            print_pair(ia != (size_t)-1 && bl[0] ? bl[0][ia] : NULL,
+                       ib != (size_t)-1 && bl[1] ? bl[1][ib] : NULL);
         }
         printf("- %s\n+ %s\n", d->la.s ? d->la.s : "", d->lb.s ? d->lb.s : "");
         print_items_text(it);
         size_t na = after[0].n > after[1].n ? after[0].n : after[1].n;
         for (size_t i = 0; i < na; i++)
-            print_pair(i < after[0].n && al[0] ? al[0][i] : NULL, i < after[1].n && al[1] ? al[1][i] : NULL);
+            print_pair(i < after[0].n && al[0] ? al[0][i] : NULL,
+                       i < after[1].n && al[1] ? al[1][i] : NULL);
     }
     for (int k = 0; k < 2; k++) {
         free_list(bl[k]);
@@ -557,7 +568,8 @@ static void run_lockstep(differ *d)
             for (int k = 0; k < 2; k++) {
                 /* the ring in order, oldest first */
                 size_t m = rlen < 64 ? rlen : 64;
-                for (size_t i = 0; i < m; i++) tmp[k][i] = ring[k][(rhead + (n + 1) - rlen + i) % (n + 1)];
+                for (size_t i = 0; i < m; i++)
+                    tmp[k][i] = ring[k][(rhead + (n + 1) - rlen + i) % (n + 1)];
                 before[k] = (ctxlist){tmp[k], m};
             }
             /* the rings hold indexes of events already compared; fetching them
@@ -568,13 +580,17 @@ static void run_lockstep(differ *d)
             after[1] = (ctxlist){aft[1], e1 ? after_positions(d, 1, p1, n, aft[1], -1) : 0};
             char title[160];
             if (ea && eb && ea->index == eb->index && ea->cycle == eb->cycle)
-                snprintf(title, sizeof title, "%s difference at event %" PRIu64 " (cycle %" PRIu64 ")",
+                snprintf(title, sizeof title,
+                         "%s difference at event %" PRIu64 " (cycle %" PRIu64 ")",
                          d->ndiff == 1 ? "first" : "next", ea->index, ea->cycle);
             else if (ea && eb && ea->index == eb->index)
-                snprintf(title, sizeof title, "%s difference at event %" PRIu64 " (cycle %" PRIu64 " in A, %" PRIu64 " in B)",
+                snprintf(title, sizeof title,
+                         "%s difference at event %" PRIu64 " (cycle %" PRIu64 " in A, %" PRIu64
+                         " in B)",
                          d->ndiff == 1 ? "first" : "next", ea->index, ea->cycle, eb->cycle);
             else
-                snprintf(title, sizeof title, "%s difference at event %" PRIu64 " of A / %" PRIu64 " of B",
+                snprintf(title, sizeof title,
+                         "%s difference at event %" PRIu64 " of A / %" PRIu64 " of B",
                          d->ndiff == 1 ? "first" : "next", ea ? ea->index : d->s[0].last_index,
                          eb ? eb->index : d->s[1].last_index);
             char warpinfo[160];
@@ -638,7 +654,8 @@ static bool q_push(unit *u, qitem it)
         size_t ncap = u->cap ? u->cap * 2 : 16;
         qitem *p = malloc(ncap * sizeof *p);
         if (!p) return false;
-        for (size_t i = 0; i < u->len; i++) p[i] = u->q[(u->head + i) % u->cap];
+        for (size_t i = 0; i < u->len; i++)
+            p[i] = u->q[(u->head + i) % u->cap];
         free(u->q);
         u->q = p;
         u->head = 0;
@@ -681,7 +698,8 @@ static void add_mismatch(pw *w, size_t ui, pos a, pos b)
     for (int k = 0; k < 2; k++) {
         m->before[k] = calloc(n + 1, sizeof(pos));
         if (!m->before[k]) continue;
-        for (size_t i = 0; i < u->rlen; i++) m->before[k][i] = u->ring[k][(u->rhead + (n + 1) - u->rlen + i) % (n + 1)];
+        for (size_t i = 0; i < u->rlen; i++)
+            m->before[k][i] = u->ring[k][(u->rhead + (n + 1) - u->rlen + i) % (n + 1)];
     }
     m->nbefore = u->rlen;
     free(u->q);
@@ -719,7 +737,8 @@ static uint64_t dm_digest(const vx_event *e)
     uint64_t v[6] = {e->dm.op, e->dm.addr, e->dm.value, e->dm.gwarp, e->dm.lane, e->dm.arg};
     uint64_t h = 0xcbf29ce484222325ull;
     for (int i = 0; i < 6; i++)
-        for (int j = 0; j < 8; j++) h = (h ^ ((v[i] >> (8 * j)) & 0xFF)) * 0x100000001b3ull;
+        for (int j = 0; j < 8; j++)
+            h = (h ^ ((v[i] >> (8 * j)) & 0xFF)) * 0x100000001b3ull;
     return h;
 }
 
@@ -807,16 +826,22 @@ static void run_per_warp(differ *d)
         const vx_event *eb = m->b.valid ? fetch(d, 1, m->b) : NULL;
         char title[200], warpinfo[240];
         if (m->unit == nw) {
-            snprintf(title, sizeof title, "the Debug Module event streams differ at their event %" PRIu64, m->k);
+            snprintf(title, sizeof title,
+                     "the Debug Module event streams differ at their event %" PRIu64, m->k);
             snprintf(warpinfo, sizeof warpinfo, "\"warp\":null,\"position\":%" PRIu64, m->k);
         } else {
             uint32_t wa = d->s[0].h->warps, wb = d->s[1].h->warps;
-            snprintf(title, sizeof title, "warp %zu (A %zu:%zu, B %zu:%zu): first difference at its issue %" PRIu64
-                                          " (A event %s%" PRIu64 ", B event %s%" PRIu64 ")",
-                     m->unit, m->unit / wa, m->unit % wa, m->unit / wb, m->unit % wb, m->k, m->a.valid ? "" : "-",
-                     m->a.valid ? m->a.index : 0, m->b.valid ? "" : "-", m->b.valid ? m->b.index : 0);
-            snprintf(warpinfo, sizeof warpinfo, "\"warp\":%zu,\"position\":%" PRIu64 ",\"index_a\":%s%" PRIu64 ",\"index_b\":%s%" PRIu64,
-                     m->unit, m->k, "", m->a.valid ? m->a.index : 0, "", m->b.valid ? m->b.index : 0);
+            snprintf(title, sizeof title,
+                     "warp %zu (A %zu:%zu, B %zu:%zu): first difference at its issue %" PRIu64
+                     " (A event %s%" PRIu64 ", B event %s%" PRIu64 ")",
+                     m->unit, m->unit / wa, m->unit % wa, m->unit / wb, m->unit % wb, m->k,
+                     m->a.valid ? "" : "-", m->a.valid ? m->a.index : 0, m->b.valid ? "" : "-",
+                     m->b.valid ? m->b.index : 0);
+            snprintf(warpinfo, sizeof warpinfo,
+                     "\"warp\":%zu,\"position\":%" PRIu64 ",\"index_a\":%s%" PRIu64
+                     ",\"index_b\":%s%" PRIu64,
+                     m->unit, m->k, "", m->a.valid ? m->a.index : 0, "",
+                     m->b.valid ? m->b.index : 0);
             if (!m->a.valid || !m->b.valid) {
                 char *p = strstr(warpinfo, m->a.valid ? "\"index_b\":" : "\"index_a\":");
                 if (p) {
@@ -841,7 +866,8 @@ static void run_per_warp(differ *d)
             memset(x, 0, sizeof *x);
             snprintf(x->field, sizeof x->field, "length");
             x->lane = -1;
-            snprintf(x->text, sizeof x->text, "warp %zu issues more instructions in %s: the other trace has only %" PRIu64,
+            snprintf(x->text, sizeof x->text,
+                     "warp %zu issues more instructions in %s: the other trace has only %" PRIu64,
                      m->unit, ea ? "A" : "B", m->k);
         }
         if (!it.total) { /* equal digests for unequal events cannot happen; equal events with unequal digests neither */
@@ -849,7 +875,8 @@ static void run_per_warp(differ *d)
             memset(&it.v[0], 0, sizeof it.v[0]);
             snprintf(it.v[0].field, sizeof it.v[0].field, "digest");
             it.v[0].lane = -1;
-            snprintf(it.v[0].text, sizeof it.v[0].text, "the events differ in a field that is not shown");
+            snprintf(it.v[0].text, sizeof it.v[0].text,
+                     "the events differ in a field that is not shown");
         }
         render(d, 0, ea, &d->la);
         render(d, 1, eb, &d->lb);
@@ -859,7 +886,10 @@ static void run_per_warp(differ *d)
             before[k] = (ctxlist){m->before[k], m->before[k] ? m->nbefore : 0};
             pos at = k == 0 ? m->a : m->b;
             size_t cn = n < 64 ? n : 64;
-            after[k] = (ctxlist){aft[k], at.valid && m->unit < nw ? after_positions(d, k, at, cn, aft[k], (int64_t)m->unit) : 0};
+            after[k] =
+                (ctxlist){aft[k], at.valid && m->unit < nw
+                                      ? after_positions(d, k, at, cn, aft[k], (int64_t)m->unit)
+                                      : 0};
         }
         report(d, title, &it, before, after, warpinfo);
     }
@@ -867,7 +897,8 @@ static void run_per_warp(differ *d)
     if (d->status != EXIT_ERROR && (!d->o.max || d->ndiff < d->o.max)) {
         vxf_items it = {0};
         if (end[0].have || end[1].have) {
-            vxf_cmp_events(end[0].have ? &end[0].ev : NULL, end[1].have ? &end[1].ev : NULL, &d->ctx, &it);
+            vxf_cmp_events(end[0].have ? &end[0].ev : NULL, end[1].have ? &end[1].ev : NULL,
+                           &d->ctx, &it);
         }
         if (it.total) {
             d->nfound++;
@@ -919,16 +950,21 @@ int main(int argc, char **argv)
     d.ctx.dis = d.dis;
 
     header_diffs(&d);
-    bool shapes_differ = d.s[0].h->clusters * d.s[0].h->cores != d.s[1].h->clusters * d.s[1].h->cores ||
-                         d.s[0].h->warps != d.s[1].h->warps;
+    bool shapes_differ =
+        d.s[0].h->clusters * d.s[0].h->cores != d.s[1].h->clusters * d.s[1].h->cores ||
+        d.s[0].h->warps != d.s[1].h->warps;
     if (d.s[0].h->threads != d.s[1].h->threads) {
         if (!d.o.quiet)
-            fprintf(stderr, "%s: the traces have %u and %u threads per warp: their events cannot be compared\n",
-                    prog, d.s[0].h->threads, d.s[1].h->threads);
+            fprintf(
+                stderr,
+                "%s: the traces have %u and %u threads per warp: their events cannot be compared\n",
+                prog, d.s[0].h->threads, d.s[1].h->threads);
         if (!d.nfound) d.nfound = 1;
     } else if (!d.o.per_warp && shapes_differ) {
         if (!d.o.quiet && !d.o.json)
-            fprintf(stderr, "%s: the platform shapes differ: the schedules cannot match (try --per-warp)\n", prog);
+            fprintf(stderr,
+                    "%s: the platform shapes differ: the schedules cannot match (try --per-warp)\n",
+                    prog);
         if (!d.nfound) d.nfound = 1;
     } else if (d.o.per_warp) {
         run_per_warp(&d);
@@ -939,22 +975,27 @@ int main(int argc, char **argv)
     bool incomplete = false;
     for (int k = 0; k < 2; k++)
         if (vx_trace_reader_incomplete(d.s[k].r)) {
-            fprintf(stderr, "%s: %s: the trace is incomplete (cut off while it was recorded): the comparison is not complete\n",
+            fprintf(stderr,
+                    "%s: %s: the trace is incomplete (cut off while it was recorded): the "
+                    "comparison is not complete\n",
                     prog, d.s[k].path);
             incomplete = true;
         }
-    if (d.status != EXIT_ERROR) d.status = incomplete ? EXIT_ERROR : d.nfound ? EXIT_DIFF : EXIT_SAME;
+    if (d.status != EXIT_ERROR)
+        d.status = incomplete ? EXIT_ERROR : d.nfound ? EXIT_DIFF : EXIT_SAME;
     if (d.o.json && !d.o.quiet) {
         printf("{\"type\":\"result\",\"status\":%d,\"identical\":%s,\"differences_found\":%" PRIu64
-               ",\"differences_shown\":%" PRIu64 ",\"mode\":\"%s\",\"compared_a\":%" PRIu64 ",\"compared_b\":%" PRIu64 "}\n",
+               ",\"differences_shown\":%" PRIu64 ",\"mode\":\"%s\",\"compared_a\":%" PRIu64
+               ",\"compared_b\":%" PRIu64 "}\n",
                d.status, d.status == EXIT_SAME ? "true" : "false", d.nfound, d.ndiff,
                d.o.per_warp ? "per-warp" : "lockstep", d.s[0].compared, d.s[1].compared);
     } else if (!d.o.quiet) {
         if (d.status == EXIT_SAME && d.o.verbose)
-            printf("%s: %s and %s are identical (%" PRIu64 " events compared%s)\n", prog, d.s[0].path,
-                   d.s[1].path, d.s[0].compared, d.o.per_warp ? ", per warp" : "");
+            printf("%s: %s and %s are identical (%" PRIu64 " events compared%s)\n", prog,
+                   d.s[0].path, d.s[1].path, d.s[0].compared, d.o.per_warp ? ", per warp" : "");
         else if (d.status == EXIT_DIFF && d.o.per_warp && d.nwarps > 1)
-            printf("%s: %" PRIu64 " warps diverge (the first difference of each is shown: --max %" PRIu64 ")\n",
+            printf("%s: %" PRIu64
+                   " warps diverge (the first difference of each is shown: --max %" PRIu64 ")\n",
                    prog, d.nwarps, d.o.max);
     }
 out:

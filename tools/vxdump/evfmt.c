@@ -15,7 +15,8 @@ static bool sb_grow(vxd_sb *b, size_t extra)
     if (b->oom) return false;
     if (b->len + extra + 1 <= b->cap) return true;
     size_t ncap = b->cap ? b->cap : 256;
-    while (ncap < b->len + extra + 1) ncap *= 2;
+    while (ncap < b->len + extra + 1)
+        ncap *= 2;
     char *p = realloc(b->s, ncap);
     if (!p) {
         b->oom = true;
@@ -77,7 +78,8 @@ void vxd_sb_printf(vxd_sb *b, const char *fmt, ...)
 
 void vxd_sb_pad(vxd_sb *b, size_t col)
 {
-    while (b->len < col && !b->oom) vxd_sb_putc(b, ' ');
+    while (b->len < col && !b->oom)
+        vxd_sb_putc(b, ' ');
 }
 
 void vxd_sb_json_str(vxd_sb *b, const char *s, size_t n)
@@ -131,17 +133,18 @@ void vxd_sb_json_lanes(vxd_sb *b, vx_lanes m)
 
 const char *vxd_wctl_name(unsigned k)
 {
-    static const char *const n[] = {"?",         "tmask",     "activate",    "deactivate",
-                                    "ipdom-push", "ipdom-pop", "ipdom-else",  "spawn-wait",
-                                    "bar-arrive", "bar-release", "stall",     "unstall"};
+    static const char *const n[] = {"?",          "tmask",       "activate",   "deactivate",
+                                    "ipdom-push", "ipdom-pop",   "ipdom-else", "spawn-wait",
+                                    "bar-arrive", "bar-release", "stall",      "unstall"};
     return k < VX_ARRAY_SIZE(n) && k ? n[k] : "unknown";
 }
 
 const char *vxd_fault_name(unsigned k)
 {
-    static const char *const n[] = {"none",     "illegal",  "csr",      "misaligned", "unmapped",
-                                    "divergent", "ipdom-overflow", "ipdom-underflow", "barrier",
-                                    "wspawn",   "ecall",    "ebreak",   "deadlock",   "console"};
+    static const char *const n[] = {
+        "none",           "illegal",         "csr",     "misaligned", "unmapped", "divergent",
+        "ipdom-overflow", "ipdom-underflow", "barrier", "wspawn",     "ecall",    "ebreak",
+        "deadlock",       "console"};
     return k < VX_ARRAY_SIZE(n) ? n[k] : "unknown";
 }
 
@@ -160,15 +163,15 @@ const char *vxd_signal_name(unsigned s)
 
 const char *vxd_dm_op_name(unsigned op)
 {
-    static const char *const n[] = {"?",      "read",   "write",   "halt",
-                                    "resume", "reset",  "set-pc",  "scratch", "inject-reject"};
+    static const char *const n[] = {"?",     "read",   "write",   "halt",         "resume",
+                                    "reset", "set-pc", "scratch", "inject-reject"};
     return op < VX_ARRAY_SIZE(n) && op ? n[op] : "unknown";
 }
 
 const char *vxd_dm_reg_name(unsigned a)
 {
-    static const char *const n[] = {"platform", "dconfig", "dselect",   "wmask",     "wactive",
-                                    "wstatus",  "dctrl",   "dpc",       "inject",    "dscratch0",
+    static const char *const n[] = {"platform",  "dconfig",   "dselect",  "wmask",  "wactive",
+                                    "wstatus",   "dctrl",     "dpc",      "inject", "dscratch0",
                                     "dscratch1", "dscratch2", "dscratch3"};
     return a < VX_ARRAY_SIZE(n) ? n[a] : "reg?";
 }
@@ -229,8 +232,8 @@ static int digits_u64(uint64_t v)
     return n;
 }
 
-void vxd_fmt_init(vxd_fmt *f, const vx_trace_header *h, const vxd_symtab *syms,
-                  vx_disasm_ctx *dis, uint64_t max_index, uint64_t max_cycle)
+void vxd_fmt_init(vxd_fmt *f, const vx_trace_header *h, const vxd_symtab *syms, vx_disasm_ctx *dis,
+                  uint64_t max_index, uint64_t max_cycle)
 {
     memset(f, 0, sizeof *f);
     f->cores = h->clusters * h->cores;
@@ -255,8 +258,8 @@ void vxd_fmt_init(vxd_fmt *f, const vx_trace_header *h, const vxd_symtab *syms,
 void vxd_fmt_columns(const vxd_fmt *f, vxd_sb *b)
 {
     size_t start = b->len;
-    vxd_sb_printf(b, "#%*s %*s  %-*s  %-8s  ", f->w_index - 1, "INDEX", f->w_cycle, "CYCLE", f->w_cw,
-                  "C:W", "PC");
+    vxd_sb_printf(b, "#%*s %*s  %-*s  %-8s  ", f->w_index - 1, "INDEX", f->w_cycle, "CYCLE",
+                  f->w_cw, "C:W", "PC");
     if (f->w_sym) vxd_sb_printf(b, "%-*s  ", f->w_sym, "SYMBOL");
     vxd_sb_printf(b, "%-*s  %-*s  %s", f->w_mask, "MASK", f->w_dis, "INSTRUCTION", "EFFECTS");
     (void)start;
@@ -284,7 +287,12 @@ static void fmt_float(vxd_sb *b, uint32_t bits)
     if (!strpbrk(t, ".eEna")) vxd_sb_puts(b, ".0"); /* not for inf / nan / exponents */
 }
 
-enum { COLL_NONE, COLL_UNIFORM, COLL_AFFINE, COLL_LIST };
+enum {
+    COLL_NONE,
+    COLL_UNIFORM,
+    COLL_AFFINE,
+    COLL_LIST
+};
 
 /*
  * How the values of lanes collapse: uniform (all equal), affine (v = b + s*lane
@@ -420,7 +428,8 @@ static void fmt_mem(const vxd_fmt *f, const vx_event *ev, vxd_sb *b, size_t star
             astride = (int32_t)(d / dl);
             abase = addrs[l0] - (uint32_t)astride * l0;
             for (unsigned l = l1 + 1; l < f->threads; l++)
-                if (vx_lanes_test(lanes, l) && addrs[l] != abase + (uint32_t)astride * l) group = false;
+                if (vx_lanes_test(lanes, l) && addrs[l] != abase + (uint32_t)astride * l)
+                    group = false;
         }
     }
     if (group) {
@@ -536,7 +545,8 @@ static void fmt_console(const vx_event *ev, vxd_sb *b, size_t start)
 
 static void fmt_fault(const vx_fault *ft, vxd_sb *b)
 {
-    vxd_sb_printf(b, "FAULT %s (%s, lanes 0x", vxd_fault_name(ft->kind), vxd_signal_name(ft->signal));
+    vxd_sb_printf(b, "FAULT %s (%s, lanes 0x", vxd_fault_name(ft->kind),
+                  vxd_signal_name(ft->signal));
     lanes_hex(b, ft->lanes, 1);
     vxd_sb_printf(b, "): %.96s", ft->reason);
 }
@@ -588,8 +598,8 @@ static void fmt_dm(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
         vxd_sb_printf(b, " %s = 0x%08" PRIx32, vxd_dm_reg_name(d->addr), d->value);
         break;
     case VX_DM_HALT:
-        vxd_sb_printf(b, " warp %" PRIu32 " [%" PRIu32 ":%" PRIu32 "] cause=%s", d->gwarp, d->gwarp / w,
-                      d->gwarp % w, vxd_hacause_name(d->arg));
+        vxd_sb_printf(b, " warp %" PRIu32 " [%" PRIu32 ":%" PRIu32 "] cause=%s", d->gwarp,
+                      d->gwarp / w, d->gwarp % w, vxd_hacause_name(d->arg));
         break;
     case VX_DM_RESUME:
         vxd_sb_printf(b, " warp %" PRIu32 " [%" PRIu32 ":%" PRIu32 "]", d->gwarp, d->gwarp / w,
@@ -601,17 +611,18 @@ static void fmt_dm(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
                       d->gwarp / w, d->gwarp % w, d->value);
         break;
     case VX_DM_SCRATCH:
-        vxd_sb_printf(b, " warp %" PRIu32 " [%" PRIu32 ":%" PRIu32 "] lane %" PRIu32 " dscratch%" PRIu32
-                         " = 0x%08" PRIx32,
+        vxd_sb_printf(b,
+                      " warp %" PRIu32 " [%" PRIu32 ":%" PRIu32 "] lane %" PRIu32
+                      " dscratch%" PRIu32 " = 0x%08" PRIx32,
                       d->gwarp, d->gwarp / w, d->gwarp % w, d->lane, d->arg, d->value);
         break;
     case VX_DM_INJECT_REJECT:
         vxd_sb_printf(b, " insn=0x%08" PRIx32 " reason=%" PRIu32, d->value, d->arg);
         break;
     default:
-        vxd_sb_printf(b, " addr=0x%x value=0x%08" PRIx32 " warp=%" PRIu32 " lane=%" PRIu32
-                         " arg=%" PRIu32,
-                      d->addr, d->value, d->gwarp, d->lane, d->arg);
+        vxd_sb_printf(
+            b, " addr=0x%x value=0x%08" PRIx32 " warp=%" PRIu32 " lane=%" PRIu32 " arg=%" PRIu32,
+            d->addr, d->value, d->gwarp, d->lane, d->arg);
         break;
     }
 }
@@ -623,7 +634,9 @@ static void fmt_end(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
     case VX_END_EXIT: vxd_sb_printf(b, "exit code %" PRIu32, ev->exit_code); break;
     case VX_END_FAULT: vxd_sb_puts(b, "fault"); break;
     case VX_END_LIMIT: vxd_sb_puts(b, "cycle limit reached"); break;
-    case VX_END_ABORT: vxd_sb_puts(b, "aborted (the recording stopped while the kernel ran)"); break;
+    case VX_END_ABORT:
+        vxd_sb_puts(b, "aborted (the recording stopped while the kernel ran)");
+        break;
     default: vxd_sb_printf(b, "status %u", ev->end_status); break;
     }
     if (ev->fault) {
@@ -633,8 +646,9 @@ static void fmt_end(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
             vx_disasm_ctx_insn(f->dis, ft->pc, ft->insn, dis, sizeof dis);
         else
             vx_disasm(ft->pc, ft->insn, dis, sizeof dis);
-        vxd_sb_printf(b, " %s (%s) at pc 0x%08" PRIx32 " [%s], core %" PRIu32 " warp %" PRIu32 ", lanes 0x",
-                      vxd_fault_name(ft->kind), vxd_signal_name(ft->signal), ft->pc, dis, ft->core, ft->warp);
+        vxd_sb_printf(
+            b, " %s (%s) at pc 0x%08" PRIx32 " [%s], core %" PRIu32 " warp %" PRIu32 ", lanes 0x",
+            vxd_fault_name(ft->kind), vxd_signal_name(ft->signal), ft->pc, dis, ft->core, ft->warp);
         lanes_hex(b, ft->lanes, 1);
         vxd_sb_printf(b, ": %.96s", ft->reason);
     }
@@ -691,11 +705,12 @@ void vxd_fmt_event(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
 
 static void json_fault(vxd_sb *b, const vx_fault *ft)
 {
-    vxd_sb_printf(b, "{\"kind\":\"%s\",\"signal\":%u,\"signame\":\"%s\",\"core\":%" PRIu32
-                     ",\"warp\":%" PRIu32 ",\"pc\":%" PRIu32 ",\"insn\":%" PRIu32 ",\"addr\":%" PRIu32
-                     ",\"lanes\":",
-                  vxd_fault_name(ft->kind), ft->signal, vxd_signal_name(ft->signal), ft->core, ft->warp,
-                  ft->pc, ft->insn, ft->addr);
+    vxd_sb_printf(b,
+                  "{\"kind\":\"%s\",\"signal\":%u,\"signame\":\"%s\",\"core\":%" PRIu32
+                  ",\"warp\":%" PRIu32 ",\"pc\":%" PRIu32 ",\"insn\":%" PRIu32 ",\"addr\":%" PRIu32
+                  ",\"lanes\":",
+                  vxd_fault_name(ft->kind), ft->signal, vxd_signal_name(ft->signal), ft->core,
+                  ft->warp, ft->pc, ft->insn, ft->addr);
     vxd_sb_json_lanes(b, ft->lanes);
     vxd_sb_puts(b, ",\"reason\":");
     vxd_sb_json_str(b, ft->reason, strnlen(ft->reason, sizeof ft->reason));
@@ -711,8 +726,9 @@ static void json_issue(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
 {
     char dis[96], sym[160];
     uint32_t off;
-    vxd_sb_printf(b, ",\"core\":%" PRIu32 ",\"warp\":%" PRIu32 ",\"gwarp\":%" PRIu32 ",\"pc\":%" PRIu32
-                     ",\"insn\":%" PRIu32 ",\"tmask\":",
+    vxd_sb_printf(b,
+                  ",\"core\":%" PRIu32 ",\"warp\":%" PRIu32 ",\"gwarp\":%" PRIu32 ",\"pc\":%" PRIu32
+                  ",\"insn\":%" PRIu32 ",\"tmask\":",
                   ev->core, ev->warp, ev->core * f->warps + ev->warp, ev->pc, ev->insn);
     vxd_sb_json_lanes(b, ev->tmask);
     vxd_sb_printf(b, ",\"flags\":%u,\"disasm\":", ev->flags);
@@ -739,7 +755,8 @@ static void json_issue(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
         if (f->lane >= 0 && !vx_lanes_test(c->lanes, (unsigned)f->lane)) continue;
         char rn[24];
         vxd_reg_name(c->file, c->reg, rn, sizeof rn);
-        vxd_sb_printf(b, "%s{\"file\":\"%s\",\"reg\":%u,\"name\":\"%s\",\"lanes\":", first ? "" : ",",
+        vxd_sb_printf(b,
+                      "%s{\"file\":\"%s\",\"reg\":%u,\"name\":\"%s\",\"lanes\":", first ? "" : ",",
                       file_name(c->file), c->reg, rn);
         first = false;
         vxd_sb_json_lanes(b, c->lanes);
@@ -766,9 +783,11 @@ static void json_issue(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
     vxd_sb_puts(b, "],\"wctl\":[");
     for (uint32_t i = 0; i < ev->nwctl; i++) {
         const vx_wctl *w = &ev->wctl[i];
-        vxd_sb_printf(b, "%s{\"kind\":\"%s\",\"core\":%" PRIu32 ",\"warp\":%" PRIu32 ",\"pc\":%" PRIu32
-                         ",\"arg\":%" PRIu32 ",\"arg2\":%" PRIu32 ",\"mask\":",
-                      i ? "," : "", vxd_wctl_name(w->kind), w->core, w->warp, w->pc, w->arg, w->arg2);
+        vxd_sb_printf(b,
+                      "%s{\"kind\":\"%s\",\"core\":%" PRIu32 ",\"warp\":%" PRIu32 ",\"pc\":%" PRIu32
+                      ",\"arg\":%" PRIu32 ",\"arg2\":%" PRIu32 ",\"mask\":",
+                      i ? "," : "", vxd_wctl_name(w->kind), w->core, w->warp, w->pc, w->arg,
+                      w->arg2);
         vxd_sb_json_lanes(b, w->mask);
         vxd_sb_puts(b, ",\"mask2\":");
         vxd_sb_json_lanes(b, w->mask2);
@@ -787,16 +806,19 @@ static void json_issue(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
 
 void vxd_fmt_event_json(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
 {
-    const char *type = ev->kind == VX_EV_ISSUE ? "issue" : ev->kind == VX_EV_DM ? "dm"
-                                                        : ev->kind == VX_EV_END ? "end" : "unknown";
+    const char *type = ev->kind == VX_EV_ISSUE ? "issue"
+                       : ev->kind == VX_EV_DM  ? "dm"
+                       : ev->kind == VX_EV_END ? "end"
+                                               : "unknown";
     vxd_sb_printf(b, "{\"type\":\"%s\",\"index\":%" PRIu64 ",\"cycle\":%" PRIu64, type, ev->index,
                   ev->cycle);
     if (ev->kind == VX_EV_ISSUE) {
         json_issue(f, ev, b);
     } else if (ev->kind == VX_EV_DM) {
         const vx_dm_event *d = &ev->dm;
-        vxd_sb_printf(b, ",\"op\":\"%s\",\"addr\":%u,\"reg\":\"%s\",\"value\":%" PRIu32 ",\"gwarp\":%" PRIu32
-                         ",\"lane\":%" PRIu32 ",\"arg\":%" PRIu32,
+        vxd_sb_printf(b,
+                      ",\"op\":\"%s\",\"addr\":%u,\"reg\":\"%s\",\"value\":%" PRIu32
+                      ",\"gwarp\":%" PRIu32 ",\"lane\":%" PRIu32 ",\"arg\":%" PRIu32,
                       vxd_dm_op_name(d->op), d->addr, vxd_dm_reg_name(d->addr), d->value, d->gwarp,
                       d->lane, d->arg);
     } else if (ev->kind == VX_EV_END) {

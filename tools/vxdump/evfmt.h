@@ -61,8 +61,8 @@ typedef struct vxd_fmt {
  * Set up a formatter for a trace with this header; max_index and max_cycle size
  * the columns (the summary's issues and cycle).
  */
-void vxd_fmt_init(vxd_fmt *f, const vx_trace_header *h, const vxd_symtab *syms,
-                  vx_disasm_ctx *dis, uint64_t max_index, uint64_t max_cycle);
+void vxd_fmt_init(vxd_fmt *f, const vx_trace_header *h, const vxd_symtab *syms, vx_disasm_ctx *dis,
+                  uint64_t max_index, uint64_t max_cycle);
 
 /* The column header line ("#" first), without a newline. */
 void vxd_fmt_columns(const vxd_fmt *f, vxd_sb *b);
@@ -78,13 +78,13 @@ void vxd_fmt_event_json(const vxd_fmt *f, const vx_event *ev, vxd_sb *b);
 
 /* ---- names and small renderings --------------------------------------------------------------- */
 
-const char *vxd_wctl_name(unsigned kind);   /* "tmask", "ipdom-push", ... */
-const char *vxd_fault_name(unsigned kind);  /* "illegal", "misaligned", ... */
-const char *vxd_signal_name(unsigned sig);  /* "SIGBUS" */
-const char *vxd_dm_op_name(unsigned op);    /* "halt", ... */
-const char *vxd_dm_reg_name(unsigned addr); /* "dctrl", ... */
-const char *vxd_end_name(unsigned status);  /* "exit", "fault", "limit", "abort" */
-const char *vxd_hacause_name(unsigned c);   /* "ebreak", "haltreq", ... */
+const char *vxd_wctl_name(unsigned kind);    /* "tmask", "ipdom-push", ... */
+const char *vxd_fault_name(unsigned kind);   /* "illegal", "misaligned", ... */
+const char *vxd_signal_name(unsigned sig);   /* "SIGBUS" */
+const char *vxd_dm_op_name(unsigned op);     /* "halt", ... */
+const char *vxd_dm_reg_name(unsigned addr);  /* "dctrl", ... */
+const char *vxd_end_name(unsigned status);   /* "exit", "fault", "limit", "abort" */
+const char *vxd_hacause_name(unsigned c);    /* "ebreak", "haltreq", ... */
 const char *vxd_image_kind_name(unsigned k); /* "ELF", "vxbin", "raw" */
 
 /* Register name of a commit: "a0", "fa1", "mscratch", "csr0x7c0". */

@@ -50,9 +50,9 @@ static const struct {
     const char *name;
     unsigned bit;
 } kinds[] = {
-    {"issue", K_ISSUE},   {"mem", K_MEM},         {"wctl", K_WCTL},       {"barrier", K_BARRIER},
-    {"split", K_SPLIT},   {"diverge", K_DIVERGE}, {"console", K_CONSOLE}, {"fault", K_FAULT},
-    {"dm", K_DM},         {"end", K_END},         {"commit", K_COMMIT},   {"all", K_ALL},
+    {"issue", K_ISSUE}, {"mem", K_MEM},         {"wctl", K_WCTL},       {"barrier", K_BARRIER},
+    {"split", K_SPLIT}, {"diverge", K_DIVERGE}, {"console", K_CONSOLE}, {"fault", K_FAULT},
+    {"dm", K_DM},       {"end", K_END},         {"commit", K_COMMIT},   {"all", K_ALL},
 };
 
 typedef struct opts {
@@ -64,7 +64,7 @@ typedef struct opts {
     uint64_t from, to;
     const char *warp_arg; /* resolved after the header is known */
     const char *pc_arg;
-    int lane;             /* -1: all */
+    int lane; /* -1: all */
     unsigned kinds;
 } opts;
 
@@ -145,7 +145,9 @@ static int parse_kinds(const char *s, unsigned *out)
         for (j = 0; j < VX_ARRAY_SIZE(kinds); j++)
             if (!strcmp(t, kinds[j].name)) break;
         if (j == VX_ARRAY_SIZE(kinds)) {
-            fprintf(stderr, "%s: --kind: unknown kind '%s' (issue, commit, mem, wctl, barrier, split, diverge, console, fault, dm, end, all)\n",
+            fprintf(stderr,
+                    "%s: --kind: unknown kind '%s' (issue, commit, mem, wctl, barrier, split, "
+                    "diverge, console, fault, dm, end, all)\n",
                     prog, t);
             free(copy);
             return -1;
@@ -184,10 +186,12 @@ static int parse_args(int argc, char **argv, opts *o)
         } else if (!strcmp(a, "--check")) {
             o->check = true;
         } else if ((v = optval(argc, argv, &i, "--from", &missing))) {
-            if (!vx_cli_parse_u64(v, false, &o->from)) return usage_error("--from: '%s' is not an event index", v);
+            if (!vx_cli_parse_u64(v, false, &o->from))
+                return usage_error("--from: '%s' is not an event index", v);
             o->has_from = true;
         } else if ((v = optval(argc, argv, &i, "--to", &missing))) {
-            if (!vx_cli_parse_u64(v, false, &o->to)) return usage_error("--to: '%s' is not an event index", v);
+            if (!vx_cli_parse_u64(v, false, &o->to))
+                return usage_error("--to: '%s' is not an event index", v);
             o->has_to = true;
         } else if ((v = optval(argc, argv, &i, "--warp", &missing))) {
             o->warp_arg = v;
@@ -215,7 +219,8 @@ static int parse_args(int argc, char **argv, opts *o)
         }
     }
     if (!o->trace) return usage_error("%s", "no trace given");
-    if (o->has_from && o->has_to && o->to < o->from) return usage_error("%s", "--to is before --from");
+    if (o->has_from && o->has_to && o->to < o->from)
+        return usage_error("%s", "--to is before --from");
     return 0;
 }
 
@@ -232,14 +237,15 @@ static int parse_warps(const char *s, const vx_trace_header *h, warpset *ws)
             *colon = 0;
             if (!vx_cli_parse_u32(t, &c) || !vx_cli_parse_u32(colon + 1, &w) || c >= ncores ||
                 w >= h->warps) {
-                fprintf(stderr, "%s: --warp: no warp %s:%s in this trace (%u cores x %u warps)\n", prog,
-                        t, colon + 1, ncores, h->warps);
+                fprintf(stderr, "%s: --warp: no warp %s:%s in this trace (%u cores x %u warps)\n",
+                        prog, t, colon + 1, ncores, h->warps);
                 free(copy);
                 return -1;
             }
             g = c * h->warps + w;
         } else if (!vx_cli_parse_u32(t, &g) || g >= total) {
-            fprintf(stderr, "%s: --warp: no warp '%s' in this trace (global ids 0..%u, or CORE:WARP)\n",
+            fprintf(stderr,
+                    "%s: --warp: no warp '%s' in this trace (global ids 0..%u, or CORE:WARP)\n",
                     prog, t, total - 1);
             free(copy);
             return -1;
@@ -344,8 +350,10 @@ static bool selected(const filter *f, const vx_event *ev)
         return true;
     case VX_EV_DM:
         if (!(f->kinds & K_DM) || f->has_pc) return false;
-        if (f->warps.n && !(dm_has_warp(&ev->dm) && in_warps(&f->warps, ev->dm.gwarp))) return false;
-        if (f->lane >= 0 && ev->dm.op == VX_DM_SCRATCH && ev->dm.lane != (unsigned)f->lane) return false;
+        if (f->warps.n && !(dm_has_warp(&ev->dm) && in_warps(&f->warps, ev->dm.gwarp)))
+            return false;
+        if (f->lane >= 0 && ev->dm.op == VX_DM_SCRATCH && ev->dm.lane != (unsigned)f->lane)
+            return false;
         return true;
     case VX_EV_END:
         if (f->has_pc) return false;
@@ -473,8 +481,8 @@ int main(int argc, char **argv)
     flt.kinds = o.kinds;
     flt.nw = h->warps;
     if (o.lane >= 0 && (uint32_t)o.lane >= h->threads) {
-        fprintf(stderr, "%s: --lane: no lane %d in this trace (%u threads per warp)\n", prog, o.lane,
-                h->threads);
+        fprintf(stderr, "%s: --lane: no lane %d in this trace (%u threads per warp)\n", prog,
+                o.lane, h->threads);
         status = VX_EXIT_USAGE;
         goto out;
     }
@@ -567,7 +575,9 @@ int main(int argc, char **argv)
         if (!status) status = VX_EXIT_USAGE;
     }
     if (!status && vx_trace_reader_incomplete(r)) {
-        fprintf(stderr, "%s: %s: the trace is incomplete (cut off while it was recorded): shown up to its last complete chunk (%" PRIu64 " issues)\n",
+        fprintf(stderr,
+                "%s: %s: the trace is incomplete (cut off while it was recorded): shown up to its "
+                "last complete chunk (%" PRIu64 " issues)\n",
                 prog, o.trace, ts.issues);
         status = EXIT_INCOMPLETE;
     }

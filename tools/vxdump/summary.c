@@ -168,7 +168,8 @@ void vxd_summary_event(vxd_summary *s, const vx_event *ev)
     s->mem_writes += ev->nmem;
     s->console += ev->nconsole;
     s->wctl += ev->nwctl;
-    for (uint32_t i = 0; i < ev->nwctl; i++) on_wctl(s, ev, &ev->wctl[i]);
+    for (uint32_t i = 0; i < ev->nwctl; i++)
+        on_wctl(s, ev, &ev->wctl[i]);
 }
 
 /* ---- printing ---------------------------------------------------------------------------------- */
@@ -220,11 +221,13 @@ static void print_json(const vxd_summary *s, const vx_trace_header *h, const vxd
     const vx_trace_summary *ts = f->ts;
     vxd_sb_puts(&b, "{\"trace\":{\"path\":");
     vxd_sb_json_str(&b, f->path, strlen(f->path));
-    vxd_sb_printf(&b, ",\"file_bytes\":%" PRIu64 ",\"complete\":%s,\"format\":\"%u.%u\",\"sim_version\":",
-                  ts->file_bytes, ts->complete ? "true" : "false", h->major, h->minor);
+    vxd_sb_printf(
+        &b, ",\"file_bytes\":%" PRIu64 ",\"complete\":%s,\"format\":\"%u.%u\",\"sim_version\":",
+        ts->file_bytes, ts->complete ? "true" : "false", h->major, h->minor);
     const char *sv = h->sim_version ? h->sim_version : "";
     vxd_sb_json_str(&b, sv, strlen(sv));
-    vxd_sb_printf(&b, ",\"chunks\":%" PRIu64 ",\"keyframes\":%" PRIu64 ",\"raw_bytes\":%" PRIu64 "}",
+    vxd_sb_printf(&b,
+                  ",\"chunks\":%" PRIu64 ",\"keyframes\":%" PRIu64 ",\"raw_bytes\":%" PRIu64 "}",
                   ts->chunks, ts->keyframes, ts->raw_bytes);
     if (f->range)
         vxd_sb_printf(&b, ",\"range\":{\"from\":%" PRIu64 ",\"to\":%" PRIu64 "}", f->from, f->to);
@@ -233,9 +236,11 @@ static void print_json(const vxd_summary *s, const vx_trace_header *h, const vxd
     vxd_sb_puts(&b, ",\"kernel\":{\"name\":");
     const char *in = h->image_name ? h->image_name : "";
     vxd_sb_json_str(&b, in, strlen(in));
-    vxd_sb_printf(&b, ",\"kind\":\"%s\",\"size\":%zu,\"start_pc\":%" PRIu32 ",\"arg\":%" PRIu32
-                      ",\"symbols\":%zu}",
-                  vxd_image_kind_name(h->image_kind), h->image_len, h->start_pc, h->arg, s->syms->n);
+    vxd_sb_printf(&b,
+                  ",\"kind\":\"%s\",\"size\":%zu,\"start_pc\":%" PRIu32 ",\"arg\":%" PRIu32
+                  ",\"symbols\":%zu}",
+                  vxd_image_kind_name(h->image_kind), h->image_len, h->start_pc, h->arg,
+                  s->syms->n);
     vxd_sb_puts(&b, ",\"loads\":[");
     for (uint32_t i = 0; i < h->nloads; i++) {
         const char *ln = h->loads[i].name ? h->loads[i].name : "";
@@ -245,11 +250,13 @@ static void print_json(const vxd_summary *s, const vx_trace_header *h, const vxd
     }
     vxd_sb_puts(&b, "],\"end\":");
     if (s->has_end) {
-        vxd_sb_printf(&b, "{\"status\":\"%s\",\"exit_code\":%" PRIu32 ",\"cycle\":%" PRIu64 ",\"fault\":",
-                      vxd_end_name(s->end_status), s->exit_code, s->end_cycle);
+        vxd_sb_printf(
+            &b, "{\"status\":\"%s\",\"exit_code\":%" PRIu32 ",\"cycle\":%" PRIu64 ",\"fault\":",
+            vxd_end_name(s->end_status), s->exit_code, s->end_cycle);
         if (s->end_fault) {
-            vxd_sb_printf(&b, "{\"kind\":\"%s\",\"core\":%" PRIu32 ",\"warp\":%" PRIu32 ",\"pc\":%" PRIu32
-                              ",\"reason\":",
+            vxd_sb_printf(&b,
+                          "{\"kind\":\"%s\",\"core\":%" PRIu32 ",\"warp\":%" PRIu32
+                          ",\"pc\":%" PRIu32 ",\"reason\":",
                           vxd_fault_name(s->fault.kind), s->fault.core, s->fault.warp, s->fault.pc);
             vxd_sb_json_str(&b, s->fault.reason, strnlen(s->fault.reason, sizeof s->fault.reason));
             vxd_sb_putc(&b, '}');
@@ -260,34 +267,41 @@ static void print_json(const vxd_summary *s, const vx_trace_header *h, const vxd
     } else {
         vxd_sb_puts(&b, "null");
     }
-    vxd_sb_printf(&b, ",\"totals\":{\"events\":%" PRIu64 ",\"issues\":%" PRIu64 ",\"dm_events\":%" PRIu64
-                      ",\"cycles\":%" PRIu64 ",\"lane_ops\":%" PRIu64 ",\"avg_active_lanes\":%.4f"
-                      ",\"mem_writes\":%" PRIu64 ",\"console_bytes\":%" PRIu64 ",\"wctl\":%" PRIu64
-                      ",\"faults\":%" PRIu64 ",\"injected\":%" PRIu64 ",\"steps\":%" PRIu64 "}",
-                  s->records, s->issues, s->dm, s->last_cycle, s->lane_ops, ratio(s->lane_ops, s->issues),
-                  s->mem_writes, s->console, s->wctl, s->faults, s->injected, s->steps);
+    vxd_sb_printf(
+        &b,
+        ",\"totals\":{\"events\":%" PRIu64 ",\"issues\":%" PRIu64 ",\"dm_events\":%" PRIu64
+        ",\"cycles\":%" PRIu64 ",\"lane_ops\":%" PRIu64 ",\"avg_active_lanes\":%.4f"
+        ",\"mem_writes\":%" PRIu64 ",\"console_bytes\":%" PRIu64 ",\"wctl\":%" PRIu64
+        ",\"faults\":%" PRIu64 ",\"injected\":%" PRIu64 ",\"steps\":%" PRIu64 "}",
+        s->records, s->issues, s->dm, s->last_cycle, s->lane_ops, ratio(s->lane_ops, s->issues),
+        s->mem_writes, s->console, s->wctl, s->faults, s->injected, s->steps);
     vxd_sb_puts(&b, ",\"warps\":[");
     bool first = true;
     for (size_t g = 0; g < s->ngw; g++) {
         const warp_stat *w = &s->w[g];
         if (!w->issues) continue;
-        vxd_sb_printf(&b, "%s{\"core\":%zu,\"warp\":%zu,\"gwarp\":%zu,\"issues\":%" PRIu64
-                          ",\"lane_ops\":%" PRIu64 ",\"avg_active_lanes\":%.4f,\"splits\":%" PRIu64
-                          ",\"divergent_splits\":%" PRIu64 ",\"first_cycle\":%" PRIu64
-                          ",\"last_cycle\":%" PRIu64 "}",
+        vxd_sb_printf(&b,
+                      "%s{\"core\":%zu,\"warp\":%zu,\"gwarp\":%zu,\"issues\":%" PRIu64
+                      ",\"lane_ops\":%" PRIu64 ",\"avg_active_lanes\":%.4f,\"splits\":%" PRIu64
+                      ",\"divergent_splits\":%" PRIu64 ",\"first_cycle\":%" PRIu64
+                      ",\"last_cycle\":%" PRIu64 "}",
                       first ? "" : ",", g / s->nw, g % s->nw, g, w->issues, w->lane_ops,
                       ratio(w->lane_ops, w->issues), w->splits, w->divergent, w->first_cycle,
                       w->last_cycle);
         first = false;
     }
-    vxd_sb_printf(&b, "],\"divergence\":{\"splits\":%" PRIu64 ",\"divergent\":%" PRIu64
-                      ",\"uniform\":%" PRIu64 "}",
-                  s->splits, s->divergent, s->splits >= s->divergent ? s->splits - s->divergent : 0);
+    vxd_sb_printf(&b,
+                  "],\"divergence\":{\"splits\":%" PRIu64 ",\"divergent\":%" PRIu64
+                  ",\"uniform\":%" PRIu64 "}",
+                  s->splits, s->divergent,
+                  s->splits >= s->divergent ? s->splits - s->divergent : 0);
     vxd_sb_puts(&b, ",\"barriers\":[");
     for (size_t i = 0; i < s->nbars; i++) {
         const bar_stat *br = &s->bars[i];
-        vxd_sb_printf(&b, "%s{\"id\":%" PRIu32 ",\"global\":%s,\"arrivals\":%" PRIu64 ",\"releases\":%" PRIu64
-                          ",\"wait_cycles\":%" PRIu64 ",\"max_wait\":%" PRIu64 "}",
+        vxd_sb_printf(&b,
+                      "%s{\"id\":%" PRIu32 ",\"global\":%s,\"arrivals\":%" PRIu64
+                      ",\"releases\":%" PRIu64 ",\"wait_cycles\":%" PRIu64 ",\"max_wait\":%" PRIu64
+                      "}",
                       i ? "," : "", br->id & 0x7fffffffu, (br->id >> 31) ? "true" : "false",
                       br->arrivals, br->releases, br->wait_cycles, br->max_wait);
     }
@@ -317,19 +331,25 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
 {
     const vx_trace_summary *ts = f->ts;
     uint32_t ncores = h->clusters * h->cores;
-    fprintf(out, "trace       %s: %" PRIu64 " bytes, %s, format %u.%u, recorded by vxrr %s\n", f->path,
-            ts->file_bytes, ts->complete ? "complete" : "INCOMPLETE (cut off)", h->major, h->minor,
-            h->sim_version ? h->sim_version : "?");
-    fprintf(out, "            %" PRIu64 " event chunks, %" PRIu64 " keyframes", ts->chunks, ts->keyframes);
+    fprintf(out, "trace       %s: %" PRIu64 " bytes, %s, format %u.%u, recorded by vxrr %s\n",
+            f->path, ts->file_bytes, ts->complete ? "complete" : "INCOMPLETE (cut off)", h->major,
+            h->minor, h->sim_version ? h->sim_version : "?");
+    fprintf(out, "            %" PRIu64 " event chunks, %" PRIu64 " keyframes", ts->chunks,
+            ts->keyframes);
     if (ts->raw_bytes && ts->file_bytes)
-        fprintf(out, ", %.1fx smaller than the raw commit log", (double)ts->raw_bytes / (double)ts->file_bytes);
+        fprintf(out, ", %.1fx smaller than the raw commit log",
+                (double)ts->raw_bytes / (double)ts->file_bytes);
     fputc('\n', out);
     if (f->range)
         fprintf(out, "range       events %" PRIu64 "..%" PRIu64 " only\n", f->from, f->to);
-    fprintf(out, "platform    %u cluster%s x %u core%s x %u warps x %u threads (%u warps, %" PRIu64 " threads)\n",
+    fprintf(out,
+            "platform    %u cluster%s x %u core%s x %u warps x %u threads (%u warps, %" PRIu64
+            " threads)\n",
             h->clusters, h->clusters == 1 ? "" : "s", h->cores, h->cores == 1 ? "" : "s", h->warps,
             h->threads, ncores * h->warps, (uint64_t)ncores * h->warps * h->threads);
-    fprintf(out, "kernel      %s (%s, %zu bytes, %zu symbols), start pc 0x%08" PRIx32 ", arg 0x%" PRIx32 "\n",
+    fprintf(out,
+            "kernel      %s (%s, %zu bytes, %zu symbols), start pc 0x%08" PRIx32 ", arg 0x%" PRIx32
+            "\n",
             h->image_name && *h->image_name ? h->image_name : "(unnamed)",
             vxd_image_kind_name(h->image_kind), h->image_len, s->syms->n, h->start_pc, h->arg);
     if (!h->nloads) fprintf(out, "loads       none\n");
@@ -338,44 +358,54 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
                 h->loads[i].name && *h->loads[i].name ? h->loads[i].name : "(unnamed)",
                 h->loads[i].len, h->loads[i].addr);
     if (!s->has_end)
-        fprintf(out, "end         none (%s)\n", ts->complete ? "outside the range" : "the trace was cut off");
+        fprintf(out, "end         none (%s)\n",
+                ts->complete ? "outside the range" : "the trace was cut off");
     else if (s->end_status == VX_END_EXIT)
-        fprintf(out, "end         exit code %" PRIu32 " at cycle %" PRIu64 "\n", s->exit_code, s->end_cycle);
+        fprintf(out, "end         exit code %" PRIu32 " at cycle %" PRIu64 "\n", s->exit_code,
+                s->end_cycle);
     else if (s->end_fault)
-        fprintf(out, "end         %s at cycle %" PRIu64 ": %s fault at pc 0x%08" PRIx32 " (core %" PRIu32
-                     ", warp %" PRIu32 "): %.96s\n",
-                vxd_end_name(s->end_status), s->end_cycle, vxd_fault_name(s->fault.kind), s->fault.pc,
-                s->fault.core, s->fault.warp, s->fault.reason);
+        fprintf(out,
+                "end         %s at cycle %" PRIu64 ": %s fault at pc 0x%08" PRIx32 " (core %" PRIu32
+                ", warp %" PRIu32 "): %.96s\n",
+                vxd_end_name(s->end_status), s->end_cycle, vxd_fault_name(s->fault.kind),
+                s->fault.pc, s->fault.core, s->fault.warp, s->fault.reason);
     else
-        fprintf(out, "end         %s at cycle %" PRIu64 "\n", vxd_end_name(s->end_status), s->end_cycle);
+        fprintf(out, "end         %s at cycle %" PRIu64 "\n", vxd_end_name(s->end_status),
+                s->end_cycle);
 
-    fprintf(out, "\ntotals      %" PRIu64 " events: %" PRIu64 " issues, %" PRIu64 " DM events, %s end record\n",
+    fprintf(out,
+            "\ntotals      %" PRIu64 " events: %" PRIu64 " issues, %" PRIu64
+            " DM events, %s end record\n",
             s->records, s->issues, s->dm, s->has_end ? "1" : "no");
-    fprintf(out, "            %" PRIu64 " cycles, %" PRIu64 " lane-ops, %.2f active lanes per issue (%.1f%% of %u)\n",
+    fprintf(out,
+            "            %" PRIu64 " cycles, %" PRIu64
+            " lane-ops, %.2f active lanes per issue (%.1f%% of %u)\n",
             s->last_cycle, s->lane_ops, ratio(s->lane_ops, s->issues),
             100.0 * ratio(s->lane_ops, s->issues * h->threads), h->threads);
-    fprintf(out, "            %" PRIu64 " memory writes, %" PRIu64 " console bytes, %" PRIu64
-                 " warp-control effects, %" PRIu64 " faulting issues\n",
+    fprintf(out,
+            "            %" PRIu64 " memory writes, %" PRIu64 " console bytes, %" PRIu64
+            " warp-control effects, %" PRIu64 " faulting issues\n",
             s->mem_writes, s->console, s->wctl, s->faults);
     if (s->injected || s->steps)
-        fprintf(out, "            %" PRIu64 " injected instructions, %" PRIu64 " single steps\n", s->injected,
-                s->steps);
+        fprintf(out, "            %" PRIu64 " injected instructions, %" PRIu64 " single steps\n",
+                s->injected, s->steps);
 
-    fprintf(out, "\nper warp    %-9s %10s %10s %9s %8s %10s  %s\n", "core:warp", "issues", "lane-ops",
-            "avg-lanes", "splits", "divergent", "cycles");
+    fprintf(out, "\nper warp    %-9s %10s %10s %9s %8s %10s  %s\n", "core:warp", "issues",
+            "lane-ops", "avg-lanes", "splits", "divergent", "cycles");
     for (size_t g = 0; g < s->ngw; g++) {
         const warp_stat *w = &s->w[g];
         if (!w->issues) continue;
         char cw[32];
         snprintf(cw, sizeof cw, "%zu:%zu", g / s->nw, g % s->nw);
-        fprintf(out, "            %-9s %10" PRIu64 " %10" PRIu64 " %9.2f %8" PRIu64 " %10" PRIu64
-                     "  %" PRIu64 "-%" PRIu64 "\n",
+        fprintf(out,
+                "            %-9s %10" PRIu64 " %10" PRIu64 " %9.2f %8" PRIu64 " %10" PRIu64
+                "  %" PRIu64 "-%" PRIu64 "\n",
                 cw, w->issues, w->lane_ops, ratio(w->lane_ops, w->issues), w->splits, w->divergent,
                 w->first_cycle, w->last_cycle);
     }
 
-    fprintf(out, "\ndivergence  %" PRIu64 " splits: %" PRIu64 " divergent, %" PRIu64 " uniform", s->splits,
-            s->divergent, s->splits >= s->divergent ? s->splits - s->divergent : 0);
+    fprintf(out, "\ndivergence  %" PRIu64 " splits: %" PRIu64 " divergent, %" PRIu64 " uniform",
+            s->splits, s->divergent, s->splits >= s->divergent ? s->splits - s->divergent : 0);
     fprintf(out, "; %.2f active lanes per issue on average\n", ratio(s->lane_ops, s->issues));
 
     if (!s->nbars) {
@@ -391,8 +421,11 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
                 char id[24];
                 snprintf(id, sizeof id, "%s%" PRIu32, (sorted[i].id >> 31) ? "global " : "",
                          sorted[i].id & 0x7fffffffu);
-                fprintf(out, "            %-9s %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10" PRIu64 "\n", id,
-                        sorted[i].arrivals, sorted[i].releases, sorted[i].wait_cycles, sorted[i].max_wait);
+                fprintf(out,
+                        "            %-9s %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10" PRIu64
+                        "\n",
+                        id, sorted[i].arrivals, sorted[i].releases, sorted[i].wait_cycles,
+                        sorted[i].max_wait);
             }
             free(sorted);
         }
@@ -401,7 +434,8 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
     size_t n;
     fn_row *rows = fn_rows(s, &n);
     if (rows && n) {
-        fprintf(out, "\nfunctions   %10s %7s %10s  %s\n", "issues", "share", "lane-ops", "function");
+        fprintf(out, "\nfunctions   %10s %7s %10s  %s\n", "issues", "share", "lane-ops",
+                "function");
         for (size_t i = 0; i < n; i++) {
             size_t k = rows[i].i;
             fprintf(out, "            %10" PRIu64 " %6.1f%% %10" PRIu64 "  %s\n", s->fn[k].issues,

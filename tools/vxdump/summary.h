@@ -21,7 +21,7 @@ void vxd_summary_event(vxd_summary *s, const vx_event *ev);
 typedef struct vxd_summary_file {
     const char *path;
     const vx_trace_summary *ts;
-    bool range;          /* --from/--to restricted the events */
+    bool range; /* --from/--to restricted the events */
     uint64_t from, to;
 } vxd_summary_file;
 

@@ -138,7 +138,8 @@ vx_err vxd_symtab_load(vxd_symtab *t, uint8_t kind, const uint8_t *image, size_t
 void vxd_symtab_release(vxd_symtab *t)
 {
     if (!t) return;
-    for (size_t i = 0; i < t->n; i++) free(t->syms[i].name);
+    for (size_t i = 0; i < t->n; i++)
+        free(t->syms[i].name);
     free(t->syms);
     memset(t, 0, sizeof *t);
 }
@@ -148,7 +149,8 @@ uint32_t vxd_symtab_end(const vxd_symtab *t, size_t i)
     const vxd_sym *s = &t->syms[i];
     if (s->size) return s->addr + s->size;
     if (i + 1 < t->n) return t->syms[i + 1].addr;
-    return s->addr + 0x1000u; /* a last unsized label: assume it covers what follows, within reason */
+    return s->addr +
+           0x1000u; /* a last unsized label: assume it covers what follows, within reason */
 }
 
 size_t vxd_symtab_index(const vxd_symtab *t, uint32_t pc)

@@ -13,7 +13,13 @@
 #include "evfmt.h"
 #include "timeline.h"
 
-enum { ST_NONE, ST_RUN, ST_BAR, ST_SPAWN, ST_HALT };
+enum {
+    ST_NONE,
+    ST_RUN,
+    ST_BAR,
+    ST_SPAWN,
+    ST_HALT
+};
 
 typedef struct instant {
     uint64_t ts;
@@ -25,8 +31,8 @@ typedef struct track {
     bool named;
     uint8_t hacause;
     uint32_t bar;
-    size_t fn;        /* RUN: symbol index (syms->n: none) */
-    uint32_t pc0;     /* RUN: first pc (names runs without symbols) */
+    size_t fn;    /* RUN: symbol index (syms->n: none) */
+    uint32_t pc0; /* RUN: first pc (names runs without symbols) */
     uint64_t start, end, last_end;
     uint64_t issues, index0, index1, lane_ops;
     instant *inst;
@@ -74,8 +80,9 @@ vx_err vxd_timeline_new(vxd_timeline **out, FILE *f, const vx_trace_header *h,
     vxd_sb b = {0};
     vxd_sb_puts(&b, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"trace\":");
     vxd_sb_json_str(&b, trace_name, strlen(trace_name));
-    vxd_sb_printf(&b, ",\"platform\":\"%ux%ux%ux%u\",\"time_unit\":\"1 cycle is shown as 1 us\","
-                      "\"generator\":\"vxdump %s\"},\"traceEvents\":[",
+    vxd_sb_printf(&b,
+                  ",\"platform\":\"%ux%ux%ux%u\",\"time_unit\":\"1 cycle is shown as 1 us\","
+                  "\"generator\":\"vxdump %s\"},\"traceEvents\":[",
                   h->clusters, h->cores, h->warps, h->threads, VX_VERSION_STRING);
     fputs(b.s ? b.s : "{\"traceEvents\":[", f);
     vxd_sb_release(&b);
@@ -87,7 +94,8 @@ void vxd_timeline_free(vxd_timeline *tl)
 {
     if (!tl) return;
     for (size_t g = 0; tl->t && g < tl->ngw; g++) {
-        for (size_t i = 0; i < tl->t[g].ninst; i++) free(tl->t[g].inst[i].json);
+        for (size_t i = 0; i < tl->t[g].ninst; i++)
+            free(tl->t[g].inst[i].json);
         free(tl->t[g].inst);
     }
     free(tl->t);
@@ -109,20 +117,24 @@ static void name_track(vxd_timeline *tl, size_t g)
     if (!tl->core_named[core]) {
         tl->core_named[core] = true;
         snprintf(buf, sizeof buf,
-                 "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{\"name\":\"core %u\"}}",
+                 "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{\"name\":"
+                 "\"core %u\"}}",
                  core, core);
         emit(tl, buf);
         snprintf(buf, sizeof buf,
-                 "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{\"sort_index\":%u}}",
+                 "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{"
+                 "\"sort_index\":%u}}",
                  core, core);
         emit(tl, buf);
     }
     snprintf(buf, sizeof buf,
-             "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"warp %u (global %zu)\"}}",
+             "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":"
+             "\"warp %u (global %zu)\"}}",
              core, warp, warp, g);
     emit(tl, buf);
     snprintf(buf, sizeof buf,
-             "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"args\":{\"sort_index\":%u}}",
+             "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"args\":{\"sort_"
+             "index\":%u}}",
              core, warp, warp);
     emit(tl, buf);
     tl->t[g].named = true;
@@ -163,7 +175,8 @@ static void close_slice(vxd_timeline *tl, size_t g, uint64_t end)
         vxd_sb_puts(&b, ",\"cat\":\"exec\"");
         break;
     case ST_BAR:
-        snprintf(nm, sizeof nm, "barrier %s%" PRIu32, (t->bar >> 31) ? "global " : "", t->bar & 0x7fffffffu);
+        snprintf(nm, sizeof nm, "barrier %s%" PRIu32, (t->bar >> 31) ? "global " : "",
+                 t->bar & 0x7fffffffu);
         vxd_sb_json_str(&b, nm, strlen(nm));
         vxd_sb_puts(&b, ",\"cat\":\"wait\"");
         break;
@@ -174,11 +187,12 @@ static void close_slice(vxd_timeline *tl, size_t g, uint64_t end)
         vxd_sb_puts(&b, ",\"cat\":\"halt\"");
         break;
     }
-    vxd_sb_printf(&b, ",\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%" PRIu64 ",\"dur\":%" PRIu64, core, warp,
-                  t->start, end - t->start);
+    vxd_sb_printf(&b, ",\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%" PRIu64 ",\"dur\":%" PRIu64,
+                  core, warp, t->start, end - t->start);
     if (t->state == ST_RUN)
-        vxd_sb_printf(&b, ",\"args\":{\"issues\":%" PRIu64 ",\"first_event\":%" PRIu64 ",\"last_event\":%" PRIu64
-                          ",\"avg_active_lanes\":%.2f}",
+        vxd_sb_printf(&b,
+                      ",\"args\":{\"issues\":%" PRIu64 ",\"first_event\":%" PRIu64
+                      ",\"last_event\":%" PRIu64 ",\"avg_active_lanes\":%.2f}",
                       t->issues, t->index0, t->index1,
                       t->issues ? (double)t->lane_ops / (double)t->issues : 0.0);
     vxd_sb_putc(&b, '}');
@@ -209,8 +223,9 @@ static void add_instant(vxd_timeline *tl, size_t g, uint64_t ts, const char *nam
     vxd_sb b = {0};
     vxd_sb_puts(&b, "{\"name\":");
     vxd_sb_json_str(&b, name, strlen(name));
-    vxd_sb_printf(&b, ",\"cat\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%zu,\"tid\":%zu,\"ts\":%" PRIu64, cat,
-                  g / tl->nw, g % tl->nw, ts < t->last_end ? t->last_end : ts);
+    vxd_sb_printf(
+        &b, ",\"cat\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%zu,\"tid\":%zu,\"ts\":%" PRIu64, cat,
+        g / tl->nw, g % tl->nw, ts < t->last_end ? t->last_end : ts);
     if (args_json) vxd_sb_printf(&b, ",\"args\":%s", args_json);
     vxd_sb_putc(&b, '}');
     if (!b.s) return;
@@ -267,7 +282,8 @@ static void on_issue(vxd_timeline *tl, const vx_event *ev)
         else
             vx_disasm(ev->pc, ev->insn, dis, sizeof dis);
         vxd_sb a = {0};
-        vxd_sb_printf(&a, "{\"event\":%" PRIu64 ",\"pc\":\"0x%08" PRIx32 "\",\"insn\":", ev->index, ev->pc);
+        vxd_sb_printf(&a, "{\"event\":%" PRIu64 ",\"pc\":\"0x%08" PRIx32 "\",\"insn\":", ev->index,
+                      ev->pc);
         vxd_sb_json_str(&a, dis, strlen(dis));
         vxd_sb_putc(&a, '}');
         snprintf(args, sizeof args, "%s", (ev->flags & VX_EVF_INJECTED) ? "inject" : "step");
@@ -277,7 +293,8 @@ static void on_issue(vxd_timeline *tl, const vx_event *ev)
         return;
     }
     size_t fn = vxd_symtab_index(tl->syms, ev->pc);
-    if (t->state == ST_RUN && (fn != t->fn || (fn == tl->syms->n && ev->pc != t->pc0 + 4 * t->issues)))
+    if (t->state == ST_RUN &&
+        (fn != t->fn || (fn == tl->syms->n && ev->pc != t->pc0 + 4 * t->issues)))
         close_slice(tl, g, 0);
     else if (t->state != ST_RUN && t->state != ST_NONE)
         close_slice(tl, g, ev->cycle); /* a wait we did not see end */
@@ -301,8 +318,9 @@ static void on_issue(vxd_timeline *tl, const vx_event *ev)
         switch (w->kind) {
         case VX_WCTL_IPDOM_PUSH: {
             vxd_sb a = {0};
-            vxd_sb_printf(&a, "{\"event\":%" PRIu64 ",\"pc\":\"0x%08" PRIx32 "\",\"depth\":%" PRIu32
-                              ",\"mask\":",
+            vxd_sb_printf(&a,
+                          "{\"event\":%" PRIu64 ",\"pc\":\"0x%08" PRIx32 "\",\"depth\":%" PRIu32
+                          ",\"mask\":",
                           ev->index, ev->pc, w->arg);
             vxd_sb_json_lanes(&a, w->mask);
             vxd_sb_puts(&a, ",\"else\":");
@@ -336,7 +354,8 @@ static void on_dm(vxd_timeline *tl, const vx_event *ev)
 {
     const vx_dm_event *d = &ev->dm;
     if (d->op == VX_DM_RESET) {
-        for (size_t g = 0; g < tl->ngw; g++) close_slice(tl, g, ev->cycle);
+        for (size_t g = 0; g < tl->ngw; g++)
+            close_slice(tl, g, ev->cycle);
         return;
     }
     if (d->gwarp >= tl->ngw) return;
