@@ -47,6 +47,7 @@ struct vxd_timeline {
     size_t ngw;
     bool *core_named;
     bool first;
+    bool fault_marked; /* a fault instant was written: the END record's fault is the same */
     uint64_t count;
     vx_disasm_ctx *dis;
 };
@@ -169,7 +170,7 @@ static void close_slice(vxd_timeline *tl, size_t g, uint64_t end)
             const char *n = tl->syms->syms[t->fn].name;
             vxd_sb_json_str(&b, n, strlen(n));
         } else {
-            snprintf(nm, sizeof nm, "pc 0x%08" PRIx32, t->pc0);
+            snprintf(nm, sizeof nm, "code without symbols (from pc 0x%08" PRIx32 ")", t->pc0);
             vxd_sb_json_str(&b, nm, strlen(nm));
         }
         vxd_sb_puts(&b, ",\"cat\":\"exec\"");
@@ -293,8 +294,7 @@ static void on_issue(vxd_timeline *tl, const vx_event *ev)
         return;
     }
     size_t fn = vxd_symtab_index(tl->syms, ev->pc);
-    if (t->state == ST_RUN &&
-        (fn != t->fn || (fn == tl->syms->n && ev->pc != t->pc0 + 4 * t->issues)))
+    if (t->state == ST_RUN && fn != t->fn) /* code without symbols is one "function" */
         close_slice(tl, g, 0);
     else if (t->state != ST_RUN && t->state != ST_NONE)
         close_slice(tl, g, ev->cycle); /* a wait we did not see end */
@@ -309,7 +309,10 @@ static void on_issue(vxd_timeline *tl, const vx_event *ev)
     t->lane_ops += vx_lanes_count(ev->tmask);
     t->index1 = ev->index;
     if (ev->cycle + 1 > t->end) t->end = ev->cycle + 1;
-    if (ev->fault) fault_instant(tl, ev->fault, ev->cycle);
+    if (ev->fault) {
+        fault_instant(tl, ev->fault, ev->cycle);
+        tl->fault_marked = true; /* the run stops here: the END record repeats this fault */
+    }
     for (uint32_t i = 0; i < ev->nwctl; i++) {
         const vx_wctl *w = &ev->wctl[i];
         size_t h = gw_of(tl, w->core, w->warp);
@@ -376,16 +379,9 @@ void vxd_timeline_event(vxd_timeline *tl, const vx_event *ev)
     case VX_EV_ISSUE: on_issue(tl, ev); break;
     case VX_EV_DM: on_dm(tl, ev); break;
     case VX_EV_END:
-        if (ev->fault && !ev->fault->kind) break;
-        if (ev->fault) {
-            /* the faulting issue already has its marker when it is in the stream */
-            size_t g = gw_of(tl, ev->fault->core, ev->fault->warp);
-            bool seen = false;
-            if (g < tl->ngw)
-                for (size_t i = 0; i < tl->t[g].ninst; i++)
-                    if (strstr(tl->t[g].inst[i].json, "\"cat\":\"fault\"")) seen = true;
-            if (!seen) fault_instant(tl, ev->fault, ev->cycle);
-        }
+        /* a fault of an issue already has its marker; a deadlock has none yet */
+        if (ev->fault && ev->fault->kind && !tl->fault_marked)
+            fault_instant(tl, ev->fault, ev->cycle);
         break;
     default: break;
     }
