@@ -155,6 +155,19 @@ class Shape(unittest.TestCase):
         r = t6kit.vxdiff("--per-warp", a, b)
         self.assertIn("warp 1 (A 0:1, B 1:0)", r.stdout)
 
+    def test_warp_in_one_trace(self):
+        """2 cores against 1: global warp 2 (core 1, warp 0) runs only in A"""
+        a = rec(K["shape"], "oa.vxt", ["-c", "2", "-w", "2"], 0)
+        b = rec(K["shape"], "ob.vxt", ["-c", "1", "-w", "2"], 0)
+        first = [e for e in t6kit.events(a, "--kind", "issue") if e["gwarp"] == 2][0]
+        rc, objs, err = diff_json("--per-warp", a, b)
+        self.assertEqual(rc, 1, err)
+        d = [o for o in objs if o["type"] == "difference"]
+        self.assertEqual([(x["warp"], x["index_a"], x["index_b"]) for x in d], [(2, first["index"], None)])
+        self.assertEqual(d[0]["items"][0]["field"], "length")
+        self.assertIsNone(d[0]["b"])
+        self.assertIn("(A 1:0, B none)", t6kit.vxdiff("--per-warp", a, b).stdout)
+
     def test_threads_differ(self):
         """warps of different widths cannot be matched: exit 1 and a message"""
         a = rec(K["shape"], "ta.vxt", ["-w", "2", "-t", "4"], 0)

@@ -830,28 +830,30 @@ static void run_per_warp(differ *d)
                      "the Debug Module event streams differ at their event %" PRIu64, m->k);
             snprintf(warpinfo, sizeof warpinfo, "\"warp\":null,\"position\":%" PRIu64, m->k);
         } else {
-            uint32_t wa = d->s[0].h->warps, wb = d->s[1].h->warps;
-            snprintf(title, sizeof title,
-                     "warp %zu (A %zu:%zu, B %zu:%zu): first difference at its issue %" PRIu64
-                     " (A event %s%" PRIu64 ", B event %s%" PRIu64 ")",
-                     m->unit, m->unit / wa, m->unit % wa, m->unit / wb, m->unit % wb, m->k,
-                     m->a.valid ? "" : "-", m->a.valid ? m->a.index : 0, m->b.valid ? "" : "-",
-                     m->b.valid ? m->b.index : 0);
-            snprintf(warpinfo, sizeof warpinfo,
-                     "\"warp\":%zu,\"position\":%" PRIu64 ",\"index_a\":%s%" PRIu64
-                     ",\"index_b\":%s%" PRIu64,
-                     m->unit, m->k, "", m->a.valid ? m->a.index : 0, "",
-                     m->b.valid ? m->b.index : 0);
-            if (!m->a.valid || !m->b.valid) {
-                char *p = strstr(warpinfo, m->a.valid ? "\"index_b\":" : "\"index_a\":");
-                if (p) {
-                    char *q = strchr(p, ',');
-                    char rest[240];
-                    snprintf(rest, sizeof rest, "%s", q ? q : "");
-                    snprintf(p, sizeof warpinfo - (size_t)(p - warpinfo), "%s:null%s",
-                             m->a.valid ? "\"index_b\"" : "\"index_a\"", rest);
+            char wa[40], wb[40], ia[32], ib[32], ja[32], jb[32];
+            for (int k = 0; k < 2; k++) {
+                const vx_trace_header *h = d->s[k].h;
+                size_t total = (size_t)h->clusters * h->cores * h->warps;
+                char *wn = k ? wb : wa, *in = k ? ib : ia, *jn = k ? jb : ja;
+                pos at = k ? m->b : m->a;
+                if (m->unit < total)
+                    snprintf(wn, 40, "%zu:%zu", m->unit / h->warps, m->unit % h->warps);
+                else
+                    snprintf(wn, 40, "none");
+                if (at.valid) {
+                    snprintf(in, 32, "event %" PRIu64, at.index);
+                    snprintf(jn, 32, "%" PRIu64, at.index);
+                } else {
+                    snprintf(in, 32, "no more issues");
+                    snprintf(jn, 32, "null");
                 }
             }
+            snprintf(title, sizeof title,
+                     "warp %zu (A %s, B %s): first difference at its issue %" PRIu64 " (A %s, B %s)",
+                     m->unit, wa, wb, m->k, ia, ib);
+            snprintf(warpinfo, sizeof warpinfo,
+                     "\"warp\":%zu,\"position\":%" PRIu64 ",\"index_a\":%s,\"index_b\":%s", m->unit,
+                     m->k, ja, jb);
         }
         if (ea && eb)
             vxf_cmp_events(ea, eb, &d->ctx, &it);
