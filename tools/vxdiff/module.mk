@@ -7,5 +7,5 @@ $(BUILD)/tools/vxdiff/%.o: CPPFLAGS += -Itools/vxdump
 # make refresh-goldens: re-record the golden traces of tests/golden/kernels/ after an
 # intended change of behaviour (see tests/refresh-goldens.sh).
 refresh-goldens: all kernels
-	sh tests/refresh-goldens.sh
+	VXRR_BUILD=$(BUILD) sh tests/refresh-goldens.sh
 .PHONY: refresh-goldens
