@@ -140,6 +140,18 @@ struct vx_engine {
     uint64_t rep_issue;
     bool rep_watch_only; /* only its watchpoints are skipped (backward watch stop) */
 
+    /*
+     * Forward steps not yet undone: (from, to, warp).  A reverse step of that warp
+     * from `to` goes back exactly to `from`, so stepping back retraces the very
+     * states stepping forward showed (rr's lazy reverse singlestep).  Any other
+     * motion forgets them.
+     */
+    struct undo {
+        uint64_t from, to;
+        uint32_t gwarp;
+    } *undo;
+    size_t nundo, capundo;
+
     vx_timeline tl;
     vx_index *ix; /* background summary for backward searches (large traces) */
     unsigned obs_flags;
@@ -1276,14 +1288,53 @@ static vx_err run_backward(vx_engine *e, const vx_engine_motion *m, vx_engine_st
 
 /* ---- the public motion ----------------------------------------------------------------------------- */
 
+static void undo_push(vx_engine *e, uint64_t from, uint64_t to, uint32_t gw)
+{
+    if (e->nundo == e->capundo) {
+        if (e->capundo >= 65536) {
+            /* keep the most recent half */
+            memmove(e->undo, e->undo + e->nundo / 2, (e->nundo - e->nundo / 2) * sizeof *e->undo);
+            e->nundo -= e->nundo / 2;
+        } else {
+            size_t nc = e->capundo ? e->capundo * 2 : 256;
+            struct undo *nu = realloc(e->undo, nc * sizeof *nu);
+            if (!nu) {
+                e->nundo = 0;
+                return;
+            }
+            e->undo = nu;
+            e->capundo = nc;
+        }
+    }
+    e->undo[e->nundo++] = (struct undo){from, to, gw};
+}
+
 vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *st)
 {
     memset(st, 0, sizeof *st);
     e->interrupted = false;
     e->since_poll = 0;
     vx_err err;
+    uint64_t start = e->now;
+    struct undo *top = e->nundo ? &e->undo[e->nundo - 1] : NULL;
+    if (m->backward && m->step && top && top->to == e->now && top->gwarp == m->step_gwarp && !e->nwp) {
+        /* Undo a forward step of this warp: back to exactly where it started. */
+        uint64_t from = top->from;
+        e->nundo--;
+        err = goto_pos(e, from);
+        if (err) return err;
+        st->why = VX_WHY_STEP;
+        st->gwarp = m->step_gwarp;
+        e->rep_issue = NO_ISSUE;
+        e->rep_watch_only = false;
+        if (e->regs_bytes < STOP_SNAP_LIMIT && !vx_tl_at(&e->tl, e->now)) add_ckpt(e, VX_CKPT_STOP);
+        return VX_OK;
+    }
+    if (m->backward || !m->step) e->nundo = 0; /* only forward steps keep (and extend) them */
     if (!m->backward) {
         err = run_forward(e, m, st);
+        if (!err && m->step && st->why == VX_WHY_STEP && m->step_gwarp != VX_ENGINE_ANY_WARP)
+            undo_push(e, start, e->now, m->step_gwarp);
     } else if (e->now == 0) {
         st->why = VX_WHY_BEGIN;
         st->gwarp = m->step ? m->step_gwarp : VX_ENGINE_ANY_WARP;
@@ -1311,6 +1362,7 @@ vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop 
 
 vx_err vx_engine_seek(vx_engine *e, uint64_t pos)
 {
+    e->nundo = 0;
     e->rep_issue = NO_ISSUE;
     e->rep_watch_only = false;
     e->interrupted = false;
@@ -1632,6 +1684,7 @@ void vx_engine_free(vx_engine *e)
     vx_trace_reader_free(e->rd);
     vx_trace_reader_free(e->sr);
     free(e->kf_pos);
+    free(e->undo);
     free(e->bps);
     free(e->wps);
     free(e->path);

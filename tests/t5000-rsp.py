@@ -210,8 +210,8 @@ class Server:
             self.p.kill()
             raise RuntimeError("vxreplay did not start: %s %s" % ("".join(self.banner), self.p.stderr.read()))
 
-    def client(self):
-        return RspClient.connect(self.port)
+    def client(self, timeout=60):
+        return RspClient.connect(self.port, timeout)
 
     def stop(self):
         if self.p.poll() is None:

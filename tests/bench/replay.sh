@@ -32,7 +32,7 @@ os.environ.setdefault("VXRR_BUILD", os.path.dirname(os.environ["VXRR_BIN"]))
 
 trace = sys.argv[1]
 srv = rsp.Server(trace)
-c = srv.client()
+c = srv.client(timeout=3600)
 c.handshake()
 events = int(re.search(r"events=(\d+)", c.monitor("config")[1]).group(1))
 print("trace: %d events (warp-instructions)" % events)

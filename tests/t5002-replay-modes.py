@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""t5002 - vxreplay protocol semantics a debugger relies on, checked with the raw client.
+
+- watchpoint timing (RISC-V): forward, the stop comes before the store (memory
+  still old); backward, after it (memory already new) and one reverse step
+  undoes it;
+- --thread-per-warp: one thread per warp, 'monitor lane N' picks the lane whose
+  registers are shown;
+- 0x03 interrupts a long continue (and a long reverse-continue with a read
+  watchpoint, which re-executes);
+- a small --mem budget still rebuilds the same states (checkpoints thinned);
+- a new client starts at event 0 with no breakpoints left from the last one.
+"""
+import importlib.util
+import os
+import re
+import struct
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+import vxtest  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location("t5000", os.path.join(os.path.dirname(__file__), "t5000-rsp.py"))
+rsplib = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(rsplib)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def elf_symbol(path, name):
+    """Value of a symbol in an ELF32 file's .symtab."""
+    with open(path, "rb") as f:
+        d = f.read()
+    shoff, = struct.unpack_from("<I", d, 32)
+    shentsize, shnum = struct.unpack_from("<HH", d, 46)
+    secs = [struct.unpack_from("<10I", d, shoff + i * shentsize) for i in range(shnum)]
+    for s in secs:
+        if s[1] != 2:  # SHT_SYMTAB
+            continue
+        strtab = secs[s[6]]
+        for off in range(s[4], s[4] + s[5], 16):
+            st_name, st_value = struct.unpack_from("<II", d, off)
+            start = strtab[4] + st_name
+            end = d.index(b"\0", start)
+            if d[start:end].decode() == name:
+                return st_value
+    raise KeyError(name)
+
+
+def build(name, *flags):
+    src = os.path.join(HERE, "kernels", name + ".c")
+    out = os.path.join(vxtest.tmpdir(), name + ".elf")
+    r = vxtest.run([vxtest.prog("vxcc"), "-O0", "-g"] + list(flags) + ["-o", out, src])
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr)
+    return out
+
+
+def mem32(c, addr):
+    return struct.unpack("<I", bytes.fromhex(c.cmds("m%x,4" % addr)))[0]
+
+
+class WatchTiming(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.elf = build("rrtest")
+        cls.total = elf_symbol(cls.elf, "total")
+        cls.srv = rsplib.Server(rsplib.record(cls.elf))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.stop()
+
+    def test_write_watch_timing(self):
+        """write watchpoint: reported before the store going forward, after it going backward"""
+        c = self.srv.client()
+        c.handshake()
+        A = self.total
+        self.assertEqual(c.cmds("Z2,%x,4" % A), "OK")
+        for attempt in range(10):   # the start-up code clears it first: wait for a store that changes it
+            old = mem32(c, A)
+            sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+            self.assertTrue(A <= int(f["watch"], 16) < A + 4)
+            self.assertEqual(mem32(c, A), old)             # the store has not happened yet
+            tid = int(f["thread"], 16)
+            # what GDB does next: remove, step the thread, re-insert
+            self.assertEqual(c.cmds("z2,%x,4" % A), "OK")
+            rsplib.parse_stop(c.cmd("vCont;s:%x" % tid))
+            new = mem32(c, A)
+            self.assertEqual(c.cmds("Z2,%x,4" % A), "OK")
+            if new != old:
+                break
+        self.assertNotEqual(new, old)                      # now it has
+        # backward: the stop comes with the store still done, a reverse step undoes it
+        sig, f = rsplib.parse_stop(c.cmd("bc"))
+        self.assertTrue(A <= int(f["watch"], 16) < A + 4)
+        self.assertEqual(mem32(c, A), new)
+        self.assertEqual(c.cmds("z2,%x,4" % A), "OK")
+        self.assertEqual(c.cmds("Hc%x" % int(f["thread"], 16)), "OK")
+        rsplib.parse_stop(c.cmd("bs"))
+        self.assertEqual(mem32(c, A), old)
+        c.send("D")
+        c.reply()
+        c.close()
+
+    def test_range_watch_and_access(self):
+        """a watchpoint on a 256-byte array fires for any element; access watchpoints see loads and stores"""
+        c = self.srv.client()
+        c.handshake()
+        out = elf_symbol(self.elf, "out")
+        self.assertEqual(c.cmds("Z2,%x,100" % out), "OK")
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+        a = int(f["watch"], 16)
+        self.assertTrue(out <= a < out + 256)
+        self.assertEqual(c.cmds("z2,%x,100" % out), "OK")
+        scale = elf_symbol(self.elf, "scale")
+        self.assertEqual(c.cmds("Z4,%x,4" % scale), "OK")
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+        self.assertEqual(int(f["awatch"], 16), scale)
+        first = c.monitor("when")[1]
+        self.assertEqual(c.cmds("Z3,%x,4" % scale), "OK")
+        self.assertEqual(c.cmds("z4,%x,4" % scale), "OK")
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))       # the next load of scale
+        self.assertEqual(int(f["rwatch"], 16), scale)
+        sig, f = rsplib.parse_stop(c.cmd("bc"))            # back to just after the first one
+        self.assertEqual(int(f["rwatch"], 16), scale)
+        c.cmds("z3,%x,4" % scale)
+        c.cmds("Hc%s" % f["thread"])
+        rsplib.parse_stop(c.cmd("bs"))
+        self.assertEqual(c.monitor("when")[1], first)
+        c.send("D")
+        c.reply()
+        c.close()
+
+    def test_new_client_starts_fresh(self):
+        """each client starts at event 0 and without the previous client's breakpoints"""
+        c = self.srv.client()
+        c.handshake()
+        leaf = elf_symbol(self.elf, "leaf")
+        self.assertEqual(c.cmds("Z0,%x,4" % leaf), "OK")
+        rsplib.parse_stop(c.cmd("vCont;c"))
+        self.assertNotRegex(c.monitor("when")[1], r"event 0 of")
+        c.close()           # vanishes without detaching
+        time.sleep(0.2)
+        c = self.srv.client()
+        c.handshake()
+        self.assertRegex(c.monitor("when")[1], r"event 0 of")
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+        self.assertEqual(f.get("replaylog"), "end")          # the old breakpoint is gone
+        c.send("D")
+        c.reply()
+        c.close()
+
+
+class ThreadPerWarp(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.elf = build("rrtest")
+        cls.srv = rsplib.Server(rsplib.record(cls.elf), "--thread-per-warp")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.stop()
+
+    def test_threads_are_warps(self):
+        """one thread per warp; monitor lane N selects the lane whose registers are shown"""
+        c = self.srv.client()
+        c.handshake()
+        leaf = elf_symbol(self.elf, "leaf")
+        c.cmds("Z0,%x,4" % leaf)
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+        tid = int(f["thread"], 16)
+        ids = [int(t, 16) for t in c.cmds("qfThreadInfo")[1:].split(",")]
+        self.assertEqual(ids, [1, 2, 3, 4])                  # 4 warps, all alive now
+        info = bytes.fromhex(c.cmds("qThreadExtraInfo,%x" % tid)).decode()
+        self.assertRegex(info, r"core 0 warp %d \(gwarp %d\), \d/4 lanes active" % (tid - 1, tid - 1))
+        c.cmds("Hg%x" % tid)
+        tid_csr = 65 + 0xCC0
+        lanes = []
+        for lane in range(4):
+            r, out = c.monitor("lane %d" % lane)
+            self.assertIn("registers now show lane %d" % lane, out)
+            lanes.append((int(c.cmds("p%x" % tid_csr)[:2], 16), c.cmds("p0a")))    # vx_thread_id, a0
+        self.assertEqual([l for l, _ in lanes], [0, 1, 2, 3])
+        self.assertEqual(len({a0 for _, a0 in lanes}), 4)    # each lane its own argument
+        r, out = c.monitor("lane 9")
+        self.assertIn("usage", out)
+        c.send("D")
+        c.reply()
+        c.close()
+
+
+class Interrupts(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        # a kernel long enough to interrupt: sgemm, N = 96 (about 2.3 M issues)
+        out = os.path.join(vxtest.tmpdir(), "sgemm96.elf")
+        r = vxtest.run([vxtest.prog("vxcc"), "-O2", "-DN=96", "-o", out,
+                        os.path.join(vxtest.ROOT, "kernel", "examples", "sgemm.cpp")])
+        if r.returncode != 0:
+            raise RuntimeError(r.stderr)
+        cls.elf = out
+        cls.srv = rsplib.Server(rsplib.record(out))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.stop()
+
+    def interrupt(self, c, packet):
+        c.raw_send(rsplib.frame(packet))
+        time.sleep(0.3)
+        c.raw_send(b"\x03")
+        t = time.time()
+        reply = c.reply()
+        return rsplib.parse_stop(reply), time.time() - t
+
+    def test_interrupt_continue(self):
+        """0x03 stops a long continue with SIGINT at a consistent position; the session goes on"""
+        c = self.srv.client()
+        c.handshake()
+        (sig, f), dt = self.interrupt(c, "vCont;c")
+        self.assertEqual(sig, 2)
+        m = re.search(r"event (\d+) of (\d+)", c.monitor("when")[1])
+        self.assertTrue(0 < int(m.group(1)) < int(m.group(2)))
+        g1 = c.cmds("g")
+        rsplib.parse_stop(c.cmd("vCont;s:%s" % f["thread"]))
+        c.cmds("Hc%s" % f["thread"])
+        rsplib.parse_stop(c.cmd("bs"))
+        self.assertEqual(c.cmds("g"), g1)
+        c.send("D")
+        c.reply()
+        c.close()
+
+    def test_interrupt_reverse_with_read_watch(self):
+        """0x03 stops a reverse-continue that re-executes (read watchpoint) and leaves the position as it was"""
+        c = self.srv.client()
+        c.handshake()
+        c.monitor("seek 2000000")
+        before = c.monitor("when")[1]
+        self.assertEqual(c.cmds("Z3,10,4"), "OK")      # an address nothing reads
+        (sig, f), dt = self.interrupt(c, "bc")
+        self.assertEqual(sig, 2)
+        self.assertEqual(c.monitor("when")[1], before)
+        c.send("D")
+        c.reply()
+        c.close()
+
+
+class SmallBudget(unittest.TestCase):
+    def test_small_memory_budget(self):
+        """with --mem 1M the same registers come back after steps and reverse steps"""
+        elf = build("rrtest")
+        srv = rsplib.Server(rsplib.record(elf), "--mem", "1M")
+        try:
+            c = srv.client()
+            c.handshake()
+            states = []
+            for i in range(40):
+                states.append(c.cmds("g"))
+                c.cmd("vCont;s:1")
+            c.cmds("Hc1")
+            back = []
+            for i in range(40):
+                c.cmd("bs")
+                back.append(c.cmds("g"))
+            self.assertEqual(back, list(reversed(states)))
+            c.monitor("seek 2000")
+            g = c.cmds("g")
+            c.monitor("seek 10")
+            c.monitor("seek 2000")
+            self.assertEqual(c.cmds("g"), g)
+            stats = c.monitor("stats")[1]
+            m = re.search(r"using ([\d.]+) MiB of ([\d.]+) MiB", stats)
+            self.assertLessEqual(float(m.group(1)), float(m.group(2)))
+            c.send("D")
+            c.reply()
+            c.close()
+        finally:
+            srv.stop()
+
+
+if __name__ == "__main__":
+    rsplib.prerequisites()
+    if not os.path.exists(vxtest.prog("vxcc")):
+        vxtest.skip_all("vxcc missing")
+    vxtest.main(WatchTiming, ThreadPerWarp, Interrupts, SmallBudget)
