@@ -58,9 +58,15 @@ echo \n(gdb) reverse-step          # and back again\n
 reverse-step
 echo \n(gdb) reverse-step\n
 reverse-step
-echo \n(gdb) reverse-finish        # back out to the caller\n
+echo \n(gdb) delete\n
+delete
+echo \n(gdb) reverse-finish        # back out to the caller, before the call\n
 reverse-finish
-echo \n(gdb) continue              # forward to the next warp that calls leaf()\n
+echo \n(gdb) break leaf\n
+break leaf
+echo \n(gdb) continue              # forward again: the same warp enters leaf() again\n
+continue
+echo \n(gdb) continue              # then the next warps\n
 continue
 echo \n(gdb) continue\n
 continue
