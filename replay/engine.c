@@ -1488,6 +1488,8 @@ void vx_engine_get_stats(const vx_engine *e, vx_engine_stats *out)
     out->checkpoint_bytes = e->tl.bytes;
     out->budget = e->tl.budget;
     out->keyframes = (uint32_t)e->nkf;
+    out->summary_blocks = e->ix ? (e->end + VX_INDEX_BLOCK - 1) / VX_INDEX_BLOCK : 0;
+    out->summary_ready = vx_index_ready(e->ix);
 }
 
 /* ---- opening ----------------------------------------------------------------------------------------- */

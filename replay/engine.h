@@ -163,6 +163,8 @@ typedef struct vx_engine_stats {
     uint64_t checkpoint_bytes;
     uint64_t budget;
     uint32_t keyframes;
+    uint64_t summary_blocks; /* blocks of the background trace summary (0: none) */
+    uint64_t summary_ready;  /* of which summarised so far */
 } vx_engine_stats;
 
 void vx_engine_get_stats(const vx_engine *e, vx_engine_stats *out);

@@ -1350,10 +1350,13 @@ static void mon_stats(vx_gdbserver *s, text *t, const char *arg)
     vx_engine_stats st;
     vx_engine_get_stats(s->e, &st);
     tprintf(t,
-            "issues replayed %" PRIu64 " (verified %" PRIu64 "), scanned %" PRIu64 ", restores %" PRIu64
+            "issues replayed %" PRIu64 " (verified %" PRIu64 ", from the schedule cache %" PRIu64 "), scanned %" PRIu64
+            ", skipped by the summary %" PRIu64 ", restores %" PRIu64 ", reader seeks %" PRIu64
             "\ncheckpoints %" PRIu32 " using %.1f MiB of %.1f MiB, keyframes %" PRIu32 "\n",
-            st.replayed, st.verified, st.scanned, st.restores, st.checkpoints,
+            st.replayed, st.verified, st.cached, st.scanned, st.skipped, st.restores, st.reader_seeks, st.checkpoints,
             (double)st.checkpoint_bytes / 1048576.0, (double)st.budget / 1048576.0, st.keyframes);
+    if (st.summary_blocks)
+        tprintf(t, "trace summary: %" PRIu64 " of %" PRIu64 " blocks\n", st.summary_ready, st.summary_blocks);
 }
 
 /* Machine-readable shape, for scripts (vxrr.gdb). */

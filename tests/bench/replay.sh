@@ -55,6 +55,16 @@ def seek(n):
 # A breakpoint near the start: the PC that issues at event 200 (startup code, run once).
 seek(200)
 bp_pc = rsp.le32(rsp.parse_stop(c.cmd("?"))[1]["20"])
+
+# reverse-continue right after start-up, while the background summary is still being built
+assert c.cmds("Z0,%x,4" % bp_pc) == "OK"
+seek(events)
+summary = re.search(r"trace summary: (\d+) of (\d+)", c.monitor("stats")[1])
+dt, r = timed("bc")
+print("reverse-continue from the end to a breakpoint near the start, right after start-up "
+      "(summary %s of %s blocks built): %.3f s" % (summary.group(1), summary.group(2), dt) if summary else
+      "reverse-continue from the end, right after start-up: %.3f s" % dt)
+c.cmds("z0,%x,4" % bp_pc)
 seek(0)
 
 # Forward continue over the whole trace (replays and verifies every issue).
@@ -68,7 +78,7 @@ seek(events)
 dt, r = timed("bc")
 sig, f = rsp.parse_stop(r)
 when = c.monitor("when")[1].strip()
-print("reverse-continue from the end to a breakpoint near the start: %.3f s (%s)" % (dt, when))
+print("reverse-continue from the end to a breakpoint near the start (summary built): %.3f s (%s)" % (dt, when))
 c.cmds("z0,%x,4" % bp_pc)
 
 # reverse-stepi at 200 random positions (the seek before each is not timed)
