@@ -45,13 +45,13 @@
 #define CACHE_SLOTS     64u /* blocks of VX_INDEX_BLOCK issues: 1M issues, 16 MiB */
 
 /* schedule cache entry: meta bits */
-#define M_GWARP      0xFFFFu
-#define M_FLAGS_SH   16u       /* VX_EVF_* (2 bits) */
-#define M_ISSUE      (1u << 18) /* the issue is known */
-#define M_DM         (1u << 19) /* the DM effects recorded just before it are known */
-#define M_HASDM      (1u << 20) /* ... and there are some */
-#define M_VERIFIED   (1u << 21) /* executed once with verification */
-#define M_LANE_SH    24u       /* injected lane */
+#define M_GWARP    0xFFFFu
+#define M_FLAGS_SH 16u        /* VX_EVF_* (2 bits) */
+#define M_ISSUE    (1u << 18) /* the issue is known */
+#define M_DM       (1u << 19) /* the DM effects recorded just before it are known */
+#define M_HASDM    (1u << 20) /* ... and there are some */
+#define M_VERIFIED (1u << 21) /* executed once with verification */
+#define M_LANE_SH  24u        /* injected lane */
 
 typedef struct cent {
     uint64_t cycle;
@@ -71,7 +71,11 @@ typedef struct cblock {
     size_t ndm, capdm;
 } cblock;
 
-enum { OBS_NONE, OBS_VERIFY, OBS_READS };
+enum {
+    OBS_NONE,
+    OBS_VERIFY,
+    OBS_READS
+};
 
 typedef struct bpoint {
     uint32_t pc, gwarp;
@@ -149,7 +153,8 @@ struct vx_engine {
     struct undo {
         uint64_t from, to;
         uint32_t gwarp;
-    } *undo;
+    } * undo;
+
     size_t nundo, capundo;
 
     vx_timeline tl;
@@ -220,8 +225,8 @@ static bool same_issue(const vx_event *a, const vx_event *b, uint32_t T)
 {
     if (a->kind != b->kind || a->index != b->index || a->cycle != b->cycle || a->core != b->core ||
         a->warp != b->warp || a->flags != b->flags || a->pc != b->pc || a->insn != b->insn ||
-        a->tmask != b->tmask || a->fault || b->fault || a->ncommits != b->ncommits || a->nmem != b->nmem ||
-        a->nwctl != b->nwctl || a->nconsole != b->nconsole)
+        a->tmask != b->tmask || a->fault || b->fault || a->ncommits != b->ncommits ||
+        a->nmem != b->nmem || a->nwctl != b->nwctl || a->nconsole != b->nconsole)
         return false;
     for (uint32_t i = 0; i < a->ncommits; i++) {
         const vx_commit *p = &a->commits[i], *q = &b->commits[i];
@@ -232,7 +237,8 @@ static bool same_issue(const vx_event *a, const vx_event *b, uint32_t T)
     for (uint32_t i = 0; i < a->nmem; i++) {
         const vx_memwrite *p = &a->mem[i], *q = &b->mem[i];
         uint32_t m = p->size >= 4 ? 0xFFFFFFFFu : (1u << (8 * p->size)) - 1;
-        if (p->addr != q->addr || p->size != q->size || p->lane != q->lane || ((p->value ^ q->value) & m))
+        if (p->addr != q->addr || p->size != q->size || p->lane != q->lane ||
+            ((p->value ^ q->value) & m))
             return false;
     }
     for (uint32_t i = 0; i < a->nwctl; i++) {
@@ -242,7 +248,8 @@ static bool same_issue(const vx_event *a, const vx_event *b, uint32_t T)
             return false;
     }
     for (uint32_t i = 0; i < a->nconsole; i++)
-        if (a->console[i].slot != b->console[i].slot || a->console[i].byte != b->console[i].byte) return false;
+        if (a->console[i].slot != b->console[i].slot || a->console[i].byte != b->console[i].byte)
+            return false;
     return true;
 }
 
@@ -261,7 +268,8 @@ static void observer(void *ctx, const vx_event *ev)
             tmp.cycle = ev->cycle;
             want = &tmp;
         }
-        if (!same_issue(want, ev, e->T) && vx_trace_event_diff(want, ev, e->T, e->diff, sizeof e->diff))
+        if (!same_issue(want, ev, e->T) &&
+            vx_trace_event_diff(want, ev, e->T, e->diff, sizeof e->diff))
             e->mismatch = true;
     }
     if (e->nread_wp && !e->read_hit) {
@@ -269,7 +277,8 @@ static void observer(void *ctx, const vx_event *ev)
             const vx_memread *r = &ev->reads[i];
             for (size_t k = 0; k < e->nwp; k++) {
                 const wpoint *w = &e->wps[k];
-                if (w->kind == VX_WATCH_WRITE || !wp_overlaps(w, r->addr, r->size, ev->core)) continue;
+                if (w->kind == VX_WATCH_WRITE || !wp_overlaps(w, r->addr, r->size, ev->core))
+                    continue;
                 e->read_hit = true;
                 e->rh_kind = (vx_watch_kind)w->kind;
                 e->rh_addr = r->addr > w->addr ? r->addr : w->addr;
@@ -393,13 +402,15 @@ static vx_err apply_dm_op(vx_engine *e, uint64_t index, const vx_dm_event *d)
     case VX_DM_RESET: vx_sim_reset(e->sim); break;
     case VX_DM_SET_PC: err = vx_sim_set_pc(e->sim, d->gwarp, d->value); break;
     case VX_DM_SCRATCH:
-        err = vx_sim_reg_write(e->sim, d->gwarp, d->lane, VX_RF_CSR, VX_CSR_DSCRATCH0 + d->arg, d->value);
+        err = vx_sim_reg_write(e->sim, d->gwarp, d->lane, VX_RF_CSR, VX_CSR_DSCRATCH0 + d->arg,
+                               d->value);
         break;
     default: break; /* READ, INJECT_REJECT: observations only */
     }
     if (err != VX_OK) {
-        seterr(e, "replay diverged at event %" PRIu64 ": recorded Debug Module event (op %u, warp %" PRIu32
-                  ") cannot be applied: %s",
+        seterr(e,
+               "replay diverged at event %" PRIu64
+               ": recorded Debug Module event (op %u, warp %" PRIu32 ") cannot be applied: %s",
                index, d->op, d->gwarp, vx_sim_errmsg(e->sim));
         return VX_ERR_DIVERGED;
     }
@@ -436,8 +447,8 @@ static vx_err read_to_issue(vx_engine *e, int dm_mode)
             if (err != VX_ERR_END && ev->kind == VX_EV_ISSUE && ev->index != e->now) {
                 e->pend = NULL;
                 e->rd_at = NO_ISSUE;
-                seterr(e, "%s: issue record %" PRIu64 " found where issue %" PRIu64 " was expected", e->path,
-                       ev->index, e->now);
+                seterr(e, "%s: issue record %" PRIu64 " found where issue %" PRIu64 " was expected",
+                       e->path, ev->index, e->now);
                 return VX_ERR_CORRUPT;
             }
             e->pend = err == VX_ERR_END || ev->kind == VX_EV_END ? NULL : ev;
@@ -475,8 +486,10 @@ static vx_err diverged(vx_engine *e, const vx_event *ev, const char *what)
 {
     char brief[256];
     vx_trace_event_brief(ev, brief, sizeof brief);
-    seterr(e, "replay diverged at event %" PRIu64 ": %s [recorded vs re-executed]; the recorded issue: %s", ev->index,
-           what, brief);
+    seterr(e,
+           "replay diverged at event %" PRIu64
+           ": %s [recorded vs re-executed]; the recorded issue: %s",
+           ev->index, what, brief);
     return VX_ERR_DIVERGED;
 }
 
@@ -524,7 +537,8 @@ static vx_err exec_pending(vx_engine *e)
     e->st.replayed++;
     if (err != VX_OK) {
         char what[600];
-        snprintf(what, sizeof what, "the simulator refused the recorded issue: %s", vx_sim_errmsg(e->sim));
+        snprintf(what, sizeof what, "the simulator refused the recorded issue: %s",
+                 vx_sim_errmsg(e->sim));
         diverged(e, ev, what);
         recover(e, idx);
         return VX_ERR_DIVERGED;
@@ -571,8 +585,9 @@ static vx_err exec_cached(vx_engine *e, const cent *c)
     e->st.cached++;
     if (err != VX_OK) {
         /* cannot happen for a verified issue; say so rather than go on */
-        seterr(e, "replay diverged at event %" PRIu64 ": the simulator refused a verified issue: %s", e->now,
-               vx_sim_errmsg(e->sim));
+        seterr(e,
+               "replay diverged at event %" PRIu64 ": the simulator refused a verified issue: %s",
+               e->now, vx_sim_errmsg(e->sim));
         recover(e, e->now);
         return VX_ERR_DIVERGED;
     }
@@ -597,8 +612,9 @@ static vx_err step_once(vx_engine *e)
     vx_err err = ensure_reader(e);
     if (err) return err;
     if (!e->pend) {
-        seterr(e, "%s: the trace ends at event %" PRIu64 " although %" PRIu64 " issues were announced", e->path,
-               e->now, e->end);
+        seterr(e,
+               "%s: the trace ends at event %" PRIu64 " although %" PRIu64 " issues were announced",
+               e->path, e->now, e->end);
         return VX_ERR_TRUNC;
     }
     return exec_pending(e);
@@ -645,7 +661,8 @@ static void add_ckpt(vx_engine *e, vx_ckpt_kind kind)
         vx_ckpt *c = vx_tl_at(&e->tl, e->now);
         if (c) c->aux = e->ebreak;
     }
-    if (e->tl.bytes > e->tl.budget || kind == VX_CKPT_STOP || kind == VX_CKPT_SHORT) vx_tl_thin(&e->tl, e->now);
+    if (e->tl.bytes > e->tl.budget || kind == VX_CKPT_STOP || kind == VX_CKPT_SHORT)
+        vx_tl_thin(&e->tl, e->now);
 }
 
 static void maybe_ckpt(vx_engine *e)
@@ -664,7 +681,8 @@ static vx_err restore_ckpt(vx_engine *e, size_t i)
     vx_ckpt *c = &e->tl.v[i];
     vx_err err = vx_sim_snap_restore(e->sim, c->snap);
     if (err) {
-        seterr(e, "cannot restore the checkpoint at event %" PRIu64 ": %s", c->pos, vx_sim_errmsg(e->sim));
+        seterr(e, "cannot restore the checkpoint at event %" PRIu64 ": %s", c->pos,
+               vx_sim_errmsg(e->sim));
         return err;
     }
     e->st.restores++;
@@ -683,7 +701,8 @@ static vx_err put_page(void *ctx, uint32_t space, uint32_t addr, const uint8_t *
     page_ctx *pc = ctx;
     vx_err err = vx_sim_put_page(pc->e->sim, space, addr, page);
     if (err) {
-        seterr(pc->e, "%s: keyframe page (space %" PRIu32 ", 0x%08" PRIx32 ") cannot be applied: %s",
+        seterr(pc->e,
+               "%s: keyframe page (space %" PRIu32 ", 0x%08" PRIx32 ") cannot be applied: %s",
                pc->e->path, space, addr, vx_sim_errmsg(pc->e->sim));
         pc->err = err;
     }
@@ -711,8 +730,8 @@ static vx_err restore_keyframe(vx_engine *e, size_t k)
     if (err) return trace_error(e, err);
     err = vx_sim_state_decode(e->sim, state, len);
     if (err) {
-        seterr(e, "%s: keyframe %zu (event %" PRIu64 ") cannot be decoded: %s", e->path, k, info.index,
-               vx_sim_errmsg(e->sim));
+        seterr(e, "%s: keyframe %zu (event %" PRIu64 ") cannot be decoded: %s", e->path, k,
+               info.index, vx_sim_errmsg(e->sim));
         return err;
     }
     e->st.restores++;
@@ -755,7 +774,8 @@ static vx_err goto_pos(vx_engine *e, uint64_t x)
             have_kf = true;
         }
     }
-    bool live = e->now != UINT64_MAX && e->now <= x && e->now >= cpos && (!have_kf || e->now >= kpos);
+    bool live =
+        e->now != UINT64_MAX && e->now <= x && e->now >= cpos && (!have_kf || e->now >= kpos);
     vx_err err = VX_OK;
     if (!live) {
         if (ci >= 0 && (!have_kf || cpos >= kpos))
@@ -787,7 +807,8 @@ static bool bp_hit_at(const vx_engine *e, uint32_t pc, uint32_t gw, uint8_t flag
     uint32_t h = (pc >> 2) & 4095;
     if (!(e->bpfilter[h >> 3] & (1u << (h & 7)))) return false;
     for (size_t i = 0; i < e->nbp; i++)
-        if (e->bps[i].pc == pc && (e->bps[i].gwarp == VX_ENGINE_ANY_WARP || e->bps[i].gwarp == gw)) return true;
+        if (e->bps[i].pc == pc && (e->bps[i].gwarp == VX_ENGINE_ANY_WARP || e->bps[i].gwarp == gw))
+            return true;
     return false;
 }
 
@@ -893,11 +914,13 @@ static uint32_t wp_core(uint32_t addr, uint32_t core)
     return in_lmem(addr) ? core : 0; /* only local memory depends on the core */
 }
 
-vx_err vx_engine_watch_insert(vx_engine *e, vx_watch_kind kind, uint32_t addr, uint32_t len, uint32_t core)
+vx_err vx_engine_watch_insert(vx_engine *e, vx_watch_kind kind, uint32_t addr, uint32_t len,
+                              uint32_t core)
 {
     if (len == 0 || (kind != VX_WATCH_WRITE && kind != VX_WATCH_READ && kind != VX_WATCH_ACCESS))
         return VX_ERR_INVAL;
-    if ((uint64_t)addr + len > (uint64_t)UINT32_MAX + 1) len = (uint32_t)((uint64_t)UINT32_MAX + 1 - addr);
+    if ((uint64_t)addr + len > (uint64_t)UINT32_MAX + 1)
+        len = (uint32_t)((uint64_t)UINT32_MAX + 1 - addr);
     core = wp_core(addr, core);
     for (size_t i = 0; i < e->nwp; i++) {
         wpoint *w = &e->wps[i];
@@ -918,9 +941,11 @@ vx_err vx_engine_watch_insert(vx_engine *e, vx_watch_kind kind, uint32_t addr, u
     return VX_OK;
 }
 
-vx_err vx_engine_watch_remove(vx_engine *e, vx_watch_kind kind, uint32_t addr, uint32_t len, uint32_t core)
+vx_err vx_engine_watch_remove(vx_engine *e, vx_watch_kind kind, uint32_t addr, uint32_t len,
+                              uint32_t core)
 {
-    if (len && (uint64_t)addr + len > (uint64_t)UINT32_MAX + 1) len = (uint32_t)((uint64_t)UINT32_MAX + 1 - addr);
+    if (len && (uint64_t)addr + len > (uint64_t)UINT32_MAX + 1)
+        len = (uint32_t)((uint64_t)UINT32_MAX + 1 - addr);
     core = wp_core(addr, core);
     for (size_t i = 0; i < e->nwp; i++) {
         wpoint *w = &e->wps[i];
@@ -1110,18 +1135,22 @@ static vx_err scan_range(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
 static bool block_may_stop(const vx_engine *e, uint64_t bi, const vx_engine_motion *m)
 {
     if (!e->ix || bi >= vx_index_ready(e->ix)) return true;
-    if (m->step) return m->step_gwarp == VX_ENGINE_ANY_WARP || vx_index_may_warp(e->ix, bi, m->step_gwarp);
-    if (m->only_gwarp != VX_ENGINE_ANY_WARP && !vx_index_may_warp(e->ix, bi, m->only_gwarp)) return false;
+    if (m->step)
+        return m->step_gwarp == VX_ENGINE_ANY_WARP || vx_index_may_warp(e->ix, bi, m->step_gwarp);
+    if (m->only_gwarp != VX_ENGINE_ANY_WARP && !vx_index_may_warp(e->ix, bi, m->only_gwarp))
+        return false;
     for (size_t i = 0; i < e->nbp; i++)
         if (vx_index_may_pc(e->ix, bi, e->bps[i].pc)) return true;
     for (size_t i = 0; i < e->nwp; i++)
-        if (e->wps[i].kind != VX_WATCH_READ && vx_index_may_write(e->ix, bi, e->wps[i].addr, e->wps[i].len))
+        if (e->wps[i].kind != VX_WATCH_READ &&
+            vx_index_may_write(e->ix, bi, e->wps[i].addr, e->wps[i].len))
             return true;
     return false;
 }
 
 /* scan_range over [lo, hi), newest block first, skipping blocks the index rules out. */
-static vx_err scan_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine_motion *m, cand *c)
+static vx_err scan_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine_motion *m,
+                          cand *c)
 {
     if (hi <= lo) return VX_OK;
     uint64_t blo = lo >> VX_INDEX_BLOCK_SHIFT;
@@ -1160,7 +1189,8 @@ static vx_err sim_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
         vx_engine_stop ws;
         memset(&ws, 0, sizeof ws);
         bool whit = mine && !skip && ni.ev && write_hit(e, ni.ev, &ws);
-        bool bhit = mine && !m->step && (!skip || e->rep_watch_only) && bp_hit_at(e, ni.pc, gw, ni.flags);
+        bool bhit =
+            mine && !m->step && (!skip || e->rep_watch_only) && bp_hit_at(e, ni.pc, gw, ni.flags);
         vx_engine_stop bs;
         if (bhit) break_stop_at(e, gw, 0, &bs);
         if (m->step && mine) {
@@ -1317,7 +1347,8 @@ vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop 
     vx_err err;
     uint64_t start = e->now;
     struct undo *top = e->nundo ? &e->undo[e->nundo - 1] : NULL;
-    if (m->backward && m->step && top && top->to == e->now && top->gwarp == m->step_gwarp && !e->nwp) {
+    if (m->backward && m->step && top && top->to == e->now && top->gwarp == m->step_gwarp &&
+        !e->nwp) {
         /* Undo a forward step of this warp: back to exactly where it started. */
         uint64_t from = top->from;
         e->nundo--;
@@ -1422,7 +1453,8 @@ bool vx_engine_next_issue(vx_engine *e, vx_engine_issue *out)
         } else {
             out->pc = c->word;
             uint8_t b[4];
-            if (vx_sim_mem_read(e->sim, out->gwarp / e->W, out->pc, b, 4) == VX_OK) out->insn = vx_get_le32(b);
+            if (vx_sim_mem_read(e->sim, out->gwarp / e->W, out->pc, b, 4) == VX_OK)
+                out->insn = vx_get_le32(b);
         }
     } else {
         if (ensure_reader(e) != VX_OK || !e->pend) return false;
@@ -1547,17 +1579,20 @@ static vx_err load_initial(vx_engine *e)
         if (err) return trace_error(e, err);
     } else {
         const vx_trace_header *h = e->hdr;
-        err = vx_sim_load_image(e->sim, h->image_name ? h->image_name : e->path, (vx_image_kind)h->image_kind,
-                                h->image, h->image_len, NULL);
+        err = vx_sim_load_image(e->sim, h->image_name ? h->image_name : e->path,
+                                (vx_image_kind)h->image_kind, h->image, h->image_len, NULL);
         if (err) {
-            seterr(e, "%s: the recorded kernel image cannot be loaded: %s", e->path, vx_sim_errmsg(e->sim));
+            seterr(e, "%s: the recorded kernel image cannot be loaded: %s", e->path,
+                   vx_sim_errmsg(e->sim));
             return err;
         }
         for (uint32_t i = 0; i < h->nloads; i++) {
             err = vx_sim_mem_write(e->sim, 0, h->loads[i].addr, h->loads[i].bytes, h->loads[i].len);
             if (err) {
-                seterr(e, "%s: recorded load region %" PRIu32 " at 0x%08" PRIx32 " cannot be written: %s", e->path,
-                       i, h->loads[i].addr, vx_sim_errmsg(e->sim));
+                seterr(e,
+                       "%s: recorded load region %" PRIu32 " at 0x%08" PRIx32
+                       " cannot be written: %s",
+                       e->path, i, h->loads[i].addr, vx_sim_errmsg(e->sim));
                 return err;
             }
         }
@@ -1571,7 +1606,8 @@ static vx_err load_initial(vx_engine *e)
     return read_to_issue(e, DM_ALL);
 }
 
-vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **out, char *msg, size_t cap)
+vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **out, char *msg,
+                      size_t cap)
 {
     *out = NULL;
     vx_engine *e = calloc(1, sizeof *e);
@@ -1588,14 +1624,16 @@ vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **
     e->obs_mode = -1;
     e->cache = calloc(CACHE_SLOTS, sizeof *e->cache);
     if (e->cache)
-        for (unsigned i = 0; i < CACHE_SLOTS; i++) e->cache[i].base = UINT64_MAX;
+        for (unsigned i = 0; i < CACHE_SLOTS; i++)
+            e->cache[i].base = UINT64_MAX;
     uint64_t budget = opts && opts->mem_budget ? opts->mem_budget : DEFAULT_BUDGET;
     vx_tl_init(&e->tl, budget, INTERVAL);
     if (!e->path) {
         err = VX_ERR_NOMEM;
         goto fail_msg;
     }
-    if ((err = vx_trace_reader_new(&e->rd)) != VX_OK || (err = vx_trace_reader_new(&e->sr)) != VX_OK)
+    if ((err = vx_trace_reader_new(&e->rd)) != VX_OK ||
+        (err = vx_trace_reader_new(&e->sr)) != VX_OK)
         goto fail_msg;
     err = vx_trace_reader_open(e->rd, path);
     if (err) {
@@ -1619,7 +1657,8 @@ vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **
     e->cfg = cfg;
     err = vx_sim_new(&cfg, &e->sim);
     if (err) {
-        snprintf(msg, cap, "%s: the recorded platform cannot be simulated: %s", path, vx_strerror(err));
+        snprintf(msg, cap, "%s: the recorded platform cannot be simulated: %s", path,
+                 vx_strerror(err));
         goto fail;
     }
     e->T = cfg.threads;

@@ -101,7 +101,7 @@ void vx_engine_points_clear(vx_engine *e);
 
 typedef struct vx_engine_motion {
     bool backward;
-    bool step;       /* one instruction of step_gwarp (else: continue) */
+    bool step; /* one instruction of step_gwarp (else: continue) */
     uint32_t step_gwarp;
     /*
      * While stepping, also stop for other warps' breakpoints and watchpoints (GDB's
@@ -123,9 +123,9 @@ typedef enum vx_engine_why {
 
 typedef struct vx_engine_stop {
     vx_engine_why why;
-    uint32_t gwarp;  /* the warp concerned (the stepping warp for STEP/BEGIN/END) */
-    uint32_t lane;   /* a lane of it: the accessing lane for WATCH, first involved for FAULT */
-    bool has_lane;   /* lane is meaningful (else the caller keeps its own choice) */
+    uint32_t gwarp; /* the warp concerned (the stepping warp for STEP/BEGIN/END) */
+    uint32_t lane;  /* a lane of it: the accessing lane for WATCH, first involved for FAULT */
+    bool has_lane;  /* lane is meaningful (else the caller keeps its own choice) */
     vx_watch_kind watch_kind;
     uint32_t watch_addr; /* inside the watched range */
     vx_fault fault;
@@ -152,14 +152,14 @@ vx_err vx_engine_restart(vx_engine *e, unsigned id);
 bool vx_engine_checkpoint_get(const vx_engine *e, unsigned id, uint64_t *pos);
 
 typedef struct vx_engine_stats {
-    uint64_t replayed;      /* issues re-executed */
-    uint64_t verified;      /* of which compared with the trace */
-    uint64_t scanned;       /* recorded issues examined without executing */
-    uint64_t skipped;       /* recorded issues ruled out by the trace summary */
-    uint64_t cached;        /* of the replayed, issues taken from the schedule cache */
-    uint64_t reader_seeks;  /* times the trace reader was repositioned */
-    uint64_t restores;      /* checkpoint restores */
-    uint32_t checkpoints;   /* live checkpoints */
+    uint64_t replayed;     /* issues re-executed */
+    uint64_t verified;     /* of which compared with the trace */
+    uint64_t scanned;      /* recorded issues examined without executing */
+    uint64_t skipped;      /* recorded issues ruled out by the trace summary */
+    uint64_t cached;       /* of the replayed, issues taken from the schedule cache */
+    uint64_t reader_seeks; /* times the trace reader was repositioned */
+    uint64_t restores;     /* checkpoint restores */
+    uint32_t checkpoints;  /* live checkpoints */
     uint64_t checkpoint_bytes;
     uint64_t budget;
     uint32_t keyframes;

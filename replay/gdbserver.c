@@ -49,14 +49,14 @@ struct vx_gdbserver {
     /* session */
     vx_rsp *rsp;
     vx_gdb_io io;
-    bool over;         /* k / D / vKill received */
-    bool swbreak_ok;   /* GDB offered swbreak+ */
+    bool over;       /* k / D / vKill received */
+    bool swbreak_ok; /* GDB offered swbreak+ */
     bool hwbreak_ok;
     int64_t g_tid;     /* Hg: 0 any, -1 all, else a thread id */
     int64_t c_tid;     /* Hc */
     uint32_t focus_gw; /* thread of the last stop */
     uint32_t focus_lane;
-    int32_t sel_lane;  /* --thread-per-warp: lane shown for registers (-1: first active) */
+    int32_t sel_lane; /* --thread-per-warp: lane shown for registers (-1: first active) */
     vx_engine_stop last_stop;
     bool have_last_stop;
 
@@ -85,7 +85,8 @@ static bool out_reserve(vx_gdbserver *s, size_t more)
 {
     if (s->out_len + more + 1 <= s->out_cap) return true;
     size_t ncap = (s->out_cap ? s->out_cap : 1024);
-    while (ncap < s->out_len + more + 1) ncap *= 2;
+    while (ncap < s->out_len + more + 1)
+        ncap *= 2;
     char *nb = realloc(s->out, ncap);
     if (!nb) {
         s->out_failed = true;
@@ -383,7 +384,7 @@ typedef struct args {
     int64_t tid;          /* the 't' argument */
     const char *str;      /* the 's' argument (rest of the packet) */
     size_t slen;
-    int n;                /* numbers parsed */
+    int n; /* numbers parsed */
 } args;
 
 /*
@@ -453,7 +454,8 @@ static void h_read_regs(vx_gdbserver *s, const args *a)
         return;
     }
     out_reset(s);
-    for (uint32_t i = 0; i < s->map.n; i++) out_reg(s, gw, lane, &s->map.regs[i]);
+    for (uint32_t i = 0; i < s->map.n; i++)
+        out_reg(s, gw, lane, &s->map.regs[i]);
     out_send(s);
 }
 
@@ -498,8 +500,8 @@ static size_t read_mem(vx_gdbserver *s, uint32_t core, uint64_t addr, uint8_t *b
             done += chunk;
             continue;
         }
-        while (chunk-- && vx_sim_mem_read(sim_of(s), core, (uint32_t)(addr + done), buf + done, 1) ==
-                              VX_OK)
+        while (chunk-- &&
+               vx_sim_mem_read(sim_of(s), core, (uint32_t)(addr + done), buf + done, 1) == VX_OK)
             done++;
         break;
     }
@@ -778,7 +780,8 @@ static void h_vcont(vx_gdbserver *s, const args *a)
             p++;
             args t;
             const char *q = p;
-            while (q < end && *q != ';') q++;
+            while (q < end && *q != ';')
+                q++;
             if (!parse_args("t", p, q, &t)) {
                 reply(s, "E01");
                 return;
@@ -933,7 +936,8 @@ static void warp_state_text(vx_gdbserver *s, uint32_t gw, char *buf, size_t cap)
     else if (wi.halted)
         snprintf(buf, cap, "halted by the DM");
     else if (wi.barrier >= 0)
-        snprintf(buf, cap, "waiting at %s barrier %" PRIu32, (wi.barrier & (int32_t)0x80000000) ? "global" : "local",
+        snprintf(buf, cap, "waiting at %s barrier %" PRIu32,
+                 (wi.barrier & (int32_t)0x80000000) ? "global" : "local",
                  (uint32_t)wi.barrier & 0x7fffffffu);
     else if (wi.spawn_wait)
         snprintf(buf, cap, "waiting for wspawn");
@@ -951,11 +955,13 @@ static void thread_extra(vx_gdbserver *s, uint32_t gw, uint32_t lane, char *buf,
     warp_state_text(s, gw, state, sizeof state);
     uint32_t core = core_of(s, gw), w = gw - core * s->warps_per_core;
     if (s->opts.thread_per_warp)
-        snprintf(buf, cap, "core %" PRIu32 " warp %" PRIu32 " (gwarp %" PRIu32 "), %u/%" PRIu32 " lanes active, %s",
+        snprintf(buf, cap,
+                 "core %" PRIu32 " warp %" PRIu32 " (gwarp %" PRIu32 "), %u/%" PRIu32
+                 " lanes active, %s",
                  core, w, gw, ok ? vx_lanes_count(wi.tmask) : 0, s->threads, state);
     else
-        snprintf(buf, cap, "core %" PRIu32 " warp %" PRIu32 " lane %" PRIu32 ", %s, %s", core, w, lane,
-                 ok && vx_lanes_test(wi.tmask, lane) ? "active" : "masked off", state);
+        snprintf(buf, cap, "core %" PRIu32 " warp %" PRIu32 " lane %" PRIu32 ", %s, %s", core, w,
+                 lane, ok && vx_lanes_test(wi.tmask, lane) ? "active" : "masked off", state);
 }
 
 static void h_extra_info(vx_gdbserver *s, const args *a)
@@ -1059,7 +1065,8 @@ static void h_xfer_threads(vx_gdbserver *s, const args *a)
             uint32_t shown = s->opts.thread_per_warp ? shown_lane(s, gw) : lane;
             uint32_t core = core_of(s, gw);
             thread_extra(s, gw, shown, text, sizeof text);
-            out_printf(s, "<thread id=\"%" PRIx64 "\" core=\"%" PRIu32 "\" name=\"", vx_gdbserver_tid(s, gw, lane), core);
+            out_printf(s, "<thread id=\"%" PRIx64 "\" core=\"%" PRIu32 "\" name=\"",
+                       vx_gdbserver_tid(s, gw, lane), core);
             if (s->opts.thread_per_warp)
                 out_printf(s, "warp %" PRIu32, gw);
             else
@@ -1175,10 +1182,12 @@ static void mon_when(vx_gdbserver *s, text *t, const char *arg)
     tprintf(t, "event %" PRIu64 " of %" PRIu64, now, end);
     if (vx_engine_next_issue(s->e, &is)) {
         uint32_t lane = vx_lanes_first(is.tmask);
-        tprintf(t, ", cycle %" PRIu64 ": core %" PRIu32 " warp %" PRIu32 " (gwarp %" PRIu32 ", thread %" PRIu64
-                   ") issues pc 0x%08" PRIx32 "%s\n",
-                is.cycle, is.core, is.warp, is.gwarp, vx_gdbserver_tid(s, is.gwarp, lane < 128 ? lane : 0),
-                is.pc, is.faults ? " and faults" : "");
+        tprintf(t,
+                ", cycle %" PRIu64 ": core %" PRIu32 " warp %" PRIu32 " (gwarp %" PRIu32
+                ", thread %" PRIu64 ") issues pc 0x%08" PRIx32 "%s\n",
+                is.cycle, is.core, is.warp, is.gwarp,
+                vx_gdbserver_tid(s, is.gwarp, lane < 128 ? lane : 0), is.pc,
+                is.faults ? " and faults" : "");
     } else {
         uint32_t code = 0;
         vx_fault f;
@@ -1196,7 +1205,8 @@ static bool parse_u64(const char *arg, uint64_t *v)
     if (!arg || !*arg) return false;
     char *end;
     unsigned long long x = strtoull(arg, &end, 0);
-    while (*end == ' ') end++;
+    while (*end == ' ')
+        end++;
     if (*end || arg[0] == '-') return false;
     *v = x;
     return true;
@@ -1223,8 +1233,8 @@ static void mon_seek(vx_gdbserver *s, text *t, const char *arg)
 static void mon_warps(vx_gdbserver *s, text *t, const char *arg)
 {
     (void)arg;
-    tprintf(t, "%-6s %-4s %-4s %-10s %-34s %-5s %s\n", "gwarp", "core", "warp", "pc", "tmask", "ipdom",
-            "state");
+    tprintf(t, "%-6s %-4s %-4s %-10s %-34s %-5s %s\n", "gwarp", "core", "warp", "pc", "tmask",
+            "ipdom", "state");
     for (uint32_t gw = 0; gw < s->nwarps; gw++) {
         vx_warp_info wi;
         if (!warp_info(s, gw, &wi)) continue;
@@ -1236,8 +1246,10 @@ static void mon_warps(vx_gdbserver *s, text *t, const char *arg)
         else
             snprintf(mask, sizeof mask, "0x%" PRIx64, lo);
         uint32_t core = core_of(s, gw);
-        tprintf(t, "%-6" PRIu32 " %-4" PRIu32 " %-4" PRIu32 " 0x%08" PRIx32 " %-34s %-5" PRIu32 " %s%s\n", gw, core,
-                gw - core * s->warps_per_core, wi.pc, mask, wi.ipdom_depth, st,
+        tprintf(t,
+                "%-6" PRIu32 " %-4" PRIu32 " %-4" PRIu32 " 0x%08" PRIx32 " %-34s %-5" PRIu32
+                " %s%s\n",
+                gw, core, gw - core * s->warps_per_core, wi.pc, mask, wi.ipdom_depth, st,
                 gw == s->focus_gw ? "  <- current" : "");
     }
 }
@@ -1247,11 +1259,13 @@ static void mon_lane(vx_gdbserver *s, text *t, const char *arg)
     uint64_t n;
     if (!arg || !*arg) {
         if (s->opts.thread_per_warp)
-            tprintf(t, "lane %" PRIu32 " of warp %" PRIu32 " is shown%s\n", shown_lane(s, s->focus_gw), s->focus_gw,
+            tprintf(t, "lane %" PRIu32 " of warp %" PRIu32 " is shown%s\n",
+                    shown_lane(s, s->focus_gw), s->focus_gw,
                     s->sel_lane < 0 ? " (first active lane)" : "");
         else
-            tprintf(t, "current thread: warp %" PRIu32 " lane %" PRIu32 " (GDB thread %" PRIu64 ")\n", s->focus_gw,
-                    s->focus_lane, vx_gdbserver_tid(s, s->focus_gw, s->focus_lane));
+            tprintf(t,
+                    "current thread: warp %" PRIu32 " lane %" PRIu32 " (GDB thread %" PRIu64 ")\n",
+                    s->focus_gw, s->focus_lane, vx_gdbserver_tid(s, s->focus_gw, s->focus_lane));
         return;
     }
     if (strcmp(arg, "auto") == 0) {
@@ -1267,8 +1281,10 @@ static void mon_lane(vx_gdbserver *s, text *t, const char *arg)
         s->sel_lane = (int32_t)n;
         tprintf(t, "registers now show lane %" PRIu64 " (then: maint flush register-cache)\n", n);
     } else {
-        tprintf(t, "lane %" PRIu64 " of warp %" PRIu32 " is GDB thread %" PRIu64 " (use: thread %" PRIu64 ")\n", n,
-                s->focus_gw, vx_gdbserver_tid(s, s->focus_gw, (uint32_t)n),
+        tprintf(t,
+                "lane %" PRIu64 " of warp %" PRIu32 " is GDB thread %" PRIu64
+                " (use: thread %" PRIu64 ")\n",
+                n, s->focus_gw, vx_gdbserver_tid(s, s->focus_gw, (uint32_t)n),
                 vx_gdbserver_tid(s, s->focus_gw, (uint32_t)n));
     }
 }
@@ -1350,23 +1366,28 @@ static void mon_stats(vx_gdbserver *s, text *t, const char *arg)
     vx_engine_stats st;
     vx_engine_get_stats(s->e, &st);
     tprintf(t,
-            "issues replayed %" PRIu64 " (verified %" PRIu64 ", from the schedule cache %" PRIu64 "), scanned %" PRIu64
-            ", skipped by the summary %" PRIu64 ", restores %" PRIu64 ", reader seeks %" PRIu64
-            "\ncheckpoints %" PRIu32 " using %.1f MiB of %.1f MiB, keyframes %" PRIu32 "\n",
-            st.replayed, st.verified, st.cached, st.scanned, st.skipped, st.restores, st.reader_seeks, st.checkpoints,
-            (double)st.checkpoint_bytes / 1048576.0, (double)st.budget / 1048576.0, st.keyframes);
+            "issues replayed %" PRIu64 " (verified %" PRIu64 ", from the schedule cache %" PRIu64
+            "), scanned %" PRIu64 ", skipped by the summary %" PRIu64 ", restores %" PRIu64
+            ", reader seeks %" PRIu64 "\ncheckpoints %" PRIu32
+            " using %.1f MiB of %.1f MiB, keyframes %" PRIu32 "\n",
+            st.replayed, st.verified, st.cached, st.scanned, st.skipped, st.restores,
+            st.reader_seeks, st.checkpoints, (double)st.checkpoint_bytes / 1048576.0,
+            (double)st.budget / 1048576.0, st.keyframes);
     if (st.summary_blocks)
-        tprintf(t, "trace summary: %" PRIu64 " of %" PRIu64 " blocks\n", st.summary_ready, st.summary_blocks);
+        tprintf(t, "trace summary: %" PRIu64 " of %" PRIu64 " blocks\n", st.summary_ready,
+                st.summary_blocks);
 }
 
 /* Machine-readable shape, for scripts (vxrr.gdb). */
 static void mon_config(vx_gdbserver *s, text *t, const char *arg)
 {
     (void)arg;
-    tprintf(t, "clusters=%" PRIu32 " cores=%" PRIu32 " warps=%" PRIu32 " threads=%" PRIu32 " gdb_thread=%s lane=%" PRIu32
-               " events=%" PRIu64 "\n",
+    tprintf(t,
+            "clusters=%" PRIu32 " cores=%" PRIu32 " warps=%" PRIu32 " threads=%" PRIu32
+            " gdb_thread=%s lane=%" PRIu32 " events=%" PRIu64 "\n",
             s->cfg->clusters, s->cfg->cores, s->cfg->warps, s->cfg->threads,
-            s->opts.thread_per_warp ? "warp" : "lane", shown_lane(s, s->focus_gw), vx_engine_end(s->e));
+            s->opts.thread_per_warp ? "warp" : "lane", shown_lane(s, s->focus_gw),
+            vx_engine_end(s->e));
 }
 
 static void mon_info(vx_gdbserver *s, text *t, const char *arg)
@@ -1383,9 +1404,15 @@ static const struct {
     const char *name;
     void (*fn)(vx_gdbserver *, text *, const char *);
 } monitor_cmds[] = {
-    {"help", mon_help},       {"when", mon_when},       {"seek", mon_seek},
-    {"warps", mon_warps},     {"lane", mon_lane},       {"info", mon_info},
-    {"checkpoint", mon_checkpoint}, {"restart", mon_restart}, {"stats", mon_stats},
+    {"help", mon_help},
+    {"when", mon_when},
+    {"seek", mon_seek},
+    {"warps", mon_warps},
+    {"lane", mon_lane},
+    {"info", mon_info},
+    {"checkpoint", mon_checkpoint},
+    {"restart", mon_restart},
+    {"stats", mon_stats},
     {"config", mon_config},
 };
 
@@ -1401,13 +1428,17 @@ static void h_rcmd(vx_gdbserver *s, const args *a)
     cmd[n] = 0;
     /* split "name rest" */
     char *p = cmd;
-    while (*p == ' ') p++;
+    while (*p == ' ')
+        p++;
     char *name = p;
-    while (*p && *p != ' ') p++;
+    while (*p && *p != ' ')
+        p++;
     if (*p) *p++ = 0;
-    while (*p == ' ') p++;
+    while (*p == ' ')
+        p++;
     char *argend = p + strlen(p);
-    while (argend > p && (argend[-1] == ' ' || argend[-1] == '\n')) *--argend = 0;
+    while (argend > p && (argend[-1] == ' ' || argend[-1] == '\n'))
+        *--argend = 0;
     text t = {0};
     bool found = false;
     for (size_t i = 0; i < VX_ARRAY_SIZE(monitor_cmds); i++) {

@@ -21,8 +21,8 @@
 typedef struct block {
     uint64_t pc[PC_BITS / 64];
     uint64_t page[PAGE_BITS / 64];
-    uint64_t warps;      /* bit gwarp % 64 */
-    uint32_t wlo, whi;   /* written bytes lie in [wlo, whi]; wlo > whi: none */
+    uint64_t warps;    /* bit gwarp % 64 */
+    uint32_t wlo, whi; /* written bytes lie in [wlo, whi]; wlo > whi: none */
 } block;
 
 struct vx_index {

@@ -29,31 +29,32 @@ static const char *prog = "vxreplay";
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: vxreplay [options] TRACE\n"
-            "Serve a trace recorded by vxrec to gdb-multiarch, with reverse execution\n"
-            "(reverse-step, reverse-continue, reverse watchpoints, ...).\n\n"
-            "connection:\n"
-            "  -p, --port N            TCP port to listen on (default 3333; 0 = any free port)\n"
-            "      --bind ADDR         address to listen on (default 127.0.0.1)\n"
-            "      --stdio             speak the protocol on stdin/stdout, for\n"
-            "                          (gdb) target remote | vxreplay --stdio TRACE\n"
-            "      --once              exit after the first client instead of waiting for the next\n\n"
-            "replay:\n"
-            "      --mem SIZE          memory budget for checkpoints (default 512M; K/M/G suffix,\n"
-            "                          a bare number is MiB)\n"
-            "      --thread-per-warp   one GDB thread per warp (default: one per lane);\n"
-            "                          'monitor lane N' picks the lane whose registers are shown\n"
-            "      --no-verify         do not compare re-executed instructions with the trace\n"
-            "      --extract-elf FILE  write the recorded kernel ELF to FILE (for gdb's symbols);\n"
-            "                          by default it is written to TRACE.elf when serving TCP\n"
-            "      --debug-packets     log every protocol packet to stderr\n\n"
-            "  -h, --help              this text\n"
-            "      --version           print the version\n\n"
-            "Threads: GDB thread 1 + gwarp * threads + lane (gwarp = core * warps + warp).\n"
-            "In gdb: 'monitor help' lists the replay commands (when, seek, warps, lane, ...);\n"
-            "source vxrr.gdb (installed next to the programs) for convenience commands.\n"
-            "exit status: 0 when done, 2 usage or input error\n");
+    fprintf(
+        f,
+        "usage: vxreplay [options] TRACE\n"
+        "Serve a trace recorded by vxrec to gdb-multiarch, with reverse execution\n"
+        "(reverse-step, reverse-continue, reverse watchpoints, ...).\n\n"
+        "connection:\n"
+        "  -p, --port N            TCP port to listen on (default 3333; 0 = any free port)\n"
+        "      --bind ADDR         address to listen on (default 127.0.0.1)\n"
+        "      --stdio             speak the protocol on stdin/stdout, for\n"
+        "                          (gdb) target remote | vxreplay --stdio TRACE\n"
+        "      --once              exit after the first client instead of waiting for the next\n\n"
+        "replay:\n"
+        "      --mem SIZE          memory budget for checkpoints (default 512M; K/M/G suffix,\n"
+        "                          a bare number is MiB)\n"
+        "      --thread-per-warp   one GDB thread per warp (default: one per lane);\n"
+        "                          'monitor lane N' picks the lane whose registers are shown\n"
+        "      --no-verify         do not compare re-executed instructions with the trace\n"
+        "      --extract-elf FILE  write the recorded kernel ELF to FILE (for gdb's symbols);\n"
+        "                          by default it is written to TRACE.elf when serving TCP\n"
+        "      --debug-packets     log every protocol packet to stderr\n\n"
+        "  -h, --help              this text\n"
+        "      --version           print the version\n\n"
+        "Threads: GDB thread 1 + gwarp * threads + lane (gwarp = core * warps + warp).\n"
+        "In gdb: 'monitor help' lists the replay commands (when, seek, warps, lane, ...);\n"
+        "source vxrr.gdb (installed next to the programs) for convenience commands.\n"
+        "exit status: 0 when done, 2 usage or input error\n");
 }
 
 static bool opt_value(int argc, char **argv, int *i, const char *name, const char **val)
@@ -241,8 +242,8 @@ int main(int argc, char **argv)
     }
     char script[PATH_MAX];
     bool have_script = find_script(script, sizeof script);
-    printf("vxreplay: serving '%s': %" PRIu64 " events, %" PRIu32 "x%" PRIu32 "x%" PRIu32 "x%" PRIu32
-           " (clusters x cores x warps x threads)\n",
+    printf("vxreplay: serving '%s': %" PRIu64 " events, %" PRIu32 "x%" PRIu32 "x%" PRIu32
+           "x%" PRIu32 " (clusters x cores x warps x threads)\n",
            trace, vx_engine_end(eng), cfg->clusters, cfg->cores, cfg->warps, cfg->threads);
     printf("vxreplay: listening on %s port %u\n", bind, actual);
     printf("connect with:\n  gdb-multiarch");
@@ -264,7 +265,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: client %s connected\n", prog, peer);
         bool clean = vx_net_session(srv, fd, fd);
         close(fd);
-        fprintf(stderr, "%s: client %s %s\n", prog, peer, clean ? "ended the session" : "disconnected");
+        fprintf(stderr, "%s: client %s %s\n", prog, peer,
+                clean ? "ended the session" : "disconnected");
         if (once) break;
     }
     close(lfd);

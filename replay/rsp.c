@@ -27,13 +27,13 @@ struct vx_rsp {
     bool noack;
 
     /* the packet being received */
-    char *buf;   /* decoded bytes, cap + 1 for the NUL */
+    char *buf; /* decoded bytes, cap + 1 for the NUL */
     size_t len;
     size_t cap;
     bool too_long;
     bool bad_rle;
-    uint8_t sum;      /* running checksum of raw bytes */
-    int csum_hi;      /* first checksum digit value, -1 when not a hex digit */
+    uint8_t sum; /* running checksum of raw bytes */
+    int csum_hi; /* first checksum digit value, -1 when not a hex digit */
     int csum_lo;
 
     /* the last packet sent, kept for '-' in ack mode */
@@ -200,7 +200,8 @@ static void feed_byte(vx_rsp *r, uint8_t c)
             return;
         }
         uint8_t prev = (uint8_t)r->buf[r->len - 1];
-        for (int i = 0; i < c - 29; i++) append(r, prev);
+        for (int i = 0; i < c - 29; i++)
+            append(r, prev);
         return;
     }
     case ST_CSUM1:
@@ -216,7 +217,8 @@ static void feed_byte(vx_rsp *r, uint8_t c)
 
 void vx_rsp_feed(vx_rsp *rsp, const uint8_t *bytes, size_t n)
 {
-    for (size_t i = 0; i < n; i++) feed_byte(rsp, bytes[i]);
+    for (size_t i = 0; i < n; i++)
+        feed_byte(rsp, bytes[i]);
 }
 
 static bool need_escape(uint8_t c)

@@ -20,9 +20,9 @@ static const char *const xnames[32] = {
 };
 
 static const char *const fnames[32] = {
-    "ft0", "ft1", "ft2",  "ft3",  "ft4", "ft5", "ft6",  "ft7",  "fs0",  "fs1",  "fa0",
-    "fa1", "fa2", "fa3",  "fa4",  "fa5", "fa6", "fa7",  "fs2",  "fs3",  "fs4",  "fs5",
-    "fs6", "fs7", "fs8",  "fs9",  "fs10", "fs11", "ft8", "ft9", "ft10", "ft11",
+    "ft0", "ft1", "ft2", "ft3", "ft4",  "ft5",  "ft6", "ft7", "fs0",  "fs1",  "fa0",
+    "fa1", "fa2", "fa3", "fa4", "fa5",  "fa6",  "fa7", "fs2", "fs3",  "fs4",  "fs5",
+    "fs6", "fs7", "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11",
 };
 
 /* CSRs shown when the simulator models them.  Standard names where GDB knows them. */
@@ -30,17 +30,39 @@ static const struct {
     uint16_t csr;
     const char *name;
 } csr_table[] = {
-    {0x300, "mstatus"},        {0x301, "misa"},           {0x304, "mie"},
-    {0x305, "mtvec"},          {0x340, "mscratch"},       {0x341, "mepc"},
-    {0x342, "mcause"},         {0x343, "mtval"},          {0x344, "mip"},
-    {0x7B2, "dscratch0"},      {0x7B3, "dscratch1"},      {0x7B4, "vx_dscratch2"},
-    {0x7B5, "vx_dscratch3"},   {0xB00, "mcycle"},         {0xB02, "minstret"},
-    {0xB80, "mcycleh"},        {0xB82, "minstreth"},      {0xC00, "cycle"},
-    {0xC02, "instret"},        {0xC80, "cycleh"},         {0xC82, "instreth"},
-    {0xCC0, "vx_thread_id"},   {0xCC1, "vx_warp_id"},     {0xCC2, "vx_core_id"},
-    {0xCC3, "vx_active_warps"}, {0xCC4, "vx_tmask"},      {0xF11, "mvendorid"},
-    {0xF12, "marchid"},        {0xF13, "mimpid"},         {0xF14, "mhartid"},
-    {0xFC0, "vx_num_threads"}, {0xFC1, "vx_num_warps"},   {0xFC2, "vx_num_cores"},
+    {0x300, "mstatus"},
+    {0x301, "misa"},
+    {0x304, "mie"},
+    {0x305, "mtvec"},
+    {0x340, "mscratch"},
+    {0x341, "mepc"},
+    {0x342, "mcause"},
+    {0x343, "mtval"},
+    {0x344, "mip"},
+    {0x7B2, "dscratch0"},
+    {0x7B3, "dscratch1"},
+    {0x7B4, "vx_dscratch2"},
+    {0x7B5, "vx_dscratch3"},
+    {0xB00, "mcycle"},
+    {0xB02, "minstret"},
+    {0xB80, "mcycleh"},
+    {0xB82, "minstreth"},
+    {0xC00, "cycle"},
+    {0xC02, "instret"},
+    {0xC80, "cycleh"},
+    {0xC82, "instreth"},
+    {0xCC0, "vx_thread_id"},
+    {0xCC1, "vx_warp_id"},
+    {0xCC2, "vx_core_id"},
+    {0xCC3, "vx_active_warps"},
+    {0xCC4, "vx_tmask"},
+    {0xF11, "mvendorid"},
+    {0xF12, "marchid"},
+    {0xF13, "mimpid"},
+    {0xF14, "mhartid"},
+    {0xFC0, "vx_num_threads"},
+    {0xFC1, "vx_num_warps"},
+    {0xFC2, "vx_num_cores"},
     {0xFC3, "vx_local_mem_base"},
 };
 
@@ -141,7 +163,8 @@ char *vx_target_xml(const vx_regmap *map, size_t *len)
     };
     for (int f = 0; f < 3; f++) {
         uint32_t count = 0;
-        for (uint32_t i = 0; i < map->n; i++) count += strcmp(map->regs[i].feature, features[f][0]) == 0;
+        for (uint32_t i = 0; i < map->n; i++)
+            count += strcmp(map->regs[i].feature, features[f][0]) == 0;
         if (!count) continue;
         sb_printf(&s, "<feature name=\"%s\">\n", features[f][1]);
         for (uint32_t i = 0; i < map->n; i++) {
@@ -155,7 +178,8 @@ char *vx_target_xml(const vx_regmap *map, size_t *len)
                 type = "data_ptr";
             else if (r->file == VX_RF_F)
                 type = "ieee_single";
-            if (r->file == VX_RF_CSR) group = r->reg <= 3 ? " group=\"float\"" : " group=\"system\"";
+            if (r->file == VX_RF_CSR)
+                group = r->reg <= 3 ? " group=\"float\"" : " group=\"system\"";
             sb_printf(&s, "  <reg name=\"%s\" bitsize=\"32\" type=\"%s\" regnum=\"%u\"%s/>\n",
                       r->name, type, r->regnum, group);
         }

@@ -12,10 +12,10 @@
 
 #include "vx_sim.h"
 
-#define VX_REG_PC 32u        /* remote number of pc */
-#define VX_REG_F0 33u        /* remote number of f0 */
-#define VX_REG_CSR0 65u      /* remote number of CSR 0 */
-#define VX_REG_FILE_PC 0u    /* vx_regdesc.file for the pc */
+#define VX_REG_PC      32u /* remote number of pc */
+#define VX_REG_F0      33u /* remote number of f0 */
+#define VX_REG_CSR0    65u /* remote number of CSR 0 */
+#define VX_REG_FILE_PC 0u  /* vx_regdesc.file for the pc */
 
 typedef struct vx_regdesc {
     uint16_t regnum; /* remote register number */

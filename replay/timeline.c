@@ -25,7 +25,8 @@ void vx_tl_init(vx_timeline *tl, uint64_t budget, uint64_t interval)
 
 void vx_tl_free(vx_timeline *tl)
 {
-    for (size_t i = 0; i < tl->n; i++) vx_sim_snap_free(tl->v[i].snap);
+    for (size_t i = 0; i < tl->n; i++)
+        vx_sim_snap_free(tl->v[i].snap);
     free(tl->v);
     memset(tl, 0, sizeof *tl);
 }
@@ -161,7 +162,8 @@ void vx_tl_thin(vx_timeline *tl, uint64_t now)
             /* Collect the bucket's periodic checkpoints, in position order. */
             unsigned count = 0;
             for (size_t i = 0; i < tl->n; i++)
-                if (tl->v[i].kind == VX_CKPT_PERIODIC && bucket_of(tl, tl->v[i].pos, now) == b) count++;
+                if (tl->v[i].kind == VX_CKPT_PERIODIC && bucket_of(tl, tl->v[i].pos, now) == b)
+                    count++;
             if (count <= per) continue;
             /* Drop every other one until it fits (keeps them evenly spread). */
             unsigned seen = 0;

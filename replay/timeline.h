@@ -30,18 +30,18 @@ typedef enum vx_ckpt_kind {
 typedef struct vx_ckpt {
     uint64_t pos;
     vx_sim_snap *snap;
-    uint8_t kind;      /* vx_ckpt_kind */
-    unsigned user_id;  /* VX_CKPT_USER */
-    uint64_t bytes;    /* vx_sim_snap_bytes when last measured */
-    uint64_t stamp;    /* insertion order (to age STOP / SHORT ones) */
-    uint8_t aux;       /* owner's byte (the engine keeps the ebreak-halt mode here) */
+    uint8_t kind;     /* vx_ckpt_kind */
+    unsigned user_id; /* VX_CKPT_USER */
+    uint64_t bytes;   /* vx_sim_snap_bytes when last measured */
+    uint64_t stamp;   /* insertion order (to age STOP / SHORT ones) */
+    uint8_t aux;      /* owner's byte (the engine keeps the ebreak-halt mode here) */
 } vx_ckpt;
 
 typedef struct vx_timeline {
     vx_ckpt *v; /* sorted by pos; a position holds at most one checkpoint */
     size_t n, cap;
     uint64_t budget;
-    uint64_t bytes;  /* sum of bytes */
+    uint64_t bytes; /* sum of bytes */
     uint64_t stamp;
     unsigned max_stop, max_short;
     unsigned per_bucket;

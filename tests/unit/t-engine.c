@@ -48,8 +48,8 @@ typedef struct ref {
     size_t nacc, capacc;
     memsample samples[8];
     int nsamples;
-    uint64_t tamper_at;  /* change the first commit at or after this event */
-    uint64_t tampered;   /* the event actually changed (NONE: none) */
+    uint64_t tamper_at; /* change the first commit at or after this event */
+    uint64_t tampered;  /* the event actually changed (NONE: none) */
     vx_trace_writer *w;
     vx_err werr;
 } ref;
@@ -149,16 +149,16 @@ static void obs(void *ctx, const vx_event *ev)
                 r->capacc = r->capacc ? r->capacc * 2 : 1024;
                 r->acc = realloc(r->acc, r->capacc * sizeof *r->acc);
             }
-            r->acc[r->nacc++] = (memacc){ev->index, ev->reads[i].addr, ev->core, ev->reads[i].size,
-                                         ev->reads[i].lane, false};
+            r->acc[r->nacc++] = (memacc){ev->index,         ev->reads[i].addr, ev->core,
+                                         ev->reads[i].size, ev->reads[i].lane, false};
         }
         for (uint32_t i = 0; i < ev->nmem; i++) {
             if (r->nacc == r->capacc) {
                 r->capacc = r->capacc ? r->capacc * 2 : 1024;
                 r->acc = realloc(r->acc, r->capacc * sizeof *r->acc);
             }
-            r->acc[r->nacc++] = (memacc){ev->index, ev->mem[i].addr, ev->core, ev->mem[i].size,
-                                         ev->mem[i].lane, true};
+            r->acc[r->nacc++] = (memacc){ev->index,       ev->mem[i].addr, ev->core,
+                                         ev->mem[i].size, ev->mem[i].lane, true};
         }
         if (ev->index >= r->tamper_at && r->tampered == NONE && ev->ncommits) {
             r->tampered = ev->index;
@@ -215,8 +215,9 @@ static uint8_t *read_file(const char *path, size_t *len)
 }
 
 /* Record image into out with the reference logs. */
-static bool record(const uint8_t *img, size_t len, vx_image_kind kind, uint32_t cores, uint32_t warps,
-                   uint32_t threads, uint64_t kf_interval, uint64_t tamper_at, const char *out, ref *r)
+static bool record(const uint8_t *img, size_t len, vx_image_kind kind, uint32_t cores,
+                   uint32_t warps, uint32_t threads, uint64_t kf_interval, uint64_t tamper_at,
+                   const char *out, ref *r)
 {
     memset(r, 0, sizeof *r);
     r->tamper_at = tamper_at;
@@ -289,7 +290,8 @@ static bool record(const uint8_t *img, size_t len, vx_image_kind kind, uint32_t 
             r->hash[r->n] = hash_state(sim);
             break;
         }
-        if (kf_interval && vx_sim_index(sim) % kf_interval == 0 && !keyframe(r, sim, false)) return false;
+        if (kf_interval && vx_sim_index(sim) % kf_interval == 0 && !keyframe(r, sim, false))
+            return false;
     }
     vx_sim_free(sim);
     if (r->werr) {
@@ -324,7 +326,8 @@ static void ref_free(ref *r)
     free(r->pc);
     free(r->gw);
     free(r->acc);
-    for (int i = 0; i < r->nsamples; i++) free(r->samples[i].pages);
+    for (int i = 0; i < r->nsamples; i++)
+        free(r->samples[i].pages);
 }
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -362,8 +365,8 @@ static bool poll_fn(void *ctx)
 }
 
 /* Seeks, steps and continues on a recorded kernel; mem_budget 0 = default. */
-static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint32_t threads, uint64_t kf,
-                         uint64_t budget)
+static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint32_t threads,
+                         uint64_t kf, uint64_t budget)
 {
     char kpath[256], tpath[256];
     snprintf(kpath, sizeof kpath, "build/kernels/%s.elf", name);
@@ -376,8 +379,8 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
     }
     ref r;
     bool recorded = record(img, len, VX_IMAGE_ELF, cores, warps, threads, kf, NONE, tpath, &r);
-    ok(recorded, "%s: recorded %" PRIu64 " issues (%ux%ux%u, keyframes every %" PRIu64 ")", name, r.n, cores,
-       warps, threads, kf);
+    ok(recorded, "%s: recorded %" PRIu64 " issues (%ux%ux%u, keyframes every %" PRIu64 ")", name,
+       r.n, cores, warps, threads, kf);
     free(img);
     if (!recorded || !load_pcs(tpath, &r)) return;
     vx_engine_opts eo = {budget, false};
@@ -394,7 +397,9 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
     for (int i = 0; i < 150; i++) {
         uint64_t p = rnd(r.n + 1);
         if (vx_engine_seek(e, p) != VX_OK || vx_engine_now(e) != p || !at_hash(e, &r)) {
-            if (!bad) diag("seek %" PRIu64 ": now %" PRIu64 ", %s", p, vx_engine_now(e), vx_engine_errmsg(e));
+            if (!bad)
+                diag("seek %" PRIu64 ": now %" PRIu64 ", %s", p, vx_engine_now(e),
+                     vx_engine_errmsg(e));
             bad++;
         }
     }
@@ -404,7 +409,8 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
         vx_engine_seek(e, r.samples[i].pos);
         if (!same_memory(vx_engine_sim(e), &r.samples[i])) bad++;
     }
-    ok(r.nsamples > 0 && bad == 0, "%s: memory identical at %d sampled positions", name, r.nsamples);
+    ok(r.nsamples > 0 && bad == 0, "%s: memory identical at %d sampled positions", name,
+       r.nsamples);
 
     /* step any warp forward 300 times, then back 300 times, then forward again */
     uint64_t start = r.n / 3;
@@ -420,14 +426,16 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
     uint64_t top = vx_engine_now(e);
     bad = 0;
     for (uint64_t p = top; p > start; p--) {
-        if (move(e, true, true, VX_ENGINE_ANY_WARP, &st) || st.why != VX_WHY_STEP || vx_engine_now(e) != p - 1 ||
-            !at_hash(e, &r))
+        if (move(e, true, true, VX_ENGINE_ANY_WARP, &st) || st.why != VX_WHY_STEP ||
+            vx_engine_now(e) != p - 1 || !at_hash(e, &r))
             bad++;
     }
     is_int(bad, 0, "%s: 300 reverse steps retrace the same states", name);
     bad = 0;
     for (uint64_t p = start; p < top; p++) {
-        if (move(e, false, true, VX_ENGINE_ANY_WARP, &st) || vx_engine_now(e) != p + 1 || !at_hash(e, &r)) bad++;
+        if (move(e, false, true, VX_ENGINE_ANY_WARP, &st) || vx_engine_now(e) != p + 1 ||
+            !at_hash(e, &r))
+            bad++;
     }
     is_int(bad, 0, "%s: forward again gives the same states", name);
 
@@ -446,7 +454,8 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
         ok(st.why == VX_WHY_STEP && vx_engine_now(e) == want && at_hash(e, &r),
            "%s: step of warp %u lands after its next issue (%" PRIu64 ")", name, w, want);
     else
-        ok(st.why == VX_WHY_END && vx_engine_now(e) == r.n, "%s: step of a warp with no more issues ends", name);
+        ok(st.why == VX_WHY_END && vx_engine_now(e) == r.n,
+           "%s: step of a warp with no more issues ends", name);
     vx_engine_seek(e, p0);
     want = NONE;
     for (uint64_t t = p0; t-- > 0;)
@@ -457,7 +466,8 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
     move(e, true, true, w, &st);
     if (want != NONE)
         ok(st.why == VX_WHY_STEP && vx_engine_now(e) == want && at_hash(e, &r),
-           "%s: reverse step of warp %u lands before its previous issue (%" PRIu64 ")", name, w, want);
+           "%s: reverse step of warp %u lands before its previous issue (%" PRIu64 ")", name, w,
+           want);
     else
         ok(st.why == VX_WHY_BEGIN, "%s: reverse step of a warp with no earlier issue", name);
 
@@ -476,17 +486,19 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
         }
     vx_engine_seek(e, 0);
     move(e, false, false, 0, &st);
-    ok(st.why == VX_WHY_BREAK && vx_engine_now(e) == first && st.gwarp == r.gw[first] && at_hash(e, &r),
+    ok(st.why == VX_WHY_BREAK && vx_engine_now(e) == first && st.gwarp == r.gw[first] &&
+           at_hash(e, &r),
        "%s: continue stops at the first hit of 0x%08x (event %" PRIu64 ")", name, bp, first);
     move(e, false, false, 0, &st);
     if (second != NONE)
-        ok(st.why == VX_WHY_BREAK && vx_engine_now(e) == second, "%s: continue again: next hit (%" PRIu64 ")",
-           name, second);
+        ok(st.why == VX_WHY_BREAK && vx_engine_now(e) == second,
+           "%s: continue again: next hit (%" PRIu64 ")", name, second);
     else
         ok(st.why == VX_WHY_END, "%s: continue again: end", name);
     vx_engine_seek(e, r.n);
     move(e, true, false, 0, &st);
-    ok(st.why == VX_WHY_BREAK && vx_engine_now(e) == last && st.gwarp == r.gw[last] && at_hash(e, &r),
+    ok(st.why == VX_WHY_BREAK && vx_engine_now(e) == last && st.gwarp == r.gw[last] &&
+           at_hash(e, &r),
        "%s: reverse-continue from the end stops at the last hit (%" PRIu64 ")", name, last);
     move(e, true, false, 0, &st);
     if (before_last != NONE)
@@ -532,7 +544,8 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
         move(e, false, false, 0, &st);
         ok(st.why == VX_WHY_WATCH && st.watch_kind == VX_WATCH_WRITE && vx_engine_now(e) == fw &&
                st.watch_addr >= A && st.watch_addr < A + 4 && at_hash(e, &r),
-           "%s: write watchpoint 0x%08x forward: before the first store (%" PRIu64 ")", name, A, fw);
+           "%s: write watchpoint 0x%08x forward: before the first store (%" PRIu64 ")", name, A,
+           fw);
         vx_engine_seek(e, r.n);
         move(e, true, false, 0, &st);
         ok(st.why == VX_WHY_WATCH && vx_engine_now(e) == lw + 1 && at_hash(e, &r),
@@ -540,7 +553,8 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
         /* a reverse step from there undoes the store (what GDB does next) */
         vx_engine_watch_remove(e, VX_WATCH_WRITE, A, 4, 0);
         move(e, true, true, st.gwarp, &st);
-        ok(vx_engine_now(e) == lw && at_hash(e, &r), "%s: the reverse step lands on the store", name);
+        ok(vx_engine_now(e) == lw && at_hash(e, &r), "%s: the reverse step lands on the store",
+           name);
         if (fr != NONE) {
             vx_engine_watch_insert(e, VX_WATCH_READ, A, 4, 0);
             vx_engine_seek(e, 0);
@@ -551,7 +565,8 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
             vx_engine_seek(e, r.n);
             move(e, true, false, 0, &st);
             ok(st.why == VX_WHY_WATCH && vx_engine_now(e) == lr + 1 && at_hash(e, &r),
-               "%s: read watchpoint backward: just after the last load (%" PRIu64 ")", name, lr + 1);
+               "%s: read watchpoint backward: just after the last load (%" PRIu64 ")", name,
+               lr + 1);
             vx_engine_watch_remove(e, VX_WATCH_READ, A, 4, 0);
             vx_engine_watch_insert(e, VX_WATCH_ACCESS, A, 4, 0);
             vx_engine_seek(e, 0);
@@ -572,8 +587,10 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
     polls_left = 0; /* interrupt at the first poll (after a few thousand issues) */
     vx_engine_set_poll(e, poll_fn, NULL);
     move(e, false, false, 0, &st);
-    ok(st.why == VX_WHY_INTERRUPT && vx_engine_now(e) > 0 && vx_engine_now(e) < r.n && at_hash(e, &r),
-       "%s: poll interrupts a continue at a consistent position (%" PRIu64 ")", name, vx_engine_now(e));
+    ok(st.why == VX_WHY_INTERRUPT && vx_engine_now(e) > 0 && vx_engine_now(e) < r.n &&
+           at_hash(e, &r),
+       "%s: poll interrupts a continue at a consistent position (%" PRIu64 ")", name,
+       vx_engine_now(e));
     polls_left = -1;
 
     /* user checkpoints */
@@ -583,13 +600,15 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
     vx_engine_seek(e, r.n);
     ok(vx_engine_restart(e, id) == VX_OK && vx_engine_now(e) == r.n / 4 && at_hash(e, &r),
        "%s: restart returns to it", name);
-    ok(vx_engine_restart(e, id + 100) == VX_ERR_RANGE, "%s: restart of an unknown checkpoint fails", name);
+    ok(vx_engine_restart(e, id + 100) == VX_ERR_RANGE, "%s: restart of an unknown checkpoint fails",
+       name);
 
     vx_engine_stats es;
     vx_engine_get_stats(e, &es);
-    diag("%s: replayed %" PRIu64 ", scanned %" PRIu64 ", restores %" PRIu64 ", %u checkpoints, %" PRIu64
-         " bytes (budget %" PRIu64 ")",
-         name, es.replayed, es.scanned, es.restores, es.checkpoints, es.checkpoint_bytes, es.budget);
+    diag("%s: replayed %" PRIu64 ", scanned %" PRIu64 ", restores %" PRIu64
+         ", %u checkpoints, %" PRIu64 " bytes (budget %" PRIu64 ")",
+         name, es.replayed, es.scanned, es.restores, es.checkpoints, es.checkpoint_bytes,
+         es.budget);
     vx_engine_free(e);
     ref_free(&r);
     unlink(tpath);
@@ -608,7 +627,8 @@ static void check_divergence(void)
     snprintf(tpath, sizeof tpath, "/tmp/t-engine-%d-tamper.vxt", (int)getpid());
     ref r;
     uint64_t at = 5000;
-    ok(record(img, len, VX_IMAGE_ELF, 1, 4, 4, 0, at, tpath, &r) && r.tampered != NONE, "tampered trace written");
+    ok(record(img, len, VX_IMAGE_ELF, 1, 4, 4, 0, at, tpath, &r) && r.tampered != NONE,
+       "tampered trace written");
     free(img);
     at = r.tampered;
     vx_engine *e;
@@ -642,7 +662,8 @@ static void check_fault(void)
         0x10202103, /* lw x2, 0x102(x0): misaligned */
     };
     uint8_t img[sizeof prog];
-    for (size_t i = 0; i < VX_ARRAY_SIZE(prog); i++) vx_put_le32(img + 4 * i, prog[i]);
+    for (size_t i = 0; i < VX_ARRAY_SIZE(prog); i++)
+        vx_put_le32(img + 4 * i, prog[i]);
     char tpath[256];
     snprintf(tpath, sizeof tpath, "/tmp/t-engine-%d-fault.vxt", (int)getpid());
     ref r;
@@ -657,14 +678,16 @@ static void check_fault(void)
     vx_engine_stop st;
     is_u64(vx_engine_end(e), 2, "end of history is the faulting issue");
     move(e, false, false, 0, &st);
-    ok(st.why == VX_WHY_FAULT && vx_engine_now(e) == 2 && st.fault.pc == 0x80000008 && st.fault.signal != 0,
+    ok(st.why == VX_WHY_FAULT && vx_engine_now(e) == 2 && st.fault.pc == 0x80000008 &&
+           st.fault.signal != 0,
        "continue stops at the fault (pc 0x80000008, signal %u)", st.fault.signal);
     move(e, false, false, 0, &st);
     ok(st.why == VX_WHY_END && vx_engine_now(e) == 2, "continuing from the fault: end of history");
     move(e, true, true, 0, &st);
     uint32_t x1 = 0;
     vx_sim_reg_read(vx_engine_sim(e), 0, 0, VX_RF_X, 1, &x1);
-    ok(st.why == VX_WHY_STEP && vx_engine_now(e) == 1 && x1 == 5, "reverse step from the fault (x1 = 5)");
+    ok(st.why == VX_WHY_STEP && vx_engine_now(e) == 1 && x1 == 5,
+       "reverse step from the fault (x1 = 5)");
     vx_engine_free(e);
     ref_free(&r);
     unlink(tpath);

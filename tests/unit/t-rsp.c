@@ -71,7 +71,8 @@ static void feeds(vx_rsp *r, const char *s)
 static void frame(char *dst, size_t cap, const char *raw, size_t n)
 {
     unsigned sum = 0;
-    for (size_t i = 0; i < n; i++) sum += (unsigned char)raw[i];
+    for (size_t i = 0; i < n; i++)
+        sum += (unsigned char)raw[i];
     dst[0] = '$';
     memcpy(dst + 1, raw, n);
     snprintf(dst + 1 + n, cap - 1 - n, "#%02x", sum & 0xff);
@@ -156,14 +157,18 @@ int main(void)
     /* 6. byte-by-byte feeding gives the same result as one call */
     clear();
     frame(f, sizeof f, "vCont;s:1;c", 11);
-    for (size_t i = 0; f[i]; i++) feed(r, &f[i], 1);
+    for (size_t i = 0; f[i]; i++)
+        feed(r, &f[i], 1);
     ok(npkts == 1 && strcmp(pkts[0], "vCont;s:1;c") == 0, "packet fed one byte at a time");
 
     /* 7. sending: escapes and checksum */
     clear();
     vx_rsp_send(r, "a$b#c}d*e", 9);
     {
-        const char raw[] = "a}\x04" "b}\x03" "c}]d}\x0a" "e";
+        const char raw[] = "a}\x04"
+                           "b}\x03"
+                           "c}]d}\x0a"
+                           "e";
         frame(f, sizeof f, raw, sizeof raw - 1);
     }
     is_int(out_len, strlen(f), "sent frame length");
