@@ -281,8 +281,78 @@ class SmallBudget(unittest.TestCase):
             srv.stop()
 
 
+class DamagedTraces(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        # events must dominate the file: sgemm, N = 48 (about 300 k issues)
+        out = os.path.join(vxtest.tmpdir(), "sgemm48.elf")
+        r = vxtest.run([vxtest.prog("vxcc"), "-O2", "-DN=48", "-o", out,
+                        os.path.join(vxtest.ROOT, "kernel", "examples", "sgemm.cpp")])
+        if r.returncode != 0:
+            raise RuntimeError(r.stderr)
+        cls.src = rsplib.record(out)
+        with open(cls.src, "rb") as f:
+            cls.data = f.read()
+
+    def write(self, name, data):
+        p = os.path.join(vxtest.tmpdir(), name)
+        with open(p, "wb") as f:
+            f.write(data)
+        return p
+
+    def test_cut_trace(self):
+        """a trace cut off mid-write replays up to its last complete chunk"""
+        full = rsplib.Server(self.src)
+        try:
+            c = full.client()
+            c.handshake()
+            total = int(re.search(r"events=(\d+)", c.monitor("config")[1]).group(1))
+            c.close()
+        finally:
+            full.stop()
+        # big enough to keep the prologue and keyframe 0, small enough to lose the end
+        cut = self.write("cut.vxt", self.data[:len(self.data) * 2 // 3])
+        srv = rsplib.Server(cut)
+        try:
+            c = srv.client()
+            c.handshake()
+            events = int(re.search(r"events=(\d+)", c.monitor("config")[1]).group(1))
+            self.assertLess(events, total)
+            sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+            self.assertEqual(f.get("replaylog"), "end")
+            self.assertRegex(c.monitor("when")[1], r"event %d of %d: end of history.*recording stopped" % (events, events))
+            sig, f = rsplib.parse_stop(c.cmd("bc"))
+            self.assertEqual(f.get("replaylog"), "begin")
+            c.close()
+        finally:
+            srv.stop()
+
+    def test_corrupt_chunk(self):
+        """a damaged chunk is reported through GDB when replay reaches it; the server goes on"""
+        d = bytearray(self.data)
+        d[len(d) // 2] ^= 0x40
+        bad = self.write("bad.vxt", bytes(d))
+        srv = rsplib.Server(bad)
+        try:
+            c = srv.client()
+            c.handshake()
+            c.console = []
+            sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+            text = "".join(c.console)
+            self.assertEqual(sig, 6)
+            self.assertRegex(text, r"bad\.vxt.*(corrupt|CRC|checksum)")
+            sig, f = rsplib.parse_stop(c.cmd("bc"))            # still usable
+            self.assertIn(f.get("replaylog"), ("begin", None))
+            c.send("D")
+            self.assertEqual(c.reply(), b"OK")
+            c.close()
+        finally:
+            log = srv.stop()
+        self.assertIn("bad.vxt", log)
+
+
 if __name__ == "__main__":
     rsplib.prerequisites()
     if not os.path.exists(vxtest.prog("vxcc")):
         vxtest.skip_all("vxcc missing")
-    vxtest.main(WatchTiming, ThreadPerWarp, Interrupts, SmallBudget)
+    vxtest.main(WatchTiming, ThreadPerWarp, Interrupts, SmallBudget, DamagedTraces)
