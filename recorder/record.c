@@ -159,15 +159,7 @@ static void observer(void *ctx, const vx_event *ev)
         rec_fail(r, e, "cannot record an event");
         return;
     }
-    if (ev->kind != VX_EV_ISSUE) return;
-    if (r->keyframes && r->kf_interval && !(ev->flags & (VX_EVF_INJECTED | VX_EVF_STEP))) {
-        uint64_t idx = vx_trace_writer_index(r->w);
-        if (idx >= r->next_kf) {
-            take_keyframe(r, false);
-            r->next_kf = (idx / r->kf_interval + 1) * r->kf_interval;
-        }
-    }
-    if (r->progress && ++r->tick >= 65536) {
+    if (r->progress && ev->kind == VX_EV_ISSUE && ++r->tick >= 65536) {
         r->tick = 0;
         double t = vxrec_now();
         if (t - r->last_print >= 0.25) {
@@ -175,6 +167,34 @@ static void observer(void *ctx, const vx_event *ev)
             show_progress(r, false);
         }
     }
+}
+
+/*
+ * Between two vx_sim_run calls the machine is in a documented, resumable state:
+ * keyframes are taken there (never inside the observer, where the simulator is in
+ * the middle of its loop).  Due when the index reached the next multiple of the
+ * interval; the trace stores the exact position anyway.
+ */
+static void keyframe_if_due(rec *r)
+{
+    if (!r->keyframes || !r->kf_interval || r->err || r->have_end) return;
+    uint64_t idx = vx_sim_index(r->sim);
+    if (idx < r->next_kf) return;
+    take_keyframe(r, false);
+    r->next_kf = (idx / r->kf_interval + 1) * r->kf_interval;
+}
+
+/* Issues to run before the next keyframe is due (at least 1, at most a slice). */
+static uint64_t slice_budget(const rec *r)
+{
+    uint64_t b = 1u << 18, idx = vx_sim_index(r->sim);
+    if (r->keyframes && r->kf_interval && r->next_kf > idx && r->next_kf - idx < b) b = r->next_kf - idx;
+    return b;
+}
+
+static void on_slice(void *ctx)
+{
+    keyframe_if_due(ctx);
 }
 
 static void on_console(void *ctx, uint32_t slot, const char *line, size_t len)
@@ -325,7 +345,7 @@ int vxrec_record(const vxrec_opts *o)
 
     if (!r.err && o->dm) {
         vx_dmserver_opts dso = {o->dm_bind ? o->dm_bind : "127.0.0.1", o->dm_port, on_listen, NULL};
-        e = vx_dmserver_run(r.sim, &dso, &stop, msg, sizeof msg);
+        e = vx_dmserver_run_sliced(r.sim, &dso, on_slice, &r, &stop, msg, sizeof msg);
         if (e) {
             if (r.progress) show_progress(&r, true);
             fprintf(stderr, "%s: %s\n", vxrec_prog, msg);
@@ -342,7 +362,8 @@ int vxrec_record(const vxrec_opts *o)
         sigaction(SIGTERM, &sa, &old_term);
         sig_installed = true;
         for (;;) {
-            vx_sim_run(r.sim, 1u << 18, &stop);
+            keyframe_if_due(&r);
+            vx_sim_run(r.sim, slice_budget(&r), &stop);
             if (stop.reason == VX_STOP_HALT) continue; /* others may still run */
             if (stop.reason != VX_STOP_NONE || interrupted || r.err) break;
         }

@@ -1008,3 +1008,31 @@ vx_err vx_trace_reader_seek_keyframe(vx_trace_reader *r, size_t k)
     r->it.have_prev = true; /* its key must continue from the keyframe */
     return VX_OK;
 }
+
+bool vx_trace_reader_keyframe_here(vx_trace_reader *r, size_t *k)
+{
+    const vxt_dec *d = &r->it;
+    if (!r->opened || d->pending || !r->nkf) return false;
+    /* the boundary we are at: between chunk `before` (or the prologue) and chunk `after` */
+    size_t after;
+    if (d->loaded) {
+        if (d->cur.p != d->cur.end) return false; /* inside a chunk: keyframes are never there */
+        after = d->chunk + 1;
+    } else {
+        after = d->next_chunk;
+    }
+    uint64_t lo = after ? r->chunks[after - 1].off : 0;
+    uint64_t hi = after < r->nchunks ? r->chunks[after].off : UINT64_MAX;
+    /* last keyframe whose offset is < hi (keyframes are in file order) */
+    size_t a = 0, b = r->nkf;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (r->kfs[mid].off < hi)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    if (a == 0 || r->kfs[a - 1].off <= lo) return false;
+    *k = a - 1;
+    return true;
+}

@@ -274,6 +274,15 @@ vx_err vx_trace_reader_keyframe_pages(vx_trace_reader *r, size_t k, unsigned mod
 vx_err vx_trace_reader_seek_keyframe(vx_trace_reader *r, size_t k);
 
 /*
+ * Whether the stream position is at a keyframe: true when keyframe *k sits
+ * between the last event returned by vx_trace_reader_next and the next one (the
+ * state it holds is the state at this point of the stream).  When several
+ * keyframes sit there, *k is the last of them.  A reader that follows a trace from
+ * the start (a verifier) calls this before each vx_trace_reader_next.
+ */
+bool vx_trace_reader_keyframe_here(vx_trace_reader *r, size_t *k);
+
+/*
  * Read and verify the whole file: every chunk's checksums and decompression, every
  * record, every keyframe.  The first problem is returned (with its offset).  Does
  * not disturb the iteration position.

@@ -298,7 +298,19 @@ static void read_trace(const char *path, const spec *s, const wrote *wr)
     uint64_t n = 0;
     int diffs = 0;
     tgen_init(&g, s->seed, s->clusters * s->cores, s->warps, s->threads, s->wild);
-    while ((e = vx_trace_reader_next(r, &ev)) == VX_OK) {
+    int here_bad = 0;
+    for (;;) {
+        /* keyframe_here: true exactly where the writer put keyframes */
+        size_t kk = 0;
+        bool here = vx_trace_reader_keyframe_here(r, &kk);
+        int want_k = -1;
+        for (uint32_t k = 0; k < wr->nkf; k++)
+            if (wr->kf_record[k] == n) want_k = (int)k;
+        if (here != (want_k >= 0) || (here && kk != (size_t)want_k)) {
+            if (here_bad++ < 3) diag("%s: before record %llu: keyframe_here %d (%zu), want %d", s->name,
+                                     (unsigned long long)n, here, kk, want_k);
+        }
+        if ((e = vx_trace_reader_next(r, &ev)) != VX_OK) break;
         const vx_event *want_ev = n < s->nevents ? tgen_next(&g) : tgen_end(&g, s->end_status, 42, s->end_fault);
         if (n > s->nevents || vx_trace_event_diff(ev, want_ev, s->threads, msg, sizeof msg)) {
             if (diffs++ < 3) diag("%s: record %llu: %s", s->name, (unsigned long long)n, n > s->nevents ? "extra" : msg);
@@ -311,6 +323,7 @@ static void read_trace(const char *path, const spec *s, const wrote *wr)
         n++;
     }
     tgen_free(&g);
+    is_int(here_bad, 0, "%s: keyframe_here marks exactly the keyframe positions", s->name);
     is_int(e, VX_ERR_END, "%s: stream ends with VX_ERR_END", s->name);
     is_int(diffs, 0, "%s: every event reads back equal", s->name);
     is_u64(n, wr->records, "%s: %llu records", s->name, (unsigned long long)wr->records);

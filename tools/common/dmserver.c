@@ -64,6 +64,8 @@
 typedef struct dms {
     vx_sim *sim;
     int lfd, cfd;
+    void (*on_slice)(void *); /* vx_dmserver_run_sliced: called after each slice */
+    void *slice_ctx;
     bool started; /* a client sent "s" */
     bool idle;    /* the last vx_sim_run could not issue anything */
     bool ended;   /* the kernel ended: exit, fault or limit */
@@ -410,6 +412,7 @@ static vx_err dms_run_slice(dms *s)
     memset(&st, 0, sizeof st);
     vx_err e = vx_sim_run(s->sim, VX_DMS_SLICE, &st);
     if (e != VX_OK) return e;
+    if (s->on_slice) s->on_slice(s->slice_ctx);
     switch (st.reason) {
     case VX_STOP_NONE:
     case VX_STOP_HALT: break;
@@ -427,6 +430,12 @@ static vx_err dms_run_slice(dms *s)
 vx_err vx_dmserver_run(vx_sim *sim, const vx_dmserver_opts *opts, vx_stop *final, char *msg,
                        size_t cap)
 {
+    return vx_dmserver_run_sliced(sim, opts, NULL, NULL, final, msg, cap);
+}
+
+vx_err vx_dmserver_run_sliced(vx_sim *sim, const vx_dmserver_opts *opts, void (*on_slice)(void *),
+                              void *slice_ctx, vx_stop *final, char *msg, size_t cap)
+{
     static dms zero;
     dms *s = malloc(sizeof *s);
     vx_err e;
@@ -439,6 +448,8 @@ vx_err vx_dmserver_run(vx_sim *sim, const vx_dmserver_opts *opts, vx_stop *final
     *s = zero;
     s->sim = sim;
     s->lfd = s->cfd = -1;
+    s->on_slice = on_slice;
+    s->slice_ctx = slice_ctx;
     e = dms_listen(s, opts, msg, cap);
     if (e != VX_OK) {
         free(s);

@@ -38,4 +38,12 @@ typedef struct vx_dmserver_opts {
 vx_err vx_dmserver_run(vx_sim *sim, const vx_dmserver_opts *opts, vx_stop *final, char *msg,
                        size_t cap);
 
+/*
+ * The same, calling on_slice(slice_ctx) after every slice of simulation, between two
+ * vx_sim_run calls (the machine is in a resumable state there): vxrec takes its
+ * keyframes there.  on_slice may be NULL.
+ */
+vx_err vx_dmserver_run_sliced(vx_sim *sim, const vx_dmserver_opts *opts, void (*on_slice)(void *),
+                              void *slice_ctx, vx_stop *final, char *msg, size_t cap);
+
 #endif /* VX_DMSERVER_H */

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""t4002: every example kernel (build/kernels/*.elf) recorded and verified, at the
+default shape and at 1x4x8x32, with keyframes often enough that --verify checks
+several of them.  Recording must not change what the kernel does: same console
+output and exit status as vxsim.  Skipped when the kernels are not built.
+"""
+import glob
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+import vxtest  # noqa: E402
+
+SHAPES = [[], ["-c", "4", "-w", "8", "-t", "32"], ["-C", "2", "-c", "2", "-w", "2", "-t", "8"]]
+
+
+class Kernels(unittest.TestCase):
+    def setUp(self):
+        if not os.path.exists(vxtest.prog("vxrec")):
+            self.skipTest("vxrec not built")
+        self.dir = vxtest.tmpdir()
+
+    def check_kernel(self, elf):
+        name = os.path.splitext(os.path.basename(elf))[0]
+        for shape in SHAPES:
+            with self.subTest(kernel=name, shape=" ".join(shape) or "default"):
+                t = os.path.join(self.dir, name + ".vxt")
+                sim = vxtest.run([vxtest.prog("vxsim")] + shape + [elf])
+                rec = vxtest.run([vxtest.prog("vxrec"), "-f", "--keyframe-interval", "5000"] +
+                                 shape + [elf, "-o", t])
+                self.assertEqual(rec.returncode, sim.returncode, rec.stderr)
+                self.assertEqual(rec.stdout, sim.stdout, "console output as with vxsim")
+                self.assertRegex(rec.stderr, r"bytes/issue")
+                v = vxtest.run([vxtest.prog("vxrec"), "--verify", t])
+                self.assertEqual(v.returncode, 0, v.stderr)
+                self.assertIn("verified", v.stderr)
+
+    def test_all_examples(self):
+        """record + verify every example kernel at three shapes"""
+        elfs = sorted(glob.glob(os.path.join(vxtest.KERNELS, "*.elf")))
+        if not elfs:
+            self.skipTest("no kernels in build/kernels (make kernels)")
+        for elf in elfs:
+            self.check_kernel(elf)
+
+
+if __name__ == "__main__":
+    if not os.path.isdir(vxtest.KERNELS):
+        vxtest.skip_all("build/kernels is absent (make kernels)")
+    vxtest.main(Kernels)

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""t4003: a VxDebug debugger session recorded by `vxrec --dm-port`, then verified.
+
+The client (tests/lib/vxdbg.py) drives the Debug Module over TCP while vxrec
+records: reset with halt, register and memory accesses through injected
+instructions, a software breakpoint (a store of ebreak over an instruction),
+resume, the breakpoint hit, single steps, a register change, and the run to the
+end.  The recording must hold the Debug Module events and the injected and
+stepped issues, and `vxrec --verify` must re-create the session from the trace
+alone (applying the recorded Debug Module effects) and find every event equal.
+
+The kernel is hand-encoded (see t3001):
+    0x00 addi a0, x0, 0
+    0x04 addi a1, x0, 10
+    0x08 add  a0, a0, a1          loop
+    0x0c addi a1, a1, -1          <- breakpoint
+    0x10 bne  a1, x0, loop
+    ...  store a0 at 0x10000, print "OK", exit code a0
+"""
+import os
+import struct
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+import vxtest  # noqa: E402
+from vxdbg import *  # noqa: E402,F401,F403
+
+BASE = 0x80000000
+BP = BASE + 0x0C
+A0, A1, A2, A3 = 10, 11, 12, 13
+
+PROG = [
+    ADDI(A0, 0, 0), ADDI(A1, 0, 10), ADD(A0, A0, A1), ADDI(A1, A1, -1), BNE(A1, 0, -8),
+    LUI(A2, 0x10), SW(A0, A2, 0),
+    ADDI(A3, 0, ord("O")), SB(A3, 0, 0x40), ADDI(A3, 0, ord("K")), SB(A3, 0, 0x40),
+    ADDI(A3, 0, 10), SB(A3, 0, 0x40), SW(A0, 0, 0x88), TMC(0),
+]
+
+
+class DmRecord(unittest.TestCase):
+    def setUp(self):
+        if not os.path.exists(vxtest.prog("vxrec")):
+            self.skipTest("vxrec not built")
+        self.dir = vxtest.tmpdir()
+        self.bin = os.path.join(self.dir, "sum.bin")
+        with open(self.bin, "wb") as f:
+            f.write(b"".join(struct.pack("<I", w & 0xFFFFFFFF) for w in PROG))
+        self.trace = os.path.join(self.dir, "session.vxt")
+        self.server = None
+        self.client = None
+
+    def tearDown(self):
+        if self.client:
+            self.client.close()
+        if self.server:
+            self.server.kill()
+
+    def start(self, extra=()):
+        self.server = Server(vxtest.prog("vxrec"), list(extra) + ["-o", self.trace, self.bin])
+        self.assertIsNotNone(self.server.port, "vxrec did not report its port: %r" % self.server.stderr)
+        self.client = self.server.connect()
+        return self.client
+
+    def finish(self):
+        self.client.close()
+        self.client = None
+        return self.server.wait()
+
+    def verify(self):
+        return vxtest.run([vxtest.prog("vxrec"), "--verify", self.trace])
+
+    def test_session_recorded_and_verified(self):
+        """breakpoint, steps, register write: recorded, then verified from the trace"""
+        c = self.start()
+        c.wake()
+        c.reset_halt()
+        self.assertEqual(c.cmd("s"), "+")
+        c.select(0, 0)
+        self.assertEqual(c.rd(DPC), BASE)
+        c.write_gpr(31, 0x12345678)
+        self.assertEqual(c.read_gpr(31), 0x12345678)
+        c.write_gpr(31, 0)
+        self.assertEqual(c.read_mem(BASE + 4), PROG[1])
+        c.write_mem(0x10004, 0xA5A5A5A5)
+        # software breakpoint at BP, with ebreak halting the warp
+        c.write_mem(BP, EBREAK)
+        c.wr(DCONFIG, 0x88000001)
+        c.resume_all()
+        c.poll(NH, NH)
+        c.select(0, 0)
+        self.assertEqual(hacause(c.rd(DCTRL)), HC_EBREAK)
+        self.assertEqual(c.rd(DPC), BP)
+        self.assertEqual((c.read_gpr(A0), c.read_gpr(A1)), (10, 10))
+        # restore the instruction, step twice, make the loop end early
+        c.write_mem(BP, PROG[3])
+        self.assertEqual(c.step(), BP + 4)
+        self.assertEqual(c.step(), BASE + 8)
+        c.write_gpr(A1, 1)
+        c.resume_all()
+        c.poll(AU, AU)
+        rc, out, err = self.finish()
+        # a0 = 10 + 1 = 11 when the loop ends after a1 was set to 1
+        self.assertEqual(rc, 11, err)
+        self.assertIn("#0: OK", out)
+        m = __import__("re").search(r"(\d+) events \((\d+) issues, (\d+) Debug Module events\)", err)
+        self.assertIsNotNone(m, err)
+        self.assertGreater(int(m.group(3)), 20, "the debugger's accesses are in the trace")
+        v = self.verify()
+        self.assertEqual(v.returncode, 0, v.stderr)
+        self.assertIn("verified", v.stderr)
+
+    def test_session_with_keyframes(self):
+        """keyframes taken between slices while the debugger works are verified too"""
+        c = self.start(["--keyframe-interval", "3"])
+        c.wake()
+        c.reset_halt()
+        c.cmd("s")
+        c.select(0, 0)
+        c.write_mem(BP, EBREAK)
+        c.wr(DCONFIG, 0x88000001)
+        c.resume_all()
+        c.poll(NH, NH)
+        c.select(0, 0)
+        c.write_mem(BP, PROG[3])
+        c.step()
+        c.resume_all()
+        c.poll(AU, AU)
+        rc, out, err = self.finish()
+        self.assertEqual(rc, 55, err)
+        v = self.verify()
+        self.assertEqual(v.returncode, 0, v.stderr)
+        m = __import__("re").search(r"and (\d+) keyframes match", v.stderr)
+        self.assertIsNotNone(m, v.stderr)
+        self.assertGreaterEqual(int(m.group(1)), 3, "keyframes between the slices were checked")
+
+    def test_no_start_leaves_incomplete_but_valid_trace(self):
+        """the recorder killed before the platform starts: a readable trace"""
+        c = self.start()
+        c.wake()
+        c.reset_halt()
+        self.server.kill()
+        v = self.verify()
+        self.assertEqual(v.returncode, 0, v.stderr)
+        self.assertIn("incomplete", v.stderr)
+
+
+if __name__ == "__main__":
+    vxtest.main(DmRecord)
