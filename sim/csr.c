@@ -122,8 +122,8 @@ uint32_t vx_csr_read(const vx_sim *s, uint32_t gw, uint32_t lane, uint32_t csr)
     case 0x340: return s->cores[core].mscratch;
     case 0xB00: return (uint32_t)s->cycle;
     case 0xB80: return (uint32_t)(s->cycle >> 32);
-    case 0xB02: return (uint32_t)s->cores[core].minstret;
-    case 0xB82: return (uint32_t)(s->cores[core].minstret >> 32);
+    case 0xB02: return (uint32_t)vx_core_minstret(s, core);
+    case 0xB82: return (uint32_t)(vx_core_minstret(s, core) >> 32);
     case 0xCC0: return lane;
     case 0xCC1: return gw % s->nw;
     case 0xCC2: return core;
@@ -133,7 +133,7 @@ uint32_t vx_csr_read(const vx_sim *s, uint32_t gw, uint32_t lane, uint32_t csr)
             if (s->warps[core * s->nw + i].active) m |= 1u << i;
         return m;
     }
-    case 0xCC4: return (uint32_t)w->tmask;
+    case 0xCC4: return (uint32_t)w->tm[0];
     case 0xF11:
     case 0xF12:
     case 0xF13: return 0;

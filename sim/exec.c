@@ -64,6 +64,20 @@ static inline vx_lanes mask_from_reg(const vx_sim *s, uint32_t v)
     return (vx_lanes)(__int128)(int32_t)v & s->allmask;
 }
 
+/* Population count without a libgcc call (the baseline x86-64 target has no popcnt). */
+static inline unsigned popc64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (unsigned)((x * 0x0101010101010101ull) >> 56);
+}
+
+static inline unsigned popc128(vx_lanes m)
+{
+    return popc64((uint64_t)m) + popc64((uint64_t)(m >> 64));
+}
+
 /* ---- faults -------------------------------------------------------------------------------- */
 
 uint8_t vx_fault_signal(vx_fault_kind kind)
@@ -178,12 +192,27 @@ void vx_resv_kill(vx_sim *s, uint32_t addr)
 enum { MEM_OK = 0, MEM_CONSOLE = -1 };
 
 /* Pointer for a read of size bytes at addr by core; returns MEM_OK or a vx_fault_kind. */
+/*
+ * The lanes of one memory instruction mostly touch the same page, so the
+ * resolvers below remember the last global page (pc: page number, or ~0, and
+ * its pointer) for the duration of one instruction.
+ */
+typedef struct pcache {
+    uint32_t pn;
+    uint8_t *pg;
+} pcache;
+
 static inline int rptr(const vx_sim *s, uint32_t core, uint32_t addr, uint32_t size,
-                       const uint8_t **out)
+                       const uint8_t **out, pcache *pc)
 {
     if (VX_UNLIKELY(addr & (size - 1))) return VX_FAULT_MISALIGNED;
     if (VX_LIKELY(addr - VX_GMEM_BASE < VX_GMEM_END - VX_GMEM_BASE)) {
-        *out = vx_gmem_rpage(s, addr >> VX_PAGE_SHIFT) + (addr & (VX_PAGE_SIZE - 1));
+        uint32_t pn = addr >> VX_PAGE_SHIFT;
+        if (pn != pc->pn) {
+            pc->pn = pn;
+            pc->pg = (uint8_t *)vx_gmem_rpage(s, pn); /* only read through */
+        }
+        *out = pc->pg + (addr & (VX_PAGE_SIZE - 1));
         return MEM_OK;
     }
     if (addr - VX_LMEM_BASE_ADDR < VX_LMEM_SIZE) {
@@ -201,16 +230,21 @@ static inline int rptr(const vx_sim *s, uint32_t core, uint32_t addr, uint32_t s
 /* Pointer for a write; MEM_CONSOLE for a console byte (out = NULL); or a fault kind.
  * *limit is set when the fault is the guest memory limit. */
 static inline int wptr(vx_sim *s, uint32_t core, uint32_t addr, uint32_t size, uint8_t **out,
-                       bool *limit)
+                       bool *limit, pcache *pc)
 {
     if (VX_UNLIKELY(addr & (size - 1))) return VX_FAULT_MISALIGNED;
     if (VX_LIKELY(addr - VX_GMEM_BASE < VX_GMEM_END - VX_GMEM_BASE)) {
-        uint8_t *pg = vx_gmem_wpage(s, addr >> VX_PAGE_SHIFT);
-        if (VX_UNLIKELY(!pg)) {
-            *limit = true;
-            return VX_FAULT_UNMAPPED;
+        uint32_t pn = addr >> VX_PAGE_SHIFT;
+        if (pn != pc->pn) {
+            uint8_t *pg = vx_gmem_wpage(s, pn);
+            if (VX_UNLIKELY(!pg)) {
+                *limit = true;
+                return VX_FAULT_UNMAPPED;
+            }
+            pc->pn = pn;
+            pc->pg = pg;
         }
-        *out = pg + (addr & (VX_PAGE_SIZE - 1));
+        *out = pc->pg + (addr & (VX_PAGE_SIZE - 1));
         return MEM_OK;
     }
     if (addr - VX_LMEM_BASE_ADDR < VX_LMEM_SIZE) {
@@ -276,7 +310,7 @@ static void spawn_resolve(vx_sim *s, uint32_t core)
         if (w->active) continue;
         w->active = 1;
         w->pc = c->spawn_pc;
-        w->tmask = 1;
+        vx_warp_set_mask(w, 1);
         c->nactive++;
         s->nactive++;
         vx_sched_update(s, base + i);
@@ -338,7 +372,7 @@ void vx_warp_deactivated(vx_sim *s, uint32_t gw, bool traced)
 static void set_tmask(vx_sim *s, uint32_t gw, vx_lanes m, uint32_t pc, bool traced)
 {
     vx_warp *w = &s->warps[gw];
-    w->tmask = m;
+    vx_warp_set_mask(w, m);
     if (traced) vx_wctl_push(s, VX_WCTL_TMASK, gw, pc, 0, 0, m, 0);
     if (!m && w->active) {
         w->active = 0;
@@ -349,18 +383,27 @@ static void set_tmask(vx_sim *s, uint32_t gw, vx_lanes m, uint32_t pc, bool trac
 
 /* ---- the executor ---------------------------------------------------------------------------------- */
 
-#define LANE_ON(t) ((unsigned)(tm >> (t)) & 1u)
-#define LANES(...)                                                                                \
+#define LANE_ON(t) ((unsigned)(((t) < 64 ? tm0 >> ((t) & 63) : tm1 >> ((t) & 63))) & 1u)
+/*
+ * Run the body for every active lane t in ascending order: a plain loop with a
+ * full mask (vectorisable), otherwise over the set bits of the mask, so a warp
+ * running one lane of 32 costs one iteration.  The body may `continue`.
+ */
+#define LANES(...)                                                                                 \
     do {                                                                                           \
         if (full) {                                                                                \
             for (uint32_t t = 0; t < nt; t++) {                                                    \
                 __VA_ARGS__;                                                                       \
             }                                                                                      \
         } else {                                                                                   \
-            for (uint32_t t = 0; t < nt; t++)                                                      \
-                if (LANE_ON(t)) {                                                                  \
+            for (uint32_t lw_ = 0; lw_ < 2; lw_++) {                                               \
+                uint64_t lm_ = lw_ ? tm1 : tm0;                                                    \
+                while (lm_) {                                                                      \
+                    uint32_t t = lw_ * 64 + (uint32_t)__builtin_ctzll(lm_);                        \
+                    lm_ &= lm_ - 1;                                                                \
                     __VA_ARGS__;                                                                   \
                 }                                                                                  \
+            }                                                                                      \
         }                                                                                          \
     } while (0)
 
@@ -435,20 +478,22 @@ static inline uint32_t branch_cond(unsigned op, uint32_t a, uint32_t b)
     }
 }
 
-static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_lanes tm,
-                                 uint32_t pc, unsigned mode, const int traced)
+static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx_insn *in,
+                                 uint64_t tm0, uint64_t tm1, uint32_t pc, unsigned mode,
+                                 const int traced, const uint32_t ntc)
 {
     vx_warp *w = &s->warps[gw];
-    const uint32_t nt = s->nt;
-    const uint32_t core = gw / s->nw;
-    const bool full = tm == s->allmask;
-    uint32_t *const xbase = vx_xrow(s, gw, 0);
-    uint32_t *const fbase = vx_frow(s, gw, 0);
+    const uint32_t nt = ntc ? ntc : s->nt; /* a constant in the specialised loops */
+    const bool full = tm0 == s->all0 && tm1 == s->all1;
+    uint32_t *const xbase = s->xregs + (size_t)gw * VX_XROWS * nt;
+    uint32_t *const fbase = s->fregs + (size_t)gw * 32u * nt;
 #define XR(r) (xbase + (size_t)(r) * nt)
 #define FR(r) (fbase + (size_t)(r) * nt)
     uint32_t npc = pc + 4;
     const uint32_t raw = in->raw;
-    const unsigned last = vx_lanes_last(tm);
+    /* Computed where used: the mask as one value, and the last active lane. */
+#define TM   ((vx_lanes)tm1 << 64 | tm0)
+#define LAST (tm1 ? 127u - (unsigned)__builtin_clzll(tm1) : 63u - (unsigned)__builtin_clzll(tm0))
     int status = VX_X_OK;
     uint32_t fflags = 0;
     uint32_t fsize = 4;
@@ -457,7 +502,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
     switch ((vx_op)in->op) {
     case VX_OP_INVALID:
     case VX_OP_COUNT:
-        vx_fault_set(s, VX_FAULT_ILLEGAL, gw, pc, raw, tm, 0, "illegal instruction 0x%08x", raw);
+        vx_fault_set(s, VX_FAULT_ILLEGAL, gw, pc, raw, TM, 0, "illegal instruction 0x%08x", raw);
         return VX_X_FAULT;
 
     /* ---- integer ALU ---- */
@@ -510,15 +555,15 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
             vx_lanes taken = 0;
             for (uint32_t t = 0; t < nt; t++)
                 if (LANE_ON(t) && branch_cond(op, pa[t], pb[t])) taken |= vx_lanes_bit(t);
-            vx_fault_set(s, VX_FAULT_DIVERGENT, gw, pc, raw, tm, 0,
+            vx_fault_set(s, VX_FAULT_DIVERGENT, gw, pc, raw, TM, 0,
                          "divergent branch: taken by lanes 0x%llx, not by 0x%llx",
-                         (unsigned long long)taken, (unsigned long long)(tm & ~taken));
+                         (unsigned long long)taken, (unsigned long long)(TM & ~taken));
             return VX_X_FAULT;
         }
         if (all) {
             uint32_t target = pc + (uint32_t)in->imm;
             if (target & 3) {
-                vx_fault_set(s, VX_FAULT_MISALIGNED, gw, pc, raw, tm, target,
+                vx_fault_set(s, VX_FAULT_MISALIGNED, gw, pc, raw, TM, target,
                              "branch target 0x%08x is misaligned", target);
                 return VX_X_FAULT;
             }
@@ -529,7 +574,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
     case VX_OP_JAL: {
         uint32_t target = pc + (uint32_t)in->imm;
         if (target & 3) {
-            vx_fault_set(s, VX_FAULT_MISALIGNED, gw, pc, raw, tm, target,
+            vx_fault_set(s, VX_FAULT_MISALIGNED, gw, pc, raw, TM, target,
                          "jump target 0x%08x is misaligned", target);
             return VX_X_FAULT;
         }
@@ -541,7 +586,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
     }
     case VX_OP_JALR: {
         const uint32_t *pa = XR(in->rs1);
-        const uint32_t target = (pa[last] + (uint32_t)in->imm) & ~1u;
+        const uint32_t target = (pa[LAST] + (uint32_t)in->imm) & ~1u;
         uint32_t differ = 0;
         LANES(differ |= ((pa[t] + (uint32_t)in->imm) & ~1u) ^ target);
         if (VX_UNLIKELY(differ)) {
@@ -551,11 +596,11 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
                     bad |= vx_lanes_bit(t);
             vx_fault_set(s, VX_FAULT_DIVERGENT, gw, pc, raw, bad, target,
                          "divergent jalr: lanes 0x%llx jump elsewhere than 0x%08x (lane %u)",
-                         (unsigned long long)bad, target, last);
+                         (unsigned long long)bad, target, LAST);
             return VX_X_FAULT;
         }
         if (target & 3) {
-            vx_fault_set(s, VX_FAULT_MISALIGNED, gw, pc, raw, tm, target,
+            vx_fault_set(s, VX_FAULT_MISALIGNED, gw, pc, raw, TM, target,
                          "jump target 0x%08x is misaligned", target);
             return VX_X_FAULT;
         }
@@ -568,7 +613,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
     case VX_OP_MRET: {
         uint32_t target = w->csr[VX_PCSR_MEPC];
         if (target & 3) {
-            vx_fault_set(s, VX_FAULT_MISALIGNED, gw, pc, raw, tm, target,
+            vx_fault_set(s, VX_FAULT_MISALIGNED, gw, pc, raw, TM, target,
                          "mret target (mepc) 0x%08x is misaligned", target);
             return VX_X_FAULT;
         }
@@ -576,10 +621,10 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
         break;
     }
     case VX_OP_ECALL: {
-        uint32_t a7 = XR(17)[last], a0 = XR(10)[last];
+        uint32_t a7 = XR(17)[LAST], a0 = XR(10)[LAST];
         if (a7 != 93) {
-            vx_fault_set(s, VX_FAULT_ECALL, gw, pc, raw, tm, a7,
-                         "ecall with a7 = %u (lane %u) is not exit (93)", a7, last);
+            vx_fault_set(s, VX_FAULT_ECALL, gw, pc, raw, TM, a7,
+                         "ecall with a7 = %u (lane %u) is not exit (93)", a7, LAST);
             return VX_X_FAULT;
         }
         s->exit_code = a0;
@@ -593,7 +638,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
             vx_sched_update(s, gw);
             return VX_X_HALT; /* PC stays at the ebreak */
         }
-        vx_fault_set(s, VX_FAULT_EBREAK, gw, pc, raw, tm, 0, "ebreak (breakpoint trap)");
+        vx_fault_set(s, VX_FAULT_EBREAK, gw, pc, raw, TM, 0, "ebreak (breakpoint trap)");
         return VX_X_FAULT;
 
     /* ---- loads ---- */
@@ -605,29 +650,19 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
     case VX_OP_FLW:
     do_load: {
         const uint8_t *ptr[VX_MAX_THREADS];
+        pcache pcc = {~0u, NULL};
         const uint32_t *pa = XR(in->rs1);
         const uint32_t imm = (uint32_t)in->imm;
         int fk = 0;
         vx_lanes bad = 0;
         uint32_t baddr = 0;
-        if (full) {
-            for (uint32_t t = 0; t < nt; t++) {
-                int k = rptr(s, core, pa[t] + imm, fsize, &ptr[t]);
-                if (VX_UNLIKELY(k)) {
-                    if (!bad) fk = k, baddr = pa[t] + imm;
-                    bad |= vx_lanes_bit(t);
-                }
+        LANES({
+            int k = rptr(s, core, pa[t] + imm, fsize, &ptr[t], &pcc);
+            if (VX_UNLIKELY(k)) {
+                if (!bad) fk = k, baddr = pa[t] + imm;
+                bad |= vx_lanes_bit(t);
             }
-        } else {
-            for (uint32_t t = 0; t < nt; t++)
-                if (LANE_ON(t)) {
-                    int k = rptr(s, core, pa[t] + imm, fsize, &ptr[t]);
-                    if (VX_UNLIKELY(k)) {
-                        if (!bad) fk = k, baddr = pa[t] + imm;
-                        bad |= vx_lanes_bit(t);
-                    }
-                }
-        }
+        });
         if (VX_UNLIKELY(bad)) {
             mem_fault(s, fk, false, gw, pc, raw, bad, baddr, fsize, "load");
             return VX_X_FAULT;
@@ -637,7 +672,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
         if (in->op == VX_OP_FLW) {
             uint32_t *d = FR(in->rd);
             LANES(d[t] = ld32(ptr[t]));
-            if (traced) commit(s, VX_RF_F, in->rd, tm, d);
+            if (traced) commit(s, VX_RF_F, in->rd, TM, d);
             break;
         }
         uint32_t *d = XR(in->wrd);
@@ -658,6 +693,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
     case VX_OP_FSW:
     do_store: {
         uint8_t *ptr[VX_MAX_THREADS];
+        pcache pcc = {~0u, NULL};
         const uint32_t *pa = XR(in->rs1);
         const uint32_t *pb = in->op == VX_OP_FSW ? FR(in->rs2) : XR(in->rs2);
         const uint32_t imm = (uint32_t)in->imm;
@@ -667,7 +703,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
         uint32_t baddr = 0;
         LANES({
             bool lim = false;
-            int k = wptr(s, core, pa[t] + imm, fsize, &ptr[t], &lim);
+            int k = wptr(s, core, pa[t] + imm, fsize, &ptr[t], &lim, &pcc);
             if (VX_UNLIKELY(k)) {
                 if (k == MEM_CONSOLE) {
                     con = true;
@@ -717,12 +753,13 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
     /* ---- atomics ---- */
     case VX_OP_LR_W: {
         const uint8_t *ptr[VX_MAX_THREADS];
+        pcache pcc = {~0u, NULL};
         const uint32_t *pa = XR(in->rs1);
         int fk = 0;
         vx_lanes bad = 0;
         uint32_t baddr = 0;
         LANES({
-            int k = rptr(s, core, pa[t], 4, &ptr[t]);
+            int k = rptr(s, core, pa[t], 4, &ptr[t], &pcc);
             if (k) {
                 if (!bad) fk = k, baddr = pa[t];
                 bad |= vx_lanes_bit(t);
@@ -762,6 +799,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
         what = "amo";
     do_amo: {
         uint8_t *ptr[VX_MAX_THREADS];
+        pcache pcc = {~0u, NULL};
         const uint32_t *pa = XR(in->rs1), *pb = XR(in->rs2);
         int fk = 0;
         bool limit = false;
@@ -769,7 +807,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
         uint32_t baddr = 0;
         LANES({
             bool lim = false;
-            int k = wptr(s, core, pa[t], 4, &ptr[t], &lim);
+            int k = wptr(s, core, pa[t], 4, &ptr[t], &lim, &pcc);
             if (k) {
                 if (!bad) fk = k, baddr = pa[t], limit = lim;
                 bad |= vx_lanes_bit(t);
@@ -824,12 +862,12 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
         const bool writes = is_w || in->rs1 != 0;
         int acc = vx_csr_access(csr);
         if (acc < 0) {
-            vx_fault_set(s, VX_FAULT_CSR, gw, pc, raw, tm, csr, "unknown CSR 0x%03x", csr);
+            vx_fault_set(s, VX_FAULT_CSR, gw, pc, raw, TM, csr, "unknown CSR 0x%03x", csr);
             return VX_X_FAULT;
         }
         if (writes && acc == 0) {
             const char *nm = vx_isa_csr_name(csr);
-            vx_fault_set(s, VX_FAULT_CSR, gw, pc, raw, tm, csr,
+            vx_fault_set(s, VX_FAULT_CSR, gw, pc, raw, TM, csr,
                          "write to read-only CSR 0x%03x (%s)", csr, nm ? nm : "?");
             return VX_X_FAULT;
         }
@@ -849,10 +887,10 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
             d[t] = old;
         });
         if (traced) {
-            if (in->rd) commit(s, VX_RF_X, in->rd, tm, d);
+            if (in->rd) commit(s, VX_RF_X, in->rd, TM, d);
             if (writes) {
                 if (vx_csr_scope(csr) == 0) {
-                    commit(s, VX_RF_CSR, (uint16_t)csr, tm, nvals);
+                    commit(s, VX_RF_CSR, (uint16_t)csr, TM, nvals);
                 } else {
                     nvals[0] = vx_csr_read(s, gw, 0, csr);
                     commit(s, VX_RF_CSR, (uint16_t)csr, 1, nvals);
@@ -879,7 +917,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
         unsigned rm = in->rm;
         if (rm == VX_RM_DYN) rm = (w->fcsr >> 5) & 7;
         if (rm > VX_RM_RMM) {
-            vx_fault_set(s, VX_FAULT_ILLEGAL, gw, pc, raw, tm, rm,
+            vx_fault_set(s, VX_FAULT_ILLEGAL, gw, pc, raw, TM, rm,
                          in->rm == VX_RM_DYN ? "dynamic rounding mode with invalid frm %u"
                                              : "invalid rounding mode %u",
                          rm);
@@ -911,7 +949,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
             LANES(xd[t] = vx_f32_to_u32(fa[t], rm, &fflags));
             goto commit_xf;
         }
-        if (traced) commit(s, VX_RF_F, in->rd, tm, fd);
+        if (traced) commit(s, VX_RF_F, in->rd, TM, fd);
         goto fp_flags;
     }
     case VX_OP_FSGNJ_S:
@@ -921,7 +959,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
         uint32_t *fd = FR(in->rd);
         const unsigned op = in->op;
         LANES(fd[t] = fsgnj(op, fa[t], fb[t]));
-        if (traced) commit(s, VX_RF_F, in->rd, tm, fd);
+        if (traced) commit(s, VX_RF_F, in->rd, TM, fd);
         break;
     }
     case VX_OP_FMIN_S:
@@ -932,7 +970,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
             LANES(fd[t] = vx_f32_min(fa[t], fb[t], &fflags));
         else
             LANES(fd[t] = vx_f32_max(fa[t], fb[t], &fflags));
-        if (traced) commit(s, VX_RF_F, in->rd, tm, fd);
+        if (traced) commit(s, VX_RF_F, in->rd, TM, fd);
         goto fp_flags;
     }
     case VX_OP_FEQ_S:
@@ -964,28 +1002,28 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
         const uint32_t *xa = XR(in->rs1);
         uint32_t *fd = FR(in->rd);
         LANES(fd[t] = xa[t]);
-        if (traced) commit(s, VX_RF_F, in->rd, tm, fd);
+        if (traced) commit(s, VX_RF_F, in->rd, TM, fd);
         break;
     }
 
     /* ---- Vortex warp control ---- */
     case VX_OP_VX_TMC: {
-        vx_lanes m = mask_from_reg(s, XR(in->rs1)[last]);
+        vx_lanes m = mask_from_reg(s, XR(in->rs1)[LAST]);
         if (mode & VX_XM_INJECT) break; /* never reached: injection rejects custom-0 */
         w->pc = npc;
         set_tmask(s, gw, m, npc, traced);
-        return VX_X_OK;
+        return s->nactive ? VX_X_OK : VX_X_DONE;
     }
     case VX_OP_VX_WSPAWN: {
-        uint32_t n = XR(in->rs1)[last], entry = XR(in->rs2)[last];
+        uint32_t n = XR(in->rs1)[LAST], entry = XR(in->rs2)[LAST];
         vx_core *c = &s->cores[core];
         if (entry & 3) {
-            vx_fault_set(s, VX_FAULT_WSPAWN, gw, pc, raw, tm, entry,
+            vx_fault_set(s, VX_FAULT_WSPAWN, gw, pc, raw, TM, entry,
                          "wspawn entry point 0x%08x is misaligned", entry);
             return VX_X_FAULT;
         }
         if (c->spawn_pending) {
-            vx_fault_set(s, VX_FAULT_WSPAWN, gw, pc, raw, tm, entry,
+            vx_fault_set(s, VX_FAULT_WSPAWN, gw, pc, raw, TM, entry,
                          "wspawn while warp %u's wspawn is still pending in core %u",
                          c->spawn_caller, core);
             return VX_X_FAULT;
@@ -1009,58 +1047,57 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
         const uint32_t *pa = XR(in->rs1);
         const uint32_t neg = in->op == VX_OP_VX_SPLIT_N;
         vx_lanes then = 0;
-        for (uint32_t t = 0; t < nt; t++)
-            if (LANE_ON(t) && ((pa[t] & 1) ^ neg)) then |= vx_lanes_bit(t);
-        vx_lanes els = tm & ~then;
+        LANES(if ((pa[t] & 1) ^ neg) then |= vx_lanes_bit(t));
+        vx_lanes els = TM & ~then;
         const uint32_t depth = w->depth;
         bool divergent = then && els;
         if (divergent && depth >= nt - 1) {
-            vx_fault_set(s, VX_FAULT_IPDOM_OVERFLOW, gw, pc, raw, tm, depth,
+            vx_fault_set(s, VX_FAULT_IPDOM_OVERFLOW, gw, pc, raw, TM, depth,
                          "IPDOM stack overflow: divergent split at depth %u (limit %u)", depth,
                          nt - 1);
             return VX_X_FAULT;
         }
         uint32_t *d = XR(in->wrd);
         LANES(d[t] = depth);
-        if (traced && in->rd) commit(s, VX_RF_X, in->rd, tm, d);
+        if (traced && in->rd) commit(s, VX_RF_X, in->rd, TM, d);
         s->stats.splits++;
         if (divergent) {
             s->stats.divergent_splits++;
-            vx_lanes first = vx_lanes_count(then) >= vx_lanes_count(els) ? then : els;
+            vx_lanes first = popc128(then) >= popc128(els) ? then : els;
             vx_ipdom *e = &vx_ipdom_of(s, gw)[depth];
-            e->orig = tm;
-            e->els = tm & ~first;
+            e->orig = TM;
+            e->els = TM & ~first;
             e->pc = npc;
             e->fallthrough = 0;
             w->depth = depth + 1;
-            w->tmask = first;
+            vx_warp_set_mask(w, first);
             if (traced) {
-                vx_wctl_push(s, VX_WCTL_IPDOM_PUSH, gw, npc, depth + 1, 0, tm, e->els);
+                vx_wctl_push(s, VX_WCTL_IPDOM_PUSH, gw, npc, depth + 1, 0, TM, e->els);
                 vx_wctl_push(s, VX_WCTL_TMASK, gw, npc, 0, 0, first, 0);
             }
         }
         break;
     }
     case VX_OP_VX_JOIN: {
-        uint32_t token = XR(in->rs1)[last];
+        uint32_t token = XR(in->rs1)[LAST];
         s->stats.joins++;
         if (token == w->depth) break; /* the matching split was not divergent */
         if (w->depth == 0) {
-            vx_fault_set(s, VX_FAULT_IPDOM_UNDERFLOW, gw, pc, raw, tm, token,
+            vx_fault_set(s, VX_FAULT_IPDOM_UNDERFLOW, gw, pc, raw, TM, token,
                          "join (token %u) with an empty IPDOM stack", token);
             return VX_X_FAULT;
         }
         vx_ipdom *e = &vx_ipdom_of(s, gw)[w->depth - 1];
         if (!e->fallthrough) {
             e->fallthrough = 1;
-            w->tmask = e->els;
+            vx_warp_set_mask(w, e->els);
             npc = e->pc;
             if (traced) {
                 vx_wctl_push(s, VX_WCTL_IPDOM_ELSE, gw, npc, w->depth, 0, e->els, 0);
                 vx_wctl_push(s, VX_WCTL_TMASK, gw, npc, 0, 0, e->els, 0);
             }
         } else {
-            w->tmask = e->orig;
+            vx_warp_set_mask(w, e->orig);
             w->depth--;
             if (traced) {
                 vx_wctl_push(s, VX_WCTL_IPDOM_POP, gw, npc, w->depth, 0, e->orig, 0);
@@ -1070,11 +1107,11 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
         break;
     }
     case VX_OP_VX_BAR: {
-        uint32_t id = XR(in->rs1)[last], count = XR(in->rs2)[last];
+        uint32_t id = XR(in->rs1)[LAST], count = XR(in->rs2)[LAST];
         if (count < 2) break;
         uint32_t idx = id & 0x7fffffffu;
         if (idx >= s->nb) {
-            vx_fault_set(s, VX_FAULT_BARRIER, gw, pc, raw, tm, id,
+            vx_fault_set(s, VX_FAULT_BARRIER, gw, pc, raw, TM, id,
                          "barrier id %u out of range (%u barriers per core)", idx, s->nb);
             return VX_X_FAULT;
         }
@@ -1103,13 +1140,12 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
         const uint32_t *pa = XR(in->rs1);
         const uint32_t neg = in->op == VX_OP_VX_PRED_N;
         vx_lanes p = 0;
-        for (uint32_t t = 0; t < nt; t++)
-            if (LANE_ON(t) && ((pa[t] & 1) ^ neg)) p |= vx_lanes_bit(t);
+        LANES(if ((pa[t] & 1) ^ neg) p |= vx_lanes_bit(t));
         s->stats.preds++;
-        if (!p) p = mask_from_reg(s, XR(in->rs2)[last]);
+        if (!p) p = mask_from_reg(s, XR(in->rs2)[LAST]);
         w->pc = npc;
         set_tmask(s, gw, p, npc, traced);
-        return VX_X_OK;
+        return s->nactive ? VX_X_OK : VX_X_DONE;
     }
 
     /* ---- vote and shuffle ---- */
@@ -1119,15 +1155,14 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
     case VX_OP_VX_VOTE_BAL: {
         const uint32_t *pa = XR(in->rs1);
         uint32_t has1 = 0, has0 = 0, ballot = 0;
-        for (uint32_t t = 0; t < nt; t++)
-            if (LANE_ON(t)) {
-                if (pa[t] & 1) {
-                    has1 = 1;
-                    if (t < 32) ballot |= 1u << t;
-                } else {
-                    has0 = 1;
-                }
+        LANES({
+            if (pa[t] & 1) {
+                has1 = 1;
+                if (t < 32) ballot |= 1u << t;
+            } else {
+                has0 = 1;
             }
+        });
         uint32_t v = in->op == VX_OP_VX_VOTE_ALL   ? !has0
                      : in->op == VX_OP_VX_VOTE_ANY ? has1
                      : in->op == VX_OP_VX_VOTE_UNI ? (!has1 || !has0)
@@ -1177,10 +1212,10 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t gw, const vx_insn *in, vx_l
     goto done;
 
 commit_x:
-    if (traced && in->rd) commit(s, VX_RF_X, in->rd, tm, XR(in->rd));
+    if (traced && in->rd) commit(s, VX_RF_X, in->rd, TM, XR(in->rd));
     goto done;
 commit_xf:
-    if (traced && in->rd) commit(s, VX_RF_X, in->rd, tm, XR(in->rd));
+    if (traced && in->rd) commit(s, VX_RF_X, in->rd, TM, XR(in->rd));
 fp_flags:
     if (fflags) {
         uint8_t old = w->fcsr;
@@ -1195,14 +1230,16 @@ done:
     return status;
 #undef XR
 #undef FR
+#undef TM
+#undef LAST
 }
 
 /* ---- issue: fetch, decode, execute, report ---------------------------------------------------------- */
 
-static int fetch(vx_sim *s, uint32_t gw, uint32_t pc, uint32_t *raw)
+static ALWAYS_INLINE int fetch(vx_sim *s, uint32_t gw, uint32_t pc, uint32_t *raw)
 {
     if (pc & 3) {
-        vx_fault_set(s, VX_FAULT_MISALIGNED, gw, pc, 0, s->warps[gw].tmask, pc,
+        vx_fault_set(s, VX_FAULT_MISALIGNED, gw, pc, 0, vx_warp_mask(&s->warps[gw]), pc,
                      "instruction fetch from misaligned PC 0x%08x", pc);
         return -1;
     }
@@ -1221,19 +1258,20 @@ static int fetch(vx_sim *s, uint32_t gw, uint32_t pc, uint32_t *raw)
                     (off & (VX_PAGE_SIZE - 1)));
         return 0;
     }
-    vx_fault_set(s, VX_FAULT_UNMAPPED, gw, pc, 0, s->warps[gw].tmask, pc,
+    vx_fault_set(s, VX_FAULT_UNMAPPED, gw, pc, 0, vx_warp_mask(&s->warps[gw]), pc,
                  "instruction fetch from unmapped address 0x%08x%s", pc, region_name(pc));
     return -1;
 }
 
-static ALWAYS_INLINE int issue_impl(vx_sim *s, uint32_t gw, unsigned mode, uint32_t word,
-                                    uint32_t lane, const int traced)
+static ALWAYS_INLINE int issue_impl(vx_sim *s, uint32_t core, uint32_t gw, unsigned mode,
+                                    uint32_t word, uint32_t lane, const int traced,
+                                    const uint32_t ntc)
 {
     vx_warp *w = &s->warps[gw];
     const uint32_t pc = w->pc;
     const vx_insn *in;
     vx_insn tmp;
-    vx_lanes tm;
+    uint64_t tm0, tm1;
     int r;
     uint64_t index = s->index++;
 
@@ -1242,39 +1280,55 @@ static ALWAYS_INLINE int issue_impl(vx_sim *s, uint32_t gw, unsigned mode, uint3
         s->ev_wctl.n = 0;
     }
     if (mode & VX_XM_INJECT) {
-        tm = vx_lanes_bit(lane);
-        (void)w;
+        tm0 = lane < 64 ? 1ull << lane : 0;
+        tm1 = lane < 64 ? 0 : 1ull << (lane - 64);
         vx_isa_decode(word, &tmp);
         in = &tmp;
     } else {
         uint32_t raw;
-        tm = w->tmask;
-        if (VX_UNLIKELY(!tm)) { /* cannot happen: an active warp has lanes */
-            vx_fault_set(s, VX_FAULT_ILLEGAL, gw, pc, 0, 0, 0, "issue with an empty thread mask");
-            r = VX_X_FAULT;
-            in = NULL;
-            goto report;
+        tm0 = w->tm[0]; /* never empty: an active warp has lanes */
+        tm1 = w->tm[1];
+        /*
+         * Decoded-instruction cache, keyed by PC; holds only code in global memory,
+         * so a hit means the PC is aligned and mapped.  The word is re-read on every
+         * fetch and compared, so code patched in memory (a debugger's ebreak) is seen.
+         */
+        uint32_t slot = (pc >> 2) & (VX_ICACHE_SIZE - 1);
+        uint32_t pn = pc >> VX_PAGE_SHIFT;
+        if (VX_LIKELY(s->icache[slot].pc == pc)) {
+            if (VX_UNLIKELY(pn != s->fetch_pn)) {
+                s->fetch_page = vx_gmem_rpage(s, pn);
+                s->fetch_pn = pn;
+            }
+            raw = ld32(s->fetch_page + (pc & (VX_PAGE_SIZE - 1)));
+            if (VX_LIKELY(raw == s->icache[slot].raw)) {
+                in = &s->icache[slot].insn;
+                goto decoded;
+            }
         }
         if (VX_UNLIKELY(fetch(s, gw, pc, &raw))) {
             r = VX_X_FAULT;
             in = NULL;
             goto report;
         }
-        uint32_t slot = (pc >> 2) & (VX_ICACHE_SIZE - 1);
-        if (VX_UNLIKELY(s->icache[slot].pc != pc || s->icache[slot].raw != raw)) {
+        if (pc - VX_GMEM_BASE < VX_GMEM_END - VX_GMEM_BASE) {
             vx_isa_decode(raw, &s->icache[slot].insn);
             s->icache[slot].pc = pc;
             s->icache[slot].raw = raw;
+            in = &s->icache[slot].insn;
+        } else {
+            vx_isa_decode(raw, &tmp); /* local-memory code is not cached (per core) */
+            in = &tmp;
         }
-        in = &s->icache[slot].insn;
     }
-    r = execute(s, gw, in, tm, pc, mode, traced);
+decoded:
+    const uint32_t nlanes = w->nlanes; /* at issue (tmc/split/join change it) */
+    r = execute(s, core, gw, in, tm0, tm1, pc, mode, traced, ntc);
     if (!(mode & VX_XM_INJECT)) {
         /* Counted after execution: a CSR read of minstret sees the instructions before it. */
         w->issued++;
-        s->cores[gw / s->nw].minstret++;
         s->stats.issues++;
-        s->stats.lane_ops += vx_lanes_count(tm);
+        s->stats.lane_ops += nlanes;
     }
 
 report:
@@ -1286,11 +1340,11 @@ report:
                              ((mode & VX_XM_STEP) ? VX_EVF_STEP : 0));
         ev.index = index;
         ev.cycle = s->cycle;
-        ev.core = gw / s->nw;
-        ev.warp = gw % s->nw;
+        ev.core = core;
+        ev.warp = gw - core * s->nw;
         ev.pc = pc;
         ev.insn = in ? in->raw : 0;
-        ev.tmask = tm;
+        ev.tmask = (vx_lanes)tm1 << 64 | tm0;
         if (r == VX_X_FAULT) {
             ev.fault = &s->fault;
         } else {
@@ -1305,23 +1359,119 @@ report:
             ev.nconsole = s->ncon;
             ev.console = s->ev_con;
         }
-        s->obs(s->obs_ctx, &ev);
+        if (s->obs) s->obs(s->obs_ctx, &ev);
     }
     return r;
 }
 
-static int issue_fast(vx_sim *s, uint32_t gw, unsigned mode, uint32_t word, uint32_t lane)
+static int issue_fast(vx_sim *s, uint32_t core, uint32_t gw, unsigned mode, uint32_t word,
+                      uint32_t lane)
 {
-    return issue_impl(s, gw, mode, word, lane, 0);
+    return issue_impl(s, core, gw, mode, word, lane, 0, 0);
 }
 
-static int issue_traced(vx_sim *s, uint32_t gw, unsigned mode, uint32_t word, uint32_t lane)
+static int issue_traced(vx_sim *s, uint32_t core, uint32_t gw, unsigned mode, uint32_t word,
+                        uint32_t lane)
 {
-    return issue_impl(s, gw, mode, word, lane, 1);
+    return issue_impl(s, core, gw, mode, word, lane, 1, 0);
 }
 
 int vx_exec_issue(vx_sim *s, uint32_t gw, unsigned mode, uint32_t insn, uint32_t lane)
 {
-    if (s->obs) return issue_traced(s, gw, mode, insn, lane);
-    return issue_fast(s, gw, mode, insn, lane);
+    uint32_t core = gw / s->nw;
+    if (s->obs) return issue_traced(s, core, gw, mode, insn, lane);
+    return issue_fast(s, core, gw, mode, insn, lane);
+}
+
+static ALWAYS_INLINE int loop_impl(vx_sim *s, uint64_t max_issues, uint64_t *issued_out,
+                                   uint32_t *gw_out, int *r_out, const int traced,
+                                   const uint32_t ntc)
+{
+    const uint32_t nc = s->nc, nw = s->nw;
+    uint64_t issued = 0;
+    uint32_t pos = s->core_pos; /* written back before leaving */
+    const uint64_t max_cycles = s->max_cycles ? s->max_cycles : ~0ull;
+    int why;
+    for (;;) {
+        if (pos == 0) {
+            if (VX_UNLIKELY(s->cycle >= max_cycles)) {
+                why = VX_LOOP_LIMIT;
+                break;
+            }
+            s->cycle_issued = 0;
+            if (VX_UNLIKELY(vx_dm_cycle(s->dm))) {
+                s->cycle++;
+                why = VX_LOOP_RESET;
+                break;
+            }
+            if (VX_UNLIKELY(s->finished)) {
+                why = VX_LOOP_FINISHED;
+                break;
+            }
+        }
+        for (;;) {
+            /* next core >= pos with a ready warp (re-read: an issue can wake later cores) */
+            if (VX_LIKELY(s->ncw == 1)) {
+                uint64_t m = pos < 64 ? s->core_ready[0] >> pos : 0;
+                if (!m) break;
+                pos += (uint32_t)__builtin_ctzll(m);
+            } else {
+                pos = vx_next_ready_core(s, pos);
+                if (pos >= nc) break;
+            }
+            uint32_t c = pos++;
+            int wi = vx_sched_pick(s, c);
+            uint32_t gw = c * nw + (uint32_t)wi;
+            s->cores[c].last = (uint32_t)wi;
+            s->cycle_issued = 1;
+            int r = issue_impl(s, c, gw, 0, 0, 0, traced, ntc);
+            issued++;
+            if (VX_UNLIKELY(r != VX_X_OK)) {
+                *gw_out = gw;
+                *r_out = r;
+                why = VX_LOOP_ISSUE;
+                goto out;
+            }
+            if (VX_UNLIKELY(issued == max_issues)) {
+                why = VX_LOOP_MAX;
+                goto out;
+            }
+        }
+        pos = 0;
+        s->cycle++;
+        if (VX_UNLIKELY(!s->cycle_issued)) {
+            why = VX_LOOP_NOTHING;
+            break;
+        }
+    }
+out:
+    s->core_pos = pos;
+    *issued_out = issued;
+    return why;
+}
+
+/* One instance per common warp width (lane loops with a constant trip count unroll and
+ * vectorise), one for any other width, one with the observer. */
+#define LOOP_VARIANT(name, traced, ntc)                                                            \
+    static int name(vx_sim *s, uint64_t max, uint64_t *issued, uint32_t *gw, int *r)              \
+    {                                                                                              \
+        return loop_impl(s, max, issued, gw, r, traced, ntc);                                      \
+    }
+LOOP_VARIANT(loop_traced, 1, 0)
+LOOP_VARIANT(loop_any, 0, 0)
+LOOP_VARIANT(loop_nt4, 0, 4)
+LOOP_VARIANT(loop_nt8, 0, 8)
+LOOP_VARIANT(loop_nt16, 0, 16)
+LOOP_VARIANT(loop_nt32, 0, 32)
+
+int vx_exec_loop(vx_sim *s, uint64_t max_issues, uint64_t *issued, uint32_t *gw, int *r)
+{
+    if (s->obs) return loop_traced(s, max_issues, issued, gw, r);
+    switch (s->nt) {
+    case 4: return loop_nt4(s, max_issues, issued, gw, r);
+    case 8: return loop_nt8(s, max_issues, issued, gw, r);
+    case 16: return loop_nt16(s, max_issues, issued, gw, r);
+    case 32: return loop_nt32(s, max_issues, issued, gw, r);
+    default: return loop_any(s, max_issues, issued, gw, r);
+    }
 }

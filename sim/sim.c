@@ -115,6 +115,8 @@ vx_err vx_sim_new(const vx_sim_config *cfg, vx_sim **out)
     s->nww = (s->nw + 63) / 64;
     s->ipcap = s->nt > 1 ? s->nt - 1 : 1;
     s->allmask = vx_lanes_all(s->nt);
+    s->all0 = (uint64_t)s->allmask;
+    s->all1 = (uint64_t)(s->allmask >> 64);
     s->mem_limit = cfg->mem_limit ? cfg->mem_limit : VX_DEFAULT_MEM_LIMIT;
     s->fetch_pn = ~0u;
     size_t ngw = s->ngw, nt = s->nt;
@@ -127,6 +129,8 @@ vx_err vx_sim_new(const vx_sim_config *cfg, vx_sim **out)
     s->resv_ok = calloc(ngw * nt, 1);
     s->ipdom = calloc(ngw * s->ipcap, sizeof *s->ipdom);
     s->ready = calloc((size_t)s->nc * s->nww, sizeof *s->ready);
+    s->ncw = (s->nc + 63) / 64;
+    s->core_ready = calloc(s->ncw, sizeof *s->core_ready);
     s->bar_count = calloc((size_t)s->nc * 2 * s->nb, sizeof *s->bar_count);
     s->gbar_count = calloc(s->nb, sizeof *s->gbar_count);
     s->gbar_need = calloc(s->nb, sizeof *s->gbar_need);
@@ -139,7 +143,7 @@ vx_err vx_sim_new(const vx_sim_config *cfg, vx_sim **out)
     s->ev_reads = calloc(nt, sizeof *s->ev_reads);
     s->ev_con = calloc(nt, sizeof *s->ev_con);
     if (!s->cores || !s->warps || !s->xregs || !s->fregs || !s->dscratch || !s->resv ||
-        !s->resv_ok || !s->ipdom || !s->ready || !s->bar_count || !s->gbar_count ||
+        !s->resv_ok || !s->ipdom || !s->ready || !s->core_ready || !s->bar_count || !s->gbar_count ||
         !s->gbar_need || !s->gbar_rep || !s->dirty || !s->icache || !s->ev_csrvals ||
         !s->ev_fvals || !s->ev_mem || !s->ev_reads || !s->ev_con)
         goto nomem;
@@ -169,6 +173,7 @@ void vx_sim_free(vx_sim *s)
     free(s->resv_ok);
     free(s->ipdom);
     free(s->ready);
+    free(s->core_ready);
     free(s->bar_count);
     free(s->gbar_count);
     free(s->gbar_need);
@@ -203,7 +208,6 @@ void vx_sim_reset(vx_sim *s)
         vx_core *core = &s->cores[c];
         core->last = s->nw - 1; /* so that warp 0 is considered first */
         core->mscratch = s->cfg.arg;
-        core->minstret = 0;
         core->nactive = 1;
         core->spawn_pending = 0;
         core->spawn_n = core->spawn_pc = core->spawn_caller = 0;
@@ -212,10 +216,11 @@ void vx_sim_reset(vx_sim *s)
     for (uint32_t c = 0; c < s->nc; c++) {
         vx_warp *w = &s->warps[c * s->nw];
         w->active = 1;
-        w->tmask = 1;
+        vx_warp_set_mask(w, 1);
     }
     s->nactive = s->nc;
     memset(s->ready, 0, (size_t)s->nc * s->nww * sizeof *s->ready);
+    memset(s->core_ready, 0, s->ncw * sizeof *s->core_ready);
     for (uint32_t g = 0; g < ngw; g++) vx_sched_update(s, g);
     s->finished = 0;
     s->end_kind = 0;
@@ -356,30 +361,6 @@ void vx_sim_dm_tick(vx_sim *s)
     s->cycle_issued = 0;
 }
 
-/* Round-robin pick: first ready warp after `last`, or -1. */
-static inline int sched_pick(const vx_sim *s, uint32_t core)
-{
-    const uint64_t *r = vx_ready_of(s, core);
-    uint32_t start = s->cores[core].last + 1;
-    if (start >= s->nw) start = 0;
-    if (VX_LIKELY(s->nww == 1)) {
-        uint64_t m = r[0];
-        if (!m) return -1;
-        uint64_t hi = m & (~0ull << start);
-        return (int)__builtin_ctzll(hi ? hi : m);
-    }
-    uint32_t sw = start >> 6;
-    uint64_t hi = r[sw] & (~0ull << (start & 63));
-    if (hi) return (int)(sw * 64 + (uint32_t)__builtin_ctzll(hi));
-    for (uint32_t i = 1; i <= s->nww; i++) {
-        uint32_t wi = (sw + i) % s->nww;
-        uint64_t m = r[wi];
-        if (wi == sw) m &= ~(~0ull << (start & 63));
-        if (m) return (int)(wi * 64 + (uint32_t)__builtin_ctzll(m));
-    }
-    return -1;
-}
-
 static void finish_exit(vx_sim *s, vx_stop *stop, bool from_memory)
 {
     if (from_memory) {
@@ -452,7 +433,7 @@ static void nothing_issued(vx_sim *s, vx_stop *stop)
         return;
     }
     const vx_warp *w = &s->warps[first];
-    vx_fault_set(s, VX_FAULT_DEADLOCK, first, w->pc, 0, w->tmask, 0,
+    vx_fault_set(s, VX_FAULT_DEADLOCK, first, w->pc, 0, vx_warp_mask(w), 0,
                  "deadlock: %u active warps wait (%u at barriers, %u at wspawn joins), none can "
                  "be released",
                  s->nactive, bars, spawns);
@@ -467,52 +448,20 @@ vx_err vx_sim_run(vx_sim *s, uint64_t max_issues, vx_stop *stop)
         return VX_OK;
     }
     uint64_t issued = 0;
-    const uint32_t nc = s->nc;
-    for (;;) {
-        if (s->core_pos == 0) {
-            if (s->max_cycles && s->cycle >= s->max_cycles) {
-                stop->reason = VX_STOP_LIMIT;
-                emit_end(s, VX_END_LIMIT);
-                break;
-            }
-            s->cycle_issued = 0;
-            if (VX_UNLIKELY(vx_dm_cycle(s->dm))) {
-                s->cycle++;
-                stop->reason = VX_STOP_IDLE; /* held in reset */
-                break;
-            }
-            if (VX_UNLIKELY(s->finished)) { /* the DM may have done anything */
-                fill_finished(s, stop);
-                break;
-            }
-        }
-        bool stopped = false;
-        while (s->core_pos < nc) {
-            uint32_t c = s->core_pos++;
-            int wi = sched_pick(s, c);
-            if (wi < 0) continue;
-            uint32_t gw = c * s->nw + (uint32_t)wi;
-            s->cores[c].last = (uint32_t)wi;
-            s->cycle_issued = 1;
-            int r = vx_exec_issue(s, gw, 0, 0, 0);
-            issued++;
-            if (VX_UNLIKELY(r != VX_X_OK || s->nactive == 0) && after_issue(s, gw, r, stop)) {
-                stopped = true;
-                break;
-            }
-            if (max_issues && issued == max_issues) {
-                stop->reason = VX_STOP_NONE;
-                stopped = true;
-                break;
-            }
-        }
-        if (stopped) break;
-        s->core_pos = 0;
-        s->cycle++;
-        if (VX_UNLIKELY(!s->cycle_issued)) {
-            nothing_issued(s, stop);
-            break;
-        }
+    uint32_t gw = 0;
+    int r = VX_X_OK;
+    switch (vx_exec_loop(s, max_issues, &issued, &gw, &r)) {
+    case VX_LOOP_LIMIT:
+        stop->reason = VX_STOP_LIMIT;
+        emit_end(s, VX_END_LIMIT);
+        break;
+    case VX_LOOP_RESET: stop->reason = VX_STOP_IDLE; break; /* held in reset */
+    case VX_LOOP_FINISHED: fill_finished(s, stop); break;  /* the DM may have done anything */
+    case VX_LOOP_ISSUE:
+        if (!after_issue(s, gw, r, stop)) stop->reason = VX_STOP_NONE;
+        break;
+    case VX_LOOP_MAX: stop->reason = VX_STOP_NONE; break;
+    case VX_LOOP_NOTHING: nothing_issued(s, stop); break;
     }
     stop->issued = issued;
     return VX_OK;
@@ -566,7 +515,7 @@ vx_err vx_sim_warp_info(const vx_sim *s, uint32_t gw, vx_warp_info *out)
     out->halted = w->halted;
     out->hacause = w->hacause;
     out->pc = w->pc;
-    out->tmask = w->tmask;
+    out->tmask = vx_warp_mask(w);
     out->ipdom_depth = w->depth;
     out->barrier = w->bar_wait ? (int32_t)w->bar_id : -1;
     out->spawn_wait = w->spawn_wait;
@@ -645,7 +594,7 @@ vx_err vx_sim_set_tmask(vx_sim *s, uint32_t gw, vx_lanes tmask)
     if (gw >= s->ngw) return vx_sim_fail(s, VX_ERR_RANGE, "no warp %u", gw);
     tmask &= s->allmask;
     if (!tmask) return vx_sim_fail(s, VX_ERR_INVAL, "a thread mask must have a lane");
-    s->warps[gw].tmask = tmask;
+    vx_warp_set_mask(&s->warps[gw], tmask);
     return VX_OK;
 }
 

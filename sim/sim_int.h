@@ -64,7 +64,8 @@ typedef struct vx_ipdom {
 /* Scalar state of one warp (no pointers: snapshots copy the array). */
 typedef struct vx_warp {
     uint32_t pc;
-    vx_lanes tmask;
+    uint64_t tm[2];     /* thread mask, lanes 0-63 and 64-127 (two words: the hot path keeps them in registers) */
+    uint32_t nlanes;    /* lanes in tm (kept by vx_warp_set_mask) */
     uint8_t active;
     uint8_t halted;
     uint8_t hacause;
@@ -77,10 +78,22 @@ typedef struct vx_warp {
     uint32_t csr[VX_PCSR_COUNT];
 } vx_warp;
 
+static inline vx_lanes vx_warp_mask(const vx_warp *w)
+{
+    return (vx_lanes)w->tm[1] << 64 | w->tm[0];
+}
+
+/* Every change of a warp's thread mask goes through here. */
+static inline void vx_warp_set_mask(vx_warp *w, vx_lanes m)
+{
+    w->tm[0] = (uint64_t)m;
+    w->tm[1] = (uint64_t)(m >> 64);
+    w->nlanes = vx_lanes_count(m);
+}
+
 typedef struct vx_core {
     uint32_t last;     /* warp that issued last (round-robin position) */
     uint32_t mscratch;
-    uint64_t minstret;
     uint32_t nactive;  /* active warps */
     uint8_t spawn_pending;
     uint32_t spawn_n, spawn_pc, spawn_caller;
@@ -106,6 +119,7 @@ struct vx_sim {
     uint32_t nb;          /* barriers per core: max(1, nw / 2) */
     uint32_t nww;         /* 64-bit words per warp bitmap */
     vx_lanes allmask;
+    uint64_t all0, all1;  /* allmask as two words */
     uint64_t mem_limit;
 
     /* ---- architectural state (snapshot.c copies all of it) ---- */
@@ -119,6 +133,8 @@ struct vx_sim {
     vx_ipdom *ipdom;      /* [ngw][ipcap] */
     uint32_t ipcap;       /* IPDOM entries per warp = max(1, nt - 1) */
     uint64_t *ready;      /* [nc][nww] active & !stalled & !halted */
+    uint64_t *core_ready; /* [ncw] bit c: core c has a ready warp */
+    uint32_t ncw;         /* 64-bit words of core_ready */
     uint32_t *bar_count;  /* [nc][nb] warps arrived at each local barrier */
     uint32_t *gbar_count; /* [nb] cores reported at each global barrier */
     uint32_t *gbar_need;  /* [nb] count (cores) of the last arrival */
@@ -211,6 +227,60 @@ static inline void vx_sched_update(vx_sim *s, uint32_t gw)
         *r |= bit;
     else
         *r &= ~bit;
+    /* keep the per-core summary: does any word of this core have a ready warp? */
+    const uint64_t *rr = vx_ready_of(s, core);
+    uint64_t any = 0;
+    for (uint32_t i = 0; i < s->nww; i++) any |= rr[i];
+    uint64_t cb = 1ull << (core & 63);
+    if (any)
+        s->core_ready[core >> 6] |= cb;
+    else
+        s->core_ready[core >> 6] &= ~cb;
+}
+
+/* First core >= pos with a ready warp, or nc. */
+static inline uint32_t vx_next_ready_core(const vx_sim *s, uint32_t pos)
+{
+    uint32_t wi = pos >> 6;
+    if (wi >= s->ncw) return s->nc;
+    uint64_t m = s->core_ready[wi] & (~0ull << (pos & 63));
+    while (!m) {
+        if (++wi >= s->ncw) return s->nc;
+        m = s->core_ready[wi];
+    }
+    return wi * 64 + (uint32_t)__builtin_ctzll(m);
+}
+
+/* Round-robin pick: first ready warp after `last`, or -1. */
+static inline int vx_sched_pick(const vx_sim *s, uint32_t core)
+{
+    const uint64_t *r = vx_ready_of(s, core);
+    uint32_t start = s->cores[core].last + 1;
+    if (start >= s->nw) start = 0;
+    if (VX_LIKELY(s->nww == 1)) {
+        uint64_t m = r[0];
+        if (!m) return -1;
+        uint64_t hi = m & (~0ull << start);
+        return (int)__builtin_ctzll(hi ? hi : m);
+    }
+    uint32_t sw = start >> 6;
+    uint64_t hi = r[sw] & (~0ull << (start & 63));
+    if (hi) return (int)(sw * 64 + (uint32_t)__builtin_ctzll(hi));
+    for (uint32_t i = 1; i <= s->nww; i++) {
+        uint32_t wi = (sw + i) % s->nww;
+        uint64_t m = r[wi];
+        if (wi == sw) m &= ~(~0ull << (start & 63));
+        if (m) return (int)(wi * 64 + (uint32_t)__builtin_ctzll(m));
+    }
+    return -1;
+}
+
+/* minstret of a core: the instructions its warps issued (derived, not counted separately). */
+static inline uint64_t vx_core_minstret(const vx_sim *s, uint32_t core)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < s->nw; i++) n += s->warps[core * s->nw + i].issued;
+    return n;
 }
 
 /* Formats the handle's message; returns err. */
@@ -271,6 +341,7 @@ enum {
     VX_X_FAULT,    /* s->fault filled; no architectural effect */
     VX_X_HALT,     /* ebreak with ebreak-halt: warp halted */
     VX_X_EXIT,     /* ecall exit: s->exit_code set */
+    VX_X_DONE,     /* the issue ended the last active warp: the kernel is over */
 };
 #define VX_XM_INJECT 0x1u /* injected: PC and tmask unchanged, tmask = one lane */
 #define VX_XM_STEP   0x2u
@@ -281,6 +352,21 @@ enum {
  * lane the lane.
  */
 int vx_exec_issue(vx_sim *s, uint32_t gw, unsigned mode, uint32_t insn, uint32_t lane);
+
+/*
+ * The scheduler's cycle loop (documented in sim.c), here so that the issue path
+ * inlines into it.  Runs until one of VX_LOOP_*; *issued counts the issues.
+ * VX_LOOP_ISSUE: the issue of *gw returned *r != VX_X_OK.
+ */
+enum {
+    VX_LOOP_LIMIT,    /* the cycle limit was reached at the start of a cycle */
+    VX_LOOP_RESET,    /* the DM holds reset: the cycle passed without issues */
+    VX_LOOP_FINISHED, /* the machine finished during vx_dm_cycle */
+    VX_LOOP_ISSUE,    /* see above */
+    VX_LOOP_MAX,      /* max_issues issued */
+    VX_LOOP_NOTHING,  /* a whole cycle issued nothing */
+};
+int vx_exec_loop(vx_sim *s, uint64_t max_issues, uint64_t *issued, uint32_t *gw, int *r);
 
 /* Warp control shared with the debug primitives (sim.c). */
 void vx_warp_deactivated(vx_sim *s, uint32_t gw, bool traced);

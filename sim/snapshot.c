@@ -250,6 +250,15 @@ vx_err vx_sim_snap_restore(vx_sim *s, const vx_sim_snap *sn)
     memcpy(s->resv_ok, sn->resv_ok, b.resv_ok);
     memcpy(s->ipdom, sn->ipdom, b.ipdom);
     memcpy(s->ready, sn->ready, b.ready);
+    for (uint32_t c = 0; c < s->nc; c++) {
+        const uint64_t *rr = vx_ready_of(s, c);
+        uint64_t any = 0, cb = 1ull << (c & 63);
+        for (uint32_t i = 0; i < s->nww; i++) any |= rr[i];
+        if (any)
+            s->core_ready[c >> 6] |= cb;
+        else
+            s->core_ready[c >> 6] &= ~cb;
+    }
     memcpy(s->bar_count, sn->bar_count, b.bar_count);
     memcpy(s->gbar_count, sn->gbar_count, b.gbar);
     memcpy(s->gbar_need, sn->gbar_need, b.gbar);
@@ -452,7 +461,7 @@ vx_err vx_sim_state_encode(const vx_sim *s, uint8_t **buf, size_t *len)
         const vx_core *k = &s->cores[c];
         w_u32(&w, k->last);
         w_u32(&w, k->mscratch);
-        w_u64(&w, k->minstret);
+        w_u64(&w, vx_core_minstret(s, c)); /* derived from the warps' counts */
         w_u8(&w, k->spawn_pending);
         w_u32(&w, k->spawn_n);
         w_u32(&w, k->spawn_pc);
@@ -468,7 +477,7 @@ vx_err vx_sim_state_encode(const vx_sim *s, uint8_t **buf, size_t *len)
     for (uint32_t g = 0; g < s->ngw; g++) {
         const vx_warp *wp = &s->warps[g];
         w_u32(&w, wp->pc);
-        w_lanes(&w, wp->tmask);
+        w_lanes(&w, vx_warp_mask(wp));
         w_u8(&w, (uint32_t)(wp->active | wp->halted << 1 | wp->spawn_wait << 2 | wp->bar_wait << 3));
         w_u8(&w, wp->hacause);
         w_u32(&w, wp->bar_id);
@@ -620,7 +629,7 @@ vx_err vx_sim_state_decode(vx_sim *s, const uint8_t *buf, size_t len)
         vx_core *k = &tmp.cores[c];
         k->last = r_u32(&r);
         k->mscratch = r_u32(&r);
-        k->minstret = r_u64(&r);
+        (void)r_u64(&r); /* minstret: derived from the warps' issue counts */
         k->spawn_pending = (uint8_t)r_u8(&r);
         k->spawn_n = r_u32(&r);
         k->spawn_pc = r_u32(&r);
@@ -641,7 +650,7 @@ vx_err vx_sim_state_decode(vx_sim *s, const uint8_t *buf, size_t len)
     for (uint32_t g = 0; g < s->ngw && !r.bad; g++) {
         vx_warp *wp = &tmp.warps[g];
         wp->pc = r_u32(&r);
-        wp->tmask = r_lanes(&r);
+        vx_warp_set_mask(wp, r_lanes(&r));
         uint32_t fl = r_u8(&r);
         wp->active = fl & 1;
         wp->halted = (fl >> 1) & 1;
@@ -654,8 +663,8 @@ vx_err vx_sim_state_decode(vx_sim *s, const uint8_t *buf, size_t len)
         for (uint32_t i = 0; i < VX_PCSR_COUNT; i++) wp->csr[i] = r_u32(&r);
         wp->depth = r_u32(&r);
         if (r.bad) break;
-        if (fl > 15 || (wp->tmask & ~s->allmask) || wp->depth > s->ipcap ||
-            (wp->active && !wp->tmask)) {
+        if (fl > 15 || (vx_warp_mask(wp) & ~s->allmask) || wp->depth > s->ipcap ||
+            (wp->active && !vx_warp_mask(wp))) {
             err = CORRUPT("machine state: warp %u has an invalid field", g);
             goto out;
         }
