@@ -21,9 +21,29 @@
  *
  * Time
  *   Every warp-instruction issue gets the next event index (vx_sim_index()).  The
- *   scheduler (documented in sched.c): one instruction per core per cycle, cores
+ *   scheduler (documented in sim.c): one instruction per core per cycle, cores
  *   in index order, within a core round-robin over warps that are active, not
  *   stalled and not halted, starting after the warp that issued last.
+ *
+ * Semantics pinned beyond research §1-§4 (details next to the code, sim/exec.c)
+ *   - A global barrier (id bit 31) counts cores of the WHOLE platform, not of a
+ *     cluster: count = vx_num_cores() works with any number of clusters.
+ *   - A mask read from a register (tmc, pred's restore mask) is the 32-bit value
+ *     sign-extended to the lane count: `tmc -1` enables all of 64 or 128 lanes.
+ *   - pred restoring an empty mask ends the warp like `tmc 0`.
+ *   - Plain CSR storage (mstatus, mtvec, mepc, ...) is per warp; DSCRATCH per
+ *     thread; fflags/frm/fcsr per warp; mscratch per core (sim/csr.c).
+ *   - A CSR instruction on a shared CSR runs lane by lane in ascending order.
+ *
+ * Faults and their GDB signals (vx_fault.signal)
+ *   ILLEGAL, CSR                                     4  SIGILL
+ *   EBREAK (ebreak without DCONFIG.ebreakh)          5  SIGTRAP
+ *   DIVERGENT, IPDOM_*, BARRIER, WSPAWN, DEADLOCK    6  SIGABRT
+ *   MISALIGNED, CONSOLE                              7  SIGBUS
+ *   UNMAPPED (including the guest memory limit)     11  SIGSEGV
+ *   ECALL (a7 != 93)                                12  SIGSYS
+ *   A fault is precise (the instruction has no effect; every lane is checked
+ *   before any is performed) and freezes the machine (vx_sim_finished).
  */
 #ifndef VX_SIM_H
 #define VX_SIM_H
@@ -33,6 +53,23 @@
 #include "vx_event.h"
 
 /* ---- memory map (DESIGN.md §1, research §3.2) -------------------------------------- */
+
+/*
+ * As the executor sees it:
+ *   [0x00000000, 0x00000040)  unmapped null guard: any access faults UNMAPPED
+ *   [0x00000040, 0x00000080)  console: byte stores go to slot addr-0x40 (not stored);
+ *                             other store sizes fault CONSOLE; loads read 0
+ *   [0x00000080, 0xFFFF0000)  global memory: sparse 4 KiB pages, zero-filled, allocated
+ *                             on first write and counted against mem_limit (exceeding
+ *                             it faults UNMAPPED, "exceeds the guest memory limit")
+ *   [0xFFFF0000, 0xFFFF4000)  the issuing core's 16 KiB local memory
+ *   [0xFFFF4000, 2^32)        unmapped
+ * Kernel images load into [0x10000, 0xFFFF0000).  The exit code is the word at 0x88.
+ * Misaligned loads, stores and AMOs fault MISALIGNED.  Lanes access memory in
+ * ascending lane order within an instruction.  LR/SC reservations are per thread,
+ * for global memory only (SC to local memory fails); any write to a reserved word
+ * clears the reservations of that word.
+ */
 
 #define VX_IO_COUT_ADDR     0x00000040u /* console window, 64 byte slots */
 #define VX_IO_COUT_SIZE     0x40u
