@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""t5003 - replaying a trace recorded under a Debug Module session (vxrec --dm-port).
+
+The session of t4003 (halt at reset, registers and memory written through
+injected instructions, a software breakpoint with ebreak-halt, single steps, a
+register change, resume) is recorded, then served by vxreplay.  Replay applies
+the recorded Debug Module effects (sim/vx_event.h) and must reach the end
+without divergence, with the debugger's changes visible: the memory word it
+injected, the loop cut short by its register write (a0 = 11), ebreak-halt on.
+Going backward, the breakpoint address is found again, and the states seen
+stepping forward come back stepping backward.
+"""
+import importlib.util
+import os
+import re
+import struct
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+import vxtest  # noqa: E402
+from vxdbg import *  # noqa: E402,F401,F403
+
+_spec = importlib.util.spec_from_file_location("t5000", os.path.join(os.path.dirname(__file__), "t5000-rsp.py"))
+rsplib = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(rsplib)
+
+BASE = 0x80000000
+BP = BASE + 0x0C
+A0, A1, A2, A3 = 10, 11, 12, 13
+
+PROG = [
+    ADDI(A0, 0, 0), ADDI(A1, 0, 10), ADD(A0, A0, A1), ADDI(A1, A1, -1), BNE(A1, 0, -8),
+    LUI(A2, 0x10), SW(A0, A2, 0),
+    ADDI(A3, 0, ord("O")), SB(A3, 0, 0x40), ADDI(A3, 0, ord("K")), SB(A3, 0, 0x40),
+    ADDI(A3, 0, 10), SB(A3, 0, 0x40), SW(A0, 0, 0x88), TMC(0),
+]
+
+
+def record_session(keyframes=None):
+    d = vxtest.tmpdir()
+    binf = os.path.join(d, "sum.bin")
+    with open(binf, "wb") as f:
+        f.write(b"".join(struct.pack("<I", w & 0xFFFFFFFF) for w in PROG))
+    trace = os.path.join(d, "session.vxt")
+    extra = ["--keyframe-interval", str(keyframes)] if keyframes else []
+    srv = Server(vxtest.prog("vxrec"), extra + ["-o", trace, binf])
+    c = srv.connect()
+    try:
+        c.wake()
+        c.reset_halt()
+        c.cmd("s")
+        c.select(0, 0)
+        c.write_gpr(31, 0x12345678)
+        c.write_gpr(31, 0)
+        c.write_mem(0x10004, 0xA5A5A5A5)
+        c.write_mem(BP, EBREAK)
+        c.wr(DCONFIG, 0x88000001)
+        c.resume_all()
+        c.poll(NH, NH)
+        c.select(0, 0)
+        c.write_mem(BP, PROG[3])
+        c.step()
+        c.step()
+        c.write_gpr(A1, 1)
+        c.resume_all()
+        c.poll(AU, AU)
+    finally:
+        c.close()
+    rc, out, err = srv.wait()
+    if rc != 11:
+        raise RuntimeError("recording failed (%d): %s" % (rc, err))
+    return trace
+
+
+def reg(c, n):
+    return rsplib.le32(c.cmds("p%x" % n))
+
+
+class ReplayDm(unittest.TestCase):
+    def check_trace(self, trace):
+        srv = rsplib.Server(trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            c.console = []
+            sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+            self.assertEqual(f.get("replaylog"), "end", "".join(c.console))
+            self.assertNotIn("diverged", "".join(c.console))
+            self.assertEqual(reg(c, A0), 11)                      # the debugger cut the loop short
+            self.assertEqual(c.cmds("m10004,4"), "a5a5a5a5")      # ... and injected this store
+            self.assertEqual(rsplib.le32(c.cmds("m10000,4")), 11)
+            self.assertIn("ebreak-halt (DCONFIG.ebreakh): on", c.monitor("info dm")[1])
+            # backward to the breakpoint address: the last issue there (the DM's single step)
+            self.assertEqual(c.cmds("Z0,%x,4" % BP), "OK")
+            sig, f = rsplib.parse_stop(c.cmd("bc"))
+            self.assertIn("swbreak", f)
+            self.assertEqual(rsplib.le32(f["20"]), BP)
+            self.assertEqual(c.cmds("z0,%x,4" % BP), "OK")
+            # forward steps and back again through the DM's changes
+            seen = []
+            for i in range(12):
+                seen.append(c.cmds("g"))
+                rsplib.parse_stop(c.cmd("vCont;s:1"))
+            c.cmds("Hc1")
+            back = []
+            for i in range(12):
+                rsplib.parse_stop(c.cmd("bs"))
+                back.append(c.cmds("g"))
+            self.assertEqual(back, list(reversed(seen)))
+            # every position rebuilds without divergence
+            end = int(re.search(r"events=(\d+)", c.monitor("config")[1]).group(1))
+            for n in range(0, end + 1, max(1, end // 40)):
+                out = c.monitor("seek %d" % n)[1]
+                self.assertNotIn("failed", out)
+            c.send("D")
+            c.reply()
+            c.close()
+        finally:
+            log = srv.stop()
+        self.assertNotIn("diverged", log)
+
+    def test_dm_session(self):
+        """a recorded debugger session replays to the end with its effects"""
+        self.check_trace(record_session())
+
+    def test_dm_session_keyframes(self):
+        """the same with keyframes taken while the debugger worked"""
+        self.check_trace(record_session(keyframes=3))
+
+
+if __name__ == "__main__":
+    rsplib.prerequisites()
+    vxtest.main(ReplayDm)
