@@ -1696,7 +1696,16 @@ vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **
     err = load_initial(e);
     if (err) goto fail_err;
     /* Big traces get a summary for backward searches, built while we serve. */
-    if (e->end >= 4 * (uint64_t)VX_INDEX_BLOCK) e->ix = vx_index_start(path, e->end, e->W);
+    if (e->end >= 4 * (uint64_t)VX_INDEX_BLOCK) {
+        /* kept next to the trace (TRACE.sum) so that the next session has it at once */
+        char *save = NULL;
+        if (!(opts && opts->no_summary_file) && (save = malloc(strlen(path) + 5))) {
+            strcpy(save, path);
+            strcat(save, ".sum");
+        }
+        e->ix = vx_index_start(path, e->end, e->W, save);
+        free(save);
+    }
     /* Position 0 is the base every keyframe restore starts from: never evicted. */
     err = vx_tl_add(&e->tl, e->sim, 0, VX_CKPT_BASE, 0);
     if (err) {

@@ -10,8 +10,10 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "vx_trace.h"
 
@@ -25,8 +27,16 @@ typedef struct block {
     uint32_t wlo, whi; /* written bytes lie in [wlo, whi]; wlo > whi: none */
 } block;
 
+#define SAVE_MAGIC  "VXRRSUM1"
+#define SAVE_TAIL   32u  /* last bytes of the trace kept to recognise it */
+#define BLOCK_BYTES (PC_BITS / 8 + PAGE_BITS / 8 + 8 + 4 + 4)
+
 struct vx_index {
     char *path;
+    char *save_path;
+    uint64_t trace_size;
+    uint8_t tail[SAVE_TAIL];
+    bool have_id; /* trace_size and tail were read */
     uint64_t nissues, nblocks;
     uint32_t W;
     block *b;
@@ -56,6 +66,96 @@ static bool get_bit(const uint64_t *bits, uint32_t i)
     return (bits[i >> 6] >> (i & 63)) & 1;
 }
 
+/* The trace's size and last bytes (its trailer holds a CRC): what identifies it. */
+static bool trace_id(vx_index *ix)
+{
+    FILE *f = fopen(ix->path, "rb");
+    if (!f) return false;
+    bool ok = fseek(f, 0, SEEK_END) == 0;
+    long size = ok ? ftell(f) : -1;
+    ok = ok && size >= (long)SAVE_TAIL && fseek(f, size - (long)SAVE_TAIL, SEEK_SET) == 0 &&
+         fread(ix->tail, 1, SAVE_TAIL, f) == SAVE_TAIL;
+    fclose(f);
+    ix->trace_size = (uint64_t)size;
+    return ok;
+}
+
+static size_t header_bytes(void)
+{
+    return 8 + 8 + 8 + 4 + 8 + SAVE_TAIL;
+}
+
+static void put_header(const vx_index *ix, uint8_t *h)
+{
+    memcpy(h, SAVE_MAGIC, 8);
+    vx_put_le64(h + 8, ix->nissues);
+    vx_put_le64(h + 16, ix->nblocks);
+    vx_put_le32(h + 24, ix->W);
+    vx_put_le64(h + 28, ix->trace_size);
+    memcpy(h + 36, ix->tail, SAVE_TAIL);
+}
+
+static void put_block(const block *b, uint8_t *p)
+{
+    for (unsigned i = 0; i < PC_BITS / 64; i++, p += 8) vx_put_le64(p, b->pc[i]);
+    for (unsigned i = 0; i < PAGE_BITS / 64; i++, p += 8) vx_put_le64(p, b->page[i]);
+    vx_put_le64(p, b->warps);
+    vx_put_le32(p + 8, b->wlo);
+    vx_put_le32(p + 12, b->whi);
+}
+
+static void get_block(block *b, const uint8_t *p)
+{
+    for (unsigned i = 0; i < PC_BITS / 64; i++, p += 8) b->pc[i] = vx_get_le64(p);
+    for (unsigned i = 0; i < PAGE_BITS / 64; i++, p += 8) b->page[i] = vx_get_le64(p);
+    b->warps = vx_get_le64(p);
+    b->wlo = vx_get_le32(p + 8);
+    b->whi = vx_get_le32(p + 12);
+}
+
+/* Load a saved summary of this very trace; false if there is none or it does not match. */
+static bool load_saved(vx_index *ix)
+{
+    if (!ix->save_path || !ix->have_id) return false;
+    FILE *f = fopen(ix->save_path, "rb");
+    if (!f) return false;
+    uint8_t want[128], got[128], buf[BLOCK_BYTES];
+    size_t hb = header_bytes();
+    put_header(ix, want);
+    bool ok = fread(got, 1, hb, f) == hb && memcmp(got, want, hb) == 0;
+    for (uint64_t i = 0; ok && i < ix->nblocks; i++) {
+        ok = fread(buf, 1, BLOCK_BYTES, f) == BLOCK_BYTES;
+        if (ok) get_block(&ix->b[i], buf);
+    }
+    ok = ok && fgetc(f) == EOF;
+    fclose(f);
+    return ok;
+}
+
+/* Save the summary (temporary file, then rename: readers never see half of one). */
+static void save(const vx_index *ix)
+{
+    if (!ix->save_path || !ix->have_id) return;
+    size_t n = strlen(ix->save_path) + 16;
+    char *tmp = malloc(n);
+    if (!tmp) return;
+    snprintf(tmp, n, "%s.tmp", ix->save_path);
+    FILE *f = fopen(tmp, "wb");
+    bool ok = f != NULL;
+    if (ok) {
+        uint8_t h[128], buf[BLOCK_BYTES];
+        put_header(ix, h);
+        ok = fwrite(h, 1, header_bytes(), f) == header_bytes();
+        for (uint64_t i = 0; ok && i < ix->nblocks; i++) {
+            put_block(&ix->b[i], buf);
+            ok = fwrite(buf, 1, BLOCK_BYTES, f) == BLOCK_BYTES;
+        }
+        if (fclose(f) != 0) ok = false;
+    }
+    if (!ok || rename(tmp, ix->save_path) != 0) remove(tmp);
+    free(tmp);
+}
+
 static void *summarise(void *arg)
 {
     vx_index *ix = arg;
@@ -64,11 +164,15 @@ static void *summarise(void *arg)
     uint64_t cur = 0; /* block being filled */
     const vx_event *ev;
     uint64_t n = 0;
-    while (vx_trace_reader_next(r, &ev) == VX_OK) {
+    vx_err err;
+    while ((err = vx_trace_reader_next(r, &ev)) == VX_OK) {
         if ((++n & 4095) == 0 && atomic_load_explicit(&ix->stop, memory_order_relaxed)) goto out;
         if (ev->kind != VX_EV_ISSUE) continue;
         uint64_t bi = ev->index >> VX_INDEX_BLOCK_SHIFT;
-        if (bi >= ix->nblocks) break;
+        if (bi >= ix->nblocks) {
+            err = VX_ERR_END; /* the faulting issue at the end of history */
+            break;
+        }
         if (bi != cur) {
             atomic_store_explicit(&ix->ready, bi, memory_order_release);
             cur = bi;
@@ -85,18 +189,23 @@ static void *summarise(void *arg)
             if ((e >> 12) != (a >> 12)) set_bit(b->page, page_hash(e >> 12));
         }
     }
-    /* the whole stream was read: every block is complete */
-    atomic_store_explicit(&ix->ready, ix->nblocks, memory_order_release);
+    /* Read to the end: every block is complete.  After damage, the blocks from the
+     * damaged one on stay unsummarised (searched the slow way, which reports it). */
+    if (err == VX_ERR_END) {
+        save(ix); /* first, so that "all ready" also means "saved" */
+        atomic_store_explicit(&ix->ready, ix->nblocks, memory_order_release);
+    }
 out:
     vx_trace_reader_free(r);
     return NULL;
 }
 
-vx_index *vx_index_start(const char *path, uint64_t nissues, uint32_t warps_per_core)
+vx_index *vx_index_start(const char *path, uint64_t nissues, uint32_t warps_per_core, const char *save_path)
 {
     vx_index *ix = calloc(1, sizeof *ix);
     if (!ix) return NULL;
     ix->path = strdup(path);
+    ix->save_path = save_path ? strdup(save_path) : NULL;
     ix->nissues = nissues;
     ix->nblocks = (nissues + VX_INDEX_BLOCK - 1) >> VX_INDEX_BLOCK_SHIFT;
     ix->W = warps_per_core ? warps_per_core : 1;
@@ -111,6 +220,15 @@ vx_index *vx_index_start(const char *path, uint64_t nissues, uint32_t warps_per_
     }
     atomic_init(&ix->ready, 0);
     atomic_init(&ix->stop, false);
+    ix->have_id = trace_id(ix);
+    if (load_saved(ix)) {
+        atomic_store(&ix->ready, ix->nblocks);
+        return ix;
+    }
+    for (uint64_t i = 0; i < ix->nblocks; i++) { /* a failed load may have filled some */
+        memset(&ix->b[i], 0, sizeof ix->b[i]);
+        ix->b[i].wlo = UINT32_MAX;
+    }
     if (pthread_create(&ix->th, NULL, summarise, ix) == 0) ix->started = true;
     return ix;
 }
@@ -124,6 +242,7 @@ void vx_index_free(vx_index *ix)
     }
     free(ix->b);
     free(ix->path);
+    free(ix->save_path);
     free(ix);
 }
 

@@ -23,8 +23,14 @@
 
 typedef struct vx_index vx_index;
 
-/* Start summarising the trace at path (nissues issues, W warps per core).  NULL when out of memory. */
-vx_index *vx_index_start(const char *path, uint64_t nissues, uint32_t warps_per_core);
+/*
+ * Summarise the trace at path (nissues issues, W warps per core).  If save_path
+ * names a summary saved by an earlier run for this very file (same size, same
+ * last bytes), it is loaded and ready at once; otherwise a thread builds it and,
+ * when it has read the whole trace, saves it there (best effort: a directory we
+ * cannot write to only costs the rebuild next time).  NULL when out of memory.
+ */
+vx_index *vx_index_start(const char *path, uint64_t nissues, uint32_t warps_per_core, const char *save_path);
 void vx_index_free(vx_index *ix); /* stops the thread */
 
 /* Number of blocks fully summarised (0 .. nblocks); blocks below it may be queried. */

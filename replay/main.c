@@ -46,6 +46,8 @@ static void usage(FILE *f)
         "      --thread-per-warp   one GDB thread per warp (default: one per lane);\n"
         "                          'monitor lane N' picks the lane whose registers are shown\n"
         "      --no-verify         do not compare re-executed instructions with the trace\n"
+        "      --no-summary-file   do not keep the trace summary (for fast reverse searches)\n"
+        "                          in TRACE.sum for the next session\n"
         "      --extract-elf FILE  write the recorded kernel ELF to FILE (for gdb's symbols);\n"
         "                          by default it is written to TRACE.elf when serving TCP\n"
         "      --debug-packets     log every protocol packet to stderr\n\n"
@@ -129,6 +131,7 @@ int main(int argc, char **argv)
     const char *trace = NULL, *bind = "127.0.0.1", *elf_out = NULL;
     unsigned port = 3333;
     bool use_stdio = false, once = false, per_warp = false, no_verify = false, debug = false;
+    bool no_summary = false;
     uint64_t mem = 0;
 
     for (int i = 1; i < argc; i++) {
@@ -147,6 +150,8 @@ int main(int argc, char **argv)
             per_warp = true;
         } else if (strcmp(a, "--no-verify") == 0) {
             no_verify = true;
+        } else if (strcmp(a, "--no-summary-file") == 0) {
+            no_summary = true;
         } else if (strcmp(a, "--debug-packets") == 0) {
             debug = true;
         } else if (opt_value(argc, argv, &i, "--port", &v) || opt_value(argc, argv, &i, "-p", &v)) {
@@ -186,7 +191,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     char msg[1024];
-    vx_engine_opts eo = {mem, no_verify};
+    vx_engine_opts eo = {mem, no_verify, no_summary};
     vx_engine *eng;
     vx_err err = vx_engine_open(trace, &eo, &eng, msg, sizeof msg);
     if (err) {
@@ -223,6 +228,12 @@ int main(int argc, char **argv)
     }
 
     const vx_sim_config *cfg = vx_engine_config(eng);
+    uint64_t lanes = (uint64_t)cfg->clusters * cfg->cores * cfg->warps * cfg->threads;
+    if (!per_warp && lanes > 4096)
+        fprintf(stderr,
+                "%s: note: this platform has %" PRIu64 " lanes, each a GDB thread; "
+                "--thread-per-warp makes one thread per warp instead\n",
+                prog, lanes);
     if (use_stdio) {
         fprintf(stderr, "%s: serving '%s' (%" PRIu64 " events) on stdin/stdout\n", prog, trace,
                 vx_engine_end(eng));

@@ -327,6 +327,60 @@ class DamagedTraces(unittest.TestCase):
         finally:
             srv.stop()
 
+    def test_summary_file(self):
+        """the trace summary is saved next to the trace and reused by the next server"""
+        trace = self.write("sum.vxt", self.data)
+        srv = rsplib.Server(trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            for i in range(200):
+                m = re.search(r"trace summary: (\d+) of (\d+)", c.monitor("stats")[1])
+                if m.group(1) == m.group(2) and os.path.exists(trace + ".sum"):
+                    break
+                time.sleep(0.05)
+            self.assertTrue(os.path.exists(trace + ".sum"))
+            c.close()
+        finally:
+            srv.stop()
+        srv = rsplib.Server(trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            m = re.search(r"trace summary: (\d+) of (\d+)", c.monitor("stats")[1])
+            self.assertEqual(m.group(1), m.group(2))          # loaded, not rebuilt
+            c.close()
+        finally:
+            srv.stop()
+        # a damaged summary is not used: it is rebuilt and saved again
+        with open(trace + ".sum", "rb") as f:
+            good = f.read()
+        damaged = bytearray(good)
+        damaged[40] ^= 0xFF
+        with open(trace + ".sum", "wb") as f:
+            f.write(damaged)
+        self.wait_summary(trace)
+        with open(trace + ".sum", "rb") as f:
+            self.assertEqual(f.read(), good)
+        # --no-summary-file: neither read nor written
+        os.remove(trace + ".sum")
+        self.wait_summary(trace, "--no-summary-file")
+        self.assertFalse(os.path.exists(trace + ".sum"))
+
+    def wait_summary(self, trace, *args):
+        srv = rsplib.Server(trace, *args)
+        try:
+            c = srv.client()
+            c.handshake()
+            for i in range(200):
+                m = re.search(r"trace summary: (\d+) of (\d+)", c.monitor("stats")[1])
+                if m.group(1) == m.group(2):
+                    break
+                time.sleep(0.05)
+            c.close()
+        finally:
+            srv.stop()
+
     def test_corrupt_chunk(self):
         """a damaged chunk is reported through GDB when replay reaches it; the server goes on"""
         d = bytearray(self.data)

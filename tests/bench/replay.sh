@@ -117,4 +117,17 @@ print("server: %s" % stats)
 print("server peak memory (VmHWM): %d MiB (checkpoint budget 512 MiB)" % vmhwm())
 c.send("D"); c.reply(); c.close()
 srv.stop()
+
+# A second session on the same trace: the summary saved by the first (TRACE.sum) is reused.
+srv = rsp.Server(trace)
+c = srv.client(timeout=3600)
+c.handshake()
+assert c.cmds("Z0,%x,4" % bp_pc) == "OK"
+seek(events)
+summary = re.search(r"trace summary: (\d+) of (\d+)", c.monitor("stats")[1])
+dt, r = timed("bc")
+print("second server on the same trace, reverse-continue right after start-up "
+      "(summary %s of %s blocks, loaded from TRACE.sum): %.3f s" % (summary.group(1), summary.group(2), dt))
+c.send("D"); c.reply(); c.close()
+srv.stop()
 EOF

@@ -383,7 +383,7 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
        r.n, cores, warps, threads, kf);
     free(img);
     if (!recorded || !load_pcs(tpath, &r)) return;
-    vx_engine_opts eo = {budget, false};
+    vx_engine_opts eo = {budget, false, true};
     vx_engine *e;
     char msg[512];
     vx_err err = vx_engine_open(tpath, &eo, &e, msg, sizeof msg);
