@@ -53,6 +53,7 @@ struct vx_gdbserver {
     bool swbreak_ok; /* GDB offered swbreak+ */
     bool hwbreak_ok;
     int64_t g_tid;     /* Hg: 0 any, -1 all, else a thread id */
+    int64_t g_pick;    /* the last specific Hg since the last stop, 0 if none */
     int64_t c_tid;     /* Hc */
     uint32_t focus_gw; /* thread of the last stop */
     uint32_t focus_lane;
@@ -373,6 +374,7 @@ static void remember_stop(vx_gdbserver *s, const vx_engine_stop *st)
 {
     s->last_stop = *st;
     s->have_last_stop = true;
+    s->g_pick = 0;
 }
 
 /* ---- argument parsing -------------------------------------------------------------------------- */
@@ -554,9 +556,10 @@ static void h_set_thread(vx_gdbserver *s, const args *a, bool general)
         reply(s, "E01");
         return;
     }
-    if (general)
+    if (general) {
         s->g_tid = a->tid;
-    else
+        if (a->tid > 0) s->g_pick = a->tid;
+    } else
         s->c_tid = a->tid;
     reply(s, "OK");
 }
@@ -685,6 +688,12 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
 static bool motion_thread(vx_gdbserver *s, int64_t tid, uint32_t *gw, uint32_t *lane)
 {
     if (tid <= 0) tid = s->c_tid;
+    /*
+     * `bs` names no thread and GDB sends Hc0 unless the scheduler is locked
+     * (vxrr.gdb locks it for steps).  The thread GDB last read registers of
+     * (Hg) since the stop is then the best guess of the one the user selected.
+     */
+    if (tid <= 0) tid = s->g_pick;
     if (tid <= 0) {
         *gw = s->focus_gw;
         *lane = s->focus_lane;

@@ -134,6 +134,28 @@ class WatchTiming(unittest.TestCase):
         c.reply()
         c.close()
 
+    def test_bs_follows_selected_thread(self):
+        """bs with Hc0 steps the thread GDB last selected with Hg (else the one that stopped)"""
+        c = self.srv.client()
+        c.handshake()
+        leaf = elf_symbol(self.elf, "leaf")
+        c.cmds("Z0,%x,4" % leaf)
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+        c.cmds("z0,%x,4" % leaf)
+        stopped = int(f["thread"], 16)
+        other = stopped + 4 if stopped + 4 <= 16 else stopped - 4     # a lane of another warp
+        self.assertEqual(c.cmds("Hg%x" % other), "OK")
+        c.cmds("g")
+        self.assertEqual(c.cmds("Hc0"), "OK")
+        sig, f = rsplib.parse_stop(c.cmd("bs"))
+        self.assertEqual(int(f["thread"], 16), other)
+        self.assertEqual(c.cmds("Hc0"), "OK")                  # no Hg since that stop: its thread
+        sig, f = rsplib.parse_stop(c.cmd("bs"))
+        self.assertEqual(int(f["thread"], 16), other)
+        c.send("D")
+        c.reply()
+        c.close()
+
     def test_new_client_starts_fresh(self):
         """each client starts at event 0 and without the previous client's breakpoints"""
         c = self.srv.client()
