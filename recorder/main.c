@@ -31,6 +31,8 @@ static void usage(FILE *f)
             "                            0 = only the one at the start)\n"
             "      --chunk-size BYTES    raw bytes per compressed chunk (default %u)\n"
             "      --no-compress         store chunks uncompressed\n"
+            "      --writer-thread       encode and write the trace in a second thread (helps\n"
+            "                            on an idle multi-core machine; the trace is the same)\n"
             "  -q, --quiet               no progress line, no summary\n\n"
             "debugging while recording:\n"
             "      --dm-port PORT        serve the VxDebug Debug Module on TCP PORT (0 = any)\n"
@@ -106,6 +108,8 @@ int main(int argc, char **argv)
             o.quiet = true;
         } else if (!strcmp(a, "--no-compress")) {
             o.no_compress = true;
+        } else if (!strcmp(a, "--writer-thread")) {
+            o.writer_thread = true;
         } else if (is_opt(a, "--output", "-o")) {
             if (!(v = opt_value(argc, argv, &i, "--output", "-o")) || !*v) {
                 fprintf(stderr, "%s: -o needs a trace file name\n", vxrec_prog);

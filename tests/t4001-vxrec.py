@@ -131,6 +131,17 @@ class Vxrec(unittest.TestCase):
         with open(t1, "rb") as f1, open(t2, "rb") as f2:
             self.assertEqual(f1.read(), f2.read())
 
+    def test_writer_thread_same_bytes(self):
+        """--writer-thread writes the very same trace (keyframes included)"""
+        b = self.bin("loop.bin", LOOP)
+        t1, t2 = os.path.join(self.dir, "s.vxt"), os.path.join(self.dir, "t.vxt")
+        args = ["-q", "--max-cycles", "30000", "--keyframe-interval", "7000", "--chunk-size", "2000", b]
+        self.assertEqual(self.rec(args + ["-o", t1]).returncode, 4)
+        self.assertEqual(self.rec(["--writer-thread"] + args + ["-o", t2]).returncode, 4)
+        with open(t1, "rb") as f1, open(t2, "rb") as f2:
+            self.assertEqual(f1.read(), f2.read())
+        self.assertEqual(self.verify(t2).returncode, 0)
+
     def test_no_host_paths(self):
         """the trace keeps basenames only"""
         b = self.bin("sum.bin", SUM)

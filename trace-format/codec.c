@@ -416,7 +416,7 @@ static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
         pcmode = ws->have_last && branch_target(ws->last_pc, ws->last_insn, &t) && t == ev->pc ? 1 : 2;
     }
 
-    bool extras = ev->flags || ev->nwctl || ev->nconsole || ev->fault;
+    bool extras = (ev->flags | ev->nwctl | ev->nconsole) != 0 || ev->fault;
     unsigned form, X = 0;
     if (!extras && !ev->nmem && ev->ncommits <= 1)
         form = ev->ncommits;
@@ -859,8 +859,22 @@ vx_err vxt_dec_record(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb, uint64_t index, b
     uint8_t k;
     uint64_t len;
 
-    memset(ev, 0, sizeof *ev);
+    /* Field by field (a 192-byte memset per record is measurable when reading). */
+    ev->kind = ev->flags = 0;
     ev->index = index;
+    ev->cycle = 0;
+    ev->core = ev->warp = ev->pc = ev->insn = 0;
+    ev->tmask = 0;
+    ev->ncommits = ev->nmem = ev->nreads = ev->nwctl = ev->nconsole = 0;
+    ev->commits = NULL;
+    ev->mem = NULL;
+    ev->reads = NULL;
+    ev->wctl = NULL;
+    ev->console = NULL;
+    ev->fault = NULL;
+    ev->dm = (vx_dm_event){0, 0, 0, 0, 0, 0};
+    ev->end_status = 0;
+    ev->exit_code = 0;
     *skipped = false;
     if (!vxt_get_u8(c, &k)) return VX_ERR_CORRUPT;
     if (k < 0x80) {

@@ -404,8 +404,57 @@ static vx_err check_event(vx_trace_writer *w, const vx_event *ev)
     return ev->fault ? check_fault(w, ev->fault, all) : VX_OK;
 }
 
+/*
+ * The common case, checked with few branches: a plain issue (no warp-control
+ * effect, console byte, fault, flags or CSR commit) in an open writer with room in
+ * its buffer.  Anything else takes the general path, which checks everything and
+ * explains what is wrong.
+ */
+static inline bool fast_ok(const vx_trace_writer *w, const vx_event *ev)
+{
+    const vx_lanes all = w->pred.all;
+    unsigned bad = (w->state != W_OPEN) | w->in_kf | w->ended | (w->failed != VX_OK) |
+                   (ev->kind != VX_EV_ISSUE) | (ev->index != w->index) | (ev->core >= w->C) |
+                   (ev->warp >= w->W) | ((ev->tmask & ~all) != 0) | (ev->ncommits > 4) |
+                   (ev->nmem > VX_MAX_THREADS) | (ev->flags != 0) | (ev->nwctl != 0) |
+                   (ev->nconsole != 0) | (ev->fault != NULL) | (w->cap - w->len < 65536) |
+                   ((ev->ncommits != 0) & (ev->commits == NULL)) | ((ev->nmem != 0) & (ev->mem == NULL));
+    if (bad) return false;
+    for (uint32_t i = 0; i < ev->ncommits; i++) {
+        const vx_commit *c = &ev->commits[i];
+        bad |= ((unsigned)c->file - 1u > 1u) | (c->reg >= 32) | ((c->lanes & ~all) != 0) |
+               (c->values == NULL);
+    }
+    for (uint32_t i = 0; i < ev->nmem; i++) {
+        const vx_memwrite *m = &ev->mem[i];
+        bad |= (m->size > 4) | !((0x16u >> m->size) & 1) | (m->lane >= w->T);
+    }
+    return !bad;
+}
+
 vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev)
 {
+    if (VX_LIKELY(fast_ok(w, ev))) {
+        if (VX_UNLIKELY(!w->len)) {
+            w->chunk_key = w->index;
+            vxt_pred_reset(&w->pred);
+        }
+        uint8_t *p = vxt_enc_event(&w->pred, w->buf + w->len, ev);
+        if (VX_UNLIKELY(!p)) return VX_ERR_NOMEM;
+        size_t n = (size_t)(p - (w->buf + w->len));
+        w->len += n;
+        w->st.encoded_bytes += n;
+        w->st.records++;
+        w->index++;
+        w->cycle = ev->cycle;
+        if (VX_UNLIKELY(w->len >= w->opts.chunk_bytes)) {
+            w->st.raw_bytes = w->pred.raw;
+            w->st.issues = w->index;
+            w->st.cycle = w->cycle;
+            return flush_events(w);
+        }
+        return VX_OK;
+    }
     if (w->failed) return w->failed;
     if (w->state != W_OPEN) return wfail(w, VX_ERR_STATE, "event before the header or after finish");
     if (w->in_kf) return wfail(w, VX_ERR_STATE, "event inside a keyframe");
@@ -571,6 +620,7 @@ vx_err vx_trace_writer_finish(vx_trace_writer *w)
     size_t cap = 64 + w->nchunks * 20 + w->nkf * 40;
     uint8_t *pay = malloc(cap), *p = pay;
     if (!pay) return VX_ERR_NOMEM;
+    w->st.raw_bytes = w->pred.raw;
     p = vxt_put_varint(p, w->index);
     p = vxt_put_varint(p, w->st.records);
     p = vxt_put_varint(p, w->cycle);
@@ -616,4 +666,8 @@ void vx_trace_writer_stats(const vx_trace_writer *w, vx_trace_stats *out)
 {
     *out = w->st;
     out->file_bytes = w->off;
+    /* the fast path of vx_trace_writer_event leaves these to be filled here */
+    out->raw_bytes = w->pred.raw;
+    out->issues = w->index;
+    out->cycle = w->cycle;
 }

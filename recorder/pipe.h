@@ -1,0 +1,34 @@
+/*
+ * pipe.h - vxrec's writer thread (pipe.c): events and keyframes are copied by the
+ * simulator's thread and written, in order, by another thread.
+ */
+#ifndef VX_REC_PIPE_H
+#define VX_REC_PIPE_H
+
+#include "vx_trace.h"
+
+typedef struct vxrec_pipe vxrec_pipe;
+
+/* Start the writer thread for w (whose header is written); threads = lanes per warp. */
+vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads);
+
+/* Queue a copy of an event (not END); false when the writer thread has failed. */
+bool vxrec_pipe_event(vxrec_pipe *p, const vx_event *ev);
+
+/*
+ * Queue a keyframe: state (len bytes) and pages (npages records of u32 space, u32
+ * addr, 4096 bytes), both malloc'd and owned by the pipe from now on.
+ */
+bool vxrec_pipe_keyframe(vxrec_pipe *p, uint64_t cycle, uint8_t *state, size_t len, uint8_t *pages,
+                         size_t npages);
+
+/* Trace bytes written so far (for the progress line). */
+uint64_t vxrec_pipe_file_bytes(vxrec_pipe *p);
+
+/*
+ * Write everything queued, stop the thread and free the pipe (the writer belongs to
+ * the caller again).  Returns the writer thread's first error, described in msg.
+ */
+vx_err vxrec_pipe_finish(vxrec_pipe *p, char *msg, size_t cap);
+
+#endif
