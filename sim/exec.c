@@ -389,10 +389,10 @@ static void set_tmask(vx_sim *s, uint32_t gw, vx_lanes m, uint32_t pc, bool trac
  * full mask (vectorisable), otherwise over the set bits of the mask, so a warp
  * running one lane of 32 costs one iteration.  The body may `continue`.
  */
-#define LANES(...)                                                                                 \
+#define LANES_IMPL(pragma, ...)                                                                    \
     do {                                                                                           \
         if (full) {                                                                                \
-            for (uint32_t t = 0; t < nt; t++) {                                                    \
+            pragma for (uint32_t t = 0; t < nt; t++) {                                             \
                 __VA_ARGS__;                                                                       \
             }                                                                                      \
         } else {                                                                                   \
@@ -406,13 +406,21 @@ static void set_tmask(vx_sim *s, uint32_t gw, vx_lanes m, uint32_t pc, bool trac
             }                                                                                      \
         }                                                                                          \
     } while (0)
+#define LANES(...) LANES_IMPL(, __VA_ARGS__)
+/*
+ * For purely elementwise bodies (lane t reads row[t] of some rows and writes
+ * row[t] of one row): rows are distinct or identical, never partly overlapping,
+ * so there is no loop-carried dependence and the compiler may vectorise even
+ * when rd == rs1.  Never for bodies with side effects across lanes.
+ */
+#define LANES_EW(...) LANES_IMPL(_Pragma("GCC ivdep"), __VA_ARGS__)
 
 /* integer rd <- f(rs1, rs2) */
 #define OP_RR(expr)                                                                                \
     do {                                                                                           \
         uint32_t *d = XR(in->wrd);                                                                 \
         const uint32_t *pa = XR(in->rs1), *pb = XR(in->rs2);                                       \
-        LANES(uint32_t A = pa[t]; uint32_t B = pb[t]; d[t] = (expr));                              \
+        LANES_EW(uint32_t A = pa[t]; uint32_t B = pb[t]; d[t] = (expr));                           \
         goto commit_x;                                                                             \
     } while (0)
 
@@ -422,7 +430,7 @@ static void set_tmask(vx_sim *s, uint32_t gw, vx_lanes m, uint32_t pc, bool trac
         uint32_t *d = XR(in->wrd);                                                                 \
         const uint32_t *pa = XR(in->rs1);                                                          \
         const uint32_t B = (uint32_t)in->imm;                                                      \
-        LANES(uint32_t A = pa[t]; d[t] = (expr));                                                  \
+        LANES_EW(uint32_t A = pa[t]; d[t] = (expr));                                               \
         goto commit_x;                                                                             \
     } while (0)
 
@@ -550,7 +558,17 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         const uint32_t *pa = XR(in->rs1), *pb = XR(in->rs2);
         const unsigned op = in->op;
         uint32_t any = 0, all = 1;
-        LANES(uint32_t c = branch_cond(op, pa[t], pb[t]); any |= c; all &= c);
+        /* one loop per condition, so that the lane loop has no switch inside */
+#define BR(expr) LANES(uint32_t A = pa[t]; uint32_t B = pb[t]; uint32_t c_ = (expr); any |= c_; all &= c_)
+        switch (op) {
+        case VX_OP_BEQ: BR(A == B); break;
+        case VX_OP_BNE: BR(A != B); break;
+        case VX_OP_BLT: BR((int32_t)A < (int32_t)B); break;
+        case VX_OP_BGE: BR((int32_t)A >= (int32_t)B); break;
+        case VX_OP_BLTU: BR(A < B); break;
+        default: BR(A >= B); break;
+        }
+#undef BR
         if (VX_UNLIKELY(any != all)) {
             vx_lanes taken = 0;
             for (uint32_t t = 0; t < nt; t++)
@@ -653,6 +671,34 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         pcache pcc = {~0u, NULL};
         const uint32_t *pa = XR(in->rs1);
         const uint32_t imm = (uint32_t)in->imm;
+        {
+            /* Fast path: every lane aligned and inside one page of global memory
+             * (pages 1 .. 0xFFFEF lie wholly in it). */
+            const uint32_t pn0 = (pa[LAST] + imm) >> VX_PAGE_SHIFT;
+            uint32_t diff = 0, mis = 0;
+            LANES(uint32_t a_ = pa[t] + imm; diff |= (a_ >> VX_PAGE_SHIFT) ^ pn0; mis |= a_);
+            if (VX_LIKELY(!diff && !(mis & (fsize - 1)) && pn0 - 1u < 0xFFFEFu)) {
+                const uint8_t *pg = vx_gmem_rpage(s, pn0);
+#define PG(t) (pg + ((pa[t] + imm) & (VX_PAGE_SIZE - 1)))
+                if (traced) LANES(memr(s, pa[t] + imm, (uint8_t)fsize, t));
+                if (in->op == VX_OP_FLW) {
+                    uint32_t *d = FR(in->rd);
+                    LANES_EW(d[t] = ld32(PG(t)));
+                    if (traced) commit(s, VX_RF_F, in->rd, TM, d);
+                    break;
+                }
+                uint32_t *d = XR(in->wrd);
+                switch (in->op) {
+                case VX_OP_LB: LANES_EW(d[t] = (uint32_t)(int32_t)(int8_t)*PG(t)); break;
+                case VX_OP_LBU: LANES_EW(d[t] = *PG(t)); break;
+                case VX_OP_LH: LANES_EW(d[t] = (uint32_t)(int32_t)(int16_t)ld16(PG(t))); break;
+                case VX_OP_LHU: LANES_EW(d[t] = ld16(PG(t))); break;
+                default: LANES_EW(d[t] = ld32(PG(t))); break;
+                }
+#undef PG
+                goto commit_x;
+            }
+        }
         int fk = 0;
         vx_lanes bad = 0;
         uint32_t baddr = 0;
@@ -697,6 +743,27 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         const uint32_t *pa = XR(in->rs1);
         const uint32_t *pb = in->op == VX_OP_FSW ? FR(in->rs2) : XR(in->rs2);
         const uint32_t imm = (uint32_t)in->imm;
+        if (VX_LIKELY(!s->nresv)) {
+            /* Fast path as for loads; the page is made writable once (a memory-limit
+             * failure falls through to the slow path, which reports it). */
+            const uint32_t pn0 = (pa[LAST] + imm) >> VX_PAGE_SHIFT;
+            uint32_t diff = 0, mis = 0;
+            LANES(uint32_t a_ = pa[t] + imm; diff |= (a_ >> VX_PAGE_SHIFT) ^ pn0; mis |= a_);
+            uint8_t *pg;
+            if (VX_LIKELY(!diff && !(mis & (fsize - 1)) && pn0 - 1u < 0xFFFEFu &&
+                          (pg = vx_gmem_wpage(s, pn0)) != NULL)) {
+#define PG(t) (pg + ((pa[t] + imm) & (VX_PAGE_SIZE - 1)))
+                if (fsize == 4)
+                    LANES(st32(PG(t), pb[t]));
+                else if (fsize == 2)
+                    LANES(st16(PG(t), pb[t]));
+                else
+                    LANES(*PG(t) = (uint8_t)pb[t]);
+#undef PG
+                if (traced) LANES(memw(s, pa[t] + imm, pb[t], (uint8_t)fsize, t));
+                break;
+            }
+        }
         int fk = 0;
         bool limit = false, con = false;
         vx_lanes bad = 0;
@@ -958,7 +1025,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         const uint32_t *fa = FR(in->rs1), *fb = FR(in->rs2);
         uint32_t *fd = FR(in->rd);
         const unsigned op = in->op;
-        LANES(fd[t] = fsgnj(op, fa[t], fb[t]));
+        LANES_EW(fd[t] = fsgnj(op, fa[t], fb[t]));
         if (traced) commit(s, VX_RF_F, in->rd, TM, fd);
         break;
     }
@@ -995,13 +1062,13 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     case VX_OP_FMV_X_W: {
         const uint32_t *fa = FR(in->rs1);
         uint32_t *d = XR(in->wrd);
-        LANES(d[t] = fa[t]);
+        LANES_EW(d[t] = fa[t]);
         goto commit_x;
     }
     case VX_OP_FMV_W_X: {
         const uint32_t *xa = XR(in->rs1);
         uint32_t *fd = FR(in->rd);
-        LANES(fd[t] = xa[t]);
+        LANES_EW(fd[t] = xa[t]);
         if (traced) commit(s, VX_RF_F, in->rd, TM, fd);
         break;
     }

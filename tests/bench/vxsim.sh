@@ -2,7 +2,7 @@
 # vxsim throughput (make bench): warp-instructions and lane-operations per second of
 # the simulator alone (vxsim, no observer), release build, one host core.
 #   loop    a register-only loop on every warp and lane (hand assembled below)
-#   sgemm   kernel/examples/sgemm.cpp with N=128 (FP multiply-add heavy)
+#   sgemm   kernel/examples/sgemm.cpp with N=256 (FP multiply-add heavy)
 #   vecadd  kernel/examples/vecadd.c with N=200000 (memory heavy; its setup and
 #           check run on one lane, so lane-ops/s says little for it)
 # on the default 1x1x4x4 platform and on 1x4x8x32.  Targets (DESIGN/brief):
@@ -25,7 +25,7 @@ _start:
 body:
     li a0, -1                   # tmc -1: every lane
     .insn r 0x0b, 0, 0, x0, a0, x0
-    li t2, 250000
+    li t2, ITER
 loop:
     addi t3, t3, 1
     xor t4, t3, t2
@@ -39,27 +39,26 @@ loop:
 done:
     .insn r 0x0b, 0, 0, x0, x0, x0
 EOF
-riscv64-unknown-elf-as -march=rv32im_zicsr -mabi=ilp32 "$T/loop.S" -o "$T/loop.o" &&
-    riscv64-unknown-elf-ld -m elf32lriscv -Ttext=0x80000000 -e _start "$T/loop.o" -o "$T/loop.elf" ||
-    { echo "cannot assemble the loop kernel"; exit 1; }
-sh kernel/vxcc -O2 -DN=128 -o "$T/sgemm.elf" kernel/examples/sgemm.cpp ||
+for it in 1000000 250000; do
+    riscv64-unknown-elf-as -march=rv32im_zicsr -mabi=ilp32 --defsym ITER=$it "$T/loop.S" -o "$T/loop.o" &&
+        riscv64-unknown-elf-ld -m elf32lriscv -Ttext=0x80000000 -e _start "$T/loop.o" -o "$T/loop$it.elf" ||
+        { echo "cannot assemble the loop kernel"; exit 1; }
+done
+sh kernel/vxcc -O2 -DN=256 -o "$T/sgemm.elf" kernel/examples/sgemm.cpp ||
     { echo "cannot build sgemm"; exit 1; }
 sh kernel/vxcc -O2 -DN=200000 -o "$T/vecadd.elf" kernel/examples/vecadd.c ||
     { echo "cannot build vecadd"; exit 1; }
 
 now() { date +%s.%N; }
 
-# CPU seconds (user + system) of one run: the host is shared, so wall time would
-# measure the other jobs too.  Falls back to wall time without /usr/bin/time.
+# CPU seconds (user + system) of one run, from getrusage (microseconds): the host
+# is shared, so wall time would measure the other jobs too.
 cpu_time() {
-    if [ -x /usr/bin/time ]; then
-        /usr/bin/time -f "%U %S" "$@" 2>&1 > /dev/null | tail -1 | awk '{printf "%.3f", $1 + $2}'
-    else
-        t0=$(now)
-        "$@" > /dev/null 2>&1
-        t1=$(now)
-        echo "$t0 $t1" | awk '{printf "%.3f", $2 - $1}'
-    fi
+    python3 -c '
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.4f" % (r.ru_utime + r.ru_stime))' "$@"
 }
 
 run() { # name shape...
@@ -76,12 +75,14 @@ run() { # name shape...
     echo "$name $* $ins $lops $best" | awk '{
         n = NF; t = $n; lops = $(n - 1); ins = $(n - 2); shape = "";
         for (i = 2; i <= n - 3; i++) shape = shape " " $i;
-        printf "%-7s %-16s %10d instr %11d lane-ops %7.3f s  %6.1f M warp-instr/s  %7.1f M lane-ops/s\n",
+        printf "%-13s %-16s %10d instr %11d lane-ops %7.3f s  %6.1f M warp-instr/s  %7.1f M lane-ops/s\n",
                $1, shape, ins, lops, t, ins / t / 1e6, lops / t / 1e6 }'
 }
 
 echo "vxsim throughput (best of 3, CPU time of the process: includes start-up and loading)"
-for k in loop sgemm vecadd; do
+run loop1000000 -c1 -w4 -t4
+run loop250000 -c4 -w8 -t32
+for k in sgemm vecadd; do
     run $k -c1 -w4 -t4
     run $k -c4 -w8 -t32
 done
