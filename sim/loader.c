@@ -80,6 +80,7 @@ static vx_err load_elf(vx_sim *s, const char *name, const uint8_t *bytes, size_t
     if (!copy) return vx_sim_fail(s, VX_ERR_NOMEM, "%s: out of memory", name);
     memcpy(copy, bytes, len);
     Elf *e = elf_memory(copy, len);
+    GElf_Phdr *ph = NULL;
     vx_err err = VX_OK;
     if (!e) {
         err = vx_sim_fail(s, VX_ERR_FORMAT, "%s: %s", name, elf_errmsg(-1));
@@ -100,29 +101,39 @@ static vx_err load_elf(vx_sim *s, const char *name, const uint8_t *bytes, size_t
                           name);
         goto out;
     }
-    Elf32_Phdr *ph = phnum ? elf32_getphdr(e) : NULL;
-    if (phnum && !ph) {
-        err = vx_sim_fail(s, VX_ERR_FORMAT, "%s: bad program headers: %s", name, elf_errmsg(-1));
+    /* Copies of the program headers: libelf may hand out unaligned pointers into
+     * the image on hosts that allow unaligned access. */
+    ph = calloc(phnum ? phnum : 1, sizeof *ph);
+    if (!ph) {
+        err = vx_sim_fail(s, VX_ERR_NOMEM, "%s: out of memory", name);
         goto out;
     }
+    for (size_t i = 0; i < phnum; i++)
+        if (!gelf_getphdr(e, (int)i, &ph[i])) {
+            err = vx_sim_fail(s, VX_ERR_FORMAT, "%s: bad program header %zu: %s", name, i,
+                              elf_errmsg(-1));
+            goto out;
+        }
     /* Validate every segment before writing anything. */
     size_t nload = 0;
     for (size_t i = 0; i < phnum; i++) {
-        const Elf32_Phdr *p = &ph[i];
+        const GElf_Phdr *p = &ph[i];
         if (p->p_type != PT_LOAD || p->p_memsz == 0) continue;
         nload++;
         char what[48];
         snprintf(what, sizeof what, "segment %zu", i);
         if (p->p_filesz > p->p_memsz) {
-            err = vx_sim_fail(s, VX_ERR_FORMAT, "%s: %s has file size %u > memory size %u", name,
-                              what, p->p_filesz, p->p_memsz);
+            err = vx_sim_fail(s, VX_ERR_FORMAT, "%s: %s has file size %llu > memory size %llu",
+                              name, what, (unsigned long long)p->p_filesz,
+                              (unsigned long long)p->p_memsz);
             goto out;
         }
         if ((uint64_t)p->p_offset + p->p_filesz > len) {
             err = vx_sim_fail(s, VX_ERR_TRUNC,
-                              "%s: %s (offset 0x%x, %u bytes) extends past the end of the file "
-                              "(%zu bytes): truncated",
-                              name, what, p->p_offset, p->p_filesz, len);
+                              "%s: %s (offset 0x%llx, %llu bytes) extends past the end of the "
+                              "file (%zu bytes): truncated",
+                              name, what, (unsigned long long)p->p_offset,
+                              (unsigned long long)p->p_filesz, len);
             goto out;
         }
         err = check_range(s, name, what, p->p_vaddr, p->p_memsz);
@@ -133,19 +144,20 @@ static vx_err load_elf(vx_sim *s, const char *name, const uint8_t *bytes, size_t
         goto out;
     }
     for (size_t i = 0; i < phnum; i++) {
-        const Elf32_Phdr *p = &ph[i];
+        const GElf_Phdr *p = &ph[i];
         if (p->p_type != PT_LOAD || p->p_memsz == 0) continue;
         if (p->p_filesz) {
-            err = vx_gmem_write(s, p->p_vaddr, bytes + p->p_offset, p->p_filesz);
+            err = vx_gmem_write(s, (uint32_t)p->p_vaddr, bytes + p->p_offset, (size_t)p->p_filesz);
             if (err) goto out;
         }
         if (p->p_memsz > p->p_filesz) {
-            err = vx_gmem_zero(s, p->p_vaddr + p->p_filesz, p->p_memsz - p->p_filesz);
+            err = vx_gmem_zero(s, (uint32_t)(p->p_vaddr + p->p_filesz), p->p_memsz - p->p_filesz);
             if (err) goto out;
         }
     }
     *entry = eh->e_entry;
 out:
+    free(ph);
     if (e) elf_end(e);
     free(copy);
     return err;

@@ -75,10 +75,11 @@ def exit_with(reg):
 
 # ---- ELF32 builder ----------------------------------------------------------------
 
-def elf32(segments, entry=CODE, machine=243, cls=1, etype=2):
-    """segments: list of (vaddr, data, memsz, p_type)."""
+def elf32(segments, entry=CODE, machine=243, cls=1, etype=2, pad=0):
+    """segments: list of (vaddr, data, memsz, p_type); pad: bytes between the ELF
+    header and the program headers (an odd pad misaligns them)."""
     ehsize, phentsize = 52, 32
-    phoff = ehsize
+    phoff = ehsize + pad
     off = phoff + phentsize * len(segments)
     phdrs, blobs = b"", b""
     for vaddr, data, memsz, ptype in segments:
@@ -88,7 +89,7 @@ def elf32(segments, entry=CODE, machine=243, cls=1, etype=2):
     ident = b"\x7fELF" + bytes([cls, 1, 1, 0]) + b"\0" * 8
     hdr = ident + struct.pack("<HHIIIIIHHHHHH", etype, machine, 1, entry, phoff, 0, 0, ehsize,
                               phentsize, len(segments), 40, 0, 0)
-    return hdr + phdrs + blobs
+    return hdr + b"\0" * pad + phdrs + blobs
 
 
 def prog_elf(ws, extra=()):
@@ -178,6 +179,12 @@ class VxsimTests(unittest.TestCase):
                        "below min_vma")
         self.bad_image("io.vxbin", struct.pack("<QQ", 0x100, 0x200) + words(tmc(0)), "IO region")
         self.bad_image("empty.bin", b"", "empty")
+
+    def test_unaligned_program_headers(self):
+        body = words(addi(10, 0, 5), *exit_with(10))
+        data = elf32([(CODE, body, len(body) + 64, 1)], pad=3)
+        r = self.run_sim(kernel=self.write("odd.elf", data))
+        self.assertEqual(r.returncode, 5, r.stderr)
 
     def test_vxbin_and_raw(self):
         body = words(addi(10, 0, 9), *exit_with(10))
