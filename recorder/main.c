@@ -99,7 +99,8 @@ int main(int argc, char **argv)
             rc = 0;
             goto out;
         } else if (!strcmp(a, "--version")) {
-            printf("vxrec %s (trace format %d.%d)\n", VX_VERSION_STRING, VX_TRACE_MAJOR, VX_TRACE_MINOR);
+            printf("vxrec %s (trace format %d.%d)\n", VX_VERSION_STRING, VX_TRACE_MAJOR,
+                   VX_TRACE_MINOR);
             rc = 0;
             goto out;
         } else if (!strcmp(a, "-f") || !strcmp(a, "--force")) {
@@ -125,15 +126,16 @@ int main(int argc, char **argv)
         } else if (is_opt(a, "--keyframe-interval", NULL)) {
             v = opt_value(argc, argv, &i, "--keyframe-interval", NULL);
             if (!v || !vx_cli_parse_u64(v, false, &o.keyframe_interval)) {
-                fprintf(stderr, "%s: --keyframe-interval: '%s' is not a number of issues\n", vxrec_prog,
-                        v ? v : "");
+                fprintf(stderr, "%s: --keyframe-interval: '%s' is not a number of issues\n",
+                        vxrec_prog, v ? v : "");
                 goto out;
             }
         } else if (is_opt(a, "--chunk-size", NULL)) {
             uint64_t n = 0;
             v = opt_value(argc, argv, &i, "--chunk-size", NULL);
             if (!v || !vx_cli_parse_u64(v, true, &n) || n < 64 || n > (64u << 20)) {
-                fprintf(stderr, "%s: --chunk-size: '%s' is not a size in 64..64M\n", vxrec_prog, v ? v : "");
+                fprintf(stderr, "%s: --chunk-size: '%s' is not a size in 64..64M\n", vxrec_prog,
+                        v ? v : "");
                 goto out;
             }
             o.chunk_bytes = (uint32_t)n;
@@ -157,7 +159,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: unknown option '%s' (try --help)\n", vxrec_prog, a);
             goto out;
         } else if (o.kernel) {
-            fprintf(stderr, "%s: more than one kernel given ('%s' and '%s')\n", vxrec_prog, o.kernel, a);
+            fprintf(stderr, "%s: more than one kernel given ('%s' and '%s')\n", vxrec_prog,
+                    o.kernel, a);
             goto out;
         } else {
             o.kernel = a;
@@ -165,7 +168,8 @@ int main(int argc, char **argv)
     }
     if (verify) {
         if (o.kernel) {
-            fprintf(stderr, "%s: --verify takes a trace, not a kernel ('%s')\n", vxrec_prog, o.kernel);
+            fprintf(stderr, "%s: --verify takes a trace, not a kernel ('%s')\n", vxrec_prog,
+                    o.kernel);
             goto out;
         }
         rc = vxrec_verify(verify, o.quiet);

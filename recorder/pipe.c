@@ -20,9 +20,9 @@
 
 #include "pipe.h"
 
-#define PIPE_BATCH  (1u << 20)
-#define PIPE_NBATCH 8u
-#define ALIGN16(n)  (((n) + 15u) & ~(size_t)15u)
+#define PIPE_BATCH    (1u << 20)
+#define PIPE_NBATCH   8u
+#define ALIGN16(n)    (((n) + 15u) & ~(size_t)15u)
 #define KIND_KEYFRAME 0xFFu
 
 /* One event in a batch; its arrays follow, each 16-byte aligned. */
@@ -133,7 +133,8 @@ static void consume_batch(vxrec_pipe *p, uint8_t *b, size_t len)
                 vx_err e = vx_trace_writer_keyframe_begin(p->w, k->cycle, k->state, k->len);
                 for (size_t i = 0; !e && i < k->npages; i++) {
                     const uint8_t *pg = k->pages + i * (8 + VX_TRACE_PAGE_SIZE);
-                    e = vx_trace_writer_keyframe_page(p->w, vx_get_le32(pg), vx_get_le32(pg + 4), pg + 8);
+                    e = vx_trace_writer_keyframe_page(p->w, vx_get_le32(pg), vx_get_le32(pg + 4),
+                                                      pg + 8);
                 }
                 if (!e) e = vx_trace_writer_keyframe_end(p->w);
                 if (e) consume_fail(p, e, "cannot write a keyframe");

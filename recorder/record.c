@@ -131,8 +131,8 @@ static void take_keyframe(rec *r, bool all)
     vx_err e = encode_state(r->sim, &st, &len);
     if (e) {
         r->err = e;
-        snprintf(r->errmsg, sizeof r->errmsg, "cannot encode the simulator state for a keyframe: %s",
-                 vx_sim_errmsg(r->sim));
+        snprintf(r->errmsg, sizeof r->errmsg,
+                 "cannot encode the simulator state for a keyframe: %s", vx_sim_errmsg(r->sim));
         free(st);
         return;
     }
@@ -144,7 +144,8 @@ static void take_keyframe(rec *r, bool all)
         if (r->err) {
             free(st);
             free(r->kf_pages);
-        } else if (!vxrec_pipe_keyframe(r->pipe, vx_sim_cycle(r->sim), st, len, r->kf_pages, r->kf_npages)) {
+        } else if (!vxrec_pipe_keyframe(r->pipe, vx_sim_cycle(r->sim), st, len, r->kf_pages,
+                                        r->kf_npages)) {
             r->err = VX_ERR_IO;
             snprintf(r->errmsg, sizeof r->errmsg, "the trace writer thread stopped");
         }
@@ -159,7 +160,8 @@ static void take_keyframe(rec *r, bool all)
     }
     vx_sim_visit_pages(r->sim, all, page_cb, r);
     vx_sim_clear_dirty(r->sim);
-    if (!r->err && (e = vx_trace_writer_keyframe_end(r->w))) rec_fail(r, e, "cannot write a keyframe");
+    if (!r->err && (e = vx_trace_writer_keyframe_end(r->w)))
+        rec_fail(r, e, "cannot write a keyframe");
 }
 
 static void show_progress(rec *r, bool final)
@@ -179,8 +181,9 @@ static void show_progress(rec *r, bool final)
         bytes = st.file_bytes;
     }
     fprintf(stderr, "\r\033[K%s: %s events, %s cycles, trace %sB, %s events/s", vxrec_prog,
-            human((double)r->nevents, a, sizeof a), human((double)vx_sim_cycle(r->sim), b, sizeof b),
-            human((double)bytes, c, sizeof c), human(t > 0 ? (double)r->nevents / t : 0, d, sizeof d));
+            human((double)r->nevents, a, sizeof a),
+            human((double)vx_sim_cycle(r->sim), b, sizeof b), human((double)bytes, c, sizeof c),
+            human(t > 0 ? (double)r->nevents / t : 0, d, sizeof d));
     fflush(stderr);
     r->progress_shown = true;
 }
@@ -241,7 +244,8 @@ static void keyframe_if_due(rec *r)
 static uint64_t slice_budget(const rec *r)
 {
     uint64_t b = 1u << 18, idx = vx_sim_index(r->sim);
-    if (r->keyframes && r->kf_interval && r->next_kf > idx && r->next_kf - idx < b) b = r->next_kf - idx;
+    if (r->keyframes && r->kf_interval && r->next_kf > idx && r->next_kf - idx < b)
+        b = r->next_kf - idx;
     return b;
 }
 
@@ -259,8 +263,8 @@ static void on_console(void *ctx, uint32_t slot, const char *line, size_t len)
 static void on_listen(void *ctx, const char *bind, unsigned port)
 {
     (void)ctx;
-    fprintf(stderr, "%s: Debug Module listening on %s:%u (VxDebug protocol); recording\n", vxrec_prog,
-            bind, port);
+    fprintf(stderr, "%s: Debug Module listening on %s:%u (VxDebug protocol); recording\n",
+            vxrec_prog, bind, port);
     fflush(stderr);
 }
 
@@ -290,15 +294,15 @@ static void summary(rec *r, const char *kernel)
     double per = st.issues ? (double)st.event_bytes / (double)st.issues : 0;
     fprintf(stderr,
             "%s: recorded %s to %s\n"
-            "%s:   %" PRIu64 " events (%" PRIu64 " issues, %" PRIu64 " Debug Module events), %" PRIu64
-            " cycles, %u of %u warps ran\n"
+            "%s:   %" PRIu64 " events (%" PRIu64 " issues, %" PRIu64
+            " Debug Module events), %" PRIu64 " cycles, %u of %u warps ran\n"
             "%s:   trace %" PRIu64 " bytes (%sB), %.2f bytes/issue in event chunks, %" PRIu64
             " keyframes (%sB)\n"
             "%s:   raw commit log %" PRIu64 " bytes (%sB): compression ratio %.1fx\n",
             vxrec_prog, base_name(kernel), r->path, vxrec_prog, st.records, st.issues, st.dm_events,
-            st.cycle, ran, nw, vxrec_prog, st.file_bytes, human((double)st.file_bytes, a, sizeof a), per,
-            st.keyframes, human((double)st.keyframe_bytes, b, sizeof b), vxrec_prog, st.raw_bytes,
-            human((double)st.raw_bytes, c, sizeof c),
+            st.cycle, ran, nw, vxrec_prog, st.file_bytes, human((double)st.file_bytes, a, sizeof a),
+            per, st.keyframes, human((double)st.keyframe_bytes, b, sizeof b), vxrec_prog,
+            st.raw_bytes, human((double)st.raw_bytes, c, sizeof c),
             st.file_bytes ? (double)st.raw_bytes / (double)st.file_bytes : 0.0);
 }
 
@@ -322,7 +326,8 @@ int vxrec_record(const vxrec_opts *o)
         path = strdup(o->output);
     } else {
         if (!strcmp(o->kernel, "-")) {
-            fprintf(stderr, "%s: the kernel comes from standard input: name the trace with -o\n", vxrec_prog);
+            fprintf(stderr, "%s: the kernel comes from standard input: name the trace with -o\n",
+                    vxrec_prog);
             return VX_EXIT_USAGE;
         }
         path = default_output(o->kernel);
@@ -346,8 +351,10 @@ int vxrec_record(const vxrec_opts *o)
     wo.chunk_bytes = o->chunk_bytes;
     vx_err e = vx_trace_writer_create(r.w, path, &wo);
     if (e == VX_ERR_EXISTS) {
-        fprintf(stderr, "%s: '%s' already exists; use --force to overwrite it or -o to choose another name\n",
-                vxrec_prog, path);
+        fprintf(
+            stderr,
+            "%s: '%s' already exists; use --force to overwrite it or -o to choose another name\n",
+            vxrec_prog, path);
         goto out;
     }
     if (e) {
@@ -365,7 +372,8 @@ int vxrec_record(const vxrec_opts *o)
         goto out;
     }
     for (size_t i = 0; i < ld.nloads; i++)
-        loads[i] = (vx_trace_load){ld.loads[i].addr, ld.loads[i].data, ld.loads[i].len, ld.loads[i].path};
+        loads[i] =
+            (vx_trace_load){ld.loads[i].addr, ld.loads[i].data, ld.loads[i].len, ld.loads[i].path};
     vx_trace_header h;
     memset(&h, 0, sizeof h);
     h.clusters = cfg->clusters;
@@ -460,24 +468,23 @@ int vxrec_record(const vxrec_opts *o)
         goto out;
     }
     switch (stop.reason) {
-    case VX_STOP_EXIT:
-        rc = (int)(stop.exit_code & 0xff);
-        break;
+    case VX_STOP_EXIT: rc = (int)(stop.exit_code & 0xff); break;
     case VX_STOP_FAULT: {
         char ft[600];
         vx_cli_fault_text(&stop.fault, ft, sizeof ft);
-        fprintf(stderr, "%s: %s (recorded at event %" PRIu64 ")\n", vxrec_prog, ft, vx_sim_index(r.sim) - 1);
+        fprintf(stderr, "%s: %s (recorded at event %" PRIu64 ")\n", vxrec_prog, ft,
+                vx_sim_index(r.sim) - 1);
         rc = VX_EXIT_FAULT;
         break;
     }
     case VX_STOP_LIMIT:
-        fprintf(stderr, "%s: cycle limit of %" PRIu64 " reached (event index %" PRIu64 ")\n", vxrec_prog,
-                o->run.max_cycles, vx_sim_index(r.sim));
+        fprintf(stderr, "%s: cycle limit of %" PRIu64 " reached (event index %" PRIu64 ")\n",
+                vxrec_prog, o->run.max_cycles, vx_sim_index(r.sim));
         rc = VX_EXIT_LIMIT;
         break;
     default:
-        fprintf(stderr, "%s: the machine stopped with nothing able to run (reason %d)\n", vxrec_prog,
-                (int)stop.reason);
+        fprintf(stderr, "%s: the machine stopped with nothing able to run (reason %d)\n",
+                vxrec_prog, (int)stop.reason);
         rc = VX_EXIT_FAULT;
         break;
     }

@@ -165,13 +165,15 @@ static void sim_page(void *ctx, uint32_t space, uint32_t addr, const uint8_t *pa
         if (v->pages[i].space == space && v->pages[i].addr == addr) {
             if (memcmp(v->pages[i].data, page, VX_TRACE_PAGE_SIZE)) {
                 if (!v->page_bad++)
-                    diverge(v, "memory page 0x%08x (space %u) differs from the one recorded", addr, space);
+                    diverge(v, "memory page 0x%08x (space %u) differs from the one recorded", addr,
+                            space);
             }
             v->pages[i].space = UINT32_MAX; /* matched */
             return;
         }
     if (!v->page_bad++)
-        diverge(v, "memory page 0x%08x (space %u) was written but the trace does not have it", addr, space);
+        diverge(v, "memory page 0x%08x (space %u) was written but the trace does not have it", addr,
+                space);
 }
 
 static void tick_to(ver *v, uint64_t cycle);
@@ -185,7 +187,8 @@ static size_t dm_section(const uint8_t *b, size_t len, uint32_t nwarps)
 {
     for (size_t l = 8; l + 4 <= len && l <= 65536 + 8 + nwarps / 8; l += 4) {
         const uint8_t *p = b + len - l - 4;
-        if (vx_get_le32(p) == l && vx_get_le32(p + 4) == 1 && vx_get_le32(p + 8) == nwarps) return l + 4;
+        if (vx_get_le32(p) == l && vx_get_le32(p + 4) == 1 && vx_get_le32(p + 8) == nwarps)
+            return l + 4;
     }
     return 0;
 }
@@ -205,8 +208,9 @@ static void check_keyframe(ver *v, size_t k)
      * machine) show only in the keyframe's cycle: let them pass here too. */
     tick_to(v, info.cycle);
     if (info.cycle != vx_sim_cycle(v->sim))
-        diverge(v, "keyframe %zu: recorded at cycle %" PRIu64 ", the simulator is at cycle %" PRIu64, k,
-                info.cycle, vx_sim_cycle(v->sim));
+        diverge(v,
+                "keyframe %zu: recorded at cycle %" PRIu64 ", the simulator is at cycle %" PRIu64,
+                k, info.cycle, vx_sim_cycle(v->sim));
     uint8_t *mine = NULL;
     size_t mlen = 0;
     if (vx_sim_state_encode(v->sim, &mine, &mlen) == VX_OK) {
@@ -220,7 +224,8 @@ static void check_keyframe(ver *v, size_t k)
             while (at < mlen && at < len && mine[at] == st[at])
                 at++;
             diverge(v,
-                    "keyframe %zu: the machine state (registers, warps, scheduler) differs from the recorded one "
+                    "keyframe %zu: the machine state (registers, warps, scheduler) differs from "
+                    "the recorded one "
                     "(first difference at byte %zu of %zu, sim/STATE.md)",
                     k, at, len);
         }
@@ -240,8 +245,8 @@ static void check_keyframe(ver *v, size_t k)
     vx_sim_clear_dirty(v->sim);
     for (size_t i = 0; i < v->npages && !v->page_bad; i++)
         if (v->pages[i].space != UINT32_MAX) {
-            diverge(v, "keyframe %zu has page 0x%08x (space %u) that the simulator did not write", k,
-                    v->pages[i].addr, v->pages[i].space);
+            diverge(v, "keyframe %zu has page 0x%08x (space %u) that the simulator did not write",
+                    k, v->pages[i].addr, v->pages[i].space);
             v->page_bad++;
         }
     v->kf_checked++;
@@ -292,24 +297,18 @@ static vx_err apply_dm(ver *v, const vx_event *ev)
     tick_to(v, ev->cycle);
     switch (d->op) {
     case VX_DM_READ:
-    case VX_DM_INJECT_REJECT:
-        return VX_OK;
+    case VX_DM_INJECT_REJECT: return VX_OK;
     case VX_DM_WRITE:
         if (d->addr == VX_DM_DCONFIG) vx_sim_set_ebreak_halt(v->sim, d->value & 1);
         return VX_OK;
-    case VX_DM_HALT:
-        return vx_sim_halt(v->sim, d->gwarp, (uint8_t)d->arg);
-    case VX_DM_RESUME:
-        return vx_sim_resume(v->sim, d->gwarp);
-    case VX_DM_RESET:
-        vx_sim_reset(v->sim);
-        return VX_OK;
-    case VX_DM_SET_PC:
-        return vx_sim_set_pc(v->sim, d->gwarp, d->value);
+    case VX_DM_HALT: return vx_sim_halt(v->sim, d->gwarp, (uint8_t)d->arg);
+    case VX_DM_RESUME: return vx_sim_resume(v->sim, d->gwarp);
+    case VX_DM_RESET: vx_sim_reset(v->sim); return VX_OK;
+    case VX_DM_SET_PC: return vx_sim_set_pc(v->sim, d->gwarp, d->value);
     case VX_DM_SCRATCH:
-        return vx_sim_reg_write(v->sim, d->gwarp, d->lane, VX_RF_CSR, VX_CSR_DSCRATCH0 + d->arg, d->value);
-    default:
-        return VX_ERR_UNSUPP;
+        return vx_sim_reg_write(v->sim, d->gwarp, d->lane, VX_RF_CSR, VX_CSR_DSCRATCH0 + d->arg,
+                                d->value);
+    default: return VX_ERR_UNSUPP;
     }
 }
 
@@ -355,7 +354,8 @@ static bool step(ver *v, const vx_event *rec_ev)
             e = vx_sim_issue(v->sim, rec_ev->core, rec_ev->warp, rec_ev->cycle, &stop);
         }
         if (e) {
-            snprintf(msg, sizeof msg, "the simulator cannot replay this issue: %s", vx_sim_errmsg(v->sim));
+            snprintf(msg, sizeof msg, "the simulator cannot replay this issue: %s",
+                     vx_sim_errmsg(v->sim));
             describe(v, msg, rec_ev, NULL);
             return false;
         }
@@ -366,7 +366,8 @@ static bool step(ver *v, const vx_event *rec_ev)
     }
     if (rec_ev->kind == VX_EV_END) {
         if (v->qhead < v->qn) {
-            describe(v, "the simulator reports more events than the trace has", rec_ev, &v->q[v->qhead].ev);
+            describe(v, "the simulator reports more events than the trace has", rec_ev,
+                     &v->q[v->qhead].ev);
             return false;
         }
         if (v->have_end) {
@@ -379,7 +380,8 @@ static bool step(ver *v, const vx_event *rec_ev)
             return true;
         }
         if (rec_ev->end_status == VX_END_ABORT) return true; /* the recording was stopped */
-        if (rec_ev->end_status == VX_END_LIMIT && v->h->max_cycles && rec_ev->cycle >= v->h->max_cycles)
+        if (rec_ev->end_status == VX_END_LIMIT && v->h->max_cycles &&
+            rec_ev->cycle >= v->h->max_cycles)
             return true;
         describe(v, "the trace ends here but the simulated kernel does not", rec_ev, NULL);
         return false;
@@ -425,24 +427,27 @@ int vxrec_verify(const char *trace, bool quiet)
     cfg.arg = v.h->arg;
     char cm[200];
     if (vx_sim_config_check(&cfg, cm, sizeof cm) || vx_sim_new(&cfg, &v.sim)) {
-        fprintf(stderr, "%s: %s: the trace's platform cannot be simulated: %s\n", vxrec_prog, trace, cm);
+        fprintf(stderr, "%s: %s: the trace's platform cannot be simulated: %s\n", vxrec_prog, trace,
+                cm);
         goto out;
     }
     uint32_t entry = 0;
     if (vx_sim_load_image(v.sim, v.h->image_name, (vx_image_kind)v.h->image_kind, v.h->image,
                           v.h->image_len, &entry)) {
-        fprintf(stderr, "%s: %s: the kernel image in the trace cannot be loaded: %s\n", vxrec_prog, trace,
-                vx_sim_errmsg(v.sim));
+        fprintf(stderr, "%s: %s: the kernel image in the trace cannot be loaded: %s\n", vxrec_prog,
+                trace, vx_sim_errmsg(v.sim));
         goto out;
     }
     if (vx_sim_get_config(v.sim)->start_pc != v.h->start_pc) {
-        fprintf(stderr, "%s: %s: the trace starts at pc 0x%08x but its image's entry is 0x%08x\n", vxrec_prog,
-                trace, v.h->start_pc, vx_sim_get_config(v.sim)->start_pc);
+        fprintf(stderr, "%s: %s: the trace starts at pc 0x%08x but its image's entry is 0x%08x\n",
+                vxrec_prog, trace, v.h->start_pc, vx_sim_get_config(v.sim)->start_pc);
         goto out;
     }
     for (uint32_t i = 0; i < v.h->nloads; i++)
-        if (vx_sim_mem_write(v.sim, 0, v.h->loads[i].addr, v.h->loads[i].bytes, v.h->loads[i].len)) {
-            fprintf(stderr, "%s: %s: load %u cannot be applied: %s\n", vxrec_prog, trace, i, vx_sim_errmsg(v.sim));
+        if (vx_sim_mem_write(v.sim, 0, v.h->loads[i].addr, v.h->loads[i].bytes,
+                             v.h->loads[i].len)) {
+            fprintf(stderr, "%s: %s: load %u cannot be applied: %s\n", vxrec_prog, trace, i,
+                    vx_sim_errmsg(v.sim));
             goto out;
         }
     if (v.h->flags & VX_TRACE_HF_EBREAK_HALT) vx_sim_set_ebreak_halt(v.sim, true);
@@ -461,8 +466,8 @@ int vxrec_verify(const char *trace, bool quiet)
         n++;
     }
     if (v.diverged) {
-        fprintf(stderr, "%s: %s: trace diverges at event %" PRIu64 ": %s\n", vxrec_prog, trace,
-                at, v.why);
+        fprintf(stderr, "%s: %s: trace diverges at event %" PRIu64 ": %s\n", vxrec_prog, trace, at,
+                v.why);
         rc = 1;
         goto out;
     }
@@ -473,21 +478,26 @@ int vxrec_verify(const char *trace, bool quiet)
     if (v.qhead < v.qn) {
         char b[200];
         vx_trace_event_brief(&v.q[v.qhead].ev, b, sizeof b);
-        fprintf(stderr, "%s: %s: trace diverges after its last event: the simulator also reports %s\n",
+        fprintf(stderr,
+                "%s: %s: trace diverges after its last event: the simulator also reports %s\n",
                 vxrec_prog, trace, b);
         rc = 1;
         goto out;
     }
     if (v.next_kf < v.nkf) {
-        fprintf(stderr, "%s: %s: trace diverges: keyframe %zu was never reached\n", vxrec_prog, trace, v.next_kf);
+        fprintf(stderr, "%s: %s: trace diverges: keyframe %zu was never reached\n", vxrec_prog,
+                trace, v.next_kf);
         rc = 1;
         goto out;
     }
     if (vx_trace_reader_incomplete(v.r))
-        fprintf(stderr, "%s: %s: note: the trace is incomplete (cut off); its %" PRIu64 " events match\n",
+        fprintf(stderr,
+                "%s: %s: note: the trace is incomplete (cut off); its %" PRIu64 " events match\n",
                 vxrec_prog, trace, n);
     else if (!quiet)
-        fprintf(stderr, "%s: %s: verified: %" PRIu64 " events and %" PRIu64 " keyframes match the simulator\n",
+        fprintf(stderr,
+                "%s: %s: verified: %" PRIu64 " events and %" PRIu64
+                " keyframes match the simulator\n",
                 vxrec_prog, trace, n, v.kf_checked);
     rc = 0;
 out:

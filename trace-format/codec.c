@@ -89,7 +89,8 @@ vxt_warp *vxt_pred_warp_slow(vxt_pred *ps, uint32_t g)
     return ws;
 }
 
-static inline void pred_schedule(const vxt_pred *ps, uint32_t *core, uint32_t *warp, uint64_t *cycle)
+static inline void pred_schedule(const vxt_pred *ps, uint32_t *core, uint32_t *warp,
+                                 uint64_t *cycle)
 {
     uint32_t pc = ps->next_core[ps->last_core];
     *core = pc;
@@ -112,8 +113,7 @@ static inline bool branch_target(uint32_t pc, uint32_t insn, uint32_t *t)
               ((insn >> 21) & 0x3FF) << 1;
         if (imm & 0x100000) imm |= 0xFFE00000u;
         break;
-    default:
-        return false;
+    default: return false;
     }
     *t = pc + imm;
     return true;
@@ -413,7 +413,8 @@ static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     unsigned pcmode = 0;
     if (ev->pc != ws->next_pc) {
         uint32_t t;
-        pcmode = ws->have_last && branch_target(ws->last_pc, ws->last_insn, &t) && t == ev->pc ? 1 : 2;
+        pcmode =
+            ws->have_last && branch_target(ws->last_pc, ws->last_insn, &t) && t == ev->pc ? 1 : 2;
     }
 
     bool extras = (ev->flags | ev->nwctl | ev->nconsole) != 0 || ev->fault;
@@ -462,7 +463,8 @@ static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     }
     if (ev->fault) p = vxt_enc_fault(p, ev->fault, ps->LB);
     if (VX_UNLIKELY(ev->nwctl || ev->nconsole || ev->fault))
-        ps->raw += (21ull + 2 * ps->LB) * ev->nwctl + 2ull * ev->nconsole + (ev->fault ? 118 + ps->LB : 0);
+        ps->raw +=
+            (21ull + 2 * ps->LB) * ev->nwctl + 2ull * ev->nconsole + (ev->fault ? 118 + ps->LB : 0);
     pred_after_issue(ps, ws, ev);
     return p;
 }
@@ -481,8 +483,7 @@ uint8_t *vxt_enc_event(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     uint8_t body[256];
     uint8_t *b = body;
     switch (ev->kind) {
-    case VX_EV_ISSUE:
-        return enc_issue(ps, p, ev);
+    case VX_EV_ISSUE: return enc_issue(ps, p, ev);
     case VX_EV_DM:
         *b++ = ev->dm.op;
         *b++ = ev->dm.addr;
@@ -571,8 +572,7 @@ static vx_err dec_commit(vxt_pred *ps, vxt_warp *ws, vxt_cur *c, vx_commit *cm, 
         cm->reg = (uint16_t)(d < 64 ? d & 31 : d - 64);
         break;
     }
-    default:
-        return vxt_fail(c, "commit destination mode 3 is invalid"), VX_ERR_CORRUPT;
+    default: return vxt_fail(c, "commit destination mode 3 is invalid"), VX_ERR_CORRUPT;
     }
     if (cm->file == VX_RF_X)
         sh = ws->regs + (size_t)cm->reg * T;
@@ -654,7 +654,8 @@ static vx_err dec_mem(vxt_pred *ps, vxt_warp *ws, vxt_cur *c, vxt_evbuf *eb, vx_
     } else {
         for (uint32_t i = 0; i < n; i++) {
             if (!vxt_get_u8(c, &m[i].lane)) return VX_ERR_CORRUPT;
-            if (m[i].lane >= ps->T) return vxt_fail(c, "memory write lane out of range"), VX_ERR_CORRUPT;
+            if (m[i].lane >= ps->T)
+                return vxt_fail(c, "memory write lane out of range"), VX_ERR_CORRUPT;
         }
     }
     if ((G & 3) == 3) {
@@ -755,7 +756,8 @@ static vx_err dec_issue(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb, uint8_t H)
     if (form == 2) X = VXT_X_MEM;
     if (form == 3) {
         if (!vxt_get_u8(c, &X)) return VX_ERR_CORRUPT;
-        if (X & VXT_X_RESERVED) return vxt_fail(c, "issue extension byte has reserved bits set"), VX_ERR_CORRUPT;
+        if (X & VXT_X_RESERVED)
+            return vxt_fail(c, "issue extension byte has reserved bits set"), VX_ERR_CORRUPT;
         if ((X & VXT_X_FLAGS) && !vxt_get_u8(c, &ev->flags)) return VX_ERR_CORRUPT;
         if (!vxt_get_v32(c, &ncommits)) return VX_ERR_CORRUPT;
         if (ncommits > VX_TRACE_MAX_COMMITS || ncommits > vxt_cur_left(c))
@@ -774,9 +776,7 @@ static vx_err dec_issue(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb, uint8_t H)
     vxt_warp *ws = vxt_pred_warp(ps, ev->core * ps->W + ev->warp);
     if (!ws) return VX_ERR_NOMEM;
     switch (pcmode) {
-    case 0:
-        ev->pc = ws->next_pc;
-        break;
+    case 0: ev->pc = ws->next_pc; break;
     case 1:
         if (!ws->have_last || !branch_target(ws->last_pc, ws->last_insn, &ev->pc))
             return vxt_fail(c, "branch-target PC without a preceding branch"), VX_ERR_CORRUPT;
@@ -787,8 +787,7 @@ static vx_err dec_issue(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb, uint8_t H)
         ev->pc = ws->next_pc + d;
         break;
     }
-    default:
-        return vxt_fail(c, "PC mode 3 is invalid"), VX_ERR_CORRUPT;
+    default: return vxt_fail(c, "PC mode 3 is invalid"), VX_ERR_CORRUPT;
     }
     if (H & VXT_H_I) {
         const vxt_icache_ent *ic = &ps->icache[(ev->pc >> 2) & (VXT_ICACHE_SIZE - 1)];
@@ -829,12 +828,14 @@ static vx_err dec_issue(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb, uint8_t H)
         if (!vxt_get_v32(c, &n)) return VX_ERR_CORRUPT;
         if (n == 0 || n > VX_TRACE_MAX_CONSOLE || n > vxt_cur_left(c) / 2)
             return vxt_fail(c, "bad console byte count"), VX_ERR_CORRUPT;
-        if (!grow((void **)&eb->console, &eb->console_cap, n, sizeof(vx_console))) return VX_ERR_NOMEM;
+        if (!grow((void **)&eb->console, &eb->console_cap, n, sizeof(vx_console)))
+            return VX_ERR_NOMEM;
         for (uint32_t i = 0; i < n; i++) {
             eb->console[i].slot = c->p[0];
             eb->console[i].byte = c->p[1];
             c->p += 2;
-            if (eb->console[i].slot >= 64) return vxt_fail(c, "console slot out of range"), VX_ERR_CORRUPT;
+            if (eb->console[i].slot >= 64)
+                return vxt_fail(c, "console slot out of range"), VX_ERR_CORRUPT;
         }
         ev->nconsole = n;
         ev->console = eb->console;
@@ -846,7 +847,8 @@ static vx_err dec_issue(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb, uint8_t H)
     if (X & VXT_X_EXT) {
         uint64_t n;
         if (!vxt_get_varint(c, &n)) return VX_ERR_CORRUPT;
-        if (n > vxt_cur_left(c)) return vxt_fail(c, "extension block runs past the end of its data"), VX_ERR_CORRUPT;
+        if (n > vxt_cur_left(c))
+            return vxt_fail(c, "extension block runs past the end of its data"), VX_ERR_CORRUPT;
         c->p += n;
     }
     pred_after_issue(ps, ws, ev);
@@ -882,7 +884,8 @@ vx_err vxt_dec_record(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb, uint64_t index, b
         return dec_issue(ps, c, eb, k);
     }
     if (!vxt_get_varint(c, &len)) return VX_ERR_CORRUPT;
-    if (len > vxt_cur_left(c)) return vxt_fail(c, "record length runs past the end of the chunk"), VX_ERR_CORRUPT;
+    if (len > vxt_cur_left(c))
+        return vxt_fail(c, "record length runs past the end of the chunk"), VX_ERR_CORRUPT;
     vxt_cur body;
     vxt_cur_init(&body, c->p, (size_t)len);
     body.base = c->base; /* offsets in messages stay relative to the chunk */
@@ -917,9 +920,7 @@ vx_err vxt_dec_record(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb, uint64_t index, b
         ps->cur_cycle = ev->cycle;
         return VX_OK;
     }
-    default:
-        *skipped = true;
-        return VX_OK;
+    default: *skipped = true; return VX_OK;
     }
     c->err = body.err;
     c->p = body.p; /* point at the failing field */

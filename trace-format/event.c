@@ -22,16 +22,17 @@ uint64_t vx_trace_event_raw_size(const vx_event *ev, uint32_t threads)
         n += 10ull * ev->nmem + (21 + 2 * lb) * ev->nwctl + 2ull * ev->nconsole;
         if (ev->fault) n += fault;
         return n;
-    case VX_EV_DM:
-        return 26;
-    default:
-        return 13 + (ev->fault ? fault : 0);
+    case VX_EV_DM: return 26;
+    default: return 13 + (ev->fault ? fault : 0);
     }
 }
 
 static const char *kind_name(unsigned k)
 {
-    return k == VX_EV_ISSUE ? "issue" : k == VX_EV_DM ? "DM event" : k == VX_EV_END ? "END" : "event";
+    return k == VX_EV_ISSUE ? "issue"
+           : k == VX_EV_DM  ? "DM event"
+           : k == VX_EV_END ? "END"
+                            : "event";
 }
 
 static void reg_name(const vx_commit *c, char *b, size_t cap)
@@ -53,7 +54,8 @@ static void lanes_hex(vx_lanes m, char *b, size_t cap)
         snprintf(b, cap, "0x%" PRIx64, lo);
 }
 
-static bool differ(char *msg, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool differ(char *msg, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 static bool differ(char *msg, size_t cap, const char *fmt, ...)
 {
@@ -68,14 +70,17 @@ static bool differ(char *msg, size_t cap, const char *fmt, ...)
 
 static bool fault_diff(const vx_fault *a, const vx_fault *b, char *msg, size_t cap)
 {
-    if (!a != !b) return differ(msg, cap, "fault: %s != %s", a ? "yes" : "none", b ? "yes" : "none");
+    if (!a != !b)
+        return differ(msg, cap, "fault: %s != %s", a ? "yes" : "none", b ? "yes" : "none");
     if (!a) return false;
     if (a->kind != b->kind || a->signal != b->signal)
         return differ(msg, cap, "fault kind/signal %u/%u != %u/%u", a->kind, a->signal, b->kind,
                       b->signal);
     if (a->core != b->core || a->warp != b->warp || a->pc != b->pc || a->insn != b->insn ||
         a->addr != b->addr)
-        return differ(msg, cap, "fault at core %u warp %u pc 0x%08x addr 0x%08x != core %u warp %u pc 0x%08x addr 0x%08x",
+        return differ(msg, cap,
+                      "fault at core %u warp %u pc 0x%08x addr 0x%08x != core %u warp %u pc 0x%08x "
+                      "addr 0x%08x",
                       a->core, a->warp, a->pc, a->addr, b->core, b->warp, b->pc, b->addr);
     if (a->lanes != b->lanes) return differ(msg, cap, "fault lanes differ");
     if (strncmp(a->reason, b->reason, sizeof a->reason))
@@ -87,16 +92,19 @@ bool vx_trace_event_diff(const vx_event *a, const vx_event *b, uint32_t threads,
                          size_t cap)
 {
     char x[48], y[48];
-    if (a->kind != b->kind) return differ(msg, cap, "%s != %s", kind_name(a->kind), kind_name(b->kind));
+    if (a->kind != b->kind)
+        return differ(msg, cap, "%s != %s", kind_name(a->kind), kind_name(b->kind));
     if (a->index != b->index)
         return differ(msg, cap, "event index %" PRIu64 " != %" PRIu64, a->index, b->index);
-    if (a->cycle != b->cycle) return differ(msg, cap, "cycle %" PRIu64 " != %" PRIu64, a->cycle, b->cycle);
+    if (a->cycle != b->cycle)
+        return differ(msg, cap, "cycle %" PRIu64 " != %" PRIu64, a->cycle, b->cycle);
     if (a->kind == VX_EV_DM) {
         const vx_dm_event *p = &a->dm, *q = &b->dm;
         if (p->op != q->op || p->addr != q->addr || p->value != q->value || p->gwarp != q->gwarp ||
             p->lane != q->lane || p->arg != q->arg)
             return differ(msg, cap,
-                          "DM op %u addr 0x%x value 0x%08x warp %u lane %u arg %u != op %u addr 0x%x value 0x%08x warp %u lane %u arg %u",
+                          "DM op %u addr 0x%x value 0x%08x warp %u lane %u arg %u != op %u addr "
+                          "0x%x value 0x%08x warp %u lane %u arg %u",
                           p->op, p->addr, p->value, p->gwarp, p->lane, p->arg, q->op, q->addr,
                           q->value, q->gwarp, q->lane, q->arg);
         return false;
@@ -142,16 +150,20 @@ bool vx_trace_event_diff(const vx_event *a, const vx_event *b, uint32_t threads,
         if (p->addr != q->addr || p->size != q->size || p->lane != q->lane ||
             (p->value & m) != (q->value & m))
             return differ(msg, cap,
-                          "memory write %u: lane %u [0x%08x] size %u = 0x%x != lane %u [0x%08x] size %u = 0x%x",
+                          "memory write %u: lane %u [0x%08x] size %u = 0x%x != lane %u [0x%08x] "
+                          "size %u = 0x%x",
                           i, p->lane, p->addr, p->size, p->value & m, q->lane, q->addr, q->size,
                           q->value & m);
     }
-    if (a->nwctl != b->nwctl) return differ(msg, cap, "%u warp-control effects != %u", a->nwctl, b->nwctl);
+    if (a->nwctl != b->nwctl)
+        return differ(msg, cap, "%u warp-control effects != %u", a->nwctl, b->nwctl);
     for (uint32_t i = 0; i < a->nwctl; i++) {
         const vx_wctl *p = &a->wctl[i], *q = &b->wctl[i];
         if (p->kind != q->kind || p->core != q->core || p->warp != q->warp || p->pc != q->pc ||
             p->arg != q->arg || p->arg2 != q->arg2 || p->mask != q->mask || p->mask2 != q->mask2)
-            return differ(msg, cap, "warp-control effect %u: kind %u core %u warp %u pc 0x%08x arg %u != kind %u core %u warp %u pc 0x%08x arg %u",
+            return differ(msg, cap,
+                          "warp-control effect %u: kind %u core %u warp %u pc 0x%08x arg %u != "
+                          "kind %u core %u warp %u pc 0x%08x arg %u",
                           i, p->kind, p->core, p->warp, p->pc, p->arg, q->kind, q->core, q->warp,
                           q->pc, q->arg);
     }
@@ -169,21 +181,23 @@ void vx_trace_event_brief(const vx_event *ev, char *buf, size_t cap)
 {
     switch (ev->kind) {
     case VX_EV_ISSUE:
-        snprintf(buf, cap, "issue %" PRIu64 " cycle %" PRIu64 " core %u warp %u pc 0x%08x insn 0x%08x%s%s",
+        snprintf(buf, cap,
+                 "issue %" PRIu64 " cycle %" PRIu64 " core %u warp %u pc 0x%08x insn 0x%08x%s%s",
                  ev->index, ev->cycle, ev->core, ev->warp, ev->pc, ev->insn,
                  (ev->flags & VX_EVF_INJECTED) ? " (injected)" : "",
                  (ev->flags & VX_EVF_STEP) ? " (step)" : "");
         break;
     case VX_EV_DM:
-        snprintf(buf, cap, "DM event before issue %" PRIu64 " cycle %" PRIu64 " op %u addr 0x%x value 0x%08x warp %u",
+        snprintf(buf, cap,
+                 "DM event before issue %" PRIu64 " cycle %" PRIu64
+                 " op %u addr 0x%x value 0x%08x warp %u",
                  ev->index, ev->cycle, ev->dm.op, ev->dm.addr, ev->dm.value, ev->dm.gwarp);
         break;
     case VX_EV_END:
-        snprintf(buf, cap, "END after %" PRIu64 " issues, cycle %" PRIu64 ", status %u, exit code %u",
+        snprintf(buf, cap,
+                 "END after %" PRIu64 " issues, cycle %" PRIu64 ", status %u, exit code %u",
                  ev->index, ev->cycle, ev->end_status, ev->exit_code);
         break;
-    default:
-        snprintf(buf, cap, "event of kind %u", ev->kind);
-        break;
+    default: snprintf(buf, cap, "event of kind %u", ev->kind); break;
     }
 }

@@ -46,8 +46,8 @@ typedef struct vxt_dec {
     size_t chunk;      /* loaded chunk (valid when loaded) */
     size_t next_chunk; /* chunk to load next */
     bool loaded;
-    bool pending;  /* eb.ev decoded but not yet returned */
-    bool ended;    /* END record seen */
+    bool pending;   /* eb.ev decoded but not yet returned */
+    bool ended;     /* END record seen */
     bool have_prev; /* the previous chunk was decoded to its end: check key continuity */
     uint64_t index; /* event index of the next record */
 } vxt_dec;
@@ -100,8 +100,8 @@ static vx_err rfail(vx_trace_reader *r, vx_err e, const char *fmt, ...)
 
 static const char *chunk_name(unsigned t)
 {
-    static const char *const names[] = {"invalid", "HEADER",   "IMAGE", "LOAD",
-                                        "EVENTS",  "PAGES",    "KEYFRAME", "INDEX"};
+    static const char *const names[] = {"invalid", "HEADER", "IMAGE",    "LOAD",
+                                        "EVENTS",  "PAGES",  "KEYFRAME", "INDEX"};
     return t < VX_ARRAY_SIZE(names) ? names[t] : "unknown";
 }
 
@@ -180,9 +180,11 @@ static vx_err pread_all(vx_trace_reader *r, void *buf, size_t n, uint64_t off)
         ssize_t k = pread(r->fd, p, n, (off_t)off);
         if (k < 0) {
             if (errno == EINTR) continue;
-            return rfail(r, VX_ERR_IO, "read error at offset %" PRIu64 ": %s", off, strerror(errno));
+            return rfail(r, VX_ERR_IO, "read error at offset %" PRIu64 ": %s", off,
+                         strerror(errno));
         }
-        if (k == 0) return rfail(r, VX_ERR_TRUNC, "file shrank while reading at offset %" PRIu64, off);
+        if (k == 0)
+            return rfail(r, VX_ERR_TRUNC, "file shrank while reading at offset %" PRIu64, off);
         p += k;
         n -= (size_t)k;
         off += (uint64_t)k;
@@ -219,19 +221,25 @@ static vx_err read_chunk(vx_trace_reader *r, uint64_t off, uint8_t expect_type, 
                      chunk_name(expect_type), off);
     if ((e = pread_all(r, h, sizeof h, off))) return e;
     if (!parse_chdr(h, c))
-        return rfail(r, VX_ERR_CORRUPT, "corrupt chunk header at offset %" PRIu64 " (checksum or reserved bits)", off);
+        return rfail(r, VX_ERR_CORRUPT,
+                     "corrupt chunk header at offset %" PRIu64 " (checksum or reserved bits)", off);
     if (expect_type && c->type != expect_type)
-        return rfail(r, VX_ERR_CORRUPT, "expected a %s chunk at offset %" PRIu64 ", found %s (type %u)",
+        return rfail(r, VX_ERR_CORRUPT,
+                     "expected a %s chunk at offset %" PRIu64 ", found %s (type %u)",
                      chunk_name(expect_type), off, chunk_name(c->type), c->type);
     if (expect_key != UINT64_MAX && c->key != expect_key)
-        return rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 " has key %" PRIu64 ", expected %" PRIu64,
+        return rfail(r, VX_ERR_CORRUPT,
+                     "%s chunk at offset %" PRIu64 " has key %" PRIu64 ", expected %" PRIu64,
                      chunk_name(c->type), off, c->key, expect_key);
     if (r->fsize - off - VXT_CHDR_LEN < c->stored)
-        return rfail(r, cut, "%s chunk at offset %" PRIu64 " (%u bytes) runs past the end of the file",
+        return rfail(r, cut,
+                     "%s chunk at offset %" PRIu64 " (%u bytes) runs past the end of the file",
                      chunk_name(c->type), off, c->stored);
     bool lz = c->flags & VXT_CHF_LZ4;
-    if (c->raw > VXT_MAX_RAW || (lz ? (uint64_t)c->raw > 255ull * c->stored + 1024 : c->raw != c->stored))
-        return rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 " has impossible sizes (%u stored, %u raw)",
+    if (c->raw > VXT_MAX_RAW ||
+        (lz ? (uint64_t)c->raw > 255ull * c->stored + 1024 : c->raw != c->stored))
+        return rfail(r, VX_ERR_CORRUPT,
+                     "%s chunk at offset %" PRIu64 " has impossible sizes (%u stored, %u raw)",
                      chunk_name(c->type), off, c->stored, c->raw);
     uint8_t *dst;
     if (lz) {
@@ -247,9 +255,11 @@ static vx_err read_chunk(vx_trace_reader *r, uint64_t off, uint8_t expect_type, 
                      chunk_name(c->type), off);
     if (lz) {
         if (!reserve(raw, raw_cap, c->raw ? c->raw : 1)) return VX_ERR_NOMEM;
-        int n = LZ4_decompress_safe((const char *)r->sbuf, (char *)*raw, (int)c->stored, (int)c->raw);
+        int n =
+            LZ4_decompress_safe((const char *)r->sbuf, (char *)*raw, (int)c->stored, (int)c->raw);
         if (n < 0 || (uint32_t)n != c->raw)
-            return rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 ": LZ4 data does not decompress to %u bytes",
+            return rfail(r, VX_ERR_CORRUPT,
+                         "%s chunk at offset %" PRIu64 ": LZ4 data does not decompress to %u bytes",
                          chunk_name(c->type), off, c->raw);
     }
     return VX_OK;
@@ -311,22 +321,14 @@ static vx_err parse_header(vx_trace_reader *r, const uint8_t *p, size_t n, load_
                  vxt_get_v32(&f, &h->warps) && vxt_get_v32(&f, &h->threads);
             have_platform = ok;
             break;
-        case VXT_TAG_MEM_LIMIT:
-            ok = vxt_get_varint(&f, &h->mem_limit);
-            break;
+        case VXT_TAG_MEM_LIMIT: ok = vxt_get_varint(&f, &h->mem_limit); break;
         case VXT_TAG_START_PC:
             ok = vxt_get_v32(&f, &h->start_pc);
             have_pc = ok;
             break;
-        case VXT_TAG_ARG:
-            ok = vxt_get_v32(&f, &h->arg);
-            break;
-        case VXT_TAG_MAX_CYCLES:
-            ok = vxt_get_varint(&f, &h->max_cycles);
-            break;
-        case VXT_TAG_KEYFRAME_INTERVAL:
-            ok = vxt_get_varint(&f, &h->keyframe_interval);
-            break;
+        case VXT_TAG_ARG: ok = vxt_get_v32(&f, &h->arg); break;
+        case VXT_TAG_MAX_CYCLES: ok = vxt_get_varint(&f, &h->max_cycles); break;
+        case VXT_TAG_KEYFRAME_INTERVAL: ok = vxt_get_varint(&f, &h->keyframe_interval); break;
         case VXT_TAG_IMAGE:
             ok = vxt_get_u8(&f, &h->image_kind) && vxt_get_varint(&f, image_size) &&
                  get_string(&f, &r->image_name);
@@ -339,22 +341,21 @@ static vx_err parse_header(vx_trace_reader *r, const uint8_t *p, size_t n, load_
             *lt = q;
             load_tag *t = &q[(*nlt)++];
             memset(t, 0, sizeof *t);
-            ok = vxt_get_v32(&f, &t->addr) && vxt_get_varint(&f, &t->size) && get_string(&f, &t->name);
+            ok = vxt_get_v32(&f, &t->addr) && vxt_get_varint(&f, &t->size) &&
+                 get_string(&f, &t->name);
             break;
         }
-        case VXT_TAG_SIM_VERSION:
-            ok = get_string(&f, &r->sim_version);
-            break;
+        case VXT_TAG_SIM_VERSION: ok = get_string(&f, &r->sim_version); break;
         case VXT_TAG_FLAGS:
             ok = vxt_get_varint(&f, &v);
             h->flags = (uint32_t)v;
             break;
-        default:
-            break; /* unknown tag: skipped (FORMAT.md §5.1) */
+        default: break; /* unknown tag: skipped (FORMAT.md §5.1) */
         }
         if (!ok) return bad_header(r, f.err ? f.err : "bad field");
     }
-    if (!have_platform || !have_pc || !have_image) return bad_header(r, "a required field is missing");
+    if (!have_platform || !have_pc || !have_image)
+        return bad_header(r, "a required field is missing");
     if (h->clusters < 1 || h->clusters > 127 || h->cores < 1 || h->cores > 511 || h->warps < 1 ||
         h->warps > 511 || h->threads < 1 || h->threads > VX_MAX_THREADS ||
         (h->threads & (h->threads - 1)) ||
@@ -402,7 +403,9 @@ static vx_err read_prologue(vx_trace_reader *r)
         if (c.type == t) {
             if (c.key != (want == 0 ? 0 : want - 1) || c.raw != size) {
                 free(buf);
-                e = rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 " does not match the header (key %" PRIu64 ", %u bytes)",
+                e = rfail(r, VX_ERR_CORRUPT,
+                          "%s chunk at offset %" PRIu64 " does not match the header (key %" PRIu64
+                          ", %u bytes)",
                           chunk_name(t), off, c.key, c.raw);
                 goto out;
             }
@@ -416,7 +419,8 @@ static vx_err read_prologue(vx_trace_reader *r)
         } else {
             free(buf);
             if (c.type <= VXT_CH_INDEX) {
-                e = rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 " where the %s chunk was expected",
+                e = rfail(r, VX_ERR_CORRUPT,
+                          "%s chunk at offset %" PRIu64 " where the %s chunk was expected",
                           chunk_name(c.type), off, chunk_name(t));
                 goto out;
             }
@@ -434,7 +438,8 @@ out:
         free(lt[i].name);
     free(lt);
     if (e == VX_ERR_TRUNC)
-        rfail(r, VX_ERR_TRUNC, "the trace was cut off before the end of its header (%" PRIu64 " bytes)", r->fsize);
+        rfail(r, VX_ERR_TRUNC,
+              "the trace was cut off before the end of its header (%" PRIu64 " bytes)", r->fsize);
     return e;
 }
 
@@ -495,14 +500,16 @@ static vx_err parse_index(vx_trace_reader *r, const uint8_t *p, size_t n)
         if ((i && !d2) || d2 > r->index_off || d > UINT64_MAX - key) goto bad;
         key += d;
         off += d2;
-        if (off < r->prologue_end || off + VXT_CHDR_LEN > r->index_off || first > off - r->prologue_end)
+        if (off < r->prologue_end || off + VXT_CHDR_LEN > r->index_off ||
+            first > off - r->prologue_end)
             goto bad;
         if ((e = add_kf(r, &kcap, key, off, first ? off - first : 0))) return e;
     }
     if (!vxt_get_varint(&c, &r->ix_raw)) goto bad;
     return VX_OK;
 bad:
-    return rfail(r, VX_ERR_CORRUPT, "INDEX chunk at offset %" PRIu64 " is inconsistent", r->index_off);
+    return rfail(r, VX_ERR_CORRUPT, "INDEX chunk at offset %" PRIu64 " is inconsistent",
+                 r->index_off);
 }
 
 /* Try the trailer and the INDEX chunk: VX_OK (complete), VX_ERR_END (no valid trailer), or an error. */
@@ -516,14 +523,16 @@ static vx_err read_index(vx_trace_reader *r)
         return VX_ERR_END;
     uint64_t ioff = vx_get_le64(t);
     if (ioff < r->prologue_end || ioff > r->fsize - VXT_TRAILER_LEN - VXT_CHDR_LEN)
-        return rfail(r, VX_ERR_CORRUPT, "trailer points outside the file (offset %" PRIu64 ")", ioff);
+        return rfail(r, VX_ERR_CORRUPT, "trailer points outside the file (offset %" PRIu64 ")",
+                     ioff);
     r->index_off = ioff;
     chdr c;
     uint8_t *raw = NULL;
     size_t cap = 0;
     e = read_chunk(r, ioff, VXT_CH_INDEX, 0, VX_ERR_CORRUPT, &c, &raw, &cap);
     if (!e && ioff + VXT_CHDR_LEN + c.stored != r->fsize - VXT_TRAILER_LEN)
-        e = rfail(r, VX_ERR_CORRUPT, "INDEX chunk at offset %" PRIu64 " does not end at the trailer", ioff);
+        e = rfail(r, VX_ERR_CORRUPT,
+                  "INDEX chunk at offset %" PRIu64 " does not end at the trailer", ioff);
     if (!e) e = parse_index(r, raw, c.raw);
     free(raw);
     return e;
@@ -547,12 +556,15 @@ static vx_err scan(vx_trace_reader *r)
         if (left < VXT_CHDR_LEN) break; /* end, or a cut inside a chunk header */
         if ((e = pread_all(r, h, sizeof h, off))) return e;
         if (!parse_chdr(h, &c))
-            return rfail(r, VX_ERR_CORRUPT, "corrupt chunk header at offset %" PRIu64 " (checksum or reserved bits)", off);
+            return rfail(r, VX_ERR_CORRUPT,
+                         "corrupt chunk header at offset %" PRIu64 " (checksum or reserved bits)",
+                         off);
         if (left - VXT_CHDR_LEN < c.stored) break; /* cut inside the payload */
         switch (c.type) {
         case VXT_CH_EVENTS:
             if (r->nchunks && c.key < r->chunks[r->nchunks - 1].key)
-                return rfail(r, VX_ERR_CORRUPT, "EVENTS chunk at offset %" PRIu64 " goes back in time", off);
+                return rfail(r, VX_ERR_CORRUPT,
+                             "EVENTS chunk at offset %" PRIu64 " goes back in time", off);
             if ((e = add_chunk(r, &ccap, c.key, off))) return e;
             run = false;
             break;
@@ -565,21 +577,23 @@ static vx_err scan(vx_trace_reader *r)
             break;
         case VXT_CH_KEYFRAME:
             if (r->nkf && c.key < r->kfs[r->nkf - 1].index)
-                return rfail(r, VX_ERR_CORRUPT, "KEYFRAME chunk at offset %" PRIu64 " goes back in time", off);
-            if ((e = add_kf(r, &kcap, c.key, off, run && run_key == c.key ? run_start : 0))) return e;
+                return rfail(r, VX_ERR_CORRUPT,
+                             "KEYFRAME chunk at offset %" PRIu64 " goes back in time", off);
+            if ((e = add_kf(r, &kcap, c.key, off, run && run_key == c.key ? run_start : 0)))
+                return e;
             run = false;
             break;
         case VXT_CH_INDEX:
-            if (left - VXT_CHDR_LEN - c.stored < VXT_TRAILER_LEN) return VX_OK; /* cut in the trailer */
-            return rfail(r, VX_ERR_CORRUPT, "the trailer after the INDEX chunk at offset %" PRIu64 " is corrupt", off);
+            if (left - VXT_CHDR_LEN - c.stored < VXT_TRAILER_LEN)
+                return VX_OK; /* cut in the trailer */
+            return rfail(r, VX_ERR_CORRUPT,
+                         "the trailer after the INDEX chunk at offset %" PRIu64 " is corrupt", off);
         case VXT_CH_HEADER:
         case VXT_CH_IMAGE:
         case VXT_CH_LOAD:
             return rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 " after the prologue",
                          chunk_name(c.type), off);
-        default:
-            run = false;
-            break; /* unknown chunk type: skipped */
+        default: run = false; break; /* unknown chunk type: skipped */
         }
         off += VXT_CHDR_LEN + (uint64_t)c.stored;
     }
@@ -659,12 +673,16 @@ static vx_err dec_next(vx_trace_reader *r, vxt_dec *d, const vx_event **ev)
             if (d->next_chunk >= r->nchunks) return VX_ERR_END;
             const rchunk *rc = &r->chunks[d->next_chunk];
             if (d->ended)
-                return rfail(r, VX_ERR_CORRUPT, "EVENTS chunk at offset %" PRIu64 " follows the END record", rc->off);
+                return rfail(r, VX_ERR_CORRUPT,
+                             "EVENTS chunk at offset %" PRIu64 " follows the END record", rc->off);
             if (d->have_prev && rc->key != d->index)
-                return rfail(r, VX_ERR_CORRUPT, "EVENTS chunk at offset %" PRIu64 " starts at event %" PRIu64 ", expected %" PRIu64,
+                return rfail(r, VX_ERR_CORRUPT,
+                             "EVENTS chunk at offset %" PRIu64 " starts at event %" PRIu64
+                             ", expected %" PRIu64,
                              rc->off, rc->key, d->index);
             chdr c;
-            vx_err e = read_chunk(r, rc->off, VXT_CH_EVENTS, rc->key, VX_ERR_CORRUPT, &c, &d->raw, &d->raw_cap);
+            vx_err e = read_chunk(r, rc->off, VXT_CH_EVENTS, rc->key, VX_ERR_CORRUPT, &c, &d->raw,
+                                  &d->raw_cap);
             if (e) return e;
             vxt_pred_reset(&d->pred);
             vxt_cur_init(&d->cur, d->raw, c.raw);
@@ -679,15 +697,20 @@ static vx_err dec_next(vx_trace_reader *r, vxt_dec *d, const vx_event **ev)
         }
         const rchunk *rc = &r->chunks[d->chunk];
         if (d->ended)
-            return rfail(r, VX_ERR_CORRUPT, "EVENTS chunk at offset %" PRIu64 ": record after the END record", rc->off);
+            return rfail(r, VX_ERR_CORRUPT,
+                         "EVENTS chunk at offset %" PRIu64 ": record after the END record",
+                         rc->off);
         size_t at = (size_t)(d->cur.p - d->cur.base);
         bool skipped;
         vx_err e = vxt_dec_record(&d->pred, &d->cur, &d->eb, d->index, &skipped);
-        if (e == VX_ERR_NOMEM) return rfail(r, e, "out of memory decoding event %" PRIu64, d->index);
+        if (e == VX_ERR_NOMEM)
+            return rfail(r, e, "out of memory decoding event %" PRIu64, d->index);
         if (e) {
             d->loaded = false; /* do not resume inside a broken chunk */
             d->next_chunk = r->nchunks;
-            return rfail(r, VX_ERR_CORRUPT, "EVENTS chunk at offset %" PRIu64 ": corrupt record at byte %zu (event %" PRIu64 "): %s",
+            return rfail(r, VX_ERR_CORRUPT,
+                         "EVENTS chunk at offset %" PRIu64
+                         ": corrupt record at byte %zu (event %" PRIu64 "): %s",
                          rc->off, at, d->index, d->cur.err ? d->cur.err : "bad record");
         }
         if (skipped) continue;
@@ -835,7 +858,9 @@ vx_err vx_trace_reader_check(vx_trace_reader *r)
     if (e != VX_ERR_END) return e;
     if (r->complete && (!ended || issues != r->ix_issues || records != r->ix_records ||
                         cycle != r->ix_cycle || status != r->ix_end_status))
-        return rfail(r, VX_ERR_CORRUPT, "INDEX chunk at offset %" PRIu64 " does not match the events (%" PRIu64 " issues, %" PRIu64 " records)",
+        return rfail(r, VX_ERR_CORRUPT,
+                     "INDEX chunk at offset %" PRIu64 " does not match the events (%" PRIu64
+                     " issues, %" PRIu64 " records)",
                      r->index_off, issues, records);
     for (size_t k = 0; k < r->nkf; k++) {
         if ((e = vx_trace_reader_keyframe(r, k, NULL, NULL, NULL))) return e;
@@ -872,7 +897,8 @@ static vx_err load_kf(vx_trace_reader *r, size_t k, vx_trace_keyframe *info, con
 {
     chdr c;
     const rkf *kf = &r->kfs[k];
-    vx_err e = read_chunk(r, kf->off, VXT_CH_KEYFRAME, kf->index, VX_ERR_CORRUPT, &c, &r->kbuf, &r->kcap);
+    vx_err e =
+        read_chunk(r, kf->off, VXT_CH_KEYFRAME, kf->index, VX_ERR_CORRUPT, &c, &r->kbuf, &r->kcap);
     if (e) return e;
     vxt_cur cur;
     uint64_t slen;
@@ -880,9 +906,12 @@ static vx_err load_kf(vx_trace_reader *r, size_t k, vx_trace_keyframe *info, con
     info->index = kf->index;
     if (!vxt_get_varint(&cur, &info->cycle) || !vxt_get_varint(&cur, &info->npages) ||
         !vxt_get_varint(&cur, &slen) || slen > vxt_cur_left(&cur))
-        return rfail(r, VX_ERR_CORRUPT, "KEYFRAME chunk at offset %" PRIu64 " is malformed", kf->off);
+        return rfail(r, VX_ERR_CORRUPT, "KEYFRAME chunk at offset %" PRIu64 " is malformed",
+                     kf->off);
     if ((kf->first_off == 0) != (info->npages == 0))
-        return rfail(r, VX_ERR_CORRUPT, "KEYFRAME chunk at offset %" PRIu64 " does not match its PAGES chunks", kf->off);
+        return rfail(r, VX_ERR_CORRUPT,
+                     "KEYFRAME chunk at offset %" PRIu64 " does not match its PAGES chunks",
+                     kf->off);
     if (state) *state = cur.p;
     if (len) *len = (size_t)slen;
     return VX_OK;
@@ -893,7 +922,8 @@ vx_err vx_trace_reader_keyframe(vx_trace_reader *r, size_t k, vx_trace_keyframe 
 {
     vx_trace_keyframe tmp;
     if (!r->opened) return rfail(r, VX_ERR_STATE, "reader not open");
-    if (k >= r->nkf) return rfail(r, VX_ERR_RANGE, "no keyframe %zu (the trace has %zu)", k, r->nkf);
+    if (k >= r->nkf)
+        return rfail(r, VX_ERR_RANGE, "no keyframe %zu (the trace has %zu)", k, r->nkf);
     return load_kf(r, k, info ? info : &tmp, state, len);
 }
 
@@ -921,7 +951,8 @@ static vx_err visit_pages(vx_trace_reader *r, size_t k, vx_trace_page_fn fn, voi
     if (!off) return VX_OK;
     while (off < kf->off) {
         chdr c;
-        if ((e = read_chunk(r, off, VXT_CH_PAGES, kf->index, VX_ERR_CORRUPT, &c, &r->pgbuf, &r->pgcap)))
+        if ((e = read_chunk(r, off, VXT_CH_PAGES, kf->index, VX_ERR_CORRUPT, &c, &r->pgbuf,
+                            &r->pgcap)))
             return e;
         vxt_cur cur;
         uint64_t cnt;
@@ -930,8 +961,8 @@ static vx_err visit_pages(vx_trace_reader *r, size_t k, vx_trace_page_fn fn, voi
         for (uint64_t i = 0; i < cnt; i++) {
             uint32_t space, page;
             uint8_t mode;
-            if (!vxt_get_v32(&cur, &space) || !vxt_get_v32(&cur, &page) || !vxt_get_u8(&cur, &mode) ||
-                page > 0xFFFFFu || mode > 1)
+            if (!vxt_get_v32(&cur, &space) || !vxt_get_v32(&cur, &page) ||
+                !vxt_get_u8(&cur, &mode) || page > 0xFFFFFu || mode > 1)
                 goto bad;
             const uint8_t *data = r->zero_page;
             if (mode == 0) {
@@ -942,8 +973,8 @@ static vx_err visit_pages(vx_trace_reader *r, size_t k, vx_trace_page_fn fn, voi
             if (set && !set_insert(set, setcap, (uint64_t)space << 20 | page)) continue;
             if (set) (*setn)++;
             if ((e = fn(ctx, space, page << 12, data)))
-                return rfail(r, e, "page visitor stopped at page 0x%08x of space %u: %s", page << 12,
-                             space, vx_strerror(e));
+                return rfail(r, e, "page visitor stopped at page 0x%08x of space %u: %s",
+                             page << 12, space, vx_strerror(e));
         }
         if (vxt_cur_left(&cur)) goto bad;
         seen += cnt;
@@ -953,7 +984,9 @@ static vx_err visit_pages(vx_trace_reader *r, size_t k, vx_trace_page_fn fn, voi
         return rfail(r, VX_ERR_CORRUPT, "PAGES chunk at offset %" PRIu64 " is malformed", off);
     }
     if (off != kf->off || seen != info.npages)
-        return rfail(r, VX_ERR_CORRUPT, "the PAGES chunks of the keyframe at offset %" PRIu64 " do not add up (%" PRIu64 " of %" PRIu64 " pages)",
+        return rfail(r, VX_ERR_CORRUPT,
+                     "the PAGES chunks of the keyframe at offset %" PRIu64
+                     " do not add up (%" PRIu64 " of %" PRIu64 " pages)",
                      kf->off, seen, info.npages);
     return VX_OK;
 }
@@ -962,7 +995,8 @@ vx_err vx_trace_reader_keyframe_pages(vx_trace_reader *r, size_t k, unsigned mod
                                       vx_trace_page_fn fn, void *ctx)
 {
     if (!r->opened) return rfail(r, VX_ERR_STATE, "reader not open");
-    if (k >= r->nkf) return rfail(r, VX_ERR_RANGE, "no keyframe %zu (the trace has %zu)", k, r->nkf);
+    if (k >= r->nkf)
+        return rfail(r, VX_ERR_RANGE, "no keyframe %zu (the trace has %zu)", k, r->nkf);
     if (mode == VX_TRACE_PAGES_DELTA) return visit_pages(r, k, fn, ctx, NULL, 0, NULL);
     /* Newest first, so that the first copy of a page seen is the one to keep.  The
      * set is sized from the page counts, so it never fills up. */
@@ -971,7 +1005,8 @@ vx_err vx_trace_reader_keyframe_pages(vx_trace_reader *r, size_t k, unsigned mod
         vx_trace_keyframe info;
         vx_err e = load_kf(r, j, &info, NULL, NULL);
         if (e) return e;
-        if (info.npages > r->fsize / 3) return rfail(r, VX_ERR_CORRUPT, "keyframe %zu claims too many pages", j);
+        if (info.npages > r->fsize / 3)
+            return rfail(r, VX_ERR_CORRUPT, "keyframe %zu claims too many pages", j);
         total += info.npages;
     }
     size_t cap = 16;
@@ -990,7 +1025,8 @@ vx_err vx_trace_reader_keyframe_pages(vx_trace_reader *r, size_t k, unsigned mod
 vx_err vx_trace_reader_seek_keyframe(vx_trace_reader *r, size_t k)
 {
     if (!r->opened) return rfail(r, VX_ERR_STATE, "reader not open");
-    if (k >= r->nkf) return rfail(r, VX_ERR_RANGE, "no keyframe %zu (the trace has %zu)", k, r->nkf);
+    if (k >= r->nkf)
+        return rfail(r, VX_ERR_RANGE, "no keyframe %zu (the trace has %zu)", k, r->nkf);
     const rkf *kf = &r->kfs[k];
     /* first EVENTS chunk after the KEYFRAME chunk */
     size_t lo = 0, hi = r->nchunks;
@@ -1002,7 +1038,9 @@ vx_err vx_trace_reader_seek_keyframe(vx_trace_reader *r, size_t k)
             hi = mid;
     }
     if (lo < r->nchunks && r->chunks[lo].key != kf->index)
-        return rfail(r, VX_ERR_CORRUPT, "the EVENTS chunk after the keyframe at offset %" PRIu64 " starts at event %" PRIu64 ", not %" PRIu64,
+        return rfail(r, VX_ERR_CORRUPT,
+                     "the EVENTS chunk after the keyframe at offset %" PRIu64
+                     " starts at event %" PRIu64 ", not %" PRIu64,
                      kf->off, r->chunks[lo].key, kf->index);
     dec_position(&r->it, lo, kf->index);
     r->it.have_prev = true; /* its key must continue from the keyframe */

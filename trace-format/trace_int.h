@@ -93,7 +93,7 @@ static inline unsigned vxt_varint_len(uint64_t v)
 
 static inline uint32_t vxt_zz32(uint32_t d)
 {
-    return (d << 1) ^ (uint32_t)-(int32_t)(d >> 31);
+    return (d << 1) ^ (uint32_t) - (int32_t)(d >> 31);
 }
 
 static inline uint32_t vxt_unzz32(uint32_t z)
@@ -103,7 +103,7 @@ static inline uint32_t vxt_unzz32(uint32_t z)
 
 static inline uint64_t vxt_zz64(uint64_t d)
 {
-    return (d << 1) ^ (uint64_t)-(int64_t)(d >> 63);
+    return (d << 1) ^ (uint64_t) - (int64_t)(d >> 63);
 }
 
 static inline uint64_t vxt_unzz64(uint64_t z)
@@ -164,7 +164,8 @@ static inline bool vxt_get_u8(vxt_cur *c, uint8_t *v)
 
 static inline bool vxt_get_u32le(vxt_cur *c, uint32_t *v)
 {
-    if (VX_UNLIKELY(vxt_cur_left(c) < 4)) return vxt_fail(c, "record runs past the end of its data");
+    if (VX_UNLIKELY(vxt_cur_left(c) < 4))
+        return vxt_fail(c, "record runs past the end of its data");
     *v = vx_get_le32(c->p);
     c->p += 4;
     return true;
@@ -215,7 +216,8 @@ static inline bool vxt_get_s64(vxt_cur *c, uint64_t *d)
 
 static inline bool vxt_get_lanes(vxt_cur *c, unsigned lb, vx_lanes all, vx_lanes *out)
 {
-    if (VX_UNLIKELY(vxt_cur_left(c) < lb)) return vxt_fail(c, "lane set runs past the end of its data");
+    if (VX_UNLIKELY(vxt_cur_left(c) < lb))
+        return vxt_fail(c, "lane set runs past the end of its data");
     vx_lanes m = 0;
     for (unsigned i = 0; i < lb; i++)
         m |= (vx_lanes)c->p[i] << (8 * i);
@@ -257,7 +259,7 @@ typedef struct vxt_pred {
     uint32_t *next_warp; /* [C * W] */
     vxt_warp *warps;     /* [C * W] */
     vxt_icache_ent *icache;
-    uint64_t raw;        /* encoder: raw commit-log size of the events encoded (FORMAT.md §13) */
+    uint64_t raw; /* encoder: raw commit-log size of the events encoded (FORMAT.md §13) */
 } vxt_pred;
 
 vx_err vxt_pred_init(vxt_pred *ps, uint32_t cores, uint32_t warps, uint32_t threads);

@@ -84,7 +84,7 @@ typedef struct vx_trace_header {
     size_t image_len;
     uint32_t nloads;
     const vx_trace_load *loads;
-    const char *sim_version;                  /* VX_VERSION_STRING of the recording simulator */
+    const char *sim_version; /* VX_VERSION_STRING of the recording simulator */
     /* Filled by the reader (the file's version); ignored by the writer. */
     uint16_t major, minor;
 } vx_trace_header;
@@ -92,8 +92,8 @@ typedef struct vx_trace_header {
 /* ---- statistics ------------------------------------------------------------------- */
 
 typedef struct vx_trace_stats {
-    uint64_t issues;        /* issue records */
-    uint64_t records;       /* all records (issues, DM events, END) */
+    uint64_t issues;  /* issue records */
+    uint64_t records; /* all records (issues, DM events, END) */
     uint64_t dm_events;
     uint64_t cycle;         /* cycle of the last record */
     uint64_t raw_bytes;     /* raw commit-log size (FORMAT.md §13) */
@@ -118,7 +118,10 @@ typedef struct vx_trace_writer_opts {
     uint32_t chunk_bytes; /* target raw bytes per EVENTS chunk; 0 = VX_TRACE_DEFAULT_CHUNK */
 } vx_trace_writer_opts;
 
-#define VX_TRACE_WRITER_OPTS_INIT {0, 0}
+#define VX_TRACE_WRITER_OPTS_INIT \
+    {                             \
+        0, 0                      \
+    }
 
 vx_err vx_trace_writer_new(vx_trace_writer **out);
 /* Closes the file without finishing it (the trace is left incomplete); accepts NULL. */
@@ -129,7 +132,8 @@ const char *vx_trace_writer_errmsg(const vx_trace_writer *w);
  * Create the trace file at path (opts may be NULL).  An existing file gives
  * VX_ERR_EXISTS unless VX_TRACE_W_FORCE.  Writes nothing yet.
  */
-vx_err vx_trace_writer_create(vx_trace_writer *w, const char *path, const vx_trace_writer_opts *opts);
+vx_err vx_trace_writer_create(vx_trace_writer *w, const char *path,
+                              const vx_trace_writer_opts *opts);
 
 /*
  * Write the signature and the prologue (HEADER, IMAGE, LOAD chunks).  Must come
@@ -234,7 +238,7 @@ uint64_t vx_trace_reader_tell(const vx_trace_reader *r);
 /* ---- keyframes ---- */
 
 typedef struct vx_trace_keyframe {
-    uint64_t index;  /* event index (issues before it) */
+    uint64_t index; /* event index (issues before it) */
     uint64_t cycle;
     uint64_t npages; /* pages stored with this keyframe (a delta, except keyframe 0) */
 } vx_trace_keyframe;

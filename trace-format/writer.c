@@ -25,7 +25,12 @@ typedef struct wkf {
     uint64_t index, off, first_off, cycle;
 } wkf;
 
-enum { W_NEW, W_CREATED, W_OPEN, W_DONE };
+enum {
+    W_NEW,
+    W_CREATED,
+    W_OPEN,
+    W_DONE
+};
 
 struct vx_trace_writer {
     int fd;
@@ -142,7 +147,8 @@ const char *vx_trace_writer_errmsg(const vx_trace_writer *w)
     return w->errmsg[0] ? w->errmsg : "no error";
 }
 
-vx_err vx_trace_writer_create(vx_trace_writer *w, const char *path, const vx_trace_writer_opts *opts)
+vx_err vx_trace_writer_create(vx_trace_writer *w, const char *path,
+                              const vx_trace_writer_opts *opts)
 {
     if (w->state != W_NEW) return wfail(w, VX_ERR_STATE, "writer already created");
     if (!path || !*path) return wfail(w, VX_ERR_INVAL, "no trace file name");
@@ -151,11 +157,13 @@ vx_err vx_trace_writer_create(vx_trace_writer *w, const char *path, const vx_tra
     if (opts) w->opts = *opts;
     if (!w->opts.chunk_bytes) w->opts.chunk_bytes = VX_TRACE_DEFAULT_CHUNK;
     if (w->opts.chunk_bytes > 64u << 20) w->opts.chunk_bytes = 64u << 20;
-    int fl = O_WRONLY | O_CREAT | O_CLOEXEC | ((w->opts.flags & VX_TRACE_W_FORCE) ? O_TRUNC : O_EXCL);
+    int fl =
+        O_WRONLY | O_CREAT | O_CLOEXEC | ((w->opts.flags & VX_TRACE_W_FORCE) ? O_TRUNC : O_EXCL);
     w->fd = open(path, fl, 0666);
     if (w->fd < 0) {
         if (errno == EEXIST)
-            return wfail(w, VX_ERR_EXISTS, "trace file already exists (use --force to overwrite it)");
+            return wfail(w, VX_ERR_EXISTS,
+                         "trace file already exists (use --force to overwrite it)");
         return wfail(w, VX_ERR_IO, "cannot create trace file: %s", strerror(errno));
     }
     w->state = W_CREATED;
@@ -169,8 +177,8 @@ static vx_err write_all(vx_trace_writer *w, const void *buf, size_t n)
         ssize_t k = write(w->fd, p, n);
         if (k < 0) {
             if (errno == EINTR) continue;
-            return wio(w, VX_ERR_IO, "write failed at offset %llu: %s",
-                       (unsigned long long)w->off, strerror(errno));
+            return wio(w, VX_ERR_IO, "write failed at offset %llu: %s", (unsigned long long)w->off,
+                       strerror(errno));
         }
         p += k;
         n -= (size_t)k;
@@ -345,7 +353,8 @@ static vx_err flush_events(vx_trace_writer *w)
 
 static vx_err check_fault(vx_trace_writer *w, const vx_fault *f, vx_lanes all)
 {
-    if (f->lanes & ~all) return wfail(w, VX_ERR_INVAL, "fault names a lane beyond %u threads", w->T);
+    if (f->lanes & ~all)
+        return wfail(w, VX_ERR_INVAL, "fault names a lane beyond %u threads", w->T);
     return VX_OK;
 }
 
@@ -356,20 +365,17 @@ static vx_err check_event(vx_trace_writer *w, const vx_event *ev)
         return wfail(w, VX_ERR_INVAL, "event index %llu out of order (expected %llu)",
                      (unsigned long long)ev->index, (unsigned long long)w->index);
     switch (ev->kind) {
-    case VX_EV_ISSUE:
-        break;
-    case VX_EV_DM:
-        return VX_OK;
-    case VX_EV_END:
-        return ev->fault ? check_fault(w, ev->fault, all) : VX_OK;
-    default:
-        return wfail(w, VX_ERR_INVAL, "unknown event kind %u", ev->kind);
+    case VX_EV_ISSUE: break;
+    case VX_EV_DM: return VX_OK;
+    case VX_EV_END: return ev->fault ? check_fault(w, ev->fault, all) : VX_OK;
+    default: return wfail(w, VX_ERR_INVAL, "unknown event kind %u", ev->kind);
     }
     if (ev->core >= w->C || ev->warp >= w->W)
         return wfail(w, VX_ERR_INVAL, "event %llu: core %u warp %u outside the platform",
                      (unsigned long long)ev->index, ev->core, ev->warp);
-    if (ev->tmask & ~all) return wfail(w, VX_ERR_INVAL, "event %llu: thread mask beyond %u threads",
-                                       (unsigned long long)ev->index, w->T);
+    if (ev->tmask & ~all)
+        return wfail(w, VX_ERR_INVAL, "event %llu: thread mask beyond %u threads",
+                     (unsigned long long)ev->index, w->T);
     if (ev->ncommits > VX_TRACE_MAX_COMMITS || ev->nmem > VX_TRACE_MAX_MEM ||
         ev->nwctl > VX_TRACE_MAX_WCTL || ev->nconsole > VX_TRACE_MAX_CONSOLE)
         return wfail(w, VX_ERR_INVAL, "event %llu: too many effects for one issue",
@@ -418,7 +424,8 @@ static inline bool fast_ok(const vx_trace_writer *w, const vx_event *ev)
                    (ev->warp >= w->W) | ((ev->tmask & ~all) != 0) | (ev->ncommits > 4) |
                    (ev->nmem > VX_MAX_THREADS) | (ev->flags != 0) | (ev->nwctl != 0) |
                    (ev->nconsole != 0) | (ev->fault != NULL) | (w->cap - w->len < 65536) |
-                   ((ev->ncommits != 0) & (ev->commits == NULL)) | ((ev->nmem != 0) & (ev->mem == NULL));
+                   ((ev->ncommits != 0) & (ev->commits == NULL)) |
+                   ((ev->nmem != 0) & (ev->mem == NULL));
     if (bad) return false;
     for (uint32_t i = 0; i < ev->ncommits; i++) {
         const vx_commit *c = &ev->commits[i];
@@ -456,7 +463,8 @@ vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev)
         return VX_OK;
     }
     if (w->failed) return w->failed;
-    if (w->state != W_OPEN) return wfail(w, VX_ERR_STATE, "event before the header or after finish");
+    if (w->state != W_OPEN)
+        return wfail(w, VX_ERR_STATE, "event before the header or after finish");
     if (w->in_kf) return wfail(w, VX_ERR_STATE, "event inside a keyframe");
     if (w->ended) return wfail(w, VX_ERR_STATE, "event after the END event");
     vx_err e = check_event(w, ev);

@@ -22,7 +22,7 @@
 #include "tap.h"
 #include "vx_trace.h"
 
-#define T 4
+#define T   4
 #define NEV 40
 
 typedef struct item {
@@ -69,17 +69,20 @@ static void build_list(void)
         switch (i % 6) {
         case 0: /* uniform commit */
             it->c[0] = (vx_commit){VX_RF_X, (uint16_t)((ev->insn >> 7) & 31), 0xF, it->v[0]};
-            for (int l = 0; l < T; l++) it->v[0][l] = (uint32_t)i;
+            for (int l = 0; l < T; l++)
+                it->v[0][l] = (uint32_t)i;
             ev->ncommits = 1;
             break;
         case 1: /* affine commit (addresses) */
             it->c[0] = (vx_commit){VX_RF_X, 12, 0xF, it->v[0]};
-            for (int l = 0; l < T; l++) it->v[0][l] = 0x10000u + (uint32_t)l * 4 + (uint32_t)i * 16;
+            for (int l = 0; l < T; l++)
+                it->v[0][l] = 0x10000u + (uint32_t)l * 4 + (uint32_t)i * 16;
             ev->ncommits = 1;
             break;
         case 2: /* affine store */
             for (int l = 0; l < T; l++)
-                it->m[l] = (vx_memwrite){0x20000u + (uint32_t)l * 4, 0xA0u + (uint32_t)l, 4, (uint8_t)l};
+                it->m[l] =
+                    (vx_memwrite){0x20000u + (uint32_t)l * 4, 0xA0u + (uint32_t)l, 4, (uint8_t)l};
             ev->nmem = T;
             break;
         case 3: /* random lane values, two commits (rd and fflags) on a partial mask */
@@ -114,10 +117,12 @@ static void build_list(void)
             break;
         }
         if (i == 20) { /* DM: halt warp 0 and poke it */
-            static const uint8_t ops[6] = {VX_DM_WRITE, VX_DM_HALT, VX_DM_READ, VX_DM_SET_PC, VX_DM_SCRATCH, VX_DM_INJECT_REJECT};
+            static const uint8_t ops[6] = {VX_DM_WRITE,  VX_DM_HALT,    VX_DM_READ,
+                                           VX_DM_SET_PC, VX_DM_SCRATCH, VX_DM_INJECT_REJECT};
             for (int k = 0; k < 6; k++) {
                 vx_event *d = add(VX_EV_DM, idx, cyc);
-                d->dm = (vx_dm_event){ops[k], (uint8_t)(k + 2), 0x1000u * (uint32_t)k + 1, 0, (uint32_t)k % T, (uint32_t)k};
+                d->dm = (vx_dm_event){ops[k], (uint8_t)(k + 2), 0x1000u * (uint32_t)k + 1,
+                                      0,      (uint32_t)k % T,  (uint32_t)k};
             }
             item *inj = &items[nitems];
             vx_event *e = add(VX_EV_ISSUE, idx++, cyc);
@@ -135,7 +140,8 @@ static void build_list(void)
             e->insn = 0x00100093u;
             e->tmask = 0xF;
             st->c[0] = (vx_commit){VX_RF_X, 1, 0xF, st->v[0]};
-            for (int l = 0; l < T; l++) st->v[0][l] = 1;
+            for (int l = 0; l < T; l++)
+                st->v[0][l] = 1;
             e->ncommits = 1;
             add(VX_EV_DM, idx, cyc + 1)->dm = (vx_dm_event){VX_DM_RESUME, 0, 0, 0, 0, 0};
         }
@@ -148,7 +154,8 @@ static void build_list(void)
     ev->pc = 0x80000100u;
     ev->insn = 0x0000a003u;
     ev->tmask = 0xF;
-    fi->f = (vx_fault){VX_FAULT_MISALIGNED, 7, 1, 1, 0x80000100u, 0x0000a003u, 0x10001u, 0x6, "misaligned load"};
+    fi->f = (vx_fault){VX_FAULT_MISALIGNED, 7, 1, 1, 0x80000100u, 0x0000a003u, 0x10001u, 0x6,
+                       "misaligned load"};
     ev->fault = &fi->f;
     item *ei = &items[nitems];
     ev = add(VX_EV_END, idx, cyc + 1);
@@ -173,8 +180,25 @@ static vx_err write_golden(const char *path, unsigned flags)
     vx_trace_writer *w;
     vx_trace_writer_opts o = {flags | VX_TRACE_W_FORCE, 120};
     vx_trace_load load = {0x10000, ldata, sizeof ldata, "in.bin"};
-    vx_trace_header h = {1, 2, 2, T, 1u << 20, 0x80000000u, 0x10000u, 1000, 16, 0, 1, "golden.elf",
-                         image, sizeof image, 1, &load, "1.0-golden", 0, 0};
+    vx_trace_header h = {1,
+                         2,
+                         2,
+                         T,
+                         1u << 20,
+                         0x80000000u,
+                         0x10000u,
+                         1000,
+                         16,
+                         0,
+                         1,
+                         "golden.elf",
+                         image,
+                         sizeof image,
+                         1,
+                         &load,
+                         "1.0-golden",
+                         0,
+                         0};
     uint8_t page[VX_TRACE_PAGE_SIZE];
     vx_trace_writer_new(&w);
     vx_err e = vx_trace_writer_create(w, path, &o);
@@ -190,7 +214,8 @@ static vx_err write_golden(const char *path, unsigned flags)
     for (int i = 0; !e && i < nitems; i++) {
         if (items[i].ev.index == 16 && !kf16) {
             kf16 = true;
-            e = vx_trace_writer_keyframe_begin(w, items[i].ev.cycle - 1, (const uint8_t *)"state16", 7);
+            e = vx_trace_writer_keyframe_begin(w, items[i].ev.cycle - 1, (const uint8_t *)"state16",
+                                               7);
             memset(page, 0x5A, sizeof page);
             if (!e) e = vx_trace_writer_keyframe_page(w, 0, 0x20000u, page);
             if (!e) e = vx_trace_writer_keyframe_end(w);
@@ -232,9 +257,10 @@ static void read_back(const char *path, const char *what)
         return;
     }
     const vx_trace_header *h = vx_trace_reader_header(r);
-    ok(h->cores == 2 && h->threads == T && h->arg == 0x10000u && !strcmp(h->image_name, "golden.elf") &&
-           h->image_len == sizeof image && !memcmp(h->image, image, sizeof image) && h->nloads == 1 &&
-           h->loads[0].len == 3 && !strcmp(h->sim_version, "1.0-golden"),
+    ok(h->cores == 2 && h->threads == T && h->arg == 0x10000u &&
+           !strcmp(h->image_name, "golden.elf") && h->image_len == sizeof image &&
+           !memcmp(h->image, image, sizeof image) && h->nloads == 1 && h->loads[0].len == 3 &&
+           !strcmp(h->sim_version, "1.0-golden"),
        "%s: header", what);
     int n = 0, bad = 0;
     while (vx_trace_reader_next(r, &ev) == VX_OK) {
@@ -254,14 +280,17 @@ int main(int argc, char **argv)
     char golden[256], tmp[64];
     build_list();
     if (argc > 2 && !strcmp(argv[1], "--regen")) {
-        snprintf(golden, sizeof golden, "%s/small-v%d.%d.vxt", argv[2], VX_TRACE_MAJOR, VX_TRACE_MINOR);
+        snprintf(golden, sizeof golden, "%s/small-v%d.%d.vxt", argv[2], VX_TRACE_MAJOR,
+                 VX_TRACE_MINOR);
         vx_err e = write_golden(golden, VX_TRACE_W_NOCOMPRESS);
         printf("# wrote %s: %s\n", golden, vx_strerror(e));
         return e ? 1 : 0;
     }
-    snprintf(golden, sizeof golden, "tests/golden/small-v%d.%d.vxt", VX_TRACE_MAJOR, VX_TRACE_MINOR);
+    snprintf(golden, sizeof golden, "tests/golden/small-v%d.%d.vxt", VX_TRACE_MAJOR,
+             VX_TRACE_MINOR);
     snprintf(tmp, sizeof tmp, "/tmp/vxrr-t-golden-%ld.vxt", (long)getpid());
-    is_int(write_golden(tmp, VX_TRACE_W_NOCOMPRESS), VX_OK, "the fixed list is written (%d events)", nitems);
+    is_int(write_golden(tmp, VX_TRACE_W_NOCOMPRESS), VX_OK, "the fixed list is written (%d events)",
+           nitems);
     size_t na, nb;
     uint8_t *a = slurp(tmp, &na), *b = slurp(golden, &nb);
     if (!ok(b != NULL, "%s exists", golden)) {
@@ -271,8 +300,10 @@ int main(int argc, char **argv)
         while (i < na && i < nb && a[i] == b[i])
             i++;
         if (!ok(na == nb && i == na, "bytes identical to %s (%zu bytes)", golden, nb))
-            diag("first difference at offset %zu (written %zu bytes, golden %zu): the format changed; "
-                 "see the comment at the top of tests/unit/t-trace-golden.c", i, na, nb);
+            diag("first difference at offset %zu (written %zu bytes, golden %zu): the format "
+                 "changed; "
+                 "see the comment at the top of tests/unit/t-trace-golden.c",
+                 i, na, nb);
         read_back(golden, "golden file");
     }
     free(a);

@@ -177,7 +177,8 @@ static void test_truncation(const uint8_t *full, size_t n)
     for (int i = 0; i < nch; i++)
         if (ch[i].type <= 3) prologue_end = ch[i].end;
     outcome ref = read_all(path_full, NULL, 0, &pok);
-    ok(ref.err == VX_OK && !ref.incomplete && ref.records > 100, "reference trace reads (%llu records, %zu bytes, %d chunks)",
+    ok(ref.err == VX_OK && !ref.incomplete && ref.records > 100,
+       "reference trace reads (%llu records, %zu bytes, %d chunks)",
        (unsigned long long)ref.records, n, nch);
     /* reference digests */
     uint64_t *dig = calloc(ref.records + 1, sizeof *dig);
@@ -204,7 +205,8 @@ static void test_truncation(const uint8_t *full, size_t n)
             continue;
         }
         if (o.err || !o.incomplete) {
-            if (bad_open++ < 3) diag("cut at %zu: error %d incomplete %d: %s", L, o.err, o.incomplete, o.msg);
+            if (bad_open++ < 3)
+                diag("cut at %zu: error %d incomplete %d: %s", L, o.err, o.incomplete, o.msg);
             continue;
         }
         if (!pok) bad_prefix++;
@@ -220,18 +222,22 @@ static void test_truncation(const uint8_t *full, size_t n)
         for (int i = 0; i < nch; i++)
             in_events |= ch[i].type == 4 && ch[i].end == L + 1;
         if (o.records > last_records || (!in_events && o.records != last_records)) {
-            if (bad_count++ < 3) diag("cut at %zu: %llu records after %llu", L, (unsigned long long)o.records,
-                                      (unsigned long long)last_records);
+            if (bad_count++ < 3)
+                diag("cut at %zu: %llu records after %llu", L, (unsigned long long)o.records,
+                     (unsigned long long)last_records);
         }
         if (complete_events == 0 && o.records) bad_count++;
         last_records = o.records;
         if (L + 28 + 16 >= n) first_records = o.records;
         if (o.keyframes != (uint64_t)complete_kf) {
-            if (bad_kf++ < 3) diag("cut at %zu: %llu keyframes, %d complete", L, (unsigned long long)o.keyframes, complete_kf);
+            if (bad_kf++ < 3)
+                diag("cut at %zu: %llu keyframes, %d complete", L, (unsigned long long)o.keyframes,
+                     complete_kf);
         }
     }
     is_int(bad_trunc, 0, "cut inside the prologue (< %zu bytes): VX_ERR_TRUNC", prologue_end);
-    is_int(bad_open, 0, "cut anywhere after the prologue: opens, incomplete, every operation succeeds");
+    is_int(bad_open, 0,
+           "cut anywhere after the prologue: opens, incomplete, every operation succeeds");
     is_int(bad_prefix, 0, "the events read from a cut trace are a prefix of the original");
     is_int(bad_count, 0, "events appear exactly when their chunk is complete");
     is_int(bad_kf, 0, "keyframes are usable exactly when their KEYFRAME chunk is complete");
@@ -257,7 +263,9 @@ static void test_corruption(uint8_t *full, size_t n)
             if (o.err == VX_OK) {
                 if (accepted++ < 3) diag("flip 0x%02x at %zu accepted", pats[pi], off);
             } else if (o.err != want) {
-                if (wrong++ < 5) diag("flip 0x%02x at %zu: error %d (%s): %s", pats[pi], off, o.err, vx_strerror(o.err), o.msg);
+                if (wrong++ < 5)
+                    diag("flip 0x%02x at %zu: error %d (%s): %s", pats[pi], off, o.err,
+                         vx_strerror(o.err), o.msg);
             } else if (want == VX_ERR_CORRUPT && !strstr(o.msg, "offset")) {
                 if (nomsg++ < 3) diag("flip at %zu: message without an offset: %s", off, o.msg);
             }
@@ -328,40 +336,92 @@ static size_t build_by_hand(bb *f, unsigned major, unsigned minor, bool with_ind
     vx_put_le32(vv, vx_trace_crc32c(0, f->b, 12));
     put(f, vv, 4);
     /* HEADER: PLATFORM 1x1x2x4, START_PC, IMAGE (raw, 4 bytes, "k.bin"), unknown tag 99, FLAGS */
-    v.n = 0; putv(&v, 1); putv(&v, 1); putv(&v, 2); putv(&v, 4); field(&p, 1, &v);
-    v.n = 0; putv(&v, 0x80000000u); field(&p, 3, &v);
-    v.n = 0; put8(&v, 3); putv(&v, 4); putv(&v, 5); put(&v, "k.bin", 5); field(&p, 7, &v);
-    v.n = 0; put(&v, "later", 5); field(&p, 99, &v);
-    v.n = 0; putv(&v, 0); field(&p, 10, &v);
+    v.n = 0;
+    putv(&v, 1);
+    putv(&v, 1);
+    putv(&v, 2);
+    putv(&v, 4);
+    field(&p, 1, &v);
+    v.n = 0;
+    putv(&v, 0x80000000u);
+    field(&p, 3, &v);
+    v.n = 0;
+    put8(&v, 3);
+    putv(&v, 4);
+    putv(&v, 5);
+    put(&v, "k.bin", 5);
+    field(&p, 7, &v);
+    v.n = 0;
+    put(&v, "later", 5);
+    field(&p, 99, &v);
+    v.n = 0;
+    putv(&v, 0);
+    field(&p, 10, &v);
     chunk(f, 1, 0, &p);
-    p.n = 0; put(&p, "\x13\x00\x00\x00", 4); chunk(f, 2, 0, &p); /* IMAGE */
-    p.n = 0; put(&p, "unknown chunk", 13); chunk(f, 42, 0, &p);
+    p.n = 0;
+    put(&p, "\x13\x00\x00\x00", 4);
+    chunk(f, 2, 0, &p); /* IMAGE */
+    p.n = 0;
+    put(&p, "unknown chunk", 13);
+    chunk(f, 42, 0, &p);
     size_t events_off = f->n;
     p.n = 0;
-    put8(&p, 0xC3); putv(&p, 4); put(&p, "zzzz", 4);        /* unknown record */
+    put8(&p, 0xC3);
+    putv(&p, 4);
+    put(&p, "zzzz", 4); /* unknown record */
     /* issue 0: H = pcmode 2, form 3; X = flags + extension; F = STEP */
-    put8(&p, 0x70); put8(&p, 0x90); put8(&p, 0x02); putv(&p, 1);
-    putv(&p, 0); putv(&p, 1); putv(&p, 10);                  /* core 0, warp 1, cycle 0 + 5 */
-    put(&p, "\xff\xff\xff\xff\x0f", 5);                      /* pc 0 + 0x80000000 */
-    put(&p, "\x93\x00\x50\x00", 4);                          /* insn 0x00500093 */
-    put8(&p, 0x0F);                                          /* tmask */
-    put8(&p, 0x04); putv(&p, 10);                            /* commit x[rd] = 0 + 5 on tmask */
-    putv(&p, 3); put(&p, "\x01\x02\x03", 3);                 /* extension block */
+    put8(&p, 0x70);
+    put8(&p, 0x90);
+    put8(&p, 0x02);
+    putv(&p, 1);
+    putv(&p, 0);
+    putv(&p, 1);
+    putv(&p, 10);                       /* core 0, warp 1, cycle 0 + 5 */
+    put(&p, "\xff\xff\xff\xff\x0f", 5); /* pc 0 + 0x80000000 */
+    put(&p, "\x93\x00\x50\x00", 4);     /* insn 0x00500093 */
+    put8(&p, 0x0F);                     /* tmask */
+    put8(&p, 0x04);
+    putv(&p, 10); /* commit x[rd] = 0 + 5 on tmask */
+    putv(&p, 3);
+    put(&p, "\x01\x02\x03", 3); /* extension block */
     /* DM: HALT warp 1 cause 2, cycle 6, with two future bytes */
-    put8(&p, 0x80); putv(&p, 9); put8(&p, 3); put8(&p, 0); putv(&p, 7); putv(&p, 1); putv(&p, 0);
-    putv(&p, 2); putv(&p, 2); put(&p, "\xAA\xBB", 2);
+    put8(&p, 0x80);
+    putv(&p, 9);
+    put8(&p, 3);
+    put8(&p, 0);
+    putv(&p, 7);
+    putv(&p, 1);
+    putv(&p, 0);
+    putv(&p, 2);
+    putv(&p, 2);
+    put(&p, "\xAA\xBB", 2);
     /* issue 1: predicted schedule (core 0 warp 0 cycle 7), cached insn, same mask, pc explicit */
-    put8(&p, 0x17); put(&p, "\xff\xff\xff\xff\x0f", 5);
+    put8(&p, 0x17);
+    put(&p, "\xff\xff\xff\xff\x0f", 5);
     /* END: exit 0 at cycle 10, no fault, one future byte */
-    put8(&p, 0x81); putv(&p, 5); put8(&p, 1); putv(&p, 0); putv(&p, 6); put8(&p, 0); put8(&p, 0xCC);
+    put8(&p, 0x81);
+    putv(&p, 5);
+    put8(&p, 1);
+    putv(&p, 0);
+    putv(&p, 6);
+    put8(&p, 0);
+    put8(&p, 0xCC);
     chunk(f, 4, 0, &p);
-    p.n = 0; put(&p, "tail", 4); chunk(f, 200, 0, &p);
+    p.n = 0;
+    put(&p, "tail", 4);
+    chunk(f, 200, 0, &p);
     if (with_index) {
         size_t ioff = f->n;
         p.n = 0;
-        putv(&p, 2); putv(&p, 4); putv(&p, 10); put8(&p, 1);
-        putv(&p, 1); putv(&p, 0); putv(&p, events_off);
-        putv(&p, 0); putv(&p, 0);
+        putv(&p, 2);
+        putv(&p, 4);
+        putv(&p, 10);
+        put8(&p, 1);
+        putv(&p, 1);
+        putv(&p, 0);
+        putv(&p, events_off);
+        putv(&p, 0);
+        putv(&p, 0);
         chunk(f, 7, 0, &p);
         uint8_t t[16];
         vx_put_le64(t, ioff);
@@ -382,7 +442,8 @@ static void test_by_hand(void)
         const vx_event *ev;
         vx_trace_reader_new(&r);
         vx_err e = vx_trace_reader_open(r, path_cut);
-        if (!ok(e == VX_OK, "hand-built trace v1.3 %s index opens", with_index ? "with" : "without")) {
+        if (!ok(e == VX_OK, "hand-built trace v1.3 %s index opens",
+                with_index ? "with" : "without")) {
             diag("%s", vx_trace_reader_errmsg(r));
             vx_trace_reader_free(r);
             continue;
@@ -393,24 +454,25 @@ static void test_by_hand(void)
            "header read, unknown tag skipped");
         is_int(vx_trace_reader_incomplete(r), !with_index, "incomplete iff no index");
         e = vx_trace_reader_next(r, &ev);
-        ok(!e && ev->kind == VX_EV_ISSUE && ev->index == 0 && ev->flags == VX_EVF_STEP && ev->core == 0 &&
-               ev->warp == 1 && ev->cycle == 5 && ev->pc == 0x80000000u && ev->insn == 0x00500093u &&
-               ev->tmask == 0xF && ev->ncommits == 1 && ev->commits[0].file == VX_RF_X &&
-               ev->commits[0].reg == 1 && ev->commits[0].lanes == 0xF && ev->commits[0].values[0] == 5 &&
+        ok(!e && ev->kind == VX_EV_ISSUE && ev->index == 0 && ev->flags == VX_EVF_STEP &&
+               ev->core == 0 && ev->warp == 1 && ev->cycle == 5 && ev->pc == 0x80000000u &&
+               ev->insn == 0x00500093u && ev->tmask == 0xF && ev->ncommits == 1 &&
+               ev->commits[0].file == VX_RF_X && ev->commits[0].reg == 1 &&
+               ev->commits[0].lanes == 0xF && ev->commits[0].values[0] == 5 &&
                ev->commits[0].values[3] == 5 && !ev->nmem && !ev->fault,
            "unknown record skipped; issue with extension block decoded as specified");
         e = vx_trace_reader_next(r, &ev);
-        ok(!e && ev->kind == VX_EV_DM && ev->index == 1 && ev->cycle == 6 && ev->dm.op == VX_DM_HALT &&
-               ev->dm.value == 7 && ev->dm.gwarp == 1 && ev->dm.arg == 2,
+        ok(!e && ev->kind == VX_EV_DM && ev->index == 1 && ev->cycle == 6 &&
+               ev->dm.op == VX_DM_HALT && ev->dm.value == 7 && ev->dm.gwarp == 1 && ev->dm.arg == 2,
            "DM record with trailing future bytes");
         e = vx_trace_reader_next(r, &ev);
         ok(!e && ev->kind == VX_EV_ISSUE && ev->index == 1 && ev->core == 0 && ev->warp == 0 &&
-               ev->cycle == 7 && ev->pc == 0x80000000u && ev->insn == 0x00500093u && ev->tmask == 0xF &&
-               !ev->ncommits && !ev->flags,
+               ev->cycle == 7 && ev->pc == 0x80000000u && ev->insn == 0x00500093u &&
+               ev->tmask == 0xF && !ev->ncommits && !ev->flags,
            "predicted schedule, cached instruction, same mask");
         e = vx_trace_reader_next(r, &ev);
-        ok(!e && ev->kind == VX_EV_END && ev->index == 2 && ev->cycle == 10 && ev->end_status == VX_END_EXIT &&
-               !ev->fault,
+        ok(!e && ev->kind == VX_EV_END && ev->index == 2 && ev->cycle == 10 &&
+               ev->end_status == VX_END_EXIT && !ev->fault,
            "END record with a trailing future byte");
         is_int(vx_trace_reader_next(r, &ev), VX_ERR_END, "then the end (unknown chunks skipped)");
         is_int(vx_trace_reader_check(r), VX_OK, "full check passes");
@@ -420,7 +482,8 @@ static void test_by_hand(void)
     spit(path_cut, f.b, f.n);
     vx_trace_reader *r;
     vx_trace_reader_new(&r);
-    is_int(vx_trace_reader_open(r, path_cut), VX_ERR_VERSION, "major version 2 refused: %s", vx_trace_reader_errmsg(r));
+    is_int(vx_trace_reader_open(r, path_cut), VX_ERR_VERSION, "major version 2 refused: %s",
+           vx_trace_reader_errmsg(r));
     vx_trace_reader_free(r);
 }
 

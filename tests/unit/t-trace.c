@@ -184,7 +184,8 @@ static vx_err write_trace(const char *path, const spec *s, wrote *out)
             next_kf = s->kf_every ? g.index + s->kf_every : UINT64_MAX;
             if (e) break;
         }
-        const vx_event *ev = i < s->nevents ? tgen_next(&g) : tgen_end(&g, s->end_status, 42, s->end_fault);
+        const vx_event *ev =
+            i < s->nevents ? tgen_next(&g) : tgen_end(&g, s->end_status, 42, s->end_fault);
         e = vx_trace_writer_event(w, ev);
         out->raw += vx_trace_event_raw_size(ev, s->threads);
         out->records++;
@@ -288,9 +289,10 @@ static void read_trace(const char *path, const spec *s, const wrote *wr)
            !memcmp(h->image, image, sizeof image) && !strcmp(h->sim_version, VX_VERSION_STRING),
        "%s: image bytes and basename round trip", s->name);
     ok(h->nloads == 2 && h->loads[0].addr == 0x10000 && h->loads[0].len == sizeof load0 &&
-           !memcmp(h->loads[0].bytes, load0, sizeof load0) && !strcmp(h->loads[0].name, "input.bin") &&
-           h->loads[1].addr == 0x20000 && h->loads[1].len == sizeof load1 &&
-           !memcmp(h->loads[1].bytes, load1, sizeof load1) && !strcmp(h->loads[1].name, ""),
+           !memcmp(h->loads[0].bytes, load0, sizeof load0) &&
+           !strcmp(h->loads[0].name, "input.bin") && h->loads[1].addr == 0x20000 &&
+           h->loads[1].len == sizeof load1 && !memcmp(h->loads[1].bytes, load1, sizeof load1) &&
+           !strcmp(h->loads[1].name, ""),
        "%s: loads round trip", s->name);
 
     /* sequential read against a second generator */
@@ -307,13 +309,17 @@ static void read_trace(const char *path, const spec *s, const wrote *wr)
         for (uint32_t k = 0; k < wr->nkf; k++)
             if (wr->kf_record[k] == n) want_k = (int)k;
         if (here != (want_k >= 0) || (here && kk != (size_t)want_k)) {
-            if (here_bad++ < 3) diag("%s: before record %llu: keyframe_here %d (%zu), want %d", s->name,
-                                     (unsigned long long)n, here, kk, want_k);
+            if (here_bad++ < 3)
+                diag("%s: before record %llu: keyframe_here %d (%zu), want %d", s->name,
+                     (unsigned long long)n, here, kk, want_k);
         }
         if ((e = vx_trace_reader_next(r, &ev)) != VX_OK) break;
-        const vx_event *want_ev = n < s->nevents ? tgen_next(&g) : tgen_end(&g, s->end_status, 42, s->end_fault);
+        const vx_event *want_ev =
+            n < s->nevents ? tgen_next(&g) : tgen_end(&g, s->end_status, 42, s->end_fault);
         if (n > s->nevents || vx_trace_event_diff(ev, want_ev, s->threads, msg, sizeof msg)) {
-            if (diffs++ < 3) diag("%s: record %llu: %s", s->name, (unsigned long long)n, n > s->nevents ? "extra" : msg);
+            if (diffs++ < 3)
+                diag("%s: record %llu: %s", s->name, (unsigned long long)n,
+                     n > s->nevents ? "extra" : msg);
         }
         /* lanes outside a commit read as 0 */
         for (uint32_t c = 0; c < ev->ncommits; c++)
@@ -331,15 +337,30 @@ static void read_trace(const char *path, const spec *s, const wrote *wr)
 
     vx_trace_summary sm;
     e = vx_trace_reader_summary(r, &sm);
-    ok(!e && sm.complete && sm.has_end && sm.end_status == s->end_status && sm.issues == wr->issues &&
-           sm.records == wr->records && sm.raw_bytes == wr->st.raw_bytes &&
-           sm.keyframes == wr->nkf && sm.file_bytes == wr->st.file_bytes,
+    ok(!e && sm.complete && sm.has_end && sm.end_status == s->end_status &&
+           sm.issues == wr->issues && sm.records == wr->records &&
+           sm.raw_bytes == wr->st.raw_bytes && sm.keyframes == wr->nkf &&
+           sm.file_bytes == wr->st.file_bytes,
        "%s: summary matches the writer (%llu issues, %llu keyframes)", s->name,
        (unsigned long long)sm.issues, (unsigned long long)sm.keyframes);
 
     /* seeks: the next event is the first record whose index >= target */
-    uint64_t targets[16] = {0, 1, wr->issues / 3, wr->issues / 2, wr->issues - 1, wr->issues,
-                            wr->issues + 10, 7, wr->issues / 5, 2 * wr->issues / 3, 100, 3, 9, 500, 1000, 2};
+    uint64_t targets[16] = {0,
+                            1,
+                            wr->issues / 3,
+                            wr->issues / 2,
+                            wr->issues - 1,
+                            wr->issues,
+                            wr->issues + 10,
+                            7,
+                            wr->issues / 5,
+                            2 * wr->issues / 3,
+                            100,
+                            3,
+                            9,
+                            500,
+                            1000,
+                            2};
     int seek_bad = 0;
     for (int t = 0; t < 16; t++) {
         uint64_t target = targets[t];
@@ -358,7 +379,8 @@ static void read_trace(const char *path, const spec *s, const wrote *wr)
                 if (e != VX_ERR_END) seek_bad++;
                 break;
             }
-            if (e || ev->index != recs[want_i].index || tg_digest(ev, s->threads) != recs[want_i].digest) {
+            if (e || ev->index != recs[want_i].index ||
+                tg_digest(ev, s->threads) != recs[want_i].digest) {
                 seek_bad++;
                 diag("seek %llu step %d: wrong event", (unsigned long long)target, step);
                 break;
@@ -384,7 +406,8 @@ static void read_trace(const char *path, const spec *s, const wrote *wr)
             diag("keyframe %u: %s", k, vx_trace_reader_errmsg(r));
         }
         size_t found;
-        if (vx_trace_reader_keyframe_find(r, wr->kf_index[k], &found) || wr->kf_index[found] != wr->kf_index[k])
+        if (vx_trace_reader_keyframe_find(r, wr->kf_index[k], &found) ||
+            wr->kf_index[found] != wr->kf_index[k])
             kbad++;
         page_check pc;
         memset(&pc, 0, sizeof pc);
@@ -415,7 +438,8 @@ static void read_trace(const char *path, const spec *s, const wrote *wr)
         } else {
             e = vx_trace_reader_next(r, &ev);
             uint64_t ri = wr->kf_record[k];
-            if (ri < n ? (e || tg_digest(ev, s->threads) != recs[ri].digest) : e != VX_ERR_END) kbad++;
+            if (ri < n ? (e || tg_digest(ev, s->threads) != recs[ri].digest) : e != VX_ERR_END)
+                kbad++;
         }
     }
     is_int(kbad, 0, "%s: keyframe states, pages (delta and accumulated) and positions", s->name);
@@ -439,7 +463,8 @@ static void roundtrip(const spec *s)
          (double)(wr.st.file_bytes - wr.st.keyframe_bytes) / (double)(wr.issues ? wr.issues : 1),
          (unsigned long long)wr.st.chunks, (double)wr.st.raw_bytes / (double)wr.st.file_bytes);
     is_u64(wr.st.issues, wr.issues, "%s: writer counts issues", s->name);
-    is_u64(wr.st.raw_bytes, wr.raw, "%s: raw commit-log size = sum of vx_trace_event_raw_size", s->name);
+    is_u64(wr.st.raw_bytes, wr.raw, "%s: raw commit-log size = sum of vx_trace_event_raw_size",
+           s->name);
     read_trace(p, s, &wr);
 }
 
@@ -505,9 +530,11 @@ static void test_writer_errors(void)
     con.slot = 3;
     is_int(vx_trace_writer_event(w, &ev), VX_OK, "valid event accepted after refusals");
     uint8_t page[VX_TRACE_PAGE_SIZE] = {0};
-    is_int(vx_trace_writer_keyframe_page(w, 0, 0, page), VX_ERR_STATE, "page outside a keyframe refused");
+    is_int(vx_trace_writer_keyframe_page(w, 0, 0, page), VX_ERR_STATE,
+           "page outside a keyframe refused");
     is_int(vx_trace_writer_keyframe_begin(w, 1, NULL, 0), VX_OK, "keyframe begin");
-    is_int(vx_trace_writer_keyframe_page(w, 0, 0x10004, page), VX_ERR_INVAL, "unaligned page refused");
+    is_int(vx_trace_writer_keyframe_page(w, 0, 0x10004, page), VX_ERR_INVAL,
+           "unaligned page refused");
     is_int(vx_trace_writer_event(w, &ev), VX_ERR_STATE, "event inside a keyframe refused");
     is_int(vx_trace_writer_keyframe_end(w), VX_OK, "keyframe end");
     ev.index = 1;
@@ -522,7 +549,8 @@ static void test_writer_errors(void)
 
     vx_trace_writer_new(&w);
     is_int(vx_trace_writer_create(w, p, NULL), VX_ERR_EXISTS, "existing trace not overwritten");
-    ok(strstr(vx_trace_writer_errmsg(w), "exists") != NULL, "message says so: %s", vx_trace_writer_errmsg(w));
+    ok(strstr(vx_trace_writer_errmsg(w), "exists") != NULL, "message says so: %s",
+       vx_trace_writer_errmsg(w));
     vx_trace_writer_free(w);
     vx_trace_writer_opts o = {VX_TRACE_W_FORCE, 0};
     vx_trace_writer_new(&w);
@@ -535,21 +563,23 @@ static void test_writer_errors(void)
     const vx_event *e;
     vx_trace_reader_new(&r);
     is_int(vx_trace_reader_open(r, p), VX_OK, "empty trace opens");
-    ok(vx_trace_reader_next(r, &e) == VX_OK && e->kind == VX_EV_END && e->end_status == VX_END_ABORT &&
-           e->index == 0,
+    ok(vx_trace_reader_next(r, &e) == VX_OK && e->kind == VX_EV_END &&
+           e->end_status == VX_END_ABORT && e->index == 0,
        "its only event is END(abort) at index 0");
     is_int(vx_trace_reader_next(r, &e), VX_ERR_END, "then the end");
     vx_trace_reader_free(r);
 
     vx_trace_reader_new(&r);
     is_int(vx_trace_reader_open(r, tpath("missing.vxt")), VX_ERR_IO, "missing file: VX_ERR_IO");
-    ok(strstr(vx_trace_reader_errmsg(r), "missing.vxt") != NULL, "message names it: %s", vx_trace_reader_errmsg(r));
+    ok(strstr(vx_trace_reader_errmsg(r), "missing.vxt") != NULL, "message names it: %s",
+       vx_trace_reader_errmsg(r));
     vx_trace_reader_free(r);
     FILE *f = fopen(tpath("notatrace"), "w");
     fputs("hello, I am not a trace at all, and I am long enough.\n", f);
     fclose(f);
     vx_trace_reader_new(&r);
-    is_int(vx_trace_reader_open(r, tpath("notatrace")), VX_ERR_FORMAT, "not a trace: VX_ERR_FORMAT");
+    is_int(vx_trace_reader_open(r, tpath("notatrace")), VX_ERR_FORMAT,
+           "not a trace: VX_ERR_FORMAT");
     vx_trace_reader_free(r);
 }
 
@@ -569,7 +599,8 @@ static void test_determinism(void)
     }
     if (f1) fclose(f1);
     if (f2) fclose(f2);
-    ok(same && a.st.file_bytes > 1000, "two recordings of the same stream are byte-identical (%llu bytes)",
+    ok(same && a.st.file_bytes > 1000,
+       "two recordings of the same stream are byte-identical (%llu bytes)",
        (unsigned long long)a.st.file_bytes);
 }
 
@@ -592,7 +623,8 @@ int main(void)
         {"wild-128lanes", 1, 1, 2, 128, 1, 1500, 4000, 400, 0, VX_END_ABORT, false, 4},
         {"wild-1x4x8x32", 1, 4, 8, 32, 1, 3000, 2000, 900, 0, VX_END_EXIT, false, 5},
         {"wild-2x3x5x8", 2, 3, 5, 8, 1, 3000, 500, 0, 0, VX_END_FAULT, false, 6},
-        {"wild-nocompress", 1, 2, 3, 16, 1, 2000, 900, 600, VX_TRACE_W_NOCOMPRESS, VX_END_EXIT, true, 7},
+        {"wild-nocompress", 1, 2, 3, 16, 1, 2000, 900, 600, VX_TRACE_W_NOCOMPRESS, VX_END_EXIT,
+         true, 7},
         {"real-many-warps", 4, 8, 64, 4, 0, 5000, 0, 2000, 0, VX_END_EXIT, false, 8},
     };
     for (size_t i = 0; i < VX_ARRAY_SIZE(specs); i++)

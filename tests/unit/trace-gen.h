@@ -27,9 +27,9 @@ typedef struct tgen {
     unsigned wild; /* 0: realistic kernel-like stream; 1: mixes in every oddity */
     uint64_t index, cycle;
     uint32_t core, warp;
-    uint32_t *pc;     /* per warp */
-    vx_lanes *mask;   /* per warp */
-    uint32_t *regs;   /* per warp, 32 x T: a running shadow to make deltas realistic */
+    uint32_t *pc;   /* per warp */
+    vx_lanes *mask; /* per warp */
+    uint32_t *regs; /* per warp, 32 x T: a running shadow to make deltas realistic */
     vx_event ev;
     vx_commit commits[TG_MAXC];
     uint32_t values[TG_MAXC][128];
@@ -60,7 +60,8 @@ static inline vx_lanes tg_lanes(tgen *g)
     return m & vx_lanes_all(g->T);
 }
 
-static inline void tgen_init(tgen *g, uint64_t seed, uint32_t C, uint32_t W, uint32_t T, unsigned wild)
+static inline void tgen_init(tgen *g, uint64_t seed, uint32_t C, uint32_t W, uint32_t T,
+                             unsigned wild)
 {
     memset(g, 0, sizeof *g);
     g->rng = seed * 0x9E3779B97F4A7C15ull + 1;
@@ -91,7 +92,7 @@ static inline void tgen_free(tgen *g)
 static inline uint32_t tg_insn_at(uint32_t pc)
 {
     uint32_t h = (pc >> 2) * 2654435761u;
-    if ((pc >> 2) % 8 == 7) return 0xFE000EE3u; /* beq x0,x0,-4 */
+    if ((pc >> 2) % 8 == 7) return 0xFE000EE3u;   /* beq x0,x0,-4 */
     if ((pc >> 2) % 13 == 12) return 0x0100006Fu; /* jal x0, +16 */
     return (h & ~0x7Fu) | 0x33u;
 }
@@ -107,7 +108,7 @@ static void tg_values(tgen *g, uint32_t *v, vx_lanes lanes, uint32_t *shadow)
             continue;
         }
         switch (kind) {
-        case 0: v[l] = shadow ? shadow[0] + d : base; break;         /* uniform */
+        case 0: v[l] = shadow ? shadow[0] + d : base; break;          /* uniform */
         case 1: v[l] = base + l * stride; break;                      /* affine */
         case 2: v[l] = (shadow ? shadow[l] : 0) + d + (l & 1); break; /* small deltas */
         case 3: v[l] = (uint32_t)tg_rand(g); break;                   /* random */
@@ -211,9 +212,21 @@ static const vx_event *tgen_next(tgen *g)
         uint32_t *sh = shadow + (size_t)c->reg * g->T;
         if (g->wild) {
             switch (tg_below(g, 8)) {
-            case 0: c->file = VX_RF_F; c->reg = (uint16_t)tg_below(g, 32); sh = NULL; break;
-            case 1: c->file = VX_RF_CSR; c->reg = (uint16_t)tg_below(g, 4096); c->lanes = 1; sh = NULL; break;
-            case 2: c->reg = (uint16_t)tg_below(g, 32); sh = NULL; break;
+            case 0:
+                c->file = VX_RF_F;
+                c->reg = (uint16_t)tg_below(g, 32);
+                sh = NULL;
+                break;
+            case 1:
+                c->file = VX_RF_CSR;
+                c->reg = (uint16_t)tg_below(g, 4096);
+                c->lanes = 1;
+                sh = NULL;
+                break;
+            case 2:
+                c->reg = (uint16_t)tg_below(g, 32);
+                sh = NULL;
+                break;
             case 3: c->lanes = tg_lanes(g); break;
             case 4: c->lanes = 0; break;
             default: break;
