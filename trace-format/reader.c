@@ -807,7 +807,6 @@ vx_err vx_trace_reader_summary(vx_trace_reader *r, vx_trace_summary *out)
     vx_err e;
     const vx_event *ev;
     while ((e = dec_next(r, &d, &ev)) == VX_OK) {
-        out->records++; /* records of the last chunk only: the others are not decoded */
         out->cycle = ev->cycle;
         if (ev->kind == VX_EV_ISSUE) out->issues = ev->index + 1;
         if (ev->kind == VX_EV_END) {

@@ -201,7 +201,7 @@ typedef struct vx_trace_summary {
     bool has_end;       /* an END record was found (always true when complete) */
     uint8_t end_status; /* vx_end_status of the END record, 0 without one */
     uint64_t issues;    /* issue records readable */
-    uint64_t records;   /* records readable */
+    uint64_t records;   /* records (complete traces; 0 when incomplete: not counted) */
     uint64_t cycle;     /* cycle of the last readable record */
     uint64_t raw_bytes; /* raw commit-log size (complete traces; else 0) */
     uint64_t file_bytes;
