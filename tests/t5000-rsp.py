@@ -488,6 +488,26 @@ class RspTests(unittest.TestCase):
         self.assertIn("usage", out)
         self.c.monitor("seek 0")
 
+    def test_random_packets(self):
+        """hundreds of random well-framed packets and raw noise: the server answers each and survives"""
+        import random
+        rng = random.Random(5000)
+        self.c.handshake()
+        alphabet = "0123456789abcdef,:;-=?"
+        heads = ["m", "x", "g", "p", "P", "Z", "z", "H", "T", "v", "q", "Q", "b", "c", "s", "C", "S", "?", "D1",
+                 "qXfer:features:read:", "qXfer:threads:read::", "qThreadExtraInfo,", "qRcmd,", "vCont;", "Hg", "Hc"]
+        for i in range(400):
+            head = rng.choice(heads)
+            if head in ("c", "s", "C", "S", "b", "vCont;", "D1"):
+                continue        # keep the session and the position
+            body = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 24)))
+            r = self.c.cmd(head + body)
+            self.assertIsInstance(r, bytes)
+        for i in range(50):     # noise between packets, then a normal request
+            self.c.raw_send(bytes(rng.randrange(0x20, 0x7f) for _ in range(rng.randrange(1, 40)))
+                            .replace(b"$", b"").replace(b"\x03", b""))
+            self.assertTrue(self.c.cmds("qC").startswith("QC"))
+
     def test_disconnect_mid_packet(self):
         """a client that vanishes mid-packet does not disturb the next one"""
         c2 = self.srv.client()
