@@ -429,12 +429,14 @@ static inline bool fast_ok(const vx_trace_writer *w, const vx_event *ev)
     if (bad) return false;
     for (uint32_t i = 0; i < ev->ncommits; i++) {
         const vx_commit *c = &ev->commits[i];
-        bad |= ((unsigned)c->file - 1u > 1u) | (c->reg >= 32) | ((c->lanes & ~all) != 0) |
-               (c->values == NULL);
+        /* lanes == tmask is the usual case, and tmask was checked above */
+        bad |= ((unsigned)c->file - 1u > 1u) | (c->reg >= 32) | (c->values == NULL) |
+               (c->lanes != ev->tmask && (c->lanes & ~all) != 0);
     }
+    const uint32_t T = w->T;
     for (uint32_t i = 0; i < ev->nmem; i++) {
         const vx_memwrite *m = &ev->mem[i];
-        bad |= (m->size > 4) | !((0x16u >> m->size) & 1) | (m->lane >= w->T);
+        bad |= !((0x16u >> (m->size & 31)) & 1) | (m->size > 4) | (m->lane >= T);
     }
     return !bad;
 }
