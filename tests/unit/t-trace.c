@@ -522,6 +522,15 @@ static void test_writer_errors(void)
     ev.nmem = 1;
     ev.mem = &m;
     is_int(vx_trace_writer_event(w, &ev), VX_ERR_INVAL, "3-byte memory write refused");
+    m.size = 200;
+    is_int(vx_trace_writer_event(w, &ev), VX_ERR_INVAL, "200-byte memory write refused");
+    m.size = 4;
+    m.lane = 4;
+    is_int(vx_trace_writer_event(w, &ev), VX_ERR_INVAL, "memory write by lane 4 of 4 refused");
+    m.lane = 0;
+    c.lanes = 0x20;
+    is_int(vx_trace_writer_event(w, &ev), VX_ERR_INVAL, "commit on lane 5 of 4 refused");
+    c.lanes = 1;
     m.size = 4;
     vx_console con = {64, 'x'};
     ev.nconsole = 1;
