@@ -29,8 +29,8 @@
 typedef struct vx_engine vx_engine;
 
 typedef struct vx_engine_opts {
-    uint64_t mem_budget; /* bytes for checkpoints; 0 = 512 MiB */
-    bool no_verify;      /* do not compare re-executed issues with the trace */
+    uint64_t mem_budget;  /* bytes for checkpoints; 0 = 512 MiB */
+    bool no_verify;       /* do not compare re-executed issues with the trace */
     bool no_summary_file; /* do not read or write the trace summary next to the trace (TRACE.sum) */
 } vx_engine_opts;
 

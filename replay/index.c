@@ -28,7 +28,7 @@ typedef struct block {
 } block;
 
 #define SAVE_MAGIC  "VXRRSUM1"
-#define SAVE_TAIL   32u  /* last bytes of the trace kept to recognise it */
+#define SAVE_TAIL   32u /* last bytes of the trace kept to recognise it */
 #define BLOCK_BYTES (PC_BITS / 8 + PAGE_BITS / 8 + 8 + 4 + 4)
 
 struct vx_index {
@@ -97,8 +97,10 @@ static void put_header(const vx_index *ix, uint8_t *h)
 
 static void put_block(const block *b, uint8_t *p)
 {
-    for (unsigned i = 0; i < PC_BITS / 64; i++, p += 8) vx_put_le64(p, b->pc[i]);
-    for (unsigned i = 0; i < PAGE_BITS / 64; i++, p += 8) vx_put_le64(p, b->page[i]);
+    for (unsigned i = 0; i < PC_BITS / 64; i++, p += 8)
+        vx_put_le64(p, b->pc[i]);
+    for (unsigned i = 0; i < PAGE_BITS / 64; i++, p += 8)
+        vx_put_le64(p, b->page[i]);
     vx_put_le64(p, b->warps);
     vx_put_le32(p + 8, b->wlo);
     vx_put_le32(p + 12, b->whi);
@@ -106,8 +108,10 @@ static void put_block(const block *b, uint8_t *p)
 
 static void get_block(block *b, const uint8_t *p)
 {
-    for (unsigned i = 0; i < PC_BITS / 64; i++, p += 8) b->pc[i] = vx_get_le64(p);
-    for (unsigned i = 0; i < PAGE_BITS / 64; i++, p += 8) b->page[i] = vx_get_le64(p);
+    for (unsigned i = 0; i < PC_BITS / 64; i++, p += 8)
+        b->pc[i] = vx_get_le64(p);
+    for (unsigned i = 0; i < PAGE_BITS / 64; i++, p += 8)
+        b->page[i] = vx_get_le64(p);
     b->warps = vx_get_le64(p);
     b->wlo = vx_get_le32(p + 8);
     b->whi = vx_get_le32(p + 12);
@@ -200,7 +204,8 @@ out:
     return NULL;
 }
 
-vx_index *vx_index_start(const char *path, uint64_t nissues, uint32_t warps_per_core, const char *save_path)
+vx_index *vx_index_start(const char *path, uint64_t nissues, uint32_t warps_per_core,
+                         const char *save_path)
 {
     vx_index *ix = calloc(1, sizeof *ix);
     if (!ix) return NULL;

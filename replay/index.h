@@ -30,7 +30,8 @@ typedef struct vx_index vx_index;
  * when it has read the whole trace, saves it there (best effort: a directory we
  * cannot write to only costs the rebuild next time).  NULL when out of memory.
  */
-vx_index *vx_index_start(const char *path, uint64_t nissues, uint32_t warps_per_core, const char *save_path);
+vx_index *vx_index_start(const char *path, uint64_t nissues, uint32_t warps_per_core,
+                         const char *save_path);
 void vx_index_free(vx_index *ix); /* stops the thread */
 
 /* Number of blocks fully summarised (0 .. nblocks); blocks below it may be queried. */
