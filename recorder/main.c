@@ -33,6 +33,8 @@ static void usage(FILE *f)
             "      --no-compress         store chunks uncompressed\n"
             "      --writer-thread       encode and write the trace in a second thread (helps\n"
             "                            on an idle multi-core machine; the trace is the same)\n"
+            "      --discard             run with the simulator's observer on but record nothing\n"
+            "                            (to measure what observing costs; no trace is written)\n"
             "  -q, --quiet               no progress line, no summary\n\n"
             "debugging while recording:\n"
             "      --dm-port PORT        serve the VxDebug Debug Module on TCP PORT (0 = any)\n"
@@ -111,6 +113,8 @@ int main(int argc, char **argv)
             o.no_compress = true;
         } else if (!strcmp(a, "--writer-thread")) {
             o.writer_thread = true;
+        } else if (!strcmp(a, "--discard")) {
+            o.discard = true;
         } else if (is_opt(a, "--output", "-o")) {
             if (!(v = opt_value(argc, argv, &i, "--output", "-o")) || !*v) {
                 fprintf(stderr, "%s: -o needs a trace file name\n", vxrec_prog);

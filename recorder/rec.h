@@ -21,6 +21,7 @@ typedef struct vxrec_opts {
     bool quiet;                 /* --quiet: no progress line, no summary */
     bool no_compress;           /* --no-compress */
     bool writer_thread;         /* --writer-thread: encode and write in a second thread (pipe.c) */
+    bool discard;               /* --discard: observe every event but record nothing (benchmarks) */
     uint64_t keyframe_interval; /* --keyframe-interval N (issues; 0 = keyframe 0 only) */
     uint32_t chunk_bytes;       /* --chunk-size (raw bytes per EVENTS chunk) */
     bool dm;                    /* --dm-port given */

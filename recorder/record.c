@@ -306,8 +306,41 @@ static void summary(rec *r, const char *kernel)
             st.file_bytes ? (double)st.raw_bytes / (double)st.file_bytes : 0.0);
 }
 
+static void discard_event(void *ctx, const vx_event *ev)
+{
+    (void)ev;
+    ++*(uint64_t *)ctx;
+}
+
+/* --discard: the simulator with its observer on, and nothing else. */
+static int run_discarding(const vxrec_opts *o)
+{
+    vx_sim *sim = NULL;
+    char msg[600];
+    uint64_t n = 0;
+    vx_stop stop;
+    if (vx_cli_setup(&o->run, o->kernel, &sim, NULL, msg, sizeof msg)) {
+        fprintf(stderr, "%s: %s\n", vxrec_prog, msg);
+        return VX_EXIT_USAGE;
+    }
+    vx_sim_set_console(sim, on_console, NULL);
+    vx_sim_set_observer(sim, discard_event, &n, 0);
+    do {
+        vx_sim_run(sim, 0, &stop);
+    } while (stop.reason == VX_STOP_HALT);
+    vx_sim_console_flush(sim);
+    fflush(stdout);
+    if (!o->quiet)
+        fprintf(stderr, "%s: %" PRIu64 " events observed and discarded\n", vxrec_prog, n);
+    vx_sim_free(sim);
+    return stop.reason == VX_STOP_EXIT    ? (int)(stop.exit_code & 0xff)
+           : stop.reason == VX_STOP_LIMIT ? VX_EXIT_LIMIT
+                                          : VX_EXIT_FAULT;
+}
+
 int vxrec_record(const vxrec_opts *o)
 {
+    if (o->discard) return run_discarding(o);
     rec r;
     vx_cli_loaded ld;
     char msg[600];

@@ -142,6 +142,15 @@ class Vxrec(unittest.TestCase):
             self.assertEqual(f1.read(), f2.read())
         self.assertEqual(self.verify(t2).returncode, 0)
 
+    def test_discard(self):
+        """--discard: the kernel runs observed, nothing is written"""
+        b = self.bin("sum.bin", SUM)
+        r = self.rec(["--discard", b])
+        self.assertEqual(r.returncode, 55, r.stderr)
+        self.assertEqual(r.stdout, "#0: OK\n")
+        self.assertIn("43 events observed and discarded", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "sum.vxt")))
+
     def test_no_host_paths(self):
         """the trace keeps basenames only"""
         b = self.bin("sum.bin", SUM)
