@@ -111,7 +111,7 @@ uint32_t vx_csr_read(const vx_sim *s, uint32_t gw, uint32_t lane, uint32_t csr)
     const vx_warp *w = &s->warps[gw];
     uint32_t core = gw / s->nw;
     int pi = plain_index(csr);
-    if (pi >= 0) return w->csr[pi];
+    if (pi >= 0) return vx_pcsr_of(s, gw)[pi];
     if (csr >= 0x7B2 && csr <= 0x7B5)
         return s->dscratch[((size_t)gw * 4 + (csr - 0x7B2)) * s->nt + lane];
     switch (csr) {
@@ -151,7 +151,7 @@ void vx_csr_write(vx_sim *s, uint32_t gw, uint32_t lane, uint32_t csr, uint32_t 
     vx_warp *w = &s->warps[gw];
     int pi = plain_index(csr);
     if (pi >= 0) {
-        w->csr[pi] = val;
+        vx_pcsr_of(s, gw)[pi] = val;
         return;
     }
     if (csr >= 0x7B2 && csr <= 0x7B5) {

@@ -629,7 +629,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         goto commit_x;
     }
     case VX_OP_MRET: {
-        uint32_t target = w->csr[VX_PCSR_MEPC];
+        uint32_t target = vx_pcsr_of(s, gw)[VX_PCSR_MEPC];
         if (target & 3) {
             vx_fault_set(s, VX_FAULT_MISALIGNED, gw, pc, raw, TM, target,
                          "mret target (mepc) 0x%08x is misaligned", target);

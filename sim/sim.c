@@ -125,6 +125,7 @@ vx_err vx_sim_new(const vx_sim_config *cfg, vx_sim **out)
     s->xregs = calloc(ngw * VX_XROWS * nt, sizeof *s->xregs);
     s->fregs = calloc(ngw * 32 * nt, sizeof *s->fregs);
     s->dscratch = calloc(ngw * 4 * nt, sizeof *s->dscratch);
+    s->pcsr = calloc(ngw * VX_PCSR_COUNT, sizeof *s->pcsr);
     s->resv = calloc(ngw * nt, sizeof *s->resv);
     s->resv_ok = calloc(ngw * nt, 1);
     s->ipdom = calloc(ngw * s->ipcap, sizeof *s->ipdom);
@@ -142,7 +143,7 @@ vx_err vx_sim_new(const vx_sim_config *cfg, vx_sim **out)
     s->ev_mem = calloc(nt, sizeof *s->ev_mem);
     s->ev_reads = calloc(nt, sizeof *s->ev_reads);
     s->ev_con = calloc(nt, sizeof *s->ev_con);
-    if (!s->cores || !s->warps || !s->xregs || !s->fregs || !s->dscratch || !s->resv ||
+    if (!s->cores || !s->warps || !s->xregs || !s->fregs || !s->dscratch || !s->pcsr || !s->resv ||
         !s->resv_ok || !s->ipdom || !s->ready || !s->core_ready || !s->bar_count || !s->gbar_count ||
         !s->gbar_need || !s->gbar_rep || !s->dirty || !s->icache || !s->ev_csrvals ||
         !s->ev_fvals || !s->ev_mem || !s->ev_reads || !s->ev_con)
@@ -169,6 +170,7 @@ void vx_sim_free(vx_sim *s)
     free(s->xregs);
     free(s->fregs);
     free(s->dscratch);
+    free(s->pcsr);
     free(s->resv);
     free(s->resv_ok);
     free(s->ipdom);
@@ -196,6 +198,7 @@ void vx_sim_reset(vx_sim *s)
     memset(s->xregs, 0, ngw * VX_XROWS * nt * sizeof *s->xregs);
     memset(s->fregs, 0, ngw * 32 * nt * sizeof *s->fregs);
     memset(s->dscratch, 0, ngw * 4 * nt * sizeof *s->dscratch);
+    memset(s->pcsr, 0, ngw * VX_PCSR_COUNT * sizeof *s->pcsr);
     memset(s->resv, 0, ngw * nt * sizeof *s->resv);
     memset(s->resv_ok, 0, ngw * nt);
     memset(s->ipdom, 0, ngw * s->ipcap * sizeof *s->ipdom);

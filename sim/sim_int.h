@@ -75,8 +75,7 @@ typedef struct vx_warp {
     uint8_t fcsr;       /* frm << 5 | fflags */
     uint32_t depth;     /* IPDOM stack depth */
     uint64_t issued;
-    uint32_t csr[VX_PCSR_COUNT];
-} vx_warp;
+} vx_warp; /* kept small (the plain CSRs live in vx_sim.pcsr) so indexing is cheap */
 
 static inline vx_lanes vx_warp_mask(const vx_warp *w)
 {
@@ -128,6 +127,7 @@ struct vx_sim {
     uint32_t *xregs;      /* [ngw][33][nt] */
     uint32_t *fregs;      /* [ngw][32][nt] */
     uint32_t *dscratch;   /* [ngw][4][nt] */
+    uint32_t *pcsr;       /* [ngw][VX_PCSR_COUNT] plain-storage CSRs per warp */
     uint32_t *resv;       /* [ngw][nt] LR reservation address */
     uint8_t *resv_ok;     /* [ngw][nt] reservation valid */
     vx_ipdom *ipdom;      /* [ngw][ipcap] */
@@ -199,6 +199,11 @@ struct vx_sim {
 static inline uint32_t *vx_xrow(const vx_sim *s, uint32_t gw, uint32_t r)
 {
     return s->xregs + ((size_t)gw * VX_XROWS + r) * s->nt;
+}
+
+static inline uint32_t *vx_pcsr_of(const vx_sim *s, uint32_t gw)
+{
+    return s->pcsr + (size_t)gw * VX_PCSR_COUNT;
 }
 
 static inline uint32_t *vx_frow(const vx_sim *s, uint32_t gw, uint32_t r)

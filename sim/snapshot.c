@@ -22,7 +22,7 @@ struct vx_sim_snap {
 
     vx_core *cores;
     vx_warp *warps;
-    uint32_t *xregs, *fregs, *dscratch, *resv;
+    uint32_t *xregs, *fregs, *dscratch, *pcsr, *resv;
     uint8_t *resv_ok;
     vx_ipdom *ipdom;
     uint64_t *ready;
@@ -47,8 +47,8 @@ struct vx_sim_snap {
 
 /* Sizes of the per-sim arrays, in one place for save, restore and free. */
 typedef struct blocks {
-    size_t cores, warps, xregs, fregs, dscratch, resv, resv_ok, ipdom, ready, bar_count, gbar,
-        gbar_rep;
+    size_t cores, warps, xregs, fregs, dscratch, pcsr, resv, resv_ok, ipdom, ready, bar_count,
+        gbar, gbar_rep;
 } blocks;
 
 static blocks sizes_of(const vx_sim *s)
@@ -60,6 +60,7 @@ static blocks sizes_of(const vx_sim *s)
     b.xregs = ngw * VX_XROWS * nt * sizeof(uint32_t);
     b.fregs = ngw * 32 * nt * sizeof(uint32_t);
     b.dscratch = ngw * 4 * nt * sizeof(uint32_t);
+    b.pcsr = ngw * VX_PCSR_COUNT * sizeof(uint32_t);
     b.resv = ngw * nt * sizeof(uint32_t);
     b.resv_ok = ngw * nt;
     b.ipdom = ngw * s->ipcap * sizeof(vx_ipdom);
@@ -95,6 +96,7 @@ void vx_sim_snap_free(vx_sim_snap *sn)
     free(sn->xregs);
     free(sn->fregs);
     free(sn->dscratch);
+    free(sn->pcsr);
     free(sn->resv);
     free(sn->resv_ok);
     free(sn->ipdom);
@@ -122,6 +124,7 @@ vx_err vx_sim_snap_save(vx_sim *s, vx_sim_snap **out)
     sn->xregs = dup_mem(s->xregs, b.xregs);
     sn->fregs = dup_mem(s->fregs, b.fregs);
     sn->dscratch = dup_mem(s->dscratch, b.dscratch);
+    sn->pcsr = dup_mem(s->pcsr, b.pcsr);
     sn->resv = dup_mem(s->resv, b.resv);
     sn->resv_ok = dup_mem(s->resv_ok, b.resv_ok);
     sn->ipdom = dup_mem(s->ipdom, b.ipdom);
@@ -132,7 +135,8 @@ vx_err vx_sim_snap_save(vx_sim *s, vx_sim_snap **out)
     sn->gbar_rep = dup_mem(s->gbar_rep, b.gbar_rep);
     sn->dm_len = vx_dm_state_size(s->dm);
     sn->dm = malloc(sn->dm_len ? sn->dm_len : 1);
-    if (!sn->cores || !sn->warps || !sn->xregs || !sn->fregs || !sn->dscratch || !sn->resv ||
+    if (!sn->cores || !sn->warps || !sn->xregs || !sn->fregs || !sn->dscratch || !sn->pcsr ||
+        !sn->resv ||
         !sn->resv_ok || !sn->ipdom || !sn->ready || !sn->bar_count || !sn->gbar_count ||
         !sn->gbar_need || !sn->gbar_rep || !sn->dm) {
         if (sn->cores) memset(sn->cores, 0, b.cores); /* page refs not taken yet */
@@ -180,7 +184,8 @@ vx_err vx_sim_snap_save(vx_sim *s, vx_sim_snap **out)
     sn->stats = s->stats;
     sn->start_pc = s->cfg.start_pc;
     sn->arg = s->cfg.arg;
-    sn->state_bytes = sizeof *sn + b.cores + b.warps + b.xregs + b.fregs + b.dscratch + b.resv +
+    sn->state_bytes = sizeof *sn + b.cores + b.warps + b.xregs + b.fregs + b.dscratch + b.pcsr +
+                      b.resv +
                       b.resv_ok + b.ipdom + b.ready + b.bar_count + 2 * b.gbar + b.gbar_rep +
                       sn->dm_len;
     for (uint32_t i = 0; i < VX_L1_SIZE; i++)
@@ -246,6 +251,7 @@ vx_err vx_sim_snap_restore(vx_sim *s, const vx_sim_snap *sn)
     memcpy(s->xregs, sn->xregs, b.xregs);
     memcpy(s->fregs, sn->fregs, b.fregs);
     memcpy(s->dscratch, sn->dscratch, b.dscratch);
+    memcpy(s->pcsr, sn->pcsr, b.pcsr);
     memcpy(s->resv, sn->resv, b.resv);
     memcpy(s->resv_ok, sn->resv_ok, b.resv_ok);
     memcpy(s->ipdom, sn->ipdom, b.ipdom);
@@ -483,7 +489,7 @@ vx_err vx_sim_state_encode(const vx_sim *s, uint8_t **buf, size_t *len)
         w_u32(&w, wp->bar_id);
         w_u8(&w, wp->fcsr);
         w_u64(&w, wp->issued);
-        for (uint32_t i = 0; i < VX_PCSR_COUNT; i++) w_u32(&w, wp->csr[i]);
+        for (uint32_t i = 0; i < VX_PCSR_COUNT; i++) w_u32(&w, vx_pcsr_of(s, g)[i]);
         w_u32(&w, wp->depth);
         const vx_ipdom *e = vx_ipdom_of(s, g);
         for (uint32_t i = 0; i < wp->depth; i++) {
@@ -563,6 +569,7 @@ vx_err vx_sim_state_decode(vx_sim *s, const uint8_t *buf, size_t len)
     tmp.xregs = calloc(1, b.xregs);
     tmp.fregs = calloc(1, b.fregs);
     tmp.dscratch = calloc(1, b.dscratch);
+    tmp.pcsr = calloc(1, b.pcsr);
     tmp.resv = calloc(1, b.resv);
     tmp.resv_ok = calloc(1, b.resv_ok);
     tmp.ipdom = calloc(1, b.ipdom);
@@ -576,7 +583,8 @@ vx_err vx_sim_state_decode(vx_sim *s, const uint8_t *buf, size_t len)
     uint8_t *dmbuf = NULL;
     vx_err err = VX_OK;
     uint32_t nt = s->nt;
-    if (!tmp.cores || !tmp.warps || !tmp.xregs || !tmp.fregs || !tmp.dscratch || !tmp.resv ||
+    if (!tmp.cores || !tmp.warps || !tmp.xregs || !tmp.fregs || !tmp.dscratch || !tmp.pcsr ||
+        !tmp.resv ||
         !tmp.resv_ok || !tmp.ipdom || !tmp.ready || !tmp.bar_count || !tmp.gbar_count ||
         !tmp.gbar_need || !tmp.gbar_rep) {
         err = vx_sim_fail(s, VX_ERR_NOMEM, "out of memory decoding machine state");
@@ -660,7 +668,7 @@ vx_err vx_sim_state_decode(vx_sim *s, const uint8_t *buf, size_t len)
         wp->bar_id = r_u32(&r);
         wp->fcsr = (uint8_t)r_u8(&r);
         wp->issued = r_u64(&r);
-        for (uint32_t i = 0; i < VX_PCSR_COUNT; i++) wp->csr[i] = r_u32(&r);
+        for (uint32_t i = 0; i < VX_PCSR_COUNT; i++) vx_pcsr_of(&tmp, g)[i] = r_u32(&r);
         wp->depth = r_u32(&r);
         if (r.bad) break;
         if (fl > 15 || (vx_warp_mask(wp) & ~s->allmask) || wp->depth > s->ipcap ||
@@ -738,6 +746,7 @@ vx_err vx_sim_state_decode(vx_sim *s, const uint8_t *buf, size_t len)
     memcpy(s->xregs, tmp.xregs, b.xregs);
     memcpy(s->fregs, tmp.fregs, b.fregs);
     memcpy(s->dscratch, tmp.dscratch, b.dscratch);
+    memcpy(s->pcsr, tmp.pcsr, b.pcsr);
     memcpy(s->resv, tmp.resv, b.resv);
     memcpy(s->resv_ok, tmp.resv_ok, b.resv_ok);
     memcpy(s->ipdom, tmp.ipdom, b.ipdom);
@@ -786,6 +795,7 @@ out:
     free(tmp.xregs);
     free(tmp.fregs);
     free(tmp.dscratch);
+    free(tmp.pcsr);
     free(tmp.resv);
     free(tmp.resv_ok);
     free(tmp.ipdom);
