@@ -86,7 +86,7 @@ uint8_t vx_fault_signal(vx_fault_kind kind)
     case VX_FAULT_ILLEGAL:
     case VX_FAULT_CSR: return 4; /* SIGILL */
     case VX_FAULT_MISALIGNED:
-    case VX_FAULT_CONSOLE: return 7; /* SIGBUS */
+    case VX_FAULT_CONSOLE: return 7;   /* SIGBUS */
     case VX_FAULT_UNMAPPED: return 11; /* SIGSEGV */
     case VX_FAULT_EBREAK: return 5;    /* SIGTRAP */
     case VX_FAULT_ECALL: return 12;    /* SIGSYS (GDB numbering) */
@@ -189,7 +189,10 @@ void vx_resv_kill(vx_sim *s, uint32_t addr)
 
 /* ---- memory pointer resolution ---------------------------------------------------------------- */
 
-enum { MEM_OK = 0, MEM_CONSOLE = -1 };
+enum {
+    MEM_OK = 0,
+    MEM_CONSOLE = -1
+};
 
 /* Pointer for a read of size bytes at addr by core; returns MEM_OK or a vx_fault_kind. */
 /*
@@ -362,10 +365,10 @@ void vx_warp_deactivated(vx_sim *s, uint32_t gw, bool traced)
     c->nactive--;
     s->nactive--;
     vx_sched_update(s, gw);
-    if (c->spawn_pending && c->nactive == 1 &&
-        s->warps[core * s->nw + c->spawn_caller].active)
+    if (c->spawn_pending && c->nactive == 1 && s->warps[core * s->nw + c->spawn_caller].active)
         spawn_resolve(s, core);
-    for (uint32_t i = 0; i < s->nb; i++) gbar_check(s, core, i);
+    for (uint32_t i = 0; i < s->nb; i++)
+        gbar_check(s, core, i);
 }
 
 /* Set a warp's thread mask from a warp-control op; an empty mask ends the warp. */
@@ -383,28 +386,29 @@ static void set_tmask(vx_sim *s, uint32_t gw, vx_lanes m, uint32_t pc, bool trac
 
 /* ---- the executor ---------------------------------------------------------------------------------- */
 
-#define LANE_ON(t) ((unsigned)(((t) < 64 ? tm0 >> ((t) & 63) : tm1 >> ((t) & 63))) & 1u)
+#define LANE_ON(t) ((unsigned)(((t) < 64 ? tm0 >> ((t)&63) : tm1 >> ((t)&63))) & 1u)
 /*
  * Run the body for every active lane t in ascending order: a plain loop with a
  * full mask (vectorisable), otherwise over the set bits of the mask, so a warp
  * running one lane of 32 costs one iteration.  The body may `continue`.
  */
-#define LANES_IMPL(pragma, ...)                                                                    \
-    do {                                                                                           \
-        if (full) {                                                                                \
-            pragma for (uint32_t t = 0; t < nt; t++) {                                             \
-                __VA_ARGS__;                                                                       \
-            }                                                                                      \
-        } else {                                                                                   \
-            for (uint32_t lw_ = 0; lw_ < 2; lw_++) {                                               \
-                uint64_t lm_ = lw_ ? tm1 : tm0;                                                    \
-                while (lm_) {                                                                      \
-                    uint32_t t = lw_ * 64 + (uint32_t)__builtin_ctzll(lm_);                        \
-                    lm_ &= lm_ - 1;                                                                \
-                    __VA_ARGS__;                                                                   \
-                }                                                                                  \
-            }                                                                                      \
-        }                                                                                          \
+#define LANES_IMPL(pragma, ...)                                             \
+    do {                                                                    \
+        if (full) {                                                         \
+            pragma for (uint32_t t = 0; t < nt; t++)                        \
+            {                                                               \
+                __VA_ARGS__;                                                \
+            }                                                               \
+        } else {                                                            \
+            for (uint32_t lw_ = 0; lw_ < 2; lw_++) {                        \
+                uint64_t lm_ = lw_ ? tm1 : tm0;                             \
+                while (lm_) {                                               \
+                    uint32_t t = lw_ * 64 + (uint32_t)__builtin_ctzll(lm_); \
+                    lm_ &= lm_ - 1;                                         \
+                    __VA_ARGS__;                                            \
+                }                                                           \
+            }                                                               \
+        }                                                                   \
     } while (0)
 #define LANES(...) LANES_IMPL(, __VA_ARGS__)
 /*
@@ -416,22 +420,22 @@ static void set_tmask(vx_sim *s, uint32_t gw, vx_lanes m, uint32_t pc, bool trac
 #define LANES_EW(...) LANES_IMPL(_Pragma("GCC ivdep"), __VA_ARGS__)
 
 /* integer rd <- f(rs1, rs2) */
-#define OP_RR(expr)                                                                                \
-    do {                                                                                           \
-        uint32_t *d = XR(in->wrd);                                                                 \
-        const uint32_t *pa = XR(in->rs1), *pb = XR(in->rs2);                                       \
-        LANES_EW(uint32_t A = pa[t]; uint32_t B = pb[t]; d[t] = (expr));                           \
-        goto commit_x;                                                                             \
+#define OP_RR(expr)                                                      \
+    do {                                                                 \
+        uint32_t *d = XR(in->wrd);                                       \
+        const uint32_t *pa = XR(in->rs1), *pb = XR(in->rs2);             \
+        LANES_EW(uint32_t A = pa[t]; uint32_t B = pb[t]; d[t] = (expr)); \
+        goto commit_x;                                                   \
     } while (0)
 
 /* integer rd <- f(rs1, imm) */
-#define OP_RI(expr)                                                                                \
-    do {                                                                                           \
-        uint32_t *d = XR(in->wrd);                                                                 \
-        const uint32_t *pa = XR(in->rs1);                                                          \
-        const uint32_t B = (uint32_t)in->imm;                                                      \
-        LANES_EW(uint32_t A = pa[t]; d[t] = (expr));                                               \
-        goto commit_x;                                                                             \
+#define OP_RI(expr)                                  \
+    do {                                             \
+        uint32_t *d = XR(in->wrd);                   \
+        const uint32_t *pa = XR(in->rs1);            \
+        const uint32_t B = (uint32_t)in->imm;        \
+        LANES_EW(uint32_t A = pa[t]; d[t] = (expr)); \
+        goto commit_x;                               \
     } while (0)
 
 static inline uint32_t op_div(uint32_t a, uint32_t b)
@@ -495,8 +499,8 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     const bool full = tm0 == s->all0 && tm1 == s->all1;
     uint32_t *const xbase = s->xregs + (size_t)gw * VX_XROWS * nt;
     uint32_t *const fbase = s->fregs + (size_t)gw * 32u * nt;
-#define XR(r) (xbase + (size_t)(r) * nt)
-#define FR(r) (fbase + (size_t)(r) * nt)
+#define XR(r) (xbase + (size_t)(r)*nt)
+#define FR(r) (fbase + (size_t)(r)*nt)
     uint32_t npc = pc + 4;
     const uint32_t raw = in->raw;
     /* Computed where used: the mask as one value, and the last active lane. */
@@ -559,7 +563,8 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         const unsigned op = in->op;
         uint32_t any = 0, all = 1;
         /* one loop per condition, so that the lane loop has no switch inside */
-#define BR(expr) LANES(uint32_t A = pa[t]; uint32_t B = pb[t]; uint32_t c_ = (expr); any |= c_; all &= c_)
+#define BR(expr) \
+    LANES(uint32_t A = pa[t]; uint32_t B = pb[t]; uint32_t c_ = (expr); any |= c_; all &= c_)
         switch (op) {
         case VX_OP_BEQ: BR(A == B); break;
         case VX_OP_BNE: BR(A != B); break;
@@ -666,7 +671,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     case VX_OP_LHU: fsize = 2; goto do_load;
     case VX_OP_LW:
     case VX_OP_FLW:
-    do_load: {
+    do_load : {
         const uint8_t *ptr[VX_MAX_THREADS];
         pcache pcc = {~0u, NULL};
         const uint32_t *pa = XR(in->rs1);
@@ -713,8 +718,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
             mem_fault(s, fk, false, gw, pc, raw, bad, baddr, fsize, "load");
             return VX_X_FAULT;
         }
-        if (traced)
-            LANES(memr(s, pa[t] + imm, (uint8_t)fsize, t));
+        if (traced) LANES(memr(s, pa[t] + imm, (uint8_t)fsize, t));
         if (in->op == VX_OP_FLW) {
             uint32_t *d = FR(in->rd);
             LANES(d[t] = ld32(ptr[t]));
@@ -737,7 +741,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     case VX_OP_SH: fsize = 2; goto do_store;
     case VX_OP_SW:
     case VX_OP_FSW:
-    do_store: {
+    do_store : {
         uint8_t *ptr[VX_MAX_THREADS];
         pcache pcc = {~0u, NULL};
         const uint32_t *pa = XR(in->rs1);
@@ -851,9 +855,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         });
         goto commit_x;
     }
-    case VX_OP_SC_W:
-        what = "sc.w";
-        goto do_amo;
+    case VX_OP_SC_W: what = "sc.w"; goto do_amo;
     case VX_OP_AMOSWAP_W:
     case VX_OP_AMOADD_W:
     case VX_OP_AMOXOR_W:
@@ -864,7 +866,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     case VX_OP_AMOMINU_W:
     case VX_OP_AMOMAXU_W:
         what = "amo";
-    do_amo: {
+    do_amo : {
         uint8_t *ptr[VX_MAX_THREADS];
         pcache pcc = {~0u, NULL};
         const uint32_t *pa = XR(in->rs1), *pb = XR(in->rs2);
@@ -945,7 +947,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
             uint32_t src = imm_form ? in->rs1 : pa[t];
             uint32_t old = vx_csr_read(s, gw, t, csr);
             if (writes) {
-                uint32_t nv = is_w ? src
+                uint32_t nv = is_w                                        ? src
                               : (op == VX_OP_CSRRS || op == VX_OP_CSRRSI) ? old | src
                                                                           : old & ~src;
                 vx_csr_write(s, gw, t, csr, nv);
@@ -996,12 +998,8 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         switch (in->op) {
         case VX_OP_FMADD_S: LANES(fd[t] = vx_f32_fmadd(fa[t], fb[t], fc[t], rm, &fflags)); break;
         case VX_OP_FMSUB_S: LANES(fd[t] = vx_f32_fmsub(fa[t], fb[t], fc[t], rm, &fflags)); break;
-        case VX_OP_FNMSUB_S:
-            LANES(fd[t] = vx_f32_fnmsub(fa[t], fb[t], fc[t], rm, &fflags));
-            break;
-        case VX_OP_FNMADD_S:
-            LANES(fd[t] = vx_f32_fnmadd(fa[t], fb[t], fc[t], rm, &fflags));
-            break;
+        case VX_OP_FNMSUB_S: LANES(fd[t] = vx_f32_fnmsub(fa[t], fb[t], fc[t], rm, &fflags)); break;
+        case VX_OP_FNMADD_S: LANES(fd[t] = vx_f32_fnmadd(fa[t], fb[t], fc[t], rm, &fflags)); break;
         case VX_OP_FADD_S: LANES(fd[t] = vx_f32_add(fa[t], fb[t], rm, &fflags)); break;
         case VX_OP_FSUB_S: LANES(fd[t] = vx_f32_sub(fa[t], fb[t], rm, &fflags)); break;
         case VX_OP_FMUL_S: LANES(fd[t] = vx_f32_mul(fa[t], fb[t], rm, &fflags)); break;
@@ -1009,12 +1007,8 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         case VX_OP_FSQRT_S: LANES(fd[t] = vx_f32_sqrt(fa[t], rm, &fflags)); break;
         case VX_OP_FCVT_S_W: LANES(fd[t] = vx_f32_from_i32(xa[t], rm, &fflags)); break;
         case VX_OP_FCVT_S_WU: LANES(fd[t] = vx_f32_from_u32(xa[t], rm, &fflags)); break;
-        case VX_OP_FCVT_W_S:
-            LANES(xd[t] = vx_f32_to_i32(fa[t], rm, &fflags));
-            goto commit_xf;
-        default: /* FCVT_WU_S */
-            LANES(xd[t] = vx_f32_to_u32(fa[t], rm, &fflags));
-            goto commit_xf;
+        case VX_OP_FCVT_W_S: LANES(xd[t] = vx_f32_to_i32(fa[t], rm, &fflags)); goto commit_xf;
+        default: /* FCVT_WU_S */ LANES(xd[t] = vx_f32_to_u32(fa[t], rm, &fflags)); goto commit_xf;
         }
         if (traced) commit(s, VX_RF_F, in->rd, TM, fd);
         goto fp_flags;
@@ -1321,8 +1315,8 @@ static ALWAYS_INLINE int fetch(vx_sim *s, uint32_t gw, uint32_t pc, uint32_t *ra
     }
     if (pc - VX_LMEM_BASE_ADDR < VX_LMEM_SIZE) {
         uint32_t off = pc - VX_LMEM_BASE_ADDR;
-        *raw = ld32(vx_lmem_rpage(s, gw / s->nw, off >> VX_PAGE_SHIFT) +
-                    (off & (VX_PAGE_SIZE - 1)));
+        *raw =
+            ld32(vx_lmem_rpage(s, gw / s->nw, off >> VX_PAGE_SHIFT) + (off & (VX_PAGE_SIZE - 1)));
         return 0;
     }
     vx_fault_set(s, VX_FAULT_UNMAPPED, gw, pc, 0, vx_warp_mask(&s->warps[gw]), pc,
@@ -1519,10 +1513,10 @@ out:
 
 /* One instance per common warp width (lane loops with a constant trip count unroll and
  * vectorise), one for any other width, one with the observer. */
-#define LOOP_VARIANT(name, traced, ntc)                                                            \
-    static int name(vx_sim *s, uint64_t max, uint64_t *issued, uint32_t *gw, int *r)              \
-    {                                                                                              \
-        return loop_impl(s, max, issued, gw, r, traced, ntc);                                      \
+#define LOOP_VARIANT(name, traced, ntc)                                              \
+    static int name(vx_sim *s, uint64_t max, uint64_t *issued, uint32_t *gw, int *r) \
+    {                                                                                \
+        return loop_impl(s, max, issued, gw, r, traced, ntc);                        \
     }
 LOOP_VARIANT(loop_traced, 1, 0)
 LOOP_VARIANT(loop_any, 0, 0)

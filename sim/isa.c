@@ -16,6 +16,7 @@ static const vx_isa_row rows[VX_OP_COUNT] = {
 #include "vx_isa.def"
 #undef X
 };
+
 /* clang-format on */
 
 const vx_isa_row *vx_isa_row_get(unsigned op)
@@ -82,28 +83,20 @@ void vx_isa_decode(uint32_t raw, vx_insn *out)
     case VX_FMT_FR:
     case VX_FMT_FRN:
     case VX_FMT_FCMP:
-    case VX_FMT_VX_DSS:
-        d.rd = rd, d.rs1 = rs1, d.rs2 = rs2;
-        break;
+    case VX_FMT_VX_DSS: d.rd = rd, d.rs1 = rs1, d.rs2 = rs2; break;
     case VX_FMT_I:
     case VX_FMT_LD:
     case VX_FMT_FLD:
-    case VX_FMT_JR:
-        d.rd = rd, d.rs1 = rs1, d.imm = imm_i(raw);
-        break;
+    case VX_FMT_JR: d.rd = rd, d.rs1 = rs1, d.imm = imm_i(raw); break;
     case VX_FMT_SH: d.rd = rd, d.rs1 = rs1, d.imm = rs2; break;
     case VX_FMT_ST:
-    case VX_FMT_FST:
-        d.rs1 = rs1, d.rs2 = rs2, d.imm = imm_s(raw);
-        break;
+    case VX_FMT_FST: d.rs1 = rs1, d.rs2 = rs2, d.imm = imm_s(raw); break;
     case VX_FMT_B: d.rs1 = rs1, d.rs2 = rs2, d.imm = imm_b(raw); break;
     case VX_FMT_U: d.rd = rd, d.imm = (int32_t)(raw & 0xfffff000u); break;
     case VX_FMT_J: d.rd = rd, d.imm = imm_j(raw); break;
     case VX_FMT_FENCE: d.imm = (int32_t)(raw >> 20); break;
     case VX_FMT_CSR:
-    case VX_FMT_CSRI:
-        d.rd = rd, d.rs1 = rs1, d.imm = (int32_t)(raw >> 20);
-        break;
+    case VX_FMT_CSRI: d.rd = rd, d.rs1 = rs1, d.imm = (int32_t)(raw >> 20); break;
     case VX_FMT_AMO: d.rd = rd, d.rs1 = rs1, d.rs2 = rs2, d.rm = (uint8_t)((raw >> 25) & 3); break;
     case VX_FMT_LR: d.rd = rd, d.rs1 = rs1, d.rm = (uint8_t)((raw >> 25) & 3); break;
     case VX_FMT_FR1:
@@ -111,9 +104,7 @@ void vx_isa_decode(uint32_t raw, vx_insn *out)
     case VX_FMT_F2XN:
     case VX_FMT_X2F:
     case VX_FMT_X2FN:
-    case VX_FMT_VX_DS:
-        d.rd = rd, d.rs1 = rs1;
-        break;
+    case VX_FMT_VX_DS: d.rd = rd, d.rs1 = rs1; break;
     case VX_FMT_FR4: d.rd = rd, d.rs1 = rs1, d.rs2 = rs2, d.rs3 = (uint8_t)(raw >> 27); break;
     case VX_FMT_VX_S: d.rs1 = rs1; break;
     case VX_FMT_VX_SS: d.rs1 = rs1, d.rs2 = rs2; break;
@@ -131,9 +122,9 @@ static const char *const xnames[32] = {
 };
 
 static const char *const fnames[32] = {
-    "ft0", "ft1", "ft2",  "ft3",  "ft4", "ft5", "ft6",  "ft7",  "fs0",  "fs1",  "fa0",
-    "fa1", "fa2", "fa3",  "fa4",  "fa5", "fa6", "fa7",  "fs2",  "fs3",  "fs4",  "fs5",
-    "fs6", "fs7", "fs8",  "fs9",  "fs10", "fs11", "ft8", "ft9", "ft10", "ft11",
+    "ft0", "ft1", "ft2", "ft3", "ft4",  "ft5",  "ft6", "ft7", "fs0",  "fs1",  "fa0",
+    "fa1", "fa2", "fa3", "fa4", "fa5",  "fa6",  "fa7", "fs2", "fs3",  "fs4",  "fs5",
+    "fs6", "fs7", "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11",
 };
 
 const char *vx_isa_xreg_name(unsigned r)
@@ -149,13 +140,12 @@ const char *vx_isa_freg_name(unsigned r)
 const char *vx_isa_csr_name(uint32_t csr)
 {
     static const char *const pmpaddr[16] = {
-        "pmpaddr0", "pmpaddr1", "pmpaddr2",  "pmpaddr3",  "pmpaddr4",  "pmpaddr5",
-        "pmpaddr6", "pmpaddr7", "pmpaddr8",  "pmpaddr9",  "pmpaddr10", "pmpaddr11",
+        "pmpaddr0",  "pmpaddr1",  "pmpaddr2",  "pmpaddr3",  "pmpaddr4",  "pmpaddr5",
+        "pmpaddr6",  "pmpaddr7",  "pmpaddr8",  "pmpaddr9",  "pmpaddr10", "pmpaddr11",
         "pmpaddr12", "pmpaddr13", "pmpaddr14", "pmpaddr15",
     };
     static const char *const pmpcfg[4] = {"pmpcfg0", "pmpcfg1", "pmpcfg2", "pmpcfg3"};
-    static const char *const dscratch[4] = {"dscratch0", "dscratch1", "dscratch2",
-                                            "dscratch3"};
+    static const char *const dscratch[4] = {"dscratch0", "dscratch1", "dscratch2", "dscratch3"};
     if (csr >= 0x3B0 && csr <= 0x3BF) return pmpaddr[csr - 0x3B0];
     if (csr >= 0x3A0 && csr <= 0x3A3) return pmpcfg[csr - 0x3A0];
     if (csr >= 0x7B2 && csr <= 0x7B5) return dscratch[csr - 0x7B2];

@@ -68,11 +68,11 @@ static vx_err load_elf(vx_sim *s, const char *name, const uint8_t *bytes, size_t
 
     uint16_t machine = vx_get_le16(bytes + 18), type = vx_get_le16(bytes + 16);
     if (machine != EM_RISCV)
-        return vx_sim_fail(s, VX_ERR_FORMAT, "%s: ELF machine %u is not RISC-V (%u)", name,
-                           machine, EM_RISCV);
+        return vx_sim_fail(s, VX_ERR_FORMAT, "%s: ELF machine %u is not RISC-V (%u)", name, machine,
+                           EM_RISCV);
     if (type != ET_EXEC)
-        return vx_sim_fail(s, VX_ERR_FORMAT, "%s: ELF type %u is not an executable (ET_EXEC)",
-                           name, type);
+        return vx_sim_fail(s, VX_ERR_FORMAT, "%s: ELF type %u is not an executable (ET_EXEC)", name,
+                           type);
 
     if (elf_version(EV_CURRENT) == EV_NONE)
         return vx_sim_fail(s, VX_ERR_UNSUPP, "libelf is unusable: %s", elf_errmsg(-1));
@@ -123,9 +123,9 @@ static vx_err load_elf(vx_sim *s, const char *name, const uint8_t *bytes, size_t
         char what[48];
         snprintf(what, sizeof what, "segment %zu", i);
         if (p->p_filesz > p->p_memsz) {
-            err = vx_sim_fail(s, VX_ERR_FORMAT, "%s: %s has file size %llu > memory size %llu",
-                              name, what, (unsigned long long)p->p_filesz,
-                              (unsigned long long)p->p_memsz);
+            err =
+                vx_sim_fail(s, VX_ERR_FORMAT, "%s: %s has file size %llu > memory size %llu", name,
+                            what, (unsigned long long)p->p_filesz, (unsigned long long)p->p_memsz);
             goto out;
         }
         if ((uint64_t)p->p_offset + p->p_filesz > len) {
@@ -176,8 +176,8 @@ static vx_err load_vxbin(vx_sim *s, const char *name, const uint8_t *bytes, size
                            name, (unsigned long long)max_vma, (unsigned long long)min_vma);
     if (size > max_vma - min_vma)
         return vx_sim_fail(s, VX_ERR_FORMAT,
-                           "%s: .vxbin image (%llu bytes) is larger than [min_vma, max_vma)",
-                           name, (unsigned long long)size);
+                           "%s: .vxbin image (%llu bytes) is larger than [min_vma, max_vma)", name,
+                           (unsigned long long)size);
     vx_err err = check_range(s, name, "image", min_vma, max_vma - min_vma);
     if (err) return err;
     if (size) {

@@ -90,7 +90,8 @@ void vx_mem_free_all(vx_sim *s)
     for (uint32_t i = 0; i < VX_L1_SIZE; i++) {
         vx_page **l2 = s->mem.l1[i];
         if (!l2) continue;
-        for (uint32_t j = 0; j < VX_L2_SIZE; j++) vx_page_release(l2[j]);
+        for (uint32_t j = 0; j < VX_L2_SIZE; j++)
+            vx_page_release(l2[j]);
         free(l2);
         s->mem.l1[i] = NULL;
     }
@@ -215,8 +216,7 @@ vx_err vx_sim_mem_write(vx_sim *s, uint32_t core, uint32_t addr, const void *buf
     if (core >= s->nc)
         return vx_sim_fail(s, VX_ERR_RANGE, "no core %u (the platform has %u)", core, s->nc);
     if ((uint64_t)addr + len > (1ull << 32))
-        return vx_sim_fail(s, VX_ERR_RANGE, "write of %zu bytes at 0x%08x wraps around", len,
-                           addr);
+        return vx_sim_fail(s, VX_ERR_RANGE, "write of %zu bytes at 0x%08x wraps around", len, addr);
     while (len) {
         int region;
         size_t n = piece(addr, len, &region);
@@ -226,7 +226,8 @@ vx_err vx_sim_mem_write(vx_sim *s, uint32_t core, uint32_t addr, const void *buf
             vx_err e = vx_gmem_write(s, addr, src, n);
             if (e) return e;
             if (s->nresv)
-                for (uint32_t a = addr & ~3u; a < addr + n; a += 4) vx_resv_kill(s, a);
+                for (uint32_t a = addr & ~3u; a < addr + n; a += 4)
+                    vx_resv_kill(s, a);
         } else {
             for (size_t done = 0; done < n;) {
                 uint32_t a = addr + (uint32_t)done, off = a & (VX_PAGE_SIZE - 1);
@@ -274,7 +275,8 @@ void vx_sim_visit_pages(const vx_sim *s, bool all, vx_sim_page_fn fn, void *ctx)
 void vx_sim_clear_dirty(vx_sim *s)
 {
     memset(s->dirty, 0, VX_NPAGES / 8);
-    for (uint32_t c = 0; c < s->nc; c++) s->cores[c].lmem_dirty = 0;
+    for (uint32_t c = 0; c < s->nc; c++)
+        s->cores[c].lmem_dirty = 0;
 }
 
 vx_err vx_sim_put_page(vx_sim *s, uint32_t space, uint32_t addr, const uint8_t *page)
@@ -294,10 +296,8 @@ vx_err vx_sim_put_page(vx_sim *s, uint32_t space, uint32_t addr, const uint8_t *
         return VX_OK;
     }
     uint32_t core = space - 1;
-    if (core >= s->nc || addr < VX_LMEM_BASE_ADDR ||
-        addr >= VX_LMEM_BASE_ADDR + VX_LMEM_SIZE)
-        return vx_sim_fail(s, VX_ERR_RANGE, "no local-memory page 0x%08x in space %u", addr,
-                           space);
+    if (core >= s->nc || addr < VX_LMEM_BASE_ADDR || addr >= VX_LMEM_BASE_ADDR + VX_LMEM_SIZE)
+        return vx_sim_fail(s, VX_ERR_RANGE, "no local-memory page 0x%08x in space %u", addr, space);
     uint32_t i = (addr - VX_LMEM_BASE_ADDR) >> VX_PAGE_SHIFT;
     if (zero && !s->cores[core].lmem[i]) {
         s->cores[core].lmem_dirty |= (uint8_t)(1u << i);

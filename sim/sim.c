@@ -144,11 +144,12 @@ vx_err vx_sim_new(const vx_sim_config *cfg, vx_sim **out)
     s->ev_reads = calloc(nt, sizeof *s->ev_reads);
     s->ev_con = calloc(nt, sizeof *s->ev_con);
     if (!s->cores || !s->warps || !s->xregs || !s->fregs || !s->dscratch || !s->pcsr || !s->resv ||
-        !s->resv_ok || !s->ipdom || !s->ready || !s->core_ready || !s->bar_count || !s->gbar_count ||
-        !s->gbar_need || !s->gbar_rep || !s->dirty || !s->icache || !s->ev_csrvals ||
-        !s->ev_fvals || !s->ev_mem || !s->ev_reads || !s->ev_con)
+        !s->resv_ok || !s->ipdom || !s->ready || !s->core_ready || !s->bar_count ||
+        !s->gbar_count || !s->gbar_need || !s->gbar_rep || !s->dirty || !s->icache ||
+        !s->ev_csrvals || !s->ev_fvals || !s->ev_mem || !s->ev_reads || !s->ev_con)
         goto nomem;
-    for (uint32_t i = 0; i < VX_ICACHE_SIZE; i++) s->icache[i].pc = 1; /* never a valid PC */
+    for (uint32_t i = 0; i < VX_ICACHE_SIZE; i++)
+        s->icache[i].pc = 1; /* never a valid PC */
     vx_sim_reset(s);
     s->dm = vx_dm_new(s);
     if (!s->dm) goto nomem;
@@ -164,7 +165,8 @@ void vx_sim_free(vx_sim *s)
     if (!s) return;
     if (s->dm) vx_dm_free(s->dm);
     vx_mem_free_all(s);
-    for (uint32_t i = 0; i < VX_CONSOLE_SLOTS; i++) free(s->console[i].data);
+    for (uint32_t i = 0; i < VX_CONSOLE_SLOTS; i++)
+        free(s->console[i].data);
     free(s->cores);
     free(s->warps);
     free(s->xregs);
@@ -215,7 +217,8 @@ void vx_sim_reset(vx_sim *s)
         core->spawn_pending = 0;
         core->spawn_n = core->spawn_pc = core->spawn_caller = 0;
     }
-    for (uint32_t g = 0; g < ngw; g++) s->warps[g].pc = s->cfg.start_pc;
+    for (uint32_t g = 0; g < ngw; g++)
+        s->warps[g].pc = s->cfg.start_pc;
     for (uint32_t c = 0; c < s->nc; c++) {
         vx_warp *w = &s->warps[c * s->nw];
         w->active = 1;
@@ -224,12 +227,14 @@ void vx_sim_reset(vx_sim *s)
     s->nactive = s->nc;
     memset(s->ready, 0, (size_t)s->nc * s->nww * sizeof *s->ready);
     memset(s->core_ready, 0, s->ncw * sizeof *s->core_ready);
-    for (uint32_t g = 0; g < ngw; g++) vx_sched_update(s, g);
+    for (uint32_t g = 0; g < ngw; g++)
+        vx_sched_update(s, g);
     s->finished = 0;
     s->end_kind = 0;
     s->exit_code = 0;
     memset(&s->fault, 0, sizeof s->fault);
-    for (uint32_t i = 0; i < VX_CONSOLE_SLOTS; i++) s->console[i].len = 0;
+    for (uint32_t i = 0; i < VX_CONSOLE_SLOTS; i++)
+        s->console[i].len = 0;
 }
 
 /* ---- observer, console ---------------------------------------------------------------------------- */
@@ -459,7 +464,7 @@ vx_err vx_sim_run(vx_sim *s, uint64_t max_issues, vx_stop *stop)
         emit_end(s, VX_END_LIMIT);
         break;
     case VX_LOOP_RESET: stop->reason = VX_STOP_IDLE; break; /* held in reset */
-    case VX_LOOP_FINISHED: fill_finished(s, stop); break;  /* the DM may have done anything */
+    case VX_LOOP_FINISHED: fill_finished(s, stop); break;   /* the DM may have done anything */
     case VX_LOOP_ISSUE:
         if (!after_issue(s, gw, r, stop)) stop->reason = VX_STOP_NONE;
         break;
@@ -474,8 +479,8 @@ vx_err vx_sim_issue(vx_sim *s, uint32_t core, uint32_t warp, uint64_t cycle, vx_
 {
     memset(stop, 0, sizeof *stop);
     if (core >= s->nc || warp >= s->nw)
-        return vx_sim_fail(s, VX_ERR_RANGE, "no warp %u of core %u in a %ux%u platform", warp,
-                           core, s->nc, s->nw);
+        return vx_sim_fail(s, VX_ERR_RANGE, "no warp %u of core %u in a %ux%u platform", warp, core,
+                           s->nc, s->nw);
     if (s->finished) return vx_sim_fail(s, VX_ERR_STATE, "the kernel has already ended");
     if (cycle < s->cycle || (cycle == s->cycle && s->core_pos > core))
         return vx_sim_fail(s, VX_ERR_STATE,
@@ -493,10 +498,11 @@ vx_err vx_sim_issue(vx_sim *s, uint32_t core, uint32_t warp, uint64_t cycle, vx_
     if (s->core_pos == 0) vx_dm_cycle(s->dm);
     const vx_warp *w = &s->warps[gw];
     if (!w->active || w->halted || w->spawn_wait || w->bar_wait)
-        return vx_sim_fail(s, VX_ERR_STATE,
-                           "warp %u of core %u cannot issue at cycle %llu (%s)", warp, core,
-                           (unsigned long long)cycle,
-                           !w->active ? "inactive" : w->halted ? "halted" : "stalled");
+        return vx_sim_fail(s, VX_ERR_STATE, "warp %u of core %u cannot issue at cycle %llu (%s)",
+                           warp, core, (unsigned long long)cycle,
+                           !w->active  ? "inactive"
+                           : w->halted ? "halted"
+                                       : "stalled");
     s->core_pos = core + 1;
     s->cores[core].last = warp;
     s->cycle_issued = 1;
@@ -660,7 +666,8 @@ vx_err vx_sim_inject(vx_sim *s, uint32_t gw, uint32_t lane, uint32_t insn, vx_st
 {
     memset(stop, 0, sizeof *stop);
     if (gw >= s->ngw) return vx_sim_fail(s, VX_ERR_RANGE, "no warp %u", gw);
-    if (lane >= s->nt) return vx_sim_fail(s, VX_ERR_RANGE, "no lane %u (warps have %u)", lane, s->nt);
+    if (lane >= s->nt)
+        return vx_sim_fail(s, VX_ERR_RANGE, "no lane %u (warps have %u)", lane, s->nt);
     vx_insn d;
     vx_isa_decode(insn, &d);
     const vx_isa_row *row = vx_isa_row_get(d.op);

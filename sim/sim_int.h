@@ -19,26 +19,34 @@
 #include "vx_isa.h"
 #include "dm_int.h"
 
-#define VX_XROWS       33u /* x0..x31 + the x0 sink */
-#define VX_XSINK       32u
-#define VX_PAGE_SHIFT  12u
-#define VX_L1_SIZE     1024u /* 4 MiB per level-1 entry */
-#define VX_L2_SIZE     1024u
-#define VX_NPAGES      (1u << 20)
-#define VX_LMEM_SIZE   (1u << VX_LMEM_LOG2_SIZE)
-#define VX_LMEM_PAGES  (VX_LMEM_SIZE / VX_PAGE_SIZE)
-#define VX_GMEM_BASE   0x80u        /* [0x80, 0xFFFF0000) is global memory */
-#define VX_GMEM_END    0xFFFF0000u
-#define VX_ICACHE_SIZE 4096u        /* decoded-instruction cache entries (power of two) */
+#define VX_XROWS             33u /* x0..x31 + the x0 sink */
+#define VX_XSINK             32u
+#define VX_PAGE_SHIFT        12u
+#define VX_L1_SIZE           1024u /* 4 MiB per level-1 entry */
+#define VX_L2_SIZE           1024u
+#define VX_NPAGES            (1u << 20)
+#define VX_LMEM_SIZE         (1u << VX_LMEM_LOG2_SIZE)
+#define VX_LMEM_PAGES        (VX_LMEM_SIZE / VX_PAGE_SIZE)
+#define VX_GMEM_BASE         0x80u /* [0x80, 0xFFFF0000) is global memory */
+#define VX_GMEM_END          0xFFFF0000u
+#define VX_ICACHE_SIZE       4096u /* decoded-instruction cache entries (power of two) */
 #define VX_DEFAULT_MEM_LIMIT (1ull << 30)
-#define VX_CONSOLE_SLOTS 64u
-#define VX_CONSOLE_MAXLINE 4096u    /* a longer line is passed on in pieces */
+#define VX_CONSOLE_SLOTS     64u
+#define VX_CONSOLE_MAXLINE   4096u /* a longer line is passed on in pieces */
 
 /* Plain-storage machine CSRs (per warp; see csr.c for the list). */
 enum {
-    VX_PCSR_MSTATUS, VX_PCSR_MEDELEG, VX_PCSR_MIDELEG, VX_PCSR_MIE, VX_PCSR_MTVEC,
-    VX_PCSR_MEPC, VX_PCSR_MCAUSE, VX_PCSR_MTVAL, VX_PCSR_MIP, VX_PCSR_SATP,
-    VX_PCSR_PMPCFG0, /* .. +3 */
+    VX_PCSR_MSTATUS,
+    VX_PCSR_MEDELEG,
+    VX_PCSR_MIDELEG,
+    VX_PCSR_MIE,
+    VX_PCSR_MTVEC,
+    VX_PCSR_MEPC,
+    VX_PCSR_MCAUSE,
+    VX_PCSR_MTVAL,
+    VX_PCSR_MIP,
+    VX_PCSR_SATP,
+    VX_PCSR_PMPCFG0,                        /* .. +3 */
     VX_PCSR_PMPADDR0 = VX_PCSR_PMPCFG0 + 4, /* .. +15 */
     VX_PCSR_COUNT = VX_PCSR_PMPADDR0 + 16
 };
@@ -64,8 +72,9 @@ typedef struct vx_ipdom {
 /* Scalar state of one warp (no pointers: snapshots copy the array). */
 typedef struct vx_warp {
     uint32_t pc;
-    uint64_t tm[2];     /* thread mask, lanes 0-63 and 64-127 (two words: the hot path keeps them in registers) */
-    uint32_t nlanes;    /* lanes in tm (kept by vx_warp_set_mask) */
+    /* thread mask, lanes 0-63 and 64-127 (two words: the hot path keeps them in registers) */
+    uint64_t tm[2];
+    uint32_t nlanes; /* lanes in tm (kept by vx_warp_set_mask) */
     uint8_t active;
     uint8_t halted;
     uint8_t hacause;
@@ -91,9 +100,9 @@ static inline void vx_warp_set_mask(vx_warp *w, vx_lanes m)
 }
 
 typedef struct vx_core {
-    uint32_t last;     /* warp that issued last (round-robin position) */
+    uint32_t last; /* warp that issued last (round-robin position) */
     uint32_t mscratch;
-    uint32_t nactive;  /* active warps */
+    uint32_t nactive; /* active warps */
     uint8_t spawn_pending;
     uint32_t spawn_n, spawn_pc, spawn_caller;
     uint8_t lmem_dirty; /* bit i: local page i written since clear_dirty */
@@ -113,12 +122,12 @@ typedef struct vx_wctl_vec {
 
 struct vx_sim {
     vx_sim_config cfg;
-    uint32_t nc, nw, nt;  /* cores (total), warps per core, threads per warp */
-    uint32_t ngw;         /* global warps */
-    uint32_t nb;          /* barriers per core: max(1, nw / 2) */
-    uint32_t nww;         /* 64-bit words per warp bitmap */
+    uint32_t nc, nw, nt; /* cores (total), warps per core, threads per warp */
+    uint32_t ngw;        /* global warps */
+    uint32_t nb;         /* barriers per core: max(1, nw / 2) */
+    uint32_t nww;        /* 64-bit words per warp bitmap */
     vx_lanes allmask;
-    uint64_t all0, all1;  /* allmask as two words */
+    uint64_t all0, all1; /* allmask as two words */
     uint64_t mem_limit;
 
     /* ---- architectural state (snapshot.c copies all of it) ---- */
@@ -141,7 +150,7 @@ struct vx_sim {
     uint8_t *gbar_rep;    /* [nc][nb] core reported at global barrier */
     uint32_t nresv;       /* valid reservations (stores scan only when > 0) */
 
-    uint64_t index;       /* event index of the next issue */
+    uint64_t index; /* event index of the next issue */
     uint64_t cycle;
     uint32_t core_pos;    /* next core to consider in this cycle (0: cycle not started) */
     uint8_t cycle_issued; /* something issued in the current cycle */
@@ -156,16 +165,18 @@ struct vx_sim {
 
     /* memory */
     vx_ptab mem;
-    uint64_t npages;      /* global pages referenced by the live machine */
-    uint64_t *dirty;      /* [VX_NPAGES / 64] */
+    uint64_t npages; /* global pages referenced by the live machine */
+    uint64_t *dirty; /* [VX_NPAGES / 64] */
 
     /* ---- not architectural ---- */
     uint64_t max_cycles;
+
     struct {
         uint32_t pc, raw;
         vx_insn insn;
-    } *icache;            /* [VX_ICACHE_SIZE] */
-    uint32_t fetch_pn;    /* fetch page cache: page number, or ~0 */
+    } * icache; /* [VX_ICACHE_SIZE] */
+
+    uint32_t fetch_pn; /* fetch page cache: page number, or ~0 */
     const uint8_t *fetch_page;
 
     vx_sim_observer_fn obs;
@@ -177,13 +188,13 @@ struct vx_sim {
     /* event scratch (used only with an observer) */
     vx_commit ev_commits[4];
     uint32_t ncommits;
-    uint32_t *ev_csrvals;  /* [nt] */
-    uint32_t *ev_fvals;    /* [nt] fflags/fcsr commit values */
-    vx_memwrite *ev_mem;   /* [nt] */
+    uint32_t *ev_csrvals; /* [nt] */
+    uint32_t *ev_fvals;   /* [nt] fflags/fcsr commit values */
+    vx_memwrite *ev_mem;  /* [nt] */
     uint32_t nmem;
-    vx_memread *ev_reads;  /* [nt] */
+    vx_memread *ev_reads; /* [nt] */
     uint32_t nreads;
-    vx_console *ev_con;    /* [nt] */
+    vx_console *ev_con; /* [nt] */
     uint32_t ncon;
     vx_wctl_vec ev_wctl;
 
@@ -235,7 +246,8 @@ static inline void vx_sched_update(vx_sim *s, uint32_t gw)
     /* keep the per-core summary: does any word of this core have a ready warp? */
     const uint64_t *rr = vx_ready_of(s, core);
     uint64_t any = 0;
-    for (uint32_t i = 0; i < s->nww; i++) any |= rr[i];
+    for (uint32_t i = 0; i < s->nww; i++)
+        any |= rr[i];
     uint64_t cb = 1ull << (core & 63);
     if (any)
         s->core_ready[core >> 6] |= cb;
@@ -284,7 +296,8 @@ static inline int vx_sched_pick(const vx_sim *s, uint32_t core)
 static inline uint64_t vx_core_minstret(const vx_sim *s, uint32_t core)
 {
     uint64_t n = 0;
-    for (uint32_t i = 0; i < s->nw; i++) n += s->warps[core * s->nw + i].issued;
+    for (uint32_t i = 0; i < s->nw; i++)
+        n += s->warps[core * s->nw + i].issued;
     return n;
 }
 
@@ -343,11 +356,12 @@ int vx_csr_scope(uint32_t csr);
 /* ---- execution (exec.c) ---- */
 enum {
     VX_X_OK = 0,
-    VX_X_FAULT,    /* s->fault filled; no architectural effect */
-    VX_X_HALT,     /* ebreak with ebreak-halt: warp halted */
-    VX_X_EXIT,     /* ecall exit: s->exit_code set */
-    VX_X_DONE,     /* the issue ended the last active warp: the kernel is over */
+    VX_X_FAULT, /* s->fault filled; no architectural effect */
+    VX_X_HALT,  /* ebreak with ebreak-halt: warp halted */
+    VX_X_EXIT,  /* ecall exit: s->exit_code set */
+    VX_X_DONE,  /* the issue ended the last active warp: the kernel is over */
 };
+
 #define VX_XM_INJECT 0x1u /* injected: PC and tmask unchanged, tmask = one lane */
 #define VX_XM_STEP   0x2u
 
@@ -371,6 +385,7 @@ enum {
     VX_LOOP_MAX,      /* max_issues issued */
     VX_LOOP_NOTHING,  /* a whole cycle issued nothing */
 };
+
 int vx_exec_loop(vx_sim *s, uint64_t max_issues, uint64_t *issued, uint32_t *gw, int *r);
 
 /* Warp control shared with the debug primitives (sim.c). */
@@ -380,8 +395,8 @@ void vx_fault_set(vx_sim *s, vx_fault_kind kind, uint32_t gw, uint32_t pc, uint3
     __attribute__((format(printf, 8, 9)));
 uint8_t vx_fault_signal(vx_fault_kind kind);
 void vx_console_put(vx_sim *s, uint32_t slot, uint8_t byte);
-void vx_wctl_push(vx_sim *s, uint8_t kind, uint32_t gw, uint32_t pc, uint32_t arg,
-                  uint32_t arg2, vx_lanes mask, vx_lanes mask2);
+void vx_wctl_push(vx_sim *s, uint8_t kind, uint32_t gw, uint32_t pc, uint32_t arg, uint32_t arg2,
+                  vx_lanes mask, vx_lanes mask2);
 void vx_resv_kill(vx_sim *s, uint32_t addr);
 
 #endif /* VX_SIM_INT_H */

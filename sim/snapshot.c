@@ -47,8 +47,8 @@ struct vx_sim_snap {
 
 /* Sizes of the per-sim arrays, in one place for save, restore and free. */
 typedef struct blocks {
-    size_t cores, warps, xregs, fregs, dscratch, pcsr, resv, resv_ok, ipdom, ready, bar_count,
-        gbar, gbar_rep;
+    size_t cores, warps, xregs, fregs, dscratch, pcsr, resv, resv_ok, ipdom, ready, bar_count, gbar,
+        gbar_rep;
 } blocks;
 
 static blocks sizes_of(const vx_sim *s)
@@ -84,13 +84,16 @@ void vx_sim_snap_free(vx_sim_snap *sn)
     for (uint32_t i = 0; i < VX_L1_SIZE; i++) {
         vx_page **l2 = sn->mem.l1[i];
         if (!l2) continue;
-        for (uint32_t j = 0; j < VX_L2_SIZE; j++) vx_page_release(l2[j]);
+        for (uint32_t j = 0; j < VX_L2_SIZE; j++)
+            vx_page_release(l2[j]);
         free(l2);
     }
     if (sn->cores)
         for (uint32_t c = 0; c < sn->nc; c++)
-            for (uint32_t i = 0; i < VX_LMEM_PAGES; i++) vx_page_release(sn->cores[c].lmem[i]);
-    for (uint32_t i = 0; i < VX_CONSOLE_SLOTS; i++) free(sn->console[i].data);
+            for (uint32_t i = 0; i < VX_LMEM_PAGES; i++)
+                vx_page_release(sn->cores[c].lmem[i]);
+    for (uint32_t i = 0; i < VX_CONSOLE_SLOTS; i++)
+        free(sn->console[i].data);
     free(sn->cores);
     free(sn->warps);
     free(sn->xregs);
@@ -136,9 +139,8 @@ vx_err vx_sim_snap_save(vx_sim *s, vx_sim_snap **out)
     sn->dm_len = vx_dm_state_size(s->dm);
     sn->dm = malloc(sn->dm_len ? sn->dm_len : 1);
     if (!sn->cores || !sn->warps || !sn->xregs || !sn->fregs || !sn->dscratch || !sn->pcsr ||
-        !sn->resv ||
-        !sn->resv_ok || !sn->ipdom || !sn->ready || !sn->bar_count || !sn->gbar_count ||
-        !sn->gbar_need || !sn->gbar_rep || !sn->dm) {
+        !sn->resv || !sn->resv_ok || !sn->ipdom || !sn->ready || !sn->bar_count ||
+        !sn->gbar_count || !sn->gbar_need || !sn->gbar_rep || !sn->dm) {
         if (sn->cores) memset(sn->cores, 0, b.cores); /* page refs not taken yet */
         vx_sim_snap_free(sn);
         return vx_sim_fail(s, VX_ERR_NOMEM, "out of memory saving a snapshot");
@@ -185,9 +187,8 @@ vx_err vx_sim_snap_save(vx_sim *s, vx_sim_snap **out)
     sn->start_pc = s->cfg.start_pc;
     sn->arg = s->cfg.arg;
     sn->state_bytes = sizeof *sn + b.cores + b.warps + b.xregs + b.fregs + b.dscratch + b.pcsr +
-                      b.resv +
-                      b.resv_ok + b.ipdom + b.ready + b.bar_count + 2 * b.gbar + b.gbar_rep +
-                      sn->dm_len;
+                      b.resv + b.resv_ok + b.ipdom + b.ready + b.bar_count + 2 * b.gbar +
+                      b.gbar_rep + sn->dm_len;
     for (uint32_t i = 0; i < VX_L1_SIZE; i++)
         if (sn->mem.l1[i]) sn->state_bytes += VX_L2_SIZE * sizeof(vx_page *);
     *out = sn;
@@ -259,7 +260,8 @@ vx_err vx_sim_snap_restore(vx_sim *s, const vx_sim_snap *sn)
     for (uint32_t c = 0; c < s->nc; c++) {
         const uint64_t *rr = vx_ready_of(s, c);
         uint64_t any = 0, cb = 1ull << (c & 63);
-        for (uint32_t i = 0; i < s->nww; i++) any |= rr[i];
+        for (uint32_t i = 0; i < s->nww; i++)
+            any |= rr[i];
         if (any)
             s->core_ready[c >> 6] |= cb;
         else
@@ -318,7 +320,8 @@ size_t vx_sim_snap_bytes(const vx_sim_snap *sn)
     for (uint32_t c = 0; c < sn->nc; c++)
         for (uint32_t i = 0; i < VX_LMEM_PAGES; i++)
             if (sn->cores[c].lmem[i] && sn->cores[c].lmem[i]->refs == 1) n += sizeof(vx_page);
-    for (uint32_t i = 0; i < VX_CONSOLE_SLOTS; i++) n += sn->console[i].len;
+    for (uint32_t i = 0; i < VX_CONSOLE_SLOTS; i++)
+        n += sn->console[i].len;
     return n;
 }
 
@@ -338,7 +341,8 @@ static void w_bytes(wbuf *w, const void *src, size_t n)
     if (w->oom) return;
     if (w->len + n > w->cap) {
         size_t nc = w->cap ? w->cap : 4096;
-        while (nc < w->len + n) nc *= 2;
+        while (nc < w->len + n)
+            nc *= 2;
         uint8_t *np = realloc(w->p, nc);
         if (!np) {
             w->oom = true;
@@ -472,8 +476,10 @@ vx_err vx_sim_state_encode(const vx_sim *s, uint8_t **buf, size_t *len)
         w_u32(&w, k->spawn_n);
         w_u32(&w, k->spawn_pc);
         w_u32(&w, k->spawn_caller);
-        for (uint32_t b = 0; b < 2 * s->nb; b++) w_u32(&w, s->bar_count[(size_t)c * 2 * s->nb + b]);
-        for (uint32_t b = 0; b < s->nb; b++) w_u8(&w, s->gbar_rep[(size_t)c * s->nb + b]);
+        for (uint32_t b = 0; b < 2 * s->nb; b++)
+            w_u32(&w, s->bar_count[(size_t)c * 2 * s->nb + b]);
+        for (uint32_t b = 0; b < s->nb; b++)
+            w_u8(&w, s->gbar_rep[(size_t)c * s->nb + b]);
     }
     for (uint32_t b = 0; b < s->nb; b++) {
         w_u32(&w, s->gbar_count[b]);
@@ -484,12 +490,14 @@ vx_err vx_sim_state_encode(const vx_sim *s, uint8_t **buf, size_t *len)
         const vx_warp *wp = &s->warps[g];
         w_u32(&w, wp->pc);
         w_lanes(&w, vx_warp_mask(wp));
-        w_u8(&w, (uint32_t)(wp->active | wp->halted << 1 | wp->spawn_wait << 2 | wp->bar_wait << 3));
+        w_u8(&w,
+             (uint32_t)(wp->active | wp->halted << 1 | wp->spawn_wait << 2 | wp->bar_wait << 3));
         w_u8(&w, wp->hacause);
         w_u32(&w, wp->bar_id);
         w_u8(&w, wp->fcsr);
         w_u64(&w, wp->issued);
-        for (uint32_t i = 0; i < VX_PCSR_COUNT; i++) w_u32(&w, vx_pcsr_of(s, g)[i]);
+        for (uint32_t i = 0; i < VX_PCSR_COUNT; i++)
+            w_u32(&w, vx_pcsr_of(s, g)[i]);
         w_u32(&w, wp->depth);
         const vx_ipdom *e = vx_ipdom_of(s, g);
         for (uint32_t i = 0; i < wp->depth; i++) {
@@ -500,11 +508,13 @@ vx_err vx_sim_state_encode(const vx_sim *s, uint8_t **buf, size_t *len)
         }
         for (uint32_t r = 1; r < 32; r++) {
             const uint32_t *row = vx_xrow(s, g, r);
-            for (uint32_t l = 0; l < nt; l++) w_u32(&w, row[l]);
+            for (uint32_t l = 0; l < nt; l++)
+                w_u32(&w, row[l]);
         }
         for (uint32_t r = 0; r < 32; r++) {
             const uint32_t *row = vx_frow(s, g, r);
-            for (uint32_t l = 0; l < nt; l++) w_u32(&w, row[l]);
+            for (uint32_t l = 0; l < nt; l++)
+                w_u32(&w, row[l]);
         }
         for (uint32_t i = 0; i < 4; i++)
             for (uint32_t l = 0; l < nt; l++)
@@ -584,9 +594,8 @@ vx_err vx_sim_state_decode(vx_sim *s, const uint8_t *buf, size_t len)
     vx_err err = VX_OK;
     uint32_t nt = s->nt;
     if (!tmp.cores || !tmp.warps || !tmp.xregs || !tmp.fregs || !tmp.dscratch || !tmp.pcsr ||
-        !tmp.resv ||
-        !tmp.resv_ok || !tmp.ipdom || !tmp.ready || !tmp.bar_count || !tmp.gbar_count ||
-        !tmp.gbar_need || !tmp.gbar_rep) {
+        !tmp.resv || !tmp.resv_ok || !tmp.ipdom || !tmp.ready || !tmp.bar_count ||
+        !tmp.gbar_count || !tmp.gbar_need || !tmp.gbar_rep) {
         err = vx_sim_fail(s, VX_ERR_NOMEM, "out of memory decoding machine state");
         goto out;
     }
@@ -612,8 +621,10 @@ vx_err vx_sim_state_decode(vx_sim *s, const uint8_t *buf, size_t len)
     f->lanes = r_lanes(&r);
     uint32_t rl = r_u8(&r);
     const uint8_t *rs = r_take(&r, rl);
-    if (rs && rl < sizeof f->reason) memcpy(f->reason, rs, rl);
-    else if (rs) r.bad = true;
+    if (rs && rl < sizeof f->reason)
+        memcpy(f->reason, rs, rl);
+    else if (rs)
+        r.bad = true;
     vx_sim_stats *st = &tmp.stats;
     memset(st, 0, sizeof *st);
     st->issues = r_u64(&r);
@@ -644,7 +655,8 @@ vx_err vx_sim_state_decode(vx_sim *s, const uint8_t *buf, size_t len)
         k->spawn_caller = r_u32(&r);
         for (uint32_t i = 0; i < 2 * s->nb; i++)
             tmp.bar_count[(size_t)c * 2 * s->nb + i] = r_u32(&r);
-        for (uint32_t i = 0; i < s->nb; i++) tmp.gbar_rep[(size_t)c * s->nb + i] = (uint8_t)r_u8(&r);
+        for (uint32_t i = 0; i < s->nb; i++)
+            tmp.gbar_rep[(size_t)c * s->nb + i] = (uint8_t)r_u8(&r);
         if (!r.bad && (k->last >= s->nw || k->spawn_pending > 1 || k->spawn_caller >= s->nw ||
                        k->spawn_n > s->nw)) {
             err = CORRUPT("machine state: core %u has an invalid field", c);
@@ -668,7 +680,8 @@ vx_err vx_sim_state_decode(vx_sim *s, const uint8_t *buf, size_t len)
         wp->bar_id = r_u32(&r);
         wp->fcsr = (uint8_t)r_u8(&r);
         wp->issued = r_u64(&r);
-        for (uint32_t i = 0; i < VX_PCSR_COUNT; i++) vx_pcsr_of(&tmp, g)[i] = r_u32(&r);
+        for (uint32_t i = 0; i < VX_PCSR_COUNT; i++)
+            vx_pcsr_of(&tmp, g)[i] = r_u32(&r);
         wp->depth = r_u32(&r);
         if (r.bad) break;
         if (fl > 15 || (vx_warp_mask(wp) & ~s->allmask) || wp->depth > s->ipcap ||
@@ -685,14 +698,17 @@ vx_err vx_sim_state_decode(vx_sim *s, const uint8_t *buf, size_t len)
         }
         for (uint32_t rr = 1; rr < 32; rr++) {
             uint32_t *row = vx_xrow(&tmp, g, rr);
-            for (uint32_t l = 0; l < nt; l++) row[l] = r_u32(&r);
+            for (uint32_t l = 0; l < nt; l++)
+                row[l] = r_u32(&r);
         }
         for (uint32_t rr = 0; rr < 32; rr++) {
             uint32_t *row = vx_frow(&tmp, g, rr);
-            for (uint32_t l = 0; l < nt; l++) row[l] = r_u32(&r);
+            for (uint32_t l = 0; l < nt; l++)
+                row[l] = r_u32(&r);
         }
         for (uint32_t i = 0; i < 4; i++)
-            for (uint32_t l = 0; l < nt; l++) tmp.dscratch[((size_t)g * 4 + i) * nt + l] = r_u32(&r);
+            for (uint32_t l = 0; l < nt; l++)
+                tmp.dscratch[((size_t)g * 4 + i) * nt + l] = r_u32(&r);
         for (uint32_t l = 0; l < nt; l++) {
             tmp.resv_ok[(size_t)g * nt + l] = (uint8_t)(r_u8(&r) != 0);
             tmp.resv[(size_t)g * nt + l] = r_u32(&r);
@@ -776,7 +792,8 @@ vx_err vx_sim_state_decode(vx_sim *s, const uint8_t *buf, size_t len)
         }
         vx_sched_update(s, g);
     }
-    for (size_t i = 0; i < (size_t)s->ngw * nt; i++) s->nresv += s->resv_ok[i];
+    for (size_t i = 0; i < (size_t)s->ngw * nt; i++)
+        s->nresv += s->resv_ok[i];
     for (uint32_t i = 0; i < VX_CONSOLE_SLOTS; i++) {
         free(s->console[i].data);
         s->console[i] = con[i];
@@ -788,7 +805,8 @@ vx_err vx_sim_state_decode(vx_sim *s, const uint8_t *buf, size_t len)
     }
     s->fetch_pn = ~0u;
 out:
-    for (uint32_t i = 0; i < VX_CONSOLE_SLOTS; i++) free(con[i].data);
+    for (uint32_t i = 0; i < VX_CONSOLE_SLOTS; i++)
+        free(con[i].data);
     free(dmbuf);
     free(tmp.cores);
     free(tmp.warps);

@@ -21,36 +21,36 @@
 
 /* Operand formats (how the fields of a row are read and printed). */
 typedef enum vx_isa_fmt {
-    VX_FMT_NONE,  /* no operands: ecall, ebreak, mret, fence.i */
-    VX_FMT_R,     /* rd, rs1, rs2 */
-    VX_FMT_I,     /* rd, rs1, imm */
-    VX_FMT_SH,    /* rd, rs1, shamt */
-    VX_FMT_LD,    /* rd, imm(rs1) */
-    VX_FMT_ST,    /* rs2, imm(rs1) */
-    VX_FMT_B,     /* rs1, rs2, offset */
-    VX_FMT_U,     /* rd, imm20 (imm holds the value << 12) */
-    VX_FMT_J,     /* rd, offset */
-    VX_FMT_JR,    /* rd, rs1, imm */
-    VX_FMT_FENCE, /* pred, succ (in imm bits 7:4 and 3:0) */
-    VX_FMT_CSR,   /* rd, csr, rs1 (csr in imm) */
-    VX_FMT_CSRI,  /* rd, csr, zimm (zimm in rs1) */
-    VX_FMT_AMO,   /* rd, rs2, (rs1) */
-    VX_FMT_LR,    /* rd, (rs1) */
-    VX_FMT_FLD,   /* frd, imm(rs1) */
-    VX_FMT_FST,   /* frs2, imm(rs1) */
-    VX_FMT_FR,    /* frd, frs1, frs2 [, rm] */
-    VX_FMT_FRN,   /* frd, frs1, frs2 */
-    VX_FMT_FR1,   /* frd, frs1 [, rm] */
-    VX_FMT_FR4,   /* frd, frs1, frs2, frs3 [, rm] */
-    VX_FMT_FCMP,  /* rd, frs1, frs2 */
-    VX_FMT_F2X,   /* rd, frs1 [, rm] */
-    VX_FMT_F2XN,  /* rd, frs1 */
-    VX_FMT_X2F,   /* frd, rs1 [, rm] */
-    VX_FMT_X2FN,  /* frd, rs1 */
-    VX_FMT_VX_S,  /* custom: rs1 */
-    VX_FMT_VX_SS, /* custom: rs1, rs2 */
-    VX_FMT_VX_DS, /* custom: rd, rs1 */
-    VX_FMT_VX_DSS,/* custom: rd, rs1, rs2 */
+    VX_FMT_NONE,   /* no operands: ecall, ebreak, mret, fence.i */
+    VX_FMT_R,      /* rd, rs1, rs2 */
+    VX_FMT_I,      /* rd, rs1, imm */
+    VX_FMT_SH,     /* rd, rs1, shamt */
+    VX_FMT_LD,     /* rd, imm(rs1) */
+    VX_FMT_ST,     /* rs2, imm(rs1) */
+    VX_FMT_B,      /* rs1, rs2, offset */
+    VX_FMT_U,      /* rd, imm20 (imm holds the value << 12) */
+    VX_FMT_J,      /* rd, offset */
+    VX_FMT_JR,     /* rd, rs1, imm */
+    VX_FMT_FENCE,  /* pred, succ (in imm bits 7:4 and 3:0) */
+    VX_FMT_CSR,    /* rd, csr, rs1 (csr in imm) */
+    VX_FMT_CSRI,   /* rd, csr, zimm (zimm in rs1) */
+    VX_FMT_AMO,    /* rd, rs2, (rs1) */
+    VX_FMT_LR,     /* rd, (rs1) */
+    VX_FMT_FLD,    /* frd, imm(rs1) */
+    VX_FMT_FST,    /* frs2, imm(rs1) */
+    VX_FMT_FR,     /* frd, frs1, frs2 [, rm] */
+    VX_FMT_FRN,    /* frd, frs1, frs2 */
+    VX_FMT_FR1,    /* frd, frs1 [, rm] */
+    VX_FMT_FR4,    /* frd, frs1, frs2, frs3 [, rm] */
+    VX_FMT_FCMP,   /* rd, frs1, frs2 */
+    VX_FMT_F2X,    /* rd, frs1 [, rm] */
+    VX_FMT_F2XN,   /* rd, frs1 */
+    VX_FMT_X2F,    /* frd, rs1 [, rm] */
+    VX_FMT_X2FN,   /* frd, rs1 */
+    VX_FMT_VX_S,   /* custom: rs1 */
+    VX_FMT_VX_SS,  /* custom: rs1, rs2 */
+    VX_FMT_VX_DS,  /* custom: rd, rs1 */
+    VX_FMT_VX_DSS, /* custom: rd, rs1, rs2 */
     VX_FMT_COUNT
 } vx_isa_fmt;
 
@@ -81,8 +81,8 @@ typedef struct vx_isa_row {
     const char *name;     /* "ADD" */
     const char *mnemonic; /* "add" */
     uint32_t match, mask;
-    uint8_t fmt;          /* vx_isa_fmt */
-    uint16_t flags;       /* VX_IF_* */
+    uint8_t fmt;    /* vx_isa_fmt */
+    uint16_t flags; /* VX_IF_* */
 } vx_isa_row;
 
 /* Row of op (op in 1..VX_OP_COUNT-1); NULL for VX_OP_INVALID or out of range. */
@@ -98,7 +98,8 @@ typedef struct vx_insn {
     uint16_t op; /* vx_op */
     uint8_t rd, rs1, rs2, rs3;
     uint8_t rm;
-    uint8_t wrd; /* destination row in the simulator's integer file: rd, or 32 (a sink) when rd == x0 */
+    uint8_t
+        wrd; /* destination row in the simulator's integer file: rd, or 32 (a sink) when rd == x0 */
     int32_t imm;
     uint32_t raw;
 } vx_insn;

@@ -11,11 +11,14 @@
 
 #include <stdint.h>
 
+/* clang-format off */
 enum {
     X0 = 0, RA = 1, SP = 2, GP = 3, TP = 4, T0 = 5, T1 = 6, T2 = 7, S0 = 8, S1 = 9,
     A0 = 10, A1 = 11, A2 = 12, A3 = 13, A4 = 14, A5 = 15, A6 = 16, A7 = 17,
     S2 = 18, S3 = 19, T3 = 28, T4 = 29, T5 = 30, T6 = 31
 };
+
+/* clang-format on */
 
 static inline uint32_t rv_r(uint32_t f7, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t rd,
                             uint32_t opc)
@@ -57,10 +60,10 @@ static inline uint32_t rv_j(int32_t off, uint32_t rd)
 static inline uint32_t rv_r4(uint32_t rs3, uint32_t rs2, uint32_t rs1, uint32_t rm, uint32_t rd,
                              uint32_t opc)
 {
-    return (rs3 & 31) << 27 | (rs2 & 31) << 20 | (rs1 & 31) << 15 | rm << 12 | (rd & 31) << 7 |
-           opc;
+    return (rs3 & 31) << 27 | (rs2 & 31) << 20 | (rs1 & 31) << 15 | rm << 12 | (rd & 31) << 7 | opc;
 }
 
+/* clang-format off */
 /* RV32I */
 #define LUI(rd, imm20)       rv_u(imm20, rd, 0x37)
 #define AUIPC(rd, imm20)     rv_u(imm20, rd, 0x17)
@@ -187,6 +190,8 @@ static inline uint32_t rv_r4(uint32_t rs3, uint32_t rs2, uint32_t rs1, uint32_t 
 #define VX_SHFL_DOWN(rd, v, c) rv_r(1, c, v, 5, rd, 0x0b)
 #define VX_SHFL_BFLY(rd, v, c) rv_r(1, c, v, 6, rd, 0x0b)
 #define VX_SHFL_IDX(rd, v, c)  rv_r(1, c, v, 7, rd, 0x0b)
+
+/* clang-format on */
 
 /* Load a 32-bit constant into rd with lui + addi (2 words into out[]). */
 static inline void rv_li(uint32_t *out, uint32_t rd, uint32_t v)

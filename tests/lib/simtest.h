@@ -29,7 +29,8 @@ static inline vx_sim *st_new(uint32_t clusters, uint32_t cores, uint32_t warps, 
     c.warps = warps;
     c.threads = threads;
     vx_sim *s = NULL;
-    if (vx_sim_new(&c, &s)) tap_bail("vx_sim_new %ux%ux%ux%u failed", clusters, cores, warps, threads);
+    if (vx_sim_new(&c, &s))
+        tap_bail("vx_sim_new %ux%ux%ux%u failed", clusters, cores, warps, threads);
     return s;
 }
 
@@ -60,10 +61,10 @@ static inline void st_code(vx_sim *s, const uint32_t *w, size_t n)
     st_code_at(s, ST_CODE + 4 * (uint32_t)n, &end, 1);
 }
 
-#define ST_CODE_ARR(s, ...)                                                                        \
-    do {                                                                                           \
-        const uint32_t st_w_[] = {__VA_ARGS__};                                                    \
-        st_code(s, st_w_, sizeof st_w_ / sizeof st_w_[0]);                                         \
+#define ST_CODE_ARR(s, ...)                                \
+    do {                                                   \
+        const uint32_t st_w_[] = {__VA_ARGS__};            \
+        st_code(s, st_w_, sizeof st_w_ / sizeof st_w_[0]); \
     } while (0)
 
 static inline void st_setx(vx_sim *s, uint32_t gw, uint32_t lane, uint32_t reg, uint32_t v)
@@ -74,7 +75,8 @@ static inline void st_setx(vx_sim *s, uint32_t gw, uint32_t lane, uint32_t reg, 
 /* The same value in every lane of warp gw. */
 static inline void st_setx_all(vx_sim *s, uint32_t gw, uint32_t reg, uint32_t v)
 {
-    for (uint32_t l = 0; l < vx_sim_get_config(s)->threads; l++) st_setx(s, gw, l, reg, v);
+    for (uint32_t l = 0; l < vx_sim_get_config(s)->threads; l++)
+        st_setx(s, gw, l, reg, v);
 }
 
 static inline uint32_t st_x(const vx_sim *s, uint32_t gw, uint32_t lane, uint32_t reg)

@@ -30,7 +30,7 @@ static uint32_t sample(const vx_isa_row *r)
     case VX_FMT_SH: w |= rd | rs1 | (3u << 20); break;
     case VX_FMT_ST:
     case VX_FMT_FST: w |= rs1 | rs2 | (1u << 25) | (4u << 7); break; /* imm 36 */
-    case VX_FMT_B: w |= rs1 | rs2 | (8u << 8); break;                 /* +16 */
+    case VX_FMT_B: w |= rs1 | rs2 | (8u << 8); break;                /* +16 */
     case VX_FMT_U: w |= rd | (0x12u << 12); break;
     case VX_FMT_J: w |= rd | (8u << 21); break; /* +16 */
     case VX_FMT_FENCE: w |= 0x33u << 20; break; /* rw, rw */
@@ -59,10 +59,12 @@ static void normalise(const char *in, char *out, size_t cap)
     size_t o = 0;
     const char *p = in;
     while (*p && o + 24 < cap) {
-        while (*p == ' ' || *p == ',' || *p == '(' || *p == ')') p++;
+        while (*p == ' ' || *p == ',' || *p == '(' || *p == ')')
+            p++;
         if (!*p) break;
         const char *q = p;
-        while (*q && *q != ' ' && *q != ',' && *q != '(' && *q != ')') q++;
+        while (*q && *q != ' ' && *q != ',' && *q != '(' && *q != ')')
+            q++;
         char tok[48];
         size_t n = (size_t)(q - p) < sizeof tok - 1 ? (size_t)(q - p) : sizeof tok - 1;
         memcpy(tok, p, n);
@@ -102,6 +104,7 @@ static void test_custom(void)
         {0x02c5e50bu, "vx_shfl.bfly a0, a1, a2"},
         {0x02c5f50bu, "vx_shfl.idx a0, a1, a2"},
     };
+
     int seen[VX_OP_COUNT] = {0};
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         char a[64], b[64];
@@ -161,8 +164,8 @@ static void test_agree(void)
         }
     }
     cs_close(&h);
-    ok(bad == 0 && checked == standard - 2, "capstone and the table agree on %d of %d standard rows",
-       checked, standard);
+    ok(bad == 0 && checked == standard - 2,
+       "capstone and the table agree on %d of %d standard rows", checked, standard);
     is_int(unknown, 2, "only the two Zicond rows are unknown to capstone 5");
 }
 

@@ -12,10 +12,10 @@ static vx_stop_reason run_prog(vx_sim *s, const uint32_t *w, size_t n, vx_stop *
     return st_go(s, st);
 }
 
-#define RUN(s, st, ...)                                                                            \
-    do {                                                                                           \
-        const uint32_t w_[] = {__VA_ARGS__};                                                       \
-        run_prog(s, w_, sizeof w_ / sizeof w_[0], st);                                             \
+#define RUN(s, st, ...)                                \
+    do {                                               \
+        const uint32_t w_[] = {__VA_ARGS__};           \
+        run_prog(s, w_, sizeof w_ / sizeof w_[0], st); \
     } while (0)
 
 static void test_vortex_csrs(void)
@@ -59,7 +59,8 @@ static void test_rw(void)
     vx_stop st;
     /* csrrw on a per-core CSR from 4 lanes: lane order, last lane's value stays */
     vx_sim *s = st_warp(4, 0);
-    for (uint32_t l = 0; l < 4; l++) st_setx(s, 0, l, 5, 10 + l);
+    for (uint32_t l = 0; l < 4; l++)
+        st_setx(s, 0, l, 5, 10 + l);
     RUN(s, &st, CSRRW(1, 0x340, 5), CSRRS(2, 0x340, 0));
     ok(st_x(s, 0, 0, 1) == 0 && st_x(s, 0, 1, 1) == 10 && st_x(s, 0, 3, 1) == 12,
        "csrrw: each lane reads what the lane before wrote");
@@ -68,7 +69,8 @@ static void test_rw(void)
 
     /* csrrs on fflags: lanes set bits 1,2,4,8 in turn */
     s = st_warp(4, 0);
-    for (uint32_t l = 0; l < 4; l++) st_setx(s, 0, l, 5, 1u << l);
+    for (uint32_t l = 0; l < 4; l++)
+        st_setx(s, 0, l, 5, 1u << l);
     RUN(s, &st, CSRRS(1, 0x001, 5));
     ok(st_x(s, 0, 0, 1) == 0 && st_x(s, 0, 1, 1) == 1 && st_x(s, 0, 2, 1) == 3 &&
            st_x(s, 0, 3, 1) == 7 && st_csr(s, 0, 0, 0x001) == 15,
@@ -121,7 +123,8 @@ static void test_rw(void)
 
     /* DSCRATCH per thread */
     s = st_warp(4, 0);
-    for (uint32_t l = 0; l < 4; l++) st_setx(s, 0, l, 5, 0x100 + l);
+    for (uint32_t l = 0; l < 4; l++)
+        st_setx(s, 0, l, 5, 0x100 + l);
     RUN(s, &st, CSRRW(0, 0x7B3, 5), CSRRS(1, 0x7B3, 0));
     ok(st_x(s, 0, 0, 1) == 0x100 && st_x(s, 0, 3, 1) == 0x103 && st_csr(s, 0, 2, 0x7B3) == 0x102,
        "dscratch1 is per thread");
@@ -160,6 +163,7 @@ static void test_counters(void)
 static void test_errors(void)
 {
     vx_stop st;
+
     struct {
         const char *name;
         uint32_t insn;
@@ -177,13 +181,15 @@ static void test_errors(void)
         {"unknown CSR 0xC00 (cycle) read", CSRRS(1, 0xC00, 0), true},
         {"unknown CSR write", CSRRW(0, 0x123, 7), true},
     };
+
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         vx_sim *s = st_warp(2, 0);
         st_setx_all(s, 0, 1, 0x5555);
         run_prog(s, &cases[i].insn, 1, &st);
         if (cases[i].fault)
-            ok(st.reason == VX_STOP_FAULT && st.fault.kind == VX_FAULT_CSR && st.fault.signal == 4 &&
-                   st.fault.addr == ((cases[i].insn >> 20) & 0xfff) && st_x(s, 0, 0, 1) == 0x5555,
+            ok(st.reason == VX_STOP_FAULT && st.fault.kind == VX_FAULT_CSR &&
+                   st.fault.signal == 4 && st.fault.addr == ((cases[i].insn >> 20) & 0xfff) &&
+                   st_x(s, 0, 0, 1) == 0x5555,
                "%s faults CSR (SIGILL), rd untouched: %s", cases[i].name, st.fault.reason);
         else
             ok(st.reason == VX_STOP_EXIT, "%s is allowed", cases[i].name);

@@ -110,10 +110,12 @@ static void test_sign_minmax_cmp(void)
     fop("flt 1,2", FLT_S(4, 1, 2), F_1, F_2, 0, true, 0, 1, 0);
     fop("fle 1,1", FLE_S(4, 1, 2), F_1, F_1, 0, true, 0, 1, 0);
     fop("fle 2,1", FLE_S(4, 1, 2), F_2, F_1, 0, true, 0, 0, 0);
+
     static const struct {
         uint32_t v, cls;
-    } cl[] = {{F_NINF, 0x1},  {F_M1, 0x2},   {0x80000001, 0x4}, {F_NZ, 0x8},    {F_PZ, 0x10},
-              {F_SUB, 0x20},  {F_1, 0x40},   {F_PINF, 0x80},    {F_SNAN, 0x100}, {F_QNAN, 0x200}};
+    } cl[] = {{F_NINF, 0x1}, {F_M1, 0x2}, {0x80000001, 0x4}, {F_NZ, 0x8},     {F_PZ, 0x10},
+              {F_SUB, 0x20}, {F_1, 0x40}, {F_PINF, 0x80},    {F_SNAN, 0x100}, {F_QNAN, 0x200}};
+
     for (size_t i = 0; i < sizeof cl / sizeof cl[0]; i++) {
         char nm[32];
         snprintf(nm, sizeof nm, "fclass 0x%08x", cl[i].v);
@@ -136,10 +138,8 @@ static void test_convert(void)
     fop("fcvt.wu.s 4294967040", FCVT_WU_S(4, 1, RM_RNE), 0x4f7fffff, 0, 0, true, 0, 0xffffff00, 0);
     fop("fcvt.wu.s -0.5 rtz", FCVT_WU_S(4, 1, RM_RTZ), 0xbf000000, 0, 0, true, 0, 0, NX);
     fop("fcvt.s.w -7", FCVT_S_W(4, 1, RM_RNE), 0xfffffff9, 0, 0, false, 0, F_M7, 0);
-    fop("fcvt.s.w INT_MAX rne", FCVT_S_W(4, 1, RM_RNE), 0x7fffffff, 0, 0, false, 0, 0x4f000000,
-        NX);
-    fop("fcvt.s.w INT_MAX rtz", FCVT_S_W(4, 1, RM_RTZ), 0x7fffffff, 0, 0, false, 0, 0x4effffff,
-        NX);
+    fop("fcvt.s.w INT_MAX rne", FCVT_S_W(4, 1, RM_RNE), 0x7fffffff, 0, 0, false, 0, 0x4f000000, NX);
+    fop("fcvt.s.w INT_MAX rtz", FCVT_S_W(4, 1, RM_RTZ), 0x7fffffff, 0, 0, false, 0, 0x4effffff, NX);
     fop("fcvt.s.wu UINT_MAX", FCVT_S_WU(4, 1, RM_RNE), 0xffffffff, 0, 0, false, 0, 0x4f800000, NX);
     fop("fcvt.s.wu 3", FCVT_S_WU(4, 1, RM_RNE), 3, 0, 0, false, 0, F_3, 0);
     fop("fmv.x.w keeps bits", FMV_X_W(4, 1), F_SNAN, 0, 0, true, 0, F_SNAN, 0);
@@ -154,7 +154,8 @@ static void test_rm_and_flags(void)
         vx_sim *s = st_warp(1, 0);
         uint32_t insn = FADD_S(4, 1, 2, rm);
         st_code(s, &insn, 1);
-        ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_ILLEGAL && st.fault.signal == 4,
+        ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_ILLEGAL &&
+               st.fault.signal == 4,
            "static rm %u is an illegal instruction", rm);
         vx_sim_free(s);
     }

@@ -40,7 +40,7 @@ static void alu(const char *name, uint32_t insn, uint32_t a, uint32_t b, uint32_
     ok(!bad, "%s", name);
 }
 
-#define R(op) op(3, 1, 2)
+#define R(op)      op(3, 1, 2)
 #define I(op, imm) op(3, 1, imm)
 
 static void test_alu(void)

@@ -18,8 +18,8 @@ static void test_loads(void)
     const uint8_t bytes[8] = {0x80, 0xff, 0x01, 0x80, 0x7f, 0x00, 0x34, 0x12};
     vx_sim_mem_write(s, 0, ST_DATA, bytes, 8);
     st_setx_all(s, 0, 1, ST_DATA);
-    ST_CODE_ARR(s, LB(3, 0, 1), LBU(4, 0, 1), LH(5, 0, 1), LHU(6, 0, 1), LW(7, 0, 1),
-                LB(8, 4, 1), LH(9, 6, 1), LW(10, 4, 1));
+    ST_CODE_ARR(s, LB(3, 0, 1), LBU(4, 0, 1), LH(5, 0, 1), LHU(6, 0, 1), LW(7, 0, 1), LB(8, 4, 1),
+                LH(9, 6, 1), LW(10, 4, 1));
     vx_stop st;
     ok(st_go(s, &st) == VX_STOP_EXIT, "load program runs");
     is_u32(st_x(s, 0, 0, 3), 0xffffff80, "lb sign-extends");
@@ -71,7 +71,8 @@ static void test_stores(void)
     /* ascending lane order: every lane stores to the same word, the last lane wins */
     s = mk4();
     st_setx_all(s, 0, 1, ST_DATA);
-    for (uint32_t l = 0; l < 4; l++) st_setx(s, 0, l, 2, 10 + l);
+    for (uint32_t l = 0; l < 4; l++)
+        st_setx(s, 0, l, 2, 10 + l);
     ST_CODE_ARR(s, SW(2, 0, 1));
     st_go(s, NULL);
     is_u32(st_r32(s, 0, ST_DATA), 13, "same-address stores: highest lane's value remains");
@@ -214,8 +215,8 @@ static void test_lmem(void)
 {
     /* two cores: each sees its own local memory */
     vx_sim *s = st_new(1, 2, 1, 1);
-    uint32_t prog[] = {CSRRS(1, 0xCC2, 0), ADDI(1, 1, 5), LUI(2, 0xffff0), SW(1, 8, 2),
-                       LW(3, 8, 2), VX_TMC(0)};
+    uint32_t prog[] = {CSRRS(1, 0xCC2, 0), ADDI(1, 1, 5), LUI(2, 0xffff0),
+                       SW(1, 8, 2),        LW(3, 8, 2),   VX_TMC(0)};
     st_code_at(s, ST_CODE, prog, 6);
     vx_stop st;
     ok(st_go(s, &st) == VX_STOP_EXIT, "two cores run");
@@ -260,20 +261,40 @@ static void test_amo(void)
         {"amoadd.w", AMOADD_W(3, 2, 1), 10, {1, 2, 3, 4}, {10, 11, 13, 16}, 20},
         {"amoswap.w", AMOSWAP_W(3, 2, 1), 7, {1, 2, 3, 4}, {7, 1, 2, 3}, 4},
         {"amoxor.w", AMOXOR_W(3, 2, 1), 0xff, {1, 2, 4, 1}, {0xff, 0xfe, 0xfc, 0xf8}, 0xf9},
-        {"amoand.w", AMOAND_W(3, 2, 1), 0xff, {0xf7, 0xef, 0xff, 0x0f}, {0xff, 0xf7, 0xe7, 0xe7}, 7},
+        {"amoand.w",
+         AMOAND_W(3, 2, 1),
+         0xff,
+         {0xf7, 0xef, 0xff, 0x0f},
+         {0xff, 0xf7, 0xe7, 0xe7},
+         7},
         {"amoor.w", AMOOR_W(3, 2, 1), 0, {1, 2, 4, 8}, {0, 1, 3, 7}, 15},
-        {"amomin.w", AMOMIN_W(3, 2, 1), 5, {7, 0xfffffffe, 3, 0}, {5, 5, 0xfffffffe, 0xfffffffe},
+        {"amomin.w",
+         AMOMIN_W(3, 2, 1),
+         5,
+         {7, 0xfffffffe, 3, 0},
+         {5, 5, 0xfffffffe, 0xfffffffe},
          0xfffffffe},
-        {"amomax.w", AMOMAX_W(3, 2, 1), 0xfffffff0, {0xffffffff, 3, 2, 9}, {0xfffffff0, 0xffffffff, 3, 3}, 9},
+        {"amomax.w",
+         AMOMAX_W(3, 2, 1),
+         0xfffffff0,
+         {0xffffffff, 3, 2, 9},
+         {0xfffffff0, 0xffffffff, 3, 3},
+         9},
         {"amominu.w", AMOMINU_W(3, 2, 1), 5, {7, 0xfffffffe, 3, 4}, {5, 5, 5, 3}, 3},
-        {"amomaxu.w", AMOMAXU_W(3, 2, 1), 5, {7, 0xfffffffe, 3, 4}, {5, 7, 0xfffffffe, 0xfffffffe},
+        {"amomaxu.w",
+         AMOMAXU_W(3, 2, 1),
+         5,
+         {7, 0xfffffffe, 3, 4},
+         {5, 7, 0xfffffffe, 0xfffffffe},
          0xfffffffe},
     };
+
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         vx_sim *s = mk4();
         st_w32(s, ST_DATA, cases[i].init);
         st_setx_all(s, 0, 1, ST_DATA);
-        for (uint32_t l = 0; l < 4; l++) st_setx(s, 0, l, 2, cases[i].v[l]);
+        for (uint32_t l = 0; l < 4; l++)
+            st_setx(s, 0, l, 2, cases[i].v[l]);
         st_code(s, &cases[i].insn, 1);
         st_go(s, NULL);
         int bad = st_r32(s, 0, ST_DATA) != cases[i].final;
@@ -290,7 +311,8 @@ static void test_amo(void)
     /* rd == rs2: each lane reads its own rs2 before writing rd */
     vx_sim *s = mk4();
     st_setx_all(s, 0, 1, ST_DATA);
-    for (uint32_t l = 0; l < 4; l++) st_setx(s, 0, l, 2, 1u << l);
+    for (uint32_t l = 0; l < 4; l++)
+        st_setx(s, 0, l, 2, 1u << l);
     ST_CODE_ARR(s, AMOADD_W(2, 2, 1));
     st_go(s, NULL);
     ok(st_r32(s, 0, ST_DATA) == 15 && st_x(s, 0, 3, 2) == 7, "amoadd rd == rs2");
@@ -350,7 +372,8 @@ static void test_lrsc(void)
     st_setx_all(s, 0, 2, 9);
     ST_CODE_ARR(s, LR_W(3, 1), SW(0, 0, 1), SC_W(4, 2, 1));
     st_go(s, NULL);
-    ok(st_x(s, 0, 0, 4) == 1 && st_r32(s, 0, ST_DATA) == 0, "intervening store kills the reservation");
+    ok(st_x(s, 0, 0, 4) == 1 && st_r32(s, 0, ST_DATA) == 0,
+       "intervening store kills the reservation");
     vx_sim_free(s);
 
     /* a store to another word does not */
@@ -397,7 +420,8 @@ static void test_lrsc(void)
     s = st_warp(1, 0);
     st_setx_all(s, 0, 1, 0x10);
     ST_CODE_ARR(s, LR_W(3, 1));
-    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_UNMAPPED, "lr.w unmapped faults");
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_UNMAPPED,
+       "lr.w unmapped faults");
     vx_sim_free(s);
 }
 

@@ -140,7 +140,6 @@ int main(void)
     is_int(d.op, VX_OP_INVALID, "16-bit encodings are illegal");
     ok(!strcmp(vx_isa_xreg_name(10), "a0") && !strcmp(vx_isa_freg_name(31), "ft11"),
        "register names");
-    ok(!strcmp(vx_isa_csr_name(0x340), "mscratch") && vx_isa_csr_name(0x123) == NULL,
-       "csr names");
+    ok(!strcmp(vx_isa_csr_name(0x340), "mscratch") && vx_isa_csr_name(0x123) == NULL, "csr names");
     return tap_exit();
 }

@@ -13,15 +13,37 @@ static void load_workload(vx_sim *s)
 {
     const uint32_t body = ST_CODE + 20;
     uint32_t w[] = {
-        ADDI(5, 0, 4), LUI(6, body >> 12), ADDI(6, 6, body & 0xfff), VX_WSPAWN(5, 6), NOP(),
-        /* 5 */ ADDI(7, 0, -1), VX_TMC(7), CSRRS(8, 0xF14, 0), SLLI(9, 8, 2), LUI(10, 0x10),
-        /* 10 */ ADD(9, 9, 10), ADDI(11, 0, 30), ADDI(14, 0, 1),
-        /* 13: loop */ LW(12, 0x100, 9), ADD(12, 12, 8), ADDI(12, 12, 1), SW(12, 0x100, 9),
-        AMOADD_W(13, 14, 10), FCVT_S_W(1, 12, RM_DYN), FADD_S(2, 2, 1, RM_DYN),
-        ADDI(11, 11, -1), BNE(11, 0, -32),
-        /* 22 */ ADDI(18, 8, 'A'), ANDI(19, 8, 63), SB(18, 0x40, 19),
-        /* 25 */ CSRRS(15, 0xCC1, 0), BNE(15, 0, 20),
-        /* 27 */ ADDI(16, 0, 1), VX_WSPAWN(16, 0), ADDI(17, 0, 77), SW(17, 0x88, 0),
+        ADDI(5, 0, 4),
+        LUI(6, body >> 12),
+        ADDI(6, 6, body & 0xfff),
+        VX_WSPAWN(5, 6),
+        NOP(),
+        /* 5 */ ADDI(7, 0, -1),
+        VX_TMC(7),
+        CSRRS(8, 0xF14, 0),
+        SLLI(9, 8, 2),
+        LUI(10, 0x10),
+        /* 10 */ ADD(9, 9, 10),
+        ADDI(11, 0, 30),
+        ADDI(14, 0, 1),
+        /* 13: loop */ LW(12, 0x100, 9),
+        ADD(12, 12, 8),
+        ADDI(12, 12, 1),
+        SW(12, 0x100, 9),
+        AMOADD_W(13, 14, 10),
+        FCVT_S_W(1, 12, RM_DYN),
+        FADD_S(2, 2, 1, RM_DYN),
+        ADDI(11, 11, -1),
+        BNE(11, 0, -32),
+        /* 22 */ ADDI(18, 8, 'A'),
+        ANDI(19, 8, 63),
+        SB(18, 0x40, 19),
+        /* 25 */ CSRRS(15, 0xCC1, 0),
+        BNE(15, 0, 20),
+        /* 27 */ ADDI(16, 0, 1),
+        VX_WSPAWN(16, 0),
+        ADDI(17, 0, 77),
+        SW(17, 0x88, 0),
         /* 31 */
     };
     st_code(s, w, sizeof w / sizeof w[0]);
@@ -57,10 +79,10 @@ static void mix(evlog *l, const void *p, size_t n)
     }
 }
 
-#define MIX(l, v)                                                                                  \
-    do {                                                                                           \
-        __typeof__(v) v_ = (v);                                                                    \
-        mix(l, &v_, sizeof v_);                                                                    \
+#define MIX(l, v)               \
+    do {                        \
+        __typeof__(v) v_ = (v); \
+        mix(l, &v_, sizeof v_); \
     } while (0)
 
 static void on_event(void *ctx, const vx_event *ev)
@@ -86,8 +108,10 @@ static void on_event(void *ctx, const vx_event *ev)
             for (uint32_t t = 0; t < l->nt; t++)
                 if (vx_lanes_test(c->lanes, t)) MIX(l, c->values[t]);
         }
-        for (uint32_t i = 0; i < ev->nmem; i++) mix(l, &ev->mem[i], sizeof ev->mem[i]);
-        for (uint32_t i = 0; i < ev->nconsole; i++) mix(l, &ev->console[i], sizeof ev->console[i]);
+        for (uint32_t i = 0; i < ev->nmem; i++)
+            mix(l, &ev->mem[i], sizeof ev->mem[i]);
+        for (uint32_t i = 0; i < ev->nconsole; i++)
+            mix(l, &ev->console[i], sizeof ev->console[i]);
         for (uint32_t i = 0; i < ev->nwctl; i++) {
             const vx_wctl *w = &ev->wctl[i];
             MIX(l, w->kind);
@@ -148,8 +172,8 @@ static uint64_t state_digest(const vx_sim *s)
     mix(&l, buf, len);
     free(buf);
     static uint8_t chunk[0x1000];
-    uint32_t ranges[][2] = {{0x80, 0x1000 - 0x80}, {ST_DATA, 0x2000}, {ST_CODE, 0x1000},
-                            {VX_LMEM_BASE_ADDR, 0x4000}};
+    uint32_t ranges[][2] = {
+        {0x80, 0x1000 - 0x80}, {ST_DATA, 0x2000}, {ST_CODE, 0x1000}, {VX_LMEM_BASE_ADDR, 0x4000}};
     for (size_t r = 0; r < 4; r++)
         for (uint32_t off = 0; off < ranges[r][1]; off += 0x1000) {
             uint32_t n = ranges[r][1] - off < 0x1000 ? ranges[r][1] - off : 0x1000;
@@ -171,8 +195,8 @@ static void test_determinism(void)
     ok(st_go(s1, &st) == VX_STOP_EXIT && st.exit_code == 77, "workload exits with 77 (%u %s)",
        st.exit_code, st.fault.reason);
     st_go(s2, NULL);
-    ok(a.h == b.h && a.n == b.n && a.issues > 1000, "two runs: identical event streams (%llu issues)",
-       (unsigned long long)a.issues);
+    ok(a.h == b.h && a.n == b.n && a.issues > 1000,
+       "two runs: identical event streams (%llu issues)", (unsigned long long)a.issues);
     ok(state_digest(s1) == state_digest(s2), "two runs: identical final state");
     ok(a.ends == 1 && a.last_end.end_status == VX_END_EXIT && a.last_end.exit_code == 77 &&
            a.last_end.index == vx_sim_index(s1),
@@ -187,9 +211,8 @@ static void test_determinism(void)
     vx_sim_get_stats(s3, &y);
     ok(x.issues == y.issues && x.lane_ops == y.lane_ops && x.cycles == y.cycles &&
            x.issues == a.issues && x.spawns == 2,
-       "statistics agree (issues %llu, lane-ops %llu, cycles %llu)",
-       (unsigned long long)x.issues, (unsigned long long)x.lane_ops,
-       (unsigned long long)x.cycles);
+       "statistics agree (issues %llu, lane-ops %llu, cycles %llu)", (unsigned long long)x.issues,
+       (unsigned long long)x.lane_ops, (unsigned long long)x.cycles);
     vx_sim_free(s1);
     vx_sim_free(s2);
     vx_sim_free(s3);
@@ -216,8 +239,8 @@ static void test_snapshots(void)
     st_go(s, &st);
     uint64_t end1 = state_digest(s);
     size_t b1 = vx_sim_snap_bytes(snap);
-    ok(b1 >= b0 + VX_PAGE_SIZE, "pages written after the snapshot become the snapshot's (%zu -> %zu)",
-       b0, b1);
+    ok(b1 >= b0 + VX_PAGE_SIZE,
+       "pages written after the snapshot become the snapshot's (%zu -> %zu)", b0, b1);
 
     ok(vx_sim_snap_restore(s, snap) == VX_OK, "restore");
     ok(state_digest(s) == at_snap && vx_sim_index(s) == 300 && !vx_sim_finished(s),
@@ -283,11 +306,15 @@ static void on_capture(void *ctx, const vx_event *ev)
     for (uint32_t k = 0; k < ev->ncommits && k < 4; k++) {
         c->commits[i][k] = ev->commits[k];
         for (uint32_t t = 0; t < 8; t++)
-            c->vals[i][k][t] = vx_lanes_test(ev->commits[k].lanes, t) ? ev->commits[k].values[t] : 0;
+            c->vals[i][k][t] =
+                vx_lanes_test(ev->commits[k].lanes, t) ? ev->commits[k].values[t] : 0;
     }
-    for (uint32_t k = 0; k < ev->nmem && k < 8; k++) c->mem[i][k] = ev->mem[k];
-    for (uint32_t k = 0; k < ev->nreads && k < 8; k++) c->reads[i][k] = ev->reads[k];
-    for (uint32_t k = 0; k < ev->nwctl && k < 8; k++) c->wctl[i][k] = ev->wctl[k];
+    for (uint32_t k = 0; k < ev->nmem && k < 8; k++)
+        c->mem[i][k] = ev->mem[k];
+    for (uint32_t k = 0; k < ev->nreads && k < 8; k++)
+        c->reads[i][k] = ev->reads[k];
+    for (uint32_t k = 0; k < ev->nwctl && k < 8; k++)
+        c->wctl[i][k] = ev->wctl[k];
     if (ev->fault) c->fault[i] = *ev->fault;
 }
 
@@ -335,8 +362,8 @@ static void test_observer(void)
        "the same flags again: no fflags commit (unchanged)");
     e = &c.ev[5];
     ok(e->nwctl == 2 && c.wctl[5][0].kind == VX_WCTL_IPDOM_PUSH && c.wctl[5][0].mask == 0xd &&
-           c.wctl[5][0].mask2 == 0x4 && c.wctl[5][0].arg == 1 && c.wctl[5][1].kind == VX_WCTL_TMASK &&
-           c.wctl[5][1].mask == 0x9,
+           c.wctl[5][0].mask2 == 0x4 && c.wctl[5][0].arg == 1 &&
+           c.wctl[5][1].kind == VX_WCTL_TMASK && c.wctl[5][1].mask == 0x9,
        "divergent split: IPDOM push (orig, else, depth) and the new mask");
     e = &c.ev[6];
     ok(e->tmask == 0x9 && e->nreads == 2 && c.reads[6][0].addr == ST_DATA &&
@@ -493,8 +520,8 @@ static void test_debug(void)
     vx_sim_warp_info(s, 0, &wi);
     ok(st_x(s, 0, 2, 6) == 9 && st_x(s, 0, 1, 6) == 0 && wi.pc == ST_CODE + 4 && wi.tmask == 0xf,
        "only lane 2 changed; pc and mask unchanged");
-    ok(c.n == 1 && (c.ev[0].flags & VX_EVF_INJECTED) && c.ev[0].tmask == 0x4 && c.ev[0].index == 1 &&
-           c.ev[0].insn == ADDI(6, 0, 9),
+    ok(c.n == 1 && (c.ev[0].flags & VX_EVF_INJECTED) && c.ev[0].tmask == 0x4 &&
+           c.ev[0].index == 1 && c.ev[0].insn == ADDI(6, 0, 9),
        "injection is an issue with VX_EVF_INJECTED and the next index");
     /* inject a CSR write (dscratch) and a load */
     vx_sim_inject(s, 0, 1, CSRRW(0, 0x7B2, 6), &st);
@@ -502,6 +529,7 @@ static void test_debug(void)
     st_setx(s, 0, 3, 7, ST_DATA);
     vx_sim_inject(s, 0, 3, LW(8, 0, 7), &st);
     ok(st_csr(s, 0, 1, 0x7B2) == 0 && st_x(s, 0, 3, 8) == 0x5151, "inject csrrw and lw");
+
     /* rejected classes */
     const struct {
         uint32_t insn;
@@ -509,6 +537,7 @@ static void test_debug(void)
     } rej[] = {{BEQ(0, 0, 8), "branch"}, {JAL(1, 8), "jal"}, {JALR(1, 1, 0), "jalr"},
                {AUIPC(1, 1), "auipc"},   {ECALL(), "ecall"}, {EBREAK(), "ebreak"},
                {MRET(), "mret"},         {VX_TMC(0), "tmc"}, {VX_VOTE_ALL(1, 2), "vote"}};
+
     int nrej = 0;
     uint64_t idx = vx_sim_index(s);
     for (size_t i = 0; i < sizeof rej / sizeof rej[0]; i++)
@@ -517,13 +546,15 @@ static void test_debug(void)
             nrej++;
         else
             diag("%s was not rejected", rej[i].what);
-    ok(nrej == 9 && vx_sim_index(s) == idx, "control transfers, auipc, system and custom-0 rejected");
+    ok(nrej == 9 && vx_sim_index(s) == idx,
+       "control transfers, auipc, system and custom-0 rejected");
     /* a memory fault in an injection does not end the kernel */
     st_setx(s, 0, 0, 7, 0x10);
     ok(vx_sim_inject(s, 0, 0, LW(8, 0, 7), &st) == VX_OK && st.reason == VX_STOP_FAULT &&
            st.fault.kind == VX_FAULT_UNMAPPED && !vx_sim_finished(s),
        "faulting injection reports the fault but the kernel goes on");
-    ok(vx_sim_inject(s, 0, 9, NOP(), &st) == VX_ERR_RANGE, "inject into a lane that does not exist");
+    ok(vx_sim_inject(s, 0, 9, NOP(), &st) == VX_ERR_RANGE,
+       "inject into a lane that does not exist");
 
     /* set_pc on a halted warp, resume, run to the end */
     vx_sim_set_pc(s, 0, ST_CODE + 8);
@@ -601,7 +632,8 @@ static void test_pages(void)
        "dirty: the written global page and each core's local page (%u)", p.n);
     memset(&p, 0, sizeof p);
     vx_sim_visit_pages(s, true, on_page, &p);
-    ok(p.n == 4 && p.addr[0] == ST_DATA + 0x3000, "all pages: code, data, two local pages (%u)", p.n);
+    ok(p.n == 4 && p.addr[0] == ST_DATA + 0x3000, "all pages: code, data, two local pages (%u)",
+       p.n);
 
     uint8_t page[VX_PAGE_SIZE];
     memset(page, 0x33, sizeof page);
@@ -697,16 +729,18 @@ static void test_fault_reasons(void)
         {VX_FAULT_CONSOLE, 7, {SW(0, 0, 5)}, 0x44, "console"},
         {VX_FAULT_DEADLOCK, 6, {ADDI(6, 0, 2), VX_BAR(0, 6)}, 0, "deadlock"},
     };
+
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
         vx_sim *s = st_new(1, 1, 2, 2);
         uint32_t n = 0;
-        while (n < 3 && f[i].code[n]) n++;
+        while (n < 3 && f[i].code[n])
+            n++;
         st_code(s, f[i].code, n);
         st_setx_all(s, 0, 5, f[i].x5);
         vx_stop st;
         st_go(s, &st);
-        ok(st.reason == VX_STOP_FAULT && st.fault.kind == f[i].kind && st.fault.signal == f[i].signal &&
-               strstr(st.fault.reason, f[i].word) != NULL,
+        ok(st.reason == VX_STOP_FAULT && st.fault.kind == f[i].kind &&
+               st.fault.signal == f[i].signal && strstr(st.fault.reason, f[i].word) != NULL,
            "fault kind %u: signal %u, reason '%s'", f[i].kind, st.fault.signal, st.fault.reason);
         vx_stop again;
         st_go(s, &again);

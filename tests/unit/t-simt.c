@@ -55,11 +55,17 @@ static void test_tmc(void)
 
 /* ENTRY used by spawn tests: take a ticket, store it at DATA+0x20+4*wid, end. */
 #define ENTRY (ST_CODE + 0x100)
+
 static void put_entry(vx_sim *s, uint32_t at, uint32_t slot_base)
 {
-    uint32_t e[] = {CSRRS(12, 0xCC1, 0), LUI(10, ST_DATA >> 12), ADDI(9, 0, 1),
-                    AMOADD_W(8, 9, 10),  SLLI(12, 12, 2),        ADD(12, 12, 10),
-                    SW(8, (int32_t)slot_base, 12), VX_TMC(0)};
+    uint32_t e[] = {CSRRS(12, 0xCC1, 0),
+                    LUI(10, ST_DATA >> 12),
+                    ADDI(9, 0, 1),
+                    AMOADD_W(8, 9, 10),
+                    SLLI(12, 12, 2),
+                    ADD(12, 12, 10),
+                    SW(8, (int32_t)slot_base, 12),
+                    VX_TMC(0)};
     st_code_at(s, at, e, 8);
 }
 
@@ -78,7 +84,8 @@ static void test_wspawn(void)
     ST_CODE_ARR(s, VX_WSPAWN(5, 6), VX_WSPAWN(7, 0), AMOADD_W(8, 9, 10), SW(8, 0, 11));
     vx_sim_run(s, 1, &st);
     vx_warp_info wi[4];
-    for (uint32_t g = 0; g < 4; g++) vx_sim_warp_info(s, g, &wi[g]);
+    for (uint32_t g = 0; g < 4; g++)
+        vx_sim_warp_info(s, g, &wi[g]);
     ok(wi[1].active && wi[3].active && wi[2].pc == ENTRY && wi[3].tmask == 1 && !wi[0].stalled,
        "wspawn(4) while alone activates warps 1-3 at the entry with lane 0");
     vx_sim_run(s, 1, &st); /* warp 1 */
@@ -140,8 +147,8 @@ static void test_wspawn(void)
 
     /* a second pending spawn in the core */
     s = st_new(1, 1, 4, 1);
-    uint32_t e1[] = {ADDI(5, 0, 2), LUI(6, ENTRY >> 12), ADDI(6, 6, ENTRY & 0xfff),
-                     VX_WSPAWN(5, 6), VX_TMC(0)};
+    uint32_t e1[] = {ADDI(5, 0, 2), LUI(6, ENTRY >> 12), ADDI(6, 6, ENTRY & 0xfff), VX_WSPAWN(5, 6),
+                     VX_TMC(0)};
     st_code_at(s, ENTRY, e1, 5);
     st_setx(s, 0, 0, 5, 2);
     st_setx(s, 0, 0, 6, ENTRY);
@@ -153,10 +160,19 @@ static void test_wspawn(void)
 
     /* a spawn from warp 1 (the only active warp) starts warps 0 and 2 */
     s = st_new(1, 1, 4, 1);
-    uint32_t e2[] = {CSRRS(12, 0xCC1, 0), ADDI(13, 0, 1), BNE(12, 13, 24), ADDI(5, 0, 3),
-                     LUI(6, ENTRY >> 12), ADDI(6, 6, ENTRY & 0xfff), VX_WSPAWN(5, 6), VX_TMC(0),
-                     /* 8: others */ LUI(10, ST_DATA >> 12), SLLI(12, 12, 2), ADD(12, 12, 10),
-                     SW(13, 0x80, 12), VX_TMC(0)};
+    uint32_t e2[] = {CSRRS(12, 0xCC1, 0),
+                     ADDI(13, 0, 1),
+                     BNE(12, 13, 24),
+                     ADDI(5, 0, 3),
+                     LUI(6, ENTRY >> 12),
+                     ADDI(6, 6, ENTRY & 0xfff),
+                     VX_WSPAWN(5, 6),
+                     VX_TMC(0),
+                     /* 8: others */ LUI(10, ST_DATA >> 12),
+                     SLLI(12, 12, 2),
+                     ADD(12, 12, 10),
+                     SW(13, 0x80, 12),
+                     VX_TMC(0)};
     st_code_at(s, ENTRY, e2, 13);
     st_setx(s, 0, 0, 5, 2);
     st_setx(s, 0, 0, 6, ENTRY);
@@ -168,8 +184,8 @@ static void test_wspawn(void)
 
     /* tmc 0 on warp 0 while another warp still runs; its exit code wins */
     s = st_new(1, 1, 2, 1);
-    uint32_t e3[] = {ADDI(14, 0, 20), ADDI(14, 14, -1), BNE(14, 0, -4), ADDI(15, 0, 7),
-                     SW(15, 0x88, 0), VX_TMC(0)};
+    uint32_t e3[] = {ADDI(14, 0, 20), ADDI(14, 14, -1), BNE(14, 0, -4),
+                     ADDI(15, 0, 7),  SW(15, 0x88, 0),  VX_TMC(0)};
     st_code_at(s, ENTRY, e3, 6);
     st_setx(s, 0, 0, 5, 2);
     st_setx(s, 0, 0, 6, ENTRY);
@@ -232,9 +248,11 @@ static void test_split_join(void)
         {"split.n: negated predicate", true, {1, 1, 1, 0}, 0, 3, 3},
         {"split: predicate is bit 0 only", false, {3, 2, 2, 2}, 1, 0, 3},
     };
+
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
         s = st_warp(4, 0);
-        for (uint32_t l = 0; l < 4; l++) st_setx(s, 0, l, 5, order[i].pred[l]);
+        for (uint32_t l = 0; l < 4; l++)
+            st_setx(s, 0, l, 5, order[i].pred[l]);
         st_setx_all(s, 0, 7, 1);
         st_setx_all(s, 0, 10, CTR);
         st_setx_all(s, 0, 6, 1);
@@ -314,7 +332,8 @@ static void test_pred(void)
     /* restore mask 0 ends the warp */
     s = st_warp(4, 0);
     ST_CODE_ARR(s, VX_PRED(0, 0), ADDI(3, 0, 1));
-    ok(st_go(s, &st) == VX_STOP_EXIT && st_x(s, 0, 0, 3) == 0, "pred restoring mask 0 ends the warp");
+    ok(st_go(s, &st) == VX_STOP_EXIT && st_x(s, 0, 0, 3) == 0,
+       "pred restoring mask 0 ends the warp");
     vx_sim_free(s);
 }
 
@@ -323,9 +342,10 @@ static void test_barriers(void)
     vx_stop st;
     /* local barrier, count 2, with 3 active warps: warp 0 waits for warp 1 */
     vx_sim *s = st_new(1, 1, 4, 1);
-    uint32_t e[] = {CSRRS(12, 0xCC1, 0), ADDI(13, 0, 1), BNE(12, 13, 32), ADDI(14, 0, 20),
-                    ADDI(14, 14, -1), BNE(14, 0, -4), LUI(10, ST_DATA >> 12), SW(13, 0, 10),
-                    ADDI(7, 0, 2), VX_BAR(0, 7), VX_TMC(0)};
+    uint32_t e[] = {CSRRS(12, 0xCC1, 0),    ADDI(13, 0, 1),   BNE(12, 13, 32),
+                    ADDI(14, 0, 20),        ADDI(14, 14, -1), BNE(14, 0, -4),
+                    LUI(10, ST_DATA >> 12), SW(13, 0, 10),    ADDI(7, 0, 2),
+                    VX_BAR(0, 7),           VX_TMC(0)};
     st_code_at(s, ENTRY, e, 11);
     st_setx(s, 0, 0, 5, 3);
     st_setx(s, 0, 0, 6, ENTRY);
@@ -389,10 +409,10 @@ static void test_barriers(void)
     s = st_new(1, 2, 2, 1);
     uint32_t d[] = {ADDI(14, 0, 30), ADDI(14, 14, -1), BNE(14, 0, -4), VX_TMC(0)};
     st_code_at(s, ENTRY, d, 4);
-    uint32_t g2[] = {ADDI(5, 0, 2),  LUI(6, ENTRY >> 12), ADDI(6, 6, ENTRY & 0xfff),
-                     VX_WSPAWN(5, 6), CSRRS(12, 0xCC2, 0), LUI(10, ST_DATA >> 12),
-                     LUI(15, 0x80000), ADDI(7, 0, 2),     BEQ(12, 0, 12),
-                     ADDI(13, 0, 1),  SW(13, 0, 10),      VX_BAR(15, 7),
+    uint32_t g2[] = {ADDI(5, 0, 2),    LUI(6, ENTRY >> 12), ADDI(6, 6, ENTRY & 0xfff),
+                     VX_WSPAWN(5, 6),  CSRRS(12, 0xCC2, 0), LUI(10, ST_DATA >> 12),
+                     LUI(15, 0x80000), ADDI(7, 0, 2),       BEQ(12, 0, 12),
+                     ADDI(13, 0, 1),   SW(13, 0, 10),       VX_BAR(15, 7),
                      LW(8, 0, 10)};
     st_code(s, g2, 13);
     ok(st_go(s, &st) == VX_STOP_EXIT && st_x(s, 0, 0, 8) == 1,
@@ -411,6 +431,7 @@ static void test_vote(void)
         {{1, 0, 1, 1}, 0, 1, 0, 0x9},
         {{0, 2, 1, 0}, 1 - 1, 0, 1, 0x0},
     };
+
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         vx_sim *s = st_warp(4, 0xb); /* lane 2 inactive */
         for (uint32_t l = 0; l < 4; l++) {
@@ -433,7 +454,8 @@ static uint32_t shfl_ctl(uint32_t b, uint32_t c, uint32_t mask)
     return b | c << 6 | mask << 12;
 }
 
-static void shfl(const char *name, uint32_t insn, uint32_t ctl, vx_lanes tmask, const uint32_t *want)
+static void shfl(const char *name, uint32_t insn, uint32_t ctl, vx_lanes tmask,
+                 const uint32_t *want)
 {
     vx_sim *s = st_warp(8, tmask);
     for (uint32_t l = 0; l < 8; l++) {
@@ -497,8 +519,8 @@ static void test_console(void)
     vx_sim_set_console(s, on_con, NULL);
     st_setx(s, 0, 0, 5, 2);
     st_setx(s, 0, 0, 6, ST_CODE + 4);
-    ST_CODE_ARR(s, VX_WSPAWN(5, 6), ADDI(7, 0, -1), VX_TMC(7), CSRRS(8, 0xF14, 0),
-                ADDI(9, 8, 0x40), ADDI(10, 8, 'a'), SB(10, 0, 9), ADDI(11, 0, '\n'), SB(11, 0, 9));
+    ST_CODE_ARR(s, VX_WSPAWN(5, 6), ADDI(7, 0, -1), VX_TMC(7), CSRRS(8, 0xF14, 0), ADDI(9, 8, 0x40),
+                ADDI(10, 8, 'a'), SB(10, 0, 9), ADDI(11, 0, '\n'), SB(11, 0, 9));
     vx_stop st;
     ok(st_go(s, &st) == VX_STOP_EXIT && nlines == 4, "4 harts printed 4 lines");
     ok(!strcmp(lines[0], "a") && !strcmp(lines[1], "b") && !strcmp(lines[2], "c") &&

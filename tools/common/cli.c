@@ -16,7 +16,8 @@ void vx_cli_run_init(vx_cli_run *o)
 
 void vx_cli_run_release(vx_cli_run *o)
 {
-    for (size_t i = 0; i < o->nloads; i++) free(o->loads[i].path);
+    for (size_t i = 0; i < o->nloads; i++)
+        free(o->loads[i].path);
     free(o->loads);
     o->loads = NULL;
     o->nloads = 0;
@@ -54,8 +55,10 @@ bool vx_cli_parse_u64(const char *s, bool size_suffix, uint64_t *out)
         default: return false;
         }
         end++;
-        if (*end == 'i' && end[1] == 'B') end += 2;
-        else if (*end == 'B') end++;
+        if (*end == 'i' && end[1] == 'B')
+            end += 2;
+        else if (*end == 'B')
+            end++;
         if (v > (~0ull >> sh)) return false;
         v <<= sh;
     }
@@ -118,7 +121,8 @@ int vx_cli_run_option(vx_cli_run *o, int argc, char **argv, int *i, char *msg, s
 {
     const char *v;
     int r;
-    if ((r = shape_opt(argc, argv, i, "--clusters", 'C', &o->cfg.clusters, 127, msg, cap))) return r;
+    if ((r = shape_opt(argc, argv, i, "--clusters", 'C', &o->cfg.clusters, 127, msg, cap)))
+        return r;
     if ((r = shape_opt(argc, argv, i, "--cores", 'c', &o->cfg.cores, 511, msg, cap))) return r;
     if ((r = shape_opt(argc, argv, i, "--warps", 'w', &o->cfg.warps, 511, msg, cap))) return r;
     if ((r = shape_opt(argc, argv, i, "--threads", 't', &o->cfg.threads, 128, msg, cap))) return r;
@@ -233,7 +237,8 @@ void vx_cli_loaded_release(vx_cli_loaded *l)
 {
     if (!l) return;
     blob_release(&l->kernel);
-    for (size_t i = 0; i < l->nloads; i++) blob_release(&l->loads[i]);
+    for (size_t i = 0; i < l->nloads; i++)
+        blob_release(&l->loads[i]);
     free(l->loads);
     memset(l, 0, sizeof *l);
 }
@@ -309,8 +314,9 @@ fail:
 size_t vx_cli_lanes_text(vx_lanes m, char *buf, size_t cap)
 {
     uint64_t hi = (uint64_t)(m >> 64), lo = (uint64_t)m;
-    if (hi) return (size_t)snprintf(buf, cap, "0x%llx%016llx", (unsigned long long)hi,
-                                    (unsigned long long)lo);
+    if (hi)
+        return (size_t)snprintf(buf, cap, "0x%llx%016llx", (unsigned long long)hi,
+                                (unsigned long long)lo);
     return (size_t)snprintf(buf, cap, "0x%llx", (unsigned long long)lo);
 }
 
@@ -337,6 +343,7 @@ size_t vx_cli_fault_text(const vx_fault *f, char *buf, size_t cap)
         vx_disasm(f->pc, f->insn, d, sizeof d);
         snprintf(dis, sizeof dis, " [%s]", d);
     }
-    return (size_t)snprintf(buf, cap, "kernel fault at pc 0x%08x (core %u, warp %u, lanes %s): %s%s (%s)",
+    return (size_t)snprintf(buf, cap,
+                            "kernel fault at pc 0x%08x (core %u, warp %u, lanes %s): %s%s (%s)",
                             f->pc, f->core, f->warp, lanes, f->reason, dis, signame(f->signal));
 }

@@ -107,7 +107,9 @@ static void trace_event(void *ctx, const vx_event *ev)
     FILE *f = t->f;
     char lanes[48];
     if (ev->kind == VX_EV_DM) {
-        fprintf(f, "[%" PRIu64 "] %" PRIu64 " dm op=%u addr=0x%x value=0x%08x gwarp=%u lane=%u arg=%u\n",
+        fprintf(f,
+                "[%" PRIu64 "] %" PRIu64
+                " dm op=%u addr=0x%x value=0x%08x gwarp=%u lane=%u arg=%u\n",
                 ev->index, ev->cycle, ev->dm.op, ev->dm.addr, ev->dm.value, ev->dm.gwarp,
                 ev->dm.lane, ev->dm.arg);
         return;
