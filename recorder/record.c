@@ -124,7 +124,13 @@ static void page_cb(void *ctx, uint32_t space, uint32_t addr, const uint8_t *pag
     if (e) rec_fail(r, e, "cannot write a keyframe page");
 }
 
-static void take_keyframe(rec *r, bool all)
+/*
+ * A keyframe: the state encoding and the pages written since the previous one.
+ * Keyframe 0 (first) is taken right after loading: its memory is the prologue's
+ * (the image and the loads, which the trace holds already), so it stores no page
+ * (FORMAT.md §9.3: pages apply over the prologue's memory).
+ */
+static void take_keyframe(rec *r, bool first)
 {
     uint8_t *st = NULL;
     size_t len = 0;
@@ -139,7 +145,7 @@ static void take_keyframe(rec *r, bool all)
     if (r->pipe) {
         r->kf_pages = NULL;
         r->kf_npages = r->kf_cap = 0;
-        vx_sim_visit_pages(r->sim, all, page_cb, r);
+        if (!first) vx_sim_visit_pages(r->sim, false, page_cb, r);
         vx_sim_clear_dirty(r->sim);
         if (r->err) {
             free(st);
@@ -158,7 +164,7 @@ static void take_keyframe(rec *r, bool all)
         rec_fail(r, e, "cannot write a keyframe");
         return;
     }
-    vx_sim_visit_pages(r->sim, all, page_cb, r);
+    if (!first) vx_sim_visit_pages(r->sim, false, page_cb, r);
     vx_sim_clear_dirty(r->sim);
     if (!r->err && (e = vx_trace_writer_keyframe_end(r->w)))
         rec_fail(r, e, "cannot write a keyframe");
@@ -437,7 +443,7 @@ int vxrec_record(const vxrec_opts *o)
         r.pipe = NULL; /* no thread: encode in this one */
     vx_sim_set_console(r.sim, on_console, NULL);
     vx_sim_set_observer(r.sim, observer, &r, 0);
-    if (r.keyframes) take_keyframe(&r, true); /* keyframe 0: state after loading, every page */
+    if (r.keyframes) take_keyframe(&r, true); /* keyframe 0: the state after loading */
     r.progress = !o->quiet && isatty(STDERR_FILENO);
     r.t0 = r.last_print = vxrec_now();
 

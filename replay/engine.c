@@ -1556,11 +1556,41 @@ bad:
     return err;
 }
 
-/* Initial state: keyframe 0 (state and every page), or the prologue if there is none. */
+/* The prologue's memory: the recorded image loaded, the load regions written. */
+static vx_err load_prologue(vx_engine *e)
+{
+    const vx_trace_header *h = e->hdr;
+    vx_err err = vx_sim_load_image(e->sim, h->image_name ? h->image_name : e->path,
+                                   (vx_image_kind)h->image_kind, h->image, h->image_len, NULL);
+    if (err) {
+        seterr(e, "%s: the recorded kernel image cannot be loaded: %s", e->path,
+               vx_sim_errmsg(e->sim));
+        return err;
+    }
+    for (uint32_t i = 0; i < h->nloads; i++) {
+        err = vx_sim_mem_write(e->sim, 0, h->loads[i].addr, h->loads[i].bytes, h->loads[i].len);
+        if (err) {
+            seterr(e,
+                   "%s: recorded load region %" PRIu32 " at 0x%08" PRIx32 " cannot be written: %s",
+                   e->path, i, h->loads[i].addr, vx_sim_errmsg(e->sim));
+            return err;
+        }
+    }
+    return VX_OK;
+}
+
+/*
+ * Initial state: keyframe 0 (its pages over the prologue's memory for a format 1.1
+ * trace, over zeros for 1.0; then its state), or the prologue if there is none.
+ */
 static vx_err load_initial(vx_engine *e)
 {
     vx_err err;
     if (e->nkf && e->kf_pos[0] == 0) {
+        vx_trace_keyframe k0;
+        err = vx_trace_reader_keyframe(e->rd, 0, &k0, NULL, NULL);
+        if (err) return trace_error(e, err);
+        if (k0.on_image && (err = load_prologue(e))) return err;
         page_ctx pc = {e, VX_OK};
         err = vx_trace_reader_keyframe_pages(e->rd, 0, VX_TRACE_PAGES_ALL, put_page, &pc);
         if (pc.err) return pc.err;
@@ -1578,24 +1608,7 @@ static vx_err load_initial(vx_engine *e)
         err = vx_trace_reader_seek_keyframe(e->rd, 0);
         if (err) return trace_error(e, err);
     } else {
-        const vx_trace_header *h = e->hdr;
-        err = vx_sim_load_image(e->sim, h->image_name ? h->image_name : e->path,
-                                (vx_image_kind)h->image_kind, h->image, h->image_len, NULL);
-        if (err) {
-            seterr(e, "%s: the recorded kernel image cannot be loaded: %s", e->path,
-                   vx_sim_errmsg(e->sim));
-            return err;
-        }
-        for (uint32_t i = 0; i < h->nloads; i++) {
-            err = vx_sim_mem_write(e->sim, 0, h->loads[i].addr, h->loads[i].bytes, h->loads[i].len);
-            if (err) {
-                seterr(e,
-                       "%s: recorded load region %" PRIu32 " at 0x%08" PRIx32
-                       " cannot be written: %s",
-                       e->path, i, h->loads[i].addr, vx_sim_errmsg(e->sim));
-                return err;
-            }
-        }
+        if ((err = load_prologue(e))) return err;
         err = vx_trace_reader_seek(e->rd, 0);
         if (err) return trace_error(e, err);
     }

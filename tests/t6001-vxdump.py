@@ -490,8 +490,9 @@ class Errors(unittest.TestCase):
         self.assertLess(len(got), len(full))
         self.assertEqual(got, full[:len(got)], "a prefix of the complete trace")
         self.assertEqual(json.loads(got[-1])["index"] + 1, key, "up to the last complete chunk")
-        # a flipped byte in keyframe 0's pages: the listing does not read them, --check does
-        off, _, stored, _ = [c for c in t6kit.chunks(data) if c[1] == 5][0]
+        # a flipped byte in keyframe 0 (its pages, or since format 1.1, where it stores no
+        # page, its KEYFRAME2 chunk): the listing does not read it, --check does
+        off, _, stored, _ = [c for c in t6kit.chunks(data) if c[1] in (5, 6, 9, 10)][0]
         at = off + 28 + stored // 2
         kf = os.path.join(D, "kf.vxt")
         with open(kf, "wb") as f:

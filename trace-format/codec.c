@@ -328,6 +328,24 @@ static uint8_t *enc_mem(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const vx_event *
         if (m[i].size != sz) same_size = false;
         if (lanes_mask && m[i].lane != tl[i]) lanes_mask = false;
     }
+    /* the chunk digest: bytes [lo, hi] written; when they span at most two pages,
+     * those two are exactly the pages written, else every write names its own */
+    {
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t a = m[i].addr, e = vxt_dg_last(a, m[i].size);
+            lo = a < lo ? a : lo;
+            hi = e > hi ? e : hi;
+        }
+        vx_trace_digest *dg = ps->dg;
+        dg->flags |= VX_TRACE_DG_WRITES;
+        if ((hi >> 12) - (lo >> 12) <= 1) {
+            vxt_dg_span(dg, lo, hi);
+        } else {
+            for (uint32_t i = 0; i < n; i++)
+                vxt_dg_span(dg, m[i].addr, vxt_dg_last(m[i].addr, m[i].size));
+        }
+    }
     G = same_size ? (sz == 1 ? 0 : sz == 2 ? 1 : 2) : 3;
     if (lanes_mask) {
         G |= 4;
@@ -409,6 +427,9 @@ static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     bool S = ev->core == pcore && ev->warp == pwarp && ev->cycle == pcycle;
     const vxt_icache_ent *ic = &ps->icache[(ev->pc >> 2) & (VXT_ICACHE_SIZE - 1)];
     bool I = ic->epoch == ps->epoch && ic->pc == ev->pc && ic->insn == ev->insn;
+    /* The chunk digest's PC set: a hit means this pc was inserted (and its bit set)
+     * earlier in this chunk, so only misses need the bit. */
+    if (!I && !(ev->flags & VX_EVF_INJECTED)) vxt_dg_pc(ps->dg, ev->pc);
     bool M = ev->tmask == ws->mask;
     unsigned pcmode = 0;
     if (ev->pc != ws->next_pc) {

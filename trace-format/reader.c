@@ -22,10 +22,12 @@
 
 typedef struct rchunk {
     uint64_t key, off;
+    uint64_t dg_off; /* its DIGEST chunk, 0: none */
 } rchunk;
 
 typedef struct rkf {
     uint64_t index, off, first_off;
+    bool on_image; /* a format 1.1 keyframe (PAGES2 / KEYFRAME2 chunks) */
 } rkf;
 
 typedef struct chdr {
@@ -50,6 +52,7 @@ typedef struct vxt_dec {
     bool ended;     /* END record seen */
     bool have_prev; /* the previous chunk was decoded to its end: check key continuity */
     uint64_t index; /* event index of the next record */
+    size_t limit;   /* when not 0: stop (VX_ERR_END) before loading chunk `limit` */
 } vxt_dec;
 
 struct vx_trace_reader {
@@ -81,6 +84,9 @@ struct vx_trace_reader {
     size_t kcap;
     uint8_t *pgbuf; /* PAGES payload */
     size_t pgcap;
+    uint8_t *dgbuf; /* DIGEST payload */
+    size_t dgcap;
+    vxt_dec dgdec; /* decoder computing digests */
     uint8_t zero_page[VX_TRACE_PAGE_SIZE];
 };
 
@@ -100,8 +106,9 @@ static vx_err rfail(vx_trace_reader *r, vx_err e, const char *fmt, ...)
 
 static const char *chunk_name(unsigned t)
 {
-    static const char *const names[] = {"invalid", "HEADER", "IMAGE",    "LOAD",
-                                        "EVENTS",  "PAGES",  "KEYFRAME", "INDEX"};
+    static const char *const names[] = {"invalid",  "HEADER", "IMAGE",  "LOAD",
+                                        "EVENTS",   "PAGES",  "KEYFRAME", "INDEX",
+                                        "DIGEST",   "PAGES2", "KEYFRAME2"};
     return t < VX_ARRAY_SIZE(names) ? names[t] : "unknown";
 }
 
@@ -153,6 +160,8 @@ void vx_trace_reader_free(vx_trace_reader *r)
     free(r->sbuf);
     free(r->kbuf);
     free(r->pgbuf);
+    free(r->dgbuf);
+    dec_free(&r->dgdec);
     dec_free(&r->it);
     free(r->path);
     free(r);
@@ -418,7 +427,7 @@ static vx_err read_prologue(vx_trace_reader *r)
             want++;
         } else {
             free(buf);
-            if (c.type <= VXT_CH_INDEX) {
+            if (c.type <= VXT_CH_LAST_KNOWN) {
                 e = rfail(r, VX_ERR_CORRUPT,
                           "%s chunk at offset %" PRIu64 " where the %s chunk was expected",
                           chunk_name(c.type), off, chunk_name(t));
@@ -454,11 +463,12 @@ static vx_err add_chunk(vx_trace_reader *r, size_t *cap, uint64_t key, uint64_t 
         r->chunks = q;
         *cap = n;
     }
-    r->chunks[r->nchunks++] = (rchunk){key, off};
+    r->chunks[r->nchunks++] = (rchunk){key, off, 0};
     return VX_OK;
 }
 
-static vx_err add_kf(vx_trace_reader *r, size_t *cap, uint64_t index, uint64_t off, uint64_t first)
+static vx_err add_kf(vx_trace_reader *r, size_t *cap, uint64_t index, uint64_t off, uint64_t first,
+                     bool on_image)
 {
     if (r->nkf == *cap) {
         size_t n = *cap ? 2 * *cap : 16;
@@ -467,14 +477,38 @@ static vx_err add_kf(vx_trace_reader *r, size_t *cap, uint64_t index, uint64_t o
         r->kfs = q;
         *cap = n;
     }
-    r->kfs[r->nkf++] = (rkf){index, off, first};
+    r->kfs[r->nkf++] = (rkf){index, off, first, on_image};
     return VX_OK;
+}
+
+/* A keyframe list of the INDEX (FORMAT.md §10.1): 1.0 (KEYFRAME chunks) or 1.1 (KEYFRAME2). */
+static vx_err parse_kf_list(vx_trace_reader *r, vxt_cur *c, size_t *kcap, bool on_image)
+{
+    uint64_t cnt, key = 0, off = 0, d, d2, first, cyc;
+    vx_err e;
+    if (!vxt_get_varint(c, &cnt) || cnt > vxt_cur_left(c) / 4) goto bad;
+    for (uint64_t i = 0; i < cnt; i++) {
+        if (!vxt_get_varint(c, &d) || !vxt_get_varint(c, &d2) || !vxt_get_varint(c, &first) ||
+            !vxt_get_varint(c, &cyc))
+            goto bad;
+        if ((i && !d2) || d2 > r->index_off || d > UINT64_MAX - key) goto bad;
+        key += d;
+        off += d2;
+        if (off < r->prologue_end || off + VXT_CHDR_LEN > r->index_off ||
+            first > off - r->prologue_end)
+            goto bad;
+        if ((e = add_kf(r, kcap, key, off, first ? off - first : 0, on_image))) return e;
+    }
+    return VX_OK;
+bad:
+    return rfail(r, VX_ERR_CORRUPT, "INDEX chunk at offset %" PRIu64 " is inconsistent",
+                 r->index_off);
 }
 
 static vx_err parse_index(vx_trace_reader *r, const uint8_t *p, size_t n)
 {
     vxt_cur c;
-    uint64_t cnt, key = 0, off = 0, d, d2, first, cyc;
+    uint64_t cnt, key = 0, off = 0, d, d2;
     size_t ccap = 0, kcap = 0;
     vx_err e;
     vxt_cur_init(&c, p, n);
@@ -491,21 +525,25 @@ static vx_err parse_index(vx_trace_reader *r, const uint8_t *p, size_t n)
         if (off < r->prologue_end || off + VXT_CHDR_LEN > r->index_off) goto bad;
         if ((e = add_chunk(r, &ccap, key, off))) return e;
     }
-    if (!vxt_get_varint(&c, &cnt) || cnt > vxt_cur_left(&c) / 4) goto bad;
-    key = off = 0;
-    for (uint64_t i = 0; i < cnt; i++) {
-        if (!vxt_get_varint(&c, &d) || !vxt_get_varint(&c, &d2) || !vxt_get_varint(&c, &first) ||
-            !vxt_get_varint(&c, &cyc))
-            goto bad;
-        if ((i && !d2) || d2 > r->index_off || d > UINT64_MAX - key) goto bad;
-        key += d;
-        off += d2;
-        if (off < r->prologue_end || off + VXT_CHDR_LEN > r->index_off ||
-            first > off - r->prologue_end)
-            goto bad;
-        if ((e = add_kf(r, &kcap, key, off, first ? off - first : 0))) return e;
-    }
+    if ((e = parse_kf_list(r, &c, &kcap, false))) return e;
     if (!vxt_get_varint(&c, &r->ix_raw)) goto bad;
+    /* Format 1.1 appends the list of its keyframes and the DIGEST chunk offsets; a
+     * 1.0 file ends here.  Bytes after the fields we know are a later minor version's. */
+    if (!vxt_cur_left(&c)) return VX_OK;
+    size_t n10 = r->nkf;
+    if ((e = parse_kf_list(r, &c, &kcap, true))) return e;
+    if (n10 && r->nkf > n10) goto bad; /* keyframes of both kinds */
+    if (!vxt_get_varint(&c, &cnt) || (cnt && cnt != r->nchunks)) goto bad;
+    for (uint64_t i = 0; i < cnt; i++) {
+        rchunk *rc = &r->chunks[i];
+        if (!vxt_get_varint(&c, &d)) goto bad;
+        if (!d) continue;
+        if (d < VXT_CHDR_LEN || d > r->index_off - rc->off ||
+            rc->off + d + VXT_CHDR_LEN > r->index_off ||
+            (i + 1 < r->nchunks && rc->off + d >= r->chunks[i + 1].off))
+            goto bad;
+        rc->dg_off = rc->off + d;
+    }
     return VX_OK;
 bad:
     return rfail(r, VX_ERR_CORRUPT, "INDEX chunk at offset %" PRIu64 " is inconsistent",
@@ -541,7 +579,8 @@ static vx_err read_index(vx_trace_reader *r)
 static vx_err scan(vx_trace_reader *r)
 {
     uint64_t off = r->prologue_end, run_start = 0, run_key = 0;
-    bool run = false;
+    bool run = false, after_events = false;
+    uint8_t run_type = 0;
     size_t ccap = 0, kcap = 0;
     uint8_t h[VXT_CHDR_LEN];
     chdr c;
@@ -560,6 +599,7 @@ static vx_err scan(vx_trace_reader *r)
                          "corrupt chunk header at offset %" PRIu64 " (checksum or reserved bits)",
                          off);
         if (left - VXT_CHDR_LEN < c.stored) break; /* cut inside the payload */
+        bool events = false;
         switch (c.type) {
         case VXT_CH_EVENTS:
             if (r->nchunks && c.key < r->chunks[r->nchunks - 1].key)
@@ -567,22 +607,40 @@ static vx_err scan(vx_trace_reader *r)
                              "EVENTS chunk at offset %" PRIu64 " goes back in time", off);
             if ((e = add_chunk(r, &ccap, c.key, off))) return e;
             run = false;
+            events = true;
+            break;
+        case VXT_CH_DIGEST: /* it describes the EVENTS chunk right before it */
+            if (after_events && c.key == r->chunks[r->nchunks - 1].key)
+                r->chunks[r->nchunks - 1].dg_off = off;
+            run = false;
             break;
         case VXT_CH_PAGES:
-            if (!run || run_key != c.key) {
+        case VXT_CH_PAGES2:
+            if (!run || run_key != c.key || run_type != c.type) {
                 run = true;
                 run_start = off;
                 run_key = c.key;
+                run_type = c.type;
             }
             break;
         case VXT_CH_KEYFRAME:
+        case VXT_CH_KEYFRAME2: {
+            bool img = c.type == VXT_CH_KEYFRAME2;
+            uint8_t pt = img ? VXT_CH_PAGES2 : VXT_CH_PAGES;
             if (r->nkf && c.key < r->kfs[r->nkf - 1].index)
                 return rfail(r, VX_ERR_CORRUPT,
                              "KEYFRAME chunk at offset %" PRIu64 " goes back in time", off);
-            if ((e = add_kf(r, &kcap, c.key, off, run && run_key == c.key ? run_start : 0)))
+            if (r->nkf && r->kfs[r->nkf - 1].on_image != img)
+                return rfail(r, VX_ERR_CORRUPT,
+                             "%s chunk at offset %" PRIu64
+                             ": keyframes of format 1.0 and 1.1 in one trace",
+                             chunk_name(c.type), off);
+            if ((e = add_kf(r, &kcap, c.key, off,
+                            run && run_key == c.key && run_type == pt ? run_start : 0, img)))
                 return e;
             run = false;
             break;
+        }
         case VXT_CH_INDEX:
             if (left - VXT_CHDR_LEN - c.stored < VXT_TRAILER_LEN)
                 return VX_OK; /* cut in the trailer */
@@ -595,6 +653,7 @@ static vx_err scan(vx_trace_reader *r)
                          chunk_name(c.type), off);
         default: run = false; break; /* unknown chunk type: skipped */
         }
+        after_events = events;
         off += VXT_CHDR_LEN + (uint64_t)c.stored;
     }
     return VX_OK;
@@ -670,7 +729,8 @@ static vx_err dec_next(vx_trace_reader *r, vxt_dec *d, const vx_event **ev)
     }
     for (;;) {
         if (!d->loaded) {
-            if (d->next_chunk >= r->nchunks) return VX_ERR_END;
+            if (d->next_chunk >= r->nchunks || (d->limit && d->next_chunk >= d->limit))
+                return VX_ERR_END;
             const rchunk *rc = &r->chunks[d->next_chunk];
             if (d->ended)
                 return rfail(r, VX_ERR_CORRUPT,
@@ -821,6 +881,75 @@ vx_err vx_trace_reader_summary(vx_trace_reader *r, vx_trace_summary *out)
 static vx_err visit_pages(vx_trace_reader *r, size_t k, vx_trace_page_fn fn, void *ctx,
                           uint64_t *set, size_t setcap, size_t *setn);
 
+/* ---- chunk digests (FORMAT.md §10.3) ---------------------------------------------------------------- */
+
+size_t vx_trace_reader_num_chunks(const vx_trace_reader *r)
+{
+    return r->opened ? r->nchunks : 0;
+}
+
+/* The digest stored for chunk i: VX_OK, VX_ERR_END (none, or a layout we do not use), or damage. */
+static vx_err stored_digest(vx_trace_reader *r, size_t i, vx_trace_digest *out)
+{
+    const rchunk *rc = &r->chunks[i];
+    if (!rc->dg_off) return VX_ERR_END;
+    chdr c;
+    vx_err e = read_chunk(r, rc->dg_off, VXT_CH_DIGEST, rc->key, VX_ERR_CORRUPT, &c, &r->dgbuf,
+                          &r->dgcap);
+    if (e) return e;
+    bool known;
+    out->first = rc->key;
+    if (!vxt_dg_decode(r->dgbuf, c.raw, r->C * r->W, out, &known))
+        return rfail(r, VX_ERR_CORRUPT, "DIGEST chunk at offset %" PRIu64 " is malformed",
+                     rc->dg_off);
+    return known ? VX_OK : VX_ERR_END;
+}
+
+/* Compute the digest of chunk i by decoding it. */
+static vx_err computed_digest(vx_trace_reader *r, size_t i, vx_trace_digest *out)
+{
+    vxt_dec *d = &r->dgdec;
+    if (!d->have_pred) {
+        if (vxt_pred_init(&d->pred, r->C, r->W, r->T)) return VX_ERR_NOMEM;
+        d->have_pred = true;
+    }
+    dec_position(d, i, r->chunks[i].key);
+    d->limit = i + 1;
+    vxt_dg_init(out, r->chunks[i].key);
+    const vx_event *ev;
+    vx_err e;
+    while ((e = dec_next(r, d, &ev)) == VX_OK)
+        vxt_dg_add(out, ev, r->W);
+    return e == VX_ERR_END ? VX_OK : e;
+}
+
+vx_err vx_trace_reader_digest(vx_trace_reader *r, size_t i, unsigned mode, vx_trace_digest *out)
+{
+    if (!r->opened) return rfail(r, VX_ERR_STATE, "reader not open");
+    if (i >= r->nchunks)
+        return rfail(r, VX_ERR_RANGE, "no EVENTS chunk %zu (the trace has %zu)", i, r->nchunks);
+    vx_err e = stored_digest(r, i, out);
+    if (e != VX_ERR_END || mode != VX_TRACE_DIGEST_COMPUTE) return e;
+    return computed_digest(r, i, out);
+}
+
+/* Every stored digest must be exactly the digest of its chunk's records. */
+static vx_err check_digests(vx_trace_reader *r)
+{
+    vx_trace_digest a, b;
+    for (size_t i = 0; i < r->nchunks; i++) {
+        vx_err e = stored_digest(r, i, &a);
+        if (e == VX_ERR_END) continue;
+        if (e || (e = computed_digest(r, i, &b))) return e;
+        if (memcmp(&a, &b, sizeof a))
+            return rfail(r, VX_ERR_CORRUPT,
+                         "DIGEST chunk at offset %" PRIu64
+                         " does not match its EVENTS chunk at offset %" PRIu64,
+                         r->chunks[i].dg_off, r->chunks[i].off);
+    }
+    return VX_OK;
+}
+
 static vx_err noop_page(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page)
 {
     (void)ctx;
@@ -865,7 +994,7 @@ vx_err vx_trace_reader_check(vx_trace_reader *r)
         if ((e = vx_trace_reader_keyframe(r, k, NULL, NULL, NULL))) return e;
         if ((e = visit_pages(r, k, noop_page, NULL, NULL, 0, NULL))) return e;
     }
-    return VX_OK;
+    return check_digests(r);
 }
 
 /* ---- keyframes -------------------------------------------------------------------------------------------- */
@@ -896,13 +1025,14 @@ static vx_err load_kf(vx_trace_reader *r, size_t k, vx_trace_keyframe *info, con
 {
     chdr c;
     const rkf *kf = &r->kfs[k];
-    vx_err e =
-        read_chunk(r, kf->off, VXT_CH_KEYFRAME, kf->index, VX_ERR_CORRUPT, &c, &r->kbuf, &r->kcap);
+    vx_err e = read_chunk(r, kf->off, kf->on_image ? VXT_CH_KEYFRAME2 : VXT_CH_KEYFRAME, kf->index,
+                          VX_ERR_CORRUPT, &c, &r->kbuf, &r->kcap);
     if (e) return e;
     vxt_cur cur;
     uint64_t slen;
     vxt_cur_init(&cur, r->kbuf, c.raw);
     info->index = kf->index;
+    info->on_image = kf->on_image;
     if (!vxt_get_varint(&cur, &info->cycle) || !vxt_get_varint(&cur, &info->npages) ||
         !vxt_get_varint(&cur, &slen) || slen > vxt_cur_left(&cur))
         return rfail(r, VX_ERR_CORRUPT, "KEYFRAME chunk at offset %" PRIu64 " is malformed",
@@ -950,8 +1080,8 @@ static vx_err visit_pages(vx_trace_reader *r, size_t k, vx_trace_page_fn fn, voi
     if (!off) return VX_OK;
     while (off < kf->off) {
         chdr c;
-        if ((e = read_chunk(r, off, VXT_CH_PAGES, kf->index, VX_ERR_CORRUPT, &c, &r->pgbuf,
-                            &r->pgcap)))
+        if ((e = read_chunk(r, off, kf->on_image ? VXT_CH_PAGES2 : VXT_CH_PAGES, kf->index,
+                            VX_ERR_CORRUPT, &c, &r->pgbuf, &r->pgcap)))
             return e;
         vxt_cur cur;
         uint64_t cnt;

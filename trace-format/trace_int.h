@@ -23,7 +23,16 @@ enum {
     VXT_CH_PAGES = 5,
     VXT_CH_KEYFRAME = 6,
     VXT_CH_INDEX = 7,
+    /* format 1.1 (a 1.0 reader skips them) */
+    VXT_CH_DIGEST = 8,    /* digest of the EVENTS chunk right before it */
+    VXT_CH_PAGES2 = 9,    /* PAGES of a keyframe whose base is the prologue's memory */
+    VXT_CH_KEYFRAME2 = 10, /* KEYFRAME of such a keyframe */
 };
+#define VXT_CH_LAST_KNOWN VXT_CH_KEYFRAME2
+
+/* DIGEST payload sizes (FORMAT.md §10.3) */
+#define VXT_DG_PC_LOG2   13u
+#define VXT_DG_PAGE_LOG2 10u
 
 #define VXT_CHF_LZ4 0x01u
 #define VXT_MAX_RAW 0x7E000000u /* LZ4_MAX_INPUT_SIZE */
@@ -248,6 +257,50 @@ typedef struct vxt_icache_ent {
     uint32_t pc, insn, epoch;
 } vxt_icache_ent;
 
+/* ---- chunk digests (FORMAT.md §10.3) ------------------------------------------------------ */
+
+static inline uint32_t vxt_dg_page_bit(uint32_t page)
+{
+    return (page * 0x9E3779B1u) >> (32 - VXT_DG_PAGE_LOG2);
+}
+
+static inline void vxt_dg_set(uint64_t *bits, uint32_t i)
+{
+    bits[i >> 6] |= 1ull << (i & 63);
+}
+
+static inline void vxt_dg_pc(vx_trace_digest *d, uint32_t pc)
+{
+    vxt_dg_set(d->pc, (pc >> 2) & (VX_TRACE_DG_PC_BITS - 1));
+}
+
+/* The bytes [lo, hi] written by one issue, all of them in the page of lo or of hi. */
+static inline void vxt_dg_span(vx_trace_digest *d, uint32_t lo, uint32_t hi)
+{
+    if (lo < d->wlo) d->wlo = lo;
+    if (hi > d->whi) d->whi = hi;
+    vxt_dg_set(d->page, vxt_dg_page_bit(lo >> 12));
+    vxt_dg_set(d->page, vxt_dg_page_bit(hi >> 12));
+}
+
+/* One write of size bytes at a: its last byte, without wrapping past 0xFFFFFFFF. */
+static inline uint32_t vxt_dg_last(uint32_t a, unsigned size)
+{
+    uint32_t e = a + (size ? size - 1u : 0u);
+    return e < a ? 0xFFFFFFFFu : e;
+}
+
+/* An empty digest for a chunk starting at event first. */
+void vxt_dg_init(vx_trace_digest *d, uint64_t first);
+/* Add a decoded event (reader side; the writer accumulates as it encodes). */
+void vxt_dg_add(vx_trace_digest *d, const vx_event *ev, uint32_t warps_per_core);
+/* DIGEST payload: encode (at most vxt_dg_bound bytes) and decode (false: malformed;
+ * *known false: well-formed but of a layout this reader does not use). */
+size_t vxt_dg_bound(uint32_t nwarps);
+uint8_t *vxt_dg_encode(uint8_t *p, const vx_trace_digest *d, const uint8_t *warps,
+                       uint32_t nwarps);
+bool vxt_dg_decode(const uint8_t *p, size_t n, uint32_t nwarps, vx_trace_digest *d, bool *known);
+
 typedef struct vxt_pred {
     uint32_t C, W, T, LB, nwarps;
     vx_lanes all;
@@ -260,6 +313,7 @@ typedef struct vxt_pred {
     vxt_warp *warps;     /* [C * W] */
     vxt_icache_ent *icache;
     uint64_t raw; /* encoder: raw commit-log size of the events encoded (FORMAT.md §13) */
+    vx_trace_digest *dg; /* encoder: digest of the chunk being encoded (PCs, writes) */
 } vxt_pred;
 
 vx_err vxt_pred_init(vxt_pred *ps, uint32_t cores, uint32_t warps, uint32_t threads);

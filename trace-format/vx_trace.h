@@ -16,7 +16,8 @@
  *   vx_trace_writer_new(&w);
  *   vx_trace_writer_create(w, "k.vxt", &opts);     refuses an existing file unless forced
  *   vx_trace_writer_header(w, &hdr);               configuration, image, loads
- *   vx_trace_writer_keyframe_begin/page/end(...)   keyframe 0 (state + every page)
+ *   vx_trace_writer_keyframe_begin/page/end(...)   keyframe 0 (state + the pages that
+ *                                                  differ from the prologue's memory)
  *   vx_trace_writer_event(w, ev) ...               every event, in order
  *   vx_trace_writer_keyframe_begin/page/end(...)   now and then
  *   vx_trace_writer_finish(w);                     END (if missing), index, trailer
@@ -44,7 +45,7 @@
 
 /* Format version written by this library (FORMAT.md §3.1, §15). */
 #define VX_TRACE_MAJOR 1
-#define VX_TRACE_MINOR 0
+#define VX_TRACE_MINOR 1
 
 #define VX_TRACE_SUFFIX                  ".vxt"
 #define VX_TRACE_DEFAULT_CHUNK           (128u * 1024u) /* raw bytes per EVENTS chunk */
@@ -240,7 +241,11 @@ uint64_t vx_trace_reader_tell(const vx_trace_reader *r);
 typedef struct vx_trace_keyframe {
     uint64_t index; /* event index (issues before it) */
     uint64_t cycle;
-    uint64_t npages; /* pages stored with this keyframe (a delta, except keyframe 0) */
+    uint64_t npages; /* pages stored with this keyframe (a delta) */
+    /* Which memory the pages of keyframes 0..k apply to (FORMAT.md §9.3): true (format
+     * 1.1 keyframes) the memory of the prologue, i.e. the IMAGE loaded and the LOAD
+     * regions written; false (format 1.0) all-zero memory. */
+    bool on_image;
 } vx_trace_keyframe;
 
 /* Usable keyframes (complete ones), numbered 0.. in file order. */
@@ -264,12 +269,13 @@ vx_err vx_trace_reader_keyframe(vx_trace_reader *r, size_t k, vx_trace_keyframe 
 typedef vx_err (*vx_trace_page_fn)(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page);
 
 #define VX_TRACE_PAGES_DELTA 0u /* only the pages stored with keyframe k */
-#define VX_TRACE_PAGES_ALL   1u /* every page needed to rebuild memory at keyframe k (§9.3) */
+#define VX_TRACE_PAGES_ALL   1u /* every page stored up to keyframe k (§9.3) */
 
 /*
  * Visit the pages of keyframe k.  With VX_TRACE_PAGES_ALL each page (space, addr)
- * is visited once, with its newest copy among keyframes 0..k; applying them to an
- * all-zero memory gives the memory at keyframe k.  Order is unspecified.
+ * is visited once, with its newest copy among keyframes 0..k; applying them to the
+ * base memory (vx_trace_keyframe.on_image: the prologue's memory, else all zeros)
+ * gives the memory at keyframe k.  Order is unspecified.
  */
 vx_err vx_trace_reader_keyframe_pages(vx_trace_reader *r, size_t k, unsigned mode,
                                       vx_trace_page_fn fn, void *ctx);
@@ -292,6 +298,59 @@ bool vx_trace_reader_keyframe_here(vx_trace_reader *r, size_t *k);
  * not disturb the iteration position.
  */
 vx_err vx_trace_reader_check(vx_trace_reader *r);
+
+/* ---- chunk digests (FORMAT.md §10.3) ---------------------------------------------------- */
+
+/*
+ * What one EVENTS chunk contains, in a few bits: the PCs issued, the warps that
+ * issued, the bytes and pages written and the kinds of records.  A search for
+ * "the last issue at PC x" or "the last write to [a, a+n)" skips every chunk whose
+ * digest says no without decoding it.  The sets are supersets (a "maybe" must be
+ * checked by decoding; a "no" is certain).  Traces of format 1.1 store one per
+ * chunk; for others the reader computes it by decoding the chunk.
+ */
+#define VX_TRACE_DG_PC_BITS   8192u /* bit ((pc >> 2) mod 8192) */
+#define VX_TRACE_DG_PAGE_BITS 1024u /* bit (page * 0x9E3779B1 mod 2^32) >> 22, page = addr >> 12 */
+#define VX_TRACE_DG_WARP_BITS 256u  /* bit (gwarp mod 256) */
+
+/* vx_trace_digest.flags */
+#define VX_TRACE_DG_DM      0x01u /* a Debug Module record */
+#define VX_TRACE_DG_FAULT   0x02u /* an issue record with a fault */
+#define VX_TRACE_DG_END     0x04u /* the END record */
+#define VX_TRACE_DG_WCTL    0x08u /* warp-control effects */
+#define VX_TRACE_DG_CONSOLE 0x10u /* console bytes */
+#define VX_TRACE_DG_FLAGGED 0x20u /* an injected or single-stepped issue */
+#define VX_TRACE_DG_WRITES  0x40u /* memory writes (wlo, whi are valid) */
+
+typedef struct vx_trace_digest {
+    uint64_t first;    /* event index of the chunk's first record (its key) */
+    uint64_t issues;   /* issue records in the chunk: they are first .. first + issues - 1 */
+    uint32_t flags;    /* VX_TRACE_DG_* */
+    uint32_t wlo, whi; /* every byte written lies in [wlo, whi] */
+    uint64_t pc[VX_TRACE_DG_PC_BITS / 64];     /* PCs of issues that are not injected */
+    uint64_t page[VX_TRACE_DG_PAGE_BITS / 64]; /* pages holding a byte written */
+    uint64_t warps[VX_TRACE_DG_WARP_BITS / 64]; /* warps (core * W + warp) that issued */
+} vx_trace_digest;
+
+#define VX_TRACE_DIGEST_STORED  0u /* only a digest stored in the trace (else VX_ERR_END) */
+#define VX_TRACE_DIGEST_COMPUTE 1u /* the stored one, or compute it by decoding the chunk */
+
+/* Number of EVENTS chunks (readable ones, for an incomplete trace). */
+size_t vx_trace_reader_num_chunks(const vx_trace_reader *r);
+
+/*
+ * The digest of EVENTS chunk i.  VX_ERR_END when mode is VX_TRACE_DIGEST_STORED and
+ * the trace has none for this chunk (a trace of format 1.0, or a chunk cut off
+ * before its digest); VX_ERR_CORRUPT when the chunk or its digest is damaged.
+ * Does not disturb the iteration position.
+ */
+vx_err vx_trace_reader_digest(vx_trace_reader *r, size_t i, unsigned mode, vx_trace_digest *out);
+
+/* May the chunk hold a (not injected) issue at pc / a write to a byte of [addr, addr + len) /
+ * an issue of warp gwarp?  False only when it certainly does not. */
+bool vx_trace_digest_may_pc(const vx_trace_digest *d, uint32_t pc);
+bool vx_trace_digest_may_write(const vx_trace_digest *d, uint32_t addr, uint32_t len);
+bool vx_trace_digest_may_warp(const vx_trace_digest *d, uint32_t gwarp);
 
 /* ---- helpers ------------------------------------------------------------------------- */
 

@@ -18,7 +18,7 @@
 #include "trace_int.h"
 
 typedef struct wchunk {
-    uint64_t key, off;
+    uint64_t key, off, dg_off; /* dg_off: its DIGEST chunk */
 } wchunk;
 
 typedef struct wkf {
@@ -43,6 +43,9 @@ struct vx_trace_writer {
     uint32_t C, W, T, LB;
     vxt_pred pred;
     bool have_pred;
+    vx_trace_digest dg; /* of the EVENTS chunk being built */
+    uint8_t *dgbuf;     /* DIGEST payload */
+    uint8_t *warpbits;  /* warps that issued in the chunk, FORMAT.md §10.3 */
 
     uint8_t *buf; /* the EVENTS chunk being built */
     size_t len, cap;
@@ -138,6 +141,8 @@ void vx_trace_writer_free(vx_trace_writer *w)
     free(w->kfs);
     free(w->kf_state);
     free(w->pbuf);
+    free(w->dgbuf);
+    free(w->warpbits);
     free(w);
 }
 
@@ -271,6 +276,10 @@ vx_err vx_trace_writer_header(vx_trace_writer *w, const vx_trace_header *h)
     w->LB = (h->threads + 7) / 8;
     if (vxt_pred_init(&w->pred, w->C, w->W, w->T)) return VX_ERR_NOMEM;
     w->have_pred = true;
+    w->pred.dg = &w->dg;
+    w->dgbuf = malloc(vxt_dg_bound(w->C * w->W));
+    w->warpbits = malloc((w->C * w->W + 7) / 8);
+    if (!w->dgbuf || !w->warpbits) return VX_ERR_NOMEM;
 
     /* HEADER payload: tagged fields in increasing tag order (FORMAT.md §5.1). */
     size_t cap = 256 + 2 * VXT_MAX_NAME + (size_t)h->nloads * (32 + VXT_MAX_NAME);
@@ -329,6 +338,27 @@ vx_err vx_trace_writer_header(vx_trace_writer *w, const vx_trace_header *h)
 
 /* ---- events -------------------------------------------------------------------------------- */
 
+/* The DIGEST chunk of the EVENTS chunk just written (FORMAT.md §10.3). */
+static vx_err write_digest(vx_trace_writer *w, uint64_t *off)
+{
+    const vxt_pred *ps = &w->pred;
+    uint32_t nw = ps->nwarps;
+    memset(w->warpbits, 0, (nw + 7) / 8);
+    for (uint32_t g = 0; g < nw; g++) /* a warp's predictor state is valid iff it issued */
+        if (ps->warps[g].epoch == ps->epoch) w->warpbits[g / 8] |= (uint8_t)(1u << (g % 8));
+    w->dg.issues = w->index - w->chunk_key;
+    uint8_t *p = vxt_dg_encode(w->dgbuf, &w->dg, w->warpbits, nw);
+    return write_chunk(w, VXT_CH_DIGEST, w->chunk_key, w->dgbuf, (size_t)(p - w->dgbuf), off);
+}
+
+/* Start a new EVENTS chunk at the current index: predictors and digest reset. */
+static inline void start_chunk(vx_trace_writer *w)
+{
+    w->chunk_key = w->index;
+    vxt_pred_reset(&w->pred);
+    vxt_dg_init(&w->dg, w->index);
+}
+
 static vx_err flush_events(vx_trace_writer *w)
 {
     if (!w->len) return VX_OK;
@@ -343,8 +373,11 @@ static vx_err flush_events(vx_trace_writer *w)
     vx_err e = write_chunk(w, VXT_CH_EVENTS, w->chunk_key, w->buf, w->len, &off);
     if (e) return e;
     w->st.event_bytes += w->off - off;
+    uint64_t dg_off;
+    if ((e = write_digest(w, &dg_off))) return e;
     w->chunks[w->nchunks].key = w->chunk_key;
     w->chunks[w->nchunks].off = off;
+    w->chunks[w->nchunks].dg_off = dg_off;
     w->nchunks++;
     w->st.chunks++;
     w->len = 0;
@@ -450,10 +483,7 @@ static inline bool fast_ok(const vx_trace_writer *w, const vx_event *ev)
 vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev)
 {
     if (VX_LIKELY(fast_ok(w, ev))) {
-        if (VX_UNLIKELY(!w->len)) {
-            w->chunk_key = w->index;
-            vxt_pred_reset(&w->pred);
-        }
+        if (VX_UNLIKELY(!w->len)) start_chunk(w);
         uint8_t *p = vxt_enc_event(&w->pred, w->buf + w->len, ev);
         if (VX_UNLIKELY(!p)) return VX_ERR_NOMEM;
         size_t n = (size_t)(p - (w->buf + w->len));
@@ -484,12 +514,18 @@ vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev)
         size_t bound = vxt_event_bound(ev, w->T);
         if (!reserve(&w->buf, &w->cap, w->len + bound)) return VX_ERR_NOMEM;
     }
-    if (!w->len) {
-        w->chunk_key = w->index;
-        vxt_pred_reset(&w->pred);
-    }
+    if (!w->len) start_chunk(w);
     uint8_t *p = vxt_enc_event(&w->pred, w->buf + w->len, ev);
     if (!p) return VX_ERR_NOMEM;
+    /* digest flags of the records the fast path never sees (PCs and writes are
+     * accumulated by the encoder) */
+    if (ev->kind == VX_EV_ISSUE) {
+        w->dg.flags |= (ev->fault ? VX_TRACE_DG_FAULT : 0) | (ev->nwctl ? VX_TRACE_DG_WCTL : 0) |
+                       (ev->nconsole ? VX_TRACE_DG_CONSOLE : 0) |
+                       (ev->flags & (VX_EVF_INJECTED | VX_EVF_STEP) ? VX_TRACE_DG_FLAGGED : 0);
+    } else {
+        w->dg.flags |= ev->kind == VX_EV_DM ? VX_TRACE_DG_DM : VX_TRACE_DG_END;
+    }
     size_t n = (size_t)(p - (w->buf + w->len));
     w->len += n;
     w->st.encoded_bytes += n;
@@ -550,7 +586,7 @@ static vx_err flush_pages(vx_trace_writer *w)
     uint8_t *start = w->pbuf + PAGES_HEADROOM - k;
     memcpy(start, tmp, k);
     uint64_t off;
-    vx_err e = write_chunk(w, VXT_CH_PAGES, w->index, start, w->plen - (PAGES_HEADROOM - k), &off);
+    vx_err e = write_chunk(w, VXT_CH_PAGES2, w->index, start, w->plen - (PAGES_HEADROOM - k), &off);
     if (e) return e;
     if (!w->kf_npages) w->kf_first_off = off;
     w->kf_npages += w->pcount;
@@ -597,7 +633,7 @@ vx_err vx_trace_writer_keyframe_end(vx_trace_writer *w)
     memcpy(p, w->kf_state, w->kf_len);
     p += w->kf_len;
     uint64_t off;
-    e = write_chunk(w, VXT_CH_KEYFRAME, w->index, w->pbuf, (size_t)(p - w->pbuf), &off);
+    e = write_chunk(w, VXT_CH_KEYFRAME2, w->index, w->pbuf, (size_t)(p - w->pbuf), &off);
     if (e) return e;
     if (w->nkf == w->kf_cap) {
         size_t n = w->kf_cap ? 2 * w->kf_cap : 16;
@@ -633,7 +669,7 @@ vx_err vx_trace_writer_finish(vx_trace_writer *w)
     }
     if ((e = flush_events(w))) return e;
 
-    size_t cap = 64 + w->nchunks * 20 + w->nkf * 40;
+    size_t cap = 64 + w->nchunks * 30 + w->nkf * 40;
     uint8_t *pay = malloc(cap), *p = pay;
     if (!pay) return VX_ERR_NOMEM;
     w->st.raw_bytes = w->pred.raw;
@@ -649,6 +685,10 @@ vx_err vx_trace_writer_finish(vx_trace_writer *w)
         pk = w->chunks[i].key;
         po = w->chunks[i].off;
     }
+    /* The keyframe list of format 1.0 is empty: our keyframes are of 1.1 (their base is
+     * the prologue's memory), listed after raw_size where a 1.0 reader does not look. */
+    p = vxt_put_varint(p, 0);
+    p = vxt_put_varint(p, w->st.raw_bytes);
     p = vxt_put_varint(p, w->nkf);
     pk = po = 0;
     for (size_t i = 0; i < w->nkf; i++) {
@@ -660,7 +700,9 @@ vx_err vx_trace_writer_finish(vx_trace_writer *w)
         pk = k->index;
         po = k->off;
     }
-    p = vxt_put_varint(p, w->st.raw_bytes);
+    p = vxt_put_varint(p, w->nchunks); /* each chunk's DIGEST chunk */
+    for (size_t i = 0; i < w->nchunks; i++)
+        p = vxt_put_varint(p, w->chunks[i].dg_off - w->chunks[i].off);
     uint64_t ioff;
     e = write_chunk(w, VXT_CH_INDEX, 0, pay, (size_t)(p - pay), &ioff);
     free(pay);

@@ -87,7 +87,7 @@ def chunks(data):
     off = 16
     while off + 28 <= len(data):
         typ, flags, res, stored, raw, key = struct.unpack_from("<BBHIIQ", data, off)
-        if typ == 0 or typ > 7 or res:
+        if typ == 0 or typ > 10 or res:  # 8..10: DIGEST, PAGES2, KEYFRAME2 (format 1.1)
             break
         out.append((off, typ, stored, key))
         off += 28 + stored

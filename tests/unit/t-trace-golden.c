@@ -1,11 +1,12 @@
 /*
- * t-trace-golden.c - pins the bytes of format version 1.0.
+ * t-trace-golden.c - pins the bytes of the format version written (1.1), and reads
+ * the golden file of every earlier version (1.0) that readers must still read.
  *
  * A small fixed event list (defined here, independent of every other test helper)
  * covering every record kind is written WITHOUT compression (so the bytes depend
  * on nothing but FORMAT.md and libvxtrace, not on the liblz4 version) and compared
- * byte for byte with tests/golden/small-v1.0.vxt.  The golden file is also read
- * back and checked against the list.
+ * byte for byte with tests/golden/small-v<major>.<minor>.vxt.  The golden files are
+ * also read back and checked against the list.
  *
  * A difference means the format changed.  If that is deliberate: bump
  * VX_TRACE_MAJOR/VX_TRACE_MINOR (vx_trace.h) and FORMAT.md §3.1, add a new golden
@@ -245,7 +246,7 @@ static uint8_t *slurp(const char *p, size_t *n)
     return b;
 }
 
-static void read_back(const char *path, const char *what)
+static void read_back(const char *path, const char *what, unsigned minor)
 {
     vx_trace_reader *r;
     const vx_event *ev;
@@ -271,7 +272,32 @@ static void read_back(const char *path, const char *what)
     }
     ok(!bad && n == nitems, "%s: all %d events as built", what, nitems);
     is_u64(vx_trace_reader_num_keyframes(r), 2, "%s: two keyframes", what);
+    vx_trace_keyframe k1;
+    ok(vx_trace_reader_keyframe(r, 1, &k1, NULL, NULL) == VX_OK && k1.index == 16 &&
+           k1.npages == 1 && k1.on_image == (minor >= 1),
+       "%s: keyframe 1 at event 16, one page, %s memory as base", what,
+       minor >= 1 ? "the prologue's" : "zero");
     is_int(vx_trace_reader_check(r), VX_OK, "%s: check passes", what);
+    /* digests: stored from 1.1 on, computed for 1.0; the same either way */
+    size_t nc = vx_trace_reader_num_chunks(r);
+    int dbad = 0;
+    for (size_t i = 0; i < nc; i++) {
+        vx_trace_digest a, b;
+        vx_err es = vx_trace_reader_digest(r, i, VX_TRACE_DIGEST_STORED, &a);
+        vx_err ec = vx_trace_reader_digest(r, i, VX_TRACE_DIGEST_COMPUTE, &b);
+        if ((minor >= 1 ? es != VX_OK || memcmp(&a, &b, sizeof a) : es != VX_ERR_END) || ec)
+            dbad++;
+    }
+    ok(nc > 1 && !dbad, "%s: %zu chunk digests, %s", what, nc,
+       minor >= 1 ? "stored and equal to the computed ones" : "none stored, computed");
+    /* what the digests say about the list: chunk 0 holds events 0.. (pc 0x80000000 issued,
+     * the affine store of event 2 wrote 0x20000..0x2000f, warp 0 issued, nothing at 0x90000000) */
+    vx_trace_digest d0;
+    ok(vx_trace_reader_digest(r, 0, VX_TRACE_DIGEST_COMPUTE, &d0) == VX_OK && d0.first == 0 &&
+           vx_trace_digest_may_pc(&d0, 0x80000000u) && vx_trace_digest_may_warp(&d0, 0) &&
+           vx_trace_digest_may_write(&d0, 0x2000Cu, 4) && !vx_trace_digest_may_write(&d0, 0x20010u, 4) &&
+           !vx_trace_digest_may_write(&d0, 0x90000000u, 64),
+       "%s: the first chunk's digest", what);
     vx_trace_reader_free(r);
 }
 
@@ -304,12 +330,19 @@ int main(int argc, char **argv)
                  "changed; "
                  "see the comment at the top of tests/unit/t-trace-golden.c",
                  i, na, nb);
-        read_back(golden, "golden file");
+        read_back(golden, "golden file", VX_TRACE_MINOR);
+    }
+    /* every earlier minor version of this major version must still be read */
+    for (int m = 0; m < VX_TRACE_MINOR; m++) {
+        char old[256], what[64];
+        snprintf(old, sizeof old, "tests/golden/small-v%d.%d.vxt", VX_TRACE_MAJOR, m);
+        snprintf(what, sizeof what, "golden file %d.%d", VX_TRACE_MAJOR, m);
+        if (ok(access(old, R_OK) == 0, "%s exists", old)) read_back(old, what, (unsigned)m);
     }
     free(a);
     free(b);
     is_int(write_golden(tmp, 0), VX_OK, "the list is written compressed");
-    read_back(tmp, "compressed copy");
+    read_back(tmp, "compressed copy", VX_TRACE_MINOR);
     unlink(tmp);
     return tap_exit();
 }
