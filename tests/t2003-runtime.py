@@ -181,6 +181,29 @@ int main()
 """
 
 
+# BSS is cleared by every hart at start-up (crt0.S); the test fills memory with
+# garbage over the whole BSS range first, so a word left uncleared shows.
+BSS_C = r"""
+#include <vx_intrinsics.h>
+#include <vx_print.h>
+/* external and read through volatile, so the compiler cannot assume zeros */
+unsigned big[1001];            /* a word count that is no multiple of the harts */
+unsigned char tail[3];         /* odd-sized object at the end */
+int main(void)
+{
+    if (vx_core_id() != 0)
+        return 0;
+    unsigned bad = 0;
+    for (unsigned i = 0; i < 1001; i++)
+        bad += ((volatile unsigned *)big)[i] != 0;
+    for (unsigned i = 0; i < 3; i++)
+        bad += ((volatile unsigned char *)tail)[i] != 0;
+    vx_printf("bss-bad %u\n", bad);
+    return bad != 0;
+}
+"""
+
+
 # A Vortex v2.x regression-test style kernel: the host puts a kernel_arg_t and the
 # buffers in memory and passes the argument's address in mscratch.
 VORTEX_CPP = r"""
@@ -361,6 +384,25 @@ class Runtime(unittest.TestCase):
         """main returning -1: the word is 0xffffffff, vxsim exits 255"""
         r, word = self.exit_status(4, (1, 2, 2, 2))
         self.assertEqual((r.returncode, word), (255, 0xffffffff), r.stderr)
+
+    def test_bss_cleared(self):
+        """every BSS word is zero at main even when memory held garbage (parallel clear)"""
+        elf = self.build("bss", BSS_C)
+        syms = {}
+        r = vxtest.run(["riscv64-unknown-elf-nm", elf])
+        for line in r.stdout.splitlines():
+            parts = line.split()
+            if len(parts) == 3:
+                syms[parts[2]] = int(parts[0], 16)
+        start, end = syms["__bss_start"], syms["_end"]
+        self.assertGreater(end - start, 4004)
+        junk = os.path.join(self.tmp, "junk.bin")
+        with open(junk, "wb") as f:
+            f.write(b"\xa5" * (end - start))
+        for shape in [(1, 1, 4, 4), (1, 1, 1, 1), (1, 3, 3, 2), (2, 2, 2, 8), (1, 1, 2, 32)]:
+            r = self.vxsim(elf, shape, ["--load", "%s@0x%x" % (junk, start)])
+            self.assertEqual((r.returncode, console(r.stdout)), (0, [(0, "bss-bad 0")]),
+                             "%s: %s" % (shape, r.stderr))
 
     def test_startup_once(self):
         """constructors run once, and BSS is cleared before any core's main"""

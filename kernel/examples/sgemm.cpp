@@ -1,8 +1,10 @@
 /*
  * sgemm (C++): C = A x B for N x N matrices of floats, one task per element
- * of C over a 2-D grid (blockIdx.x = column, blockIdx.y = row).  Core 0 checks
- * the result with exact integer arithmetic: every element when N <= 24,
- * otherwise every row and column sum plus the first and last rows.
+ * of C over a 2-D grid (blockIdx.x = column, blockIdx.y = row).  The result is
+ * checked with exact integer arithmetic, in parallel (one task per row and one
+ * per column): every row sum and every column sum of C against closed forms
+ * (rowsum(C)_r = sum_k A[r][k] * rowsum(B)_k, colsum(C)_c = sum_k colsum(A)_k *
+ * B[k][c]), plus every element of the first and last rows.
  *
  * The inputs are small integers, so every float product and sum is exact.
  * -DN=... changes the size: N = 128 is about 5.5M warp-instructions on the
@@ -61,56 +63,58 @@ void sgemm_cb(void *arg)
     m->c[row * n + col] = sum;
 }
 
-int32_t ref_elem(uint32_t r, uint32_t c)
+uint32_t errors;
+int32_t rsb[N], csa[N]; // rowsum(B)_k, colsum(A)_k
+
+// Every checking task below is branch-free in its data: GCC does not emit
+// split/join, so lanes of one warp must not disagree about a branch.
+void sums_cb(void *)
 {
-    int32_t s = 0;
+    uint32_t k = blockIdx.x;
+    int32_t r = 0, c = 0;
+    for (uint32_t j = 0; j < N; j++) {
+        r += in_b<int32_t>(k, j);
+        c += in_a<int32_t>(j, k);
+    }
+    rsb[k] = r;
+    csa[k] = c;
+}
+
+void count(uint32_t bad)
+{
+    __atomic_fetch_add(&errors, bad, __ATOMIC_RELAXED);
+}
+
+void check_row_cb(void *)
+{
+    uint32_t r = blockIdx.x;
+    int64_t want = 0, got = 0;
     for (uint32_t k = 0; k < N; k++)
-        s += in_a<int32_t>(r, k) * in_b<int32_t>(k, c);
-    return s;
-}
-
-uint32_t check_row(uint32_t r)
-{
-    uint32_t errors = 0;
+        want += (int64_t)in_a<int32_t>(r, k) * rsb[k];
     for (uint32_t c = 0; c < N; c++)
-        errors += (int32_t)C[r * N + c] != ref_elem(r, c);
-    return errors;
+        got += (int32_t)C[r * N + c];
+    count(got != want);
 }
 
-uint32_t check()
+void check_col_cb(void *)
 {
-    uint32_t errors = 0;
-    if (N <= 24) {
-        for (uint32_t r = 0; r < N; r++)
-            errors += check_row(r);
-        return errors;
-    }
-    // rowsum(C)_r = sum_k A[r][k] * rowsum(B)_k ; colsum(C)_c = sum_k colsum(A)_k * B[k][c]
-    static int32_t rsb[N], csa[N];
-    for (uint32_t k = 0; k < N; k++) {
-        rsb[k] = csa[k] = 0;
-        for (uint32_t j = 0; j < N; j++) {
-            rsb[k] += in_b<int32_t>(k, j);
-            csa[k] += in_a<int32_t>(j, k);
-        }
-    }
-    for (uint32_t r = 0; r < N; r++) {
-        int64_t want = 0, got = 0;
-        for (uint32_t k = 0; k < N; k++)
-            want += (int64_t)in_a<int32_t>(r, k) * rsb[k];
-        for (uint32_t c = 0; c < N; c++)
-            got += (int32_t)C[r * N + c];
-        errors += got != want;
-    }
-    for (uint32_t c = 0; c < N; c++) {
-        int64_t want = 0, got = 0;
-        for (uint32_t k = 0; k < N; k++)
-            want += (int64_t)csa[k] * in_b<int32_t>(k, c);
-        for (uint32_t r = 0; r < N; r++)
-            got += (int32_t)C[r * N + c];
-        errors += got != want;
-    }
-    return errors + check_row(0) + check_row(N - 1);
+    uint32_t c = blockIdx.x;
+    int64_t want = 0, got = 0;
+    for (uint32_t k = 0; k < N; k++)
+        want += (int64_t)csa[k] * in_b<int32_t>(k, c);
+    for (uint32_t r = 0; r < N; r++)
+        got += (int32_t)C[r * N + c];
+    count(got != want);
+}
+
+// Element (r, c) for r in {0, N-1}: blockIdx.y selects the row.
+void check_elem_cb(void *)
+{
+    uint32_t c = blockIdx.x, r = blockIdx.y * (N - 1);
+    int32_t want = 0;
+    for (uint32_t k = 0; k < N; k++)
+        want += in_a<int32_t>(r, k) * in_b<int32_t>(k, c);
+    count((int32_t)C[r * N + c] != want);
 }
 
 } // namespace
@@ -127,13 +131,18 @@ int main()
     if (vx_spawn_threads(2, grid, nullptr, sgemm_cb, &m) != 0)
         return 100;
     global_barrier();
-    uint32_t errors = 0;
-    if (vx_core_id() == 0) {
-        errors = check();
-        if (ctor_check.magic != 0x5eed) {
-            vx_printf("sgemm: the global constructor did not run\n");
-            errors++;
-        }
+    uint32_t n = N, edge[2] = {N, N > 1 ? 2u : 1u};
+    if (vx_spawn_threads(1, &n, nullptr, sums_cb, nullptr) != 0)
+        return 100;
+    global_barrier(); // rsb and csa are complete on every core
+    if (vx_spawn_threads(1, &n, nullptr, check_row_cb, nullptr) != 0 ||
+        vx_spawn_threads(1, &n, nullptr, check_col_cb, nullptr) != 0 ||
+        vx_spawn_threads(2, edge, nullptr, check_elem_cb, nullptr) != 0)
+        return 100;
+    global_barrier();
+    if (vx_core_id() == 0 && ctor_check.magic != 0x5eed) {
+        vx_printf("sgemm: the global constructor did not run\n");
+        errors++;
     }
     return report("sgemm", errors);
 }

@@ -18,12 +18,17 @@
  *     the heap (sbrk) starts after the last one.  These registers survive a
  *     warp's tmc 0, which is what vx_spawn_threads relies on.
  *
- *  2. BSS, exactly once for all cores.  Core 0 alone clears .bss/.sbss, zeroes
- *     the exit-code word and runs the C/C++ constructors; every core then
- *     meets at a global barrier (bit 31 set, count = number of cores) before
- *     calling main.  So no core can write a BSS variable that core 0 is still
- *     clearing, and constructors run once (Vortex's crt0 has every core clear
- *     BSS and run them, which races).  With one core there is no barrier.
+ *     Every hart also clears its share of .sbss/.bss in the same pass: hart h
+ *     of H (all harts of all cores) zeroes the words h, h+H, h+2H, ...  So a
+ *     large BSS is cleared by every lane at once instead of by one lane.
+ *
+ *  2. BSS is complete only when every core has finished step 1, so all cores
+ *     meet at a global barrier (bit 31 set, count = number of cores); then
+ *     core 0 alone zeroes the exit-code word and runs the C/C++ constructors,
+ *     and all cores meet again before calling main.  So no core can write a
+ *     BSS variable that is still being cleared, and constructors run once
+ *     (Vortex's crt0 has every core clear BSS and run them, which races).
+ *     With one core there are no barriers.
  *
  *  3. main(0, 0), then exit(status) -> picolibc's exit (atexit handlers,
  *     destructors, once per core) -> _exit.
@@ -60,21 +65,14 @@ _start:
     li    t0, 1
     WSPAWN(t0, x0)            /* wait until the spawned warps have ended */
 
-    /* 2. core 0: BSS, exit word, constructors; then all cores meet */
+    /* 2. all cores have cleared their share of BSS; core 0: exit word and
+          constructors; then all cores meet again */
+    call  __vx_all_cores
     csrr  t0, VX_CSR_CORE_ID
     bnez  t0, 1f
-    la    a0, __bss_start
-    la    a2, _end
-    sub   a2, a2, a0
-    li    a1, 0
-    call  memset
     sw    zero, IO_MPM_EXITCODE(zero)
     call  __libc_init_array
-1:  csrr  t1, VX_CSR_NUM_CORES
-    li    t0, 2
-    bltu  t1, t0, 2f
-    li    t0, 0x80000000
-    BAR(t0, t1)
+1:  call  __vx_all_cores
 
     /* 3. main */
 2:  li    a0, 0
@@ -82,6 +80,17 @@ _start:
     call  main
     tail  exit
     .size _start, . - _start
+
+/* Global barrier of all cores (nothing with one core); a leaf. */
+    .type __vx_all_cores, @function
+__vx_all_cores:
+    csrr  t1, VX_CSR_NUM_CORES
+    li    t0, 2
+    bltu  t1, t0, 1f
+    li    t0, 0x80000000
+    BAR(t0, t1)
+1:  ret
+    .size __vx_all_cores, . - __vx_all_cores
 
 /* Entry of the warps spawned by _start: set up all lanes, then end. */
     .type __vx_init_warp, @function
@@ -125,7 +134,32 @@ __vx_init_regs:
     sw    zero, 0(t5)
     addi  t5, t5, 4
     j     3b
-4:  ret
+    /* This hart's share of .sbss/.bss (step 1 above).  The loop runs
+       ceil(words / H) times in every lane, so it is warp-uniform; a lane whose
+       word lies past _end stores to its own stack slot below sp instead
+       (selected without a branch). */
+4:  csrr  t2, VX_CSR_NUM_CORES
+    csrr  t3, VX_CSR_NUM_WARPS
+    mul   t2, t2, t3
+    csrr  t3, VX_CSR_NUM_THREADS
+    mul   t2, t2, t3
+    slli  t2, t2, 2              /* stride: H words */
+    la    t3, __bss_start        /* uniform cursor */
+    la    t4, _end
+    slli  t5, t0, 2
+    add   t5, t5, t3             /* this hart's word */
+    addi  t6, sp, -4             /* harmless scratch slot */
+5:  bgeu  t3, t4, 6f
+    sltu  t1, t5, t4             /* 1 when the word is inside BSS */
+    neg   t1, t1
+    xor   t0, t5, t6
+    and   t0, t0, t1
+    xor   t0, t0, t6             /* t1 ? t5 : t6 */
+    sw    zero, 0(t0)
+    add   t5, t5, t2
+    add   t3, t3, t2
+    j     5b
+6:  ret
     .size __vx_init_regs, . - __vx_init_regs
 
 /*
