@@ -48,6 +48,10 @@
 #define BAR(rid, rn)    .insn r 0x0B, 4, 0, x0, rid, rn
 
     .option arch, +a
+    /* No linker relaxation here: it would shrink this code but not the DWARF
+       ranges the assembler wrote for it, and GDB would then lose the source
+       lines of the function linked right after crt0. */
+    .option norelax
 
     .section .init, "ax"
     .globl _start
