@@ -42,7 +42,9 @@
 #define SCAN_MAX        (1u << 22)
 #define STOP_SNAP_LIMIT (4u << 20) /* no STOP checkpoints for machines bigger than this */
 #define NO_ISSUE        UINT64_MAX
-#define CACHE_SLOTS     64u /* blocks of VX_INDEX_BLOCK issues: 1M issues, 16 MiB */
+#define CBLOCK_SHIFT    14u
+#define CBLOCK          (1u << CBLOCK_SHIFT) /* issues per block of the schedule cache */
+#define CACHE_SLOTS     64u /* blocks of CBLOCK issues: 1M issues, 16 MiB */
 
 /* schedule cache entry: meta bits */
 #define M_GWARP    0xFFFFu
@@ -66,7 +68,7 @@ typedef struct cdm {
 
 typedef struct cblock {
     uint64_t base; /* first index; UINT64_MAX when unused */
-    cent *v;       /* [VX_INDEX_BLOCK] */
+    cent *v;       /* [CBLOCK] */
     cdm *dm;
     size_t ndm, capdm;
 } cblock;
@@ -158,7 +160,7 @@ struct vx_engine {
     size_t nundo, capundo;
 
     vx_timeline tl;
-    vx_index *ix; /* background summary for backward searches (large traces) */
+    vx_index *ix; /* chunk digests for backward searches (large traces) */
     unsigned obs_flags;
     uint64_t short_at; /* position for a SHORT checkpoint during the current seek */
     unsigned next_user_id;
@@ -314,8 +316,8 @@ static void update_observer(vx_engine *e)
 static cent *cache_get(const vx_engine *e, uint64_t i)
 {
     if (!e->cache) return NULL;
-    uint64_t base = i & ~(uint64_t)(VX_INDEX_BLOCK - 1);
-    cblock *b = &e->cache[(i >> VX_INDEX_BLOCK_SHIFT) % CACHE_SLOTS];
+    uint64_t base = i & ~(uint64_t)(CBLOCK - 1);
+    cblock *b = &e->cache[(i >> CBLOCK_SHIFT) % CACHE_SLOTS];
     return b->base == base && b->v ? &b->v[i - base] : NULL;
 }
 
@@ -323,11 +325,11 @@ static cent *cache_get(const vx_engine *e, uint64_t i)
 static cent *cache_slot(vx_engine *e, uint64_t i, cblock **blk)
 {
     if (!e->cache) return NULL;
-    uint64_t base = i & ~(uint64_t)(VX_INDEX_BLOCK - 1);
-    cblock *b = &e->cache[(i >> VX_INDEX_BLOCK_SHIFT) % CACHE_SLOTS];
+    uint64_t base = i & ~(uint64_t)(CBLOCK - 1);
+    cblock *b = &e->cache[(i >> CBLOCK_SHIFT) % CACHE_SLOTS];
     if (b->base != base || !b->v) {
-        if (!b->v && !(b->v = malloc(VX_INDEX_BLOCK * sizeof *b->v))) return NULL;
-        memset(b->v, 0, VX_INDEX_BLOCK * sizeof *b->v);
+        if (!b->v && !(b->v = malloc(CBLOCK * sizeof *b->v))) return NULL;
+        memset(b->v, 0, CBLOCK * sizeof *b->v);
         b->base = base;
         b->ndm = 0;
     }
@@ -594,7 +596,7 @@ static vx_err exec_cached(vx_engine *e, const cent *c)
     e->now++;
     const cent *n = cache_get(e, e->now);
     if (n && (n->meta & M_HASDM)) {
-        const cblock *b = &e->cache[(e->now >> VX_INDEX_BLOCK_SHIFT) % CACHE_SLOTS];
+        const cblock *b = &e->cache[(e->now >> CBLOCK_SHIFT) % CACHE_SLOTS];
         for (size_t i = 0; i < b->ndm; i++)
             if (b->dm[i].index == e->now) {
                 err = apply_dm_op(e, e->now, &b->dm[i].dm);
@@ -1131,42 +1133,50 @@ static vx_err scan_range(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
     }
 }
 
-/* Can block bi hold a stop for m?  False only when the index is sure. */
-static bool block_may_stop(const vx_engine *e, uint64_t bi, const vx_engine_motion *m)
+/* Can a chunk with digest d hold a stop for m?  False only when the digest is sure. */
+static bool digest_may_stop(const vx_engine *e, const vx_trace_digest *d,
+                            const vx_engine_motion *m)
 {
-    if (!e->ix || bi >= vx_index_ready(e->ix)) return true;
     if (m->step)
-        return m->step_gwarp == VX_ENGINE_ANY_WARP || vx_index_may_warp(e->ix, bi, m->step_gwarp);
-    if (m->only_gwarp != VX_ENGINE_ANY_WARP && !vx_index_may_warp(e->ix, bi, m->only_gwarp))
+        return m->step_gwarp == VX_ENGINE_ANY_WARP || vx_trace_digest_may_warp(d, m->step_gwarp);
+    if (m->only_gwarp != VX_ENGINE_ANY_WARP && !vx_trace_digest_may_warp(d, m->only_gwarp))
         return false;
     for (size_t i = 0; i < e->nbp; i++)
-        if (vx_index_may_pc(e->ix, bi, e->bps[i].pc)) return true;
+        if (vx_trace_digest_may_pc(d, e->bps[i].pc)) return true;
     for (size_t i = 0; i < e->nwp; i++)
         if (e->wps[i].kind != VX_WATCH_READ &&
-            vx_index_may_write(e->ix, bi, e->wps[i].addr, e->wps[i].len))
+            vx_trace_digest_may_write(d, e->wps[i].addr, e->wps[i].len))
             return true;
     return false;
 }
 
-/* scan_range over [lo, hi), newest block first, skipping blocks the index rules out. */
+/*
+ * scan_range over [lo, hi), newest part first: one EVENTS chunk at a time when the
+ * trace is indexed (skipping the chunks whose digest rules a stop out), else blocks
+ * of CBLOCK issues.
+ */
 static vx_err scan_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine_motion *m,
                           cand *c)
 {
-    if (hi <= lo) return VX_OK;
-    uint64_t blo = lo >> VX_INDEX_BLOCK_SHIFT;
-    for (uint64_t b = (hi - 1) >> VX_INDEX_BLOCK_SHIFT;; b--) {
-        uint64_t s = b << VX_INDEX_BLOCK_SHIFT, t = s + VX_INDEX_BLOCK;
+    for (uint64_t t = hi; t > lo;) {
+        uint64_t s = (t - 1) & ~(uint64_t)(CBLOCK - 1), shi;
+        bool may = true;
+        size_t g;
+        if (e->ix && vx_index_find(e->ix, t - 1, &g, &s, &shi)) {
+            const vx_trace_digest *d = vx_index_digest(e->ix, g);
+            may = !d || digest_may_stop(e, d, m);
+        }
         if (s < lo) s = lo;
-        if (t > hi) t = hi;
-        if (block_may_stop(e, b, m)) {
+        if (may) {
             vx_err err = scan_range(e, s, t, m, c);
             if (err || c->found || e->interrupted) return err;
         } else {
             e->st.skipped += t - s;
             if (poll_tick(e, 16)) return VX_OK;
         }
-        if (b == blo) return VX_OK;
+        t = s;
     }
+    return VX_OK;
 }
 
 /*
@@ -1248,7 +1258,7 @@ static uint64_t base_before(const vx_engine *e, uint64_t hi)
 /* The last issue of gw (or of any warp) before p, from the cache; false when the cache cannot tell. */
 static bool cache_last_issue(const vx_engine *e, uint64_t p, uint32_t gw, uint64_t *t)
 {
-    for (uint64_t i = p; i-- > 0 && p - i <= 4u * VX_INDEX_BLOCK;) {
+    for (uint64_t i = p; i-- > 0 && p - i <= 4u * CBLOCK;) {
         const cent *c = cache_get(e, i);
         if (!c || !(c->meta & M_ISSUE)) return false;
         if (gw == VX_ENGINE_ANY_WARP || (c->meta & M_GWARP) == gw) {
@@ -1520,7 +1530,7 @@ void vx_engine_get_stats(const vx_engine *e, vx_engine_stats *out)
     out->checkpoint_bytes = e->tl.bytes;
     out->budget = e->tl.budget;
     out->keyframes = (uint32_t)e->nkf;
-    out->summary_blocks = e->ix ? (e->end + VX_INDEX_BLOCK - 1) / VX_INDEX_BLOCK : 0;
+    out->summary_blocks = vx_index_nseg(e->ix);
     out->summary_ready = vx_index_ready(e->ix);
 }
 
@@ -1708,17 +1718,9 @@ vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **
     }
     err = load_initial(e);
     if (err) goto fail_err;
-    /* Big traces get a summary for backward searches, built while we serve. */
-    if (e->end >= 4 * (uint64_t)VX_INDEX_BLOCK) {
-        /* kept next to the trace (TRACE.sum) so that the next session has it at once */
-        char *save = NULL;
-        if (!(opts && opts->no_summary_file) && (save = malloc(strlen(path) + 5))) {
-            strcpy(save, path);
-            strcat(save, ".sum");
-        }
-        e->ix = vx_index_start(path, e->end, e->W, save);
-        free(save);
-    }
+    /* Big traces: the chunk digests for backward searches (stored in the trace, or
+     * computed while we serve). */
+    if (e->end >= 4 * (uint64_t)CBLOCK) e->ix = vx_index_start(path, e->rd, e->end);
     /* Position 0 is the base every keyframe restore starts from: never evicted. */
     err = vx_tl_add(&e->tl, e->sim, 0, VX_CKPT_BASE, 0);
     if (err) {

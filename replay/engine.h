@@ -31,7 +31,7 @@ typedef struct vx_engine vx_engine;
 typedef struct vx_engine_opts {
     uint64_t mem_budget;  /* bytes for checkpoints; 0 = 512 MiB */
     bool no_verify;       /* do not compare re-executed issues with the trace */
-    bool no_summary_file; /* do not read or write the trace summary next to the trace (TRACE.sum) */
+    bool no_summary_file; /* obsolete, ignored (summaries are now in the trace: format 1.1) */
 } vx_engine_opts;
 
 /* Open a trace file.  On failure *out is NULL and msg names the file and the problem. */
@@ -164,8 +164,8 @@ typedef struct vx_engine_stats {
     uint64_t checkpoint_bytes;
     uint64_t budget;
     uint32_t keyframes;
-    uint64_t summary_blocks; /* blocks of the background trace summary (0: none) */
-    uint64_t summary_ready;  /* of which summarised so far */
+    uint64_t summary_blocks; /* trace chunks with issues, for the digests (0: not indexed) */
+    uint64_t summary_ready;  /* of which the digest is known so far */
 } vx_engine_stats;
 
 void vx_engine_get_stats(const vx_engine *e, vx_engine_stats *out);

@@ -1383,7 +1383,7 @@ static void mon_stats(vx_gdbserver *s, text *t, const char *arg)
             st.reader_seeks, st.checkpoints, (double)st.checkpoint_bytes / 1048576.0,
             (double)st.budget / 1048576.0, st.keyframes);
     if (st.summary_blocks)
-        tprintf(t, "trace summary: %" PRIu64 " of %" PRIu64 " blocks\n", st.summary_ready,
+        tprintf(t, "trace summary: %" PRIu64 " of %" PRIu64 " chunk digests\n", st.summary_ready,
                 st.summary_blocks);
 }
 

@@ -1,49 +1,43 @@
 /*
- * index.h - a summary of the trace, built in the background, that lets backward
- * searches skip the parts of history where no breakpoint or watchpoint can stop.
+ * index.h - the digests of the trace's EVENTS chunks, for backward searches that
+ * skip the parts of history where no breakpoint or watchpoint can stop.
  *
- * History is cut into blocks of VX_INDEX_BLOCK issues.  For each block the index
- * keeps a small Bloom filter of the PCs issued and of the pages written, and the
- * range of addresses written.  A block whose filters say "no" for every
- * breakpoint and write watchpoint cannot contain a stop and is skipped without
- * decoding it; a "maybe" is checked by reading the block's events (filters
- * give false positives, never false negatives).
+ * History is cut into segments, one per EVENTS chunk that holds issues.  Each
+ * segment has the chunk's digest (vx_trace_digest: PCs issued, warps that issued,
+ * bytes and pages written); a segment whose digest says "no" for every breakpoint
+ * and write watchpoint cannot contain a stop and is skipped without decoding it; a
+ * "maybe" is checked by reading its events (digests give false positives, never
+ * false negatives).
  *
- * A thread reads the trace once with its own reader while the server already
- * runs; blocks become usable in order as it goes (vx_index_ready).
+ * A trace of format 1.1 stores the digests: they are read at start-up and usable at
+ * once.  For the others (format 1.0, a chunk cut off before its digest) a thread
+ * computes the missing ones with its own reader while the server already runs;
+ * each becomes usable as soon as it is computed.
  */
 #ifndef VX_INDEX_H
 #define VX_INDEX_H
 
 #include "vx_base.h"
 #include "vx_err.h"
-
-#define VX_INDEX_BLOCK_SHIFT 14u
-#define VX_INDEX_BLOCK       (1u << VX_INDEX_BLOCK_SHIFT)
+#include "vx_trace.h"
 
 typedef struct vx_index vx_index;
 
 /*
- * Summarise the trace at path (nissues issues, W warps per core).  If save_path
- * names a summary saved by an earlier run for this very file (same size, same
- * last bytes), it is loaded and ready at once; otherwise a thread builds it and,
- * when it has read the whole trace, saves it there (best effort: a directory we
- * cannot write to only costs the rebuild next time).  NULL when out of memory.
+ * Index the trace at path, open in rd (used only during this call), whose history
+ * has nissues issues.  NULL when out of memory or when the trace cannot be read.
  */
-vx_index *vx_index_start(const char *path, uint64_t nissues, uint32_t warps_per_core,
-                         const char *save_path);
+vx_index *vx_index_start(const char *path, vx_trace_reader *rd, uint64_t nissues);
 void vx_index_free(vx_index *ix); /* stops the thread */
 
-/* Number of blocks fully summarised (0 .. nblocks); blocks below it may be queried. */
-uint64_t vx_index_ready(const vx_index *ix);
+/* Segments, and how many have their digest so far. */
+size_t vx_index_nseg(const vx_index *ix);
+size_t vx_index_ready(const vx_index *ix);
 
-/* May block b contain an issue at pc (not injected)? */
-bool vx_index_may_pc(const vx_index *ix, uint64_t b, uint32_t pc);
+/* The segment holding issue t: true and *s, *lo, *hi (issues lo .. hi - 1), or false. */
+bool vx_index_find(const vx_index *ix, uint64_t t, size_t *s, uint64_t *lo, uint64_t *hi);
 
-/* May block b write a byte of [addr, addr + len)? */
-bool vx_index_may_write(const vx_index *ix, uint64_t b, uint32_t addr, uint32_t len);
-
-/* May warp gwarp issue in block b? */
-bool vx_index_may_warp(const vx_index *ix, uint64_t b, uint32_t gwarp);
+/* The digest of segment s, or NULL while it is not known. */
+const vx_trace_digest *vx_index_digest(const vx_index *ix, size_t s);
 
 #endif /* VX_INDEX_H */

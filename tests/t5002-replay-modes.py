@@ -349,56 +349,48 @@ class DamagedTraces(unittest.TestCase):
         finally:
             srv.stop()
 
-    def test_summary_file(self):
-        """the trace summary is saved next to the trace and reused by the next server"""
-        trace = self.write("sum.vxt", self.data)
-        srv = rsplib.Server(trace)
-        try:
-            c = srv.client()
-            c.handshake()
-            for i in range(200):
-                m = re.search(r"trace summary: (\d+) of (\d+)", c.monitor("stats")[1])
-                if m.group(1) == m.group(2) and os.path.exists(trace + ".sum"):
-                    break
-                time.sleep(0.05)
-            self.assertTrue(os.path.exists(trace + ".sum"))
-            c.close()
-        finally:
-            srv.stop()
-        srv = rsplib.Server(trace)
-        try:
-            c = srv.client()
-            c.handshake()
-            m = re.search(r"trace summary: (\d+) of (\d+)", c.monitor("stats")[1])
-            self.assertEqual(m.group(1), m.group(2))          # loaded, not rebuilt
-            c.close()
-        finally:
-            srv.stop()
-        # a damaged summary is not used: it is rebuilt and saved again
-        with open(trace + ".sum", "rb") as f:
-            good = f.read()
-        damaged = bytearray(good)
-        damaged[40] ^= 0xFF
-        with open(trace + ".sum", "wb") as f:
-            f.write(damaged)
-        self.wait_summary(trace)
-        with open(trace + ".sum", "rb") as f:
-            self.assertEqual(f.read(), good)
-        # --no-summary-file: neither read nor written
-        os.remove(trace + ".sum")
-        self.wait_summary(trace, "--no-summary-file")
-        self.assertFalse(os.path.exists(trace + ".sum"))
+    def digests(self, c):
+        m = re.search(r"trace summary: (\d+) of (\d+) chunk digests", c.monitor("stats")[1])
+        self.assertTrue(m, "stats report the chunk digests")
+        return int(m.group(1)), int(m.group(2))
 
-    def wait_summary(self, trace, *args):
-        srv = rsplib.Server(trace, *args)
+    def test_digests(self):
+        """chunk digests: stored in a 1.1 trace and usable at once; computed for a cut one"""
+        trace = self.write("dg.vxt", self.data)
+        srv = rsplib.Server(trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            ready, total = self.digests(c)
+            self.assertGreater(total, 1)
+            self.assertEqual(ready, total, "every digest read from the trace at start-up")
+            # a reverse-continue to a breakpoint hit only at the start skips every chunk
+            c.monitor("seek 200")
+            pc = rsplib.le32(rsplib.parse_stop(c.cmd("?"))[1]["20"])
+            self.assertEqual(c.cmds("Z0,%x,4" % pc), "OK")
+            events = int(re.search(r"events=(\d+)", c.monitor("config")[1]).group(1))
+            c.monitor("seek %d" % events)
+            rsplib.parse_stop(c.cmd("bc"))
+            self.assertRegex(c.monitor("when")[1], r"event \d{1,3} of")
+            skipped = int(re.search(r"skipped by the summary (\d+)", c.monitor("stats")[1]).group(1))
+            self.assertGreater(skipped, events // 2, "most of history skipped by the digests")
+            c.close()
+        finally:
+            srv.stop()
+        self.assertFalse(os.path.exists(trace + ".sum"), "nothing written next to the trace")
+        # a trace cut off before its index: the digests of complete chunks are still there
+        # (each follows its EVENTS chunk); the last one may be computed
+        cut = self.write("dgcut.vxt", self.data[:len(self.data) * 2 // 3])
+        srv = rsplib.Server(cut)
         try:
             c = srv.client()
             c.handshake()
             for i in range(200):
-                m = re.search(r"trace summary: (\d+) of (\d+)", c.monitor("stats")[1])
-                if m.group(1) == m.group(2):
+                ready, total = self.digests(c)
+                if ready == total:
                     break
                 time.sleep(0.05)
+            self.assertEqual(ready, total)
             c.close()
         finally:
             srv.stop()

@@ -888,6 +888,11 @@ size_t vx_trace_reader_num_chunks(const vx_trace_reader *r)
     return r->opened ? r->nchunks : 0;
 }
 
+uint64_t vx_trace_reader_chunk_key(const vx_trace_reader *r, size_t i)
+{
+    return r->opened && i < r->nchunks ? r->chunks[i].key : 0;
+}
+
 /* The digest stored for chunk i: VX_OK, VX_ERR_END (none, or a layout we do not use), or damage. */
 static vx_err stored_digest(vx_trace_reader *r, size_t i, vx_trace_digest *out)
 {

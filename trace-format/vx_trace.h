@@ -335,8 +335,10 @@ typedef struct vx_trace_digest {
 #define VX_TRACE_DIGEST_STORED  0u /* only a digest stored in the trace (else VX_ERR_END) */
 #define VX_TRACE_DIGEST_COMPUTE 1u /* the stored one, or compute it by decoding the chunk */
 
-/* Number of EVENTS chunks (readable ones, for an incomplete trace). */
+/* Number of EVENTS chunks (readable ones, for an incomplete trace), and the event
+ * index of chunk i's first record (its key; i < the number of chunks). */
 size_t vx_trace_reader_num_chunks(const vx_trace_reader *r);
+uint64_t vx_trace_reader_chunk_key(const vx_trace_reader *r, size_t i);
 
 /*
  * The digest of EVENTS chunk i.  VX_ERR_END when mode is VX_TRACE_DIGEST_STORED and

@@ -56,13 +56,14 @@ def seek(n):
 seek(200)
 bp_pc = rsp.le32(rsp.parse_stop(c.cmd("?"))[1]["20"])
 
-# reverse-continue right after start-up, while the background summary is still being built
+# reverse-continue right after start-up (format 1.1: the chunk digests are read from the
+# trace at start-up; a 1.0 trace would still be computing them)
 assert c.cmds("Z0,%x,4" % bp_pc) == "OK"
 seek(events)
 summary = re.search(r"trace summary: (\d+) of (\d+)", c.monitor("stats")[1])
 dt, r = timed("bc")
 print("reverse-continue from the end to a breakpoint near the start, right after start-up "
-      "(summary %s of %s blocks built): %.3f s" % (summary.group(1), summary.group(2), dt) if summary else
+      "(%s of %s chunk digests known): %.3f s" % (summary.group(1), summary.group(2), dt) if summary else
       "reverse-continue from the end, right after start-up: %.3f s" % dt)
 c.cmds("z0,%x,4" % bp_pc)
 seek(0)
@@ -78,7 +79,7 @@ seek(events)
 dt, r = timed("bc")
 sig, f = rsp.parse_stop(r)
 when = c.monitor("when")[1].strip()
-print("reverse-continue from the end to a breakpoint near the start (summary built): %.3f s (%s)" % (dt, when))
+print("reverse-continue from the end to a breakpoint near the start (after a forward pass): %.3f s (%s)" % (dt, when))
 c.cmds("z0,%x,4" % bp_pc)
 
 # reverse-stepi at 200 random positions (the seek before each is not timed)
@@ -118,7 +119,8 @@ print("server peak memory (VmHWM): %d MiB (checkpoint budget 512 MiB)" % vmhwm()
 c.send("D"); c.reply(); c.close()
 srv.stop()
 
-# A second session on the same trace: the summary saved by the first (TRACE.sum) is reused.
+# A second session on the same trace (nothing is saved between sessions: the digests are in
+# the trace).
 srv = rsp.Server(trace)
 c = srv.client(timeout=3600)
 c.handshake()
@@ -127,7 +129,7 @@ seek(events)
 summary = re.search(r"trace summary: (\d+) of (\d+)", c.monitor("stats")[1])
 dt, r = timed("bc")
 print("second server on the same trace, reverse-continue right after start-up "
-      "(summary %s of %s blocks, loaded from TRACE.sum): %.3f s" % (summary.group(1), summary.group(2), dt))
+      "(%s of %s chunk digests): %.3f s" % (summary.group(1), summary.group(2), dt))
 c.send("D"); c.reply(); c.close()
 srv.stop()
 EOF

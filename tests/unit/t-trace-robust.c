@@ -119,7 +119,7 @@ static int layout(const uint8_t *b, size_t n, lay *out, int max)
 typedef struct outcome {
     vx_err err;
     bool incomplete;
-    uint64_t records, keyframes;
+    uint64_t records, keyframes, digests;
     uint64_t digest_sum; /* order-sensitive digest of the records read */
     char msg[700];
 } outcome;
@@ -161,6 +161,14 @@ static outcome read_all(const char *p, const uint64_t *ref_digest, uint64_t ref_
         }
     }
     if (!o.err) o.err = vx_trace_reader_check(r);
+    /* chunk digests: stored ones read, every one computable */
+    for (size_t i = 0; !o.err && i < vx_trace_reader_num_chunks(r); i++) {
+        vx_trace_digest dg;
+        vx_err e = vx_trace_reader_digest(r, i, VX_TRACE_DIGEST_STORED, &dg);
+        if (e == VX_OK) o.digests++;
+        if (e != VX_OK && e != VX_ERR_END) o.err = e;
+        if (!o.err) o.err = vx_trace_reader_digest(r, i, VX_TRACE_DIGEST_COMPUTE, &dg);
+    }
     if (!o.err) o.err = vx_trace_reader_seek(r, 37);
     if (!o.err && vx_trace_reader_num_keyframes(r)) o.err = vx_trace_reader_seek_keyframe(r, 0);
     snprintf(o.msg, sizeof o.msg, "%s", vx_trace_reader_errmsg(r));
@@ -192,7 +200,7 @@ static void test_truncation(const uint8_t *full, size_t n)
             dig[i++] = tg_digest(ev, 4);
         vx_trace_reader_free(r);
     }
-    int bad_trunc = 0, bad_open = 0, bad_prefix = 0, bad_count = 0, bad_kf = 0;
+    int bad_trunc = 0, bad_open = 0, bad_prefix = 0, bad_count = 0, bad_kf = 0, bad_dg = 0;
     uint64_t last_records = ref.records, first_records = 0;
     spit(path_cut, full, n);
     for (size_t L = n; L-- > 0;) {
@@ -211,10 +219,11 @@ static void test_truncation(const uint8_t *full, size_t n)
         }
         if (!pok) bad_prefix++;
         /* records: those of the EVENTS chunks complete at L; never fewer than before */
-        int complete_events = 0, complete_kf = 0;
+        int complete_events = 0, complete_kf = 0, complete_dg = 0;
         for (int i = 0; i < nch; i++) {
             if (ch[i].end > L) break;
             complete_events += ch[i].type == 4;
+            complete_dg += ch[i].type == 8; /* DIGEST */
             complete_kf += ch[i].type == 6 || ch[i].type == 10; /* KEYFRAME, KEYFRAME2 */
         }
         /* going down from the full size, the count only drops when a cut enters an EVENTS chunk */
@@ -229,6 +238,11 @@ static void test_truncation(const uint8_t *full, size_t n)
         if (complete_events == 0 && o.records) bad_count++;
         last_records = o.records;
         if (L + 28 + 16 >= n) first_records = o.records;
+        if (o.digests != (uint64_t)complete_dg) {
+            if (bad_dg++ < 3)
+                diag("cut at %zu: %llu digests, %d complete", L, (unsigned long long)o.digests,
+                     complete_dg);
+        }
         if (o.keyframes != (uint64_t)complete_kf) {
             if (bad_kf++ < 3)
                 diag("cut at %zu: %llu keyframes, %d complete", L, (unsigned long long)o.keyframes,
@@ -241,6 +255,7 @@ static void test_truncation(const uint8_t *full, size_t n)
     is_int(bad_prefix, 0, "the events read from a cut trace are a prefix of the original");
     is_int(bad_count, 0, "events appear exactly when their chunk is complete");
     is_int(bad_kf, 0, "keyframes are usable exactly when their KEYFRAME chunk is complete");
+    is_int(bad_dg, 0, "chunk digests are stored exactly when their DIGEST chunk is complete");
     is_u64(first_records, ref.records, "a cut in the index or trailer still reads every event");
     free(dig);
 }
