@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -346,4 +347,14 @@ size_t vx_cli_fault_text(const vx_fault *f, char *buf, size_t cap)
     return (size_t)snprintf(buf, cap,
                             "kernel fault at pc 0x%08x (core %u, warp %u, lanes %s): %s%s (%s)",
                             f->pc, f->core, f->warp, lanes, f->reason, dis, signame(f->signal));
+}
+
+void vx_cli_usage_error(const char *prog, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\nTry '%s --help'.\n", prog);
+    va_end(ap);
 }

@@ -84,6 +84,10 @@ void vx_cli_loaded_release(vx_cli_loaded *l);
 vx_err vx_cli_read_file(const char *path, uint8_t **buf, size_t *len, char *msg, size_t cap);
 
 /* Parse a number: decimal or 0x-hex; with sizes, an optional K/M/G suffix (powers of 1024). */
+/* Print "PROG: message" and "Try 'PROG --help'." to stderr (a usage error). */
+void vx_cli_usage_error(const char *prog, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 bool vx_cli_parse_u64(const char *s, bool size_suffix, uint64_t *out);
 bool vx_cli_parse_u32(const char *s, uint32_t *out);
 

@@ -113,18 +113,8 @@ static void usage(FILE *f)
             "incomplete trace; differences found before the problem are still shown)\n");
 }
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "%s: ", prog);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\nTry '%s --help'.\n", prog);
-    va_end(ap);
-    return EXIT_ERROR;
-}
+/* Report a usage error; evaluates to the usage exit status. */
+#define usage_error(...) (vx_cli_usage_error(prog, __VA_ARGS__), EXIT_ERROR)
 
 static const char *optval(int argc, char **argv, int *i, const char *name, const char *shrt,
                           bool *missing)
@@ -168,9 +158,11 @@ static int parse_ignore(const char *s, unsigned *out)
         for (j = 0; j < VX_ARRAY_SIZE(fields); j++)
             if (!strcmp(t, fields[j].name)) break;
         if (j == VX_ARRAY_SIZE(fields)) {
-            usage_error("--ignore: unknown field '%s' (cycle, schedule, console, dm, header, mem, "
-                        "regs, csr, wctl, exit)",
-                        t);
+            vx_cli_usage_error(
+                prog,
+                "--ignore: unknown field '%s' (cycle, schedule, console, dm, header, mem, "
+                "regs, csr, wctl, exit)",
+                t);
             free(copy);
             return -1;
         }
@@ -849,7 +841,8 @@ static void run_per_warp(differ *d)
                 }
             }
             snprintf(title, sizeof title,
-                     "warp %zu (A %s, B %s): first difference at its issue %" PRIu64 " (A %s, B %s)",
+                     "warp %zu (A %s, B %s): first difference at its issue %" PRIu64
+                     " (A %s, B %s)",
                      m->unit, wa, wb, m->k, ia, ib);
             snprintf(warpinfo, sizeof warpinfo,
                      "\"warp\":%zu,\"position\":%" PRIu64 ",\"index_a\":%s,\"index_b\":%s", m->unit,

@@ -107,18 +107,8 @@ static void usage(FILE *f)
             "its last complete chunk was shown; 2 usage error, unreadable or corrupt trace\n");
 }
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "%s: ", prog);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\nTry '%s --help'.\n", prog);
-    va_end(ap);
-    return VX_EXIT_USAGE;
-}
+/* Report a usage error; evaluates to the usage exit status. */
+#define usage_error(...) (vx_cli_usage_error(prog, __VA_ARGS__), VX_EXIT_USAGE)
 
 /* "--opt V" or "--opt=V": the value, or NULL (and *i unchanged) when argv[*i] is not opt. */
 static const char *optval(int argc, char **argv, int *i, const char *name, bool *missing)
