@@ -23,6 +23,7 @@ CC       ?= cc
 WERROR   ?= 1
 PREFIX   ?= /usr/local
 PKG_CONFIG ?= pkg-config
+NPROC    := $(shell nproc 2>/dev/null || echo 2)
 
 CSTD     := -std=c11
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -76,8 +77,8 @@ deps:
 # The test suite runs under the release build and again under ASan+UBSan.
 PROVE_OPTS ?= -j2
 test: deps
-	@$(MAKE) --no-print-directory MODE=release all kernels test-bins
-	@$(MAKE) --no-print-directory MODE=debug all test-bins
+	@$(MAKE) --no-print-directory -j$(NPROC) MODE=release all kernels test-bins
+	@$(MAKE) --no-print-directory -j$(NPROC) MODE=debug all test-bins
 	@echo "== tests (release build)"
 	VXRR_BUILD=build prove --exec tests/run-one $(PROVE_OPTS) $(if $(T),$(T),$(TESTS))
 	@echo "== tests (debug build: ASan+UBSan)"
@@ -88,11 +89,11 @@ check: all kernels test-bins
 	VXRR_BUILD=$(BUILD) prove --exec tests/run-one $(PROVE_OPTS) $(if $(T),$(T),$(TESTS))
 
 demo: deps
-	@$(MAKE) --no-print-directory MODE=release all kernels
+	@$(MAKE) --no-print-directory -j$(NPROC) MODE=release all kernels
 	@sh tests/demo.sh
 
 bench: deps
-	@$(MAKE) --no-print-directory MODE=release all kernels
+	@$(MAKE) --no-print-directory -j$(NPROC) MODE=release all kernels
 	@sh tests/bench.sh
 
 install: all
