@@ -263,6 +263,7 @@ enum {
 #define DM_STATE_FIXED   48u /* 12 u32 before the mask words */
 
 struct vx_dm {
+    struct vx_dm_head head; /* first member: read inline by the core (dm_int.h) */
     vx_sim *sim;
     uint32_t nwarps;   /* warps in the platform */
     uint32_t nthreads; /* threads per warp */
@@ -281,6 +282,13 @@ struct vx_dm {
 };
 
 /* ---- helpers --------------------------------------------------------------------------- */
+
+/* Recompute head.busy (dm_int.h) after anything that may have changed DM state. */
+static void dm_sync(struct vx_dm *dm)
+{
+    dm->head.busy = dm->active && (dm->reset_left != 0 || dm->stepstate != DM_ST_NONE ||
+                                   dm->injectstate != DM_ST_NONE);
+}
 
 static void dm_emit(struct vx_dm *dm, uint8_t op, uint8_t addr, uint32_t value, uint32_t gwarp,
                     uint32_t lane, uint32_t arg)
@@ -566,6 +574,7 @@ struct vx_dm *vx_dm_new(vx_sim *sim)
     dm->platform = 1u << 28 | (cfg->clusters & 0x7Fu) << 21 | (cfg->cores & 0x1FFu) << 12 |
                    (cfg->warps & 0x1FFu) << 3 | log2t;
     dm_reset_regs(dm);
+    dm_sync(dm);
     return dm;
 }
 
@@ -587,9 +596,13 @@ bool vx_dm_cycle(struct vx_dm *dm)
             dm->resethalt = false;
             dm_halt_selected(dm, VX_HACAUSE_RESETHALTREQ);
         }
+        dm_sync(dm);
         return true;
     }
-    if (dm->stepstate != DM_ST_NONE || dm->injectstate != DM_ST_NONE) dm_cycle_requests(dm);
+    if (dm->stepstate != DM_ST_NONE || dm->injectstate != DM_ST_NONE) {
+        dm_cycle_requests(dm);
+        dm_sync(dm);
+    }
     return false;
 }
 
@@ -657,6 +670,7 @@ void vx_dm_state_restore(struct vx_dm *dm, const void *buf)
         uint32_t m = vx_get_le32(p + DM_STATE_FIXED + 4 * i);
         dm->mask[i] = m & dm_window_valid(dm, i);
     }
+    dm_sync(dm);
     vx_sim_set_ebreak_halt(dm->sim, dm->active && (dm->dconfig & DCONFIG_EH));
 }
 
@@ -755,5 +769,6 @@ vx_err vx_sim_dm_write(vx_sim *sim, uint32_t addr, uint32_t val)
     struct vx_dm *dm = VX_SIM_DM(sim);
     if (addr >= VX_DM_NREGS) return VX_ERR_RANGE;
     dm_write_reg(dm, addr, val);
+    dm_sync(dm);
     return VX_OK;
 }

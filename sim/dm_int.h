@@ -16,6 +16,24 @@
 
 struct vx_dm;
 
+/*
+ * The first member of struct vx_dm, so the core can read it inline: busy is
+ * true while vx_dm_cycle has something to do (the DM is active and an ndmreset
+ * hold, a step or an injection is under way).  dm.c recomputes it at the end of
+ * every entry point that changes DM state (register writes, vx_dm_cycle,
+ * vx_dm_state_restore, vx_dm_new).
+ */
+struct vx_dm_head {
+    bool busy;
+};
+
+/* Cheap test for the core's cycle loop: false means vx_dm_cycle would do nothing
+ * and return false, so the call can be skipped. */
+static inline bool vx_dm_busy(const struct vx_dm *dm)
+{
+    return ((const struct vx_dm_head *)(const void *)dm)->busy;
+}
+
 struct vx_dm *vx_dm_new(vx_sim *sim);
 void vx_dm_free(struct vx_dm *dm);
 
@@ -23,8 +41,8 @@ void vx_dm_free(struct vx_dm *dm);
  * Called by the core once at the start of every cycle of vx_sim_run (and by
  * vx_sim_dm_tick).  It advances the DM's timed state (ndmreset and resethaltreq
  * counters, step and inject state machines).  Returns true while the platform is
- * held in reset: then nothing issues in this cycle.  Must be cheap when the DM is
- * inactive (dmactive = 0).
+ * held in reset: then nothing issues in this cycle.  When vx_dm_busy() is false
+ * it does nothing and returns false (the hot loop skips the call then).
  */
 bool vx_dm_cycle(struct vx_dm *dm);
 

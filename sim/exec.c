@@ -1460,7 +1460,7 @@ static ALWAYS_INLINE int loop_impl(vx_sim *s, uint64_t max_issues, uint64_t *iss
                 break;
             }
             s->cycle_issued = 0;
-            if (VX_UNLIKELY(vx_dm_cycle(s->dm))) {
+            if (VX_UNLIKELY(vx_dm_busy(s->dm)) && vx_dm_cycle(s->dm)) {
                 s->cycle++;
                 why = VX_LOOP_RESET;
                 break;

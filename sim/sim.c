@@ -363,7 +363,7 @@ bool vx_sim_in_reset(const vx_sim *s)
 
 void vx_sim_dm_tick(vx_sim *s)
 {
-    if (s->core_pos == 0) vx_dm_cycle(s->dm);
+    if (s->core_pos == 0 && vx_dm_busy(s->dm)) vx_dm_cycle(s->dm);
     s->cycle++;
     s->core_pos = 0;
     s->cycle_issued = 0;
@@ -490,12 +490,12 @@ vx_err vx_sim_issue(vx_sim *s, uint32_t core, uint32_t warp, uint64_t cycle, vx_
                            s->core_pos);
     uint32_t gw = core * s->nw + warp;
     while (s->cycle < cycle) {
-        if (s->core_pos == 0) vx_dm_cycle(s->dm);
+        if (s->core_pos == 0 && vx_dm_busy(s->dm)) vx_dm_cycle(s->dm);
         s->cycle++;
         s->core_pos = 0;
         s->cycle_issued = 0;
     }
-    if (s->core_pos == 0) vx_dm_cycle(s->dm);
+    if (s->core_pos == 0 && vx_dm_busy(s->dm)) vx_dm_cycle(s->dm);
     const vx_warp *w = &s->warps[gw];
     if (!w->active || w->halted || w->spawn_wait || w->bar_wait)
         return vx_sim_fail(s, VX_ERR_STATE, "warp %u of core %u cannot issue at cycle %llu (%s)",
