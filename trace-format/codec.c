@@ -119,14 +119,21 @@ static inline bool branch_target(uint32_t pc, uint32_t insn, uint32_t *t)
     return true;
 }
 
-/* Predictor updates after an issue record (FORMAT.md §7.1). */
-static inline void pred_after_issue(vxt_pred *ps, vxt_warp *ws, const vx_event *ev)
+/*
+ * Predictor updates after an issue record (FORMAT.md §7.1).  sched / cached: the
+ * schedule was the predicted one (the successor tables already say so) and the insn
+ * cache holds this very entry (nothing to store): both sides know it from H.S, H.I.
+ */
+static inline void pred_after_issue(vxt_pred *ps, vxt_warp *ws, const vx_event *ev, bool sched,
+                                    bool cached)
 {
     ps->cur_cycle = ev->cycle;
     if (!(ev->flags & (VX_EVF_INJECTED | VX_EVF_STEP))) {
-        ps->next_core[ps->last_core] = ev->core;
+        if (!sched) {
+            ps->next_core[ps->last_core] = ev->core;
+            ps->next_warp[(size_t)ev->core * ps->W + ps->last_warp[ev->core]] = ev->warp;
+        }
         ps->last_core = ev->core;
-        ps->next_warp[(size_t)ev->core * ps->W + ps->last_warp[ev->core]] = ev->warp;
         ps->last_warp[ev->core] = ev->warp;
     }
     if (!(ev->flags & VX_EVF_INJECTED)) {
@@ -135,10 +142,12 @@ static inline void pred_after_issue(vxt_pred *ps, vxt_warp *ws, const vx_event *
         ws->last_insn = ev->insn;
         ws->have_last = true;
         ws->mask = ev->tmask;
-        vxt_icache_ent *ic = &ps->icache[(ev->pc >> 2) & (VXT_ICACHE_SIZE - 1)];
-        ic->pc = ev->pc;
-        ic->insn = ev->insn;
-        ic->epoch = ps->epoch;
+        if (!cached) {
+            vxt_icache_ent *ic = &ps->icache[(ev->pc >> 2) & (VXT_ICACHE_SIZE - 1)];
+            ic->pc = ev->pc;
+            ic->insn = ev->insn;
+            ic->epoch = ps->epoch;
+        }
     }
 }
 
@@ -241,6 +250,46 @@ static uint8_t *enc_commit(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const vx_comm
     }
 
     const uint32_t *v = cm->values;
+    if (n == T && sh) {
+        /* Every lane (lanes 0..T-1, so L[k] == k): one pass finds uniform and affine
+         * values, the deltas are written while their length is summed, and the shadow
+         * is a copy.  Same choices and bytes as the general path below. */
+        uint32_t v0 = v[0], s1 = T > 1 ? v[1] - v0 : 0;
+        bool uni = true, aff = true;
+        for (unsigned k = 1; k < T; k++) {
+            uni &= v[k] == v0;
+            aff &= v[k] == v0 + k * s1;
+        }
+        unsigned mode;
+        if (uni) {
+            mode = 0;
+            p = vxt_put_s32(p, v0 - sh[0]);
+        } else if (aff) {
+            mode = 1;
+            p = vxt_put_s32(p, v0 - sh[0]);
+            p = vxt_put_s32(p, s1 - (sh[1] - sh[0]));
+        } else {
+            uint8_t *start = p;
+            for (unsigned k = 0; k < T; k++)
+                p = vxt_put_s32(p, v[k] - sh[k]);
+            mode = 2;
+            if ((size_t)(p - start) >= 4u * T) { /* raw is no longer: raw (raw on a tie) */
+                p = start;
+                for (unsigned k = 0; k < T; k++, p += 4)
+                    vx_put_le32(p, v[k]);
+                mode = 3;
+            }
+        }
+        switch (T) { /* constant sizes: copied inline, without a call */
+        case 4: memcpy(sh, v, 16); break;
+        case 8: memcpy(sh, v, 32); break;
+        case 16: memcpy(sh, v, 64); break;
+        case 32: memcpy(sh, v, 128); break;
+        default: memcpy(sh, v, sizeof(uint32_t) * T); break;
+        }
+        *kp = (uint8_t)(K | mode << 3);
+        return p;
+    }
     uint32_t v0 = v[L[0]];
     unsigned k = 1, mode;
     while (k < n && v[L[k]] == v0)
@@ -468,12 +517,14 @@ static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
         p += 4;
     }
     if (!M) p = vxt_put_lanes(p, ev->tmask, ps->LB);
-    unsigned tn;
-    const uint8_t *tl = vxt_warp_lanes(ws, ev->tmask, &tn);
     ps->raw += 25 + ps->LB;
-    for (uint32_t i = 0; i < ev->ncommits; i++)
-        p = enc_commit(ps, ws, p, &ev->commits[i], ev->insn, ev->tmask, tl, tn);
-    if (ev->nmem) p = enc_mem(ps, ws, p, ev, tl, tn);
+    if (ev->ncommits | ev->nmem) {
+        unsigned tn;
+        const uint8_t *tl = vxt_warp_lanes(ws, ev->tmask, &tn);
+        for (uint32_t i = 0; i < ev->ncommits; i++)
+            p = enc_commit(ps, ws, p, &ev->commits[i], ev->insn, ev->tmask, tl, tn);
+        if (ev->nmem) p = enc_mem(ps, ws, p, ev, tl, tn);
+    }
     if (ev->nwctl) p = enc_wctl(ps, p, ev);
     if (ev->nconsole) {
         p = vxt_put_varint(p, ev->nconsole);
@@ -486,7 +537,7 @@ static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     if (VX_UNLIKELY(ev->nwctl || ev->nconsole || ev->fault))
         ps->raw +=
             (21ull + 2 * ps->LB) * ev->nwctl + 2ull * ev->nconsole + (ev->fault ? 118 + ps->LB : 0);
-    pred_after_issue(ps, ws, ev);
+    pred_after_issue(ps, ws, ev, S, I);
     return p;
 }
 
@@ -872,7 +923,7 @@ static vx_err dec_issue(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb, uint8_t H)
             return vxt_fail(c, "extension block runs past the end of its data"), VX_ERR_CORRUPT;
         c->p += n;
     }
-    pred_after_issue(ps, ws, ev);
+    pred_after_issue(ps, ws, ev, (H & VXT_H_S) != 0, (H & VXT_H_I) != 0);
     return VX_OK;
 }
 

@@ -35,6 +35,7 @@ enum {
 struct vx_trace_writer {
     int fd;
     int state;
+    bool fast; /* the fast path of vx_trace_writer_event may run (see update_fast) */
     char *path;
     vx_err failed; /* sticky I/O error: the file can no longer be trusted */
     char errmsg[512];
@@ -104,7 +105,15 @@ static vx_err wio(vx_trace_writer *w, vx_err e, const char *fmt, ...)
     vsnprintf(w->errmsg + n, sizeof w->errmsg - (size_t)n, fmt, ap);
     va_end(ap);
     w->failed = e;
+    w->fast = false;
     return e;
+}
+
+/* Open, no I/O failure, not inside a keyframe, no END yet: plain issues may take the
+ * fast path.  Recomputed at every change of these. */
+static void update_fast(vx_trace_writer *w)
+{
+    w->fast = w->state == W_OPEN && !w->in_kf && !w->ended && !w->failed;
 }
 
 static bool reserve(uint8_t **b, size_t *cap, size_t need)
@@ -332,6 +341,7 @@ vx_err vx_trace_writer_header(vx_trace_writer *w, const vx_trace_header *h)
     if (e) return e;
     if (!reserve(&w->buf, &w->cap, w->opts.chunk_bytes + 65536)) return VX_ERR_NOMEM;
     w->state = W_OPEN;
+    update_fast(w);
     w->st.file_bytes = w->off;
     return VX_OK;
 }
@@ -452,7 +462,7 @@ static vx_err check_event(vx_trace_writer *w, const vx_event *ev)
 static inline bool fast_ok(const vx_trace_writer *w, const vx_event *ev)
 {
     /* Early exits: these branches are predictable, cheaper than combining every test. */
-    if (VX_UNLIKELY(w->state != W_OPEN || w->in_kf || w->ended || w->failed)) return false;
+    if (VX_UNLIKELY(!w->fast)) return false;
     if (VX_UNLIKELY(ev->kind != VX_EV_ISSUE || ev->index != w->index)) return false;
     if (VX_UNLIKELY((ev->flags | ev->nwctl | ev->nconsole) != 0 || ev->fault)) return false;
     const vx_lanes all = w->pred.all;
@@ -540,6 +550,7 @@ vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev)
     } else {
         w->ended = true;
         w->end_status = ev->end_status;
+        update_fast(w);
     }
     w->st.cycle = w->cycle;
     if (w->len >= w->opts.chunk_bytes) return flush_events(w);
@@ -574,6 +585,7 @@ vx_err vx_trace_writer_keyframe_begin(vx_trace_writer *w, uint64_t cycle, const 
     w->plen = PAGES_HEADROOM;
     if (!reserve(&w->pbuf, &w->pcap, PAGES_HEADROOM + 64)) return VX_ERR_NOMEM;
     w->in_kf = true;
+    update_fast(w);
     return VX_OK;
 }
 
@@ -644,6 +656,7 @@ vx_err vx_trace_writer_keyframe_end(vx_trace_writer *w)
     }
     w->kfs[w->nkf++] = (wkf){w->index, off, w->kf_npages ? w->kf_first_off : 0, w->kf_cycle};
     w->in_kf = false;
+    update_fast(w);
     w->st.keyframes++;
     w->st.keyframe_bytes += w->off - w->kf_start_off;
     w->st.file_bytes = w->off;
@@ -716,6 +729,7 @@ vx_err vx_trace_writer_finish(vx_trace_writer *w)
     int fd = w->fd;
     w->fd = -1;
     w->state = W_DONE;
+    update_fast(w);
     if (close(fd) != 0) return wio(w, VX_ERR_IO, "close failed: %s", strerror(errno));
     return VX_OK;
 }
