@@ -12,6 +12,16 @@
 const uint8_t vxt_magic[8] = {0x89, 'V', 'X', 'T', '\r', '\n', 0x1A, '\n'};
 const uint8_t vxt_end_magic[4] = {'V', 'X', 'T', 'E'};
 
+/* 0, 1, ..., 127: the lane list of a full mask. */
+static const uint8_t vxt_all_lanes[VX_MAX_THREADS] = {
+    0,   1,   2,   3,   4,   5,   6,   7,   8,   9,   10,  11,  12,  13,  14,  15,  16,  17,  18,
+    19,  20,  21,  22,  23,  24,  25,  26,  27,  28,  29,  30,  31,  32,  33,  34,  35,  36,  37,
+    38,  39,  40,  41,  42,  43,  44,  45,  46,  47,  48,  49,  50,  51,  52,  53,  54,  55,  56,
+    57,  58,  59,  60,  61,  62,  63,  64,  65,  66,  67,  68,  69,  70,  71,  72,  73,  74,  75,
+    76,  77,  78,  79,  80,  81,  82,  83,  84,  85,  86,  87,  88,  89,  90,  91,  92,  93,  94,
+    95,  96,  97,  98,  99,  100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113,
+    114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127};
+
 /* ---- predictor state ------------------------------------------------------------------- */
 
 vx_err vxt_pred_init(vxt_pred *ps, uint32_t cores, uint32_t warps, uint32_t threads)
@@ -208,9 +218,9 @@ static bool fit_affine_lanes(const uint8_t *L, unsigned n, const uint32_t *v, ui
     return true;
 }
 
-/* One register commit (FORMAT.md §7.2).  tl/tn: the lanes of tmask. */
-static uint8_t *enc_commit(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const vx_commit *cm,
-                           uint32_t insn, vx_lanes tmask, const uint8_t *tl, unsigned tn)
+/* One register commit (FORMAT.md §7.2). */
+static inline uint8_t *enc_commit(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const vx_commit *cm,
+                                  uint32_t insn, vx_lanes tmask)
 {
     const uint32_t T = ps->T;
     uint32_t rd = (insn >> 7) & 31;
@@ -236,8 +246,12 @@ static uint8_t *enc_commit(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const vx_comm
     uint8_t tmp[VX_MAX_THREADS];
     if (cm->lanes == tmask) {
         K |= 4;
-        L = tl;
-        n = tn;
+        if (tmask == ps->all) { /* every lane: the list is 0..T-1, not needed below */
+            L = NULL;
+            n = T;
+        } else {
+            L = vxt_warp_lanes(ws, tmask, &n);
+        }
     } else {
         p = vxt_put_lanes(p, cm->lanes, ps->LB);
         n = vxt_lane_list(cm->lanes, tmp);
@@ -250,7 +264,7 @@ static uint8_t *enc_commit(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const vx_comm
     }
 
     const uint32_t *v = cm->values;
-    if (n == T && sh) {
+    if (n == T && sh) { /* (a lane set of T lanes is every lane) */
         /* Every lane (lanes 0..T-1, so L[k] == k): one pass finds uniform and affine
          * values, the deltas are written while their length is summed, and the shadow
          * is a copy.  Same choices and bytes as the general path below. */
@@ -290,6 +304,7 @@ static uint8_t *enc_commit(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const vx_comm
         *kp = (uint8_t)(K | mode << 3);
         return p;
     }
+    if (!L) L = vxt_all_lanes;
     uint32_t v0 = v[L[0]];
     unsigned k = 1, mode;
     while (k < n && v[L[k]] == v0)
@@ -518,12 +533,12 @@ static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     }
     if (!M) p = vxt_put_lanes(p, ev->tmask, ps->LB);
     ps->raw += 25 + ps->LB;
-    if (ev->ncommits | ev->nmem) {
+    for (uint32_t i = 0; i < ev->ncommits; i++)
+        p = enc_commit(ps, ws, p, &ev->commits[i], ev->insn, ev->tmask);
+    if (ev->nmem) {
         unsigned tn;
         const uint8_t *tl = vxt_warp_lanes(ws, ev->tmask, &tn);
-        for (uint32_t i = 0; i < ev->ncommits; i++)
-            p = enc_commit(ps, ws, p, &ev->commits[i], ev->insn, ev->tmask, tl, tn);
-        if (ev->nmem) p = enc_mem(ps, ws, p, ev, tl, tn);
+        p = enc_mem(ps, ws, p, ev, tl, tn);
     }
     if (ev->nwctl) p = enc_wctl(ps, p, ev);
     if (ev->nconsole) {
@@ -538,6 +553,62 @@ static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
         ps->raw +=
             (21ull + 2 * ps->LB) * ev->nwctl + 2ull * ev->nconsole + (ev->fault ? 118 + ps->LB : 0);
     pred_after_issue(ps, ws, ev, S, I);
+    return p;
+}
+
+/*
+ * The most common record, encoded with fewer tests: a plain issue (no flags, no
+ * memory write, warp-control effect, console byte or fault) with at most one
+ * commit, all fields valid (the writer checked them).  Same bytes as enc_issue.
+ */
+uint8_t *vxt_enc_plain(vxt_pred *ps, uint8_t *p, const vx_event *ev)
+{
+    const uint32_t core = ev->core, warp = ev->warp, W = ps->W, pc = ev->pc, insn = ev->insn;
+    vxt_warp *ws = vxt_pred_warp(ps, core * W + warp);
+    if (VX_UNLIKELY(!ws)) return NULL;
+    const uint32_t lc = ps->last_core, pcore = ps->next_core[lc];
+    const uint32_t pwarp = ps->next_warp[(size_t)pcore * W + ps->last_warp[pcore]];
+    const bool S = core == pcore && warp == pwarp && ev->cycle == ps->cur_cycle + (pcore <= lc);
+    vxt_icache_ent *ic = &ps->icache[(pc >> 2) & (VXT_ICACHE_SIZE - 1)];
+    const bool I = ic->epoch == ps->epoch && ic->pc == pc && ic->insn == insn;
+    const bool M = ev->tmask == ws->mask;
+    unsigned pcmode = 0;
+    if (VX_UNLIKELY(pc != ws->next_pc)) {
+        uint32_t t;
+        pcmode =
+            ws->have_last && branch_target(ws->last_pc, ws->last_insn, &t) && t == pc ? 1 : 2;
+    }
+    const unsigned nc = ev->ncommits;
+    *p++ = (uint8_t)((S ? VXT_H_S : 0) | (I ? VXT_H_I : 0) | (M ? VXT_H_M : 0) |
+                     pcmode << VXT_H_PC_SHIFT | nc << VXT_H_FORM_SHIFT);
+    if (!S) {
+        p = vxt_put_varint(p, core);
+        p = vxt_put_varint(p, warp);
+        p = vxt_put_varint(p, vxt_zz64(ev->cycle - ps->cur_cycle));
+        ps->next_core[lc] = core;
+        ps->next_warp[(size_t)core * W + ps->last_warp[core]] = warp;
+    }
+    if (pcmode == 2) p = vxt_put_s32(p, pc - ws->next_pc);
+    if (!I) {
+        vx_put_le32(p, insn);
+        p += 4;
+        vxt_dg_pc(ps->dg, pc); /* the digest's PC set (see enc_issue) */
+        ic->pc = pc;
+        ic->insn = insn;
+        ic->epoch = ps->epoch;
+    }
+    if (!M) p = vxt_put_lanes(p, ev->tmask, ps->LB);
+    ps->raw += 25 + ps->LB;
+    if (nc) p = enc_commit(ps, ws, p, ev->commits, insn, ev->tmask);
+    /* predictor updates (FORMAT.md §7.1; the tables and the cache were updated above) */
+    ps->cur_cycle = ev->cycle;
+    ps->last_core = core;
+    ps->last_warp[core] = warp;
+    ws->next_pc = pc + 4;
+    ws->last_pc = pc;
+    ws->last_insn = insn;
+    ws->have_last = true;
+    ws->mask = ev->tmask;
     return p;
 }
 
