@@ -125,7 +125,7 @@ void vx_fault_set(vx_sim *s, vx_fault_kind kind, uint32_t gw, uint32_t pc, uint3
 static inline void commit(vx_sim *s, uint8_t file, uint16_t reg, vx_lanes lanes,
                           const uint32_t *values)
 {
-    vx_commit *c = &s->ev_commits[s->ncommits++];
+    vx_commit *c = &s->ev_commits[s->iev.ncommits++];
     c->file = file;
     c->reg = reg;
     c->lanes = lanes;
@@ -134,7 +134,7 @@ static inline void commit(vx_sim *s, uint8_t file, uint16_t reg, vx_lanes lanes,
 
 static inline void memw(vx_sim *s, uint32_t addr, uint32_t value, uint8_t size, uint32_t lane)
 {
-    vx_memwrite *m = &s->ev_mem[s->nmem++];
+    vx_memwrite *m = &s->ev_mem[s->iev.nmem++];
     m->addr = addr;
     m->value = size == 4 ? value : value & ((1u << (size * 8)) - 1);
     m->size = size;
@@ -144,7 +144,7 @@ static inline void memw(vx_sim *s, uint32_t addr, uint32_t value, uint8_t size, 
 static inline void memr(vx_sim *s, uint32_t addr, uint8_t size, uint32_t lane)
 {
     if (!(s->obs_flags & VX_OBS_READS)) return;
-    vx_memread *m = &s->ev_reads[s->nreads++];
+    vx_memread *m = &s->ev_reads[s->iev.nreads++];
     m->addr = addr;
     m->size = size;
     m->lane = (uint8_t)lane;
@@ -155,14 +155,15 @@ void vx_wctl_push(vx_sim *s, uint8_t kind, uint32_t gw, uint32_t pc, uint32_t ar
 {
     if (!s->obs) return;
     vx_wctl_vec *v = &s->ev_wctl;
-    if (v->n == v->cap) {
+    if (s->iev.nwctl == v->cap) {
         uint32_t ncap = v->cap ? v->cap * 2 : 16;
         vx_wctl *nv = realloc(v->v, ncap * sizeof *nv);
         if (!nv) return; /* the event loses an effect rather than the run crashing */
         v->v = nv;
         v->cap = ncap;
+        s->iev.wctl = nv;
     }
-    vx_wctl *w = &v->v[v->n++];
+    vx_wctl *w = &v->v[s->iev.nwctl++];
     memset(w, 0, sizeof *w);
     w->kind = kind;
     w->core = gw / s->nw;
@@ -490,13 +491,31 @@ static inline uint32_t branch_cond(unsigned op, uint32_t a, uint32_t b)
     }
 }
 
+static int execute_cold(vx_sim *s, uint32_t core, uint32_t gw, const vx_insn *in, uint64_t tm0,
+                        uint64_t tm1, uint32_t pc, unsigned mode, int traced);
+
+/*
+ * The executor: one switch with every op.  It is instantiated twice:
+ *   hot = 0: execute_cold(), out of line, generic (any warp width, traced or
+ *            not at run time): the complete semantics;
+ *   hot = 1: inlined into the specialised issue loops, where only the frequent
+ *            ops and the common case of memory ops are compiled (COLD hands
+ *            everything else to execute_cold, before any effect).  Keeping the
+ *            inlined copy small keeps the loop's registers out of the stack and
+ *            the compile time down.
+ * With ntc (a constant warp width, 0 = any) <= 64 the caller passes tm1 = 0.
+ */
 static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx_insn *in,
                                  uint64_t tm0, uint64_t tm1, uint32_t pc, unsigned mode,
-                                 const int traced, const uint32_t ntc)
+                                 const int traced, const uint32_t ntc, const int hot)
 {
+#define COLD \
+    if (hot) return execute_cold(s, core, gw, in, tm0, tm1, pc, mode, traced)
     vx_warp *w = &s->warps[gw];
     const uint32_t nt = ntc ? ntc : s->nt; /* a constant in the specialised loops */
-    const bool full = tm0 == s->all0 && tm1 == s->all1;
+    const bool full = ntc && ntc < 64    ? tm0 == (1ull << ntc) - 1
+                      : ntc == 64        ? tm0 == ~0ull
+                                         : tm0 == s->all0 && tm1 == s->all1;
     uint32_t *const xbase = s->xregs + (size_t)gw * VX_XROWS * nt;
     uint32_t *const fbase = s->fregs + (size_t)gw * 32u * nt;
 #define XR(r) (xbase + (size_t)(r)*nt)
@@ -514,6 +533,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     switch ((vx_op)in->op) {
     case VX_OP_INVALID:
     case VX_OP_COUNT:
+        COLD;
         vx_fault_set(s, VX_FAULT_ILLEGAL, gw, pc, raw, TM, 0, "illegal instruction 0x%08x", raw);
         return VX_X_FAULT;
 
@@ -634,6 +654,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         goto commit_x;
     }
     case VX_OP_MRET: {
+        COLD;
         uint32_t target = vx_pcsr_of(s, gw)[VX_PCSR_MEPC];
         if (target & 3) {
             vx_fault_set(s, VX_FAULT_MISALIGNED, gw, pc, raw, TM, target,
@@ -644,6 +665,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         break;
     }
     case VX_OP_ECALL: {
+        COLD;
         uint32_t a7 = XR(17)[LAST], a0 = XR(10)[LAST];
         if (a7 != 93) {
             vx_fault_set(s, VX_FAULT_ECALL, gw, pc, raw, TM, a7,
@@ -655,6 +677,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         break;
     }
     case VX_OP_EBREAK:
+        COLD;
         if (s->ebreak_halt && !(mode & VX_XM_INJECT)) {
             w->halted = 1;
             w->hacause = VX_HACAUSE_EBREAK;
@@ -704,6 +727,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
                 goto commit_x;
             }
         }
+        COLD;
         int fk = 0;
         vx_lanes bad = 0;
         uint32_t baddr = 0;
@@ -768,6 +792,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
                 break;
             }
         }
+        COLD;
         int fk = 0;
         bool limit = false, con = false;
         vx_lanes bad = 0;
@@ -794,7 +819,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
                 if (!ptr[t]) {
                     vx_console_put(s, addr - VX_IO_COUT_ADDR, (uint8_t)pb[t]);
                     if (traced) {
-                        vx_console *c = &s->ev_con[s->ncon++];
+                        vx_console *c = &s->ev_con[s->iev.nconsole++];
                         c->slot = (uint8_t)(addr - VX_IO_COUT_ADDR);
                         c->byte = (uint8_t)pb[t];
                     }
@@ -823,6 +848,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
 
     /* ---- atomics ---- */
     case VX_OP_LR_W: {
+        COLD;
         const uint8_t *ptr[VX_MAX_THREADS];
         pcache pcc = {~0u, NULL};
         const uint32_t *pa = XR(in->rs1);
@@ -867,6 +893,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     case VX_OP_AMOMAXU_W:
         what = "amo";
     do_amo : {
+        COLD;
         uint8_t *ptr[VX_MAX_THREADS];
         pcache pcc = {~0u, NULL};
         const uint32_t *pa = XR(in->rs1), *pb = XR(in->rs2);
@@ -924,6 +951,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     case VX_OP_CSRRWI:
     case VX_OP_CSRRSI:
     case VX_OP_CSRRCI: {
+        COLD;
         const uint32_t csr = (uint32_t)in->imm & 0xfff;
         const unsigned op = in->op;
         const bool imm_form = op >= VX_OP_CSRRWI;
@@ -983,6 +1011,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     case VX_OP_FCVT_WU_S:
     case VX_OP_FCVT_S_W:
     case VX_OP_FCVT_S_WU: {
+        COLD;
         unsigned rm = in->rm;
         if (rm == VX_RM_DYN) rm = (w->fcsr >> 5) & 7;
         if (rm > VX_RM_RMM) {
@@ -1025,6 +1054,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     }
     case VX_OP_FMIN_S:
     case VX_OP_FMAX_S: {
+        COLD;
         const uint32_t *fa = FR(in->rs1), *fb = FR(in->rs2);
         uint32_t *fd = FR(in->rd);
         if (in->op == VX_OP_FMIN_S)
@@ -1037,6 +1067,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     case VX_OP_FEQ_S:
     case VX_OP_FLT_S:
     case VX_OP_FLE_S: {
+        COLD;
         const uint32_t *fa = FR(in->rs1), *fb = FR(in->rs2);
         uint32_t *xd = XR(in->wrd);
         if (in->op == VX_OP_FEQ_S)
@@ -1048,6 +1079,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         goto commit_xf;
     }
     case VX_OP_FCLASS_S: {
+        COLD;
         const uint32_t *fa = FR(in->rs1);
         uint32_t *d = XR(in->wrd);
         LANES(d[t] = vx_f32_class(fa[t]));
@@ -1069,6 +1101,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
 
     /* ---- Vortex warp control ---- */
     case VX_OP_VX_TMC: {
+        COLD;
         vx_lanes m = mask_from_reg(s, XR(in->rs1)[LAST]);
         if (mode & VX_XM_INJECT) break; /* never reached: injection rejects custom-0 */
         w->pc = npc;
@@ -1076,6 +1109,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         return s->nactive ? VX_X_OK : VX_X_DONE;
     }
     case VX_OP_VX_WSPAWN: {
+        COLD;
         uint32_t n = XR(in->rs1)[LAST], entry = XR(in->rs2)[LAST];
         vx_core *c = &s->cores[core];
         if (entry & 3) {
@@ -1105,6 +1139,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     }
     case VX_OP_VX_SPLIT:
     case VX_OP_VX_SPLIT_N: {
+        COLD;
         const uint32_t *pa = XR(in->rs1);
         const uint32_t neg = in->op == VX_OP_VX_SPLIT_N;
         vx_lanes then = 0;
@@ -1140,6 +1175,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         break;
     }
     case VX_OP_VX_JOIN: {
+        COLD;
         uint32_t token = XR(in->rs1)[LAST];
         s->stats.joins++;
         if (token == w->depth) break; /* the matching split was not divergent */
@@ -1168,6 +1204,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         break;
     }
     case VX_OP_VX_BAR: {
+        COLD;
         uint32_t id = XR(in->rs1)[LAST], count = XR(in->rs2)[LAST];
         if (count < 2) break;
         uint32_t idx = id & 0x7fffffffu;
@@ -1198,6 +1235,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     }
     case VX_OP_VX_PRED:
     case VX_OP_VX_PRED_N: {
+        COLD;
         const uint32_t *pa = XR(in->rs1);
         const uint32_t neg = in->op == VX_OP_VX_PRED_N;
         vx_lanes p = 0;
@@ -1214,6 +1252,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     case VX_OP_VX_VOTE_ANY:
     case VX_OP_VX_VOTE_UNI:
     case VX_OP_VX_VOTE_BAL: {
+        COLD;
         const uint32_t *pa = XR(in->rs1);
         uint32_t has1 = 0, has0 = 0, ballot = 0;
         LANES({
@@ -1236,6 +1275,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     case VX_OP_VX_SHFL_DOWN:
     case VX_OP_VX_SHFL_BFLY:
     case VX_OP_VX_SHFL_IDX: {
+        COLD;
         const uint32_t *pa = XR(in->rs1), *pb = XR(in->rs2);
         uint32_t tmp[VX_MAX_THREADS];
         const unsigned op = in->op;
@@ -1293,6 +1333,14 @@ done:
 #undef FR
 #undef TM
 #undef LAST
+#undef COLD
+}
+
+static __attribute__((noinline)) int execute_cold(vx_sim *s, uint32_t core, uint32_t gw,
+                                                  const vx_insn *in, uint64_t tm0, uint64_t tm1,
+                                                  uint32_t pc, unsigned mode, int traced)
+{
+    return execute(s, core, gw, in, tm0, tm1, pc, mode, traced, 0, 0);
 }
 
 /* ---- issue: fetch, decode, execute, report ---------------------------------------------------------- */
@@ -1324,9 +1372,10 @@ static ALWAYS_INLINE int fetch(vx_sim *s, uint32_t gw, uint32_t pc, uint32_t *ra
     return -1;
 }
 
-static ALWAYS_INLINE int issue_impl(vx_sim *s, uint32_t core, uint32_t gw, unsigned mode,
+static ALWAYS_INLINE int issue_impl(vx_sim *s, uint32_t core, uint32_t wi, uint32_t gw,
+                                    unsigned mode,
                                     uint32_t word, uint32_t lane, const int traced,
-                                    const uint32_t ntc)
+                                    const uint32_t ntc, const int hot)
 {
     vx_warp *w = &s->warps[gw];
     const uint32_t pc = w->pc;
@@ -1334,12 +1383,10 @@ static ALWAYS_INLINE int issue_impl(vx_sim *s, uint32_t core, uint32_t gw, unsig
     vx_insn tmp;
     uint64_t tm0, tm1;
     int r;
-    uint64_t index = s->index++;
+    const uint64_t index = s->index++;
+    vx_event *const ev = &s->iev;
 
-    if (traced) {
-        s->ncommits = s->nmem = s->nreads = s->ncon = 0;
-        s->ev_wctl.n = 0;
-    }
+    if (traced) ev->ncommits = ev->nmem = ev->nreads = ev->nwctl = ev->nconsole = 0;
     if (mode & VX_XM_INJECT) {
         tm0 = lane < 64 ? 1ull << lane : 0;
         tm1 = lane < 64 ? 0 : 1ull << (lane - 64);
@@ -1348,7 +1395,7 @@ static ALWAYS_INLINE int issue_impl(vx_sim *s, uint32_t core, uint32_t gw, unsig
     } else {
         uint32_t raw;
         tm0 = w->tm[0]; /* never empty: an active warp has lanes */
-        tm1 = w->tm[1];
+        tm1 = ntc && ntc <= 64 ? 0 : w->tm[1];
         /*
          * Decoded-instruction cache, keyed by PC; holds only code in global memory,
          * so a hit means the PC is aligned and mapped.  The word is re-read on every
@@ -1384,7 +1431,7 @@ static ALWAYS_INLINE int issue_impl(vx_sim *s, uint32_t core, uint32_t gw, unsig
     }
 decoded:
     const uint32_t nlanes = w->nlanes; /* at issue (tmc/split/join change it) */
-    r = execute(s, core, gw, in, tm0, tm1, pc, mode, traced, ntc);
+    r = execute(s, core, gw, in, tm0, tm1, pc, mode, traced, ntc, hot);
     if (!(mode & VX_XM_INJECT)) {
         /* Counted after execution: a CSR read of minstret sees the instructions before it. */
         w->issued++;
@@ -1394,63 +1441,55 @@ decoded:
 
 report:
     if (traced) {
-        vx_event ev;
-        memset(&ev, 0, sizeof ev);
-        ev.kind = VX_EV_ISSUE;
-        ev.flags = (uint8_t)(((mode & VX_XM_INJECT) ? VX_EVF_INJECTED : 0) |
-                             ((mode & VX_XM_STEP) ? VX_EVF_STEP : 0));
-        ev.index = index;
-        ev.cycle = s->cycle;
-        ev.core = core;
-        ev.warp = gw - core * s->nw;
-        ev.pc = pc;
-        ev.insn = in ? in->raw : 0;
-        ev.tmask = (vx_lanes)tm1 << 64 | tm0;
-        if (r == VX_X_FAULT) {
-            ev.fault = &s->fault;
-        } else {
-            ev.ncommits = s->ncommits;
-            ev.commits = s->ev_commits;
-            ev.nmem = s->nmem;
-            ev.mem = s->ev_mem;
-            ev.nreads = s->nreads;
-            ev.reads = s->ev_reads;
-            ev.nwctl = s->ev_wctl.n;
-            ev.wctl = s->ev_wctl.v;
-            ev.nconsole = s->ncon;
-            ev.console = s->ev_con;
+        /* Only what changes per issue: vx_sim_new set the rest of s->iev once. */
+        ev->flags = (uint8_t)(((mode & VX_XM_INJECT) ? VX_EVF_INJECTED : 0) |
+                              ((mode & VX_XM_STEP) ? VX_EVF_STEP : 0));
+        ev->index = index;
+        ev->cycle = s->cycle;
+        ev->core = core;
+        ev->warp = wi;
+        ev->pc = pc;
+        ev->insn = in ? in->raw : 0;
+        ev->tmask = (vx_lanes)tm1 << 64 | tm0;
+        ev->fault = NULL;
+        if (VX_UNLIKELY(r == VX_X_FAULT)) {
+            /* a faulting issue has no other effect */
+            ev->fault = &s->fault;
+            ev->ncommits = ev->nmem = ev->nreads = ev->nwctl = ev->nconsole = 0;
         }
-        if (s->obs) s->obs(s->obs_ctx, &ev);
+        if (s->obs) s->obs(s->obs_ctx, ev);
     }
     return r;
 }
 
-static int issue_fast(vx_sim *s, uint32_t core, uint32_t gw, unsigned mode, uint32_t word,
-                      uint32_t lane)
+/* Debug steps, injections and vx_sim_issue (replay): generic, out of line. */
+static __attribute__((noinline)) int issue_any(vx_sim *s, uint32_t core, uint32_t gw,
+                                               unsigned mode, uint32_t word, uint32_t lane,
+                                               int traced)
 {
-    return issue_impl(s, core, gw, mode, word, lane, 0, 0);
-}
-
-static int issue_traced(vx_sim *s, uint32_t core, uint32_t gw, unsigned mode, uint32_t word,
-                        uint32_t lane)
-{
-    return issue_impl(s, core, gw, mode, word, lane, 1, 0);
+    return issue_impl(s, core, gw - core * s->nw, gw, mode, word, lane, traced, 0, 1);
 }
 
 int vx_exec_issue(vx_sim *s, uint32_t gw, unsigned mode, uint32_t insn, uint32_t lane)
 {
-    uint32_t core = gw / s->nw;
-    if (s->obs) return issue_traced(s, core, gw, mode, insn, lane);
-    return issue_fast(s, core, gw, mode, insn, lane);
+    return issue_any(s, gw / s->nw, gw, mode, insn, lane, s->obs != NULL);
 }
 
 static ALWAYS_INLINE int loop_impl(vx_sim *s, uint64_t max_issues, uint64_t *issued_out,
                                    uint32_t *gw_out, int *r_out, const int traced,
                                    const uint32_t ntc)
 {
-    const uint32_t nc = s->nc, nw = s->nw;
+    /* Invariants in locals: the compiler cannot keep fields of *s across the
+     * register-file stores of an issue (they might alias). */
+    const uint32_t nc = s->nc, nw = s->nw, nww = s->nww, ncw = s->ncw;
+    const uint64_t *const core_ready = s->core_ready;
+    const uint64_t *const ready = s->ready;
+    vx_core *const cores = s->cores;
     uint64_t issued = 0;
-    uint32_t pos = s->core_pos; /* written back before leaving */
+    /* core_pos and cycle_issued live in locals, written back before leaving
+     * (nothing reads them during an issue). */
+    uint32_t pos = s->core_pos;
+    uint8_t cycle_issued = s->cycle_issued;
     const uint64_t max_cycles = s->max_cycles ? s->max_cycles : ~0ull;
     int why;
     for (;;) {
@@ -1459,33 +1498,49 @@ static ALWAYS_INLINE int loop_impl(vx_sim *s, uint64_t max_issues, uint64_t *iss
                 why = VX_LOOP_LIMIT;
                 break;
             }
-            s->cycle_issued = 0;
-            if (VX_UNLIKELY(vx_dm_busy(s->dm)) && vx_dm_cycle(s->dm)) {
-                s->cycle++;
-                why = VX_LOOP_RESET;
-                break;
-            }
-            if (VX_UNLIKELY(s->finished)) {
-                why = VX_LOOP_FINISHED;
-                break;
+            cycle_issued = 0;
+            /* The machine can only finish inside this loop through the DM (an issue
+             * that ends the run leaves the loop), so finished is checked after it. */
+            if (VX_UNLIKELY(vx_dm_busy(s->dm))) {
+                if (vx_dm_cycle(s->dm)) {
+                    s->cycle++;
+                    why = VX_LOOP_RESET;
+                    break;
+                }
+                if (s->finished) {
+                    why = VX_LOOP_FINISHED;
+                    break;
+                }
             }
         }
-        for (;;) {
-            /* next core >= pos with a ready warp (re-read: an issue can wake later cores) */
-            if (VX_LIKELY(s->ncw == 1)) {
-                uint64_t m = pos < 64 ? s->core_ready[0] >> pos : 0;
+        /* Visit the cores >= pos that have a ready warp, in order (core_ready is
+         * re-read after each issue: an issue can wake later cores). */
+        while (pos < nc) {
+            uint32_t c;
+            if (VX_LIKELY(ncw == 1)) {
+                uint64_t m = core_ready[0] & (~0ull << pos); /* pos < nc <= 64 */
                 if (!m) break;
-                pos += (uint32_t)__builtin_ctzll(m);
+                c = (uint32_t)__builtin_ctzll(m);
             } else {
-                pos = vx_next_ready_core(s, pos);
-                if (pos >= nc) break;
+                c = vx_next_ready_core(s, pos);
+                if (c >= nc) break;
             }
-            uint32_t c = pos++;
-            int wi = vx_sched_pick(s, c);
-            uint32_t gw = c * nw + (uint32_t)wi;
-            s->cores[c].last = (uint32_t)wi;
-            s->cycle_issued = 1;
-            int r = issue_impl(s, c, gw, 0, 0, 0, traced, ntc);
+            pos = c + 1;
+            /* round-robin: the first ready warp after the last one that issued */
+            uint32_t wi;
+            vx_core *const cc = &cores[c];
+            if (VX_LIKELY(nww == 1)) {
+                uint64_t m = ready[c];
+                uint32_t start = cc->last + 1; /* <= 64: a shift by 64 is avoided below */
+                uint64_t hi = start < 64 ? m & (~0ull << start) : 0;
+                wi = (uint32_t)__builtin_ctzll(hi ? hi : m); /* m != 0: core c is ready */
+            } else {
+                wi = (uint32_t)vx_sched_pick(s, c);
+            }
+            cc->last = wi;
+            uint32_t gw = c * nw + wi;
+            cycle_issued = 1;
+            int r = issue_impl(s, c, wi, gw, 0, 0, 0, traced, ntc, 1);
             issued++;
             if (VX_UNLIKELY(r != VX_X_OK)) {
                 *gw_out = gw;
@@ -1500,34 +1555,43 @@ static ALWAYS_INLINE int loop_impl(vx_sim *s, uint64_t max_issues, uint64_t *iss
         }
         pos = 0;
         s->cycle++;
-        if (VX_UNLIKELY(!s->cycle_issued)) {
+        if (VX_UNLIKELY(!cycle_issued)) {
             why = VX_LOOP_NOTHING;
             break;
         }
     }
 out:
     s->core_pos = pos;
+    s->cycle_issued = cycle_issued;
     *issued_out = issued;
     return why;
 }
 
 /* One instance per common warp width (lane loops with a constant trip count unroll and
- * vectorise), one for any other width, one with the observer. */
+ * vectorise) and one for any other width, without and with the observer. */
 #define LOOP_VARIANT(name, traced, ntc)                                              \
     static int name(vx_sim *s, uint64_t max, uint64_t *issued, uint32_t *gw, int *r) \
     {                                                                                \
         return loop_impl(s, max, issued, gw, r, traced, ntc);                        \
     }
-LOOP_VARIANT(loop_traced, 1, 0)
 LOOP_VARIANT(loop_any, 0, 0)
 LOOP_VARIANT(loop_nt4, 0, 4)
 LOOP_VARIANT(loop_nt8, 0, 8)
 LOOP_VARIANT(loop_nt16, 0, 16)
 LOOP_VARIANT(loop_nt32, 0, 32)
+LOOP_VARIANT(loop_traced_any, 1, 0)
+LOOP_VARIANT(loop_traced_nt4, 1, 4)
+LOOP_VARIANT(loop_traced_nt32, 1, 32)
 
 int vx_exec_loop(vx_sim *s, uint64_t max_issues, uint64_t *issued, uint32_t *gw, int *r)
 {
-    if (s->obs) return loop_traced(s, max_issues, issued, gw, r);
+    if (s->obs) {
+        switch (s->nt) {
+        case 4: return loop_traced_nt4(s, max_issues, issued, gw, r);
+        case 32: return loop_traced_nt32(s, max_issues, issued, gw, r);
+        default: return loop_traced_any(s, max_issues, issued, gw, r);
+        }
+    }
     switch (s->nt) {
     case 4: return loop_nt4(s, max_issues, issued, gw, r);
     case 8: return loop_nt8(s, max_issues, issued, gw, r);

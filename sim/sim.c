@@ -150,6 +150,12 @@ vx_err vx_sim_new(const vx_sim_config *cfg, vx_sim **out)
         goto nomem;
     for (uint32_t i = 0; i < VX_ICACHE_SIZE; i++)
         s->icache[i].pc = 1; /* never a valid PC */
+    /* The constant part of the issue event (exec.c fills the rest per issue). */
+    s->iev.kind = VX_EV_ISSUE;
+    s->iev.commits = s->ev_commits;
+    s->iev.mem = s->ev_mem;
+    s->iev.reads = s->ev_reads;
+    s->iev.console = s->ev_con;
     vx_sim_reset(s);
     s->dm = vx_dm_new(s);
     if (!s->dm) goto nomem;

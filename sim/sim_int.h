@@ -114,10 +114,10 @@ typedef struct vx_console_buf {
     char *data;
 } vx_console_buf;
 
-/* Growable array of wctl effects for the observer. */
+/* Growable array of wctl effects for the observer (filled up to iev.nwctl). */
 typedef struct vx_wctl_vec {
     vx_wctl *v;
-    uint32_t n, cap;
+    uint32_t cap;
 } vx_wctl_vec;
 
 struct vx_sim {
@@ -185,17 +185,20 @@ struct vx_sim {
     vx_sim_console_fn con_fn;
     void *con_ctx;
 
-    /* event scratch (used only with an observer) */
+    /*
+     * Event scratch (used only with an observer).  iev is the issue event handed
+     * to the observer, reused for every issue: vx_sim_new sets its constant
+     * fields (kind, the array pointers) once, an issue sets only what changes.
+     * Its counts (ncommits, nmem, nreads, nwctl, nconsole) are the fill levels
+     * of the arrays below while the issue executes.
+     */
+    vx_event iev;
     vx_commit ev_commits[4];
-    uint32_t ncommits;
     uint32_t *ev_csrvals; /* [nt] */
     uint32_t *ev_fvals;   /* [nt] fflags/fcsr commit values */
     vx_memwrite *ev_mem;  /* [nt] */
-    uint32_t nmem;
     vx_memread *ev_reads; /* [nt] */
-    uint32_t nreads;
-    vx_console *ev_con; /* [nt] */
-    uint32_t ncon;
+    vx_console *ev_con;   /* [nt] */
     vx_wctl_vec ev_wctl;
 
     struct vx_dm *dm;
