@@ -5,6 +5,8 @@
 #   - recording time / plain vxsim time (same kernel and shape, run one after the
 #     other, best of 3; wall and CPU time), and the part of it that is the
 #     simulator's own observer path (vxrec --discard: events observed, not recorded),
+#   - what recording itself costs per warp-instruction: (vxrec - vxrec --discard) CPU
+#     time / issues (encoding, compression, checksums, writing),
 #   - trace bytes per warp-instruction (EVENTS chunks) and for the whole file,
 #   - compression ratio: raw commit-log size (FORMAT.md section 13) / trace size.
 # Prints figures; never fails on timing.
@@ -45,9 +47,9 @@ def timed(args):
     cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
     return wall, cpu, p
 
-print("%-14s %-9s %10s %8s %8s %7s %7s %7s %8s %9s %9s" % (
+print("%-14s %-9s %10s %8s %8s %7s %7s %7s %8s %8s %9s %9s" % (
     "kernel", "shape", "issues", "vxsim s", "vxrec s", "wall x", "cpu x", "obs x",
-    "B/issue", "B/issue*", "raw/trace"))
+    "own ns", "B/issue", "B/issue*", "raw/trace"))
 for k in kernels:
     name = os.path.splitext(os.path.basename(k))[0]
     for sname, shape in shapes:
@@ -55,7 +57,7 @@ for k in kernels:
         sim = [timed([os.path.join(binp, "vxsim")] + shape + [k]) for _ in range(3)]
         rec = [timed([os.path.join(binp, "vxrec"), "-f"] + shape + [k, "-o", trace]) for _ in range(3)]
         obs = [timed([os.path.join(binp, "vxrec"), "-q", "--discard"] + shape + [k]) for _ in range(3)]
-        ow = min(o[0] for o in obs)
+        ow, oc = min(o[0] for o in obs), min(o[1] for o in obs)
         sw, sc = min(s[0] for s in sim), min(s[1] for s in sim)
         rw, rc = min(r[0] for r in rec), min(r[1] for r in rec)
         err = rec[-1][2].stderr
@@ -68,13 +70,14 @@ for k in kernels:
             continue
         issues = int(m_ev.group(2))
         size, raw = int(m_tr.group(1)), int(m_raw.group(1))
-        print("%-14s %-9s %10d %8.3f %8.3f %7.2f %7.2f %7.2f %8.2f %9.2f %9.1f" % (
+        print("%-14s %-9s %10d %8.3f %8.3f %7.2f %7.2f %7.2f %8.1f %8.2f %9.2f %9.1f" % (
             name, sname, issues, sw, rw, rw / sw if sw else 0, rc / sc if sc else 0,
-            ow / sw if sw else 0, float(m_pb.group(1)), size / issues if issues else 0,
-            raw / size if size else 0))
+            ow / sw if sw else 0, (rc - oc) / issues * 1e9 if issues else 0,
+            float(m_pb.group(1)), size / issues if issues else 0, raw / size if size else 0))
 print("B/issue: EVENTS chunks per warp-instruction; B/issue*: whole file (image, keyframes) per")
 print("warp-instruction; raw/trace: naive fixed-width commit log / trace file; wall x, cpu x:")
 print("recording over plain vxsim, best of 3 each, measured back to back on this machine;")
 print("obs x: the simulator with its observer on and nothing recorded (vxrec --discard) over")
-print("plain vxsim: the floor of any recorder built on the observer.")
+print("plain vxsim: the floor of any recorder built on the observer.  own ns: (vxrec - vxrec")
+print("--discard) CPU time per warp-instruction, what the recorder adds to the observer.")
 PY
