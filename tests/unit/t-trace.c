@@ -453,6 +453,90 @@ static void read_trace(const char *path, const spec *s, const wrote *wr)
     vx_trace_reader_free(r);
 }
 
+/*
+ * Chunk digests (FORMAT.md §10.3) against a model built here from the events read:
+ * every chunk has a stored digest; each of its issues is answered "maybe" (PC, warp,
+ * every byte written); the PC set, the written range and the flags are exact: a PC
+ * answered "maybe" maps to a PC of the chunk, [wlo, whi] is the hull of the writes.
+ */
+typedef struct dgmodel {
+    uint8_t pcs[VX_TRACE_DG_PC_BITS]; /* (pc >> 2) mod 8192 seen */
+    uint32_t wlo, whi;
+    bool writes;
+    uint32_t flags; /* of issues: FAULT, WCTL, CONSOLE, FLAGGED */
+    uint64_t issues;
+} dgmodel;
+
+static void check_digests(const char *path, const spec *s)
+{
+    vx_trace_reader *r;
+    const vx_event *ev;
+    vx_trace_reader_new(&r);
+    if (vx_trace_reader_open(r, path)) {
+        ok(0, "%s: digests: open: %s", s->name, vx_trace_reader_errmsg(r));
+        vx_trace_reader_free(r);
+        return;
+    }
+    size_t nc = vx_trace_reader_num_chunks(r);
+    vx_trace_digest *dg = calloc(nc ? nc : 1, sizeof *dg);
+    dgmodel *md = calloc(nc ? nc : 1, sizeof *md);
+    int missing = 0, no_false_neg = 0, inexact = 0;
+    for (size_t i = 0; i < nc; i++) {
+        if (vx_trace_reader_digest(r, i, VX_TRACE_DIGEST_STORED, &dg[i]) != VX_OK) missing++;
+        md[i].wlo = UINT32_MAX;
+    }
+    size_t ci = 0;
+    uint32_t W = s->warps;
+    while (vx_trace_reader_next(r, &ev) == VX_OK) {
+        if (ev->kind != VX_EV_ISSUE) continue;
+        /* the chunk of issue t: the last one whose key is <= t */
+        while (ci + 1 < nc && vx_trace_reader_chunk_key(r, ci + 1) <= ev->index)
+            ci++;
+        dgmodel *m = &md[ci];
+        const vx_trace_digest *d = &dg[ci];
+        m->issues++;
+        if (!(ev->flags & VX_EVF_INJECTED)) {
+            m->pcs[(ev->pc >> 2) & (VX_TRACE_DG_PC_BITS - 1)] = 1;
+            if (!vx_trace_digest_may_pc(d, ev->pc)) no_false_neg++;
+        }
+        if (!vx_trace_digest_may_warp(d, ev->core * W + ev->warp)) no_false_neg++;
+        m->flags |= (ev->fault ? VX_TRACE_DG_FAULT : 0) | (ev->nwctl ? VX_TRACE_DG_WCTL : 0) |
+                    (ev->nconsole ? VX_TRACE_DG_CONSOLE : 0) |
+                    (ev->flags & (VX_EVF_INJECTED | VX_EVF_STEP) ? VX_TRACE_DG_FLAGGED : 0);
+        for (uint32_t k = 0; k < ev->nmem; k++) {
+            uint32_t a = ev->mem[k].addr, e = a + ev->mem[k].size - 1u;
+            if (e < a) e = UINT32_MAX;
+            m->writes = true;
+            if (a < m->wlo) m->wlo = a;
+            if (e > m->whi) m->whi = e;
+            for (uint32_t b = a;; b++) { /* every byte written, one at a time */
+                if (!vx_trace_digest_may_write(d, b, 1)) no_false_neg++;
+                if (b == e) break;
+            }
+            if (!vx_trace_digest_may_write(d, a, ev->mem[k].size)) no_false_neg++;
+        }
+    }
+    for (size_t i = 0; i < nc; i++) {
+        const vx_trace_digest *d = &dg[i];
+        const dgmodel *m = &md[i];
+        uint32_t mask = VX_TRACE_DG_FAULT | VX_TRACE_DG_WCTL | VX_TRACE_DG_CONSOLE |
+                        VX_TRACE_DG_FLAGGED | VX_TRACE_DG_WRITES;
+        if (d->issues != m->issues || (d->flags & mask) != (m->flags | (m->writes ? VX_TRACE_DG_WRITES : 0)) ||
+            (m->writes && (d->wlo != m->wlo || d->whi != m->whi)))
+            inexact++;
+        for (uint32_t b = 0; b < VX_TRACE_DG_PC_BITS; b++)
+            if (vx_trace_digest_may_pc(d, 0x80000000u + b * 4) != (m->pcs[b] != 0)) inexact++;
+    }
+    ok(nc > 0 && !missing, "%s: every one of %zu chunks has a stored digest", s->name, nc);
+    is_int(no_false_neg, 0, "%s: digests never rule out an issue's PC, warp or written byte",
+           s->name);
+    is_int(inexact, 0, "%s: digests are exact: issue counts, flags, written range, PC set",
+           s->name);
+    free(dg);
+    free(md);
+    vx_trace_reader_free(r);
+}
+
 static void roundtrip(const spec *s)
 {
     wrote wr;
@@ -466,6 +550,7 @@ static void roundtrip(const spec *s)
     is_u64(wr.st.raw_bytes, wr.raw, "%s: raw commit-log size = sum of vx_trace_event_raw_size",
            s->name);
     read_trace(p, s, &wr);
+    check_digests(p, s);
 }
 
 /* ---- the writer refuses bad input ---- */
