@@ -44,7 +44,7 @@
 #define NO_ISSUE        UINT64_MAX
 #define CBLOCK_SHIFT    14u
 #define CBLOCK          (1u << CBLOCK_SHIFT) /* issues per block of the schedule cache */
-#define CACHE_SLOTS     64u /* blocks of CBLOCK issues: 1M issues, 16 MiB */
+#define CACHE_SLOTS     64u                  /* blocks of CBLOCK issues: 1M issues, 16 MiB */
 
 /* schedule cache entry: meta bits */
 #define M_GWARP    0xFFFFu
@@ -1134,8 +1134,7 @@ static vx_err scan_range(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
 }
 
 /* Can a chunk with digest d hold a stop for m?  False only when the digest is sure. */
-static bool digest_may_stop(const vx_engine *e, const vx_trace_digest *d,
-                            const vx_engine_motion *m)
+static bool digest_may_stop(const vx_engine *e, const vx_trace_digest *d, const vx_engine_motion *m)
 {
     if (m->step)
         return m->step_gwarp == VX_ENGINE_ANY_WARP || vx_trace_digest_may_warp(d, m->step_gwarp);

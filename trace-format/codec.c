@@ -575,8 +575,7 @@ uint8_t *vxt_enc_plain(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     unsigned pcmode = 0;
     if (VX_UNLIKELY(pc != ws->next_pc)) {
         uint32_t t;
-        pcmode =
-            ws->have_last && branch_target(ws->last_pc, ws->last_insn, &t) && t == pc ? 1 : 2;
+        pcmode = ws->have_last && branch_target(ws->last_pc, ws->last_insn, &t) && t == pc ? 1 : 2;
     }
     const unsigned nc = ev->ncommits;
     *p++ = (uint8_t)((S ? VXT_H_S : 0) | (I ? VXT_H_I : 0) | (M ? VXT_H_M : 0) |

@@ -57,8 +57,7 @@ static uint8_t *put_bits(uint8_t *p, const uint64_t *bits, unsigned nbits)
     return p;
 }
 
-uint8_t *vxt_dg_encode(uint8_t *p, const vx_trace_digest *d, const uint8_t *warps,
-                       uint32_t nwarps)
+uint8_t *vxt_dg_encode(uint8_t *p, const vx_trace_digest *d, const uint8_t *warps, uint32_t nwarps)
 {
     p = vxt_put_varint(p, d->issues);
     p = vxt_put_varint(p, d->flags);
@@ -106,8 +105,7 @@ bool vxt_dg_decode(const uint8_t *p, size_t n, uint32_t nwarps, vx_trace_digest 
     if (flags > 0x7F) return false; /* bits 7.. are reserved in 1.1 */
     d->flags = (uint32_t)flags;
     if (flags & VX_TRACE_DG_WRITES) {
-        if (!vxt_get_v32(&c, &d->wlo) || !vxt_get_v32(&c, &d->whi) || d->wlo > d->whi)
-            return false;
+        if (!vxt_get_v32(&c, &d->wlo) || !vxt_get_v32(&c, &d->whi) || d->wlo > d->whi) return false;
     }
     if (!vxt_get_u8(&c, &lp)) return false;
     if (lp != VXT_DG_PC_LOG2) return other_layout(d, first, lp, known);

@@ -106,9 +106,9 @@ static vx_err rfail(vx_trace_reader *r, vx_err e, const char *fmt, ...)
 
 static const char *chunk_name(unsigned t)
 {
-    static const char *const names[] = {"invalid",  "HEADER", "IMAGE",  "LOAD",
-                                        "EVENTS",   "PAGES",  "KEYFRAME", "INDEX",
-                                        "DIGEST",   "PAGES2", "KEYFRAME2"};
+    static const char *const names[] = {"invalid", "HEADER", "IMAGE",    "LOAD",
+                                        "EVENTS",  "PAGES",  "KEYFRAME", "INDEX",
+                                        "DIGEST",  "PAGES2", "KEYFRAME2"};
     return t < VX_ARRAY_SIZE(names) ? names[t] : "unknown";
 }
 
@@ -899,8 +899,8 @@ static vx_err stored_digest(vx_trace_reader *r, size_t i, vx_trace_digest *out)
     const rchunk *rc = &r->chunks[i];
     if (!rc->dg_off) return VX_ERR_END;
     chdr c;
-    vx_err e = read_chunk(r, rc->dg_off, VXT_CH_DIGEST, rc->key, VX_ERR_CORRUPT, &c, &r->dgbuf,
-                          &r->dgcap);
+    vx_err e =
+        read_chunk(r, rc->dg_off, VXT_CH_DIGEST, rc->key, VX_ERR_CORRUPT, &c, &r->dgbuf, &r->dgcap);
     if (e) return e;
     bool known;
     out->first = rc->key;

@@ -24,10 +24,11 @@ enum {
     VXT_CH_KEYFRAME = 6,
     VXT_CH_INDEX = 7,
     /* format 1.1 (a 1.0 reader skips them) */
-    VXT_CH_DIGEST = 8,    /* digest of the EVENTS chunk right before it */
-    VXT_CH_PAGES2 = 9,    /* PAGES of a keyframe whose base is the prologue's memory */
+    VXT_CH_DIGEST = 8,     /* digest of the EVENTS chunk right before it */
+    VXT_CH_PAGES2 = 9,     /* PAGES of a keyframe whose base is the prologue's memory */
     VXT_CH_KEYFRAME2 = 10, /* KEYFRAME of such a keyframe */
 };
+
 #define VXT_CH_LAST_KNOWN VXT_CH_KEYFRAME2
 
 /* DIGEST payload sizes (FORMAT.md §10.3) */
@@ -313,8 +314,7 @@ void vxt_dg_add(vx_trace_digest *d, const vx_event *ev, uint32_t warps_per_core)
 /* DIGEST payload: encode (at most vxt_dg_bound bytes) and decode (false: malformed;
  * *known false: well-formed but of a layout this reader does not use). */
 size_t vxt_dg_bound(uint32_t nwarps);
-uint8_t *vxt_dg_encode(uint8_t *p, const vx_trace_digest *d, const uint8_t *warps,
-                       uint32_t nwarps);
+uint8_t *vxt_dg_encode(uint8_t *p, const vx_trace_digest *d, const uint8_t *warps, uint32_t nwarps);
 bool vxt_dg_decode(const uint8_t *p, size_t n, uint32_t nwarps, vx_trace_digest *d, bool *known);
 
 typedef struct vxt_pred {
@@ -328,7 +328,7 @@ typedef struct vxt_pred {
     uint32_t *next_warp; /* [C * W] */
     vxt_warp *warps;     /* [C * W] */
     vxt_icache_ent *icache;
-    uint64_t raw; /* encoder: raw commit-log size of the events encoded (FORMAT.md §13) */
+    uint64_t raw;        /* encoder: raw commit-log size of the events encoded (FORMAT.md §13) */
     vx_trace_digest *dg; /* encoder: digest of the chunk being encoded (PCs, writes) */
 } vxt_pred;
 

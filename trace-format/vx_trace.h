@@ -327,8 +327,8 @@ typedef struct vx_trace_digest {
     uint64_t issues;   /* issue records in the chunk: they are first .. first + issues - 1 */
     uint32_t flags;    /* VX_TRACE_DG_* */
     uint32_t wlo, whi; /* every byte written lies in [wlo, whi] */
-    uint64_t pc[VX_TRACE_DG_PC_BITS / 64];     /* PCs of issues that are not injected */
-    uint64_t page[VX_TRACE_DG_PAGE_BITS / 64]; /* pages holding a byte written */
+    uint64_t pc[VX_TRACE_DG_PC_BITS / 64];      /* PCs of issues that are not injected */
+    uint64_t page[VX_TRACE_DG_PAGE_BITS / 64];  /* pages holding a byte written */
     uint64_t warps[VX_TRACE_DG_WARP_BITS / 64]; /* warps (core * W + warp) that issued */
 } vx_trace_digest;
 

@@ -285,8 +285,7 @@ static void read_back(const char *path, const char *what, unsigned minor)
         vx_trace_digest a, b;
         vx_err es = vx_trace_reader_digest(r, i, VX_TRACE_DIGEST_STORED, &a);
         vx_err ec = vx_trace_reader_digest(r, i, VX_TRACE_DIGEST_COMPUTE, &b);
-        if ((minor >= 1 ? es != VX_OK || memcmp(&a, &b, sizeof a) : es != VX_ERR_END) || ec)
-            dbad++;
+        if ((minor >= 1 ? es != VX_OK || memcmp(&a, &b, sizeof a) : es != VX_ERR_END) || ec) dbad++;
     }
     ok(nc > 1 && !dbad, "%s: %zu chunk digests, %s", what, nc,
        minor >= 1 ? "stored and equal to the computed ones" : "none stored, computed");
@@ -295,7 +294,8 @@ static void read_back(const char *path, const char *what, unsigned minor)
     vx_trace_digest d0;
     ok(vx_trace_reader_digest(r, 0, VX_TRACE_DIGEST_COMPUTE, &d0) == VX_OK && d0.first == 0 &&
            vx_trace_digest_may_pc(&d0, 0x80000000u) && vx_trace_digest_may_warp(&d0, 0) &&
-           vx_trace_digest_may_write(&d0, 0x2000Cu, 4) && !vx_trace_digest_may_write(&d0, 0x20010u, 4) &&
+           vx_trace_digest_may_write(&d0, 0x2000Cu, 4) &&
+           !vx_trace_digest_may_write(&d0, 0x20010u, 4) &&
            !vx_trace_digest_may_write(&d0, 0x90000000u, 64),
        "%s: the first chunk's digest", what);
     vx_trace_reader_free(r);

@@ -223,7 +223,7 @@ static void test_truncation(const uint8_t *full, size_t n)
         for (int i = 0; i < nch; i++) {
             if (ch[i].end > L) break;
             complete_events += ch[i].type == 4;
-            complete_dg += ch[i].type == 8; /* DIGEST */
+            complete_dg += ch[i].type == 8;                     /* DIGEST */
             complete_kf += ch[i].type == 6 || ch[i].type == 10; /* KEYFRAME, KEYFRAME2 */
         }
         /* going down from the full size, the count only drops when a cut enters an EVENTS chunk */

@@ -521,7 +521,8 @@ static void check_digests(const char *path, const spec *s)
         const dgmodel *m = &md[i];
         uint32_t mask = VX_TRACE_DG_FAULT | VX_TRACE_DG_WCTL | VX_TRACE_DG_CONSOLE |
                         VX_TRACE_DG_FLAGGED | VX_TRACE_DG_WRITES;
-        if (d->issues != m->issues || (d->flags & mask) != (m->flags | (m->writes ? VX_TRACE_DG_WRITES : 0)) ||
+        if (d->issues != m->issues ||
+            (d->flags & mask) != (m->flags | (m->writes ? VX_TRACE_DG_WRITES : 0)) ||
             (m->writes && (d->wlo != m->wlo || d->whi != m->whi)))
             inexact++;
         for (uint32_t b = 0; b < VX_TRACE_DG_PC_BITS; b++)
