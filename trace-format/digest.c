@@ -102,8 +102,7 @@ bool vxt_dg_decode(const uint8_t *p, size_t n, uint32_t nwarps, vx_trace_digest 
     *known = true;
     vxt_cur_init(&c, p, n);
     if (!vxt_get_varint(&c, &d->issues) || !vxt_get_varint(&c, &flags)) return false;
-    if (flags > 0x7F) return false; /* bits 7.. are reserved in 1.1 */
-    d->flags = (uint32_t)flags;
+    d->flags = (uint32_t)flags & 0x7Fu; /* bits 7..: a later minor version's, ignored */
     if (flags & VX_TRACE_DG_WRITES) {
         if (!vxt_get_v32(&c, &d->wlo) || !vxt_get_v32(&c, &d->whi) || d->wlo > d->whi) return false;
     }
