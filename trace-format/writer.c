@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <lz4.h>
+#include <lz4hc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,7 +214,12 @@ static vx_err write_chunk(vx_trace_writer *w, uint8_t type, uint64_t key, const 
     if (!(w->opts.flags & VX_TRACE_W_NOCOMPRESS) && rawlen > 0) {
         int bound = LZ4_compressBound((int)rawlen);
         if (!reserve(&w->zbuf, &w->zcap, (size_t)bound)) return VX_ERR_NOMEM;
-        int z = LZ4_compress_default((const char *)raw, (char *)w->zbuf, (int)rawlen, bound);
+        /* The prologue's files are written once and kept for good: the slower, tighter
+         * LZ4HC (the same block format, the same decoder) pays there. */
+        int z = type == VXT_CH_IMAGE || type == VXT_CH_LOAD
+                    ? LZ4_compress_HC((const char *)raw, (char *)w->zbuf, (int)rawlen, bound,
+                                      LZ4HC_CLEVEL_DEFAULT)
+                    : LZ4_compress_default((const char *)raw, (char *)w->zbuf, (int)rawlen, bound);
         if (z > 0 && (size_t)z < rawlen) {
             stored = w->zbuf;
             slen = (size_t)z;
