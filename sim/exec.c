@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim_int.h"
+#include "fpu_int.h"
 #include "vx_fpu.h"
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
@@ -701,29 +702,48 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         const uint32_t imm = (uint32_t)in->imm;
         {
             /* Fast path: every lane aligned and inside one page of global memory
-             * (pages 1 .. 0xFFFEF lie wholly in it). */
+             * (pages 1 .. 0xFFFEF lie wholly in it).  The same pass notes whether a
+             * full warp reads one address (a uniform load: one read, broadcast) or
+             * consecutive words (one copy). */
             const uint32_t pn0 = (pa[LAST] + imm) >> VX_PAGE_SHIFT;
-            uint32_t diff = 0, mis = 0;
-            LANES(uint32_t a_ = pa[t] + imm; diff |= (a_ >> VX_PAGE_SHIFT) ^ pn0; mis |= a_);
+            const uint32_t a0 = pa[0] + imm;
+            uint32_t diff = 0, mis = 0, ustride = 0, bcast = 0;
+            LANES(uint32_t a_ = pa[t] + imm; diff |= (a_ >> VX_PAGE_SHIFT) ^ pn0; mis |= a_;
+                  ustride |= a_ ^ (a0 + 4 * t); bcast |= a_ ^ a0);
             if (VX_LIKELY(!diff && !(mis & (fsize - 1)) && pn0 - 1u < 0xFFFEFu)) {
                 const uint8_t *pg = vx_gmem_rpage(s, pn0);
 #define PG(t) (pg + ((pa[t] + imm) & (VX_PAGE_SIZE - 1)))
                 if (traced) LANES(memr(s, pa[t] + imm, (uint8_t)fsize, t));
-                if (in->op == VX_OP_FLW) {
-                    uint32_t *d = FR(in->rd);
-                    LANES_EW(d[t] = ld32(PG(t)));
+                const bool isf = in->op == VX_OP_FLW;
+                uint32_t *d = isf ? FR(in->rd) : XR(in->wrd);
+                const uint8_t *p0 = pg + (a0 & (VX_PAGE_SIZE - 1)); /* lane 0's (full only) */
+                if (full && !bcast) {
+                    uint32_t v;
+                    switch (in->op) {
+                    case VX_OP_LB: v = (uint32_t)(int32_t)(int8_t)*p0; break;
+                    case VX_OP_LBU: v = *p0; break;
+                    case VX_OP_LH: v = (uint32_t)(int32_t)(int16_t)ld16(p0); break;
+                    case VX_OP_LHU: v = ld16(p0); break;
+                    default: v = ld32(p0); break;
+                    }
+                    for (uint32_t t = 0; t < nt; t++)
+                        d[t] = v;
+                } else if (full && !ustride && fsize == 4) {
+                    memcpy(d, p0, 4 * (size_t)nt); /* d is a register row, p0 guest memory */
+                } else {
+                    switch (in->op) {
+                    case VX_OP_LB: LANES_EW(d[t] = (uint32_t)(int32_t)(int8_t)*PG(t)); break;
+                    case VX_OP_LBU: LANES_EW(d[t] = *PG(t)); break;
+                    case VX_OP_LH: LANES_EW(d[t] = (uint32_t)(int32_t)(int16_t)ld16(PG(t))); break;
+                    case VX_OP_LHU: LANES_EW(d[t] = ld16(PG(t))); break;
+                    default: LANES_EW(d[t] = ld32(PG(t))); break;
+                    }
+                }
+#undef PG
+                if (isf) {
                     if (traced) commit(s, VX_RF_F, in->rd, TM, d);
                     break;
                 }
-                uint32_t *d = XR(in->wrd);
-                switch (in->op) {
-                case VX_OP_LB: LANES_EW(d[t] = (uint32_t)(int32_t)(int8_t)*PG(t)); break;
-                case VX_OP_LBU: LANES_EW(d[t] = *PG(t)); break;
-                case VX_OP_LH: LANES_EW(d[t] = (uint32_t)(int32_t)(int16_t)ld16(PG(t))); break;
-                case VX_OP_LHU: LANES_EW(d[t] = ld16(PG(t))); break;
-                default: LANES_EW(d[t] = ld32(PG(t))); break;
-                }
-#undef PG
                 goto commit_x;
             }
         }
@@ -775,13 +795,17 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
             /* Fast path as for loads; the page is made writable once (a memory-limit
              * failure falls through to the slow path, which reports it). */
             const uint32_t pn0 = (pa[LAST] + imm) >> VX_PAGE_SHIFT;
-            uint32_t diff = 0, mis = 0;
-            LANES(uint32_t a_ = pa[t] + imm; diff |= (a_ >> VX_PAGE_SHIFT) ^ pn0; mis |= a_);
+            const uint32_t a0 = pa[0] + imm;
+            uint32_t diff = 0, mis = 0, ustride = 0;
+            LANES(uint32_t a_ = pa[t] + imm; diff |= (a_ >> VX_PAGE_SHIFT) ^ pn0; mis |= a_;
+                  ustride |= a_ ^ (a0 + 4 * t));
             uint8_t *pg;
             if (VX_LIKELY(!diff && !(mis & (fsize - 1)) && pn0 - 1u < 0xFFFEFu &&
                           (pg = vx_gmem_wpage(s, pn0)) != NULL)) {
 #define PG(t) (pg + ((pa[t] + imm) & (VX_PAGE_SIZE - 1)))
-                if (fsize == 4)
+                if (full && !ustride && fsize == 4) /* consecutive words: one copy */
+                    memcpy(pg + (a0 & (VX_PAGE_SIZE - 1)), pb, 4 * (size_t)nt);
+                else if (fsize == 4)
                     LANES(st32(PG(t), pb[t]));
                 else if (fsize == 2)
                     LANES(st16(PG(t), pb[t]));
@@ -1011,7 +1035,6 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     case VX_OP_FCVT_WU_S:
     case VX_OP_FCVT_S_W:
     case VX_OP_FCVT_S_WU: {
-        COLD;
         unsigned rm = in->rm;
         if (rm == VX_RM_DYN) rm = (w->fcsr >> 5) & 7;
         if (rm > VX_RM_RMM) {
@@ -1024,20 +1047,34 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         const uint32_t *fa = FR(in->rs1), *fb = FR(in->rs2), *fc = FR(in->rs3);
         const uint32_t *xa = XR(in->rs1);
         uint32_t *fd = FR(in->rd), *xd = XR(in->wrd);
+        /* Whole-warp calls (fpu_int.h) for the frequent ones: one call per issue. */
+        const uint32_t S = 0x80000000u;
         switch (in->op) {
-        case VX_OP_FMADD_S: LANES(fd[t] = vx_f32_fmadd(fa[t], fb[t], fc[t], rm, &fflags)); break;
-        case VX_OP_FMSUB_S: LANES(fd[t] = vx_f32_fmsub(fa[t], fb[t], fc[t], rm, &fflags)); break;
-        case VX_OP_FNMSUB_S: LANES(fd[t] = vx_f32_fnmsub(fa[t], fb[t], fc[t], rm, &fflags)); break;
-        case VX_OP_FNMADD_S: LANES(fd[t] = vx_f32_fnmadd(fa[t], fb[t], fc[t], rm, &fflags)); break;
-        case VX_OP_FADD_S: LANES(fd[t] = vx_f32_add(fa[t], fb[t], rm, &fflags)); break;
-        case VX_OP_FSUB_S: LANES(fd[t] = vx_f32_sub(fa[t], fb[t], rm, &fflags)); break;
-        case VX_OP_FMUL_S: LANES(fd[t] = vx_f32_mul(fa[t], fb[t], rm, &fflags)); break;
-        case VX_OP_FDIV_S: LANES(fd[t] = vx_f32_div(fa[t], fb[t], rm, &fflags)); break;
-        case VX_OP_FSQRT_S: LANES(fd[t] = vx_f32_sqrt(fa[t], rm, &fflags)); break;
-        case VX_OP_FCVT_S_W: LANES(fd[t] = vx_f32_from_i32(xa[t], rm, &fflags)); break;
-        case VX_OP_FCVT_S_WU: LANES(fd[t] = vx_f32_from_u32(xa[t], rm, &fflags)); break;
-        case VX_OP_FCVT_W_S: LANES(xd[t] = vx_f32_to_i32(fa[t], rm, &fflags)); goto commit_xf;
-        default: /* FCVT_WU_S */ LANES(xd[t] = vx_f32_to_u32(fa[t], rm, &fflags)); goto commit_xf;
+        case VX_OP_FMADD_S: vx_f32_fma_lanes(fd, fa, fb, fc, 0, 0, tm0, tm1, rm, &fflags); break;
+        case VX_OP_FMSUB_S: vx_f32_fma_lanes(fd, fa, fb, fc, 0, S, tm0, tm1, rm, &fflags); break;
+        case VX_OP_FNMSUB_S: vx_f32_fma_lanes(fd, fa, fb, fc, S, 0, tm0, tm1, rm, &fflags); break;
+        case VX_OP_FNMADD_S: vx_f32_fma_lanes(fd, fa, fb, fc, S, S, tm0, tm1, rm, &fflags); break;
+        case VX_OP_FADD_S: vx_f32_add_lanes(fd, fa, fb, 0, tm0, tm1, rm, &fflags); break;
+        case VX_OP_FSUB_S: vx_f32_add_lanes(fd, fa, fb, S, tm0, tm1, rm, &fflags); break;
+        case VX_OP_FMUL_S: vx_f32_mul_lanes(fd, fa, fb, tm0, tm1, rm, &fflags); break;
+        case VX_OP_FDIV_S:
+            COLD;
+            LANES(fd[t] = vx_f32_div(fa[t], fb[t], rm, &fflags));
+            break;
+        case VX_OP_FSQRT_S:
+            COLD;
+            LANES(fd[t] = vx_f32_sqrt(fa[t], rm, &fflags));
+            break;
+        case VX_OP_FCVT_S_W: vx_f32_from_int_lanes(fd, xa, 1, tm0, tm1, rm, &fflags); break;
+        case VX_OP_FCVT_S_WU: vx_f32_from_int_lanes(fd, xa, 0, tm0, tm1, rm, &fflags); break;
+        case VX_OP_FCVT_W_S:
+            COLD;
+            LANES(xd[t] = vx_f32_to_i32(fa[t], rm, &fflags));
+            goto commit_xf;
+        default: /* FCVT_WU_S */
+            COLD;
+            LANES(xd[t] = vx_f32_to_u32(fa[t], rm, &fflags));
+            goto commit_xf;
         }
         if (traced) commit(s, VX_RF_F, in->rd, TM, fd);
         goto fp_flags;

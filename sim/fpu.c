@@ -22,6 +22,7 @@
  * core below keeps 8 or more spare bits under the rounding point).
  */
 #include "vx_fpu.h"
+#include "fpu_int.h"
 
 #include <float.h>
 #include <math.h>
@@ -501,27 +502,45 @@ static inline int32_t double_lsb(uint64_t u)
 }
 
 /*
- * fma: for normal a, b, c the double product p = a*b is exact (see mul_fast)
- * and s = p + c is one correctly rounded double operation, within one ulp of
- * the exact x = a*b + c, and normal unless it is zero (p and c are multiples of
- * 2^-300 and |p| >= 2^-252).  c = 0 gives x = p exactly.  Off the grid the lemma applies.  On it, s is
- * still usable when the sum is provably exact: p and c are multiples of 2^m,
- * m = the lower of their lowest set bits, and |p + c| < 2^(max(ep, ec) + 2),
- * so p + c fits in 53 bits when max(ep, ec) + 1 - m <= 52; then x = s and
- * round_double(s) is the exact rounding whatever the magnitude of s.
+ * fma, for normal a and b (exponent fields Ea, Eb in 1..254, significands A, B
+ * of 24 bits, so a = A * 2^(Ea-150)):
+ *   - the double product p = a*b = A*B * 2^(Ea+Eb-300) is exact: A*B has at most
+ *     48 bits and |p| lies in [2^-252, 2^256) (see mul_fast);
+ *   - c = +-0: x = a*b + c = p exactly (p != 0, so no sign-of-zero question);
+ *   - c normal (field Ec, significand C, c = C * 2^(Ec-150)): s = p + c is one
+ *     correctly rounded double operation, within one ulp of the exact x.  x is a
+ *     multiple of 2^-298, so s is 0 exactly when x is (an exact result is never
+ *     rounded) and otherwise normal.  Off the grid the lemma applies.
+ *   On the grid, s is usable when x is provably exact (then x = s and
+ *   round_double(s) is the exact rounding whatever the magnitude of s):
+ *   (1) the exponent window.  With d = Ec - Ea - Eb + 150 (the distance between
+ *       the quanta 2^(Ec-150) of c and 2^(Ea+Eb-300) of p), x = N * 2^k with
+ *       k the smaller quantum and N = +-A*B*2^i +- C*2^j, min(i, j) = 0:
+ *       d in [0, 28]:  i = 0, j = d:  |N| < 2^48 + 2^(24+28) <= 2^53;
+ *       d in [-4, -1]: j = 0, i = -d: |N| < 2^(48+4) + 2^24 < 2^53;
+ *       so N fits the 53-bit significand of a double: x is a double, x = s.
+ *       This is two integer operations and covers the sums of small integers
+ *       and dyadic values (dot products, counters) that land on the grid.  The
+ *       upper edge is tight (d = 29 admits a 54-bit N whose double sum is on
+ *       the grid); d = -5 would still be exact but is left to (2).
+ *       tests/unit/t-fpu-fast.c builds such cases just past both edges.
+ *   (2) otherwise the lowest set bits: p and c are multiples of 2^m, m = the
+ *       lower of their lowest set bits, and |p + c| < 2^(max(ep, ec) + 2), so
+ *       p + c fits in 53 bits when max(ep, ec) + 1 - m <= 52.
+ *   Anything else goes to the exact path.
  */
 static inline int fma_fast(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags,
                            uint32_t *res)
 {
-    if (!both_normal(a, b)) return 0;
+    uint32_t ea = exp_field(a), eb = exp_field(b), ec = exp_field(c);
+    if (UNLIKELY(ea - 1u >= 254u || eb - 1u >= 254u)) return 0;
     double p = (double)f32_of(a) * (double)f32_of(b);
-    if (is_zero(c)) {
-        /* x = p + 0 = p exactly, and p != 0 so the sign of zero never arises. */
+    if (UNLIKELY(ec - 1u >= 254u)) {
+        /* A subnormal c would read as 0 under the host's denormals-are-zero. */
+        if (!is_zero(c)) return 0;
         *res = round_double(bits_of_double(p), rm, flags);
         return 1;
     }
-    /* A subnormal c would read as 0 under the host's denormals-are-zero. */
-    if (exp_field(c) - 1u >= 254u) return 0;
     double dc = (double)f32_of(c);
     double s = p + dc;
     uint64_t us = bits_of_double(s);
@@ -529,21 +548,43 @@ static inline int fma_fast(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint
         *res = round_double(us, rm, flags);
         return 1;
     }
-    uint64_t up = bits_of_double(p), uc = bits_of_double(dc);
-    int32_t ep = double_exp(up), ec = double_exp(uc);
-    int32_t lp = double_lsb(up), lc = double_lsb(uc);
-    if ((ep > ec ? ep : ec) + 1 - (lp < lc ? lp : lc) > 52) return 0;
+    /* (1): d + 4 = Ec - Ea - Eb + 154 in [0, 32], as one unsigned range check */
+    if (ec - ea - eb + 154u > 32u) {
+        /* (2) */
+        uint64_t up = bits_of_double(p), uc = bits_of_double(dc);
+        int32_t ep = double_exp(up), ecd = double_exp(uc);
+        int32_t lp = double_lsb(up), lc = double_lsb(uc);
+        if ((ep > ecd ? ep : ecd) + 1 - (lp < lc ? lp : lc) > 52) return 0;
+    }
     if (s == 0)
         *res = rm == VX_RM_RDN ? SIGN_BIT : 0; /* exact cancellation */
     else
         *res = round_double(us, rm, flags);
     return 1;
 }
+
+/* int -> float: a magnitude up to 2^24 is a binary32 value, so the host's
+ * conversion is exact in any host mode and raises nothing (0 gives +0). */
+static inline int from_i32_fast(uint32_t v, uint32_t *res)
+{
+    if (v + 0x01000000u > 0x02000000u) return 0; /* (int32_t)v outside [-2^24, 2^24] */
+    float f = (float)(int32_t)v;
+    memcpy(res, &f, sizeof *res);
+    return 1;
+}
+
+static inline int from_u32_fast(uint32_t v, uint32_t *res)
+{
+    if (v > 0x01000000u) return 0;
+    float f = (float)(int32_t)v;
+    memcpy(res, &f, sizeof *res);
+    return 1;
+}
 #endif /* FPU_FAST */
 
 /* ---------------------------------------------------------------- public arithmetic */
 
-uint32_t vx_f32_add(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
+static inline uint32_t add_any(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
 {
 #if FPU_FAST
     uint32_t r;
@@ -552,19 +593,29 @@ uint32_t vx_f32_add(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
     return add_exact(a, b, rm, flags);
 }
 
+uint32_t vx_f32_add(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
+{
+    return add_any(a, b, rm, flags);
+}
+
 uint32_t vx_f32_sub(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
 {
     /* Flipping the sign of a NaN is harmless: NaN results are canonical. */
     return vx_f32_add(a, b ^ SIGN_BIT, rm, flags);
 }
 
-uint32_t vx_f32_mul(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
+static inline uint32_t mul_any(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
 {
 #if FPU_FAST
     uint32_t r;
     if (LIKELY(mul_fast(a, b, rm, flags, &r))) return r;
 #endif
     return mul_exact(a, b, rm, flags);
+}
+
+uint32_t vx_f32_mul(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
+{
+    return mul_any(a, b, rm, flags);
 }
 
 uint32_t vx_f32_div(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
@@ -747,13 +798,88 @@ static uint32_t from_int(uint32_t sign, uint32_t mag, unsigned rm, uint32_t *fla
     return norm_round_pack(sign, 0, 0, mag, rm, flags);
 }
 
-uint32_t vx_f32_from_i32(uint32_t v, unsigned rm, uint32_t *flags)
+static inline uint32_t from_i32_any(uint32_t v, unsigned rm, uint32_t *flags)
 {
+#if FPU_FAST
+    uint32_t r;
+    if (LIKELY(from_i32_fast(v, &r))) return r;
+#endif
     uint32_t sign = v >> 31;
     return from_int(sign, sign ? 0u - v : v, rm, flags);
 }
 
+static inline uint32_t from_u32_any(uint32_t v, unsigned rm, uint32_t *flags)
+{
+#if FPU_FAST
+    uint32_t r;
+    if (LIKELY(from_u32_fast(v, &r))) return r;
+#endif
+    return from_int(0, v, rm, flags);
+}
+
+uint32_t vx_f32_from_i32(uint32_t v, unsigned rm, uint32_t *flags)
+{
+    return from_i32_any(v, rm, flags);
+}
+
 uint32_t vx_f32_from_u32(uint32_t v, unsigned rm, uint32_t *flags)
 {
-    return from_int(0, v, rm, flags);
+    return from_u32_any(v, rm, flags);
+}
+
+/* ---------------------------------------------------------------- whole warps (fpu_int.h) */
+
+/* Run body for every lane t set in m0 (lanes 0-63) and m1 (64-127), in order. */
+#define FOR_LANES(m0, m1, body)                                             \
+    do {                                                                    \
+        for (unsigned w_ = 0; w_ < 2; w_++) {                               \
+            uint64_t m_ = w_ ? (m1) : (m0);                                 \
+            while (m_) {                                                    \
+                unsigned t = w_ * 64 + (unsigned)__builtin_ctzll(m_);       \
+                m_ &= m_ - 1;                                               \
+                body;                                                       \
+            }                                                               \
+        }                                                                   \
+    } while (0)
+
+/*
+ * The per-lane functions above, inlined into one loop per warp-instruction (one
+ * call instead of one per lane).  Each lane reads its operands before writing
+ * d[t], so d may be one of the sources.  Same results and flags as the per-lane
+ * functions, lane by lane.
+ */
+void vx_f32_add_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, uint32_t negb,
+                      uint64_t m0, uint64_t m1, unsigned rm, uint32_t *flags)
+{
+    uint32_t fl = 0;
+    FOR_LANES(m0, m1, d[t] = add_any(a[t], b[t] ^ negb, rm, &fl));
+    *flags |= fl;
+}
+
+void vx_f32_mul_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m0, uint64_t m1,
+                      unsigned rm, uint32_t *flags)
+{
+    uint32_t fl = 0;
+    FOR_LANES(m0, m1, d[t] = mul_any(a[t], b[t], rm, &fl));
+    *flags |= fl;
+}
+
+void vx_f32_fma_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, const uint32_t *c,
+                      uint32_t nega, uint32_t negc, uint64_t m0, uint64_t m1, unsigned rm,
+                      uint32_t *flags)
+{
+    uint32_t fl = 0;
+    FOR_LANES(m0, m1, d[t] = fma_any(a[t] ^ nega, b[t], c[t] ^ negc, rm, &fl));
+    *flags |= fl;
+}
+
+void vx_f32_from_int_lanes(uint32_t *d, const uint32_t *a, int is_signed, uint64_t m0,
+                           uint64_t m1, unsigned rm, uint32_t *flags)
+{
+    uint32_t fl = 0;
+    if (is_signed)
+        FOR_LANES(m0, m1, d[t] = from_i32_any(a[t], rm, &fl));
+    else
+        FOR_LANES(m0, m1, d[t] = from_u32_any(a[t], rm, &fl));
+    *flags |= fl;
 }
