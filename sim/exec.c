@@ -518,9 +518,9 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
                       : ntc == 64        ? tm0 == ~0ull
                                          : tm0 == s->all0 && tm1 == s->all1;
     uint32_t *const xbase = s->xregs + (size_t)gw * VX_XROWS * nt;
-    uint32_t *const fbase = s->fregs + (size_t)gw * 32u * nt;
 #define XR(r) (xbase + (size_t)(r)*nt)
-#define FR(r) (fbase + (size_t)(r)*nt)
+    /* computed where used, so integer ops do not pay for it */
+#define FR(r) (s->fregs + ((size_t)gw * 32u + (r)) * nt)
     uint32_t npc = pc + 4;
     const uint32_t raw = in->raw;
     /* Computed where used: the mask as one value, and the last active lane. */
@@ -1050,13 +1050,13 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         /* Whole-warp calls (fpu_int.h) for the frequent ones: one call per issue. */
         const uint32_t S = 0x80000000u;
         switch (in->op) {
-        case VX_OP_FMADD_S: vx_f32_fma_lanes(fd, fa, fb, fc, 0, 0, tm0, tm1, rm, &fflags); break;
-        case VX_OP_FMSUB_S: vx_f32_fma_lanes(fd, fa, fb, fc, 0, S, tm0, tm1, rm, &fflags); break;
-        case VX_OP_FNMSUB_S: vx_f32_fma_lanes(fd, fa, fb, fc, S, 0, tm0, tm1, rm, &fflags); break;
-        case VX_OP_FNMADD_S: vx_f32_fma_lanes(fd, fa, fb, fc, S, S, tm0, tm1, rm, &fflags); break;
-        case VX_OP_FADD_S: vx_f32_add_lanes(fd, fa, fb, 0, tm0, tm1, rm, &fflags); break;
-        case VX_OP_FSUB_S: vx_f32_add_lanes(fd, fa, fb, S, tm0, tm1, rm, &fflags); break;
-        case VX_OP_FMUL_S: vx_f32_mul_lanes(fd, fa, fb, tm0, tm1, rm, &fflags); break;
+        case VX_OP_FMADD_S: fflags = vx_f32_fma_lanes(fd, fa, fb, fc, 0, 0, tm0, tm1, rm); break;
+        case VX_OP_FMSUB_S: fflags = vx_f32_fma_lanes(fd, fa, fb, fc, 0, S, tm0, tm1, rm); break;
+        case VX_OP_FNMSUB_S: fflags = vx_f32_fma_lanes(fd, fa, fb, fc, S, 0, tm0, tm1, rm); break;
+        case VX_OP_FNMADD_S: fflags = vx_f32_fma_lanes(fd, fa, fb, fc, S, S, tm0, tm1, rm); break;
+        case VX_OP_FADD_S: fflags = vx_f32_add_lanes(fd, fa, fb, 0, tm0, tm1, rm); break;
+        case VX_OP_FSUB_S: fflags = vx_f32_add_lanes(fd, fa, fb, S, tm0, tm1, rm); break;
+        case VX_OP_FMUL_S: fflags = vx_f32_mul_lanes(fd, fa, fb, tm0, tm1, rm); break;
         case VX_OP_FDIV_S:
             COLD;
             LANES(fd[t] = vx_f32_div(fa[t], fb[t], rm, &fflags));
@@ -1065,8 +1065,8 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
             COLD;
             LANES(fd[t] = vx_f32_sqrt(fa[t], rm, &fflags));
             break;
-        case VX_OP_FCVT_S_W: vx_f32_from_int_lanes(fd, xa, 1, tm0, tm1, rm, &fflags); break;
-        case VX_OP_FCVT_S_WU: vx_f32_from_int_lanes(fd, xa, 0, tm0, tm1, rm, &fflags); break;
+        case VX_OP_FCVT_S_W: fflags = vx_f32_from_int_lanes(fd, xa, 1, tm0, tm1, rm); break;
+        case VX_OP_FCVT_S_WU: fflags = vx_f32_from_int_lanes(fd, xa, 0, tm0, tm1, rm); break;
         case VX_OP_FCVT_W_S:
             COLD;
             LANES(xd[t] = vx_f32_to_i32(fa[t], rm, &fflags));
@@ -1514,11 +1514,12 @@ int vx_exec_issue(vx_sim *s, uint32_t gw, unsigned mode, uint32_t insn, uint32_t
 
 static ALWAYS_INLINE int loop_impl(vx_sim *s, uint64_t max_issues, uint64_t *issued_out,
                                    uint32_t *gw_out, int *r_out, const int traced,
-                                   const uint32_t ntc)
+                                   const uint32_t ntc, const int one)
 {
     /* Invariants in locals: the compiler cannot keep fields of *s across the
-     * register-file stores of an issue (they might alias). */
-    const uint32_t nc = s->nc, nw = s->nw, nww = s->nww, ncw = s->ncw;
+     * register-file stores of an issue (they might alias).  one: a single core
+     * with at most 64 warps (the default platform), known at compile time. */
+    const uint32_t nc = one ? 1 : s->nc, nw = s->nw, nww = one ? 1 : s->nww, ncw = s->ncw;
     const uint64_t *const core_ready = s->core_ready;
     const uint64_t *const ready = s->ready;
     vx_core *const cores = s->cores;
@@ -1554,7 +1555,10 @@ static ALWAYS_INLINE int loop_impl(vx_sim *s, uint64_t max_issues, uint64_t *iss
          * re-read after each issue: an issue can wake later cores). */
         while (pos < nc) {
             uint32_t c;
-            if (VX_LIKELY(ncw == 1)) {
+            if (one) {
+                if (!ready[0]) break;
+                c = 0;
+            } else if (VX_LIKELY(ncw == 1)) {
                 uint64_t m = core_ready[0] & (~0ull << pos); /* pos < nc <= 64 */
                 if (!m) break;
                 c = (uint32_t)__builtin_ctzll(m);
@@ -1606,31 +1610,38 @@ out:
 
 /* One instance per common warp width (lane loops with a constant trip count unroll and
  * vectorise) and one for any other width, without and with the observer. */
-#define LOOP_VARIANT(name, traced, ntc)                                              \
+#define LOOP_VARIANT(name, traced, ntc, one)                                         \
     static int name(vx_sim *s, uint64_t max, uint64_t *issued, uint32_t *gw, int *r) \
     {                                                                                \
-        return loop_impl(s, max, issued, gw, r, traced, ntc);                        \
+        return loop_impl(s, max, issued, gw, r, traced, ntc, one);                   \
     }
-LOOP_VARIANT(loop_any, 0, 0)
-LOOP_VARIANT(loop_nt4, 0, 4)
-LOOP_VARIANT(loop_nt8, 0, 8)
-LOOP_VARIANT(loop_nt16, 0, 16)
-LOOP_VARIANT(loop_nt32, 0, 32)
-LOOP_VARIANT(loop_traced_any, 1, 0)
-LOOP_VARIANT(loop_traced_nt4, 1, 4)
-LOOP_VARIANT(loop_traced_nt32, 1, 32)
+LOOP_VARIANT(loop_any, 0, 0, 0)
+LOOP_VARIANT(loop_nt4, 0, 4, 0)
+LOOP_VARIANT(loop_nt4_one, 0, 4, 1)
+LOOP_VARIANT(loop_nt8, 0, 8, 0)
+LOOP_VARIANT(loop_nt16, 0, 16, 0)
+LOOP_VARIANT(loop_nt32, 0, 32, 0)
+LOOP_VARIANT(loop_traced_any, 1, 0, 0)
+LOOP_VARIANT(loop_traced_nt4, 1, 4, 0)
+LOOP_VARIANT(loop_traced_nt4_one, 1, 4, 1)
+LOOP_VARIANT(loop_traced_nt32, 1, 32, 0)
 
 int vx_exec_loop(vx_sim *s, uint64_t max_issues, uint64_t *issued, uint32_t *gw, int *r)
 {
+    const bool one = s->nc == 1 && s->nww == 1;
     if (s->obs) {
         switch (s->nt) {
-        case 4: return loop_traced_nt4(s, max_issues, issued, gw, r);
+        case 4:
+            if (one) return loop_traced_nt4_one(s, max_issues, issued, gw, r);
+            return loop_traced_nt4(s, max_issues, issued, gw, r);
         case 32: return loop_traced_nt32(s, max_issues, issued, gw, r);
         default: return loop_traced_any(s, max_issues, issued, gw, r);
         }
     }
     switch (s->nt) {
-    case 4: return loop_nt4(s, max_issues, issued, gw, r);
+    case 4:
+        if (one) return loop_nt4_one(s, max_issues, issued, gw, r);
+        return loop_nt4(s, max_issues, issued, gw, r);
     case 8: return loop_nt8(s, max_issues, issued, gw, r);
     case 16: return loop_nt16(s, max_issues, issued, gw, r);
     case 32: return loop_nt32(s, max_issues, issued, gw, r);

@@ -37,6 +37,8 @@
 #define CNAN     VX_F32_CANONICAL_NAN
 
 #define LIKELY(x)   __builtin_expect(!!(x), 1)
+/* The whole-warp loops below rely on the per-lane paths being inlined. */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 static inline int is_nan(uint32_t a)
@@ -408,7 +410,7 @@ static inline int32_t double_exp(uint64_t u)
 }
 
 /* Round the value of a normal nonzero double to binary32. */
-static inline uint32_t round_double(uint64_t u, unsigned rm, uint32_t *flags)
+static ALWAYS_INLINE uint32_t round_double(uint64_t u, unsigned rm, uint32_t *flags)
 {
     uint32_t e11 = (uint32_t)(u >> 52) & 0x7FFu;
     if (LIKELY(e11 - (1023u - 126u) < 253u)) {
@@ -450,7 +452,7 @@ static inline int both_normal(uint32_t a, uint32_t b)
  * (in any host mode) and at least 2^-149, a normal double.  Zero is the exact
  * cancellation of nonzero operands: +0, or -0 in RDN.
  */
-static inline int add_fast(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags, uint32_t *res)
+static ALWAYS_INLINE int add_fast(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags, uint32_t *res)
 {
     /* |Ea - Eb| <= 28 as one unsigned range check (no data-dependent branch). */
     if (!both_normal(a, b) || exp_field(a) - exp_field(b) + 28u > 56u) return 0;
@@ -464,7 +466,7 @@ static inline int add_fast(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags,
 
 /* mul: the product of two 24-bit significands has at most 48 bits and lies in
  * [2^-252, 2^256), so the double product of normal floats is exact. */
-static inline int mul_fast(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags, uint32_t *res)
+static ALWAYS_INLINE int mul_fast(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags, uint32_t *res)
 {
     if (!both_normal(a, b)) return 0;
     *res = round_double(bits_of_double((double)f32_of(a) * (double)f32_of(b)), rm, flags);
@@ -528,12 +530,27 @@ static inline int32_t double_lsb(uint64_t u)
  *       lower of their lowest set bits, and |p + c| < 2^(max(ep, ec) + 2), so
  *       p + c fits in 53 bits when max(ep, ec) + 1 - m <= 52.
  *   Anything else goes to the exact path.
+ * A zero a or b with finite operands is the exact zero product: the sum is c
+ * (also a subnormal c, returned as it is), except 0 + 0, whose sign is that of
+ * the operands when they agree and +0 (-0 in RDN) otherwise; no flags.
  */
-static inline int fma_fast(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags,
+static ALWAYS_INLINE int fma_fast(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags,
                            uint32_t *res)
 {
     uint32_t ea = exp_field(a), eb = exp_field(b), ec = exp_field(c);
-    if (UNLIKELY(ea - 1u >= 254u || eb - 1u >= 254u)) return 0;
+    if (UNLIKELY(ea - 1u >= 254u || eb - 1u >= 254u)) {
+        /* An exact zero product (0 * finite) plus a finite c is c, except for
+         * the sign of 0 + 0 (as fma_exact; NaN and inf operands go there). */
+        if ((is_zero(a) || is_zero(b)) && ea != 0xFF && eb != 0xFF && ec != 0xFF) {
+            uint32_t psign = (a ^ b) & SIGN_BIT;
+            if (is_zero(c) && (c & SIGN_BIT) != psign)
+                *res = rm == VX_RM_RDN ? SIGN_BIT : 0;
+            else
+                *res = c;
+            return 1;
+        }
+        return 0;
+    }
     double p = (double)f32_of(a) * (double)f32_of(b);
     if (UNLIKELY(ec - 1u >= 254u)) {
         /* A subnormal c would read as 0 under the host's denormals-are-zero. */
@@ -584,7 +601,7 @@ static inline int from_u32_fast(uint32_t v, uint32_t *res)
 
 /* ---------------------------------------------------------------- public arithmetic */
 
-static inline uint32_t add_any(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
+static ALWAYS_INLINE uint32_t add_any(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
 {
 #if FPU_FAST
     uint32_t r;
@@ -604,7 +621,7 @@ uint32_t vx_f32_sub(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
     return vx_f32_add(a, b ^ SIGN_BIT, rm, flags);
 }
 
-static inline uint32_t mul_any(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
+static ALWAYS_INLINE uint32_t mul_any(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
 {
 #if FPU_FAST
     uint32_t r;
@@ -636,7 +653,7 @@ uint32_t vx_f32_sqrt(uint32_t a, unsigned rm, uint32_t *flags)
     return sqrt_exact(a, rm, flags);
 }
 
-static inline uint32_t fma_any(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags)
+static ALWAYS_INLINE uint32_t fma_any(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags)
 {
 #if FPU_FAST
     uint32_t r;
@@ -798,7 +815,7 @@ static uint32_t from_int(uint32_t sign, uint32_t mag, unsigned rm, uint32_t *fla
     return norm_round_pack(sign, 0, 0, mag, rm, flags);
 }
 
-static inline uint32_t from_i32_any(uint32_t v, unsigned rm, uint32_t *flags)
+static ALWAYS_INLINE uint32_t from_i32_any(uint32_t v, unsigned rm, uint32_t *flags)
 {
 #if FPU_FAST
     uint32_t r;
@@ -808,7 +825,7 @@ static inline uint32_t from_i32_any(uint32_t v, unsigned rm, uint32_t *flags)
     return from_int(sign, sign ? 0u - v : v, rm, flags);
 }
 
-static inline uint32_t from_u32_any(uint32_t v, unsigned rm, uint32_t *flags)
+static ALWAYS_INLINE uint32_t from_u32_any(uint32_t v, unsigned rm, uint32_t *flags)
 {
 #if FPU_FAST
     uint32_t r;
@@ -848,38 +865,37 @@ uint32_t vx_f32_from_u32(uint32_t v, unsigned rm, uint32_t *flags)
  * d[t], so d may be one of the sources.  Same results and flags as the per-lane
  * functions, lane by lane.
  */
-void vx_f32_add_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, uint32_t negb,
-                      uint64_t m0, uint64_t m1, unsigned rm, uint32_t *flags)
+uint32_t vx_f32_add_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, uint32_t negb,
+                          uint64_t m0, uint64_t m1, unsigned rm)
 {
     uint32_t fl = 0;
     FOR_LANES(m0, m1, d[t] = add_any(a[t], b[t] ^ negb, rm, &fl));
-    *flags |= fl;
+    return fl;
 }
 
-void vx_f32_mul_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m0, uint64_t m1,
-                      unsigned rm, uint32_t *flags)
+uint32_t vx_f32_mul_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m0,
+                          uint64_t m1, unsigned rm)
 {
     uint32_t fl = 0;
     FOR_LANES(m0, m1, d[t] = mul_any(a[t], b[t], rm, &fl));
-    *flags |= fl;
+    return fl;
 }
 
-void vx_f32_fma_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, const uint32_t *c,
-                      uint32_t nega, uint32_t negc, uint64_t m0, uint64_t m1, unsigned rm,
-                      uint32_t *flags)
+uint32_t vx_f32_fma_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, const uint32_t *c,
+                          uint32_t nega, uint32_t negc, uint64_t m0, uint64_t m1, unsigned rm)
 {
     uint32_t fl = 0;
     FOR_LANES(m0, m1, d[t] = fma_any(a[t] ^ nega, b[t], c[t] ^ negc, rm, &fl));
-    *flags |= fl;
+    return fl;
 }
 
-void vx_f32_from_int_lanes(uint32_t *d, const uint32_t *a, int is_signed, uint64_t m0,
-                           uint64_t m1, unsigned rm, uint32_t *flags)
+uint32_t vx_f32_from_int_lanes(uint32_t *d, const uint32_t *a, int is_signed, uint64_t m0,
+                               uint64_t m1, unsigned rm)
 {
     uint32_t fl = 0;
     if (is_signed)
         FOR_LANES(m0, m1, d[t] = from_i32_any(a[t], rm, &fl));
     else
         FOR_LANES(m0, m1, d[t] = from_u32_any(a[t], rm, &fl));
-    *flags |= fl;
+    return fl;
 }

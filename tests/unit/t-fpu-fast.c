@@ -79,15 +79,14 @@ uint32_t vx_f32_fnmsub(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t
 uint32_t vx_f32_fnmadd(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags);
 uint32_t vx_f32_from_i32(uint32_t v, unsigned rm, uint32_t *flags);
 uint32_t vx_f32_from_u32(uint32_t v, unsigned rm, uint32_t *flags);
-void vx_f32_add_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, uint32_t negb,
-                      uint64_t m0, uint64_t m1, unsigned rm, uint32_t *flags);
-void vx_f32_mul_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m0, uint64_t m1,
-                      unsigned rm, uint32_t *flags);
-void vx_f32_fma_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, const uint32_t *c,
-                      uint32_t nega, uint32_t negc, uint64_t m0, uint64_t m1, unsigned rm,
-                      uint32_t *flags);
-void vx_f32_from_int_lanes(uint32_t *d, const uint32_t *a, int is_signed, uint64_t m0,
-                           uint64_t m1, unsigned rm, uint32_t *flags);
+uint32_t vx_f32_add_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, uint32_t negb,
+                          uint64_t m0, uint64_t m1, unsigned rm);
+uint32_t vx_f32_mul_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, uint64_t m0,
+                          uint64_t m1, unsigned rm);
+uint32_t vx_f32_fma_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, const uint32_t *c,
+                          uint32_t nega, uint32_t negc, uint64_t m0, uint64_t m1, unsigned rm);
+uint32_t vx_f32_from_int_lanes(uint32_t *d, const uint32_t *a, int is_signed, uint64_t m0,
+                               uint64_t m1, unsigned rm);
 
 static uint64_t rng = 0x243F6A8885A308D3u;
 
@@ -392,12 +391,12 @@ static void lanes_vs_per_lane(void)
         }
         uint32_t gfl = 0, *d = alias ? A : D;
         switch (op) {
-        case 0: vx_f32_add_lanes(d, A, B, negy, m0, m1, rm, &gfl); break;
-        case 1: vx_f32_mul_lanes(d, A, B, m0, m1, rm, &gfl); break;
-        case 2: vx_f32_fma_lanes(d, A, B, C, negx, negy, m0, m1, rm, &gfl); break;
-        case 3: vx_f32_from_int_lanes(d, A, 1, m0, m1, rm, &gfl); break;
-        case 4: vx_f32_from_int_lanes(d, A, 0, m0, m1, rm, &gfl); break;
-        default: vx_f32_fma_lanes(d, A, B, C, 0, 0, m0, m1, rm, &gfl); break;
+        case 0: gfl = vx_f32_add_lanes(d, A, B, negy, m0, m1, rm); break;
+        case 1: gfl = vx_f32_mul_lanes(d, A, B, m0, m1, rm); break;
+        case 2: gfl = vx_f32_fma_lanes(d, A, B, C, negx, negy, m0, m1, rm); break;
+        case 3: gfl = vx_f32_from_int_lanes(d, A, 1, m0, m1, rm); break;
+        case 4: gfl = vx_f32_from_int_lanes(d, A, 0, m0, m1, rm); break;
+        default: gfl = vx_f32_fma_lanes(d, A, B, C, 0, 0, m0, m1, rm); break;
         }
         n++;
         if (memcmp(d, W, sizeof W) != 0 || gfl != wfl) {
