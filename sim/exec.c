@@ -514,9 +514,9 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     if (hot) return execute_cold(s, core, gw, in, tm0, tm1, pc, mode, traced)
     vx_warp *w = &s->warps[gw];
     const uint32_t nt = ntc ? ntc : s->nt; /* a constant in the specialised loops */
-    const bool full = ntc && ntc < 64    ? tm0 == (1ull << ntc) - 1
-                      : ntc == 64        ? tm0 == ~0ull
-                                         : tm0 == s->all0 && tm1 == s->all1;
+    const bool full = ntc && ntc < 64 ? tm0 == (1ull << ntc) - 1
+                      : ntc == 64     ? tm0 == ~0ull
+                                      : tm0 == s->all0 && tm1 == s->all1;
     uint32_t *const xbase = s->xregs + (size_t)gw * VX_XROWS * nt;
 #define XR(r) (xbase + (size_t)(r)*nt)
     /* computed where used, so integer ops do not pay for it */
@@ -565,9 +565,44 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     case VX_OP_MULHSU: OP_RR((uint32_t)(((int64_t)(int32_t)A * (int64_t)(uint64_t)B) >> 32));
     case VX_OP_MULHU: OP_RR((uint32_t)(((uint64_t)A * (uint64_t)B) >> 32));
     case VX_OP_DIV: OP_RR(op_div(A, B));
-    case VX_OP_DIVU: OP_RR(B ? A / B : 0xffffffffu);
+    case VX_OP_DIVU:
+    case VX_OP_REMU: {
+        uint32_t *d = XR(in->wrd);
+        const uint32_t *pa = XR(in->rs1), *pb = XR(in->rs2);
+        const bool isdiv = in->op == VX_OP_DIVU;
+        /*
+         * A divisor b >= 2 shared by a full warp of 8 lanes or more (a grid
+         * dimension, typically): one reciprocal M = floor((2^64 - 1) / b) + 1 =
+         * ceil(2^64 / b) (exactly 2^64 / b for a power of two), then
+         * q = floor(M * a / 2^64) per lane.  q = floor(a / b) for every 32-bit a:
+         * M * a / 2^64 = a / b + e with 0 <= e < a / 2^64 < 2^-32 <= 1 / b, and
+         * the fraction of a / b is at most 1 - 1 / b, so the floor is the same.
+         */
+        if (full && nt >= 8) {
+            const uint32_t b0 = pb[0];
+            uint32_t same = 0;
+            for (uint32_t t = 0; t < nt; t++)
+                same |= pb[t] ^ b0;
+            if (!same && b0 >= 2) {
+                const uint64_t M = UINT64_MAX / b0 + 1;
+                if (isdiv)
+                    for (uint32_t t = 0; t < nt; t++)
+                        d[t] = (uint32_t)(((unsigned __int128)M * pa[t]) >> 64);
+                else
+                    for (uint32_t t = 0; t < nt; t++) {
+                        const uint32_t a_ = pa[t];
+                        d[t] = a_ - (uint32_t)(((unsigned __int128)M * a_) >> 64) * b0;
+                    }
+                goto commit_x;
+            }
+        }
+        if (isdiv)
+            LANES_EW(uint32_t A = pa[t]; uint32_t B = pb[t]; d[t] = B ? A / B : 0xffffffffu);
+        else
+            LANES_EW(uint32_t A = pa[t]; uint32_t B = pb[t]; d[t] = B ? A % B : A);
+        goto commit_x;
+    }
     case VX_OP_REM: OP_RR(op_rem(A, B));
-    case VX_OP_REMU: OP_RR(B ? A % B : A);
     case VX_OP_CZERO_EQZ: OP_RR(B == 0 ? 0 : A);
     case VX_OP_CZERO_NEZ: OP_RR(B != 0 ? 0 : A);
     case VX_OP_FENCE:
@@ -746,6 +781,30 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
                 }
                 goto commit_x;
             }
+            /* Medium path: every lane aligned and in global memory, on several pages
+             * (per-thread stacks lie 8 KiB apart): one page lookup per lane. */
+            uint32_t out = 0;
+            if (!(mis & (fsize - 1)))
+                LANES(out |= ((pa[t] + imm) >> VX_PAGE_SHIFT) - 1u >= 0xFFFEFu);
+            if (VX_LIKELY(!(mis & (fsize - 1)) && !out)) {
+                LANES(uint32_t a_ = pa[t] + imm;
+                      ptr[t] = vx_gmem_rpage(s, a_ >> VX_PAGE_SHIFT) + (a_ & (VX_PAGE_SIZE - 1)));
+                if (traced) LANES(memr(s, pa[t] + imm, (uint8_t)fsize, t));
+                const bool isf = in->op == VX_OP_FLW;
+                uint32_t *d = isf ? FR(in->rd) : XR(in->wrd);
+                switch (in->op) {
+                case VX_OP_LB: LANES(d[t] = (uint32_t)(int32_t)(int8_t)*ptr[t]); break;
+                case VX_OP_LBU: LANES(d[t] = *ptr[t]); break;
+                case VX_OP_LH: LANES(d[t] = (uint32_t)(int32_t)(int16_t)ld16(ptr[t])); break;
+                case VX_OP_LHU: LANES(d[t] = ld16(ptr[t])); break;
+                default: LANES(d[t] = ld32(ptr[t])); break;
+                }
+                if (isf) {
+                    if (traced) commit(s, VX_RF_F, in->rd, TM, d);
+                    break;
+                }
+                goto commit_x;
+            }
         }
         COLD;
         int fk = 0;
@@ -814,6 +873,30 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
 #undef PG
                 if (traced) LANES(memw(s, pa[t] + imm, pb[t], (uint8_t)fsize, t));
                 break;
+            }
+            /* Medium path as for loads: pages resolved (made writable) for every lane
+             * first, then the stores in lane order; any trouble goes to the slow path,
+             * before any store. */
+            uint32_t out = 0;
+            if (!(mis & (fsize - 1)))
+                LANES(out |= ((pa[t] + imm) >> VX_PAGE_SHIFT) - 1u >= 0xFFFEFu);
+            if (VX_LIKELY(!(mis & (fsize - 1)) && !out)) {
+                LANES({
+                    uint32_t a_ = pa[t] + imm;
+                    uint8_t *pg_ = vx_gmem_wpage(s, a_ >> VX_PAGE_SHIFT);
+                    out |= pg_ == NULL;
+                    ptr[t] = pg_ ? pg_ + (a_ & (VX_PAGE_SIZE - 1)) : NULL;
+                });
+                if (VX_LIKELY(!out)) {
+                    if (fsize == 4)
+                        LANES(st32(ptr[t], pb[t]));
+                    else if (fsize == 2)
+                        LANES(st16(ptr[t], pb[t]));
+                    else
+                        LANES(*ptr[t] = (uint8_t)pb[t]);
+                    if (traced) LANES(memw(s, pa[t] + imm, pb[t], (uint8_t)fsize, t));
+                    break;
+                }
             }
         }
         COLD;
@@ -1410,8 +1493,7 @@ static ALWAYS_INLINE int fetch(vx_sim *s, uint32_t gw, uint32_t pc, uint32_t *ra
 }
 
 static ALWAYS_INLINE int issue_impl(vx_sim *s, uint32_t core, uint32_t wi, uint32_t gw,
-                                    unsigned mode,
-                                    uint32_t word, uint32_t lane, const int traced,
+                                    unsigned mode, uint32_t word, uint32_t lane, const int traced,
                                     const uint32_t ntc, const int hot)
 {
     vx_warp *w = &s->warps[gw];
@@ -1500,9 +1582,8 @@ report:
 }
 
 /* Debug steps, injections and vx_sim_issue (replay): generic, out of line. */
-static __attribute__((noinline)) int issue_any(vx_sim *s, uint32_t core, uint32_t gw,
-                                               unsigned mode, uint32_t word, uint32_t lane,
-                                               int traced)
+static __attribute__((noinline)) int issue_any(vx_sim *s, uint32_t core, uint32_t gw, unsigned mode,
+                                               uint32_t word, uint32_t lane, int traced)
 {
     return issue_impl(s, core, gw - core * s->nw, gw, mode, word, lane, traced, 0, 1);
 }

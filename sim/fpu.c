@@ -36,10 +36,10 @@
 #define MAX_FIN  0x7F7FFFFFu
 #define CNAN     VX_F32_CANONICAL_NAN
 
-#define LIKELY(x)   __builtin_expect(!!(x), 1)
+#define LIKELY(x) __builtin_expect(!!(x), 1)
 /* The whole-warp loops below rely on the per-lane paths being inlined. */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define UNLIKELY(x)   __builtin_expect(!!(x), 0)
 
 static inline int is_nan(uint32_t a)
 {
@@ -110,8 +110,7 @@ static uint32_t overflow(uint32_t sign, unsigned rm, uint32_t *flags)
  * Round and pack a nonzero value: value = sig * 2^(exp - 62), bit 62 of sig
  * set, bit 0 sticky.  sign is 0 or 1.
  */
-static uint32_t round_pack(uint32_t sign, int32_t exp, uint64_t sig, unsigned rm,
-                           uint32_t *flags)
+static uint32_t round_pack(uint32_t sign, int32_t exp, uint64_t sig, unsigned rm, uint32_t *flags)
 {
     const uint64_t mask39 = (UINT64_C(1) << 39) - 1, half39 = UINT64_C(1) << 38;
     if (LIKELY(exp >= -126)) {
@@ -132,8 +131,7 @@ static uint32_t round_pack(uint32_t sign, int32_t exp, uint64_t sig, unsigned rm
     int tiny = 1;
     if (exp == -127) {
         uint64_t m0 = sig >> 39;
-        if (m0 + round_up(rm, sign, m0 & 1, sig & mask39, half39) == (UINT64_C(1) << 24))
-            tiny = 0;
+        if (m0 + round_up(rm, sign, m0 & 1, sig & mask39, half39) == (UINT64_C(1) << 24)) tiny = 0;
     }
     unsigned sh = 39u + (unsigned)(-126 - exp);
     uint64_t m, rb, half;
@@ -199,8 +197,8 @@ static uint32_t invalid(uint32_t *flags)
  * at bit 36 or above; with distance 0 or 1 nothing is lost since the inputs
  * have at least 13 zero bits at the bottom.
  */
-static uint32_t add_core(uint32_t sa, int32_t ea, uint64_t Sa, uint32_t sb, int32_t eb,
-                         uint64_t Sb, unsigned rm, uint32_t *flags)
+static uint32_t add_core(uint32_t sa, int32_t ea, uint64_t Sa, uint32_t sb, int32_t eb, uint64_t Sb,
+                         unsigned rm, uint32_t *flags)
 {
     if (ea < eb || (ea == eb && Sa < Sb)) {
         uint32_t ts = sa;
@@ -294,8 +292,10 @@ static uint32_t div_exact(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
 static uint64_t isqrt64(uint64_t n)
 {
     uint64_t r = (uint64_t)sqrt((double)n);
-    while (r * r > n) r--;
-    while ((r + 1) * (r + 1) <= n) r++;
+    while (r * r > n)
+        r--;
+    while ((r + 1) * (r + 1) <= n)
+        r++;
     return r;
 }
 
@@ -345,8 +345,7 @@ static uint32_t fma_exact(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint3
     uint64_t Sc = (uint64_t)unpack(c, &ec) << 38;
     /* value(P) = P * 2^(ea+eb-46); move its leading one to bit 61. */
     int lead = 63 - clz64(P);
-    return add_core(psign >> 31, ea + eb + lead - 46, P << (61 - lead), c >> 31, ec, Sc, rm,
-                    flags);
+    return add_core(psign >> 31, ea + eb + lead - 46, P << (61 - lead), c >> 31, ec, Sc, rm, flags);
 }
 
 /* ---------------------------------------------------------------- fast paths */
@@ -452,7 +451,8 @@ static inline int both_normal(uint32_t a, uint32_t b)
  * (in any host mode) and at least 2^-149, a normal double.  Zero is the exact
  * cancellation of nonzero operands: +0, or -0 in RDN.
  */
-static ALWAYS_INLINE int add_fast(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags, uint32_t *res)
+static ALWAYS_INLINE int add_fast(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags,
+                                  uint32_t *res)
 {
     /* |Ea - Eb| <= 28 as one unsigned range check (no data-dependent branch). */
     if (!both_normal(a, b) || exp_field(a) - exp_field(b) + 28u > 56u) return 0;
@@ -466,7 +466,8 @@ static ALWAYS_INLINE int add_fast(uint32_t a, uint32_t b, unsigned rm, uint32_t 
 
 /* mul: the product of two 24-bit significands has at most 48 bits and lies in
  * [2^-252, 2^256), so the double product of normal floats is exact. */
-static ALWAYS_INLINE int mul_fast(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags, uint32_t *res)
+static ALWAYS_INLINE int mul_fast(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags,
+                                  uint32_t *res)
 {
     if (!both_normal(a, b)) return 0;
     *res = round_double(bits_of_double((double)f32_of(a) * (double)f32_of(b)), rm, flags);
@@ -535,7 +536,7 @@ static inline int32_t double_lsb(uint64_t u)
  * the operands when they agree and +0 (-0 in RDN) otherwise; no flags.
  */
 static ALWAYS_INLINE int fma_fast(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags,
-                           uint32_t *res)
+                                  uint32_t *res)
 {
     uint32_t ea = exp_field(a), eb = exp_field(b), ec = exp_field(c);
     if (UNLIKELY(ea - 1u >= 254u || eb - 1u >= 254u)) {
@@ -653,7 +654,8 @@ uint32_t vx_f32_sqrt(uint32_t a, unsigned rm, uint32_t *flags)
     return sqrt_exact(a, rm, flags);
 }
 
-static ALWAYS_INLINE uint32_t fma_any(uint32_t a, uint32_t b, uint32_t c, unsigned rm, uint32_t *flags)
+static ALWAYS_INLINE uint32_t fma_any(uint32_t a, uint32_t b, uint32_t c, unsigned rm,
+                                      uint32_t *flags)
 {
 #if FPU_FAST
     uint32_t r;
@@ -847,16 +849,16 @@ uint32_t vx_f32_from_u32(uint32_t v, unsigned rm, uint32_t *flags)
 /* ---------------------------------------------------------------- whole warps (fpu_int.h) */
 
 /* Run body for every lane t set in m0 (lanes 0-63) and m1 (64-127), in order. */
-#define FOR_LANES(m0, m1, body)                                             \
-    do {                                                                    \
-        for (unsigned w_ = 0; w_ < 2; w_++) {                               \
-            uint64_t m_ = w_ ? (m1) : (m0);                                 \
-            while (m_) {                                                    \
-                unsigned t = w_ * 64 + (unsigned)__builtin_ctzll(m_);       \
-                m_ &= m_ - 1;                                               \
-                body;                                                       \
-            }                                                               \
-        }                                                                   \
+#define FOR_LANES(m0, m1, body)                                       \
+    do {                                                              \
+        for (unsigned w_ = 0; w_ < 2; w_++) {                         \
+            uint64_t m_ = w_ ? (m1) : (m0);                           \
+            while (m_) {                                              \
+                unsigned t = w_ * 64 + (unsigned)__builtin_ctzll(m_); \
+                m_ &= m_ - 1;                                         \
+                body;                                                 \
+            }                                                         \
+        }                                                             \
     } while (0)
 
 /*

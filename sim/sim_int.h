@@ -85,7 +85,7 @@ typedef struct vx_warp {
     uint32_t depth;     /* IPDOM stack depth */
     uint64_t issued;
     uint8_t pad[8]; /* to 64 bytes: indexing is a shift */
-} vx_warp; /* kept small (the plain CSRs live in vx_sim.pcsr) so indexing is cheap */
+} vx_warp;          /* kept small (the plain CSRs live in vx_sim.pcsr) so indexing is cheap */
 
 static inline vx_lanes vx_warp_mask(const vx_warp *w)
 {

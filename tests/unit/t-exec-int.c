@@ -324,9 +324,64 @@ static void test_system(void)
     vx_sim_free(s);
 }
 
+/*
+ * divu/remu over whole warps (8 to 128 lanes): a divisor shared by every lane
+ * takes the executor's reciprocal path, one lane with another divisor or a
+ * partial mask the per-lane one; both must give C's / and % (and the RISC-V
+ * results for 0), lane by lane.
+ */
+static void test_wide_division(void)
+{
+    static const uint32_t divisors[] = {0,          1,          2,          3,          7,
+                                        10,         16,         1000003,    0x10000,    0x7fffffff,
+                                        0x80000000, 0x80000001, 0xfffffffe, 0xffffffff, 12345};
+    static const uint32_t nts[] = {8, 32, 128};
+    uint64_t r = 0x9E3779B97F4A7C15u;
+    int bad = 0, runs = 0;
+    for (size_t ni = 0; ni < sizeof nts / sizeof nts[0]; ni++)
+        for (size_t di = 0; di < sizeof divisors / sizeof divisors[0]; di++)
+            for (int variant = 0; variant < 3; variant++) {
+                /* 0: uniform divisor, full mask; 1: lane 3 differs; 2: lane 5 masked off */
+                uint32_t nt = nts[ni], b = divisors[di];
+                vx_lanes all = vx_lanes_all(nt);
+                vx_sim *s = st_warp(nt, variant == 2 ? all & ~vx_lanes_bit(5) : all);
+                uint32_t a[128], bb[128];
+                for (uint32_t l = 0; l < nt; l++) {
+                    r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+                    static const uint32_t edges[] = {0, 1, 0xffffffffu, 0x80000000u, 0x7fffffffu};
+                    a[l] = l < 5 ? edges[l] : (uint32_t)(r >> (r % 32));
+                    if (l == 7) a[l] = b;     /* a == b */
+                    if (l == 8) a[l] = b - 1; /* just below */
+                    bb[l] = variant == 1 && l == 3 ? b + 1 : b;
+                    st_setx(s, 0, l, 1, a[l]);
+                    st_setx(s, 0, l, 2, bb[l]);
+                    st_setx(s, 0, l, 3, SENT);
+                    st_setx(s, 0, l, 4, SENT);
+                }
+                ST_CODE_ARR(s, DIVU(3, 1, 2), REMU(4, 1, 2));
+                vx_stop st;
+                if (st_go(s, &st) != VX_STOP_EXIT) bad++;
+                for (uint32_t l = 0; l < nt; l++) {
+                    int on = variant != 2 || l != 5;
+                    uint32_t q = bb[l] ? a[l] / bb[l] : 0xffffffffu;
+                    uint32_t m = bb[l] ? a[l] % bb[l] : a[l];
+                    if (st_x(s, 0, l, 3) != (on ? q : SENT) ||
+                        st_x(s, 0, l, 4) != (on ? m : SENT)) {
+                        if (bad++ < 5)
+                            diag("nt %u b 0x%x variant %d lane %u: a 0x%x q 0x%x r 0x%x", nt, b,
+                                 variant, l, a[l], st_x(s, 0, l, 3), st_x(s, 0, l, 4));
+                    }
+                }
+                runs++;
+                vx_sim_free(s);
+            }
+    ok(!bad, "divu/remu on %d wide warps (shared divisors: reciprocal path) match / and %%", runs);
+}
+
 int main(void)
 {
     test_alu();
+    test_wide_division();
     test_x0();
     test_branches();
     test_jumps();

@@ -425,9 +425,175 @@ static void test_lrsc(void)
     vx_sim_free(s);
 }
 
+/* ---- whole warps: uniform, consecutive and multi-page accesses ---------------------------- */
+
+struct memlog {
+    uint32_t nmem, nreads;
+    vx_memwrite mem[128];
+    vx_memread reads[128];
+};
+
+static void log_obs(void *ctx, const vx_event *ev)
+{
+    struct memlog *m = ctx;
+    if (ev->kind != VX_EV_ISSUE || (ev->nmem == 0 && ev->nreads == 0)) return;
+    m->nmem = ev->nmem;
+    m->nreads = ev->nreads;
+    memcpy(m->mem, ev->mem, ev->nmem * sizeof *ev->mem);
+    memcpy(m->reads, ev->reads, ev->nreads * sizeof *ev->reads);
+}
+
+/* Lane l's address in the "stack" layout: lanes 8 KiB apart, one page each. */
+#define STK(l) (0x00400000u + 0x2000u * (l) + 0x7f8u)
+
+static void test_wide(uint32_t nt)
+{
+    const vx_lanes all = vx_lanes_all(nt);
+    int bad;
+
+    /* a uniform load: every lane reads one address (sign and zero extension too) */
+    vx_sim *s = st_warp(nt, 0);
+    st_w32(s, ST_DATA + 8, 0x8000ff81u);
+    st_setx_all(s, 0, 1, ST_DATA);
+    ST_CODE_ARR(s, LW(3, 8, 1), LB(4, 8, 1), LHU(5, 8, 1), LH(6, 10, 1), LBU(7, 11, 1));
+    st_go(s, NULL);
+    bad = 0;
+    for (uint32_t l = 0; l < nt; l++)
+        bad += st_x(s, 0, l, 3) != 0x8000ff81u || st_x(s, 0, l, 4) != 0xffffff81u ||
+               st_x(s, 0, l, 5) != 0xff81u || st_x(s, 0, l, 6) != 0xffff8000u ||
+               st_x(s, 0, l, 7) != 0x80u;
+    ok(!bad, "%u lanes: a uniform load reaches every lane", nt);
+    vx_sim_free(s);
+
+    /* consecutive words: load (rd == rs1), store, and a store with a lane masked off */
+    s = st_warp(nt, 0);
+    for (uint32_t l = 0; l < nt; l++) {
+        st_w32(s, ST_DATA + 4 * l, 0x1000 + l);
+        st_setx(s, 0, l, 1, ST_DATA + 4 * l);
+        st_setx(s, 0, l, 2, 0x2000 + l);
+    }
+    ST_CODE_ARR(s, SW(2, 0x400, 1), LW(1, 0, 1));
+    st_go(s, NULL);
+    bad = 0;
+    for (uint32_t l = 0; l < nt; l++)
+        bad +=
+            st_x(s, 0, l, 1) != 0x1000 + l || st_r32(s, 0, ST_DATA + 0x400 + 4 * l) != 0x2000 + l;
+    ok(!bad, "%u lanes: consecutive words load and store", nt);
+    vx_sim_free(s);
+
+    s = st_warp(nt, all & ~vx_lanes_bit(5));
+    for (uint32_t l = 0; l < nt; l++) {
+        st_setx(s, 0, l, 1, ST_DATA + 4 * l);
+        st_setx(s, 0, l, 2, 0x3000 + l);
+    }
+    ST_CODE_ARR(s, SW(2, 0, 1));
+    st_go(s, NULL);
+    bad = 0;
+    for (uint32_t l = 0; l < nt; l++)
+        bad += st_r32(s, 0, ST_DATA + 4 * l) != (l == 5 ? 0 : 0x3000 + l);
+    ok(!bad, "%u lanes: consecutive store skips the inactive lane", nt);
+    vx_sim_free(s);
+
+    /* one page per lane (per-thread stacks): loads from written and untouched pages,
+     * stores to new pages, two lanes on one word (the higher lane wins) */
+    s = st_warp(nt, 0);
+    for (uint32_t l = 0; l < nt; l += 2)
+        st_w32(s, STK(l), 0x5000 + l); /* odd lanes' pages stay untouched */
+    for (uint32_t l = 0; l < nt; l++) {
+        st_setx(s, 0, l, 1, STK(l));
+        st_setx(s, 0, l, 2, 0x6000 + l);
+        st_setx(s, 0, l, 4, l == 3 ? STK(2) + 0x400000 : STK(l) + 0x400000); /* 2, 3 collide */
+    }
+    ST_CODE_ARR(s, LH(3, 0, 1), SW(2, 0, 4), SB(2, 4, 1), LW(1, 0, 1));
+    st_go(s, NULL);
+    bad = 0;
+    for (uint32_t l = 0; l < nt; l++) {
+        uint32_t v = l % 2 ? 0 : 0x5000 + l;
+        bad += st_x(s, 0, l, 3) != v || st_x(s, 0, l, 1) != v;
+        if (l != 2) bad += st_r32(s, 0, (l == 3 ? STK(2) : STK(l)) + 0x400000) != 0x6000 + l;
+        bad += (st_r32(s, 0, STK(l) + 4) & 0xff) != ((0x6000 + l) & 0xff);
+    }
+    ok(!bad, "%u lanes: one page per lane, loads and stores in lane order", nt);
+
+    vx_sim_free(s);
+
+    /* copy-on-write: stores into pages shared with a snapshot do not show in it */
+    s = st_warp(nt, 0);
+    for (uint32_t l = 0; l < nt; l++) {
+        st_w32(s, STK(l), 0x6000 + l);
+        st_setx(s, 0, l, 1, STK(l));
+        st_setx(s, 0, l, 2, 0x7000 + l);
+    }
+    vx_sim_snap *snap = NULL;
+    if (vx_sim_snap_save(s, &snap)) tap_bail("snapshot failed");
+    ST_CODE_ARR(s, SW(2, 0, 1));
+    st_go(s, NULL);
+    bad = 0;
+    for (uint32_t l = 0; l < nt; l++)
+        bad += st_r32(s, 0, STK(l)) != 0x7000 + l;
+    vx_sim_snap_restore(s, snap);
+    for (uint32_t l = 0; l < nt; l++)
+        bad += st_r32(s, 0, STK(l)) != 0x6000 + l;
+    vx_sim_snap_free(snap);
+    ok(!bad, "%u lanes: one page per lane, copy-on-write kept", nt);
+    vx_sim_free(s);
+
+    /* the observer sees every lane's write and read, in lane order */
+    s = st_warp(nt, 0);
+    struct memlog m;
+    memset(&m, 0, sizeof m);
+    vx_sim_set_observer(s, log_obs, &m, VX_OBS_READS);
+    for (uint32_t l = 0; l < nt; l++) {
+        st_setx(s, 0, l, 1, STK(l));
+        st_setx(s, 0, l, 2, 0xabcd0000u + l);
+    }
+    ST_CODE_ARR(s, SH(2, 2, 1));
+    st_go(s, NULL);
+    bad = m.nmem != nt;
+    for (uint32_t l = 0; l < nt && !bad; l++)
+        bad += m.mem[l].lane != l || m.mem[l].addr != STK(l) + 2 || m.mem[l].size != 2 ||
+               m.mem[l].value != l;
+    vx_sim_free(s);
+    s = st_warp(nt, 0);
+    memset(&m, 0, sizeof m);
+    vx_sim_set_observer(s, log_obs, &m, VX_OBS_READS);
+    for (uint32_t l = 0; l < nt; l++)
+        st_setx(s, 0, l, 1, STK(l));
+    ST_CODE_ARR(s, LW(3, 0, 1));
+    st_go(s, NULL);
+    bad += m.nreads != nt;
+    for (uint32_t l = 0; l < nt && !bad; l++)
+        bad += m.reads[l].lane != l || m.reads[l].addr != STK(l) || m.reads[l].size != 4;
+    ok(!bad, "%u lanes: per-lane writes and reads reported in lane order", nt);
+    vx_sim_free(s);
+
+    /* the memory limit reached on the n-th new page: a precise fault, nothing stored */
+    vx_sim_config c = VX_SIM_CONFIG_INIT;
+    c.warps = 1;
+    c.threads = nt;
+    c.mem_limit = 8 * VX_PAGE_SIZE; /* the code page + 7 */
+    s = NULL;
+    if (vx_sim_new(&c, &s)) tap_bail("vx_sim_new failed");
+    vx_sim_set_tmask(s, 0, all);
+    for (uint32_t l = 0; l < nt; l++) {
+        st_setx(s, 0, l, 1, STK(l));
+        st_setx(s, 0, l, 2, 0x77);
+    }
+    ST_CODE_ARR(s, SW(2, 0, 1));
+    vx_stop st;
+    bad = st_go(s, &st) != VX_STOP_FAULT || st.fault.kind != VX_FAULT_UNMAPPED;
+    for (uint32_t l = 0; l < nt; l++)
+        bad += st_r32(s, 0, STK(l)) != 0;
+    ok(!bad, "%u lanes: memory limit on a multi-page store is precise (%s)", nt, st.fault.reason);
+    vx_sim_free(s);
+}
+
 int main(void)
 {
     test_loads();
+    test_wide(8);
+    test_wide(32);
+    test_wide(128);
     test_stores();
     test_faults();
     test_console();

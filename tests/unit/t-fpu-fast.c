@@ -14,7 +14,7 @@
  * against the host FPU; this one pins them to each other on the inputs where a
  * wrong shortcut would show.
  */
-#define VX_FPU_NO_FAST 1
+#define VX_FPU_NO_FAST        1
 #define vx_f32_add            ref_f32_add
 #define vx_f32_sub            ref_f32_sub
 #define vx_f32_mul            ref_f32_mul
@@ -116,9 +116,9 @@ static uint32_t any_float(void)
 {
     uint32_t r = rnd32();
     switch (r % 16) {
-    case 0: return r & 0x807FFFFFu;                           /* subnormal or zero */
-    case 1: return (r & 0x80000000u) | 0x7F800000u;           /* inf */
-    case 2: return (r & 0x80000000u) | 0x7F800000u | (rnd32() | 1u) >> 9; /* NaN */
+    case 0: return r & 0x807FFFFFu;                                         /* subnormal or zero */
+    case 1: return (r & 0x80000000u) | 0x7F800000u;                         /* inf */
+    case 2: return (r & 0x80000000u) | 0x7F800000u | (rnd32() | 1u) >> 9;   /* NaN */
     case 3: return (r & 0x80000000u) | (rnd32() & 0x7FFFFFu) | 0x7F000000u; /* huge */
     case 4: return (r & 0x80000000u) | (rnd32() & 0x7FFFFFu) | 0x00800000u; /* tiny normal */
     case 5:
@@ -163,8 +163,8 @@ static void check(struct tally *t, const char *what, unsigned rm, uint32_t a, ui
     t->n++;
     if (got == want && gfl == wfl) return;
     if (t->bad++ < 5)
-        diag("%s rm %u (%08x, %08x, %08x): fast %08x/%02x, exact %08x/%02x", what, rm, a, b, c,
-             got, gfl, want, wfl);
+        diag("%s rm %u (%08x, %08x, %08x): fast %08x/%02x, exact %08x/%02x", what, rm, a, b, c, got,
+             gfl, want, wfl);
 }
 
 #define N_FMA 400000
@@ -226,8 +226,8 @@ static void fma_window_edges(void)
                 check(&t, "fmadd window", rm, a, b, c, g, gf, w, wf);
             }
         }
-    ok(t.bad == 0, "fmadd around the exponent window: fast = exact on %ld cases (%ld differ)",
-       t.n, t.bad);
+    ok(t.bad == 0, "fmadd around the exponent window: fast = exact on %ld cases (%ld differ)", t.n,
+       t.bad);
 }
 
 /* The inverse of odd b modulo 2^32 (Newton's iteration doubles the bits each step). */
@@ -266,7 +266,7 @@ static void fma_window_adversarial(void)
             B &= 0xFFFFFFu;
             if (d > 0) {
                 A = inv_odd(B) & 0x7FFFFFFFu; /* A*B = 1 mod 2^31 */
-                if (A >> 23 != 1) continue;    /* needs 24 bits exactly */
+                if (A >> 23 != 1) continue;   /* needs 24 bits exactly */
                 C = 0xFFFFFFu - (rnd32() & 0xFFFFu);
             } else {
                 A = (1u << 23) | (rnd32() & 0x7FFFFFu);
@@ -287,8 +287,9 @@ static void fma_window_adversarial(void)
             check(&t, "fmadd past the window", rm, a, b, c, g, gf, w, wf);
         }
     }
-    ok(t.bad == 0, "fmadd just past the window (d = 29, 30, -6): fast = exact on %ld cases "
-                   "(%ld differ)",
+    ok(t.bad == 0,
+       "fmadd just past the window (d = 29, 30, -6): fast = exact on %ld cases "
+       "(%ld differ)",
        t.n, t.bad);
 }
 
@@ -324,11 +325,11 @@ static uint32_t any_int(void)
 {
     uint32_t r = rnd32();
     switch (r % 6) {
-    case 0: return (1u << 24) + (rnd32() % 9) - 4;   /* around 2^24 */
-    case 1: return (uint32_t)-(int32_t)((1u << 24) + (rnd32() % 9) - 4);
-    case 2: return rnd32() % 2001 - 1000;              /* small, both signs */
-    case 3: return 0x80000000u + (rnd32() % 5) - 2;    /* around INT_MIN / 2^31 */
-    case 4: return 0xFFFFFFFFu - (rnd32() % 5);        /* UINT_MAX, -1 .. */
+    case 0: return (1u << 24) + (rnd32() % 9) - 4; /* around 2^24 */
+    case 1: return (uint32_t) - (int32_t)((1u << 24) + (rnd32() % 9) - 4);
+    case 2: return rnd32() % 2001 - 1000;           /* small, both signs */
+    case 3: return 0x80000000u + (rnd32() % 5) - 2; /* around INT_MIN / 2^31 */
+    case 4: return 0xFFFFFFFFu - (rnd32() % 5);     /* UINT_MAX, -1 .. */
     default: return rnd32() >> (rnd32() % 32);
     }
 }
@@ -403,8 +404,9 @@ static void lanes_vs_per_lane(void)
             if (bad++ < 5) diag("lanes op %d rm %u alias %d: mismatch", op, rm, alias);
         }
     }
-    ok(bad == 0, "whole-warp add/sub/mul/fma/fcvt.s.w(u) = per-lane reference on %ld warps (%ld "
-                 "differ)",
+    ok(bad == 0,
+       "whole-warp add/sub/mul/fma/fcvt.s.w(u) = per-lane reference on %ld warps (%ld "
+       "differ)",
        n, bad);
 }
 
