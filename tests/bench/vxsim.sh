@@ -3,14 +3,16 @@
 # the simulator alone (vxsim, no observer), release build, one host core.
 #   loop    a register-only loop on every warp and lane (hand assembled below)
 #   sgemm   kernel/examples/sgemm.cpp with N=256 (FP multiply-add heavy)
-#   vecadd  kernel/examples/vecadd.c with N=200000 (memory heavy; its setup and
-#           check run on one lane, so lane-ops/s says little for it)
+#   vecadd  kernel/examples/vecadd.c with N=200000 (memory and runtime heavy)
 # on the default 1x1x4x4 platform and on 1x4x8x32.  Targets (DESIGN/brief):
 # >= 30 M warp-instr/s at 1x1x4x4, >= 300 M lane-ops/s at 1x4x8x32.
+# obs x: the same run with the simulator's observer on and nothing recorded
+# (vxrec --discard) over plain vxsim, when vxrec is built: what observing costs.
 # Figures only; nothing here fails on timing.
 set -u
 BIN=${VXRR_BIN:-build/bin}
 VXSIM="$BIN/vxsim"
+VXREC="$BIN/vxrec"
 [ -x "$VXSIM" ] || { echo "vxsim not built"; exit 1; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -52,13 +54,15 @@ sh kernel/vxcc -O2 -DN=200000 -o "$T/vecadd.elf" kernel/examples/vecadd.c ||
 now() { date +%s.%N; }
 
 # CPU seconds (user + system) of one run, from getrusage (microseconds): the host
-# is shared, so wall time would measure the other jobs too.
+# is shared, so wall time would measure the other jobs too.  The difference of
+# two readings: python3 may already have waited for children of its own at start-up.
 cpu_time() {
     python3 -c '
 import resource, subprocess, sys
+r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
 subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%.4f" % (r.ru_utime + r.ru_stime))' "$@"
+print("%.4f" % (r.ru_utime + r.ru_stime - r0.ru_utime - r0.ru_stime))' "$@"
 }
 
 run() { # name shape...
@@ -69,14 +73,23 @@ run() { # name shape...
         t=$(cpu_time "$VXSIM" "$@" "$T/$name.elf")
         best=$(echo "$t ${best:-$t}" | awk '{print ($1 < $2) ? $1 : $2}')
     done
+    obs=""
+    if [ -x "$VXREC" ]; then
+        for i in 1 2 3; do
+            t=$(cpu_time "$VXREC" -q --discard "$@" "$T/$name.elf")
+            obs=$(echo "$t ${obs:-$t}" | awk '{print ($1 < $2) ? $1 : $2}')
+        done
+    fi
     stats=$("$VXSIM" --stats "$@" "$T/$name.elf" 2>&1 > /dev/null)
     ins=$(echo "$stats" | awk '/^instructions:/ {print $2}')
     lops=$(echo "$stats" | awk '/^lane-ops:/ {print $2}')
-    echo "$name $* $ins $lops $best" | awk '{
-        n = NF; t = $n; lops = $(n - 1); ins = $(n - 2); shape = "";
-        for (i = 2; i <= n - 3; i++) shape = shape " " $i;
-        printf "%-13s %-16s %10d instr %11d lane-ops %7.3f s  %6.1f M warp-instr/s  %7.1f M lane-ops/s\n",
-               $1, shape, ins, lops, t, ins / t / 1e6, lops / t / 1e6 }'
+    echo "$name $* $ins $lops $best ${obs:-0}" | awk '{
+        n = NF; o = $n; t = $(n - 1); lops = $(n - 2); ins = $(n - 3); shape = "";
+        for (i = 2; i <= n - 4; i++) shape = shape " " $i;
+        printf "%-13s %-16s %10d instr %11d lane-ops %7.3f s  %6.1f M warp-instr/s  %7.1f M lane-ops/s",
+               $1, shape, ins, lops, t, ins / t / 1e6, lops / t / 1e6;
+        if (o > 0) printf "  obs x %.2f", o / t;
+        printf "\n" }'
 }
 
 echo "vxsim throughput (best of 3, CPU time of the process: includes start-up and loading)"
