@@ -524,8 +524,9 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     uint32_t npc = pc + 4;
     const uint32_t raw = in->raw;
     /* Computed where used: the mask as one value, and the last active lane. */
-#define TM   ((vx_lanes)tm1 << 64 | tm0)
-#define LAST (tm1 ? 127u - (unsigned)__builtin_clzll(tm1) : 63u - (unsigned)__builtin_clzll(tm0))
+#define TM    ((vx_lanes)tm1 << 64 | tm0)
+#define LAST  (tm1 ? 127u - (unsigned)__builtin_clzll(tm1) : 63u - (unsigned)__builtin_clzll(tm0))
+#define FIRST (tm0 ? (unsigned)__builtin_ctzll(tm0) : 64u + (unsigned)__builtin_ctzll(tm1))
     int status = VX_X_OK;
     uint32_t fflags = 0;
     uint32_t fsize = 4;
@@ -740,18 +741,21 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
              * (pages 1 .. 0xFFFEF lie wholly in it).  The same pass notes whether a
              * full warp reads one address (a uniform load: one read, broadcast) or
              * consecutive words (one copy). */
-            const uint32_t pn0 = (pa[LAST] + imm) >> VX_PAGE_SHIFT;
-            const uint32_t a0 = pa[0] + imm;
-            uint32_t diff = 0, mis = 0, ustride = 0, bcast = 0;
-            LANES(uint32_t a_ = pa[t] + imm; diff |= (a_ >> VX_PAGE_SHIFT) ^ pn0; mis |= a_;
-                  ustride |= a_ ^ (a0 + 4 * t); bcast |= a_ ^ a0);
+            /* ox: the bits in which some lane's address differs from the first
+             * active lane's (page bits: another page; any: not uniform). */
+            const uint32_t a0 = pa[FIRST] + imm;
+            const uint32_t pn0 = a0 >> VX_PAGE_SHIFT;
+            uint32_t ox = 0, mis = 0, ustride = 0;
+            LANES(uint32_t a_ = pa[t] + imm; ox |= a_ ^ a0; mis |= a_;
+                  ustride |= a_ ^ (a0 + 4 * t));
+            const uint32_t diff = ox >> VX_PAGE_SHIFT, bcast = ox;
             if (VX_LIKELY(!diff && !(mis & (fsize - 1)) && pn0 - 1u < 0xFFFEFu)) {
                 const uint8_t *pg = vx_gmem_rpage(s, pn0);
 #define PG(t) (pg + ((pa[t] + imm) & (VX_PAGE_SIZE - 1)))
                 if (traced) LANES(memr(s, pa[t] + imm, (uint8_t)fsize, t));
                 const bool isf = in->op == VX_OP_FLW;
                 uint32_t *d = isf ? FR(in->rd) : XR(in->wrd);
-                const uint8_t *p0 = pg + (a0 & (VX_PAGE_SIZE - 1)); /* lane 0's (full only) */
+                const uint8_t *p0 = pg + (a0 & (VX_PAGE_SIZE - 1)); /* the first lane's */
                 if (full && !bcast) {
                     uint32_t v;
                     switch (in->op) {
@@ -853,11 +857,12 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         if (VX_LIKELY(!s->nresv)) {
             /* Fast path as for loads; the page is made writable once (a memory-limit
              * failure falls through to the slow path, which reports it). */
-            const uint32_t pn0 = (pa[LAST] + imm) >> VX_PAGE_SHIFT;
-            const uint32_t a0 = pa[0] + imm;
-            uint32_t diff = 0, mis = 0, ustride = 0;
-            LANES(uint32_t a_ = pa[t] + imm; diff |= (a_ >> VX_PAGE_SHIFT) ^ pn0; mis |= a_;
+            const uint32_t a0 = pa[FIRST] + imm;
+            const uint32_t pn0 = a0 >> VX_PAGE_SHIFT;
+            uint32_t ox = 0, mis = 0, ustride = 0;
+            LANES(uint32_t a_ = pa[t] + imm; ox |= a_ ^ a0; mis |= a_;
                   ustride |= a_ ^ (a0 + 4 * t));
+            const uint32_t diff = ox >> VX_PAGE_SHIFT;
             uint8_t *pg;
             if (VX_LIKELY(!diff && !(mis & (fsize - 1)) && pn0 - 1u < 0xFFFEFu &&
                           (pg = vx_gmem_wpage(s, pn0)) != NULL)) {
@@ -1453,6 +1458,7 @@ done:
 #undef FR
 #undef TM
 #undef LAST
+#undef FIRST
 #undef COLD
 }
 
