@@ -1566,9 +1566,12 @@ decoded:
 
 report:
     if (traced) {
-        /* Only what changes per issue: vx_sim_new set the rest of s->iev once. */
-        ev->flags = (uint8_t)(((mode & VX_XM_INJECT) ? VX_EVF_INJECTED : 0) |
-                              ((mode & VX_XM_STEP) ? VX_EVF_STEP : 0));
+        /* Only what changes per issue: vx_sim_new set the rest of s->iev once.
+         * flags and fault are left 0 / NULL between events, so the scheduler's
+         * issues (mode 0, no fault) do not write them. */
+        if (mode)
+            ev->flags = (uint8_t)(((mode & VX_XM_INJECT) ? VX_EVF_INJECTED : 0) |
+                                  ((mode & VX_XM_STEP) ? VX_EVF_STEP : 0));
         ev->index = index;
         ev->cycle = s->cycle;
         ev->core = core;
@@ -1576,13 +1579,14 @@ report:
         ev->pc = pc;
         ev->insn = in ? in->raw : 0;
         ev->tmask = (vx_lanes)tm1 << 64 | tm0;
-        ev->fault = NULL;
         if (VX_UNLIKELY(r == VX_X_FAULT)) {
             /* a faulting issue has no other effect */
             ev->fault = &s->fault;
             ev->ncommits = ev->nmem = ev->nreads = ev->nwctl = ev->nconsole = 0;
         }
         if (s->obs) s->obs(s->obs_ctx, ev);
+        if (mode) ev->flags = 0;
+        if (VX_UNLIKELY(r == VX_X_FAULT)) ev->fault = NULL;
     }
     return r;
 }
