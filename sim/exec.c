@@ -421,6 +421,29 @@ static void set_tmask(vx_sim *s, uint32_t gw, vx_lanes m, uint32_t pc, bool trac
  */
 #define LANES_EW(...) LANES_IMPL(_Pragma("GCC ivdep"), __VA_ARGS__)
 
+/*
+ * The observer's per-lane reads (only with VX_OBS_READS: tested once) and writes
+ * of a load or store at pa[t] + imm of fsize bytes, value pb[t], written through a
+ * local pointer (one count update per instruction).
+ */
+#define MEMR_LANES()                                                                           \
+    do {                                                                                       \
+        if (s->obs_flags & VX_OBS_READS) {                                                     \
+            vx_memread *mr_ = s->ev_reads + s->iev.nreads;                                     \
+            LANES(mr_->addr = pa[t] + imm; mr_->size = (uint8_t)fsize; mr_->lane = (uint8_t)t; \
+                  mr_++);                                                                      \
+            s->iev.nreads = (uint32_t)(mr_ - s->ev_reads);                                     \
+        }                                                                                      \
+    } while (0)
+#define MEMW_LANES()                                                                         \
+    do {                                                                                     \
+        vx_memwrite *mw_ = s->ev_mem + s->iev.nmem;                                          \
+        const uint32_t vm_ = fsize == 4 ? ~0u : (1u << (fsize * 8)) - 1;                     \
+        LANES(mw_->addr = pa[t] + imm; mw_->value = pb[t] & vm_; mw_->size = (uint8_t)fsize; \
+              mw_->lane = (uint8_t)t; mw_++);                                                \
+        s->iev.nmem = (uint32_t)(mw_ - s->ev_mem);                                           \
+    } while (0)
+
 /* integer rd <- f(rs1, rs2) */
 #define OP_RR(expr)                                                      \
     do {                                                                 \
@@ -752,7 +775,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
             if (VX_LIKELY(!diff && !(mis & (fsize - 1)) && pn0 - 1u < 0xFFFEFu)) {
                 const uint8_t *pg = vx_gmem_rpage(s, pn0);
 #define PG(t) (pg + ((pa[t] + imm) & (VX_PAGE_SIZE - 1)))
-                if (traced) LANES(memr(s, pa[t] + imm, (uint8_t)fsize, t));
+                if (traced) MEMR_LANES();
                 const bool isf = in->op == VX_OP_FLW;
                 uint32_t *d = isf ? FR(in->rd) : XR(in->wrd);
                 const uint8_t *p0 = pg + (a0 & (VX_PAGE_SIZE - 1)); /* the first lane's */
@@ -793,7 +816,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
             if (VX_LIKELY(!(mis & (fsize - 1)) && !out)) {
                 LANES(uint32_t a_ = pa[t] + imm;
                       ptr[t] = vx_gmem_rpage(s, a_ >> VX_PAGE_SHIFT) + (a_ & (VX_PAGE_SIZE - 1)));
-                if (traced) LANES(memr(s, pa[t] + imm, (uint8_t)fsize, t));
+                if (traced) MEMR_LANES();
                 const bool isf = in->op == VX_OP_FLW;
                 uint32_t *d = isf ? FR(in->rd) : XR(in->wrd);
                 switch (in->op) {
@@ -825,7 +848,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
             mem_fault(s, fk, false, gw, pc, raw, bad, baddr, fsize, "load");
             return VX_X_FAULT;
         }
-        if (traced) LANES(memr(s, pa[t] + imm, (uint8_t)fsize, t));
+        if (traced) MEMR_LANES();
         if (in->op == VX_OP_FLW) {
             uint32_t *d = FR(in->rd);
             LANES(d[t] = ld32(ptr[t]));
@@ -876,7 +899,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
                 else
                     LANES(*PG(t) = (uint8_t)pb[t]);
 #undef PG
-                if (traced) LANES(memw(s, pa[t] + imm, pb[t], (uint8_t)fsize, t));
+                if (traced) MEMW_LANES();
                 break;
             }
             /* Medium path as for loads: pages resolved (made writable) for every lane
@@ -899,7 +922,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
                         LANES(st16(ptr[t], pb[t]));
                     else
                         LANES(*ptr[t] = (uint8_t)pb[t]);
-                    if (traced) LANES(memw(s, pa[t] + imm, pb[t], (uint8_t)fsize, t));
+                    if (traced) MEMW_LANES();
                     break;
                 }
             }
@@ -954,7 +977,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
             LANES(st16(ptr[t], pb[t]));
         else
             LANES(*ptr[t] = (uint8_t)pb[t]);
-        if (traced) LANES(memw(s, pa[t] + imm, pb[t], (uint8_t)fsize, t));
+        if (traced) MEMW_LANES();
         break;
     }
 
