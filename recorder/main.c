@@ -31,8 +31,12 @@ static void usage(FILE *f)
             "                            0 = only the one at the start)\n"
             "      --chunk-size BYTES    raw bytes per compressed chunk (default %u)\n"
             "      --no-compress         store chunks uncompressed\n"
-            "      --writer-thread       encode and write the trace in a second thread (helps\n"
-            "                            on an idle multi-core machine; the trace is the same)\n"
+            "      --writer-thread       encode and write the trace in a second thread (the\n"
+            "                            default when 2 or more CPUs are online; the trace is\n"
+            "                            byte for byte the same either way)\n"
+            "      --no-writer-thread    encode and write in the simulator's thread\n"
+            "      --timing              after the summary, print where the time went (wall,\n"
+            "                            each thread's CPU, time spent waiting for the writer)\n"
             "      --discard             run with the simulator's observer on but record nothing\n"
             "                            (to measure what observing costs; no trace is written)\n"
             "  -q, --quiet               no progress line, no summary\n\n"
@@ -85,6 +89,7 @@ int main(int argc, char **argv)
     bool dm_bind_given = false;
 
     memset(&o, 0, sizeof o);
+    o.writer_thread = -1;
     vx_cli_run_init(&o.run);
     o.keyframe_interval = VX_TRACE_DEFAULT_KEYFRAME_ISSUES;
 
@@ -112,7 +117,11 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--no-compress")) {
             o.no_compress = true;
         } else if (!strcmp(a, "--writer-thread")) {
-            o.writer_thread = true;
+            o.writer_thread = 1;
+        } else if (!strcmp(a, "--no-writer-thread")) {
+            o.writer_thread = 0;
+        } else if (!strcmp(a, "--timing")) {
+            o.timing = true;
         } else if (!strcmp(a, "--discard")) {
             o.discard = true;
         } else if (is_opt(a, "--output", "-o")) {

@@ -19,22 +19,45 @@
 #include <string.h>
 
 #include "pipe.h"
+#include "rec.h"
 
 #define PIPE_BATCH    (1u << 20)
 #define PIPE_NBATCH   8u
 #define ALIGN16(n)    (((n) + 15u) & ~(size_t)15u)
-#define KIND_KEYFRAME 0xFFu
+#define ALIGN64(n)    (((n) + 63u) & ~(size_t)63u)
+#define KIND_KEYFRAME 0x80u /* qev kinds are VX_EV_* (< 0x80) or this */
+#define KIND_FAST     0xC0u /* qfast: 0xC0 | dcycle */
 
-/* One event in a batch; its arrays follow, each 16-byte aligned. */
+/*
+ * The items of a batch, each 16-byte aligned and starting with its kind.
+ *
+ * qfast: the common event, compactly - an issue with no flags, memory write,
+ * warp-control effect, console byte or fault, at most one integer or float commit
+ * (of the issue's lanes), at most 32 lanes, 256 cores, 256 warps per core, less than
+ * 64 cycles after the previous event; its T values follow.  16 bytes and the values (a qev takes 64 and more).
+ */
+typedef struct qfast {
+    uint8_t kind;   /* KIND_FAST | (cycle - the previous event's, < 64) */
+    uint8_t commit; /* 0: none; else FAST_COMMIT | (FAST_F for the float file) | reg */
+    uint8_t core, warp;
+    uint32_t pc, insn;
+    uint32_t tmask;
+} qfast;
+
+_Static_assert(sizeof(qfast) == 16, "qfast is one 16-byte unit");
+#define FAST_COMMIT 0x80u
+#define FAST_F      0x40u
+
+/* Any other event (or a keyframe, KIND_KEYFRAME); its arrays follow, each 16-byte aligned. */
 typedef struct qev {
-    vx_lanes tmask;
-    uint64_t cycle;
-    uint32_t core, warp, pc, insn;
-    uint32_t nmem, nwctl, nconsole;
-    uint32_t size; /* bytes of the whole item */
-    uint16_t ncommits;
     uint8_t kind, flags;
     uint8_t has_fault;
+    uint16_t ncommits;
+    uint32_t size; /* bytes of the whole item */
+    uint32_t core, warp, pc, insn;
+    uint32_t nmem, nwctl, nconsole;
+    uint64_t cycle;
+    vx_lanes tmask;
 } qev;
 
 typedef struct qcommit {
@@ -51,14 +74,16 @@ typedef struct qkf {
     size_t npages;
 } qkf;
 
+/* A batch; one per cache line (the producer updates len after every event). */
 typedef struct slot {
-    uint8_t *buf;
+    _Alignas(64) uint8_t *buf;
     size_t len, cap;
 } slot;
 
 struct vxrec_pipe {
     vx_trace_writer *w;
     uint32_t T;
+    size_t fast_commit_size; /* of a qfast item with its values */
     pthread_t th;
     bool started;
     pthread_mutex_t mu;
@@ -71,8 +96,15 @@ struct vxrec_pipe {
     vx_err err; /* the consumer's first error */
     char errmsg[600];
     _Atomic uint64_t file_bytes;
-    uint64_t index; /* consumer: event index of the next issue */
+    double consumer_cpu; /* the writer thread's CPU seconds (set when it ends) */
+    double waited;       /* seconds the producer waited for a free batch */
+    /* the consumer's (a cache line apart from the producer's, written per event) */
+    _Alignas(64) uint64_t index; /* event index of the next issue */
+    uint64_t ccycle;             /* the previous event's cycle */
+    vx_event fev;                /* the fast items' event (constant fields set once) */
     vx_commit commits[VX_TRACE_MAX_COMMITS];
+    /* the producer's */
+    _Alignas(64) uint64_t pcycle; /* the previous event's cycle */
 };
 
 static size_t event_size(const vx_event *ev, uint32_t T)
@@ -88,11 +120,14 @@ static size_t event_size(const vx_event *ev, uint32_t T)
 
 /* ---- consumer ------------------------------------------------------------------------------ */
 
+/* The consumer's first error (under the lock: the producer reads it in submit). */
 static void consume_fail(vxrec_pipe *p, vx_err e, const char *what)
 {
-    if (p->err) return;
+    if (p->err) return; /* only this thread writes it */
+    pthread_mutex_lock(&p->mu);
     p->err = e;
     snprintf(p->errmsg, sizeof p->errmsg, "%s: %s", what, vx_trace_writer_errmsg(p->w));
+    pthread_mutex_unlock(&p->mu);
 }
 
 static void free_kf(qkf *k)
@@ -124,6 +159,27 @@ static void consume_batch(vxrec_pipe *p, uint8_t *b, size_t len)
 {
     size_t off = 0;
     while (off < len) {
+        if (VX_LIKELY(b[off] >= KIND_FAST)) {
+            const qfast *f = (const qfast *)(const void *)(b + off);
+            off += f->commit ? p->fast_commit_size : sizeof(qfast);
+            if (VX_UNLIKELY(p->err)) continue;
+            vx_event *ev = &p->fev;
+            ev->index = p->index++;
+            ev->cycle = p->ccycle += f->kind & 63u;
+            ev->core = f->core;
+            ev->warp = f->warp;
+            ev->pc = f->pc;
+            ev->insn = f->insn;
+            ev->tmask = f->tmask;
+            ev->ncommits = f->commit != 0;
+            p->commits[0].file = f->commit & FAST_F ? VX_RF_F : VX_RF_X;
+            p->commits[0].reg = f->commit & 31u;
+            p->commits[0].lanes = f->tmask;
+            p->commits[0].values = (const uint32_t *)(const void *)(f + 1);
+            vx_err e = vx_trace_writer_event(p->w, ev);
+            if (VX_UNLIKELY(e)) consume_fail(p, e, "cannot record an event");
+            continue;
+        }
         qev *q = (qev *)(void *)(b + off);
         uint8_t *d = b + off + ALIGN16(sizeof(qev));
         off += q->size;
@@ -148,7 +204,7 @@ static void consume_batch(vxrec_pipe *p, uint8_t *b, size_t len)
         ev.kind = q->kind;
         ev.flags = q->flags;
         ev.index = p->index;
-        ev.cycle = q->cycle;
+        ev.cycle = p->ccycle = q->cycle;
         if (q->kind == VX_EV_DM) {
             memcpy(&ev.dm, d, sizeof ev.dm);
         } else {
@@ -205,6 +261,7 @@ static void *consumer(void *arg)
         p->count--;
         pthread_cond_broadcast(&p->cv);
     }
+    p->consumer_cpu = vxrec_thread_cpu();
     pthread_mutex_unlock(&p->mu);
     return NULL;
 }
@@ -213,12 +270,17 @@ static void *consumer(void *arg)
 
 vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads)
 {
-    vxrec_pipe *p = calloc(1, sizeof *p);
+    vxrec_pipe *p = aligned_alloc(64, ALIGN64(sizeof(vxrec_pipe)));
     *out = NULL;
     if (!p) return VX_ERR_NOMEM;
+    memset(p, 0, sizeof *p);
     p->w = w;
     p->T = threads;
+    p->fast_commit_size = ALIGN16(sizeof(qfast) + (size_t)threads * 4);
     p->index = vx_trace_writer_index(w);
+    clear_event(&p->fev);
+    p->fev.kind = VX_EV_ISSUE;
+    p->fev.commits = p->commits;
     for (unsigned i = 0; i < PIPE_NBATCH; i++) {
         p->s[i].cap = PIPE_BATCH + 65536;
         if (!(p->s[i].buf = aligned_alloc(16, p->s[i].cap))) goto nomem;
@@ -247,8 +309,12 @@ static bool submit(vxrec_pipe *p)
     p->count++;
     pthread_cond_broadcast(&p->cv);
     p->fill = (p->fill + 1) % PIPE_NBATCH;
-    while (p->count == PIPE_NBATCH)
-        pthread_cond_wait(&p->cv, &p->mu);
+    if (p->count == PIPE_NBATCH) {
+        double t0 = vxrec_now();
+        while (p->count == PIPE_NBATCH)
+            pthread_cond_wait(&p->cv, &p->mu);
+        p->waited += vxrec_now() - t0;
+    }
     bool ok = p->err == VX_OK;
     pthread_mutex_unlock(&p->mu);
     return ok;
@@ -274,10 +340,49 @@ static bool room(vxrec_pipe *p, size_t n)
     return true;
 }
 
+/* Room for n more bytes in the producer's slot, the common case inline. */
+static inline bool has_room(vxrec_pipe *p, size_t n)
+{
+    const slot *s = &p->s[p->fill];
+    return VX_LIKELY(s->len + n <= PIPE_BATCH) || room(p, n);
+}
+
 bool vxrec_pipe_event(vxrec_pipe *p, const vx_event *ev)
 {
+    const uint64_t dcycle = ev->cycle - p->pcycle;
+    const vx_commit *c = ev->commits;
+    if (VX_LIKELY(ev->kind == VX_EV_ISSUE && ev->ncommits <= 1 && p->T <= 32 &&
+                  !(ev->flags | ev->nmem | ev->nwctl | ev->nconsole) && !ev->fault && dcycle < 64 &&
+                  !((ev->core | ev->warp) >> 8) &&
+                  (!ev->ncommits || (c->lanes == ev->tmask && c->reg < 32 &&
+                                     (c->file == VX_RF_X || c->file == VX_RF_F))))) {
+        const size_t n = ev->ncommits ? p->fast_commit_size : sizeof(qfast);
+        if (VX_UNLIKELY(!has_room(p, n))) return false;
+        slot *s = &p->s[p->fill];
+        qfast *f = (qfast *)(void *)(s->buf + s->len);
+
+        f->kind = (uint8_t)(KIND_FAST | dcycle);
+        f->core = (uint8_t)ev->core;
+        f->warp = (uint8_t)ev->warp;
+        f->pc = ev->pc;
+        f->insn = ev->insn;
+        f->tmask = (uint32_t)ev->tmask;
+        if (ev->ncommits) {
+            f->commit = (uint8_t)(FAST_COMMIT | (c->file == VX_RF_F ? FAST_F : 0) | c->reg);
+            if (p->T == 4)
+                memcpy(f + 1, c->values, 16);
+            else
+                memcpy(f + 1, c->values, (size_t)p->T * 4);
+        } else {
+            f->commit = 0;
+        }
+        p->pcycle = ev->cycle;
+        s->len += n;
+        return true;
+    }
+    if (ev->kind != VX_EV_END) p->pcycle = ev->cycle;
     size_t n = event_size(ev, p->T);
-    if (!room(p, n)) return false;
+    if (!has_room(p, n)) return false;
     slot *s = &p->s[p->fill];
     uint8_t *base = s->buf + s->len, *d = base + ALIGN16(sizeof(qev));
     qev *q = (qev *)(void *)base;
@@ -349,7 +454,7 @@ uint64_t vxrec_pipe_file_bytes(vxrec_pipe *p)
     return atomic_load(&p->file_bytes);
 }
 
-vx_err vxrec_pipe_finish(vxrec_pipe *p, char *msg, size_t cap)
+vx_err vxrec_pipe_finish(vxrec_pipe *p, char *msg, size_t cap, vxrec_pipe_times *t)
 {
     if (!p) return VX_OK;
     pthread_mutex_lock(&p->mu);
@@ -363,6 +468,10 @@ vx_err vxrec_pipe_finish(vxrec_pipe *p, char *msg, size_t cap)
     pthread_join(p->th, NULL);
     vx_err e = p->err;
     if (e && msg && cap) snprintf(msg, cap, "%s", p->errmsg);
+    if (t) {
+        t->writer_cpu = p->consumer_cpu;
+        t->waited = p->waited;
+    }
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
     for (unsigned i = 0; i < PIPE_NBATCH; i++)

@@ -25,10 +25,17 @@ bool vxrec_pipe_keyframe(vxrec_pipe *p, uint64_t cycle, uint8_t *state, size_t l
 /* Trace bytes written so far (for the progress line). */
 uint64_t vxrec_pipe_file_bytes(vxrec_pipe *p);
 
+/* Where the time went (vxrec --timing). */
+typedef struct vxrec_pipe_times {
+    double writer_cpu; /* CPU seconds of the writer thread */
+    double waited;     /* seconds the simulator's thread waited for the writer */
+} vxrec_pipe_times;
+
 /*
  * Write everything queued, stop the thread and free the pipe (the writer belongs to
- * the caller again).  Returns the writer thread's first error, described in msg.
+ * the caller again).  Returns the writer thread's first error, described in msg;
+ * fills *t (may be NULL).
  */
-vx_err vxrec_pipe_finish(vxrec_pipe *p, char *msg, size_t cap);
+vx_err vxrec_pipe_finish(vxrec_pipe *p, char *msg, size_t cap, vxrec_pipe_times *t);
 
 #endif

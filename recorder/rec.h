@@ -20,7 +20,9 @@ typedef struct vxrec_opts {
     bool force;                 /* --force: overwrite an existing trace */
     bool quiet;                 /* --quiet: no progress line, no summary */
     bool no_compress;           /* --no-compress */
-    bool writer_thread;         /* --writer-thread: encode and write in a second thread (pipe.c) */
+    int writer_thread;          /* encode and write in a second thread (pipe.c): 1 yes, 0 no,
+                                   -1 (default) when 2 or more CPUs are online */
+    bool timing;                /* --timing: print where the time went */
     bool discard;               /* --discard: observe every event but record nothing (benchmarks) */
     uint64_t keyframe_interval; /* --keyframe-interval N (issues; 0 = keyframe 0 only) */
     uint32_t chunk_bytes;       /* --chunk-size (raw bytes per EVENTS chunk) */
@@ -37,5 +39,8 @@ int vxrec_verify(const char *trace, bool quiet);
 
 /* Monotonic seconds (programs may read the clock; the libraries may not). */
 double vxrec_now(void);
+
+/* CPU seconds of the calling thread. */
+double vxrec_thread_cpu(void);
 
 #endif

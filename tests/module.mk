@@ -6,6 +6,9 @@ TAP_OBJ     := $(BUILD)/tests/lib/tap.o
 $(BUILD)/tests/t-%: $(BUILD)/tests/unit/t-%.o $(TAP_OBJ) $(CLI_LIB) $(TRACE_LIB) $(SIM_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+# the writer thread's test links vxrec's pipe (and its clock) and the thread library
+$(BUILD)/tests/t-rec-pipe: $(BUILD)/recorder/pipe.o $(BUILD)/recorder/clock.o
+$(BUILD)/tests/t-rec-pipe: LIBS += -lpthread
 test-bins: $(TEST_C_BINS)
 CPPFLAGS += -Itests/lib
 # prove runs C tests by name (tests/run-one maps tests/unit/t-x.c to $VXRR_BUILD/tests/t-x)

@@ -132,15 +132,18 @@ class Vxrec(unittest.TestCase):
             self.assertEqual(f1.read(), f2.read())
 
     def test_writer_thread_same_bytes(self):
-        """--writer-thread writes the very same trace (keyframes included)"""
+        """--writer-thread writes the very same trace as --no-writer-thread (keyframes
+        included), also with more cores and warps than its compact copies take"""
         b = self.bin("loop.bin", LOOP)
-        t1, t2 = os.path.join(self.dir, "s.vxt"), os.path.join(self.dir, "t.vxt")
-        args = ["-q", "--max-cycles", "30000", "--keyframe-interval", "7000", "--chunk-size", "2000", b]
-        self.assertEqual(self.rec(args + ["-o", t1]).returncode, 4)
-        self.assertEqual(self.rec(["--writer-thread"] + args + ["-o", t2]).returncode, 4)
-        with open(t1, "rb") as f1, open(t2, "rb") as f2:
-            self.assertEqual(f1.read(), f2.read())
-        self.assertEqual(self.verify(t2).returncode, 0)
+        for shape in ([], ["-c", "300", "-w", "1", "-t", "2"], ["-c", "1", "-w", "300", "-t", "1"]):
+            t1, t2 = os.path.join(self.dir, "s.vxt"), os.path.join(self.dir, "t.vxt")
+            args = ["-q", "-f", "--max-cycles", "3000", "--keyframe-interval", "7000",
+                    "--chunk-size", "2000"] + shape + [b]
+            self.assertEqual(self.rec(["--no-writer-thread"] + args + ["-o", t1]).returncode, 4)
+            self.assertEqual(self.rec(["--writer-thread"] + args + ["-o", t2]).returncode, 4)
+            with open(t1, "rb") as f1, open(t2, "rb") as f2:
+                self.assertTrue(f1.read() == f2.read(), "traces differ at %s" % shape)
+            self.assertEqual(self.verify(t2).returncode, 0)
 
     def test_discard(self):
         """--discard: the kernel runs observed, nothing is written"""

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """t4002: every example kernel (build/kernels/*.elf) recorded and verified, at the
 default shape and at 1x4x8x32, with keyframes often enough that --verify checks
-several of them.  Recording must not change what the kernel does: same console
+several of them; recorded with and without the writer thread (64 and 128 lanes
+too), byte for byte the same.  Recording must not change what the kernel does: same console
 output and exit status as vxsim.  Skipped when the kernels are not built.
 """
 import glob
@@ -13,6 +14,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 import vxtest  # noqa: E402
 
 SHAPES = [[], ["-c", "4", "-w", "8", "-t", "32"], ["-C", "2", "-c", "2", "-w", "2", "-t", "8"]]
+# wider warps than the writer thread's compact copies take (those go in full)
+WIDE = [["-w", "2", "-t", "64"], ["-c", "2", "-w", "2", "-t", "128"]]
 
 
 class Kernels(unittest.TestCase):
@@ -35,6 +38,19 @@ class Kernels(unittest.TestCase):
                 v = vxtest.run([vxtest.prog("vxrec"), "--verify", t])
                 self.assertEqual(v.returncode, 0, v.stderr)
                 self.assertIn("verified", v.stderr)
+        for shape in SHAPES + WIDE:
+            with self.subTest(kernel=name, shape=" ".join(shape) or "default", threads="1 vs 2"):
+                # the writer thread (events copied compactly or in full, then encoded in
+                # another thread) writes the very bytes the single-threaded path writes
+                t1, t2 = (os.path.join(self.dir, name + x + ".vxt") for x in ("-1", "-2"))
+                opts = ["-q", "-f", "--keyframe-interval", "3000", "--chunk-size", "4096"]
+                r1 = vxtest.run([vxtest.prog("vxrec"), "--no-writer-thread"] + opts + shape +
+                                [elf, "-o", t1])
+                r2 = vxtest.run([vxtest.prog("vxrec"), "--writer-thread"] + opts + shape +
+                                [elf, "-o", t2])
+                self.assertEqual(r1.returncode, r2.returncode, r2.stderr)
+                with open(t1, "rb") as f1, open(t2, "rb") as f2:
+                    self.assertTrue(f1.read() == f2.read(), "traces differ")
 
     def test_all_examples(self):
         """record + verify every example kernel at three shapes"""

@@ -1,0 +1,223 @@
+/*
+ * t-rec-pipe.c - vxrec's writer thread (recorder/pipe.c).
+ *
+ * The same generated event streams (trace-gen.h: realistic and wild, 4 to 128
+ * lanes, schedule gaps of up to 100 cycles, every record kind) and keyframes are
+ * written twice: straight into a trace writer, and through the pipe (compact copies
+ * of the common events, full copies of the others, a second thread encoding).  The
+ * two files must be byte for byte the same.  Also: a writer that fails (a file-size
+ * limit, as a full disk would) is reported through the pipe, and nothing hangs.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "../../recorder/pipe.h"
+#include "tap.h"
+#include "trace-gen.h"
+#include "vx_trace.h"
+
+typedef struct shape {
+    uint32_t cores, warps, threads;
+    unsigned wild;
+    uint32_t nevents, kf_every;
+    uint64_t seed;
+} shape;
+
+/* A keyframe's state and pages, from its number (the bytes do not matter, only that
+ * both paths write the same). */
+static size_t kf_make(uint32_t k, uint8_t *st, uint8_t *pages, size_t *npages)
+{
+    size_t n = 16 + (k * 29) % 100;
+    for (size_t i = 0; i < n; i++)
+        st[i] = (uint8_t)(k * 3 + i);
+    *npages = k % 3;
+    for (size_t i = 0; i < *npages; i++) {
+        uint8_t *p = pages + i * (8 + VX_TRACE_PAGE_SIZE);
+        vx_put_le32(p, 0);
+        vx_put_le32(p + 4, 0x10000u + (uint32_t)(k * 2 + i) * VX_TRACE_PAGE_SIZE);
+        for (size_t j = 0; j < VX_TRACE_PAGE_SIZE; j++)
+            p[8 + j] = (uint8_t)(k + j / 7 + i);
+    }
+    return n;
+}
+
+static uint8_t image[600];
+
+static vx_trace_writer *open_writer(const char *path, const shape *s)
+{
+    vx_trace_writer *w;
+    if (vx_trace_writer_new(&w)) return NULL;
+    vx_trace_writer_opts o = {VX_TRACE_W_FORCE, 4096};
+    vx_trace_header h;
+    memset(&h, 0, sizeof h);
+    h.clusters = 1;
+    h.cores = s->cores;
+    h.warps = s->warps;
+    h.threads = s->threads;
+    h.mem_limit = 1u << 20;
+    h.start_pc = 0x80000000u;
+    h.keyframe_interval = s->kf_every;
+    h.image_kind = 1;
+    h.image = image;
+    h.image_len = sizeof image;
+    h.sim_version = VX_VERSION_STRING;
+    if (vx_trace_writer_create(w, path, &o) || vx_trace_writer_header(w, &h)) {
+        diag("%s: %s", path, vx_trace_writer_errmsg(w));
+        vx_trace_writer_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* Write the stream of s to path, through the pipe or not; 0 on success. */
+static int write_stream(const char *path, const shape *s, bool piped)
+{
+    vx_trace_writer *w = open_writer(path, s);
+    if (!w) return -1;
+    vxrec_pipe *p = NULL;
+    if (piped && vxrec_pipe_start(&p, w, s->threads) != VX_OK) {
+        vx_trace_writer_free(w);
+        return -1;
+    }
+    tgen g;
+    tgen_init(&g, s->seed, s->cores, s->warps, s->threads, s->wild);
+    static uint8_t st[256], pages[2 * (8 + VX_TRACE_PAGE_SIZE)];
+    int bad = 0;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < s->nevents && !bad; i++) {
+        if (i % s->kf_every == 0) {
+            size_t np, n = kf_make(k++, st, pages, &np);
+            if (p) {
+                uint8_t *a = malloc(n), *b = malloc(np ? np * (8 + VX_TRACE_PAGE_SIZE) : 1);
+                memcpy(a, st, n);
+                memcpy(b, pages, np * (8 + VX_TRACE_PAGE_SIZE));
+                bad |= !vxrec_pipe_keyframe(p, g.cycle, a, n, b, np);
+            } else {
+                vx_err e = vx_trace_writer_keyframe_begin(w, g.cycle, st, n);
+                for (size_t j = 0; !e && j < np; j++) {
+                    const uint8_t *pg = pages + j * (8 + VX_TRACE_PAGE_SIZE);
+                    e = vx_trace_writer_keyframe_page(w, vx_get_le32(pg), vx_get_le32(pg + 4),
+                                                      pg + 8);
+                }
+                if (!e) e = vx_trace_writer_keyframe_end(w);
+                bad |= e != VX_OK;
+            }
+        }
+        const vx_event *ev = tgen_next(&g);
+        if (p)
+            bad |= !vxrec_pipe_event(p, ev);
+        else
+            bad |= vx_trace_writer_event(w, ev) != VX_OK;
+    }
+    if (p) {
+        char msg[600];
+        vxrec_pipe_times t;
+        if (vxrec_pipe_finish(p, msg, sizeof msg, &t)) {
+            diag("pipe: %s", msg);
+            bad = 1;
+        }
+    }
+    /* END is written by the simulator's thread after the pipe is drained (as vxrec does) */
+    const vx_event *end = tgen_end(&g, 0, 7, false);
+    if (!bad && (vx_trace_writer_event(w, end) || vx_trace_writer_finish(w))) bad = 1;
+    if (bad) diag("%s: %s", path, vx_trace_writer_errmsg(w));
+    vx_trace_writer_free(w);
+    tgen_free(&g);
+    return bad ? -1 : 0;
+}
+
+static uint8_t *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc(len > 0 ? (size_t)len : 1);
+    *n = fread(b, 1, (size_t)len, f);
+    fclose(f);
+    return b;
+}
+
+static void same_bytes(const char *dir, const shape *s, const char *name)
+{
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s/direct.vxt", dir);
+    snprintf(b, sizeof b, "%s/piped.vxt", dir);
+    int ra = write_stream(a, s, false), rb = write_stream(b, s, true);
+    size_t na = 0, nb = 0;
+    uint8_t *da = slurp(a, &na), *db = slurp(b, &nb);
+    size_t at = 0;
+    while (at < na && at < nb && da[at] == db[at])
+        at++;
+    if (!(ra == 0 && rb == 0 && da && db && na == nb && at == na))
+        diag("%s: direct %zu bytes, piped %zu bytes, first difference at %zu", name, na, nb, at);
+    ok(ra == 0 && rb == 0 && da && db && na == nb && at == na && na > 1000,
+       "%s: the piped trace is the direct one, byte for byte (%zu bytes)", name, na);
+    free(da);
+    free(db);
+}
+
+/* A writer that cannot write (a file-size limit, as a full disk): the pipe reports the
+ * writer thread's error, and neither side hangs. */
+static void write_fails(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/limited.vxt", dir);
+    shape s = {1, 4, 4, 0, 0, 1000, 1};
+    struct rlimit old, lim;
+    getrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, SIG_IGN); /* write() fails with EFBIG instead */
+    lim = old;
+    lim.rlim_cur = 256 * 1024;
+    setrlimit(RLIMIT_FSIZE, &lim);
+    vx_trace_writer *w = open_writer(path, &s);
+    vxrec_pipe *p = NULL;
+    bool started = w && vxrec_pipe_start(&p, w, 4) == VX_OK, refused = false;
+    tgen g;
+    tgen_init(&g, 5, 1, 4, 4, 0);
+    uint32_t i = 0;
+    for (; started && i < 3000000 && !refused; i++)
+        refused = !vxrec_pipe_event(p, tgen_next(&g));
+    char msg[600] = "";
+    vx_err e = started ? vxrec_pipe_finish(p, msg, sizeof msg, NULL) : VX_OK;
+    setrlimit(RLIMIT_FSIZE, &old);
+    ok(started && e != VX_OK && strstr(msg, "cannot record an event") && refused,
+       "a failing write: the writer thread's error comes back, the producer is refused (after "
+       "%u events: %s)",
+       i, msg);
+    if (w) vx_trace_writer_free(w);
+    tgen_free(&g);
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/vxrr-t-rec-pipe.XXXXXX";
+    if (!mkdtemp(dir)) tap_bail("mkdtemp failed");
+    for (size_t i = 0; i < sizeof image; i++)
+        image[i] = (uint8_t)(i * 7);
+    static const shape shapes[] = {
+        {1, 4, 4, 0, 60000, 7000, 1},   /* the default platform: compact copies */
+        {1, 4, 4, 1, 60000, 5000, 2},   /* every record kind, gaps up to 100 cycles */
+        {3, 5, 8, 1, 40000, 9000, 3},   /* cores and warps not a power of two */
+        {2, 8, 32, 1, 30000, 4000, 4},  /* 32 lanes: the widest compact copy */
+        {1, 3, 64, 1, 20000, 6000, 5},  /* 64 lanes: full copies */
+        {2, 2, 128, 1, 30000, 8000, 6}, /* 128 lanes: the simulator waits for the writer */
+    };
+    tap_plan((int)(sizeof shapes / sizeof shapes[0] + 1));
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%ux%ux%u%s", shapes[i].cores, shapes[i].warps,
+                 shapes[i].threads, shapes[i].wild ? " wild" : "");
+        same_bytes(dir, &shapes[i], name);
+    }
+    write_fails(dir);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) diag("could not remove %s", dir);
+    return tap_exit();
+}
