@@ -25,28 +25,17 @@
 #define PIPE_NBATCH   8u
 #define ALIGN16(n)    (((n) + 15u) & ~(size_t)15u)
 #define ALIGN64(n)    (((n) + 63u) & ~(size_t)63u)
-#define KIND_KEYFRAME 0x80u /* qev kinds are VX_EV_* (< 0x80) or this */
-#define KIND_FAST     0xC0u /* qfast: 0xC0 | dcycle */
+#define KIND_KEYFRAME 0x80u /* qev kinds are VX_EV_* (< 0x80), this, or >= KIND_FAST */
 
 /*
  * The items of a batch, each 16-byte aligned and starting with its kind.
  *
- * qfast: the common event, compactly - an issue with no flags, memory write,
- * warp-control effect, console byte or fault, at most one integer or float commit
- * (of the issue's lanes), at most 32 lanes, 256 cores, 256 warps per core, less than
- * 64 cycles after the previous event; its T values follow.  16 bytes and the values (a qev takes 64 and more).
+ * The common events are vx_logrec records (vx_sim.h: the simulator's compact log,
+ * which writes them straight into the batch), 16 bytes and the commit's T values;
+ * vxrec_pipe_event writes the same for the common events it is given.
  */
-typedef struct qfast {
-    uint8_t kind;   /* KIND_FAST | (cycle - the previous event's, < 64) */
-    uint8_t commit; /* 0: none; else FAST_COMMIT | (FAST_F for the float file) | reg */
-    uint8_t core, warp;
-    uint32_t pc, insn;
-    uint32_t tmask;
-} qfast;
-
-_Static_assert(sizeof(qfast) == 16, "qfast is one 16-byte unit");
-#define FAST_COMMIT 0x80u
-#define FAST_F      0x40u
+typedef vx_logrec qfast;
+#define KIND_FAST VX_LOG_ISSUE
 
 /* Any other event (or a keyframe, KIND_KEYFRAME); its arrays follow, each 16-byte aligned. */
 typedef struct qev {
@@ -103,8 +92,9 @@ struct vxrec_pipe {
     uint64_t ccycle;             /* the previous event's cycle */
     vx_event fev;                /* the fast items' event (constant fields set once) */
     vx_commit commits[VX_TRACE_MAX_COMMITS];
-    /* the producer's */
-    _Alignas(64) uint64_t pcycle; /* the previous event's cycle */
+    /* the producer's: the cursor in the slot being filled (the simulator writes through
+     * it too), the previous event's cycle, refill */
+    _Alignas(64) vx_log log;
 };
 
 static size_t event_size(const vx_event *ev, uint32_t T)
@@ -172,7 +162,7 @@ static void consume_batch(vxrec_pipe *p, uint8_t *b, size_t len)
             ev->insn = f->insn;
             ev->tmask = f->tmask;
             ev->ncommits = f->commit != 0;
-            p->commits[0].file = f->commit & FAST_F ? VX_RF_F : VX_RF_X;
+            p->commits[0].file = f->commit & VX_LOG_F ? VX_RF_F : VX_RF_X;
             p->commits[0].reg = f->commit & 31u;
             p->commits[0].lanes = f->tmask;
             p->commits[0].values = (const uint32_t *)(const void *)(f + 1);
@@ -268,6 +258,8 @@ static void *consumer(void *arg)
 
 /* ---- producer -------------------------------------------------------------------------------- */
 
+static bool log_refill(vx_log *lg, size_t need);
+
 vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads)
 {
     vxrec_pipe *p = aligned_alloc(64, ALIGN64(sizeof(vxrec_pipe)));
@@ -285,6 +277,10 @@ vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads)
         p->s[i].cap = PIPE_BATCH + 65536;
         if (!(p->s[i].buf = aligned_alloc(16, p->s[i].cap))) goto nomem;
     }
+    p->log.pos = p->s[0].buf;
+    p->log.end = p->log.pos + PIPE_BATCH;
+    p->log.refill = log_refill;
+    p->log.ctx = p;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
     if (pthread_create(&p->th, NULL, consumer, p) != 0) {
@@ -306,6 +302,7 @@ nomem:
 static bool submit(vxrec_pipe *p)
 {
     pthread_mutex_lock(&p->mu);
+    p->s[p->fill].len = (size_t)(p->log.pos - p->s[p->fill].buf);
     p->count++;
     pthread_cond_broadcast(&p->cv);
     p->fill = (p->fill + 1) % PIPE_NBATCH;
@@ -317,39 +314,54 @@ static bool submit(vxrec_pipe *p)
     }
     bool ok = p->err == VX_OK;
     pthread_mutex_unlock(&p->mu);
+    p->log.pos = p->s[p->fill].buf;
+    p->log.end = p->log.pos + PIPE_BATCH;
     return ok;
 }
 
-/* Room for n more bytes in the producer's slot. */
+/* Room for n more bytes at the cursor. */
 static bool room(vxrec_pipe *p, size_t n)
 {
     slot *s = &p->s[p->fill];
-    if (s->len && s->len + n > PIPE_BATCH) {
+    size_t len = (size_t)(p->log.pos - s->buf);
+    if (len && len + n > PIPE_BATCH) {
         if (!submit(p)) return false;
         s = &p->s[p->fill];
+        len = 0;
     }
-    if (s->len + n > s->cap) { /* an unusually large item: grow this slot */
-        size_t cap = ALIGN16(s->len + n);
+    if (len + n > s->cap) { /* an unusually large item: grow this slot */
+        size_t cap = ALIGN16(len + n);
         uint8_t *b = aligned_alloc(16, cap);
         if (!b) return false;
-        memcpy(b, s->buf, s->len);
+        memcpy(b, s->buf, len);
         free(s->buf);
         s->buf = b;
         s->cap = cap;
+        p->log.pos = b + len;
     }
+    p->log.end = s->buf + (s->cap > PIPE_BATCH ? s->cap : PIPE_BATCH);
     return true;
 }
 
-/* Room for n more bytes in the producer's slot, the common case inline. */
+/* Room for n more bytes at the cursor, the common case inline. */
 static inline bool has_room(vxrec_pipe *p, size_t n)
 {
-    const slot *s = &p->s[p->fill];
-    return VX_LIKELY(s->len + n <= PIPE_BATCH) || room(p, n);
+    return VX_LIKELY((size_t)(p->log.end - p->log.pos) >= n) || room(p, n);
+}
+
+static bool log_refill(vx_log *lg, size_t need)
+{
+    return room(lg->ctx, need);
+}
+
+vx_log *vxrec_pipe_log(vxrec_pipe *p)
+{
+    return &p->log;
 }
 
 bool vxrec_pipe_event(vxrec_pipe *p, const vx_event *ev)
 {
-    const uint64_t dcycle = ev->cycle - p->pcycle;
+    const uint64_t dcycle = ev->cycle - p->log.cycle;
     const vx_commit *c = ev->commits;
     if (VX_LIKELY(ev->kind == VX_EV_ISSUE && ev->ncommits <= 1 && p->T <= 32 &&
                   !(ev->flags | ev->nmem | ev->nwctl | ev->nconsole) && !ev->fault && dcycle < 64 &&
@@ -358,9 +370,7 @@ bool vxrec_pipe_event(vxrec_pipe *p, const vx_event *ev)
                                      (c->file == VX_RF_X || c->file == VX_RF_F))))) {
         const size_t n = ev->ncommits ? p->fast_commit_size : sizeof(qfast);
         if (VX_UNLIKELY(!has_room(p, n))) return false;
-        slot *s = &p->s[p->fill];
-        qfast *f = (qfast *)(void *)(s->buf + s->len);
-
+        qfast *f = (qfast *)(void *)p->log.pos;
         f->kind = (uint8_t)(KIND_FAST | dcycle);
         f->core = (uint8_t)ev->core;
         f->warp = (uint8_t)ev->warp;
@@ -368,23 +378,19 @@ bool vxrec_pipe_event(vxrec_pipe *p, const vx_event *ev)
         f->insn = ev->insn;
         f->tmask = (uint32_t)ev->tmask;
         if (ev->ncommits) {
-            f->commit = (uint8_t)(FAST_COMMIT | (c->file == VX_RF_F ? FAST_F : 0) | c->reg);
-            if (p->T == 4)
-                memcpy(f + 1, c->values, 16);
-            else
-                memcpy(f + 1, c->values, (size_t)p->T * 4);
+            f->commit = (uint8_t)(VX_LOG_COMMIT | (c->file == VX_RF_F ? VX_LOG_F : 0) | c->reg);
+            memcpy(f + 1, c->values, (size_t)p->T * 4);
         } else {
             f->commit = 0;
         }
-        p->pcycle = ev->cycle;
-        s->len += n;
+        p->log.cycle = ev->cycle;
+        p->log.pos += n;
         return true;
     }
-    if (ev->kind != VX_EV_END) p->pcycle = ev->cycle;
+    if (ev->kind != VX_EV_END) p->log.cycle = ev->cycle;
     size_t n = event_size(ev, p->T);
     if (!has_room(p, n)) return false;
-    slot *s = &p->s[p->fill];
-    uint8_t *base = s->buf + s->len, *d = base + ALIGN16(sizeof(qev));
+    uint8_t *base = p->log.pos, *d = base + ALIGN16(sizeof(qev));
     qev *q = (qev *)(void *)base;
     q->tmask = ev->tmask;
     q->cycle = ev->cycle;
@@ -421,7 +427,7 @@ bool vxrec_pipe_event(vxrec_pipe *p, const vx_event *ev)
         d += ALIGN16(ev->nconsole * sizeof(vx_console));
         if (ev->fault) memcpy(d, ev->fault, sizeof *ev->fault);
     }
-    s->len += n;
+    p->log.pos += n;
     return true;
 }
 
@@ -429,23 +435,22 @@ bool vxrec_pipe_keyframe(vxrec_pipe *p, uint64_t cycle, uint8_t *state, size_t l
                          size_t npages)
 {
     size_t n = ALIGN16(sizeof(qev)) + ALIGN16(sizeof(qkf));
-    if (!room(p, n)) {
+    if (!has_room(p, n)) {
         free(state);
         free(pages);
         return false;
     }
-    slot *s = &p->s[p->fill];
-    qev *q = (qev *)(void *)(s->buf + s->len);
+    qev *q = (qev *)(void *)p->log.pos;
     memset(q, 0, sizeof *q);
     q->kind = KIND_KEYFRAME;
     q->size = (uint32_t)n;
-    qkf *k = (qkf *)(void *)(s->buf + s->len + ALIGN16(sizeof(qev)));
+    qkf *k = (qkf *)(void *)(p->log.pos + ALIGN16(sizeof(qev)));
     k->cycle = cycle;
     k->state = state;
     k->len = len;
     k->pages = pages;
     k->npages = npages;
-    s->len += n;
+    p->log.pos += n;
     return true;
 }
 
@@ -458,6 +463,7 @@ vx_err vxrec_pipe_finish(vxrec_pipe *p, char *msg, size_t cap, vxrec_pipe_times 
 {
     if (!p) return VX_OK;
     pthread_mutex_lock(&p->mu);
+    p->s[p->fill].len = (size_t)(p->log.pos - p->s[p->fill].buf);
     if (p->s[p->fill].len) {
         p->count++;
         p->fill = (p->fill + 1) % PIPE_NBATCH;

@@ -5,12 +5,20 @@
 #ifndef VX_REC_PIPE_H
 #define VX_REC_PIPE_H
 
+#include "vx_sim.h"
 #include "vx_trace.h"
 
 typedef struct vxrec_pipe vxrec_pipe;
 
 /* Start the writer thread for w (whose header is written); threads = lanes per warp. */
 vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads);
+
+/*
+ * The pipe's end of the simulator's compact log (vx_sim_set_log): the simulator
+ * writes the common issues straight into the batches, in order with the events
+ * queued by vxrec_pipe_event and the keyframes.
+ */
+vx_log *vxrec_pipe_log(vxrec_pipe *p);
 
 /* Queue a copy of an event (not END); false when the writer thread has failed. */
 bool vxrec_pipe_event(vxrec_pipe *p, const vx_event *ev);

@@ -65,13 +65,12 @@ typedef struct rec {
     bool have_end; /* END held back until finish */
     vx_event end;
     vx_fault end_fault;
-    vxrec_pipe *pipe; /* writer thread, or NULL: encode in the simulator's thread */
-    uint64_t nevents;
+    vxrec_pipe *pipe;  /* writer thread, or NULL: encode in the simulator's thread */
+    uint64_t nevents;  /* events other than issues (vx_sim_index counts those) */
     uint8_t *kf_pages; /* pages of the keyframe being taken (writer-thread mode) */
     size_t kf_npages, kf_cap;
     bool progress;
     double t0, last_print;
-    uint32_t tick;
     bool progress_shown;
 } rec;
 
@@ -179,10 +178,10 @@ static void show_progress(rec *r, bool final)
         vx_trace_writer_stats(r->w, &st);
         bytes = st.file_bytes;
     }
+    double n = (double)(vx_sim_index(r->sim) + r->nevents);
     fprintf(stderr, "\r\033[K%s: %s events, %s cycles, trace %sB, %s events/s", vxrec_prog,
-            human((double)r->nevents, a, sizeof a),
-            human((double)vx_sim_cycle(r->sim), b, sizeof b), human((double)bytes, c, sizeof c),
-            human(t > 0 ? (double)r->nevents / t : 0, d, sizeof d));
+            human(n, a, sizeof a), human((double)vx_sim_cycle(r->sim), b, sizeof b),
+            human((double)bytes, c, sizeof c), human(t > 0 ? n / t : 0, d, sizeof d));
     fflush(stderr);
     r->progress_shown = true;
 }
@@ -200,7 +199,7 @@ static void observer(void *ctx, const vx_event *ev)
         r->have_end = true;
         return;
     }
-    r->nevents++;
+    if (ev->kind != VX_EV_ISSUE) r->nevents++;
     if (r->pipe) {
         if (VX_UNLIKELY(!vxrec_pipe_event(r->pipe, ev))) {
             r->err = VX_ERR_IO;
@@ -214,13 +213,16 @@ static void observer(void *ctx, const vx_event *ev)
             return;
         }
     }
-    if (r->progress && ev->kind == VX_EV_ISSUE && ++r->tick >= 65536) {
-        r->tick = 0;
-        double t = vxrec_now();
-        if (t - r->last_print >= 0.25) {
-            r->last_print = t;
-            show_progress(r, false);
-        }
+}
+
+/* The progress line, at most four times a second (called between two slices). */
+static void progress_tick(rec *r)
+{
+    if (!r->progress) return;
+    double t = vxrec_now();
+    if (t - r->last_print >= 0.25) {
+        r->last_print = t;
+        show_progress(r, false);
     }
 }
 
@@ -251,6 +253,7 @@ static uint64_t slice_budget(const rec *r)
 static void on_slice(void *ctx)
 {
     keyframe_if_due(ctx);
+    progress_tick(ctx);
 }
 
 static void on_console(void *ctx, uint32_t slot, const char *line, size_t len)
@@ -440,6 +443,7 @@ int vxrec_record(const vxrec_opts *o)
         r.pipe = NULL; /* no thread: encode in this one */
     vx_sim_set_console(r.sim, on_console, NULL);
     vx_sim_set_observer(r.sim, observer, &r, 0);
+    if (r.pipe) vx_sim_set_log(r.sim, vxrec_pipe_log(r.pipe)); /* common issues: no observer call */
     if (r.keyframes) take_keyframe(&r, true); /* keyframe 0: the state after loading */
     r.progress = !o->quiet && isatty(STDERR_FILENO);
     r.t0 = r.last_print = vxrec_now();
@@ -465,6 +469,7 @@ int vxrec_record(const vxrec_opts *o)
         for (;;) {
             keyframe_if_due(&r);
             vx_sim_run(r.sim, slice_budget(&r), &stop);
+            progress_tick(&r);
             if (stop.reason == VX_STOP_HALT) continue; /* others may still run */
             if (stop.reason != VX_STOP_NONE || interrupted || r.err) break;
         }
@@ -474,6 +479,7 @@ int vxrec_record(const vxrec_opts *o)
     if (r.progress) show_progress(&r, true);
     if (r.pipe) { /* drain the writer thread: the writer is ours again */
         char pm[600];
+        vx_sim_set_log(r.sim, NULL);
         vx_err pe = vxrec_pipe_finish(r.pipe, pm, sizeof pm, &times);
         threaded = true;
         r.pipe = NULL;
@@ -537,7 +543,10 @@ int vxrec_record(const vxrec_opts *o)
         break;
     }
 out:
-    if (r.pipe) vxrec_pipe_finish(r.pipe, NULL, 0, NULL);
+    if (r.pipe) {
+        vx_sim_set_log(r.sim, NULL);
+        vxrec_pipe_finish(r.pipe, NULL, 0, NULL);
+    }
     if (sig_installed) {
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);

@@ -1589,6 +1589,39 @@ decoded:
 
 report:
     if (traced) {
+        vx_log *const lg = s->log;
+        if (lg && VX_LIKELY(!mode && r != VX_X_FAULT)) {
+            /* the compact log (vx_sim.h), for the common issues */
+            const uint32_t nt = ntc ? ntc : s->nt;
+            const uint64_t dc = s->cycle - lg->cycle;
+            const uint32_t ncm = ev->ncommits;
+            const vx_commit *c = s->ev_commits;
+            if (VX_LIKELY(nt <= 32 && !(ev->nmem | ev->nwctl | ev->nconsole | ev->nreads) &&
+                          ncm <= 1 && dc < 64 && (core | wi) < 256 &&
+                          (!ncm || (c->lanes == (vx_lanes)tm0 && c->reg < 32 &&
+                                    (c->file == VX_RF_X || c->file == VX_RF_F))))) {
+                const size_t need = ncm ? (16 + 4 * nt + 15) & ~(size_t)15 : 16;
+                if (VX_LIKELY((size_t)(lg->end - lg->pos) >= need) || lg->refill(lg, need)) {
+                    vx_logrec *q = (vx_logrec *)(void *)lg->pos;
+                    q->kind = (uint8_t)(VX_LOG_ISSUE | dc);
+                    q->core = (uint8_t)core;
+                    q->warp = (uint8_t)wi;
+                    q->pc = pc;
+                    q->insn = in->raw;
+                    q->tmask = (uint32_t)tm0;
+                    if (ncm) {
+                        q->commit =
+                            (uint8_t)(VX_LOG_COMMIT | (c->file == VX_RF_F ? VX_LOG_F : 0) | c->reg);
+                        memcpy(q + 1, c->values, 4 * nt);
+                    } else {
+                        q->commit = 0;
+                    }
+                    lg->pos += need;
+                    lg->cycle = s->cycle;
+                    return r;
+                }
+            }
+        }
         /* Only what changes per issue: vx_sim_new set the rest of s->iev once.
          * flags and fault are left 0 / NULL between events, so the scheduler's
          * issues (mode 0, no fault) do not write them. */

@@ -252,6 +252,11 @@ void vx_sim_set_observer(vx_sim *s, vx_sim_observer_fn fn, void *ctx, unsigned f
     s->obs_flags = flags;
 }
 
+void vx_sim_set_log(vx_sim *s, vx_log *log)
+{
+    s->log = log;
+}
+
 void vx_sim_emit_dm(vx_sim *s, const vx_dm_event *dm)
 {
     if (!s->obs) return;

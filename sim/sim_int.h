@@ -183,6 +183,7 @@ struct vx_sim {
     vx_sim_observer_fn obs;
     void *obs_ctx;
     unsigned obs_flags;
+    vx_log *log; /* the compact log of common issues, or NULL */
     vx_sim_console_fn con_fn;
     void *con_ctx;
 

@@ -84,17 +84,20 @@
 /* ---- configuration ------------------------------------------------------------------ */
 
 typedef struct vx_sim_config {
-    uint32_t clusters;          /* 1..127 */
-    uint32_t cores;             /* cores per cluster, 1..511 */
-    uint32_t warps;             /* warps per core, 1..511 */
-    uint32_t threads;           /* threads per warp: power of two, 1..128 */
-    uint64_t mem_limit;         /* max bytes of guest memory pages (0 = default 1 GiB) */
-    uint32_t start_pc;          /* reset PC (default VX_STARTUP_ADDR; loaders set the entry) */
-    uint32_t arg;               /* reset value of mscratch on every core (kernel argument) */
+    uint32_t clusters;  /* 1..127 */
+    uint32_t cores;     /* cores per cluster, 1..511 */
+    uint32_t warps;     /* warps per core, 1..511 */
+    uint32_t threads;   /* threads per warp: power of two, 1..128 */
+    uint64_t mem_limit; /* max bytes of guest memory pages (0 = default 1 GiB) */
+    uint32_t start_pc;  /* reset PC (default VX_STARTUP_ADDR; loaders set the entry) */
+    uint32_t arg;       /* reset value of mscratch on every core (kernel argument) */
 } vx_sim_config;
 
 /* Default Vortex shape 1 x 1 x 4 x 4. */
-#define VX_SIM_CONFIG_INIT {1, 1, 4, 4, 0, VX_STARTUP_ADDR, 0}
+#define VX_SIM_CONFIG_INIT                \
+    {                                     \
+        1, 1, 4, 4, 0, VX_STARTUP_ADDR, 0 \
+    }
 
 /* Checks limits: total warps <= 32768, threads a power of two <= 128, ... */
 vx_err vx_sim_config_check(const vx_sim_config *cfg, char *msg, size_t cap);
@@ -105,8 +108,8 @@ vx_err vx_sim_new(const vx_sim_config *cfg, vx_sim **out);
 void vx_sim_free(vx_sim *sim);
 const char *vx_sim_errmsg(const vx_sim *sim);
 const vx_sim_config *vx_sim_get_config(const vx_sim *sim);
-uint32_t vx_sim_num_cores(const vx_sim *sim);  /* clusters * cores */
-uint32_t vx_sim_num_warps(const vx_sim *sim);  /* total warps */
+uint32_t vx_sim_num_cores(const vx_sim *sim); /* clusters * cores */
+uint32_t vx_sim_num_warps(const vx_sim *sim); /* total warps */
 
 /* ---- loading -------------------------------------------------------------------------- */
 
@@ -130,8 +133,8 @@ vx_image_kind vx_image_detect(const char *name, const uint8_t *bytes, size_t len
  * (not an ELF, ELF64, wrong machine, no loadable segment, segment overlapping the
  * IO region, truncated file, ...).  *entry may be NULL.
  */
-vx_err vx_sim_load_image(vx_sim *sim, const char *name, vx_image_kind kind,
-                         const uint8_t *bytes, size_t len, uint32_t *entry);
+vx_err vx_sim_load_image(vx_sim *sim, const char *name, vx_image_kind kind, const uint8_t *bytes,
+                         size_t len, uint32_t *entry);
 
 /* Reset every core, warp and register as at power-on; memory keeps its contents. */
 void vx_sim_reset(vx_sim *sim);
@@ -139,12 +142,12 @@ void vx_sim_reset(vx_sim *sim);
 /* ---- running -------------------------------------------------------------------------- */
 
 typedef enum vx_stop_reason {
-    VX_STOP_NONE = 0,  /* the requested number of issues was done */
-    VX_STOP_EXIT,      /* no warp is active any more (or ecall exit); exit_code valid */
-    VX_STOP_FAULT,     /* a precise fault; fault valid; the machine is frozen */
-    VX_STOP_LIMIT,     /* the cycle limit was reached */
-    VX_STOP_IDLE,      /* nothing can issue: every active warp is halted by the DM (or held in reset) */
-    VX_STOP_HALT,      /* a warp halted (ebreak with ebreakh, DM step done); see vx_sim_warp_info */
+    VX_STOP_NONE = 0, /* the requested number of issues was done */
+    VX_STOP_EXIT,     /* no warp is active any more (or ecall exit); exit_code valid */
+    VX_STOP_FAULT,    /* a precise fault; fault valid; the machine is frozen */
+    VX_STOP_LIMIT,    /* the cycle limit was reached */
+    VX_STOP_IDLE, /* nothing can issue: every active warp is halted by the DM (or held in reset) */
+    VX_STOP_HALT, /* a warp halted (ebreak with ebreakh, DM step done); see vx_sim_warp_info */
 } vx_stop_reason;
 
 typedef struct vx_stop {
@@ -189,19 +192,58 @@ typedef void (*vx_sim_observer_fn)(void *ctx, const vx_event *ev);
  */
 void vx_sim_set_observer(vx_sim *sim, vx_sim_observer_fn fn, void *ctx, unsigned flags);
 
+/*
+ * The compact log (recorders): with a log set, the common issues are appended to
+ * it instead of being passed to the observer, which gets every other event as
+ * before, in the same order (an observer that writes into the same log keeps one
+ * ordered stream).  A common issue: no flags (not injected, not a step), no fault,
+ * memory write, warp-control effect or console byte, at most one commit, of the
+ * integer or float file and of the issue's lanes, at most 32 threads per warp, core
+ * and warp (within the core) below 256, and less than 64 cycles after log->cycle.
+ *
+ * Its record is a vx_logrec, then, with a commit, the T values of lanes 0..T-1
+ * (only the committed lanes matter), padded to a multiple of 16 bytes.  The
+ * simulator sets log->cycle to the issue's cycle; an observer that writes into the
+ * log sets it for the events it writes.  refill(log, need) is called when fewer
+ * than need bytes are left before end; it makes room (pos and end may change) or
+ * returns false, and the issue goes to the observer instead.  Host byte order: the
+ * log is for another thread of the same process, not for files.
+ */
+typedef struct vx_logrec {
+    uint8_t kind;   /* VX_LOG_ISSUE | (cycle - log->cycle before it, < 64) */
+    uint8_t commit; /* 0: none; else VX_LOG_COMMIT | (VX_LOG_F: the float file) | reg */
+    uint8_t core, warp;
+    uint32_t pc, insn;
+    uint32_t tmask;
+} vx_logrec;
+
+#define VX_LOG_ISSUE  0xC0u
+#define VX_LOG_COMMIT 0x80u
+#define VX_LOG_F      0x40u
+
+typedef struct vx_log {
+    uint8_t *pos, *end; /* where the next record goes; room up to end */
+    uint64_t cycle;     /* cycle of the last event in the log */
+    bool (*refill)(struct vx_log *log, size_t need);
+    void *ctx; /* the client's */
+} vx_log;
+
+/* Set (or with NULL remove) the log; it stays the caller's.  Needs an observer. */
+void vx_sim_set_log(vx_sim *sim, vx_log *log);
+
 /* ---- state access (debuggers, replay, tests) ---------------------------------------------- */
 
 typedef struct vx_warp_info {
-    bool active;       /* has a nonzero thread mask and has not finished */
-    bool stalled;      /* waiting at a barrier or a WSPAWN join */
-    bool halted;       /* halted by the Debug Module */
-    uint8_t hacause;   /* VX_HACAUSE_* of the last halt */
+    bool active;     /* has a nonzero thread mask and has not finished */
+    bool stalled;    /* waiting at a barrier or a WSPAWN join */
+    bool halted;     /* halted by the Debug Module */
+    uint8_t hacause; /* VX_HACAUSE_* of the last halt */
     uint32_t pc;
     vx_lanes tmask;
     uint32_t ipdom_depth;
-    int32_t barrier;   /* barrier id it waits at (bit 31 = global), or -1 */
-    bool spawn_wait;   /* waiting for a WSPAWN join */
-    uint64_t issued;   /* instructions issued by this warp */
+    int32_t barrier; /* barrier id it waits at (bit 31 = global), or -1 */
+    bool spawn_wait; /* waiting for a WSPAWN join */
+    uint64_t issued; /* instructions issued by this warp */
 } vx_warp_info;
 
 vx_err vx_sim_warp_info(const vx_sim *sim, uint32_t gwarp, vx_warp_info *out);
@@ -223,8 +265,8 @@ vx_err vx_sim_ipdom_get(const vx_sim *sim, uint32_t gwarp, uint32_t idx, vx_ipdo
  */
 vx_err vx_sim_reg_read(const vx_sim *sim, uint32_t gwarp, uint32_t lane, vx_regfile file,
                        uint32_t reg, uint32_t *val);
-vx_err vx_sim_reg_write(vx_sim *sim, uint32_t gwarp, uint32_t lane, vx_regfile file,
-                        uint32_t reg, uint32_t val);
+vx_err vx_sim_reg_write(vx_sim *sim, uint32_t gwarp, uint32_t lane, vx_regfile file, uint32_t reg,
+                        uint32_t val);
 vx_err vx_sim_set_pc(vx_sim *sim, uint32_t gwarp, uint32_t pc);
 vx_err vx_sim_set_tmask(vx_sim *sim, uint32_t gwarp, vx_lanes tmask);
 
@@ -250,8 +292,8 @@ void vx_sim_console_flush(vx_sim *sim);
 size_t vx_sim_console_pending(const vx_sim *sim, uint32_t slot, char *buf, size_t cap);
 
 typedef struct vx_sim_stats {
-    uint64_t issues;        /* warp-instructions */
-    uint64_t lane_ops;      /* sum of active lanes over issues */
+    uint64_t issues;   /* warp-instructions */
+    uint64_t lane_ops; /* sum of active lanes over issues */
     uint64_t cycles;
     uint64_t splits, divergent_splits, joins, preds, barriers, spawns;
 } vx_sim_stats;

@@ -97,7 +97,7 @@ static inline uint32_t tg_insn_at(uint32_t pc)
     return (h & ~0x7Fu) | 0x33u;
 }
 
-static void tg_values(tgen *g, uint32_t *v, vx_lanes lanes, uint32_t *shadow)
+static inline void tg_values(tgen *g, uint32_t *v, vx_lanes lanes, uint32_t *shadow)
 {
     unsigned kind = tg_below(g, g->wild ? 5 : 4);
     uint32_t base = (uint32_t)tg_rand(g), stride = tg_below(g, 3) ? 4 : (uint32_t)tg_rand(g);
@@ -122,7 +122,7 @@ static void tg_values(tgen *g, uint32_t *v, vx_lanes lanes, uint32_t *shadow)
     }
 }
 
-static void tg_fault(tgen *g, vx_fault *f)
+static inline void tg_fault(tgen *g, vx_fault *f)
 {
     memset(f, 0, sizeof *f);
     f->kind = (uint8_t)(1 + tg_below(g, 13));
@@ -140,7 +140,7 @@ static void tg_fault(tgen *g, vx_fault *f)
 }
 
 /* The next event (an issue, or sometimes a DM event); never END. */
-static const vx_event *tgen_next(tgen *g)
+static inline const vx_event *tgen_next(tgen *g)
 {
     vx_event *ev = &g->ev;
     memset(ev, 0, sizeof *ev);
@@ -301,7 +301,7 @@ static const vx_event *tgen_next(tgen *g)
     return ev;
 }
 
-static const vx_event *tgen_end(tgen *g, uint8_t status, uint32_t exit_code, bool fault)
+static inline const vx_event *tgen_end(tgen *g, uint8_t status, uint32_t exit_code, bool fault)
 {
     vx_event *ev = &g->ev;
     memset(ev, 0, sizeof *ev);
