@@ -218,6 +218,92 @@ static bool fit_affine_lanes(const uint8_t *L, unsigned n, const uint32_t *v, ui
     return true;
 }
 
+#define VXT_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* The length of the varint of a 32-bit value (1..5), without a loop or a branch. */
+VXT_ALWAYS_INLINE unsigned v32_len(uint32_t z)
+{
+    return 1u + (z > 0x7Fu) + (z > 0x3FFFu) + (z > 0x1FFFFFu) + (z > 0xFFFFFFFu);
+}
+
+/*
+ * The varint of z, whose length n (v32_len) is known: eight bytes are stored (the
+ * fast path keeps far more than that free past any record), n of them count.
+ */
+VXT_ALWAYS_INLINE uint8_t *put_v32n(uint8_t *p, uint32_t z, unsigned n)
+{
+    uint64_t w = (z & 0x7Fu) | ((z << 1) & 0x7F00u) | ((z << 2) & 0x7F0000u) |
+                 ((z << 3) & 0x7F000000u) | 0x80808080u | (uint64_t)(z >> 28) << 32;
+    w &= ~(0x80ull << (8 * (n - 1)));
+    memcpy(p, &w, 8); /* little-endian: vx_put_le32 is the portable form */
+    return p + n;
+}
+
+/*
+ * The values of a commit to every lane (T lanes, L[k] == k) of a register whose
+ * shadow is sh: the mode in *kp (whose low bits are set), the values at p, the
+ * shadow updated.  Same choices and bytes as the general path of enc_commit:
+ * uniform, else affine, else the deltas when they are shorter than raw values.
+ * Inlined with a constant T, every loop is unrolled or vectorised.
+ */
+VXT_ALWAYS_INLINE uint8_t *enc_full_t(uint8_t *p, uint8_t *kp, uint32_t *sh, const uint32_t *v,
+                                      const unsigned T)
+{
+    uint32_t v0 = v[0], s1 = T > 1 ? v[1] - v0 : 0, dif_u = 0, dif_a = 0;
+    for (unsigned k = 1; k < T; k++) {
+        dif_u |= v[k] ^ v0;
+        dif_a |= v[k] ^ (v0 + k * s1);
+    }
+    unsigned mode;
+    if (!dif_u) {
+        mode = 0;
+        uint32_t z = vxt_zz32(v0 - sh[0]);
+        p = put_v32n(p, z, v32_len(z));
+    } else if (!dif_a) {
+        mode = 1;
+        uint32_t z0 = vxt_zz32(v0 - sh[0]), z1 = vxt_zz32(s1 - (sh[1] - sh[0]));
+        p = put_v32n(p, z0, v32_len(z0));
+        p = put_v32n(p, z1, v32_len(z1));
+    } else {
+        uint32_t z[VX_MAX_THREADS];
+        unsigned len = 0;
+        for (unsigned k = 0; k < T; k++) {
+            z[k] = vxt_zz32(v[k] - sh[k]);
+            len += v32_len(z[k]);
+        }
+        if (len < 4u * T) {
+            mode = 2;
+            for (unsigned k = 0; k < T; k++)
+                p = put_v32n(p, z[k], v32_len(z[k]));
+        } else { /* raw is no longer: raw (raw on a tie) */
+            mode = 3;
+            for (unsigned k = 0; k < T; k++)
+                vx_put_le32(p + 4 * k, v[k]);
+            p += 4 * T;
+        }
+    }
+    memcpy(sh, v, sizeof(uint32_t) * T);
+    *kp |= (uint8_t)(mode << 3);
+    return p;
+}
+
+static uint8_t *enc_full_any(uint8_t *p, uint8_t *kp, uint32_t *sh, const uint32_t *v, unsigned T)
+{
+    return enc_full_t(p, kp, sh, v, T);
+}
+
+VXT_ALWAYS_INLINE uint8_t *enc_full(uint8_t *p, uint8_t *kp, uint32_t *sh, const uint32_t *v,
+                                    unsigned T)
+{
+    switch (T) {
+    case 4: return enc_full_t(p, kp, sh, v, 4);
+    case 8: return enc_full_t(p, kp, sh, v, 8);
+    case 16: return enc_full_t(p, kp, sh, v, 16);
+    case 32: return enc_full_t(p, kp, sh, v, 32);
+    default: return enc_full_any(p, kp, sh, v, T);
+    }
+}
+
 /* One register commit (FORMAT.md §7.2). */
 static inline uint8_t *enc_commit(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const vx_commit *cm,
                                   uint32_t insn, vx_lanes tmask)
@@ -265,44 +351,8 @@ static inline uint8_t *enc_commit(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const 
 
     const uint32_t *v = cm->values;
     if (n == T && sh) { /* (a lane set of T lanes is every lane) */
-        /* Every lane (lanes 0..T-1, so L[k] == k): one pass finds uniform and affine
-         * values, the deltas are written while their length is summed, and the shadow
-         * is a copy.  Same choices and bytes as the general path below. */
-        uint32_t v0 = v[0], s1 = T > 1 ? v[1] - v0 : 0;
-        bool uni = true, aff = true;
-        for (unsigned k = 1; k < T; k++) {
-            uni &= v[k] == v0;
-            aff &= v[k] == v0 + k * s1;
-        }
-        unsigned mode;
-        if (uni) {
-            mode = 0;
-            p = vxt_put_s32(p, v0 - sh[0]);
-        } else if (aff) {
-            mode = 1;
-            p = vxt_put_s32(p, v0 - sh[0]);
-            p = vxt_put_s32(p, s1 - (sh[1] - sh[0]));
-        } else {
-            uint8_t *start = p;
-            for (unsigned k = 0; k < T; k++)
-                p = vxt_put_s32(p, v[k] - sh[k]);
-            mode = 2;
-            if ((size_t)(p - start) >= 4u * T) { /* raw is no longer: raw (raw on a tie) */
-                p = start;
-                for (unsigned k = 0; k < T; k++, p += 4)
-                    vx_put_le32(p, v[k]);
-                mode = 3;
-            }
-        }
-        switch (T) { /* constant sizes: copied inline, without a call */
-        case 4: memcpy(sh, v, 16); break;
-        case 8: memcpy(sh, v, 32); break;
-        case 16: memcpy(sh, v, 64); break;
-        case 32: memcpy(sh, v, 128); break;
-        default: memcpy(sh, v, sizeof(uint32_t) * T); break;
-        }
-        *kp = (uint8_t)(K | mode << 3);
-        return p;
+        *kp = (uint8_t)K;
+        return enc_full(p, kp, sh, v, T);
     }
     if (!L) L = vxt_all_lanes;
     uint32_t v0 = v[L[0]];
@@ -557,9 +607,126 @@ static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
 }
 
 /*
- * The most common record, encoded with fewer tests: a plain issue (no flags, no
- * memory write, warp-control effect, console byte or fault) with at most one
- * commit, all fields valid (the writer checked them).  Same bytes as enc_issue.
+ * The memory writes of a store to every lane, one write per lane in lane order, all
+ * of one size (mem[i].lane == i): the group of enc_mem with G.L set, with constant
+ * T.  Returns NULL (nothing written, nothing changed) for any other group, which
+ * enc_mem then encodes.  Same choices and bytes as enc_mem.
+ */
+VXT_ALWAYS_INLINE uint8_t *enc_mem_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
+                                          const vx_memwrite *m, const unsigned T)
+{
+    const unsigned sz = m[0].size;
+    unsigned bad = 0;
+    for (unsigned i = 0; i < T; i++)
+        bad |= (m[i].lane ^ i) | (m[i].size ^ sz);
+    if (VX_UNLIKELY(bad)) return NULL;
+    uint8_t *gp = p++;
+    unsigned G = (sz == 1 ? 0 : sz == 2 ? 1 : 2) | 4;
+    ps->raw += 10ull * T;
+
+    /* addresses: affine (the stride from lanes 0 and 1), else deltas */
+    const uint32_t a0 = m[0].addr, s = T > 1 ? m[1].addr - a0 : ws->mem_stride;
+    uint32_t dif = 0, lo = a0, hi = a0;
+    for (unsigned i = 1; i < T; i++) {
+        uint32_t a = m[i].addr;
+        dif |= a ^ (a0 + i * s);
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+    }
+    if (!dif) {
+        uint32_t z0 = vxt_zz32(a0 - ws->mem_base), z1 = vxt_zz32(s - ws->mem_stride);
+        p = put_v32n(p, z0, v32_len(z0));
+        p = put_v32n(p, z1, v32_len(z1));
+        ws->mem_stride = s;
+    } else {
+        G |= 8;
+        uint32_t z = vxt_zz32(a0 - ws->mem_base);
+        p = put_v32n(p, z, v32_len(z));
+        for (unsigned i = 1; i < T; i++) {
+            z = vxt_zz32(m[i].addr - m[i - 1].addr);
+            p = put_v32n(p, z, v32_len(z));
+        }
+    }
+    ws->mem_base = a0;
+
+    /* the chunk digest (as enc_mem: every write has the same size) */
+    {
+        vx_trace_digest *dg = ps->dg;
+        uint32_t last = vxt_dg_last(hi, sz);
+        dg->flags |= VX_TRACE_DG_WRITES;
+        if ((last >> 12) - (lo >> 12) <= 1) {
+            vxt_dg_span(dg, lo, last);
+        } else {
+            for (unsigned i = 0; i < T; i++)
+                vxt_dg_span(dg, m[i].addr, vxt_dg_last(m[i].addr, sz));
+        }
+    }
+
+    /* values, compared after masking to the size: uniform, affine or raw */
+    const uint32_t mask = size_mask(sz), v0 = m[0].value & mask,
+                   vs = T > 1 ? (m[1].value & mask) - v0 : 0;
+    uint32_t dif_u = 0, dif_a = 0;
+    for (unsigned i = 1; i < T; i++) {
+        uint32_t v = m[i].value & mask;
+        dif_u |= v ^ v0;
+        dif_a |= (v ^ (v0 + i * vs)) & mask;
+    }
+    if (!dif_u) {
+        p = put_v32n(p, v0, v32_len(v0));
+    } else if (!dif_a) {
+        uint32_t z = vxt_zz32(vs);
+        G |= 1 << 4;
+        p = put_v32n(p, v0, v32_len(v0));
+        p = put_v32n(p, z, v32_len(z));
+    } else {
+        G |= 2 << 4;
+        for (unsigned i = 0; i < T; i++) {
+            vx_put_le32(p, m[i].value); /* sz of the 4 bytes count */
+            p += sz;
+        }
+    }
+    *gp = (uint8_t)G;
+    return p;
+}
+
+static uint8_t *enc_mem_full_any(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const vx_memwrite *m,
+                                 unsigned T)
+{
+    return enc_mem_full_t(ps, ws, p, m, T);
+}
+
+VXT_ALWAYS_INLINE uint8_t *enc_mem_full(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
+                                        const vx_memwrite *m, unsigned T)
+{
+    switch (T) {
+    case 4: return enc_mem_full_t(ps, ws, p, m, 4);
+    case 8: return enc_mem_full_t(ps, ws, p, m, 8);
+    case 16: return enc_mem_full_t(ps, ws, p, m, 16);
+    case 32: return enc_mem_full_t(ps, ws, p, m, 32);
+    default: return enc_mem_full_any(ps, ws, p, m, T);
+    }
+}
+
+static __attribute__((noinline)) uint8_t *enc_commit_any(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
+                                                         const vx_commit *cm, uint32_t insn,
+                                                         vx_lanes tmask)
+{
+    return enc_commit(ps, ws, p, cm, insn, tmask);
+}
+
+static __attribute__((noinline)) uint8_t *enc_mem_any(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
+                                                      const vx_event *ev)
+{
+    unsigned tn;
+    const uint8_t *tl = vxt_warp_lanes(ws, ev->tmask, &tn);
+    return enc_mem(ps, ws, p, ev, tl, tn);
+}
+
+/*
+ * The most common records, encoded with fewer tests: a plain issue (no flags,
+ * warp-control effect, console byte or fault) with at most one commit, or with
+ * memory writes and no commit; all fields valid (the writer checked them).  Same
+ * bytes as enc_issue.
  */
 uint8_t *vxt_enc_plain(vxt_pred *ps, uint8_t *p, const vx_event *ev)
 {
@@ -568,19 +735,20 @@ uint8_t *vxt_enc_plain(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     if (VX_UNLIKELY(!ws)) return NULL;
     const uint32_t lc = ps->last_core, pcore = ps->next_core[lc];
     const uint32_t pwarp = ps->next_warp[(size_t)pcore * W + ps->last_warp[pcore]];
-    const bool S = core == pcore && warp == pwarp && ev->cycle == ps->cur_cycle + (pcore <= lc);
+    const bool S = (core == pcore) & (warp == pwarp) & (ev->cycle == ps->cur_cycle + (pcore <= lc));
     vxt_icache_ent *ic = &ps->icache[(pc >> 2) & (VXT_ICACHE_SIZE - 1)];
-    const bool I = ic->epoch == ps->epoch && ic->pc == pc && ic->insn == insn;
-    const bool M = ev->tmask == ws->mask;
+    const bool I = (ic->epoch == ps->epoch) & (ic->pc == pc) & (ic->insn == insn);
+    const vx_lanes tmask = ev->tmask;
+    const bool M = tmask == ws->mask;
     unsigned pcmode = 0;
     if (VX_UNLIKELY(pc != ws->next_pc)) {
         uint32_t t;
         pcmode = ws->have_last && branch_target(ws->last_pc, ws->last_insn, &t) && t == pc ? 1 : 2;
     }
-    const unsigned nc = ev->ncommits;
+    const unsigned nc = ev->ncommits, form = ev->nmem ? 2 : nc;
     *p++ = (uint8_t)((S ? VXT_H_S : 0) | (I ? VXT_H_I : 0) | (M ? VXT_H_M : 0) |
-                     pcmode << VXT_H_PC_SHIFT | nc << VXT_H_FORM_SHIFT);
-    if (!S) {
+                     pcmode << VXT_H_PC_SHIFT | form << VXT_H_FORM_SHIFT);
+    if (VX_UNLIKELY(!S)) {
         p = vxt_put_varint(p, core);
         p = vxt_put_varint(p, warp);
         p = vxt_put_varint(p, vxt_zz64(ev->cycle - ps->cur_cycle));
@@ -588,7 +756,7 @@ uint8_t *vxt_enc_plain(vxt_pred *ps, uint8_t *p, const vx_event *ev)
         ps->next_warp[(size_t)core * W + ps->last_warp[core]] = warp;
     }
     if (pcmode == 2) p = vxt_put_s32(p, pc - ws->next_pc);
-    if (!I) {
+    if (VX_UNLIKELY(!I)) {
         vx_put_le32(p, insn);
         p += 4;
         vxt_dg_pc(ps->dg, pc); /* the digest's PC set (see enc_issue) */
@@ -596,9 +764,31 @@ uint8_t *vxt_enc_plain(vxt_pred *ps, uint8_t *p, const vx_event *ev)
         ic->insn = insn;
         ic->epoch = ps->epoch;
     }
-    if (!M) p = vxt_put_lanes(p, ev->tmask, ps->LB);
+    if (VX_UNLIKELY(!M)) p = vxt_put_lanes(p, tmask, ps->LB);
+    const uint32_t T = ps->T;
     ps->raw += 25 + ps->LB;
-    if (nc) p = enc_commit(ps, ws, p, ev->commits, insn, ev->tmask);
+    if (nc) {
+        const vx_commit *cm = ev->commits;
+        if (VX_LIKELY((cm->lanes == tmask) & (tmask == ps->all))) {
+            /* every lane of an x or f register (the writer checked the file) */
+            const unsigned f = cm->file == VX_RF_F, reg = cm->reg;
+            uint8_t *kp = p++;
+            if (reg == ((insn >> 7) & 31)) {
+                *kp = (uint8_t)(f | 4);
+            } else {
+                *kp = 2 | 4;
+                *p++ = (uint8_t)(32 * f + reg);
+            }
+            ps->raw += 3 + ps->LB + 4u * T;
+            p = enc_full(p, kp, ws->regs + (size_t)(32 * f + reg) * T, cm->values, T);
+        } else {
+            p = enc_commit_any(ps, ws, p, cm, insn, tmask);
+        }
+    } else if (ev->nmem) {
+        uint8_t *q = NULL;
+        if (VX_LIKELY(ev->nmem == T && tmask == ps->all)) q = enc_mem_full(ps, ws, p, ev->mem, T);
+        p = VX_LIKELY(q != NULL) ? q : enc_mem_any(ps, ws, p, ev);
+    }
     /* predictor updates (FORMAT.md §7.1; the tables and the cache were updated above) */
     ps->cur_cycle = ev->cycle;
     ps->last_core = core;
@@ -607,7 +797,7 @@ uint8_t *vxt_enc_plain(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     ws->last_pc = pc;
     ws->last_insn = insn;
     ws->have_last = true;
-    ws->mask = ev->tmask;
+    ws->mask = tmask;
     return p;
 }
 

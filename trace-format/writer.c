@@ -500,8 +500,9 @@ vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev)
 {
     if (VX_LIKELY(fast_ok(w, ev))) {
         if (VX_UNLIKELY(!w->len)) start_chunk(w);
-        uint8_t *p = (ev->nmem | (ev->ncommits > 1)) ? vxt_enc_event(&w->pred, w->buf + w->len, ev)
-                                                     : vxt_enc_plain(&w->pred, w->buf + w->len, ev);
+        uint8_t *p = (ev->ncommits > 1) | ((ev->nmem != 0) & (ev->ncommits != 0))
+                         ? vxt_enc_event(&w->pred, w->buf + w->len, ev)
+                         : vxt_enc_plain(&w->pred, w->buf + w->len, ev);
         if (VX_UNLIKELY(!p)) return VX_ERR_NOMEM;
         size_t n = (size_t)(p - (w->buf + w->len));
         w->len += n;
