@@ -220,7 +220,8 @@ static bool fit_affine_lanes(const uint8_t *L, unsigned n, const uint32_t *v, ui
 
 #define VXT_ALWAYS_INLINE static inline __attribute__((always_inline))
 
-/* The length of the varint of a 32-bit value (1..5), without a loop or a branch. */
+/* The length of the varint of a 32-bit value (1..5), without a loop or a branch; the
+ * comparisons vectorise in loops over lanes. */
 VXT_ALWAYS_INLINE unsigned v32_len(uint32_t z)
 {
     return 1u + (z > 0x7Fu) + (z > 0x3FFFu) + (z > 0x1FFFFFu) + (z > 0xFFFFFFFu);
@@ -233,10 +234,60 @@ VXT_ALWAYS_INLINE unsigned v32_len(uint32_t z)
 VXT_ALWAYS_INLINE uint8_t *put_v32n(uint8_t *p, uint32_t z, unsigned n)
 {
     uint64_t w = (z & 0x7Fu) | ((z << 1) & 0x7F00u) | ((z << 2) & 0x7F0000u) |
-                 ((z << 3) & 0x7F000000u) | 0x80808080u | (uint64_t)(z >> 28) << 32;
-    w &= ~(0x80ull << (8 * (n - 1)));
+                 ((z << 3) & 0x7F000000u) | (uint64_t)(z >> 28) << 32;
+    w |= 0x8080808080ull >> (40 - 8 * (n - 1)); /* the continuation bits of bytes 0..n-2 */
     memcpy(p, &w, 8); /* little-endian: vx_put_le32 is the portable form */
     return p + n;
+}
+
+/* The same when the length is not known yet: from the highest set bit. */
+VXT_ALWAYS_INLINE uint8_t *put_v32(uint8_t *p, uint32_t z)
+{
+    return put_v32n(p, z, ((31u - (unsigned)__builtin_clz(z | 1)) * 9u + 73u) >> 6);
+}
+
+/* Four lanes at a time (GCC/Clang vector extensions: SSE2 on x86-64, NEON on arm64). */
+typedef uint32_t vxt_u32x4 __attribute__((vector_size(16)));
+typedef int32_t vxt_i32x4 __attribute__((vector_size(16)));
+
+VXT_ALWAYS_INLINE vxt_u32x4 ld4(const uint32_t *p)
+{
+    vxt_u32x4 x;
+    memcpy(&x, p, 16);
+    return x;
+}
+
+VXT_ALWAYS_INLINE uint32_t or4(vxt_u32x4 x)
+{
+    return x[0] | x[1] | x[2] | x[3];
+}
+
+/*
+ * The varints of the zigzag deltas v[k] - sh[k] of T lanes (T a multiple of 4),
+ * computed four lanes at a time: their first four bytes w[k] (continuation bits
+ * included), fifth bytes b4[k] (when the length is 5) and lengths nb[k].  Returns
+ * the sum of the lengths.
+ */
+VXT_ALWAYS_INLINE unsigned delta_varints4(const uint32_t *v, const uint32_t *sh, uint32_t *w,
+                                          uint32_t *b4, uint32_t *nb, const unsigned T)
+{
+    vxt_u32x4 len = {0, 0, 0, 0};
+    for (unsigned k = 0; k < T; k += 4) {
+        const vxt_u32x4 d = ld4(v + k) - ld4(sh + k);
+        const vxt_u32x4 z = (d << 1) ^ (vxt_u32x4)((vxt_i32x4)d >> 31);
+        const vxt_u32x4 c1 = (vxt_u32x4)(z > 0x7Fu), c2 = (vxt_u32x4)(z > 0x3FFFu),
+                        c3 = (vxt_u32x4)(z > 0x1FFFFFu), c4 = (vxt_u32x4)(z > 0xFFFFFFFu);
+        const vxt_u32x4 x = (z & 0x7Fu) | ((z << 1) & 0x7F00u) | ((z << 2) & 0x7F0000u) |
+                            ((z << 3) & 0x7F000000u) | (c1 & 0x80u) | (c2 & 0x8000u) |
+                            (c3 & 0x800000u) | (c4 & 0x80000000u);
+        const vxt_u32x4 n = 1u - c1 - c2 - c3 - c4; /* (a true comparison is all ones) */
+        const vxt_u32x4 hi = z >> 28;
+        memcpy(w + k, &x, 16);
+        memcpy(b4 + k, &hi, 16);
+        memcpy(nb + k, &n, 16);
+        len += n;
+    }
+    return len[0] + len[1] + len[2] + len[3];
 }
 
 /*
@@ -244,37 +295,63 @@ VXT_ALWAYS_INLINE uint8_t *put_v32n(uint8_t *p, uint32_t z, unsigned n)
  * shadow is sh: the mode in *kp (whose low bits are set), the values at p, the
  * shadow updated.  Same choices and bytes as the general path of enc_commit:
  * uniform, else affine, else the deltas when they are shorter than raw values.
- * Inlined with a constant T, every loop is unrolled or vectorised.
+ * Inlined with a constant T, the lane loops are unrolled and, four lanes at a time,
+ * vectorised.
  */
 VXT_ALWAYS_INLINE uint8_t *enc_full_t(uint8_t *p, uint8_t *kp, uint32_t *sh, const uint32_t *v,
                                       const unsigned T)
 {
-    uint32_t v0 = v[0], s1 = T > 1 ? v[1] - v0 : 0, dif_u = 0, dif_a = 0;
-    for (unsigned k = 1; k < T; k++) {
-        dif_u |= v[k] ^ v0;
-        dif_a |= v[k] ^ (v0 + k * s1);
+    const uint32_t v0 = v[0], s1 = T > 1 ? v[1] - v0 : 0;
+    uint32_t dif_u = 0, dif_a = 0;
+    if (T % 4 == 0) {
+        const vxt_u32x4 u = {v0, v0, v0, v0}, st = {4 * s1, 4 * s1, 4 * s1, 4 * s1};
+        vxt_u32x4 e = {v0, v0 + s1, v0 + 2 * s1, v0 + 3 * s1}, du = {0, 0, 0, 0}, da = du;
+        for (unsigned k = 0; k < T; k += 4, e += st) {
+            const vxt_u32x4 x = ld4(v + k);
+            du |= x ^ u;
+            da |= x ^ e;
+        }
+        dif_u = or4(du);
+        dif_a = or4(da);
+    } else {
+        for (unsigned k = 1; k < T; k++) {
+            dif_u |= v[k] ^ v0;
+            dif_a |= v[k] ^ (v0 + k * s1);
+        }
     }
     unsigned mode;
     if (!dif_u) {
         mode = 0;
-        uint32_t z = vxt_zz32(v0 - sh[0]);
-        p = put_v32n(p, z, v32_len(z));
+        p = put_v32(p, vxt_zz32(v0 - sh[0]));
     } else if (!dif_a) {
         mode = 1;
-        uint32_t z0 = vxt_zz32(v0 - sh[0]), z1 = vxt_zz32(s1 - (sh[1] - sh[0]));
-        p = put_v32n(p, z0, v32_len(z0));
-        p = put_v32n(p, z1, v32_len(z1));
+        p = put_v32(p, vxt_zz32(v0 - sh[0]));
+        p = put_v32(p, vxt_zz32(s1 - (sh[1] - sh[0])));
     } else {
-        uint32_t z[VX_MAX_THREADS];
+        /* the deltas, only when shorter than the raw values */
+        uint32_t w[VX_MAX_THREADS], b4[VX_MAX_THREADS], nb[VX_MAX_THREADS];
         unsigned len = 0;
-        for (unsigned k = 0; k < T; k++) {
-            z[k] = vxt_zz32(v[k] - sh[k]);
-            len += v32_len(z[k]);
+        if (T % 4 == 0) {
+            len = delta_varints4(v, sh, w, b4, nb, T);
+        } else {
+            for (unsigned k = 0; k < T; k++) {
+                const uint32_t z = vxt_zz32(v[k] - sh[k]);
+                nb[k] = v32_len(z);
+                len += nb[k];
+            }
         }
         if (len < 4u * T) {
             mode = 2;
-            for (unsigned k = 0; k < T; k++)
-                p = put_v32n(p, z[k], v32_len(z[k]));
+            if (T % 4 == 0) {
+                for (unsigned k = 0; k < T; k++) {
+                    vx_put_le32(p, w[k]);
+                    p[4] = (uint8_t)b4[k];
+                    p += nb[k];
+                }
+            } else {
+                for (unsigned k = 0; k < T; k++)
+                    p = put_v32n(p, vxt_zz32(v[k] - sh[k]), nb[k]);
+            }
         } else { /* raw is no longer: raw (raw on a tie) */
             mode = 3;
             for (unsigned k = 0; k < T; k++)
@@ -290,18 +367,6 @@ VXT_ALWAYS_INLINE uint8_t *enc_full_t(uint8_t *p, uint8_t *kp, uint32_t *sh, con
 static uint8_t *enc_full_any(uint8_t *p, uint8_t *kp, uint32_t *sh, const uint32_t *v, unsigned T)
 {
     return enc_full_t(p, kp, sh, v, T);
-}
-
-VXT_ALWAYS_INLINE uint8_t *enc_full(uint8_t *p, uint8_t *kp, uint32_t *sh, const uint32_t *v,
-                                    unsigned T)
-{
-    switch (T) {
-    case 4: return enc_full_t(p, kp, sh, v, 4);
-    case 8: return enc_full_t(p, kp, sh, v, 8);
-    case 16: return enc_full_t(p, kp, sh, v, 16);
-    case 32: return enc_full_t(p, kp, sh, v, 32);
-    default: return enc_full_any(p, kp, sh, v, T);
-    }
 }
 
 /* One register commit (FORMAT.md §7.2). */
@@ -352,7 +417,7 @@ static inline uint8_t *enc_commit(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const 
     const uint32_t *v = cm->values;
     if (n == T && sh) { /* (a lane set of T lanes is every lane) */
         *kp = (uint8_t)K;
-        return enc_full(p, kp, sh, v, T);
+        return enc_full_any(p, kp, sh, v, T);
     }
     if (!L) L = vxt_all_lanes;
     uint32_t v0 = v[L[0]];
@@ -606,20 +671,26 @@ static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     return p;
 }
 
+/* Whether the T memory writes m are one per lane in lane order (m[i].lane == i), all
+ * of one valid size: the groups enc_mem_full_t encodes. */
+VXT_ALWAYS_INLINE bool mem_full_ok(const vx_memwrite *m, const unsigned T)
+{
+    const unsigned sz = m[0].size;
+    unsigned bad = (sz > 4) | !((0x16u >> (sz & 7)) & 1);
+    for (unsigned i = 0; i < T; i++)
+        bad |= (m[i].lane ^ i) | (m[i].size ^ sz);
+    return !bad;
+}
+
 /*
  * The memory writes of a store to every lane, one write per lane in lane order, all
- * of one size (mem[i].lane == i): the group of enc_mem with G.L set, with constant
- * T.  Returns NULL (nothing written, nothing changed) for any other group, which
- * enc_mem then encodes.  Same choices and bytes as enc_mem.
+ * of one size (mem_full_ok): the group of enc_mem with G.L set, with constant T.
+ * Same choices and bytes as enc_mem.
  */
 VXT_ALWAYS_INLINE uint8_t *enc_mem_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
                                           const vx_memwrite *m, const unsigned T)
 {
     const unsigned sz = m[0].size;
-    unsigned bad = 0;
-    for (unsigned i = 0; i < T; i++)
-        bad |= (m[i].lane ^ i) | (m[i].size ^ sz);
-    if (VX_UNLIKELY(bad)) return NULL;
     uint8_t *gp = p++;
     unsigned G = (sz == 1 ? 0 : sz == 2 ? 1 : 2) | 4;
     ps->raw += 10ull * T;
@@ -635,16 +706,16 @@ VXT_ALWAYS_INLINE uint8_t *enc_mem_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p
     }
     if (!dif) {
         uint32_t z0 = vxt_zz32(a0 - ws->mem_base), z1 = vxt_zz32(s - ws->mem_stride);
-        p = put_v32n(p, z0, v32_len(z0));
-        p = put_v32n(p, z1, v32_len(z1));
+        p = put_v32(p, z0);
+        p = put_v32(p, z1);
         ws->mem_stride = s;
     } else {
         G |= 8;
         uint32_t z = vxt_zz32(a0 - ws->mem_base);
-        p = put_v32n(p, z, v32_len(z));
+        p = put_v32(p, z);
         for (unsigned i = 1; i < T; i++) {
             z = vxt_zz32(m[i].addr - m[i - 1].addr);
-            p = put_v32n(p, z, v32_len(z));
+            p = put_v32(p, z);
         }
     }
     ws->mem_base = a0;
@@ -672,12 +743,12 @@ VXT_ALWAYS_INLINE uint8_t *enc_mem_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p
         dif_a |= (v ^ (v0 + i * vs)) & mask;
     }
     if (!dif_u) {
-        p = put_v32n(p, v0, v32_len(v0));
+        p = put_v32(p, v0);
     } else if (!dif_a) {
         uint32_t z = vxt_zz32(vs);
         G |= 1 << 4;
-        p = put_v32n(p, v0, v32_len(v0));
-        p = put_v32n(p, z, v32_len(z));
+        p = put_v32(p, v0);
+        p = put_v32(p, z);
     } else {
         G |= 2 << 4;
         for (unsigned i = 0; i < T; i++) {
@@ -687,24 +758,6 @@ VXT_ALWAYS_INLINE uint8_t *enc_mem_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p
     }
     *gp = (uint8_t)G;
     return p;
-}
-
-static uint8_t *enc_mem_full_any(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const vx_memwrite *m,
-                                 unsigned T)
-{
-    return enc_mem_full_t(ps, ws, p, m, T);
-}
-
-VXT_ALWAYS_INLINE uint8_t *enc_mem_full(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
-                                        const vx_memwrite *m, unsigned T)
-{
-    switch (T) {
-    case 4: return enc_mem_full_t(ps, ws, p, m, 4);
-    case 8: return enc_mem_full_t(ps, ws, p, m, 8);
-    case 16: return enc_mem_full_t(ps, ws, p, m, 16);
-    case 32: return enc_mem_full_t(ps, ws, p, m, 32);
-    default: return enc_mem_full_any(ps, ws, p, m, T);
-    }
 }
 
 static __attribute__((noinline)) uint8_t *enc_commit_any(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
@@ -724,13 +777,43 @@ static __attribute__((noinline)) uint8_t *enc_mem_any(vxt_pred *ps, vxt_warp *ws
 
 /*
  * The most common records, encoded with fewer tests: a plain issue (no flags,
- * warp-control effect, console byte or fault) with at most one commit, or with
- * memory writes and no commit; all fields valid (the writer checked them).  Same
- * bytes as enc_issue.
+ * warp-control effect, console byte or fault) with at most one commit (of an x or f
+ * register), or with memory writes and no commit.  The event is checked first (the
+ * writer's rules for such events): NULL, with nothing written or changed, when it
+ * is not one of these or not valid; the general path then deals with it.  Inlined
+ * with a constant T.  Same bytes as enc_issue.
  */
-uint8_t *vxt_enc_plain(vxt_pred *ps, uint8_t *p, const vx_event *ev)
+VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *ev,
+                                      const uint32_t T)
 {
     const uint32_t core = ev->core, warp = ev->warp, W = ps->W, pc = ev->pc, insn = ev->insn;
+    const unsigned LB = (T + 7) / 8, nc = ev->ncommits, nm = ev->nmem;
+    const vx_lanes tmask = ev->tmask, all = ps->all;
+    const vx_commit *cm = ev->commits;
+    const vx_memwrite *m = ev->mem;
+    bool full = false;
+
+    /* checks: everything the general path would check for such an event */
+    if (VX_UNLIKELY(((ev->flags | ev->nwctl | ev->nconsole) != 0) | (ev->fault != NULL) |
+                    (core >= ps->C) | (warp >= W) | ((tmask & ~all) != 0) | (nc > 1) |
+                    (nm > VX_MAX_THREADS)))
+        return NULL;
+    if (nc) {
+        if (VX_UNLIKELY((nm != 0) | (cm == NULL)) ||
+            VX_UNLIKELY(((unsigned)cm->file - 1u > 1u) | (cm->reg >= 32) | (cm->values == NULL) |
+                        ((cm->lanes != tmask) & ((cm->lanes & ~all) != 0))))
+            return NULL;
+        full = (cm->lanes == tmask) & (tmask == all);
+    } else if (nm) {
+        if (VX_UNLIKELY(m == NULL)) return NULL;
+        full = nm == T && tmask == all && mem_full_ok(m, T);
+        if (!full)
+            for (uint32_t i = 0; i < nm; i++)
+                if (VX_UNLIKELY((m[i].size > 4) | !((0x16u >> (m[i].size & 7)) & 1) |
+                                (m[i].lane >= T)))
+                    return NULL;
+    }
+
     vxt_warp *ws = vxt_pred_warp(ps, core * W + warp);
     if (VX_UNLIKELY(!ws)) return NULL;
     const uint32_t lc = ps->last_core, pcore = ps->next_core[lc];
@@ -738,14 +821,13 @@ uint8_t *vxt_enc_plain(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     const bool S = (core == pcore) & (warp == pwarp) & (ev->cycle == ps->cur_cycle + (pcore <= lc));
     vxt_icache_ent *ic = &ps->icache[(pc >> 2) & (VXT_ICACHE_SIZE - 1)];
     const bool I = (ic->epoch == ps->epoch) & (ic->pc == pc) & (ic->insn == insn);
-    const vx_lanes tmask = ev->tmask;
     const bool M = tmask == ws->mask;
     unsigned pcmode = 0;
     if (VX_UNLIKELY(pc != ws->next_pc)) {
         uint32_t t;
         pcmode = ws->have_last && branch_target(ws->last_pc, ws->last_insn, &t) && t == pc ? 1 : 2;
     }
-    const unsigned nc = ev->ncommits, form = ev->nmem ? 2 : nc;
+    const unsigned form = nm ? 2 : nc;
     *p++ = (uint8_t)((S ? VXT_H_S : 0) | (I ? VXT_H_I : 0) | (M ? VXT_H_M : 0) |
                      pcmode << VXT_H_PC_SHIFT | form << VXT_H_FORM_SHIFT);
     if (VX_UNLIKELY(!S)) {
@@ -764,13 +846,10 @@ uint8_t *vxt_enc_plain(vxt_pred *ps, uint8_t *p, const vx_event *ev)
         ic->insn = insn;
         ic->epoch = ps->epoch;
     }
-    if (VX_UNLIKELY(!M)) p = vxt_put_lanes(p, tmask, ps->LB);
-    const uint32_t T = ps->T;
-    ps->raw += 25 + ps->LB;
+    if (VX_UNLIKELY(!M)) p = vxt_put_lanes(p, tmask, LB);
+    ps->raw += 25 + LB;
     if (nc) {
-        const vx_commit *cm = ev->commits;
-        if (VX_LIKELY((cm->lanes == tmask) & (tmask == ps->all))) {
-            /* every lane of an x or f register (the writer checked the file) */
+        if (VX_LIKELY(full)) { /* every lane of an x or f register */
             const unsigned f = cm->file == VX_RF_F, reg = cm->reg;
             uint8_t *kp = p++;
             if (reg == ((insn >> 7) & 31)) {
@@ -779,15 +858,13 @@ uint8_t *vxt_enc_plain(vxt_pred *ps, uint8_t *p, const vx_event *ev)
                 *kp = 2 | 4;
                 *p++ = (uint8_t)(32 * f + reg);
             }
-            ps->raw += 3 + ps->LB + 4u * T;
-            p = enc_full(p, kp, ws->regs + (size_t)(32 * f + reg) * T, cm->values, T);
+            ps->raw += 3 + LB + 4u * T;
+            p = enc_full_t(p, kp, ws->regs + (size_t)(32 * f + reg) * T, cm->values, T);
         } else {
             p = enc_commit_any(ps, ws, p, cm, insn, tmask);
         }
-    } else if (ev->nmem) {
-        uint8_t *q = NULL;
-        if (VX_LIKELY(ev->nmem == T && tmask == ps->all)) q = enc_mem_full(ps, ws, p, ev->mem, T);
-        p = VX_LIKELY(q != NULL) ? q : enc_mem_any(ps, ws, p, ev);
+    } else if (nm) {
+        p = VX_LIKELY(full) ? enc_mem_full_t(ps, ws, p, m, T) : enc_mem_any(ps, ws, p, ev);
     }
     /* predictor updates (FORMAT.md §7.1; the tables and the cache were updated above) */
     ps->cur_cycle = ev->cycle;
@@ -799,6 +876,22 @@ uint8_t *vxt_enc_plain(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     ws->have_last = true;
     ws->mask = tmask;
     return p;
+}
+
+static uint8_t *enc_fast_any(vxt_pred *ps, uint8_t *p, const vx_event *ev)
+{
+    return enc_fast_t(ps, p, ev, ps->T);
+}
+
+uint8_t *vxt_enc_fast(vxt_pred *ps, uint8_t *p, const vx_event *ev)
+{
+    switch (ps->T) {
+    case 4: return enc_fast_t(ps, p, ev, 4);
+    case 8: return enc_fast_t(ps, p, ev, 8);
+    case 16: return enc_fast_t(ps, p, ev, 16);
+    case 32: return enc_fast_t(ps, p, ev, 32);
+    default: return enc_fast_any(ps, p, ev);
+    }
 }
 
 /* A length-delimited record: kind, varint len, body (built in a bounded scratch buffer). */
