@@ -776,6 +776,37 @@ static __attribute__((noinline)) uint8_t *enc_mem_any(vxt_pred *ps, vxt_warp *ws
 }
 
 /*
+ * The optional fields of an issue header H that vxt_enc_fast rarely writes (an
+ * unpredicted schedule, a PC delta, an instruction word, a thread mask), with the
+ * predictor updates that go with them (FORMAT.md §7.1).  Out of line: the common
+ * path keeps its registers.
+ */
+static __attribute__((noinline)) uint8_t *enc_head_rare(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
+                                                        const vx_event *ev, unsigned H, unsigned LB)
+{
+    if (!(H & VXT_H_S)) {
+        const uint32_t lc = ps->last_core;
+        p = vxt_put_varint(p, ev->core);
+        p = vxt_put_varint(p, ev->warp);
+        p = vxt_put_varint(p, vxt_zz64(ev->cycle - ps->cur_cycle));
+        ps->next_core[lc] = ev->core;
+        ps->next_warp[(size_t)ev->core * ps->W + ps->last_warp[ev->core]] = ev->warp;
+    }
+    if (((H >> VXT_H_PC_SHIFT) & 3) == 2) p = vxt_put_s32(p, ev->pc - ws->next_pc);
+    if (!(H & VXT_H_I)) {
+        vxt_icache_ent *ic = &ps->icache[(ev->pc >> 2) & (VXT_ICACHE_SIZE - 1)];
+        vx_put_le32(p, ev->insn);
+        p += 4;
+        vxt_dg_pc(ps->dg, ev->pc); /* the digest's PC set (see enc_issue) */
+        ic->pc = ev->pc;
+        ic->insn = ev->insn;
+        ic->epoch = ps->epoch;
+    }
+    if (!(H & VXT_H_M)) p = vxt_put_lanes(p, ev->tmask, LB);
+    return p;
+}
+
+/*
  * The most common records, encoded with fewer tests: a plain issue (no flags,
  * warp-control effect, console byte or fault) with at most one commit (of an x or f
  * register), or with memory writes and no commit.  The event is checked first (the
@@ -788,20 +819,21 @@ VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *
 {
     const uint32_t core = ev->core, warp = ev->warp, W = ps->W, pc = ev->pc, insn = ev->insn;
     const unsigned LB = (T + 7) / 8, nc = ev->ncommits, nm = ev->nmem;
-    const vx_lanes tmask = ev->tmask, all = ps->all;
+    const vx_lanes tmask = ev->tmask, all = vx_lanes_all(T);
     const vx_commit *cm = ev->commits;
     const vx_memwrite *m = ev->mem;
     bool full = false;
 
     /* checks: everything the general path would check for such an event */
-    if (VX_UNLIKELY(((ev->flags | ev->nwctl | ev->nconsole) != 0) | (ev->fault != NULL) |
-                    (core >= ps->C) | (warp >= W) | ((tmask & ~all) != 0) | (nc > 1) |
-                    (nm > VX_MAX_THREADS)))
+    if (VX_UNLIKELY((ev->flags | ev->nwctl | ev->nconsole) != 0) ||
+        VX_UNLIKELY(ev->fault != NULL) || VX_UNLIKELY(core >= ps->C) || VX_UNLIKELY(warp >= W) ||
+        VX_UNLIKELY((tmask & ~all) != 0) || VX_UNLIKELY(nc > 1) || VX_UNLIKELY(nm > VX_MAX_THREADS))
         return NULL;
     if (nc) {
-        if (VX_UNLIKELY((nm != 0) | (cm == NULL)) ||
-            VX_UNLIKELY(((unsigned)cm->file - 1u > 1u) | (cm->reg >= 32) | (cm->values == NULL) |
-                        ((cm->lanes != tmask) & ((cm->lanes & ~all) != 0))))
+        if (VX_UNLIKELY(nm != 0) || VX_UNLIKELY(cm == NULL) ||
+            VX_UNLIKELY((unsigned)cm->file - 1u > 1u) || VX_UNLIKELY(cm->reg >= 32) ||
+            VX_UNLIKELY(cm->values == NULL) ||
+            VX_UNLIKELY((cm->lanes != tmask) && ((cm->lanes & ~all) != 0)))
             return NULL;
         full = (cm->lanes == tmask) & (tmask == all);
     } else if (nm) {
@@ -828,25 +860,10 @@ VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *
         pcmode = ws->have_last && branch_target(ws->last_pc, ws->last_insn, &t) && t == pc ? 1 : 2;
     }
     const unsigned form = nm ? 2 : nc;
-    *p++ = (uint8_t)((S ? VXT_H_S : 0) | (I ? VXT_H_I : 0) | (M ? VXT_H_M : 0) |
-                     pcmode << VXT_H_PC_SHIFT | form << VXT_H_FORM_SHIFT);
-    if (VX_UNLIKELY(!S)) {
-        p = vxt_put_varint(p, core);
-        p = vxt_put_varint(p, warp);
-        p = vxt_put_varint(p, vxt_zz64(ev->cycle - ps->cur_cycle));
-        ps->next_core[lc] = core;
-        ps->next_warp[(size_t)core * W + ps->last_warp[core]] = warp;
-    }
-    if (pcmode == 2) p = vxt_put_s32(p, pc - ws->next_pc);
-    if (VX_UNLIKELY(!I)) {
-        vx_put_le32(p, insn);
-        p += 4;
-        vxt_dg_pc(ps->dg, pc); /* the digest's PC set (see enc_issue) */
-        ic->pc = pc;
-        ic->insn = insn;
-        ic->epoch = ps->epoch;
-    }
-    if (VX_UNLIKELY(!M)) p = vxt_put_lanes(p, tmask, LB);
+    const unsigned H = (S ? VXT_H_S : 0) | (I ? VXT_H_I : 0) | (M ? VXT_H_M : 0) |
+                       pcmode << VXT_H_PC_SHIFT | form << VXT_H_FORM_SHIFT;
+    *p++ = (uint8_t)H;
+    if (VX_UNLIKELY(((H & 7) != 7) | (pcmode == 2))) p = enc_head_rare(ps, ws, p, ev, H, LB);
     ps->raw += 25 + LB;
     if (nc) {
         if (VX_LIKELY(full)) { /* every lane of an x or f register */
