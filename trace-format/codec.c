@@ -776,6 +776,20 @@ static __attribute__((noinline)) uint8_t *enc_mem_any(vxt_pred *ps, vxt_warp *ws
 }
 
 /*
+ * A lane set read as two 64-bit halves, never as one 16-byte load: the simulator
+ * has just stored the event's mask as two halves, and a load spanning two stores
+ * cannot be forwarded from them (it waits for them to reach the cache).
+ */
+VXT_ALWAYS_INLINE vx_lanes ld_lanes(const vx_lanes *m)
+{
+    uint64_t lo, hi;
+    memcpy(&lo, m, 8);
+    memcpy(&hi, (const char *)m + 8, 8);
+    __asm__("" : "+r"(lo), "+r"(hi));
+    return (vx_lanes)hi << 64 | lo;
+}
+
+/*
  * The optional fields of an issue header H that vxt_enc_fast rarely writes (an
  * unpredicted schedule, a PC delta, an instruction word, a thread mask), with the
  * predictor updates that go with them (FORMAT.md §7.1).  Out of line: the common
@@ -819,7 +833,7 @@ VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *
 {
     const uint32_t core = ev->core, warp = ev->warp, W = ps->W, pc = ev->pc, insn = ev->insn;
     const unsigned LB = (T + 7) / 8, nc = ev->ncommits, nm = ev->nmem;
-    const vx_lanes tmask = ev->tmask, all = vx_lanes_all(T);
+    const vx_lanes tmask = ld_lanes(&ev->tmask), all = vx_lanes_all(T);
     const vx_commit *cm = ev->commits;
     const vx_memwrite *m = ev->mem;
     bool full = false;
