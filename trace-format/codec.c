@@ -218,6 +218,157 @@ static bool fit_affine_lanes(const uint8_t *L, unsigned n, const uint32_t *v, ui
     return true;
 }
 
+#define VXT_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* The length of the varint of a 32-bit value (1..5), without a loop or a branch; the
+ * comparisons vectorise in loops over lanes. */
+VXT_ALWAYS_INLINE unsigned v32_len(uint32_t z)
+{
+    return 1u + (z > 0x7Fu) + (z > 0x3FFFu) + (z > 0x1FFFFFu) + (z > 0xFFFFFFFu);
+}
+
+/*
+ * The varint of z, whose length n (v32_len) is known: eight bytes are stored (the
+ * fast path keeps far more than that free past any record), n of them count.
+ */
+VXT_ALWAYS_INLINE uint8_t *put_v32n(uint8_t *p, uint32_t z, unsigned n)
+{
+    uint64_t w = (z & 0x7Fu) | ((z << 1) & 0x7F00u) | ((z << 2) & 0x7F0000u) |
+                 ((z << 3) & 0x7F000000u) | (uint64_t)(z >> 28) << 32;
+    w |= 0x8080808080ull >> (40 - 8 * (n - 1)); /* the continuation bits of bytes 0..n-2 */
+    memcpy(p, &w, 8); /* little-endian: vx_put_le32 is the portable form */
+    return p + n;
+}
+
+/* The same when the length is not known yet: from the highest set bit. */
+VXT_ALWAYS_INLINE uint8_t *put_v32(uint8_t *p, uint32_t z)
+{
+    return put_v32n(p, z, ((31u - (unsigned)__builtin_clz(z | 1)) * 9u + 73u) >> 6);
+}
+
+/* Four lanes at a time (GCC/Clang vector extensions: SSE2 on x86-64, NEON on arm64). */
+typedef uint32_t vxt_u32x4 __attribute__((vector_size(16)));
+typedef int32_t vxt_i32x4 __attribute__((vector_size(16)));
+
+VXT_ALWAYS_INLINE vxt_u32x4 ld4(const uint32_t *p)
+{
+    vxt_u32x4 x;
+    memcpy(&x, p, 16);
+    return x;
+}
+
+VXT_ALWAYS_INLINE uint32_t or4(vxt_u32x4 x)
+{
+    return x[0] | x[1] | x[2] | x[3];
+}
+
+/*
+ * The varints of the zigzag deltas v[k] - sh[k] of T lanes (T a multiple of 4),
+ * computed four lanes at a time: their first four bytes w[k] (continuation bits
+ * included), fifth bytes b4[k] (when the length is 5) and lengths nb[k].  Returns
+ * the sum of the lengths.
+ */
+VXT_ALWAYS_INLINE unsigned delta_varints4(const uint32_t *v, const uint32_t *sh, uint32_t *w,
+                                          uint32_t *b4, uint32_t *nb, const unsigned T)
+{
+    vxt_u32x4 len = {0, 0, 0, 0};
+    for (unsigned k = 0; k < T; k += 4) {
+        const vxt_u32x4 d = ld4(v + k) - ld4(sh + k);
+        const vxt_u32x4 z = (d << 1) ^ (vxt_u32x4)((vxt_i32x4)d >> 31);
+        const vxt_u32x4 c1 = (vxt_u32x4)(z > 0x7Fu), c2 = (vxt_u32x4)(z > 0x3FFFu),
+                        c3 = (vxt_u32x4)(z > 0x1FFFFFu), c4 = (vxt_u32x4)(z > 0xFFFFFFFu);
+        const vxt_u32x4 x = (z & 0x7Fu) | ((z << 1) & 0x7F00u) | ((z << 2) & 0x7F0000u) |
+                            ((z << 3) & 0x7F000000u) | (c1 & 0x80u) | (c2 & 0x8000u) |
+                            (c3 & 0x800000u) | (c4 & 0x80000000u);
+        const vxt_u32x4 n = 1u - c1 - c2 - c3 - c4; /* (a true comparison is all ones) */
+        const vxt_u32x4 hi = z >> 28;
+        memcpy(w + k, &x, 16);
+        memcpy(b4 + k, &hi, 16);
+        memcpy(nb + k, &n, 16);
+        len += n;
+    }
+    return len[0] + len[1] + len[2] + len[3];
+}
+
+/*
+ * The values of a commit to every lane (T lanes, L[k] == k) of a register whose
+ * shadow is sh: the mode in *kp (whose low bits are set), the values at p, the
+ * shadow updated.  Same choices and bytes as the general path of enc_commit:
+ * uniform, else affine, else the deltas when they are shorter than raw values.
+ * Inlined with a constant T, the lane loops are unrolled and, four lanes at a time,
+ * vectorised.
+ */
+VXT_ALWAYS_INLINE uint8_t *enc_full_t(uint8_t *p, uint8_t *kp, uint32_t *sh, const uint32_t *v,
+                                      const unsigned T)
+{
+    const uint32_t v0 = v[0], s1 = T > 1 ? v[1] - v0 : 0;
+    uint32_t dif_u = 0, dif_a = 0;
+    if (T % 4 == 0) {
+        const vxt_u32x4 u = {v0, v0, v0, v0}, st = {4 * s1, 4 * s1, 4 * s1, 4 * s1};
+        vxt_u32x4 e = {v0, v0 + s1, v0 + 2 * s1, v0 + 3 * s1}, du = {0, 0, 0, 0}, da = du;
+        for (unsigned k = 0; k < T; k += 4, e += st) {
+            const vxt_u32x4 x = ld4(v + k);
+            du |= x ^ u;
+            da |= x ^ e;
+        }
+        dif_u = or4(du);
+        dif_a = or4(da);
+    } else {
+        for (unsigned k = 1; k < T; k++) {
+            dif_u |= v[k] ^ v0;
+            dif_a |= v[k] ^ (v0 + k * s1);
+        }
+    }
+    unsigned mode;
+    if (!dif_u) {
+        mode = 0;
+        p = put_v32(p, vxt_zz32(v0 - sh[0]));
+    } else if (!dif_a) {
+        mode = 1;
+        p = put_v32(p, vxt_zz32(v0 - sh[0]));
+        p = put_v32(p, vxt_zz32(s1 - (sh[1] - sh[0])));
+    } else {
+        /* the deltas, only when shorter than the raw values */
+        uint32_t w[VX_MAX_THREADS], b4[VX_MAX_THREADS], nb[VX_MAX_THREADS];
+        unsigned len = 0;
+        if (T % 4 == 0) {
+            len = delta_varints4(v, sh, w, b4, nb, T);
+        } else {
+            for (unsigned k = 0; k < T; k++) {
+                const uint32_t z = vxt_zz32(v[k] - sh[k]);
+                nb[k] = v32_len(z);
+                len += nb[k];
+            }
+        }
+        if (len < 4u * T) {
+            mode = 2;
+            if (T % 4 == 0) {
+                for (unsigned k = 0; k < T; k++) {
+                    vx_put_le32(p, w[k]);
+                    p[4] = (uint8_t)b4[k];
+                    p += nb[k];
+                }
+            } else {
+                for (unsigned k = 0; k < T; k++)
+                    p = put_v32n(p, vxt_zz32(v[k] - sh[k]), nb[k]);
+            }
+        } else { /* raw is no longer: raw (raw on a tie) */
+            mode = 3;
+            for (unsigned k = 0; k < T; k++)
+                vx_put_le32(p + 4 * k, v[k]);
+            p += 4 * T;
+        }
+    }
+    memcpy(sh, v, sizeof(uint32_t) * T);
+    *kp |= (uint8_t)(mode << 3);
+    return p;
+}
+
+static uint8_t *enc_full_any(uint8_t *p, uint8_t *kp, uint32_t *sh, const uint32_t *v, unsigned T)
+{
+    return enc_full_t(p, kp, sh, v, T);
+}
+
 /* One register commit (FORMAT.md §7.2). */
 static inline uint8_t *enc_commit(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const vx_commit *cm,
                                   uint32_t insn, vx_lanes tmask)
@@ -265,44 +416,8 @@ static inline uint8_t *enc_commit(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const 
 
     const uint32_t *v = cm->values;
     if (n == T && sh) { /* (a lane set of T lanes is every lane) */
-        /* Every lane (lanes 0..T-1, so L[k] == k): one pass finds uniform and affine
-         * values, the deltas are written while their length is summed, and the shadow
-         * is a copy.  Same choices and bytes as the general path below. */
-        uint32_t v0 = v[0], s1 = T > 1 ? v[1] - v0 : 0;
-        bool uni = true, aff = true;
-        for (unsigned k = 1; k < T; k++) {
-            uni &= v[k] == v0;
-            aff &= v[k] == v0 + k * s1;
-        }
-        unsigned mode;
-        if (uni) {
-            mode = 0;
-            p = vxt_put_s32(p, v0 - sh[0]);
-        } else if (aff) {
-            mode = 1;
-            p = vxt_put_s32(p, v0 - sh[0]);
-            p = vxt_put_s32(p, s1 - (sh[1] - sh[0]));
-        } else {
-            uint8_t *start = p;
-            for (unsigned k = 0; k < T; k++)
-                p = vxt_put_s32(p, v[k] - sh[k]);
-            mode = 2;
-            if ((size_t)(p - start) >= 4u * T) { /* raw is no longer: raw (raw on a tie) */
-                p = start;
-                for (unsigned k = 0; k < T; k++, p += 4)
-                    vx_put_le32(p, v[k]);
-                mode = 3;
-            }
-        }
-        switch (T) { /* constant sizes: copied inline, without a call */
-        case 4: memcpy(sh, v, 16); break;
-        case 8: memcpy(sh, v, 32); break;
-        case 16: memcpy(sh, v, 64); break;
-        case 32: memcpy(sh, v, 128); break;
-        default: memcpy(sh, v, sizeof(uint32_t) * T); break;
-        }
-        *kp = (uint8_t)(K | mode << 3);
-        return p;
+        *kp = (uint8_t)K;
+        return enc_full_any(p, kp, sh, v, T);
     }
     if (!L) L = vxt_all_lanes;
     uint32_t v0 = v[L[0]];
@@ -556,49 +671,232 @@ static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     return p;
 }
 
+/* Whether the T memory writes m are one per lane in lane order (m[i].lane == i), all
+ * of one valid size: the groups enc_mem_full_t encodes. */
+VXT_ALWAYS_INLINE bool mem_full_ok(const vx_memwrite *m, const unsigned T)
+{
+    const unsigned sz = m[0].size;
+    unsigned bad = (sz > 4) | !((0x16u >> (sz & 7)) & 1);
+    for (unsigned i = 0; i < T; i++)
+        bad |= (m[i].lane ^ i) | (m[i].size ^ sz);
+    return !bad;
+}
+
 /*
- * The most common record, encoded with fewer tests: a plain issue (no flags, no
- * memory write, warp-control effect, console byte or fault) with at most one
- * commit, all fields valid (the writer checked them).  Same bytes as enc_issue.
+ * The memory writes of a store to every lane, one write per lane in lane order, all
+ * of one size (mem_full_ok): the group of enc_mem with G.L set, with constant T.
+ * Same choices and bytes as enc_mem.
  */
-uint8_t *vxt_enc_plain(vxt_pred *ps, uint8_t *p, const vx_event *ev)
+VXT_ALWAYS_INLINE uint8_t *enc_mem_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
+                                          const vx_memwrite *m, const unsigned T)
+{
+    const unsigned sz = m[0].size;
+    uint8_t *gp = p++;
+    unsigned G = (sz == 1 ? 0 : sz == 2 ? 1 : 2) | 4;
+    ps->raw += 10ull * T;
+
+    /* addresses: affine (the stride from lanes 0 and 1), else deltas */
+    const uint32_t a0 = m[0].addr, s = T > 1 ? m[1].addr - a0 : ws->mem_stride;
+    uint32_t dif = 0, lo = a0, hi = a0;
+    for (unsigned i = 1; i < T; i++) {
+        uint32_t a = m[i].addr;
+        dif |= a ^ (a0 + i * s);
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+    }
+    if (!dif) {
+        uint32_t z0 = vxt_zz32(a0 - ws->mem_base), z1 = vxt_zz32(s - ws->mem_stride);
+        p = put_v32(p, z0);
+        p = put_v32(p, z1);
+        ws->mem_stride = s;
+    } else {
+        G |= 8;
+        uint32_t z = vxt_zz32(a0 - ws->mem_base);
+        p = put_v32(p, z);
+        for (unsigned i = 1; i < T; i++) {
+            z = vxt_zz32(m[i].addr - m[i - 1].addr);
+            p = put_v32(p, z);
+        }
+    }
+    ws->mem_base = a0;
+
+    /* the chunk digest (as enc_mem: every write has the same size) */
+    {
+        vx_trace_digest *dg = ps->dg;
+        uint32_t last = vxt_dg_last(hi, sz);
+        dg->flags |= VX_TRACE_DG_WRITES;
+        if ((last >> 12) - (lo >> 12) <= 1) {
+            vxt_dg_span(dg, lo, last);
+        } else {
+            for (unsigned i = 0; i < T; i++)
+                vxt_dg_span(dg, m[i].addr, vxt_dg_last(m[i].addr, sz));
+        }
+    }
+
+    /* values, compared after masking to the size: uniform, affine or raw */
+    const uint32_t mask = size_mask(sz), v0 = m[0].value & mask,
+                   vs = T > 1 ? (m[1].value & mask) - v0 : 0;
+    uint32_t dif_u = 0, dif_a = 0;
+    for (unsigned i = 1; i < T; i++) {
+        uint32_t v = m[i].value & mask;
+        dif_u |= v ^ v0;
+        dif_a |= (v ^ (v0 + i * vs)) & mask;
+    }
+    if (!dif_u) {
+        p = put_v32(p, v0);
+    } else if (!dif_a) {
+        uint32_t z = vxt_zz32(vs);
+        G |= 1 << 4;
+        p = put_v32(p, v0);
+        p = put_v32(p, z);
+    } else {
+        G |= 2 << 4;
+        for (unsigned i = 0; i < T; i++) {
+            vx_put_le32(p, m[i].value); /* sz of the 4 bytes count */
+            p += sz;
+        }
+    }
+    *gp = (uint8_t)G;
+    return p;
+}
+
+static __attribute__((noinline)) uint8_t *enc_commit_any(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
+                                                         const vx_commit *cm, uint32_t insn,
+                                                         vx_lanes tmask)
+{
+    return enc_commit(ps, ws, p, cm, insn, tmask);
+}
+
+static __attribute__((noinline)) uint8_t *enc_mem_any(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
+                                                      const vx_event *ev)
+{
+    unsigned tn;
+    const uint8_t *tl = vxt_warp_lanes(ws, ev->tmask, &tn);
+    return enc_mem(ps, ws, p, ev, tl, tn);
+}
+
+/*
+ * A lane set read as two 64-bit halves, never as one 16-byte load: the simulator
+ * has just stored the event's mask as two halves, and a load spanning two stores
+ * cannot be forwarded from them (it waits for them to reach the cache).
+ */
+VXT_ALWAYS_INLINE vx_lanes ld_lanes(const vx_lanes *m)
+{
+    uint64_t lo, hi;
+    memcpy(&lo, m, 8);
+    memcpy(&hi, (const char *)m + 8, 8);
+    __asm__("" : "+r"(lo), "+r"(hi));
+    return (vx_lanes)hi << 64 | lo;
+}
+
+/*
+ * The optional fields of an issue header H that vxt_enc_fast rarely writes (an
+ * unpredicted schedule, a PC delta, an instruction word, a thread mask), with the
+ * predictor updates that go with them (FORMAT.md §7.1).  Out of line: the common
+ * path keeps its registers.
+ */
+static __attribute__((noinline)) uint8_t *enc_head_rare(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
+                                                        const vx_event *ev, unsigned H, unsigned LB)
+{
+    if (!(H & VXT_H_S)) {
+        const uint32_t lc = ps->last_core;
+        p = vxt_put_varint(p, ev->core);
+        p = vxt_put_varint(p, ev->warp);
+        p = vxt_put_varint(p, vxt_zz64(ev->cycle - ps->cur_cycle));
+        ps->next_core[lc] = ev->core;
+        ps->next_warp[(size_t)ev->core * ps->W + ps->last_warp[ev->core]] = ev->warp;
+    }
+    if (((H >> VXT_H_PC_SHIFT) & 3) == 2) p = vxt_put_s32(p, ev->pc - ws->next_pc);
+    if (!(H & VXT_H_I)) {
+        vxt_icache_ent *ic = &ps->icache[(ev->pc >> 2) & (VXT_ICACHE_SIZE - 1)];
+        vx_put_le32(p, ev->insn);
+        p += 4;
+        vxt_dg_pc(ps->dg, ev->pc); /* the digest's PC set (see enc_issue) */
+        ic->pc = ev->pc;
+        ic->insn = ev->insn;
+        ic->epoch = ps->epoch;
+    }
+    if (!(H & VXT_H_M)) p = vxt_put_lanes(p, ev->tmask, LB);
+    return p;
+}
+
+/*
+ * The most common records, encoded with fewer tests: a plain issue (no flags,
+ * warp-control effect, console byte or fault) with at most one commit (of an x or f
+ * register), or with memory writes and no commit.  The event is checked first (the
+ * writer's rules for such events): NULL, with nothing written or changed, when it
+ * is not one of these or not valid; the general path then deals with it.  Inlined
+ * with a constant T.  Same bytes as enc_issue.
+ */
+VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *ev,
+                                      const uint32_t T)
 {
     const uint32_t core = ev->core, warp = ev->warp, W = ps->W, pc = ev->pc, insn = ev->insn;
+    const unsigned LB = (T + 7) / 8, nc = ev->ncommits, nm = ev->nmem;
+    const vx_lanes tmask = ld_lanes(&ev->tmask), all = vx_lanes_all(T);
+    const vx_commit *cm = ev->commits;
+    const vx_memwrite *m = ev->mem;
+    bool full = false;
+
+    /* checks: everything the general path would check for such an event */
+    if (VX_UNLIKELY((ev->flags | ev->nwctl | ev->nconsole) != 0) ||
+        VX_UNLIKELY(ev->fault != NULL) || VX_UNLIKELY(core >= ps->C) || VX_UNLIKELY(warp >= W) ||
+        VX_UNLIKELY((tmask & ~all) != 0) || VX_UNLIKELY(nc > 1) || VX_UNLIKELY(nm > VX_MAX_THREADS))
+        return NULL;
+    if (nc) {
+        if (VX_UNLIKELY(nm != 0) || VX_UNLIKELY(cm == NULL) ||
+            VX_UNLIKELY((unsigned)cm->file - 1u > 1u) || VX_UNLIKELY(cm->reg >= 32) ||
+            VX_UNLIKELY(cm->values == NULL) ||
+            VX_UNLIKELY((cm->lanes != tmask) && ((cm->lanes & ~all) != 0)))
+            return NULL;
+        full = (cm->lanes == tmask) & (tmask == all);
+    } else if (nm) {
+        if (VX_UNLIKELY(m == NULL)) return NULL;
+        full = nm == T && tmask == all && mem_full_ok(m, T);
+        if (!full)
+            for (uint32_t i = 0; i < nm; i++)
+                if (VX_UNLIKELY((m[i].size > 4) | !((0x16u >> (m[i].size & 7)) & 1) |
+                                (m[i].lane >= T)))
+                    return NULL;
+    }
+
     vxt_warp *ws = vxt_pred_warp(ps, core * W + warp);
     if (VX_UNLIKELY(!ws)) return NULL;
     const uint32_t lc = ps->last_core, pcore = ps->next_core[lc];
     const uint32_t pwarp = ps->next_warp[(size_t)pcore * W + ps->last_warp[pcore]];
-    const bool S = core == pcore && warp == pwarp && ev->cycle == ps->cur_cycle + (pcore <= lc);
+    const bool S = (core == pcore) & (warp == pwarp) & (ev->cycle == ps->cur_cycle + (pcore <= lc));
     vxt_icache_ent *ic = &ps->icache[(pc >> 2) & (VXT_ICACHE_SIZE - 1)];
-    const bool I = ic->epoch == ps->epoch && ic->pc == pc && ic->insn == insn;
-    const bool M = ev->tmask == ws->mask;
+    const bool I = (ic->epoch == ps->epoch) & (ic->pc == pc) & (ic->insn == insn);
+    const bool M = tmask == ws->mask;
     unsigned pcmode = 0;
     if (VX_UNLIKELY(pc != ws->next_pc)) {
         uint32_t t;
         pcmode = ws->have_last && branch_target(ws->last_pc, ws->last_insn, &t) && t == pc ? 1 : 2;
     }
-    const unsigned nc = ev->ncommits;
-    *p++ = (uint8_t)((S ? VXT_H_S : 0) | (I ? VXT_H_I : 0) | (M ? VXT_H_M : 0) |
-                     pcmode << VXT_H_PC_SHIFT | nc << VXT_H_FORM_SHIFT);
-    if (!S) {
-        p = vxt_put_varint(p, core);
-        p = vxt_put_varint(p, warp);
-        p = vxt_put_varint(p, vxt_zz64(ev->cycle - ps->cur_cycle));
-        ps->next_core[lc] = core;
-        ps->next_warp[(size_t)core * W + ps->last_warp[core]] = warp;
+    const unsigned form = nm ? 2 : nc;
+    const unsigned H = (S ? VXT_H_S : 0) | (I ? VXT_H_I : 0) | (M ? VXT_H_M : 0) |
+                       pcmode << VXT_H_PC_SHIFT | form << VXT_H_FORM_SHIFT;
+    *p++ = (uint8_t)H;
+    if (VX_UNLIKELY(((H & 7) != 7) | (pcmode == 2))) p = enc_head_rare(ps, ws, p, ev, H, LB);
+    ps->raw += 25 + LB;
+    if (nc) {
+        if (VX_LIKELY(full)) { /* every lane of an x or f register */
+            const unsigned f = cm->file == VX_RF_F, reg = cm->reg;
+            uint8_t *kp = p++;
+            if (reg == ((insn >> 7) & 31)) {
+                *kp = (uint8_t)(f | 4);
+            } else {
+                *kp = 2 | 4;
+                *p++ = (uint8_t)(32 * f + reg);
+            }
+            ps->raw += 3 + LB + 4u * T;
+            p = enc_full_t(p, kp, ws->regs + (size_t)(32 * f + reg) * T, cm->values, T);
+        } else {
+            p = enc_commit_any(ps, ws, p, cm, insn, tmask);
+        }
+    } else if (nm) {
+        p = VX_LIKELY(full) ? enc_mem_full_t(ps, ws, p, m, T) : enc_mem_any(ps, ws, p, ev);
     }
-    if (pcmode == 2) p = vxt_put_s32(p, pc - ws->next_pc);
-    if (!I) {
-        vx_put_le32(p, insn);
-        p += 4;
-        vxt_dg_pc(ps->dg, pc); /* the digest's PC set (see enc_issue) */
-        ic->pc = pc;
-        ic->insn = insn;
-        ic->epoch = ps->epoch;
-    }
-    if (!M) p = vxt_put_lanes(p, ev->tmask, ps->LB);
-    ps->raw += 25 + ps->LB;
-    if (nc) p = enc_commit(ps, ws, p, ev->commits, insn, ev->tmask);
     /* predictor updates (FORMAT.md §7.1; the tables and the cache were updated above) */
     ps->cur_cycle = ev->cycle;
     ps->last_core = core;
@@ -607,8 +905,24 @@ uint8_t *vxt_enc_plain(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     ws->last_pc = pc;
     ws->last_insn = insn;
     ws->have_last = true;
-    ws->mask = ev->tmask;
+    ws->mask = tmask;
     return p;
+}
+
+static uint8_t *enc_fast_any(vxt_pred *ps, uint8_t *p, const vx_event *ev)
+{
+    return enc_fast_t(ps, p, ev, ps->T);
+}
+
+uint8_t *vxt_enc_fast(vxt_pred *ps, uint8_t *p, const vx_event *ev)
+{
+    switch (ps->T) {
+    case 4: return enc_fast_t(ps, p, ev, 4);
+    case 8: return enc_fast_t(ps, p, ev, 8);
+    case 16: return enc_fast_t(ps, p, ev, 16);
+    case 32: return enc_fast_t(ps, p, ev, 32);
+    default: return enc_fast_any(ps, p, ev);
+    }
 }
 
 /* A length-delimited record: kind, varint len, body (built in a bounded scratch buffer). */

@@ -388,9 +388,10 @@ size_t vxt_event_bound(const vx_event *ev, uint32_t threads);
 
 /* Encode a validated event at p; returns the end, or NULL when out of memory. */
 uint8_t *vxt_enc_event(vxt_pred *ps, uint8_t *p, const vx_event *ev);
-/* The same for a plain issue: no flags, memory writes, warp-control effects, console
- * bytes or fault, and at most one commit. */
-uint8_t *vxt_enc_plain(vxt_pred *ps, uint8_t *p, const vx_event *ev);
+/* The same for the common issues (no flags, warp-control effects, console bytes or
+ * fault; at most one commit, of an x or f register, or memory writes and no commit),
+ * checked here: NULL, nothing written or changed, for any other or invalid event. */
+uint8_t *vxt_enc_fast(vxt_pred *ps, uint8_t *p, const vx_event *ev);
 
 /* Decoded event storage (reader side); grows to the largest event seen. */
 typedef struct vxt_evbuf {

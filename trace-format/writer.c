@@ -459,63 +459,30 @@ static vx_err check_event(vx_trace_writer *w, const vx_event *ev)
     return ev->fault ? check_fault(w, ev->fault, all) : VX_OK;
 }
 
-/*
- * The common case, checked with few branches: a plain issue (no warp-control
- * effect, console byte, fault, flags or CSR commit) in an open writer with room in
- * its buffer.  Anything else takes the general path, which checks everything and
- * explains what is wrong.
- */
-static inline bool fast_ok(const vx_trace_writer *w, const vx_event *ev)
-{
-    /* Early exits: these branches are predictable, cheaper than combining every test. */
-    if (VX_UNLIKELY(!w->fast)) return false;
-    if (VX_UNLIKELY(ev->kind != VX_EV_ISSUE || ev->index != w->index)) return false;
-    if (VX_UNLIKELY((ev->flags | ev->nwctl | ev->nconsole) != 0 || ev->fault)) return false;
-    const vx_lanes all = w->pred.all;
-    if (VX_UNLIKELY(ev->core >= w->C || ev->warp >= w->W || (ev->tmask & ~all) ||
-                    ev->ncommits > 4 || ev->nmem > VX_MAX_THREADS || w->cap - w->len < 65536))
-        return false;
-    if (ev->ncommits) {
-        if (VX_UNLIKELY(!ev->commits)) return false;
-        for (uint32_t i = 0; i < ev->ncommits; i++) {
-            const vx_commit *c = &ev->commits[i];
-            /* lanes == tmask is the usual case, and tmask was checked above */
-            if (VX_UNLIKELY((unsigned)c->file - 1u > 1u || c->reg >= 32 || !c->values ||
-                            (c->lanes != ev->tmask && (c->lanes & ~all))))
-                return false;
-        }
-    }
-    if (ev->nmem) {
-        if (VX_UNLIKELY(!ev->mem)) return false;
-        const uint32_t T = w->T;
-        for (uint32_t i = 0; i < ev->nmem; i++) {
-            const vx_memwrite *m = &ev->mem[i];
-            if (VX_UNLIKELY(m->size > 4 || !((0x16u >> m->size) & 1) || m->lane >= T)) return false;
-        }
-    }
-    return true;
-}
-
 vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev)
 {
-    if (VX_LIKELY(fast_ok(w, ev))) {
+    /* The common case: a plain issue in an open writer with room in its buffer, which
+     * vxt_enc_fast checks and encodes (NULL: anything else, for the general path,
+     * which checks everything and explains what is wrong). */
+    if (VX_LIKELY(w->fast) && VX_LIKELY((ev->kind == VX_EV_ISSUE) & (ev->index == w->index) &
+                                        (w->cap - w->len >= 65536))) {
         if (VX_UNLIKELY(!w->len)) start_chunk(w);
-        uint8_t *p = (ev->nmem | (ev->ncommits > 1)) ? vxt_enc_event(&w->pred, w->buf + w->len, ev)
-                                                     : vxt_enc_plain(&w->pred, w->buf + w->len, ev);
-        if (VX_UNLIKELY(!p)) return VX_ERR_NOMEM;
-        size_t n = (size_t)(p - (w->buf + w->len));
-        w->len += n;
-        w->st.encoded_bytes += n;
-        w->st.records++;
-        w->index++;
-        w->cycle = ev->cycle;
-        if (VX_UNLIKELY(w->len >= w->opts.chunk_bytes)) {
-            w->st.raw_bytes = w->pred.raw;
-            w->st.issues = w->index;
-            w->st.cycle = w->cycle;
-            return flush_events(w);
+        uint8_t *p0 = w->buf + w->len, *p = vxt_enc_fast(&w->pred, p0, ev);
+        if (VX_LIKELY(p != NULL)) {
+            size_t n = (size_t)(p - p0);
+            w->len += n;
+            w->st.encoded_bytes += n;
+            w->st.records++;
+            w->index++;
+            w->cycle = ev->cycle;
+            if (VX_UNLIKELY(w->len >= w->opts.chunk_bytes)) {
+                w->st.raw_bytes = w->pred.raw;
+                w->st.issues = w->index;
+                w->st.cycle = w->cycle;
+                return flush_events(w);
+            }
+            return VX_OK;
         }
-        return VX_OK;
     }
     if (w->failed) return w->failed;
     if (w->state != W_OPEN)
