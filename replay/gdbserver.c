@@ -38,6 +38,10 @@
 #define SIG_ABRT 6u
 
 struct vx_gdbserver {
+    /* the input bytes after the one being parsed (vx_gdbserver_input): a 0x03 that
+     * arrived with the packet that started a motion interrupts it */
+    const uint8_t *rest;
+    size_t nrest;
     vx_engine *e;
     const vx_sim_config *cfg;
     uint32_t nwarps, threads, warps_per_core;
@@ -630,6 +634,9 @@ static void report_error(vx_gdbserver *s, vx_err err)
 static bool engine_poll(void *ctx)
 {
     vx_gdbserver *s = ctx;
+    /* a 0x03 sent right behind the packet (read with it), before any next packet */
+    for (size_t i = 0; i < s->nrest && s->rest[i] != '$'; i++)
+        if (s->rest[i] == 0x03) return true;
     return s->io.poll && s->io.poll(s->io.ctx);
 }
 
@@ -1624,7 +1631,20 @@ void vx_gdbserver_begin(vx_gdbserver *s, const vx_gdb_io *io)
 
 bool vx_gdbserver_input(vx_gdbserver *s, const uint8_t *buf, size_t n)
 {
-    if (!s->over) vx_rsp_feed(s->rsp, buf, n);
+    /* Fed up to each packet's end ('#' and two checksum digits) at a time, so that
+     * what follows a packet is known while it runs (engine_poll). */
+    size_t i = 0;
+    while (i < n && !s->over) {
+        const uint8_t *h = memchr(buf + i, '#', n - i);
+        size_t end = h ? (size_t)(h - buf) + 3 : n;
+        if (end > n) end = n;
+        s->rest = buf + end;
+        s->nrest = n - end;
+        vx_rsp_feed(s->rsp, buf + i, end - i);
+        i = end;
+    }
+    s->rest = NULL;
+    s->nrest = 0;
     return !s->over;
 }
 

@@ -230,19 +230,31 @@ class Interrupts(unittest.TestCase):
     def tearDownClass(cls):
         cls.srv.stop()
 
-    def interrupt(self, c, packet):
-        c.raw_send(rsplib.frame(packet))
-        time.sleep(0.3)
-        c.raw_send(b"\x03")
+    def interrupt(self, c, packet, delay):
+        """Send packet, then 0x03 after delay seconds (0: in the same write, so that the
+        server reads both at once).  The motions take far longer than the delay (the
+        whole trace), so 0x03 always arrives while the motion runs or with its packet."""
+        if delay:
+            c.raw_send(rsplib.frame(packet))
+            time.sleep(delay)
+            c.raw_send(b"\x03")
+        else:
+            c.raw_send(rsplib.frame(packet) + b"\x03")
         t = time.time()
         reply = c.reply()
         return rsplib.parse_stop(reply), time.time() - t
 
     def test_interrupt_continue(self):
-        """0x03 stops a long continue with SIGINT at a consistent position; the session goes on"""
+        """0x03 stops a long continue with SIGINT at a consistent position; the session goes on
+        (0x03 sent with the packet, and 20 ms after it)"""
+        for delay in (0, 0.02):
+            with self.subTest(delay=delay):
+                self.interrupt_continue(delay)
+
+    def interrupt_continue(self, delay):
         c = self.srv.client()
         c.handshake()
-        (sig, f), dt = self.interrupt(c, "vCont;c")
+        (sig, f), dt = self.interrupt(c, "vCont;c", delay)
         self.assertEqual(sig, 2)
         m = re.search(r"event (\d+) of (\d+)", c.monitor("when")[1])
         self.assertTrue(0 < int(m.group(1)) < int(m.group(2)))
@@ -256,13 +268,19 @@ class Interrupts(unittest.TestCase):
         c.close()
 
     def test_interrupt_reverse_with_read_watch(self):
-        """0x03 stops a reverse-continue that re-executes (read watchpoint) and leaves the position as it was"""
+        """0x03 stops a reverse-continue that re-executes (read watchpoint) and leaves the position
+        as it was (0x03 sent with the packet, and 20 ms after it)"""
+        for delay in (0, 0.02):
+            with self.subTest(delay=delay):
+                self.interrupt_reverse(delay)
+
+    def interrupt_reverse(self, delay):
         c = self.srv.client()
         c.handshake()
         c.monitor("seek 2000000")
         before = c.monitor("when")[1]
         self.assertEqual(c.cmds("Z3,10,4"), "OK")      # an address nothing reads
-        (sig, f), dt = self.interrupt(c, "bc")
+        (sig, f), dt = self.interrupt(c, "bc", delay)
         self.assertEqual(sig, 2)
         self.assertEqual(c.monitor("when")[1], before)
         c.send("D")
