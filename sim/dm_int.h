@@ -57,7 +57,7 @@ void vx_dm_on_halt(struct vx_dm *dm, uint32_t gwarp, uint8_t cause);
 
 /* State for snapshots: the DM's registers are part of the machine state. */
 size_t vx_dm_state_size(const struct vx_dm *dm);
-void vx_dm_state_save(const struct vx_dm *dm, void *buf);    /* buf has vx_dm_state_size bytes */
+void vx_dm_state_save(const struct vx_dm *dm, void *buf); /* buf has vx_dm_state_size bytes */
 void vx_dm_state_restore(struct vx_dm *dm, const void *buf);
 
 #endif /* VX_DM_INT_H */

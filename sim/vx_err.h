@@ -32,7 +32,11 @@
 /* clang-format on */
 
 #define VX_ERR_ENUM_(name, val, msg) name = (val),
-typedef enum vx_err { VX_ERR_LIST(VX_ERR_ENUM_) } vx_err;
+
+typedef enum vx_err {
+    VX_ERR_LIST(VX_ERR_ENUM_)
+} vx_err;
+
 #undef VX_ERR_ENUM_
 
 /* A fixed phrase for an error code; never NULL. */

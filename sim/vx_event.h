@@ -86,17 +86,17 @@ typedef struct vx_console {
 /* ---- warp control effects -------------------------------------------------------- */
 
 typedef enum vx_wctl_kind {
-    VX_WCTL_TMASK = 1,     /* warp's thread mask := mask */
-    VX_WCTL_ACTIVATE,      /* warp becomes active: pc, mask (WSPAWN activation) */
-    VX_WCTL_DEACTIVATE,    /* warp becomes inactive (tmc 0) */
-    VX_WCTL_IPDOM_PUSH,    /* push {orig = mask, else = mask2, pc}; arg = new depth */
-    VX_WCTL_IPDOM_POP,     /* pop; arg = new depth */
-    VX_WCTL_IPDOM_ELSE,    /* mark top entry fallthrough and jump to its else side; arg = depth */
-    VX_WCTL_SPAWN_WAIT,    /* WSPAWN pending: arg = warp count, pc = entry; issuing warp waits */
-    VX_WCTL_BAR_ARRIVE,    /* warp arrives at barrier arg (bit 31 = global), count = arg2; stalls */
-    VX_WCTL_BAR_RELEASE,   /* barrier arg released; mask2 low bits unused; warp is released */
-    VX_WCTL_STALL,         /* warp stalled (waiting) */
-    VX_WCTL_UNSTALL,       /* warp released from a wait */
+    VX_WCTL_TMASK = 1,   /* warp's thread mask := mask */
+    VX_WCTL_ACTIVATE,    /* warp becomes active: pc, mask (WSPAWN activation) */
+    VX_WCTL_DEACTIVATE,  /* warp becomes inactive (tmc 0) */
+    VX_WCTL_IPDOM_PUSH,  /* push {orig = mask, else = mask2, pc}; arg = new depth */
+    VX_WCTL_IPDOM_POP,   /* pop; arg = new depth */
+    VX_WCTL_IPDOM_ELSE,  /* mark top entry fallthrough and jump to its else side; arg = depth */
+    VX_WCTL_SPAWN_WAIT,  /* WSPAWN pending: arg = warp count, pc = entry; issuing warp waits */
+    VX_WCTL_BAR_ARRIVE,  /* warp arrives at barrier arg (bit 31 = global), count = arg2; stalls */
+    VX_WCTL_BAR_RELEASE, /* barrier arg released; mask2 low bits unused; warp is released */
+    VX_WCTL_STALL,       /* warp stalled (waiting) */
+    VX_WCTL_UNSTALL,     /* warp released from a wait */
 } vx_wctl_kind;
 
 /*
@@ -104,7 +104,7 @@ typedef enum vx_wctl_kind {
  * global barrier may release warps of other cores: core says which).
  */
 typedef struct vx_wctl {
-    uint8_t kind; /* vx_wctl_kind */
+    uint8_t kind;  /* vx_wctl_kind */
     uint32_t core; /* global core id of the affected warp */
     uint32_t warp; /* warp index within that core */
     uint32_t pc;
@@ -116,19 +116,19 @@ typedef struct vx_wctl {
 
 typedef enum vx_fault_kind {
     VX_FAULT_NONE = 0,
-    VX_FAULT_ILLEGAL,       /* illegal or unsupported instruction */
-    VX_FAULT_CSR,           /* unknown CSR, or write to a read-only CSR */
-    VX_FAULT_MISALIGNED,    /* misaligned load/store/AMO or fetch */
-    VX_FAULT_UNMAPPED,      /* access outside mapped memory (or guest memory limit) */
-    VX_FAULT_DIVERGENT,     /* plain branch/jalr on which active lanes disagree */
+    VX_FAULT_ILLEGAL,    /* illegal or unsupported instruction */
+    VX_FAULT_CSR,        /* unknown CSR, or write to a read-only CSR */
+    VX_FAULT_MISALIGNED, /* misaligned load/store/AMO or fetch */
+    VX_FAULT_UNMAPPED,   /* access outside mapped memory (or guest memory limit) */
+    VX_FAULT_DIVERGENT,  /* plain branch/jalr on which active lanes disagree */
     VX_FAULT_IPDOM_OVERFLOW,
     VX_FAULT_IPDOM_UNDERFLOW,
-    VX_FAULT_BARRIER,       /* barrier id out of range */
-    VX_FAULT_WSPAWN,        /* WSPAWN misuse */
-    VX_FAULT_ECALL,         /* ecall that is not exit (a7 != 93) */
-    VX_FAULT_EBREAK,        /* ebreak with DCONFIG.ebreakh clear: a breakpoint trap */
-    VX_FAULT_DEADLOCK,      /* every active warp waits and none can be released */
-    VX_FAULT_CONSOLE,       /* non-byte store to the console window */
+    VX_FAULT_BARRIER,  /* barrier id out of range */
+    VX_FAULT_WSPAWN,   /* WSPAWN misuse */
+    VX_FAULT_ECALL,    /* ecall that is not exit (a7 != 93) */
+    VX_FAULT_EBREAK,   /* ebreak with DCONFIG.ebreakh clear: a breakpoint trap */
+    VX_FAULT_DEADLOCK, /* every active warp waits and none can be released */
+    VX_FAULT_CONSOLE,  /* non-byte store to the console window */
 } vx_fault_kind;
 
 /*
@@ -137,27 +137,27 @@ typedef enum vx_fault_kind {
  * SIGBUS 7, SIGSEGV 11, SIGFPE 8, SIGABRT 6).
  */
 typedef struct vx_fault {
-    uint8_t kind;     /* vx_fault_kind */
+    uint8_t kind; /* vx_fault_kind */
     uint8_t signal;
-    uint32_t core;    /* global core id */
+    uint32_t core; /* global core id */
     uint32_t warp;
     uint32_t pc;
     uint32_t insn;
-    uint32_t addr;    /* faulting address or CSR number, when relevant */
-    vx_lanes lanes;   /* lanes involved */
-    char reason[96];  /* human-readable, NUL-terminated, no newline */
+    uint32_t addr;   /* faulting address or CSR number, when relevant */
+    vx_lanes lanes;  /* lanes involved */
+    char reason[96]; /* human-readable, NUL-terminated, no newline */
 } vx_fault;
 
 /* ---- Debug Module events -------------------------------------------------------- */
 
 typedef enum vx_dm_op {
-    VX_DM_READ = 1,   /* debugger read register addr -> value */
-    VX_DM_WRITE,      /* debugger wrote value to register addr */
-    VX_DM_HALT,       /* warp gwarp halted, arg = hacause */
-    VX_DM_RESUME,     /* warp gwarp resumed */
-    VX_DM_RESET,      /* platform reset (ndmreset) began: cores, warps, registers reset; memory kept */
-    VX_DM_SET_PC,     /* warp gwarp's PC set to value by a DPC write */
-    VX_DM_SCRATCH,    /* DSCRATCH[arg] of (gwarp, lane) set to value by the debugger */
+    VX_DM_READ = 1, /* debugger read register addr -> value */
+    VX_DM_WRITE,    /* debugger wrote value to register addr */
+    VX_DM_HALT,     /* warp gwarp halted, arg = hacause */
+    VX_DM_RESUME,   /* warp gwarp resumed */
+    VX_DM_RESET,   /* platform reset (ndmreset) began: cores, warps, registers reset; memory kept */
+    VX_DM_SET_PC,  /* warp gwarp's PC set to value by a DPC write */
+    VX_DM_SCRATCH, /* DSCRATCH[arg] of (gwarp, lane) set to value by the debugger */
     VX_DM_INJECT_REJECT, /* injection of value (instruction word) rejected, arg = reason code */
 } vx_dm_op;
 
@@ -186,8 +186,8 @@ typedef enum vx_dm_op {
  * makes, in the order it makes them.
  */
 typedef struct vx_dm_event {
-    uint8_t op;     /* vx_dm_op */
-    uint8_t addr;   /* DM register address for READ/WRITE */
+    uint8_t op;   /* vx_dm_op */
+    uint8_t addr; /* DM register address for READ/WRITE */
     uint32_t value;
     uint32_t gwarp; /* global warp id, when relevant */
     uint32_t lane;
@@ -197,23 +197,23 @@ typedef struct vx_dm_event {
 /* ---- end of run ------------------------------------------------------------------ */
 
 typedef enum vx_end_status {
-    VX_END_EXIT = 1,  /* all warps finished (or ecall exit): exit_code valid */
-    VX_END_FAULT,     /* the run stopped at a fault: fault valid */
-    VX_END_LIMIT,     /* --max-cycles reached */
-    VX_END_ABORT,     /* recording stopped by the user or an error; the machine was still running */
+    VX_END_EXIT = 1, /* all warps finished (or ecall exit): exit_code valid */
+    VX_END_FAULT,    /* the run stopped at a fault: fault valid */
+    VX_END_LIMIT,    /* --max-cycles reached */
+    VX_END_ABORT,    /* recording stopped by the user or an error; the machine was still running */
 } vx_end_status;
 
 /* ---- the event ------------------------------------------------------------------ */
 
 typedef struct vx_event {
-    uint8_t kind;  /* vx_event_kind */
-    uint8_t flags; /* VX_EVF_* for issues */
+    uint8_t kind;   /* vx_event_kind */
+    uint8_t flags;  /* VX_EVF_* for issues */
     uint64_t index; /* event index (see top of file) */
     uint64_t cycle; /* cycle of the issue, or the current cycle */
 
     /* VX_EV_ISSUE: the schedule decision and what was issued */
-    uint32_t core;  /* global core id = cluster * cores_per_cluster + core */
-    uint32_t warp;  /* warp index within the core */
+    uint32_t core; /* global core id = cluster * cores_per_cluster + core */
+    uint32_t warp; /* warp index within the core */
     uint32_t pc;
     uint32_t insn;
     vx_lanes tmask; /* thread mask at issue (for injection: the single injected lane) */

@@ -48,15 +48,15 @@ int ok(int cond, const char *fmt, ...)
     return r;
 }
 
-#define TAP_IS(name, type, pf)                                                        \
-    int name(type got, type want, const char *fmt, ...)                              \
-    {                                                                                 \
-        va_list ap;                                                                   \
-        va_start(ap, fmt);                                                            \
-        int r = vok(got == want, fmt, ap);                                            \
-        va_end(ap);                                                                   \
-        if (!r) printf("#   got:  " pf "\n#   want: " pf "\n", got, want);           \
-        return r;                                                                     \
+#define TAP_IS(name, type, pf)                                             \
+    int name(type got, type want, const char *fmt, ...)                    \
+    {                                                                      \
+        va_list ap;                                                        \
+        va_start(ap, fmt);                                                 \
+        int r = vok(got == want, fmt, ap);                                 \
+        va_end(ap);                                                        \
+        if (!r) printf("#   got:  " pf "\n#   want: " pf "\n", got, want); \
+        return r;                                                          \
     }
 TAP_IS(is_u32, uint32_t, "0x%08" PRIx32)
 TAP_IS(is_u64, uint64_t, "%" PRIu64)
@@ -69,7 +69,8 @@ int is_str(const char *got, const char *want, const char *fmt, ...)
     int same = got && want ? strcmp(got, want) == 0 : got == want;
     int r = vok(same, fmt, ap);
     va_end(ap);
-    if (!r) printf("#   got:  '%s'\n#   want: '%s'\n", got ? got : "(null)", want ? want : "(null)");
+    if (!r)
+        printf("#   got:  '%s'\n#   want: '%s'\n", got ? got : "(null)", want ? want : "(null)");
     return r;
 }
 
@@ -85,7 +86,8 @@ void diag(const char *fmt, ...)
 
 void skip(int n, const char *why)
 {
-    for (int i = 0; i < n; i++) printf("ok %d # SKIP %s\n", ++tap_n, why);
+    for (int i = 0; i < n; i++)
+        printf("ok %d # SKIP %s\n", ++tap_n, why);
 }
 
 void tap_bail(const char *fmt, ...)

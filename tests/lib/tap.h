@@ -17,7 +17,8 @@ int tap_exit(void);
 int ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int is_u32(uint32_t got, uint32_t want, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int is_u64(uint64_t got, uint64_t want, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-int is_int(long long got, long long want, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int is_int(long long got, long long want, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 int is_str(const char *got, const char *want, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -46,37 +46,55 @@
 #define DZ VX_FFLAG_DZ
 #define NV VX_FFLAG_NV
 
-#define S       0x80000000u
-#define PINF    0x7F800000u
-#define NINF    0xFF800000u
-#define QNAN    0x7FC00000u
-#define QNANP   0x7FC12345u /* quiet NaN with a payload */
-#define NQNAN   0xFFC00000u
-#define SNAN    0x7F800001u
-#define NSNAN   0xFFBFFFFFu
-#define MAXF    0x7F7FFFFFu
-#define MINN    0x00800000u /* 2^-126 */
-#define MINS    0x00000001u /* 2^-149 */
-#define MAXS    0x007FFFFFu
-#define ONE     0x3F800000u
-#define TWO     0x40000000u
-#define THREE   0x40400000u
-#define HALF    0x3F000000u
-#define ONE_P   0x3F800001u /* 1 + 2^-23 */
-#define ONE_M   0x3F7FFFFFu /* 1 - 2^-24 */
-#define P2M24   0x33800000u /* 2^-24: half an ulp of 1 */
-#define P2M25   0x33000000u /* 2^-25 */
-#define P3M25   0x33C00000u /* 3 * 2^-25 */
-#define CN      VX_F32_CANONICAL_NAN
+#define S     0x80000000u
+#define PINF  0x7F800000u
+#define NINF  0xFF800000u
+#define QNAN  0x7FC00000u
+#define QNANP 0x7FC12345u /* quiet NaN with a payload */
+#define NQNAN 0xFFC00000u
+#define SNAN  0x7F800001u
+#define NSNAN 0xFFBFFFFFu
+#define MAXF  0x7F7FFFFFu
+#define MINN  0x00800000u /* 2^-126 */
+#define MINS  0x00000001u /* 2^-149 */
+#define MAXS  0x007FFFFFu
+#define ONE   0x3F800000u
+#define TWO   0x40000000u
+#define THREE 0x40400000u
+#define HALF  0x3F000000u
+#define ONE_P 0x3F800001u /* 1 + 2^-23 */
+#define ONE_M 0x3F7FFFFFu /* 1 - 2^-24 */
+#define P2M24 0x33800000u /* 2^-24: half an ulp of 1 */
+#define P2M25 0x33000000u /* 2^-25 */
+#define P3M25 0x33C00000u /* 3 * 2^-25 */
+#define CN    VX_F32_CANONICAL_NAN
 
 enum op {
-    ADD, SUB, MUL, DIV, SQRT, FMADD, FMSUB, FNMSUB, FNMADD,
-    MIN, MAX, EQ, LT, LE, CLASS, F2I, F2U, I2F, U2F, NOPS
+    ADD,
+    SUB,
+    MUL,
+    DIV,
+    SQRT,
+    FMADD,
+    FMSUB,
+    FNMSUB,
+    FNMADD,
+    MIN,
+    MAX,
+    EQ,
+    LT,
+    LE,
+    CLASS,
+    F2I,
+    F2U,
+    I2F,
+    U2F,
+    NOPS
 };
 
 static const char *const op_name[NOPS] = {
-    "add", "sub", "mul", "div", "sqrt", "fmadd", "fmsub", "fnmsub", "fnmadd",
-    "min", "max", "eq", "lt", "le", "class", "to_i32", "to_u32", "from_i32", "from_u32",
+    "add", "sub", "mul", "div", "sqrt",  "fmadd",  "fmsub",  "fnmsub",   "fnmadd",   "min",
+    "max", "eq",  "lt",  "le",  "class", "to_i32", "to_u32", "from_i32", "from_u32",
 };
 
 static const char *const rm_name[5] = {"RNE", "RTZ", "RDN", "RUP", "RMM"};
@@ -118,21 +136,43 @@ struct vec {
     const char *what;
 };
 
-#define ALL(x) {x, x, x, x, x}
+#define ALL(x)        \
+    {                 \
+        x, x, x, x, x \
+    }
 
 static const struct vec vecs[] = {
     /* ---- add/sub: exact, ties and near-ties in every mode */
     {ADD, ONE, ONE, 0, ALL(TWO), ALL(0), "1 + 1 = 2 exactly"},
-    {ADD, ONE, P2M24, 0, {ONE, ONE, ONE, ONE_P, ONE_P}, ALL(NX),
+    {ADD,
+     ONE,
+     P2M24,
+     0,
+     {ONE, ONE, ONE, ONE_P, ONE_P},
+     ALL(NX),
      "1 + 2^-24: tie, even is 1, RMM away"},
-    {ADD, ONE_P, P2M24, 0, {0x3F800002, ONE_P, ONE_P, 0x3F800002, 0x3F800002}, ALL(NX),
+    {ADD,
+     ONE_P,
+     P2M24,
+     0,
+     {0x3F800002, ONE_P, ONE_P, 0x3F800002, 0x3F800002},
+     ALL(NX),
      "(1+2^-23) + 2^-24: tie, even is 1+2^-22"},
-    {ADD, ONE | S, P2M24 | S, 0, {ONE | S, ONE | S, ONE_P | S, ONE | S, ONE_P | S}, ALL(NX),
+    {ADD,
+     ONE | S,
+     P2M24 | S,
+     0,
+     {ONE | S, ONE | S, ONE_P | S, ONE | S, ONE_P | S},
+     ALL(NX),
      "-1 - 2^-24: tie, RDN and RMM move away"},
-    {ADD, ONE, P3M25, 0, {ONE_P, ONE, ONE, ONE_P, ONE_P}, ALL(NX),
-     "1 + 3*2^-25: above the tie"},
+    {ADD, ONE, P3M25, 0, {ONE_P, ONE, ONE, ONE_P, ONE_P}, ALL(NX), "1 + 3*2^-25: above the tie"},
     {ADD, ONE, P2M25, 0, {ONE, ONE, ONE, ONE_P, ONE}, ALL(NX), "1 + 2^-25: below the tie"},
-    {SUB, ONE, P2M25, 0, {ONE, ONE_M, ONE_M, ONE, ONE}, ALL(NX),
+    {SUB,
+     ONE,
+     P2M25,
+     0,
+     {ONE, ONE_M, ONE_M, ONE, ONE},
+     ALL(NX),
      "1 - 2^-25: half an ulp below 1 is a tie"},
     {SUB, TWO, ONE_P, 0, ALL(0x3F7FFFFE), ALL(0), "2 - (1+2^-23) = 1 - 2^-23 exactly"},
     /* ---- signed zeros */
@@ -147,18 +187,44 @@ static const struct vec vecs[] = {
     {ADD, MINS, S, 0, ALL(MINS), ALL(0), "subnormal + -0 is exact"},
     /* ---- overflow: to inf or to the largest finite depending on mode and sign */
     {ADD, MAXF, MAXF, 0, {PINF, MAXF, MAXF, PINF, PINF}, ALL(OF | NX), "MAX + MAX overflows"},
-    {ADD, MAXF | S, MAXF | S, 0, {NINF, MAXF | S, NINF, MAXF | S, NINF}, ALL(OF | NX),
+    {ADD,
+     MAXF | S,
+     MAXF | S,
+     0,
+     {NINF, MAXF | S, NINF, MAXF | S, NINF},
+     ALL(OF | NX),
      "-MAX - MAX overflows"},
-    {ADD, MAXF, 0x73000000, 0, {PINF, MAXF, MAXF, PINF, PINF},
-     {OF | NX, NX, NX, OF | NX, OF | NX}, "MAX + 2^103 is the tie with 2^128"},
-    {ADD, MAXF, 0x72800000, 0, {MAXF, MAXF, MAXF, PINF, MAXF}, {NX, NX, NX, OF | NX, NX},
+    {ADD,
+     MAXF,
+     0x73000000,
+     0,
+     {PINF, MAXF, MAXF, PINF, PINF},
+     {OF | NX, NX, NX, OF | NX, OF | NX},
+     "MAX + 2^103 is the tie with 2^128"},
+    {ADD,
+     MAXF,
+     0x72800000,
+     0,
+     {MAXF, MAXF, MAXF, PINF, MAXF},
+     {NX, NX, NX, OF | NX, NX},
      "MAX + 2^102 only overflows in RUP"},
-    {MUL, 0x5F800000, 0x5F800000, 0, {PINF, MAXF, MAXF, PINF, PINF}, ALL(OF | NX),
+    {MUL,
+     0x5F800000,
+     0x5F800000,
+     0,
+     {PINF, MAXF, MAXF, PINF, PINF},
+     ALL(OF | NX),
      "2^64 * 2^64 = 2^128 overflows"},
-    {MUL, 0x5F800000 | S, 0x5F800000, 0, {NINF, MAXF | S, NINF, MAXF | S, NINF}, ALL(OF | NX),
+    {MUL,
+     0x5F800000 | S,
+     0x5F800000,
+     0,
+     {NINF, MAXF | S, NINF, MAXF | S, NINF},
+     ALL(OF | NX),
      "-2^64 * 2^64 overflows"},
     /* ---- subnormal results */
-    {MUL, 0x0D800000, 0x2B800000, 0, ALL(0x00000200), ALL(0), "2^-100 * 2^-40 = 2^-140 exact, no UF"},
+    {MUL, 0x0D800000, 0x2B800000, 0, ALL(0x00000200), ALL(0),
+     "2^-100 * 2^-40 = 2^-140 exact, no UF"},
     {MUL, MINN, HALF, 0, ALL(0x00400000), ALL(0), "2^-126 * 0.5 exact subnormal, no UF"},
     {SUB, MINN, MINS, 0, ALL(MAXS), ALL(0), "2^-126 - 2^-149 exact"},
     {ADD, MINS, MINS, 0, ALL(0x00000002), ALL(0), "subnormal + subnormal exact"},
@@ -166,25 +232,60 @@ static const struct vec vecs[] = {
     {MUL, MINS | S, HALF, 0, {S, S, MINS | S, S, MINS | S}, ALL(UF | NX), "-2^-150"},
     {MUL, MINS, 0x3F400000, 0, {MINS, 0, 0, MINS, MINS}, ALL(UF | NX), "0.75 * 2^-149"},
     {MUL, MINS, 0x3E800000, 0, {0, 0, 0, MINS, 0}, ALL(UF | NX), "0.25 * 2^-149"},
-    {MUL, MINN, ONE_M, 0, {MINN, MAXS, MAXS, MINN, MINN}, ALL(UF | NX),
+    {MUL,
+     MINN,
+     ONE_M,
+     0,
+     {MINN, MAXS, MAXS, MINN, MINN},
+     ALL(UF | NX),
      "2^-126 - 2^-150: tiny after rounding even when it rounds up to 2^-126"},
     /* (2^25-1) * 2^-151 = 2^-126 - 2^-151: rounded to 24 bits with an unbounded
      * exponent it is a tie that goes to 2^-126 in RNE, RUP and RMM (not tiny:
      * no UF), and stays below in RTZ/RDN (tiny and inexact: UF). */
-    {MUL, 0x23F80000, 0x1C042108, 0, {MINN, MAXS, MAXS, MINN, MINN},
-     {NX, UF | NX, UF | NX, NX, NX}, "31*2^-60 * 1082401*2^-91: tininess after rounding"},
-    {DIV, 0x01400000, 0x4B800000, 0, {0x00000002, MINS, MINS, 0x00000002, 0x00000002},
-     ALL(UF | NX), "3*2^-126 / 2^24 = 1.5 * 2^-149, a subnormal tie"},
+    {MUL,
+     0x23F80000,
+     0x1C042108,
+     0,
+     {MINN, MAXS, MAXS, MINN, MINN},
+     {NX, UF | NX, UF | NX, NX, NX},
+     "31*2^-60 * 1082401*2^-91: tininess after rounding"},
+    {DIV,
+     0x01400000,
+     0x4B800000,
+     0,
+     {0x00000002, MINS, MINS, 0x00000002, 0x00000002},
+     ALL(UF | NX),
+     "3*2^-126 / 2^24 = 1.5 * 2^-149, a subnormal tie"},
     {DIV, MINN, TWO, 0, ALL(0x00400000), ALL(0), "2^-126 / 2 exact"},
     {DIV, MINS, 0x4B800000 | S, 0, {S, S, MINS | S, S, S}, ALL(UF | NX), "2^-149 / -2^24"},
     /* ---- mul/div/sqrt in every mode */
-    {MUL, THREE, 0x3EAAAAAB, 0, {ONE, ONE, ONE, 0x3F800001, ONE}, ALL(NX),
+    {MUL,
+     THREE,
+     0x3EAAAAAB,
+     0,
+     {ONE, ONE, ONE, 0x3F800001, ONE},
+     ALL(NX),
      "3 * 0x3EAAAAAB = 1 + 2^-25 (below the tie)"},
-    {DIV, ONE, THREE, 0, {0x3EAAAAAB, 0x3EAAAAAA, 0x3EAAAAAA, 0x3EAAAAAB, 0x3EAAAAAB}, ALL(NX),
+    {DIV,
+     ONE,
+     THREE,
+     0,
+     {0x3EAAAAAB, 0x3EAAAAAA, 0x3EAAAAAA, 0x3EAAAAAB, 0x3EAAAAAB},
+     ALL(NX),
      "1 / 3"},
-    {DIV, ONE | S, THREE, 0,
-     {0xBEAAAAAB, 0xBEAAAAAA, 0xBEAAAAAB, 0xBEAAAAAA, 0xBEAAAAAB}, ALL(NX), "-1 / 3"},
-    {DIV, TWO, THREE, 0, {0x3F2AAAAB, 0x3F2AAAAA, 0x3F2AAAAA, 0x3F2AAAAB, 0x3F2AAAAB}, ALL(NX),
+    {DIV,
+     ONE | S,
+     THREE,
+     0,
+     {0xBEAAAAAB, 0xBEAAAAAA, 0xBEAAAAAB, 0xBEAAAAAA, 0xBEAAAAAB},
+     ALL(NX),
+     "-1 / 3"},
+    {DIV,
+     TWO,
+     THREE,
+     0,
+     {0x3F2AAAAB, 0x3F2AAAAA, 0x3F2AAAAA, 0x3F2AAAAB, 0x3F2AAAAB},
+     ALL(NX),
      "2 / 3"},
     {DIV, 0x40C00000, THREE, 0, ALL(TWO), ALL(0), "6 / 3 = 2 exactly"},
     {DIV, ONE, 0, 0, ALL(PINF), ALL(DZ), "1 / +0 = +inf, DZ"},
@@ -198,12 +299,27 @@ static const struct vec vecs[] = {
     {DIV, ONE | S, PINF, 0, ALL(S), ALL(0), "-1 / inf = -0"},
     {DIV, MAXF, HALF, 0, {PINF, MAXF, MAXF, PINF, PINF}, ALL(OF | NX), "MAX / 0.5 overflows"},
     {SQRT, 0x40800000, 0, 0, ALL(TWO), ALL(0), "sqrt(4) = 2"},
-    {SQRT, TWO, 0, 0, {0x3FB504F3, 0x3FB504F3, 0x3FB504F3, 0x3FB504F4, 0x3FB504F3}, ALL(NX),
+    {SQRT,
+     TWO,
+     0,
+     0,
+     {0x3FB504F3, 0x3FB504F3, 0x3FB504F3, 0x3FB504F4, 0x3FB504F3},
+     ALL(NX),
      "sqrt(2)"},
-    {SQRT, MINS, 0, 0, {0x1A3504F3, 0x1A3504F3, 0x1A3504F3, 0x1A3504F4, 0x1A3504F3}, ALL(NX),
+    {SQRT,
+     MINS,
+     0,
+     0,
+     {0x1A3504F3, 0x1A3504F3, 0x1A3504F3, 0x1A3504F4, 0x1A3504F3},
+     ALL(NX),
      "sqrt(2^-149) = sqrt(2) * 2^-75"},
     {SQRT, 0x00000002, 0, 0, ALL(0x1A800000), ALL(0), "sqrt(2^-148) = 2^-74 exactly"},
-    {SQRT, MAXF, 0, 0, {0x5F7FFFFF, 0x5F7FFFFF, 0x5F7FFFFF, 0x5F800000, 0x5F7FFFFF}, ALL(NX),
+    {SQRT,
+     MAXF,
+     0,
+     0,
+     {0x5F7FFFFF, 0x5F7FFFFF, 0x5F7FFFFF, 0x5F800000, 0x5F7FFFFF},
+     ALL(NX),
      "sqrt(MAX) just below 2^64"},
     {SQRT, S, 0, 0, ALL(S), ALL(0), "sqrt(-0) = -0"},
     {SQRT, PINF, 0, 0, ALL(PINF), ALL(0), "sqrt(inf) = inf"},
@@ -236,7 +352,12 @@ static const struct vec vecs[] = {
     {FMSUB, TWO, THREE, ONE, ALL(0x40A00000), ALL(0), "fmsub 2*3-1 = 5"},
     {FNMSUB, TWO, THREE, ONE, ALL(0xC0A00000), ALL(0), "fnmsub -(2*3)+1 = -5"},
     {FNMADD, TWO, THREE, ONE, ALL(0xC0E00000), ALL(0), "fnmadd -(2*3)-1 = -7"},
-    {FMADD, 0x3FC00000, TWO, 0xC0400000, {0, 0, S, 0, 0}, ALL(0),
+    {FMADD,
+     0x3FC00000,
+     TWO,
+     0xC0400000,
+     {0, 0, S, 0, 0},
+     ALL(0),
      "1.5*2 - 3 cancels exactly: +0, -0 in RDN"},
     {FMADD, ONE, ONE, ONE | S, {0, 0, S, 0, 0}, ALL(0), "1*1 - 1 = +0, -0 in RDN"},
     /* (1+2^-23)^2 = 1 + 2^-22 + 2^-46: a separate product would round the
@@ -248,19 +369,38 @@ static const struct vec vecs[] = {
     /* + 2^-24: the exact sum is just above the tie 1 + 2.5 ulp, so it rounds up
      * to 1 + 3 ulp; rounding the product first (to 1 + 2 ulp) would make it an
      * exact tie that RNE sends to the even 1 + 2 ulp. */
-    {FMADD, ONE_P, ONE_P, P2M24, {0x3F800003, 0x3F800002, 0x3F800002, 0x3F800003, 0x3F800003},
-     ALL(NX), "single rounding differs from double rounding"},
-    {FNMSUB, ONE_P, ONE_P, P2M24 | S,
-     {0xBF800003, 0xBF800002, 0xBF800003, 0xBF800002, 0xBF800003}, ALL(NX),
+    {FMADD,
+     ONE_P,
+     ONE_P,
+     P2M24,
+     {0x3F800003, 0x3F800002, 0x3F800002, 0x3F800003, 0x3F800003},
+     ALL(NX),
+     "single rounding differs from double rounding"},
+    {FNMSUB,
+     ONE_P,
+     ONE_P,
+     P2M24 | S,
+     {0xBF800003, 0xBF800002, 0xBF800003, 0xBF800002, 0xBF800003},
+     ALL(NX),
      "fnmsub: -(a*b) - 2^-24, negative side"},
     {FMADD, MAXF, TWO, MAXF | S, ALL(MAXF), ALL(0), "MAX*2 - MAX = MAX: no intermediate overflow"},
     {FMADD, MAXF, TWO, 0, {PINF, MAXF, MAXF, PINF, PINF}, ALL(OF | NX), "MAX*2 + 0 overflows"},
     {FMADD, 0x0D800000, 0x2B800000, MINS, ALL(0x00000201), ALL(0),
      "2^-140 + 2^-149 exact subnormal"},
     {FMADD, MINS, HALF, 0, {0, 0, 0, MINS, MINS}, ALL(UF | NX), "2^-150 + 0 underflows"},
-    {FMADD, MINS, HALF | S, 0, {S, S, MINS | S, S, MINS | S}, ALL(UF | NX),
+    {FMADD,
+     MINS,
+     HALF | S,
+     0,
+     {S, S, MINS | S, S, MINS | S},
+     ALL(UF | NX),
      "-2^-150 + 0 rounds to -0 (or -2^-149)"},
-    {FMADD, MINS, HALF, MINS | S, {S, S, MINS | S, S, MINS | S}, ALL(UF | NX),
+    {FMADD,
+     MINS,
+     HALF,
+     MINS | S,
+     {S, S, MINS | S, S, MINS | S},
+     ALL(UF | NX),
      "2^-150 - 2^-149 = -2^-150"},
     {FMADD, 0, ONE, S, {0, 0, S, 0, 0}, ALL(0), "+0*1 + -0 = +0, -0 in RDN"},
     {FMADD, S, ONE, S, ALL(S), ALL(0), "-0*1 + -0 = -0"},
@@ -333,10 +473,20 @@ static const struct vec vecs[] = {
     {F2I, 0x3FC00000, 0, 0, {2, 1, 1, 2, 2}, ALL(NX), "to_i32(1.5)"},
     {F2I, 0x40200000, 0, 0, {2, 2, 2, 3, 3}, ALL(NX), "to_i32(2.5)"},
     {F2I, HALF | S, 0, 0, {0, 0, 0xFFFFFFFF, 0, 0xFFFFFFFF}, ALL(NX), "to_i32(-0.5)"},
-    {F2I, 0xBFC00000, 0, 0, {0xFFFFFFFE, 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFF, 0xFFFFFFFE},
-     ALL(NX), "to_i32(-1.5)"},
-    {F2I, 0xC0200000, 0, 0, {0xFFFFFFFE, 0xFFFFFFFE, 0xFFFFFFFD, 0xFFFFFFFE, 0xFFFFFFFD},
-     ALL(NX), "to_i32(-2.5)"},
+    {F2I,
+     0xBFC00000,
+     0,
+     0,
+     {0xFFFFFFFE, 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFF, 0xFFFFFFFE},
+     ALL(NX),
+     "to_i32(-1.5)"},
+    {F2I,
+     0xC0200000,
+     0,
+     0,
+     {0xFFFFFFFE, 0xFFFFFFFE, 0xFFFFFFFD, 0xFFFFFFFE, 0xFFFFFFFD},
+     ALL(NX),
+     "to_i32(-2.5)"},
     {F2I, 0x3F400000, 0, 0, {1, 0, 0, 1, 1}, ALL(NX), "to_i32(0.75)"},
     {F2I, 0x40400000, 0, 0, ALL(3), ALL(0), "to_i32(3.0) exact"},
     {F2I, MINS, 0, 0, {0, 0, 0, 1, 0}, ALL(NX), "to_i32(2^-149)"},
@@ -357,7 +507,12 @@ static const struct vec vecs[] = {
     {F2U, HALF, 0, 0, {0, 0, 0, 1, 1}, ALL(NX), "to_u32(0.5)"},
     {F2U, 0x3FC00000, 0, 0, {2, 1, 1, 2, 2}, ALL(NX), "to_u32(1.5)"},
     {F2U, 0x40200000, 0, 0, {2, 2, 2, 3, 3}, ALL(NX), "to_u32(2.5)"},
-    {F2U, HALF | S, 0, 0, {0, 0, 0, 0, 0}, {NX, NX, NV, NX, NV},
+    {F2U,
+     HALF | S,
+     0,
+     0,
+     {0, 0, 0, 0, 0},
+     {NX, NX, NV, NX, NV},
      "to_u32(-0.5): 0 with NX, or -1 out of range with NV"},
     {F2U, 0xBE800000, 0, 0, {0, 0, 0, 0, 0}, {NX, NX, NV, NX, NX}, "to_u32(-0.25)"},
     {F2U, ONE | S, 0, 0, ALL(0), ALL(NV), "to_u32(-1) = 0 with NV"},
@@ -372,22 +527,52 @@ static const struct vec vecs[] = {
     /* ---- int32 -> float */
     {I2F, 0, 0, 0, ALL(0), ALL(0), "from_i32(0) = +0"},
     {I2F, 0xFFFFFFFF, 0, 0, ALL(ONE | S), ALL(0), "from_i32(-1)"},
-    {I2F, 16777217, 0, 0, {0x4B800000, 0x4B800000, 0x4B800000, 0x4B800001, 0x4B800001},
-     ALL(NX), "from_i32(2^24 + 1): tie"},
-    {I2F, 16777219, 0, 0, {0x4B800002, 0x4B800001, 0x4B800001, 0x4B800002, 0x4B800002},
-     ALL(NX), "from_i32(2^24 + 3): tie to even upwards"},
-    {I2F, 0xFEFFFFFF, 0, 0, {0xCB800000, 0xCB800000, 0xCB800001, 0xCB800000, 0xCB800001},
-     ALL(NX), "from_i32(-(2^24 + 1))"},
-    {I2F, 0x7FFFFFFF, 0, 0, {0x4F000000, 0x4EFFFFFF, 0x4EFFFFFF, 0x4F000000, 0x4F000000},
-     ALL(NX), "from_i32(INT_MAX)"},
+    {I2F,
+     16777217,
+     0,
+     0,
+     {0x4B800000, 0x4B800000, 0x4B800000, 0x4B800001, 0x4B800001},
+     ALL(NX),
+     "from_i32(2^24 + 1): tie"},
+    {I2F,
+     16777219,
+     0,
+     0,
+     {0x4B800002, 0x4B800001, 0x4B800001, 0x4B800002, 0x4B800002},
+     ALL(NX),
+     "from_i32(2^24 + 3): tie to even upwards"},
+    {I2F,
+     0xFEFFFFFF,
+     0,
+     0,
+     {0xCB800000, 0xCB800000, 0xCB800001, 0xCB800000, 0xCB800001},
+     ALL(NX),
+     "from_i32(-(2^24 + 1))"},
+    {I2F,
+     0x7FFFFFFF,
+     0,
+     0,
+     {0x4F000000, 0x4EFFFFFF, 0x4EFFFFFF, 0x4F000000, 0x4F000000},
+     ALL(NX),
+     "from_i32(INT_MAX)"},
     {I2F, 0x80000000, 0, 0, ALL(0xCF000000), ALL(0), "from_i32(INT_MIN) exact"},
     {I2F, 0x7FFFFF80, 0, 0, ALL(0x4EFFFFFF), ALL(0), "from_i32(2^31 - 128) exact"},
     /* ---- uint32 -> float */
-    {U2F, 0xFFFFFFFF, 0, 0, {0x4F800000, 0x4F7FFFFF, 0x4F7FFFFF, 0x4F800000, 0x4F800000},
-     ALL(NX), "from_u32(UINT_MAX)"},
+    {U2F,
+     0xFFFFFFFF,
+     0,
+     0,
+     {0x4F800000, 0x4F7FFFFF, 0x4F7FFFFF, 0x4F800000, 0x4F800000},
+     ALL(NX),
+     "from_u32(UINT_MAX)"},
     {U2F, 0x80000000, 0, 0, ALL(0x4F000000), ALL(0), "from_u32(2^31) exact"},
-    {U2F, 0x80000080, 0, 0, {0x4F000000, 0x4F000000, 0x4F000000, 0x4F000001, 0x4F000001},
-     ALL(NX), "from_u32(2^31 + 128): tie"},
+    {U2F,
+     0x80000080,
+     0,
+     0,
+     {0x4F000000, 0x4F000000, 0x4F000000, 0x4F000001, 0x4F000001},
+     ALL(NX),
+     "from_u32(2^31 + 128): tie"},
     {U2F, 1, 0, 0, ALL(ONE), ALL(0), "from_u32(1)"},
 };
 
@@ -406,8 +591,8 @@ static void hand_vectors(void)
                 good = 0;
                 if (len < sizeof detail - 100)
                     len += (size_t)snprintf(detail + len, sizeof detail - len,
-                                            " %s: got %08x/%02x want %08x/%02x;", rm_name[rm],
-                                            got, fl, v->want[rm], v->fl[rm]);
+                                            " %s: got %08x/%02x want %08x/%02x;", rm_name[rm], got,
+                                            fl, v->want[rm], v->fl[rm]);
             }
         }
         ok(good, "%s(%08x, %08x, %08x): %s", op_name[v->op], v->a, v->b, v->c, v->what);
@@ -574,9 +759,10 @@ static uint64_t rnd(void)
 }
 
 static const uint32_t specials[] = {
-    0, S, PINF, NINF, QNAN, NQNAN, QNANP, SNAN, NSNAN, MAXF, MAXF | S, MINN, MINN | S, MINS,
-    MINS | S, MAXS, MAXS | S, ONE, ONE | S, ONE_M, ONE_P, TWO, HALF, HALF | S, 0x4F000000,
-    0xCF000000, 0x4F800000, 0x3FC00000, 0x40200000,
+    0,          S,          PINF,       NINF,       QNAN,       NQNAN, QNANP,    SNAN,
+    NSNAN,      MAXF,       MAXF | S,   MINN,       MINN | S,   MINS,  MINS | S, MAXS,
+    MAXS | S,   ONE,        ONE | S,    ONE_M,      ONE_P,      TWO,   HALF,     HALF | S,
+    0x4F000000, 0xCF000000, 0x4F800000, 0x3FC00000, 0x40200000,
 };
 
 static uint32_t gen_frac(void)
@@ -598,8 +784,8 @@ static uint32_t gen_exp(void)
 {
     uint64_t r = rnd();
     switch (r % 12) {
-    case 0: return 0;                         /* zero or subnormal */
-    case 1: return 1 + (uint32_t)(r >> 8) % 3; /* just above the subnormals */
+    case 0: return 0;                            /* zero or subnormal */
+    case 1: return 1 + (uint32_t)(r >> 8) % 3;   /* just above the subnormals */
     case 2: return 251 + (uint32_t)(r >> 8) % 4; /* near overflow */
     case 3:
     case 4: return 117 + (uint32_t)(r >> 8) % 21; /* near 1.0 */
@@ -676,8 +862,8 @@ static uint32_t gen_int(void)
     uint32_t v = (uint32_t)(r >> 16);
     unsigned k = (unsigned)(r >> 8) % 32;
     switch (r % 6) {
-    case 0: return v >> k;                  /* any width */
-    case 1: return (v | 1u) << k;           /* trailing zeros: exact and tie cases */
+    case 0: return v >> k;                   /* any width */
+    case 1: return (v | 1u) << k;            /* trailing zeros: exact and tie cases */
     case 2: return 0x7FFFFFFFu - (v & 0xFF); /* near INT_MAX */
     case 3: return 0x80000000u + (v & 0xFF); /* near INT_MIN */
     case 4: return (1u << 24) + (v & 0x7) - 3;
@@ -701,8 +887,8 @@ struct tally {
     long exact, tie, uf, of, nv, nan; /* what the samples exercised (host RNE view) */
 };
 
-static void check_one(struct tally *t, enum op op, unsigned rm, uint32_t a, uint32_t b,
-                      uint32_t c, uint32_t want, uint32_t wfl, int float_result)
+static void check_one(struct tally *t, enum op op, unsigned rm, uint32_t a, uint32_t b, uint32_t c,
+                      uint32_t want, uint32_t wfl, int float_result)
 {
     uint32_t fl = 0;
     uint32_t got = run(op, a, b, c, rm, &fl);
@@ -726,7 +912,8 @@ static void oracle_case(struct tally *t, enum op op, uint32_t a, uint32_t b, uin
         if (op != FMSUB) ha ^= S;
     }
     int float_result = op != F2I && op != F2U;
-    for (int m = 0; m < 4; m++) want[m] = host_op(hop, ha, b, hc, m, &wfl[m]);
+    for (int m = 0; m < 4; m++)
+        want[m] = host_op(hop, ha, b, hc, m, &wfl[m]);
     if (op == F2I || op == F2U) {
         for (int m = 0; m < 4; m++)
             want[m] = f2i_expect(a, f_of(want[m]), op == F2I, &wfl[m]);
@@ -742,7 +929,8 @@ static void oracle_case(struct tally *t, enum op op, uint32_t a, uint32_t b, uin
         /* RISC-V raises NV for 0 * inf even with a quiet NaN addend. */
         float x = f_of(ha), y = f_of(b);
         if ((x == 0 && isinf(y)) || (isinf(x) && y == 0))
-            for (int m = 0; m < 5; m++) wfl[m] |= NV;
+            for (int m = 0; m < 5; m++)
+                wfl[m] |= NV;
     }
     t->n++;
     t->exact += !(wfl[0] & (NX | NV));
@@ -769,6 +957,7 @@ static void report(const struct tally *t, enum op op)
 static void oracle_arith(void)
 {
     static const enum op bin[] = {ADD, SUB, MUL, DIV};
+
     for (size_t k = 0; k < sizeof bin / sizeof bin[0]; k++) {
         struct tally t = {0};
         for (long i = 0; i < 2 * ORACLE_N; i++) {
@@ -784,7 +973,9 @@ static void oracle_arith(void)
         oracle_case(&t, SQRT, a & ((i & 1) ? 0x7FFFFFFFu : 0xFFFFFFFFu), 0, 0);
     }
     report(&t, SQRT);
+
     static const enum op fma_ops[] = {FMADD, FMSUB, FNMSUB, FNMADD};
+
     for (size_t k = 0; k < 4; k++) {
         struct tally tf = {0};
         long n = fma_ops[k] == FMADD ? 2 * ORACLE_N : ORACLE_N / 2;
@@ -844,7 +1035,7 @@ static void oracle_compare(void)
  * denormals-are-zero set, and expect exactly the answers it gives in the
  * default state.
  */
-#define INDEP_N 3000
+#define INDEP_N   3000
 #define INDEP_OPS (F2U + 1)
 
 static uint32_t indep_ops[INDEP_N][3];
@@ -852,12 +1043,13 @@ static uint32_t indep_ops[INDEP_N][3];
 static void run_all(uint32_t (*out)[INDEP_OPS][5][2])
 {
     static const enum op ops[] = {ADD, SUB, MUL, DIV, SQRT, FMADD, FMSUB, FNMSUB, FNMADD, F2I, F2U};
+
     for (int i = 0; i < INDEP_N; i++)
         for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
             for (unsigned rm = 0; rm < 5; rm++) {
                 uint32_t fl = 0;
-                out[i][ops[k]][rm][0] = run(ops[k], indep_ops[i][0], indep_ops[i][1],
-                                            indep_ops[i][2], rm, &fl);
+                out[i][ops[k]][rm][0] =
+                    run(ops[k], indep_ops[i][0], indep_ops[i][1], indep_ops[i][2], rm, &fl);
                 out[i][ops[k]][rm][1] = fl;
             }
 }

@@ -96,8 +96,7 @@ void vxf_cmp_headers(const vx_trace_header *a, const vx_trace_header *b, const v
             if (at < p->len && at < q->len)
                 add(out, "load", -1, true, p->bytes[at], q->bytes[at],
                     "load %u (%s @0x%08" PRIx32 ", %zu bytes vs %s, %zu bytes): first difference "
-                                                "at byte %zu (address 0x%08" PRIx32
-                    "): 0x%02x != 0x%02x",
+                    "at byte %zu (address 0x%08" PRIx32 "): 0x%02x != 0x%02x",
                     i, nm(p->name), p->addr, p->len, nm(q->name), q->len, at,
                     p->addr + (uint32_t)at, p->bytes[at], q->bytes[at]);
             else
