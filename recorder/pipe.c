@@ -88,9 +88,7 @@ struct vxrec_pipe {
     double consumer_cpu; /* the writer thread's CPU seconds (set when it ends) */
     double waited;       /* seconds the producer waited for a free batch */
     /* the consumer's (a cache line apart from the producer's, written per event) */
-    _Alignas(64) uint64_t index; /* event index of the next issue */
-    uint64_t ccycle;             /* the previous event's cycle */
-    vx_event fev;                /* the fast items' event (constant fields set once) */
+    _Alignas(64) uint64_t ccycle; /* the previous event's cycle */
     vx_commit commits[VX_TRACE_MAX_COMMITS];
     /* the producer's: the cursor in the slot being filled (the simulator writes through
      * it too), the previous event's cycle, refill */
@@ -149,24 +147,13 @@ static void consume_batch(vxrec_pipe *p, uint8_t *b, size_t len)
 {
     size_t off = 0;
     while (off < len) {
-        if (VX_LIKELY(b[off] >= KIND_FAST)) {
-            const qfast *f = (const qfast *)(const void *)(b + off);
-            off += f->commit ? p->fast_commit_size : sizeof(qfast);
-            if (VX_UNLIKELY(p->err)) continue;
-            vx_event *ev = &p->fev;
-            ev->index = p->index++;
-            ev->cycle = p->ccycle += f->kind & 63u;
-            ev->core = f->core;
-            ev->warp = f->warp;
-            ev->pc = f->pc;
-            ev->insn = f->insn;
-            ev->tmask = f->tmask;
-            ev->ncommits = f->commit != 0;
-            p->commits[0].file = f->commit & VX_LOG_F ? VX_RF_F : VX_RF_X;
-            p->commits[0].reg = f->commit & 31u;
-            p->commits[0].lanes = f->tmask;
-            p->commits[0].values = (const uint32_t *)(const void *)(f + 1);
-            vx_err e = vx_trace_writer_event(p->w, ev);
+        if (VX_LIKELY(b[off] >= KIND_FAST)) { /* a run of compact records */
+            if (VX_UNLIKELY(p->err)) {
+                off += b[off + 1] ? p->fast_commit_size : sizeof(qfast);
+                continue;
+            }
+            vx_err e;
+            off += vx_trace_writer_logrecs(p->w, b + off, len - off, &p->ccycle, &e);
             if (VX_UNLIKELY(e)) consume_fail(p, e, "cannot record an event");
             continue;
         }
@@ -193,7 +180,7 @@ static void consume_batch(vxrec_pipe *p, uint8_t *b, size_t len)
         clear_event(&ev); /* field by field: a 192-byte memset per event shows in profiles */
         ev.kind = q->kind;
         ev.flags = q->flags;
-        ev.index = p->index;
+        ev.index = vx_trace_writer_index(p->w);
         ev.cycle = p->ccycle = q->cycle;
         if (q->kind == VX_EV_DM) {
             memcpy(&ev.dm, d, sizeof ev.dm);
@@ -224,7 +211,6 @@ static void consume_batch(vxrec_pipe *p, uint8_t *b, size_t len)
             ev.console = q->nconsole ? (const vx_console *)(void *)d : NULL;
             d += ALIGN16(q->nconsole * sizeof(vx_console));
             if (q->has_fault) ev.fault = (const vx_fault *)(void *)d;
-            p->index++;
         }
         vx_err e = vx_trace_writer_event(p->w, &ev);
         if (e) consume_fail(p, e, "cannot record an event");
@@ -269,10 +255,6 @@ vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads)
     p->w = w;
     p->T = threads;
     p->fast_commit_size = ALIGN16(sizeof(qfast) + (size_t)threads * 4);
-    p->index = vx_trace_writer_index(w);
-    clear_event(&p->fev);
-    p->fev.kind = VX_EV_ISSUE;
-    p->fev.commits = p->commits;
     for (unsigned i = 0; i < PIPE_NBATCH; i++) {
         p->s[i].cap = PIPE_BATCH + 65536;
         if (!(p->s[i].buf = aligned_alloc(16, p->s[i].cap))) goto nomem;

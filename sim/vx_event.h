@@ -240,4 +240,27 @@ typedef struct vx_event {
     uint32_t exit_code;
 } vx_event;
 
+/*
+ * The compact record of a common issue (vx_sim_set_log; vx_trace_writer_logrecs):
+ * no flags, fault, memory write, warp-control effect or console byte, at most one
+ * commit, of the integer or float file and of the issue's lanes, at most 32
+ * threads per warp, core and warp below 256, less than 64 cycles after the event
+ * before it.  A vx_logrec, then, with a commit, the T values of lanes 0..T-1 (only
+ * the committed lanes matter), padded to a multiple of 16 bytes: VX_LOGREC_SIZE.
+ * Host byte order: for another thread of the same process, never for files.
+ */
+typedef struct vx_logrec {
+    uint8_t kind;   /* VX_LOG_ISSUE | (cycle - the cycle of the event before, < 64) */
+    uint8_t commit; /* 0: none; else VX_LOG_COMMIT | (VX_LOG_F: the float file) | reg */
+    uint8_t core, warp;
+    uint32_t pc, insn;
+    uint32_t tmask;
+} vx_logrec;
+
+#define VX_LOG_ISSUE  0xC0u
+#define VX_LOG_COMMIT 0x80u
+#define VX_LOG_F      0x40u
+
+#define VX_LOGREC_SIZE(commit, T) ((commit) ? (16u + 4u * (T) + 15u) & ~15u : 16u)
+
 #endif /* VX_EVENT_H */

@@ -201,26 +201,12 @@ void vx_sim_set_observer(vx_sim *sim, vx_sim_observer_fn fn, void *ctx, unsigned
  * integer or float file and of the issue's lanes, at most 32 threads per warp, core
  * and warp (within the core) below 256, and less than 64 cycles after log->cycle.
  *
- * Its record is a vx_logrec, then, with a commit, the T values of lanes 0..T-1
- * (only the committed lanes matter), padded to a multiple of 16 bytes.  The
- * simulator sets log->cycle to the issue's cycle; an observer that writes into the
+ * Its record is a vx_logrec (vx_event.h).  The simulator sets log->cycle to the issue's cycle; an observer that writes into the
  * log sets it for the events it writes.  refill(log, need) is called when fewer
  * than need bytes are left before end; it makes room (pos and end may change) or
  * returns false, and the issue goes to the observer instead.  Host byte order: the
  * log is for another thread of the same process, not for files.
  */
-typedef struct vx_logrec {
-    uint8_t kind;   /* VX_LOG_ISSUE | (cycle - log->cycle before it, < 64) */
-    uint8_t commit; /* 0: none; else VX_LOG_COMMIT | (VX_LOG_F: the float file) | reg */
-    uint8_t core, warp;
-    uint32_t pc, insn;
-    uint32_t tmask;
-} vx_logrec;
-
-#define VX_LOG_ISSUE  0xC0u
-#define VX_LOG_COMMIT 0x80u
-#define VX_LOG_F      0x40u
-
 typedef struct vx_log {
     uint8_t *pos, *end; /* where the next record goes; room up to end */
     uint64_t cycle;     /* cycle of the last event in the log */

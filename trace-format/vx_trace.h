@@ -153,6 +153,17 @@ vx_err vx_trace_writer_header(vx_trace_writer *w, const vx_trace_header *hdr);
 vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev);
 
 /*
+ * Append the events of a run of compact records (vx_logrec, vx_event.h; written by
+ * the simulator's log), exactly as vx_trace_writer_event would append them: from
+ * buf, up to len bytes or the first byte that does not start a record (< 
+ * VX_LOG_ISSUE).  *cycle: the cycle of the event before the run, updated.  Returns
+ * the bytes consumed; on an error, *err says which and the run stops after the
+ * failing record.
+ */
+size_t vx_trace_writer_logrecs(vx_trace_writer *w, const uint8_t *buf, size_t len, uint64_t *cycle,
+                               vx_err *err);
+
+/*
  * A keyframe at the current position (FORMAT.md §9): begin with the simulator's
  * state encoding (copied), then every page (keyframe 0: every page of the
  * machine; later: the pages written since the previous keyframe), then end.

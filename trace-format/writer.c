@@ -531,6 +531,66 @@ vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev)
     return VX_OK;
 }
 
+size_t vx_trace_writer_logrecs(vx_trace_writer *w, const uint8_t *buf, size_t len, uint64_t *cycle,
+                               vx_err *err)
+{
+    vx_event ev;
+    vx_commit cm;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = VX_EV_ISSUE;
+    ev.commits = &cm;
+    const size_t csize = VX_LOGREC_SIZE(1, w->T);
+    uint64_t cyc = *cycle;
+    size_t off = 0;
+    *err = VX_OK;
+    while (off < len && buf[off] >= VX_LOG_ISSUE) {
+        const vx_logrec *q = (const vx_logrec *)(const void *)(buf + off);
+        const size_t n = q->commit ? csize : sizeof *q;
+        if (VX_UNLIKELY(n > len - off)) { /* a cut record: not ours to guess */
+            *err =
+                wfail(w, VX_ERR_INVAL, "a compact log record cut off after %zu bytes", len - off);
+            break;
+        }
+        off += n;
+        cyc += q->kind & 63u;
+        ev.index = w->index;
+        ev.cycle = cyc;
+        ev.core = q->core;
+        ev.warp = q->warp;
+        ev.pc = q->pc;
+        ev.insn = q->insn;
+        ev.tmask = q->tmask;
+        ev.ncommits = q->commit != 0;
+        cm.file = q->commit & VX_LOG_F ? VX_RF_F : VX_RF_X;
+        cm.reg = q->commit & 31u;
+        cm.lanes = ev.tmask;
+        cm.values = (const uint32_t *)(const void *)(q + 1);
+        /* vx_trace_writer_event's fast path, without a call per event */
+        if (VX_LIKELY(w->fast) && VX_LIKELY(w->cap - w->len >= 65536)) {
+            if (VX_UNLIKELY(!w->len)) start_chunk(w);
+            uint8_t *p0 = w->buf + w->len, *p = vxt_enc_fast(&w->pred, p0, &ev);
+            if (VX_LIKELY(p != NULL)) {
+                size_t k = (size_t)(p - p0);
+                w->len += k;
+                w->st.encoded_bytes += k;
+                w->st.records++;
+                w->index++;
+                w->cycle = cyc;
+                if (VX_UNLIKELY(w->len >= w->opts.chunk_bytes)) {
+                    w->st.raw_bytes = w->pred.raw;
+                    w->st.issues = w->index;
+                    w->st.cycle = w->cycle;
+                    if ((*err = flush_events(w))) break;
+                }
+                continue;
+            }
+        }
+        if ((*err = vx_trace_writer_event(w, &ev))) break;
+    }
+    *cycle = cyc;
+    return off;
+}
+
 uint64_t vx_trace_writer_index(const vx_trace_writer *w)
 {
     return w->index;

@@ -194,6 +194,32 @@ static void write_fails(const char *dir)
     tgen_free(&g);
 }
 
+/* vx_trace_writer_logrecs stops at a byte that starts no record, and refuses a record
+ * cut short (the pipe never cuts one; a caller could). */
+static void logrecs_edges(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/logrecs.vxt", dir);
+    shape s = {1, 4, 4, 0, 0, 1000, 1};
+    vx_trace_writer *w = open_writer(path, &s);
+    _Alignas(16) uint8_t buf[128];
+    memset(buf, 0, sizeof buf);
+    vx_logrec q = {VX_LOG_ISSUE | 1, VX_LOG_COMMIT | 5, 0, 0, 0x80000000u, 0x00500293u, 0xF};
+    memcpy(buf, &q, sizeof q); /* record 1: 32 bytes, x5 of 4 lanes */
+    buf[32] = 0x02;            /* not a record: the run ends here */
+    uint64_t cycle = 0;
+    vx_err e = VX_ERR_IO;
+    size_t n = w ? vx_trace_writer_logrecs(w, buf, 48, &cycle, &e) : 0;
+    ok(w && n == 32 && e == VX_OK && cycle == 1 && vx_trace_writer_index(w) == 1,
+       "logrecs: one record, then a byte that is no record's (consumed %zu, cycle %llu)", n,
+       (unsigned long long)cycle);
+    memcpy(buf, &q, sizeof q); /* the same record, cut after 20 bytes */
+    n = w ? vx_trace_writer_logrecs(w, buf, 20, &cycle, &e) : 0;
+    ok(w && n == 0 && e == VX_ERR_INVAL && vx_trace_writer_index(w) == 1,
+       "logrecs: a record cut short is refused (%s)", w ? vx_trace_writer_errmsg(w) : "");
+    if (w) vx_trace_writer_free(w);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/vxrr-t-rec-pipe.XXXXXX";
@@ -208,7 +234,7 @@ int main(void)
         {1, 3, 64, 1, 20000, 6000, 5},  /* 64 lanes: full copies */
         {2, 2, 128, 1, 30000, 8000, 6}, /* 128 lanes: the simulator waits for the writer */
     };
-    tap_plan((int)(sizeof shapes / sizeof shapes[0] + 1));
+    tap_plan((int)(sizeof shapes / sizeof shapes[0] + 3));
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         char name[64];
         snprintf(name, sizeof name, "%ux%ux%u%s", shapes[i].cores, shapes[i].warps,
@@ -216,6 +242,7 @@ int main(void)
         same_bytes(dir, &shapes[i], name);
     }
     write_fails(dir);
+    logrecs_edges(dir);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) diag("could not remove %s", dir);
