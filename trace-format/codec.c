@@ -89,7 +89,7 @@ vxt_warp *vxt_pred_warp_slow(vxt_pred *ps, uint32_t g)
         ws->regs = malloc(sizeof(uint32_t) * VXT_NREGS * ps->T);
         if (!ws->regs) return NULL;
     }
-    memset(ws->regs, 0, sizeof(uint32_t) * VXT_NREGS * ps->T);
+    ws->rvalid = 0; /* every row reads as zeros (vxt_warp_row) */
     ws->epoch = ps->epoch;
     ws->next_pc = 0;
     ws->have_last = false;
@@ -380,11 +380,11 @@ static inline uint8_t *enc_commit(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const 
     uint32_t *sh;
 
     if (cm->file == VX_RF_X) {
-        sh = ws->regs + (size_t)cm->reg * T;
+        sh = vxt_warp_row(ws, cm->reg, T);
         K = cm->reg == rd ? 0 : 2;
         if (K == 2) p = vxt_put_varint(p, cm->reg);
     } else if (cm->file == VX_RF_F) {
-        sh = ws->regs + (size_t)(32 + cm->reg) * T;
+        sh = vxt_warp_row(ws, 32u + cm->reg, T);
         K = cm->reg == rd ? 1 : 2;
         if (K == 2) p = vxt_put_varint(p, 32u + cm->reg);
     } else {
@@ -890,7 +890,7 @@ VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *
                 *p++ = (uint8_t)(32 * f + reg);
             }
             ps->raw += 3 + LB + 4u * T;
-            p = enc_full_t(p, kp, ws->regs + (size_t)(32 * f + reg) * T, cm->values, T);
+            p = enc_full_t(p, kp, vxt_warp_row(ws, 32 * f + reg, T), cm->values, T);
         } else {
             p = enc_commit_any(ps, ws, p, cm, insn, tmask);
         }
@@ -1031,9 +1031,9 @@ static vx_err dec_commit(vxt_pred *ps, vxt_warp *ws, vxt_cur *c, vx_commit *cm, 
     default: return vxt_fail(c, "commit destination mode 3 is invalid"), VX_ERR_CORRUPT;
     }
     if (cm->file == VX_RF_X)
-        sh = ws->regs + (size_t)cm->reg * T;
+        sh = vxt_warp_row(ws, cm->reg, T);
     else if (cm->file == VX_RF_F)
-        sh = ws->regs + (size_t)(32 + cm->reg) * T;
+        sh = vxt_warp_row(ws, 32u + cm->reg, T);
     if (K & 4)
         cm->lanes = tmask;
     else if (!vxt_get_lanes(c, ps->LB, ps->all, &cm->lanes))

@@ -262,7 +262,12 @@ typedef struct vxt_warp {
     uint32_t mem_base, mem_stride;
     bool have_last;
     vx_lanes mask;
-    uint32_t *regs; /* [VXT_NREGS][T], allocated on first use */
+    /* Register shadow [VXT_NREGS][T], allocated on first use.  Row r holds the
+     * predictor's values only when bit r of rvalid is set; the others are zeros in
+     * the format and are cleared when first used in a chunk (vxt_warp_row), so a
+     * chunk start does not clear 64 rows of every warp. */
+    uint32_t *regs;
+    uint64_t rvalid;
     /* Not predictor state: a cache of the lanes of list_mask in ascending order, so
      * that per-lane loops walk a small array instead of a 128-bit mask. */
     vx_lanes list_mask;
@@ -343,6 +348,17 @@ static inline vxt_warp *vxt_pred_warp(vxt_pred *ps, uint32_t g)
 {
     vxt_warp *ws = &ps->warps[g];
     return VX_LIKELY(ws->epoch == ps->epoch) ? ws : vxt_pred_warp_slow(ps, g);
+}
+
+/* Row r (x0..x31, f0..f31 as 32..63) of the warp's register shadow, T lanes. */
+static inline uint32_t *vxt_warp_row(vxt_warp *ws, unsigned r, uint32_t T)
+{
+    uint32_t *sh = ws->regs + (size_t)r * T;
+    if (VX_UNLIKELY(!((ws->rvalid >> r) & 1))) {
+        memset(sh, 0, sizeof(uint32_t) * T);
+        ws->rvalid |= 1ull << r;
+    }
+    return sh;
 }
 
 /* Population count without relying on a POPCNT instruction (no -mpopcnt). */
