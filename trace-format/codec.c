@@ -33,15 +33,18 @@ vx_err vxt_pred_init(vxt_pred *ps, uint32_t cores, uint32_t warps, uint32_t thre
     ps->LB = (threads + 7) / 8;
     ps->nwarps = cores * warps;
     ps->all = vx_lanes_all(threads);
-    ps->next_core = malloc(sizeof(uint32_t) * cores);
-    ps->last_warp = malloc(sizeof(uint32_t) * cores);
-    ps->next_warp = malloc(sizeof(uint32_t) * ps->nwarps);
-    ps->warps = calloc(ps->nwarps, sizeof(vxt_warp));
+    ps->next_core = malloc(sizeof(uint32_t) * (2 * (size_t)cores + ps->nwarps));
+    ps->warps = aligned_alloc(_Alignof(vxt_warp), sizeof(vxt_warp) * ps->nwarps);
     ps->icache = calloc(VXT_ICACHE_SIZE, sizeof(vxt_icache_ent));
-    if (!ps->next_core || !ps->last_warp || !ps->next_warp || !ps->warps || !ps->icache) {
+    if (!ps->next_core || !ps->warps || !ps->icache) {
+        free(ps->warps); /* (vxt_pred_free reads warps[].regs) */
+        ps->warps = NULL;
         vxt_pred_free(ps);
         return VX_ERR_NOMEM;
     }
+    ps->last_warp = ps->next_core + cores;
+    ps->next_warp = ps->last_warp + cores;
+    memset(ps->warps, 0, sizeof(vxt_warp) * ps->nwarps);
     vxt_pred_reset(ps);
     return VX_OK;
 }
@@ -51,12 +54,19 @@ void vxt_pred_free(vxt_pred *ps)
     if (ps->warps)
         for (uint32_t g = 0; g < ps->nwarps; g++)
             free(ps->warps[g].regs);
-    free(ps->next_core);
-    free(ps->last_warp);
-    free(ps->next_warp);
+    free(ps->next_core); /* (and last_warp, next_warp) */
     free(ps->warps);
     free(ps->icache);
     memset(ps, 0, sizeof *ps);
+}
+
+/* The predicted schedule of the next issue (FORMAT.md §6.1), from the tables. */
+static inline void pred_next(vxt_pred *ps)
+{
+    const uint32_t lc = ps->last_core, pc = ps->next_core[lc];
+    ps->pred_core = pc;
+    ps->pred_warp = ps->next_warp[(size_t)pc * ps->W + ps->last_warp[pc]];
+    ps->pred_bump = pc <= lc;
 }
 
 void vxt_pred_reset(vxt_pred *ps)
@@ -80,6 +90,7 @@ void vxt_pred_reset(vxt_pred *ps)
             nw[w] = w + 1;
         nw[ps->W - 1] = 0;
     }
+    pred_next(ps);
 }
 
 vxt_warp *vxt_pred_warp_slow(vxt_pred *ps, uint32_t g)
@@ -102,10 +113,9 @@ vxt_warp *vxt_pred_warp_slow(vxt_pred *ps, uint32_t g)
 static inline void pred_schedule(const vxt_pred *ps, uint32_t *core, uint32_t *warp,
                                  uint64_t *cycle)
 {
-    uint32_t pc = ps->next_core[ps->last_core];
-    *core = pc;
-    *warp = ps->next_warp[(size_t)pc * ps->W + ps->last_warp[pc]];
-    *cycle = ps->cur_cycle + (pc <= ps->last_core ? 1 : 0);
+    *core = ps->pred_core;
+    *warp = ps->pred_warp;
+    *cycle = ps->cur_cycle + ps->pred_bump;
 }
 
 /* Branch target of a BRANCH or JAL instruction word (FORMAT.md §6.1): target[g]. */
@@ -145,6 +155,7 @@ static inline void pred_after_issue(vxt_pred *ps, vxt_warp *ws, const vx_event *
         }
         ps->last_core = ev->core;
         ps->last_warp[ev->core] = ev->warp;
+        pred_next(ps);
     }
     if (!(ev->flags & VX_EVF_INJECTED)) {
         ws->next_pc = ev->pc + 4;
@@ -862,9 +873,8 @@ VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *
 
     vxt_warp *ws = vxt_pred_warp(ps, core * W + warp);
     if (VX_UNLIKELY(!ws)) return NULL;
-    const uint32_t lc = ps->last_core, pcore = ps->next_core[lc];
-    const uint32_t pwarp = ps->next_warp[(size_t)pcore * W + ps->last_warp[pcore]];
-    const bool S = (core == pcore) & (warp == pwarp) & (ev->cycle == ps->cur_cycle + (pcore <= lc));
+    const bool S = (core == ps->pred_core) & (warp == ps->pred_warp) &
+                   (ev->cycle == ps->cur_cycle + ps->pred_bump);
     vxt_icache_ent *ic = &ps->icache[(pc >> 2) & (VXT_ICACHE_SIZE - 1)];
     const bool I = (ic->epoch == ps->epoch) & (ic->pc == pc) & (ic->insn == insn);
     const bool M = tmask == ws->mask;
@@ -901,6 +911,7 @@ VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *
     ps->cur_cycle = ev->cycle;
     ps->last_core = core;
     ps->last_warp[core] = warp;
+    pred_next(ps);
     ws->next_pc = pc + 4;
     ws->last_pc = pc;
     ws->last_insn = insn;
