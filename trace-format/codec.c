@@ -682,24 +682,44 @@ static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     return p;
 }
 
-/* Whether the T memory writes m are one per lane in lane order (m[i].lane == i), all
- * of one valid size: the groups enc_mem_full_t encodes. */
-VXT_ALWAYS_INLINE bool mem_full_ok(const vx_memwrite *m, const unsigned T)
+/*
+ * One pass over the T memory writes of a store to every lane: bad is not 0 unless
+ * they are one per lane in lane order (m[i].lane == i), all of one valid size (the
+ * groups enc_mem_full_t encodes); the other fields are what enc_mem_full_t needs
+ * of the addresses (dif: 0 when affine with the stride of lanes 0 and 1, lo, hi)
+ * and of the values masked to the size (dif_u: 0 when uniform, dif_a: 0 when
+ * affine).
+ */
+typedef struct mem_scan {
+    uint32_t bad, dif, lo, hi, dif_u, dif_a;
+} mem_scan;
+
+VXT_ALWAYS_INLINE mem_scan mem_full_scan(const vx_memwrite *m, const unsigned T)
 {
     const unsigned sz = m[0].size;
-    unsigned bad = (sz > 4) | !((0x16u >> (sz & 7)) & 1);
-    for (unsigned i = 0; i < T; i++)
-        bad |= (m[i].lane ^ i) | (m[i].size ^ sz);
-    return !bad;
+    const uint32_t mask = size_mask(sz), a0 = m[0].addr, s = T > 1 ? m[1].addr - a0 : 0,
+                   v0 = m[0].value & mask, vs = T > 1 ? (m[1].value & mask) - v0 : 0;
+    mem_scan r = {(sz > 4) | !((0x16u >> (sz & 7)) & 1), 0, a0, a0, 0, 0};
+    for (unsigned i = 0; i < T; i++) {
+        const uint32_t a = m[i].addr, v = m[i].value & mask;
+        r.bad |= (m[i].lane ^ i) | (m[i].size ^ sz);
+        r.dif |= a ^ (a0 + i * s);
+        r.lo = a < r.lo ? a : r.lo;
+        r.hi = a > r.hi ? a : r.hi;
+        r.dif_u |= v ^ v0;
+        r.dif_a |= (v ^ (v0 + i * vs)) & mask;
+    }
+    return r;
 }
 
 /*
  * The memory writes of a store to every lane, one write per lane in lane order, all
- * of one size (mem_full_ok): the group of enc_mem with G.L set, with constant T.
- * Same choices and bytes as enc_mem.
+ * of one size (mem_full_scan, whose results are sc): the group of enc_mem with G.L
+ * set, with constant T.  Same choices and bytes as enc_mem.
  */
 VXT_ALWAYS_INLINE uint8_t *enc_mem_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
-                                          const vx_memwrite *m, const unsigned T)
+                                          const vx_memwrite *m, const mem_scan *sc,
+                                          const unsigned T)
 {
     const unsigned sz = m[0].size;
     uint8_t *gp = p++;
@@ -708,14 +728,8 @@ VXT_ALWAYS_INLINE uint8_t *enc_mem_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p
 
     /* addresses: affine (the stride from lanes 0 and 1), else deltas */
     const uint32_t a0 = m[0].addr, s = T > 1 ? m[1].addr - a0 : ws->mem_stride;
-    uint32_t dif = 0, lo = a0, hi = a0;
-    for (unsigned i = 1; i < T; i++) {
-        uint32_t a = m[i].addr;
-        dif |= a ^ (a0 + i * s);
-        lo = a < lo ? a : lo;
-        hi = a > hi ? a : hi;
-    }
-    if (!dif) {
+    const uint32_t lo = sc->lo, hi = sc->hi;
+    if (!sc->dif) {
         uint32_t z0 = vxt_zz32(a0 - ws->mem_base), z1 = vxt_zz32(s - ws->mem_stride);
         p = put_v32(p, z0);
         p = put_v32(p, z1);
@@ -747,15 +761,9 @@ VXT_ALWAYS_INLINE uint8_t *enc_mem_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p
     /* values, compared after masking to the size: uniform, affine or raw */
     const uint32_t mask = size_mask(sz), v0 = m[0].value & mask,
                    vs = T > 1 ? (m[1].value & mask) - v0 : 0;
-    uint32_t dif_u = 0, dif_a = 0;
-    for (unsigned i = 1; i < T; i++) {
-        uint32_t v = m[i].value & mask;
-        dif_u |= v ^ v0;
-        dif_a |= (v ^ (v0 + i * vs)) & mask;
-    }
-    if (!dif_u) {
+    if (!sc->dif_u) {
         p = put_v32(p, v0);
-    } else if (!dif_a) {
+    } else if (!sc->dif_a) {
         uint32_t z = vxt_zz32(vs);
         G |= 1 << 4;
         p = put_v32(p, v0);
@@ -848,6 +856,7 @@ VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *
     const vx_commit *cm = ev->commits;
     const vx_memwrite *m = ev->mem;
     bool full = false;
+    mem_scan sc;
 
     /* checks: everything the general path would check for such an event */
     if (VX_UNLIKELY((ev->flags | ev->nwctl | ev->nconsole) != 0) ||
@@ -863,7 +872,10 @@ VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *
         full = (cm->lanes == tmask) & (tmask == all);
     } else if (nm) {
         if (VX_UNLIKELY(m == NULL)) return NULL;
-        full = nm == T && tmask == all && mem_full_ok(m, T);
+        if (nm == T && tmask == all) {
+            sc = mem_full_scan(m, T);
+            full = !sc.bad;
+        }
         if (!full)
             for (uint32_t i = 0; i < nm; i++)
                 if (VX_UNLIKELY((m[i].size > 4) | !((0x16u >> (m[i].size & 7)) & 1) |
@@ -905,7 +917,7 @@ VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *
             p = enc_commit_any(ps, ws, p, cm, insn, tmask);
         }
     } else if (nm) {
-        p = VX_LIKELY(full) ? enc_mem_full_t(ps, ws, p, m, T) : enc_mem_any(ps, ws, p, ev);
+        p = VX_LIKELY(full) ? enc_mem_full_t(ps, ws, p, m, &sc, T) : enc_mem_any(ps, ws, p, ev);
     }
     /* predictor updates (FORMAT.md §7.1; the tables and the cache were updated above) */
     ps->cur_cycle = ev->cycle;
