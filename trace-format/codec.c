@@ -274,15 +274,30 @@ VXT_ALWAYS_INLINE uint32_t or4(vxt_u32x4 x)
 }
 
 /*
- * The varints of the zigzag deltas v[k] - sh[k] of T lanes (T a multiple of 4),
- * computed four lanes at a time: their first four bytes w[k] (continuation bits
- * included), fifth bytes b4[k] (when the length is 5) and lengths nb[k].  Returns
- * the sum of the lengths.
+ * The total length of the varints of the zigzag deltas v[k] - sh[k] of T lanes (T a
+ * multiple of 4), four lanes at a time: whether the deltas are shorter than the raw
+ * values (often they are not: then nothing more is needed of them).
  */
-VXT_ALWAYS_INLINE unsigned delta_varints4(const uint32_t *v, const uint32_t *sh, uint32_t *w,
-                                          uint32_t *b4, uint32_t *nb, const unsigned T)
+VXT_ALWAYS_INLINE unsigned delta_len4(const uint32_t *v, const uint32_t *sh, const unsigned T)
 {
     vxt_u32x4 len = {0, 0, 0, 0};
+    for (unsigned k = 0; k < T; k += 4) {
+        const vxt_u32x4 d = ld4(v + k) - ld4(sh + k);
+        const vxt_u32x4 z = (d << 1) ^ (vxt_u32x4)((vxt_i32x4)d >> 31);
+        len += (vxt_u32x4)(z > 0x7Fu) + (vxt_u32x4)(z > 0x3FFFu) + (vxt_u32x4)(z > 0x1FFFFFu) +
+               (vxt_u32x4)(z > 0xFFFFFFFu); /* (a true comparison is all ones) */
+    }
+    return T - (len[0] + len[1] + len[2] + len[3]);
+}
+
+/*
+ * The varints of the zigzag deltas v[k] - sh[k] of T lanes (T a multiple of 4),
+ * computed four lanes at a time: their first four bytes w[k] (continuation bits
+ * included), fifth bytes b4[k] (when the length is 5) and lengths nb[k].
+ */
+VXT_ALWAYS_INLINE void delta_varints4(const uint32_t *v, const uint32_t *sh, uint32_t *w,
+                                      uint32_t *b4, uint32_t *nb, const unsigned T)
+{
     for (unsigned k = 0; k < T; k += 4) {
         const vxt_u32x4 d = ld4(v + k) - ld4(sh + k);
         const vxt_u32x4 z = (d << 1) ^ (vxt_u32x4)((vxt_i32x4)d >> 31);
@@ -296,9 +311,7 @@ VXT_ALWAYS_INLINE unsigned delta_varints4(const uint32_t *v, const uint32_t *sh,
         memcpy(w + k, &x, 16);
         memcpy(b4 + k, &hi, 16);
         memcpy(nb + k, &n, 16);
-        len += n;
     }
-    return len[0] + len[1] + len[2] + len[3];
 }
 
 /*
@@ -343,7 +356,7 @@ VXT_ALWAYS_INLINE uint8_t *enc_full_t(uint8_t *p, uint8_t *kp, uint32_t *sh, con
         uint32_t w[VX_MAX_THREADS], b4[VX_MAX_THREADS], nb[VX_MAX_THREADS];
         unsigned len = 0;
         if (T % 4 == 0) {
-            len = delta_varints4(v, sh, w, b4, nb, T);
+            len = delta_len4(v, sh, T);
         } else {
             for (unsigned k = 0; k < T; k++) {
                 const uint32_t z = vxt_zz32(v[k] - sh[k]);
@@ -354,6 +367,7 @@ VXT_ALWAYS_INLINE uint8_t *enc_full_t(uint8_t *p, uint8_t *kp, uint32_t *sh, con
         if (len < 4u * T) {
             mode = 2;
             if (T % 4 == 0) {
+                delta_varints4(v, sh, w, b4, nb, T);
                 for (unsigned k = 0; k < T; k++) {
                     vx_put_le32(p, w[k]);
                     p[4] = (uint8_t)b4[k];
