@@ -254,6 +254,10 @@ VXT_ALWAYS_INLINE uint8_t *put_v32n(uint8_t *p, uint32_t z, unsigned n)
 /* The same when the length is not known yet: from the highest set bit. */
 VXT_ALWAYS_INLINE uint8_t *put_v32(uint8_t *p, uint32_t z)
 {
+    if (z < 0x80) { /* most uniform values and strides: one byte */
+        *p = (uint8_t)z;
+        return p + 1;
+    }
     return put_v32n(p, z, ((31u - (unsigned)__builtin_clz(z | 1)) * 9u + 73u) >> 6);
 }
 
