@@ -331,7 +331,11 @@ VXT_ALWAYS_INLINE uint8_t *enc_full_t(uint8_t *p, uint8_t *kp, uint32_t *sh, con
 {
     const uint32_t v0 = v[0], s1 = T > 1 ? v[1] - v0 : 0;
     uint32_t dif_u = 0, dif_a = 0;
-    if (T % 4 == 0) {
+    if (T >= 8 && ((v[2] ^ (v0 + 2 * s1)) | (v[3] ^ (v0 + 3 * s1)))) {
+        /* lanes 0..3 are not affine (uniform is affine with stride 0): neither are
+         * all T, no need to look at the others */
+        dif_u = dif_a = 1;
+    } else if (T % 4 == 0) {
         const vxt_u32x4 u = {v0, v0, v0, v0}, st = {4 * s1, 4 * s1, 4 * s1, 4 * s1};
         vxt_u32x4 e = {v0, v0 + s1, v0 + 2 * s1, v0 + 3 * s1}, du = {0, 0, 0, 0}, da = du;
         for (unsigned k = 0; k < T; k += 4, e += st) {
