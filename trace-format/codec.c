@@ -4,6 +4,7 @@
  * never allocates (except the first time a warp's register shadow is needed) and
  * makes at most a few passes over the lanes.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -716,22 +717,58 @@ typedef struct mem_scan {
     uint32_t bad, dif, lo, hi, dif_u, dif_a;
 } mem_scan;
 
+/* mem_full_scan's work for lane i: the expected address ea and value ev (unmasked). */
+VXT_ALWAYS_INLINE void mem_scan_lane(mem_scan *r, const vx_memwrite *w, unsigned i, unsigned sz,
+                                     uint32_t v0, uint32_t ea, uint32_t ev)
+{
+    const uint32_t a = w->addr, v = w->value;
+    uint16_t sl; /* size and lane, adjacent bytes */
+    memcpy(&sl, &w->size, 2);
+    r->bad |= sl ^ (sz | i << 8);
+    r->dif |= a ^ ea;
+    r->lo = a < r->lo ? a : r->lo;
+    r->hi = a > r->hi ? a : r->hi;
+    r->dif_u |= v ^ v0; /* the value bits past the size are masked once, at the end */
+    r->dif_a |= v ^ ev;
+}
+
 VXT_ALWAYS_INLINE mem_scan mem_full_scan(const vx_memwrite *m, const unsigned T)
 {
+    _Static_assert(offsetof(vx_memwrite, lane) == offsetof(vx_memwrite, size) + 1,
+                   "vx_memwrite: lane right after size");
     const unsigned sz = m[0].size;
     const uint32_t mask = size_mask(sz), a0 = m[0].addr, s = T > 1 ? m[1].addr - a0 : 0,
                    v0 = m[0].value & mask, vs = T > 1 ? (m[1].value & mask) - v0 : 0;
     mem_scan r = {(sz > 4) | !((0x16u >> (sz & 7)) & 1), 0, a0, a0, 0, 0};
-    for (unsigned i = 0; i < T; i++) {
-        const uint32_t a = m[i].addr, v = m[i].value & mask;
-        r.bad |= (m[i].lane ^ i) | (m[i].size ^ sz);
-        r.dif |= a ^ (a0 + i * s);
-        r.lo = a < r.lo ? a : r.lo;
-        r.hi = a > r.hi ? a : r.hi;
-        r.dif_u |= v ^ v0;
-        r.dif_a |= (v ^ (v0 + i * vs)) & mask;
+    if (T % 4 == 0) { /* four lanes per iteration: less loop overhead */
+        for (unsigned i = 0; i < T; i += 4) {
+            const uint32_t ea = a0 + i * s, ev = v0 + i * vs;
+            mem_scan_lane(&r, &m[i], i, sz, v0, ea, ev);
+            mem_scan_lane(&r, &m[i + 1], i + 1, sz, v0, ea + s, ev + vs);
+            mem_scan_lane(&r, &m[i + 2], i + 2, sz, v0, ea + 2 * s, ev + 2 * vs);
+            mem_scan_lane(&r, &m[i + 3], i + 3, sz, v0, ea + 3 * s, ev + 3 * vs);
+        }
+    } else {
+        for (unsigned i = 0; i < T; i++)
+            mem_scan_lane(&r, &m[i], i, sz, v0, a0 + i * s, v0 + i * vs);
     }
+    r.dif_u &= mask;
+    r.dif_a &= mask;
     return r;
+}
+
+/* Out of line (with a constant T inside): inlined, its registers cost the common
+ * path of enc_fast_t spills. */
+static __attribute__((noinline)) void mem_full_scan_any(mem_scan *r, const vx_memwrite *m,
+                                                        unsigned T)
+{
+    switch (T) {
+    case 4: *r = mem_full_scan(m, 4); break;
+    case 8: *r = mem_full_scan(m, 8); break;
+    case 16: *r = mem_full_scan(m, 16); break;
+    case 32: *r = mem_full_scan(m, 32); break;
+    default: *r = mem_full_scan(m, T); break;
+    }
 }
 
 /*
@@ -895,7 +932,7 @@ VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *
     } else if (nm) {
         if (VX_UNLIKELY(m == NULL)) return NULL;
         if (nm == T && tmask == all) {
-            sc = mem_full_scan(m, T);
+            mem_full_scan_any(&sc, m, T);
             full = !sc.bad;
         }
         if (!full)
