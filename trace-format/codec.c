@@ -4,6 +4,7 @@
  * never allocates (except the first time a warp's register shadow is needed) and
  * makes at most a few passes over the lanes.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,15 +34,18 @@ vx_err vxt_pred_init(vxt_pred *ps, uint32_t cores, uint32_t warps, uint32_t thre
     ps->LB = (threads + 7) / 8;
     ps->nwarps = cores * warps;
     ps->all = vx_lanes_all(threads);
-    ps->next_core = malloc(sizeof(uint32_t) * cores);
-    ps->last_warp = malloc(sizeof(uint32_t) * cores);
-    ps->next_warp = malloc(sizeof(uint32_t) * ps->nwarps);
-    ps->warps = calloc(ps->nwarps, sizeof(vxt_warp));
+    ps->next_core = malloc(sizeof(uint32_t) * (2 * (size_t)cores + ps->nwarps));
+    ps->warps = aligned_alloc(_Alignof(vxt_warp), sizeof(vxt_warp) * ps->nwarps);
     ps->icache = calloc(VXT_ICACHE_SIZE, sizeof(vxt_icache_ent));
-    if (!ps->next_core || !ps->last_warp || !ps->next_warp || !ps->warps || !ps->icache) {
+    if (!ps->next_core || !ps->warps || !ps->icache) {
+        free(ps->warps); /* (vxt_pred_free reads warps[].regs) */
+        ps->warps = NULL;
         vxt_pred_free(ps);
         return VX_ERR_NOMEM;
     }
+    ps->last_warp = ps->next_core + cores;
+    ps->next_warp = ps->last_warp + cores;
+    memset(ps->warps, 0, sizeof(vxt_warp) * ps->nwarps);
     vxt_pred_reset(ps);
     return VX_OK;
 }
@@ -51,12 +55,19 @@ void vxt_pred_free(vxt_pred *ps)
     if (ps->warps)
         for (uint32_t g = 0; g < ps->nwarps; g++)
             free(ps->warps[g].regs);
-    free(ps->next_core);
-    free(ps->last_warp);
-    free(ps->next_warp);
+    free(ps->next_core); /* (and last_warp, next_warp) */
     free(ps->warps);
     free(ps->icache);
     memset(ps, 0, sizeof *ps);
+}
+
+/* The predicted schedule of the next issue (FORMAT.md §6.1), from the tables. */
+static inline void pred_next(vxt_pred *ps)
+{
+    const uint32_t lc = ps->last_core, pc = ps->next_core[lc];
+    ps->pred_core = pc;
+    ps->pred_warp = ps->next_warp[(size_t)pc * ps->W + ps->last_warp[pc]];
+    ps->pred_bump = pc <= lc;
 }
 
 void vxt_pred_reset(vxt_pred *ps)
@@ -80,6 +91,7 @@ void vxt_pred_reset(vxt_pred *ps)
             nw[w] = w + 1;
         nw[ps->W - 1] = 0;
     }
+    pred_next(ps);
 }
 
 vxt_warp *vxt_pred_warp_slow(vxt_pred *ps, uint32_t g)
@@ -89,7 +101,7 @@ vxt_warp *vxt_pred_warp_slow(vxt_pred *ps, uint32_t g)
         ws->regs = malloc(sizeof(uint32_t) * VXT_NREGS * ps->T);
         if (!ws->regs) return NULL;
     }
-    memset(ws->regs, 0, sizeof(uint32_t) * VXT_NREGS * ps->T);
+    ws->rvalid = 0; /* every row reads as zeros (vxt_warp_row) */
     ws->epoch = ps->epoch;
     ws->next_pc = 0;
     ws->have_last = false;
@@ -102,10 +114,9 @@ vxt_warp *vxt_pred_warp_slow(vxt_pred *ps, uint32_t g)
 static inline void pred_schedule(const vxt_pred *ps, uint32_t *core, uint32_t *warp,
                                  uint64_t *cycle)
 {
-    uint32_t pc = ps->next_core[ps->last_core];
-    *core = pc;
-    *warp = ps->next_warp[(size_t)pc * ps->W + ps->last_warp[pc]];
-    *cycle = ps->cur_cycle + (pc <= ps->last_core ? 1 : 0);
+    *core = ps->pred_core;
+    *warp = ps->pred_warp;
+    *cycle = ps->cur_cycle + ps->pred_bump;
 }
 
 /* Branch target of a BRANCH or JAL instruction word (FORMAT.md §6.1): target[g]. */
@@ -145,6 +156,7 @@ static inline void pred_after_issue(vxt_pred *ps, vxt_warp *ws, const vx_event *
         }
         ps->last_core = ev->core;
         ps->last_warp[ev->core] = ev->warp;
+        pred_next(ps);
     }
     if (!(ev->flags & VX_EVF_INJECTED)) {
         ws->next_pc = ev->pc + 4;
@@ -243,6 +255,10 @@ VXT_ALWAYS_INLINE uint8_t *put_v32n(uint8_t *p, uint32_t z, unsigned n)
 /* The same when the length is not known yet: from the highest set bit. */
 VXT_ALWAYS_INLINE uint8_t *put_v32(uint8_t *p, uint32_t z)
 {
+    if (z < 0x80) { /* most uniform values and strides: one byte */
+        *p = (uint8_t)z;
+        return p + 1;
+    }
     return put_v32n(p, z, ((31u - (unsigned)__builtin_clz(z | 1)) * 9u + 73u) >> 6);
 }
 
@@ -263,15 +279,30 @@ VXT_ALWAYS_INLINE uint32_t or4(vxt_u32x4 x)
 }
 
 /*
- * The varints of the zigzag deltas v[k] - sh[k] of T lanes (T a multiple of 4),
- * computed four lanes at a time: their first four bytes w[k] (continuation bits
- * included), fifth bytes b4[k] (when the length is 5) and lengths nb[k].  Returns
- * the sum of the lengths.
+ * The total length of the varints of the zigzag deltas v[k] - sh[k] of T lanes (T a
+ * multiple of 4), four lanes at a time: whether the deltas are shorter than the raw
+ * values (often they are not: then nothing more is needed of them).
  */
-VXT_ALWAYS_INLINE unsigned delta_varints4(const uint32_t *v, const uint32_t *sh, uint32_t *w,
-                                          uint32_t *b4, uint32_t *nb, const unsigned T)
+VXT_ALWAYS_INLINE unsigned delta_len4(const uint32_t *v, const uint32_t *sh, const unsigned T)
 {
     vxt_u32x4 len = {0, 0, 0, 0};
+    for (unsigned k = 0; k < T; k += 4) {
+        const vxt_u32x4 d = ld4(v + k) - ld4(sh + k);
+        const vxt_u32x4 z = (d << 1) ^ (vxt_u32x4)((vxt_i32x4)d >> 31);
+        len += (vxt_u32x4)(z > 0x7Fu) + (vxt_u32x4)(z > 0x3FFFu) + (vxt_u32x4)(z > 0x1FFFFFu) +
+               (vxt_u32x4)(z > 0xFFFFFFFu); /* (a true comparison is all ones) */
+    }
+    return T - (len[0] + len[1] + len[2] + len[3]);
+}
+
+/*
+ * The varints of the zigzag deltas v[k] - sh[k] of T lanes (T a multiple of 4),
+ * computed four lanes at a time: their first four bytes w[k] (continuation bits
+ * included), fifth bytes b4[k] (when the length is 5) and lengths nb[k].
+ */
+VXT_ALWAYS_INLINE void delta_varints4(const uint32_t *v, const uint32_t *sh, uint32_t *w,
+                                      uint32_t *b4, uint32_t *nb, const unsigned T)
+{
     for (unsigned k = 0; k < T; k += 4) {
         const vxt_u32x4 d = ld4(v + k) - ld4(sh + k);
         const vxt_u32x4 z = (d << 1) ^ (vxt_u32x4)((vxt_i32x4)d >> 31);
@@ -285,9 +316,7 @@ VXT_ALWAYS_INLINE unsigned delta_varints4(const uint32_t *v, const uint32_t *sh,
         memcpy(w + k, &x, 16);
         memcpy(b4 + k, &hi, 16);
         memcpy(nb + k, &n, 16);
-        len += n;
     }
-    return len[0] + len[1] + len[2] + len[3];
 }
 
 /*
@@ -303,7 +332,11 @@ VXT_ALWAYS_INLINE uint8_t *enc_full_t(uint8_t *p, uint8_t *kp, uint32_t *sh, con
 {
     const uint32_t v0 = v[0], s1 = T > 1 ? v[1] - v0 : 0;
     uint32_t dif_u = 0, dif_a = 0;
-    if (T % 4 == 0) {
+    if (T >= 8 && ((v[2] ^ (v0 + 2 * s1)) | (v[3] ^ (v0 + 3 * s1)))) {
+        /* lanes 0..3 are not affine (uniform is affine with stride 0): neither are
+         * all T, no need to look at the others */
+        dif_u = dif_a = 1;
+    } else if (T % 4 == 0) {
         const vxt_u32x4 u = {v0, v0, v0, v0}, st = {4 * s1, 4 * s1, 4 * s1, 4 * s1};
         vxt_u32x4 e = {v0, v0 + s1, v0 + 2 * s1, v0 + 3 * s1}, du = {0, 0, 0, 0}, da = du;
         for (unsigned k = 0; k < T; k += 4, e += st) {
@@ -332,7 +365,7 @@ VXT_ALWAYS_INLINE uint8_t *enc_full_t(uint8_t *p, uint8_t *kp, uint32_t *sh, con
         uint32_t w[VX_MAX_THREADS], b4[VX_MAX_THREADS], nb[VX_MAX_THREADS];
         unsigned len = 0;
         if (T % 4 == 0) {
-            len = delta_varints4(v, sh, w, b4, nb, T);
+            len = delta_len4(v, sh, T);
         } else {
             for (unsigned k = 0; k < T; k++) {
                 const uint32_t z = vxt_zz32(v[k] - sh[k]);
@@ -343,6 +376,7 @@ VXT_ALWAYS_INLINE uint8_t *enc_full_t(uint8_t *p, uint8_t *kp, uint32_t *sh, con
         if (len < 4u * T) {
             mode = 2;
             if (T % 4 == 0) {
+                delta_varints4(v, sh, w, b4, nb, T);
                 for (unsigned k = 0; k < T; k++) {
                     vx_put_le32(p, w[k]);
                     p[4] = (uint8_t)b4[k];
@@ -380,11 +414,11 @@ static inline uint8_t *enc_commit(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const 
     uint32_t *sh;
 
     if (cm->file == VX_RF_X) {
-        sh = ws->regs + (size_t)cm->reg * T;
+        sh = vxt_warp_row(ws, cm->reg, T);
         K = cm->reg == rd ? 0 : 2;
         if (K == 2) p = vxt_put_varint(p, cm->reg);
     } else if (cm->file == VX_RF_F) {
-        sh = ws->regs + (size_t)(32 + cm->reg) * T;
+        sh = vxt_warp_row(ws, 32u + cm->reg, T);
         K = cm->reg == rd ? 1 : 2;
         if (K == 2) p = vxt_put_varint(p, 32u + cm->reg);
     } else {
@@ -671,24 +705,80 @@ static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     return p;
 }
 
-/* Whether the T memory writes m are one per lane in lane order (m[i].lane == i), all
- * of one valid size: the groups enc_mem_full_t encodes. */
-VXT_ALWAYS_INLINE bool mem_full_ok(const vx_memwrite *m, const unsigned T)
+/*
+ * One pass over the T memory writes of a store to every lane: bad is not 0 unless
+ * they are one per lane in lane order (m[i].lane == i), all of one valid size (the
+ * groups enc_mem_full_t encodes); the other fields are what enc_mem_full_t needs
+ * of the addresses (dif: 0 when affine with the stride of lanes 0 and 1, lo, hi)
+ * and of the values masked to the size (dif_u: 0 when uniform, dif_a: 0 when
+ * affine).
+ */
+typedef struct mem_scan {
+    uint32_t bad, dif, lo, hi, dif_u, dif_a;
+} mem_scan;
+
+/* mem_full_scan's work for lane i: the expected address ea and value ev (unmasked). */
+VXT_ALWAYS_INLINE void mem_scan_lane(mem_scan *r, const vx_memwrite *w, unsigned i, unsigned sz,
+                                     uint32_t v0, uint32_t ea, uint32_t ev)
 {
+    const uint32_t a = w->addr, v = w->value;
+    uint16_t sl; /* size and lane, adjacent bytes */
+    memcpy(&sl, &w->size, 2);
+    r->bad |= sl ^ (sz | i << 8);
+    r->dif |= a ^ ea;
+    r->lo = a < r->lo ? a : r->lo;
+    r->hi = a > r->hi ? a : r->hi;
+    r->dif_u |= v ^ v0; /* the value bits past the size are masked once, at the end */
+    r->dif_a |= v ^ ev;
+}
+
+VXT_ALWAYS_INLINE mem_scan mem_full_scan(const vx_memwrite *m, const unsigned T)
+{
+    _Static_assert(offsetof(vx_memwrite, lane) == offsetof(vx_memwrite, size) + 1,
+                   "vx_memwrite: lane right after size");
     const unsigned sz = m[0].size;
-    unsigned bad = (sz > 4) | !((0x16u >> (sz & 7)) & 1);
-    for (unsigned i = 0; i < T; i++)
-        bad |= (m[i].lane ^ i) | (m[i].size ^ sz);
-    return !bad;
+    const uint32_t mask = size_mask(sz), a0 = m[0].addr, s = T > 1 ? m[1].addr - a0 : 0,
+                   v0 = m[0].value & mask, vs = T > 1 ? (m[1].value & mask) - v0 : 0;
+    mem_scan r = {(sz > 4) | !((0x16u >> (sz & 7)) & 1), 0, a0, a0, 0, 0};
+    if (T % 4 == 0) { /* four lanes per iteration: less loop overhead */
+        for (unsigned i = 0; i < T; i += 4) {
+            const uint32_t ea = a0 + i * s, ev = v0 + i * vs;
+            mem_scan_lane(&r, &m[i], i, sz, v0, ea, ev);
+            mem_scan_lane(&r, &m[i + 1], i + 1, sz, v0, ea + s, ev + vs);
+            mem_scan_lane(&r, &m[i + 2], i + 2, sz, v0, ea + 2 * s, ev + 2 * vs);
+            mem_scan_lane(&r, &m[i + 3], i + 3, sz, v0, ea + 3 * s, ev + 3 * vs);
+        }
+    } else {
+        for (unsigned i = 0; i < T; i++)
+            mem_scan_lane(&r, &m[i], i, sz, v0, a0 + i * s, v0 + i * vs);
+    }
+    r.dif_u &= mask;
+    r.dif_a &= mask;
+    return r;
+}
+
+/* Out of line (with a constant T inside): inlined, its registers cost the common
+ * path of enc_fast_t spills. */
+static __attribute__((noinline)) void mem_full_scan_any(mem_scan *r, const vx_memwrite *m,
+                                                        unsigned T)
+{
+    switch (T) {
+    case 4: *r = mem_full_scan(m, 4); break;
+    case 8: *r = mem_full_scan(m, 8); break;
+    case 16: *r = mem_full_scan(m, 16); break;
+    case 32: *r = mem_full_scan(m, 32); break;
+    default: *r = mem_full_scan(m, T); break;
+    }
 }
 
 /*
  * The memory writes of a store to every lane, one write per lane in lane order, all
- * of one size (mem_full_ok): the group of enc_mem with G.L set, with constant T.
- * Same choices and bytes as enc_mem.
+ * of one size (mem_full_scan, whose results are sc): the group of enc_mem with G.L
+ * set, with constant T.  Same choices and bytes as enc_mem.
  */
 VXT_ALWAYS_INLINE uint8_t *enc_mem_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
-                                          const vx_memwrite *m, const unsigned T)
+                                          const vx_memwrite *m, const mem_scan *sc,
+                                          const unsigned T)
 {
     const unsigned sz = m[0].size;
     uint8_t *gp = p++;
@@ -697,14 +787,8 @@ VXT_ALWAYS_INLINE uint8_t *enc_mem_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p
 
     /* addresses: affine (the stride from lanes 0 and 1), else deltas */
     const uint32_t a0 = m[0].addr, s = T > 1 ? m[1].addr - a0 : ws->mem_stride;
-    uint32_t dif = 0, lo = a0, hi = a0;
-    for (unsigned i = 1; i < T; i++) {
-        uint32_t a = m[i].addr;
-        dif |= a ^ (a0 + i * s);
-        lo = a < lo ? a : lo;
-        hi = a > hi ? a : hi;
-    }
-    if (!dif) {
+    const uint32_t lo = sc->lo, hi = sc->hi;
+    if (!sc->dif) {
         uint32_t z0 = vxt_zz32(a0 - ws->mem_base), z1 = vxt_zz32(s - ws->mem_stride);
         p = put_v32(p, z0);
         p = put_v32(p, z1);
@@ -736,15 +820,9 @@ VXT_ALWAYS_INLINE uint8_t *enc_mem_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p
     /* values, compared after masking to the size: uniform, affine or raw */
     const uint32_t mask = size_mask(sz), v0 = m[0].value & mask,
                    vs = T > 1 ? (m[1].value & mask) - v0 : 0;
-    uint32_t dif_u = 0, dif_a = 0;
-    for (unsigned i = 1; i < T; i++) {
-        uint32_t v = m[i].value & mask;
-        dif_u |= v ^ v0;
-        dif_a |= (v ^ (v0 + i * vs)) & mask;
-    }
-    if (!dif_u) {
+    if (!sc->dif_u) {
         p = put_v32(p, v0);
-    } else if (!dif_a) {
+    } else if (!sc->dif_a) {
         uint32_t z = vxt_zz32(vs);
         G |= 1 << 4;
         p = put_v32(p, v0);
@@ -837,6 +915,7 @@ VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *
     const vx_commit *cm = ev->commits;
     const vx_memwrite *m = ev->mem;
     bool full = false;
+    mem_scan sc;
 
     /* checks: everything the general path would check for such an event */
     if (VX_UNLIKELY((ev->flags | ev->nwctl | ev->nconsole) != 0) ||
@@ -852,7 +931,10 @@ VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *
         full = (cm->lanes == tmask) & (tmask == all);
     } else if (nm) {
         if (VX_UNLIKELY(m == NULL)) return NULL;
-        full = nm == T && tmask == all && mem_full_ok(m, T);
+        if (nm == T && tmask == all) {
+            mem_full_scan_any(&sc, m, T);
+            full = !sc.bad;
+        }
         if (!full)
             for (uint32_t i = 0; i < nm; i++)
                 if (VX_UNLIKELY((m[i].size > 4) | !((0x16u >> (m[i].size & 7)) & 1) |
@@ -862,9 +944,8 @@ VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *
 
     vxt_warp *ws = vxt_pred_warp(ps, core * W + warp);
     if (VX_UNLIKELY(!ws)) return NULL;
-    const uint32_t lc = ps->last_core, pcore = ps->next_core[lc];
-    const uint32_t pwarp = ps->next_warp[(size_t)pcore * W + ps->last_warp[pcore]];
-    const bool S = (core == pcore) & (warp == pwarp) & (ev->cycle == ps->cur_cycle + (pcore <= lc));
+    const bool S = (core == ps->pred_core) & (warp == ps->pred_warp) &
+                   (ev->cycle == ps->cur_cycle + ps->pred_bump);
     vxt_icache_ent *ic = &ps->icache[(pc >> 2) & (VXT_ICACHE_SIZE - 1)];
     const bool I = (ic->epoch == ps->epoch) & (ic->pc == pc) & (ic->insn == insn);
     const bool M = tmask == ws->mask;
@@ -890,17 +971,18 @@ VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *
                 *p++ = (uint8_t)(32 * f + reg);
             }
             ps->raw += 3 + LB + 4u * T;
-            p = enc_full_t(p, kp, ws->regs + (size_t)(32 * f + reg) * T, cm->values, T);
+            p = enc_full_t(p, kp, vxt_warp_row(ws, 32 * f + reg, T), cm->values, T);
         } else {
             p = enc_commit_any(ps, ws, p, cm, insn, tmask);
         }
     } else if (nm) {
-        p = VX_LIKELY(full) ? enc_mem_full_t(ps, ws, p, m, T) : enc_mem_any(ps, ws, p, ev);
+        p = VX_LIKELY(full) ? enc_mem_full_t(ps, ws, p, m, &sc, T) : enc_mem_any(ps, ws, p, ev);
     }
     /* predictor updates (FORMAT.md §7.1; the tables and the cache were updated above) */
     ps->cur_cycle = ev->cycle;
     ps->last_core = core;
     ps->last_warp[core] = warp;
+    pred_next(ps);
     ws->next_pc = pc + 4;
     ws->last_pc = pc;
     ws->last_insn = insn;
@@ -1031,9 +1113,9 @@ static vx_err dec_commit(vxt_pred *ps, vxt_warp *ws, vxt_cur *c, vx_commit *cm, 
     default: return vxt_fail(c, "commit destination mode 3 is invalid"), VX_ERR_CORRUPT;
     }
     if (cm->file == VX_RF_X)
-        sh = ws->regs + (size_t)cm->reg * T;
+        sh = vxt_warp_row(ws, cm->reg, T);
     else if (cm->file == VX_RF_F)
-        sh = ws->regs + (size_t)(32 + cm->reg) * T;
+        sh = vxt_warp_row(ws, 32u + cm->reg, T);
     if (K & 4)
         cm->lanes = tmask;
     else if (!vxt_get_lanes(c, ps->LB, ps->all, &cm->lanes))

@@ -256,17 +256,24 @@ static inline bool vxt_get_lanes(vxt_cur *c, unsigned lb, vx_lanes all, vx_lanes
 /* ---- predictor state (FORMAT.md §6.1), identical in writer and reader --------------------- */
 
 typedef struct vxt_warp {
-    uint32_t epoch; /* == pred.epoch when valid in the current chunk */
+    /* What every issue reads and updates, in the first 64 bytes (the array is
+     * 64-byte aligned and the struct a multiple of 64 bytes). */
+    _Alignas(64) uint32_t epoch; /* == pred.epoch when valid in the current chunk */
     uint32_t next_pc;
     uint32_t last_pc, last_insn; /* previous non-injected issue: target[g] is computed from it */
     uint32_t mem_base, mem_stride;
-    bool have_last;
+    /* Register shadow [VXT_NREGS][T], allocated on first use.  Row r holds the
+     * predictor's values only when bit r of rvalid is set; the others are zeros in
+     * the format and are cleared when first used in a chunk (vxt_warp_row), so a
+     * chunk start does not clear 64 rows of every warp. */
+    uint64_t rvalid;
     vx_lanes mask;
-    uint32_t *regs; /* [VXT_NREGS][T], allocated on first use */
+    uint32_t *regs;
+    bool have_last;
+    uint8_t nlist;
     /* Not predictor state: a cache of the lanes of list_mask in ascending order, so
      * that per-lane loops walk a small array instead of a 128-bit mask. */
     vx_lanes list_mask;
-    uint8_t nlist;
     uint8_t list[VX_MAX_THREADS];
 } vxt_warp;
 
@@ -323,7 +330,10 @@ typedef struct vxt_pred {
     uint32_t epoch;
     uint64_t cur_cycle;
     uint32_t last_core;
-    uint32_t *next_core; /* [C] */
+    /* The schedule predicted for the next issue (pred_core, pred_warp, cycle
+     * cur_cycle + pred_bump), derived from the tables below after every change. */
+    uint32_t pred_core, pred_warp, pred_bump;
+    uint32_t *next_core; /* [C]; the three tables are one allocation */
     uint32_t *last_warp; /* [C] */
     uint32_t *next_warp; /* [C * W] */
     vxt_warp *warps;     /* [C * W] */
@@ -343,6 +353,17 @@ static inline vxt_warp *vxt_pred_warp(vxt_pred *ps, uint32_t g)
 {
     vxt_warp *ws = &ps->warps[g];
     return VX_LIKELY(ws->epoch == ps->epoch) ? ws : vxt_pred_warp_slow(ps, g);
+}
+
+/* Row r (x0..x31, f0..f31 as 32..63) of the warp's register shadow, T lanes. */
+static inline uint32_t *vxt_warp_row(vxt_warp *ws, unsigned r, uint32_t T)
+{
+    uint32_t *sh = ws->regs + (size_t)r * T;
+    if (VX_UNLIKELY(!((ws->rvalid >> r) & 1))) {
+        memset(sh, 0, sizeof(uint32_t) * T);
+        ws->rvalid |= 1ull << r;
+    }
+    return sh;
 }
 
 /* Population count without relying on a POPCNT instruction (no -mpopcnt). */
