@@ -25,6 +25,11 @@
 #include "dmserver.h"
 #include "pipe.h"
 
+#define LOGBUF (64u << 10) /* the single-threaded compact log */
+
+typedef struct rec rec;
+static void log_flush(rec *r);
+
 /* ---- small helpers ----------------------------------------------------------------------- */
 
 static vx_err encode_state(vx_sim *s, uint8_t **buf, size_t *len)
@@ -53,7 +58,7 @@ static const char *human(double v, char *buf, size_t cap)
 
 /* ---- the recording --------------------------------------------------------------------------- */
 
-typedef struct rec {
+struct rec {
     const vxrec_opts *o;
     const char *path;
     vx_sim *sim;
@@ -65,14 +70,19 @@ typedef struct rec {
     bool have_end; /* END held back until finish */
     vx_event end;
     vx_fault end_fault;
-    vxrec_pipe *pipe;  /* writer thread, or NULL: encode in the simulator's thread */
-    uint64_t nevents;  /* events other than issues (vx_sim_index counts those) */
-    uint8_t *kf_pages; /* pages of the keyframe being taken (writer-thread mode) */
+    vxrec_pipe *pipe; /* writer thread, or NULL: encode in the simulator's thread */
+    /* without the writer thread: the simulator's compact log, encoded a batch at a
+     * time in this thread (fewer switches between simulating and encoding) */
+    vx_log log;
+    uint8_t *logbuf;
+    uint64_t log_cycle0; /* cycle of the event before the log's first record */
+    uint64_t nevents;    /* events other than issues (vx_sim_index counts those) */
+    uint8_t *kf_pages;   /* pages of the keyframe being taken (writer-thread mode) */
     size_t kf_npages, kf_cap;
     bool progress;
     double t0, last_print;
     bool progress_shown;
-} rec;
+};
 
 static volatile sig_atomic_t interrupted;
 
@@ -124,6 +134,7 @@ static void page_cb(void *ctx, uint32_t space, uint32_t addr, const uint8_t *pag
  */
 static void take_keyframe(rec *r, bool first)
 {
+    log_flush(r);
     uint8_t *st = NULL;
     size_t len = 0;
     vx_err e = encode_state(r->sim, &st, &len);
@@ -186,10 +197,33 @@ static void show_progress(rec *r, bool final)
     r->progress_shown = true;
 }
 
+/* Encode what the compact log holds (single-threaded recording). */
+static void log_flush(rec *r)
+{
+    if (!r->logbuf || r->log.pos == r->logbuf) return;
+    uint64_t cycle = r->log_cycle0;
+    vx_err e;
+    vx_trace_writer_logrecs(r->w, r->logbuf, (size_t)(r->log.pos - r->logbuf), &cycle, &e);
+    if (e) rec_fail(r, e, "cannot record an event");
+    r->log.pos = r->logbuf;
+    r->log_cycle0 = r->log.cycle;
+}
+
+static bool log_refill(vx_log *lg, size_t need)
+{
+    rec *r = lg->ctx;
+    log_flush(r);
+    return !r->err && need <= LOGBUF;
+}
+
 static void observer(void *ctx, const vx_event *ev)
 {
     rec *r = ctx;
     if (r->err) return;
+    if (r->logbuf) { /* the logged issues before this event first */
+        log_flush(r);
+        if (ev->kind != VX_EV_END) r->log.cycle = r->log_cycle0 = ev->cycle;
+    }
     if (ev->kind == VX_EV_END) {
         r->end = *ev;
         if (ev->fault) {
@@ -443,7 +477,13 @@ int vxrec_record(const vxrec_opts *o)
         r.pipe = NULL; /* no thread: encode in this one */
     vx_sim_set_console(r.sim, on_console, NULL);
     vx_sim_set_observer(r.sim, observer, &r, 0);
-    if (r.pipe) vx_sim_set_log(r.sim, vxrec_pipe_log(r.pipe)); /* common issues: no observer call */
+    if (r.pipe) {
+        vx_sim_set_log(r.sim, vxrec_pipe_log(r.pipe)); /* common issues: no observer call */
+    } else if ((r.logbuf = aligned_alloc(16, LOGBUF))) {
+        r.log = (vx_log){r.logbuf, r.logbuf + LOGBUF, vx_sim_cycle(r.sim), log_refill, &r};
+        r.log_cycle0 = r.log.cycle;
+        vx_sim_set_log(r.sim, &r.log);
+    }
     if (r.keyframes) take_keyframe(&r, true); /* keyframe 0: the state after loading */
     r.progress = !o->quiet && isatty(STDERR_FILENO);
     r.t0 = r.last_print = vxrec_now();
@@ -487,6 +527,11 @@ int vxrec_record(const vxrec_opts *o)
             r.err = pe;
             snprintf(r.errmsg, sizeof r.errmsg, "%s", pm);
         }
+    }
+
+    if (r.logbuf) {
+        log_flush(&r);
+        vx_sim_set_log(r.sim, NULL);
     }
 
     /* Finish: the held-back END (with the final index), or END = abort. */
@@ -543,6 +588,10 @@ int vxrec_record(const vxrec_opts *o)
         break;
     }
 out:
+    if (r.logbuf) {
+        vx_sim_set_log(r.sim, NULL);
+        free(r.logbuf);
+    }
     if (r.pipe) {
         vx_sim_set_log(r.sim, NULL);
         vxrec_pipe_finish(r.pipe, NULL, 0, NULL);
