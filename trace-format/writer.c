@@ -459,31 +459,37 @@ static vx_err check_event(vx_trace_writer *w, const vx_event *ev)
     return ev->fault ? check_fault(w, ev->fault, all) : VX_OK;
 }
 
+/* The common case: a plain issue (ev->index == w->index) in an open writer with room in
+ * its buffer, which vxt_enc_fast checks and encodes. Returns false when the event needs
+ * the general path (which checks everything and explains what is wrong); otherwise the
+ * event is written and *err says whether flushing a full chunk failed. */
+static inline bool fast_append(vx_trace_writer *w, const vx_event *ev, vx_err *err)
+{
+    if (!(VX_LIKELY(w->fast) && VX_LIKELY(w->cap - w->len >= 65536))) return false;
+    if (VX_UNLIKELY(!w->len)) start_chunk(w);
+    uint8_t *p0 = w->buf + w->len, *p = vxt_enc_fast(&w->pred, p0, ev);
+    if (VX_UNLIKELY(p == NULL)) return false;
+    size_t n = (size_t)(p - p0);
+    w->len += n;
+    w->st.encoded_bytes += n;
+    w->st.records++;
+    w->index++;
+    w->cycle = ev->cycle;
+    *err = VX_OK;
+    if (VX_UNLIKELY(w->len >= w->opts.chunk_bytes)) {
+        w->st.raw_bytes = w->pred.raw;
+        w->st.issues = w->index;
+        w->st.cycle = w->cycle;
+        *err = flush_events(w);
+    }
+    return true;
+}
+
 vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev)
 {
-    /* The common case: a plain issue in an open writer with room in its buffer, which
-     * vxt_enc_fast checks and encodes (NULL: anything else, for the general path,
-     * which checks everything and explains what is wrong). */
-    if (VX_LIKELY(w->fast) && VX_LIKELY((ev->kind == VX_EV_ISSUE) & (ev->index == w->index) &
-                                        (w->cap - w->len >= 65536))) {
-        if (VX_UNLIKELY(!w->len)) start_chunk(w);
-        uint8_t *p0 = w->buf + w->len, *p = vxt_enc_fast(&w->pred, p0, ev);
-        if (VX_LIKELY(p != NULL)) {
-            size_t n = (size_t)(p - p0);
-            w->len += n;
-            w->st.encoded_bytes += n;
-            w->st.records++;
-            w->index++;
-            w->cycle = ev->cycle;
-            if (VX_UNLIKELY(w->len >= w->opts.chunk_bytes)) {
-                w->st.raw_bytes = w->pred.raw;
-                w->st.issues = w->index;
-                w->st.cycle = w->cycle;
-                return flush_events(w);
-            }
-            return VX_OK;
-        }
-    }
+    vx_err fe;
+    if (VX_LIKELY((ev->kind == VX_EV_ISSUE) & (ev->index == w->index)) && fast_append(w, ev, &fe))
+        return fe;
     if (w->failed) return w->failed;
     if (w->state != W_OPEN)
         return wfail(w, VX_ERR_STATE, "event before the header or after finish");
@@ -566,24 +572,9 @@ size_t vx_trace_writer_logrecs(vx_trace_writer *w, const uint8_t *buf, size_t le
         cm.lanes = ev.tmask;
         cm.values = (const uint32_t *)(const void *)(q + 1);
         /* vx_trace_writer_event's fast path, without a call per event */
-        if (VX_LIKELY(w->fast) && VX_LIKELY(w->cap - w->len >= 65536)) {
-            if (VX_UNLIKELY(!w->len)) start_chunk(w);
-            uint8_t *p0 = w->buf + w->len, *p = vxt_enc_fast(&w->pred, p0, &ev);
-            if (VX_LIKELY(p != NULL)) {
-                size_t k = (size_t)(p - p0);
-                w->len += k;
-                w->st.encoded_bytes += k;
-                w->st.records++;
-                w->index++;
-                w->cycle = cyc;
-                if (VX_UNLIKELY(w->len >= w->opts.chunk_bytes)) {
-                    w->st.raw_bytes = w->pred.raw;
-                    w->st.issues = w->index;
-                    w->st.cycle = w->cycle;
-                    if ((*err = flush_events(w))) break;
-                }
-                continue;
-            }
+        if (VX_LIKELY(fast_append(w, &ev, err))) {
+            if (VX_UNLIKELY(*err)) break;
+            continue;
         }
         if ((*err = vx_trace_writer_event(w, &ev))) break;
     }
