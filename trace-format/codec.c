@@ -873,8 +873,15 @@ VXT_ALWAYS_INLINE vx_lanes ld_lanes(const vx_lanes *m)
  * predictor updates that go with them (FORMAT.md §7.1).  Out of line: the common
  * path keeps its registers.
  */
+/* The fields of an issue the header H predicts. */
+typedef struct ihead {
+    uint64_t cycle;
+    uint32_t core, warp, pc, insn;
+    vx_lanes tmask;
+} ihead;
+
 static __attribute__((noinline)) uint8_t *enc_head_rare(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
-                                                        const vx_event *ev, unsigned H, unsigned LB)
+                                                        const ihead *ev, unsigned H, unsigned LB)
 {
     if (!(H & VXT_H_S)) {
         const uint32_t lc = ps->last_core;
@@ -896,6 +903,61 @@ static __attribute__((noinline)) uint8_t *enc_head_rare(vxt_pred *ps, vxt_warp *
     }
     if (!(H & VXT_H_M)) p = vxt_put_lanes(p, ev->tmask, LB);
     return p;
+}
+
+/* H and the header fields of a plain issue (no flags) of warp ws, with commit form
+ * `form` (FORMAT.md §7). */
+VXT_ALWAYS_INLINE uint8_t *enc_head_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p, const ihead *h,
+                                      unsigned form, unsigned LB)
+{
+    const uint32_t pc = h->pc;
+    const bool S = (h->core == ps->pred_core) & (h->warp == ps->pred_warp) &
+                   (h->cycle == ps->cur_cycle + ps->pred_bump);
+    vxt_icache_ent *ic = &ps->icache[(pc >> 2) & (VXT_ICACHE_SIZE - 1)];
+    const bool I = (ic->epoch == ps->epoch) & (ic->pc == pc) & (ic->insn == h->insn);
+    const bool M = h->tmask == ws->mask;
+    unsigned pcmode = 0;
+    if (VX_UNLIKELY(pc != ws->next_pc)) {
+        uint32_t t;
+        pcmode = ws->have_last && branch_target(ws->last_pc, ws->last_insn, &t) && t == pc ? 1 : 2;
+    }
+    const unsigned H = (S ? VXT_H_S : 0) | (I ? VXT_H_I : 0) | (M ? VXT_H_M : 0) |
+                       pcmode << VXT_H_PC_SHIFT | form << VXT_H_FORM_SHIFT;
+    *p++ = (uint8_t)H;
+    if (VX_UNLIKELY(((H & 7) != 7) | (pcmode == 2))) p = enc_head_rare(ps, ws, p, h, H, LB);
+    ps->raw += 25 + LB;
+    return p;
+}
+
+/* A commit to every lane of x or f register `reg` (f: the float file). */
+VXT_ALWAYS_INLINE uint8_t *enc_reg_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p, unsigned f,
+                                          unsigned reg, uint32_t insn, const uint32_t *values,
+                                          const unsigned T, unsigned LB)
+{
+    uint8_t *kp = p++;
+    if (reg == ((insn >> 7) & 31)) {
+        *kp = (uint8_t)(f | 4);
+    } else {
+        *kp = 2 | 4;
+        *p++ = (uint8_t)(32 * f + reg);
+    }
+    ps->raw += 3 + LB + 4u * T;
+    return enc_full_t(p, kp, vxt_warp_row(ws, 32 * f + reg, T), values, T);
+}
+
+/* Predictor updates after a plain issue (FORMAT.md §7.1; the tables and the insn
+ * cache were updated with the header). */
+VXT_ALWAYS_INLINE void pred_after_t(vxt_pred *ps, vxt_warp *ws, const ihead *h)
+{
+    ps->cur_cycle = h->cycle;
+    ps->last_core = h->core;
+    ps->last_warp[h->core] = h->warp;
+    pred_next(ps);
+    ws->next_pc = h->pc + 4;
+    ws->last_pc = h->pc;
+    ws->last_insn = h->insn;
+    ws->have_last = true;
+    ws->mask = h->tmask;
 }
 
 /*
@@ -944,50 +1006,17 @@ VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *
 
     vxt_warp *ws = vxt_pred_warp(ps, core * W + warp);
     if (VX_UNLIKELY(!ws)) return NULL;
-    const bool S = (core == ps->pred_core) & (warp == ps->pred_warp) &
-                   (ev->cycle == ps->cur_cycle + ps->pred_bump);
-    vxt_icache_ent *ic = &ps->icache[(pc >> 2) & (VXT_ICACHE_SIZE - 1)];
-    const bool I = (ic->epoch == ps->epoch) & (ic->pc == pc) & (ic->insn == insn);
-    const bool M = tmask == ws->mask;
-    unsigned pcmode = 0;
-    if (VX_UNLIKELY(pc != ws->next_pc)) {
-        uint32_t t;
-        pcmode = ws->have_last && branch_target(ws->last_pc, ws->last_insn, &t) && t == pc ? 1 : 2;
-    }
-    const unsigned form = nm ? 2 : nc;
-    const unsigned H = (S ? VXT_H_S : 0) | (I ? VXT_H_I : 0) | (M ? VXT_H_M : 0) |
-                       pcmode << VXT_H_PC_SHIFT | form << VXT_H_FORM_SHIFT;
-    *p++ = (uint8_t)H;
-    if (VX_UNLIKELY(((H & 7) != 7) | (pcmode == 2))) p = enc_head_rare(ps, ws, p, ev, H, LB);
-    ps->raw += 25 + LB;
+    const ihead h = {ev->cycle, core, warp, pc, insn, tmask};
+    p = enc_head_t(ps, ws, p, &h, nm ? 2 : nc, LB);
     if (nc) {
-        if (VX_LIKELY(full)) { /* every lane of an x or f register */
-            const unsigned f = cm->file == VX_RF_F, reg = cm->reg;
-            uint8_t *kp = p++;
-            if (reg == ((insn >> 7) & 31)) {
-                *kp = (uint8_t)(f | 4);
-            } else {
-                *kp = 2 | 4;
-                *p++ = (uint8_t)(32 * f + reg);
-            }
-            ps->raw += 3 + LB + 4u * T;
-            p = enc_full_t(p, kp, vxt_warp_row(ws, 32 * f + reg, T), cm->values, T);
-        } else {
+        if (VX_LIKELY(full)) /* every lane of an x or f register */
+            p = enc_reg_full_t(ps, ws, p, cm->file == VX_RF_F, cm->reg, insn, cm->values, T, LB);
+        else
             p = enc_commit_any(ps, ws, p, cm, insn, tmask);
-        }
     } else if (nm) {
         p = VX_LIKELY(full) ? enc_mem_full_t(ps, ws, p, m, &sc, T) : enc_mem_any(ps, ws, p, ev);
     }
-    /* predictor updates (FORMAT.md §7.1; the tables and the cache were updated above) */
-    ps->cur_cycle = ev->cycle;
-    ps->last_core = core;
-    ps->last_warp[core] = warp;
-    pred_next(ps);
-    ws->next_pc = pc + 4;
-    ws->last_pc = pc;
-    ws->last_insn = insn;
-    ws->have_last = true;
-    ws->mask = tmask;
+    pred_after_t(ps, ws, &h);
     return p;
 }
 
@@ -1004,6 +1033,55 @@ uint8_t *vxt_enc_fast(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     case 16: return enc_fast_t(ps, p, ev, 16);
     case 32: return enc_fast_t(ps, p, ev, 32);
     default: return enc_fast_any(ps, p, ev);
+    }
+}
+
+/*
+ * A record of the simulator's compact log (vx_logrec, vx_event.h) at `cycle`: the
+ * same bytes as vxt_enc_fast for the event it stands for, without building one.
+ * NULL (nothing written or changed) when the record names a core, warp or lane
+ * outside the platform: the general path explains.
+ */
+VXT_ALWAYS_INLINE uint8_t *enc_log_t(vxt_pred *ps, uint8_t *p, const vx_logrec *q, uint64_t cycle,
+                                     const uint32_t T)
+{
+    const unsigned LB = (T + 7) / 8, c = q->commit;
+    const vx_lanes all = vx_lanes_all(T);
+    const ihead h = {cycle, q->core, q->warp, q->pc, q->insn, (vx_lanes)q->tmask};
+    if (VX_UNLIKELY(h.core >= ps->C) | VX_UNLIKELY(h.warp >= ps->W) |
+        VX_UNLIKELY((h.tmask & ~all) != 0))
+        return NULL;
+    vxt_warp *ws = vxt_pred_warp(ps, h.core * ps->W + h.warp);
+    if (VX_UNLIKELY(!ws)) return NULL;
+    p = enc_head_t(ps, ws, p, &h, c != 0, LB);
+    if (c) {
+        const unsigned f = (c & VX_LOG_F) != 0;
+        const uint32_t *v = (const uint32_t *)(const void *)(q + 1);
+        if (VX_LIKELY(h.tmask == all)) {
+            p = enc_reg_full_t(ps, ws, p, f, c & 31u, h.insn, v, T, LB);
+        } else {
+            vx_commit cm = {
+                .file = f ? VX_RF_F : VX_RF_X, .reg = c & 31u, .lanes = h.tmask, .values = v};
+            p = enc_commit_any(ps, ws, p, &cm, h.insn, h.tmask);
+        }
+    }
+    pred_after_t(ps, ws, &h);
+    return p;
+}
+
+static uint8_t *enc_log_any(vxt_pred *ps, uint8_t *p, const vx_logrec *q, uint64_t cycle)
+{
+    return enc_log_t(ps, p, q, cycle, ps->T);
+}
+
+uint8_t *vxt_enc_log(vxt_pred *ps, uint8_t *p, const vx_logrec *q, uint64_t cycle)
+{
+    switch (ps->T) {
+    case 4: return enc_log_t(ps, p, q, cycle, 4);
+    case 8: return enc_log_t(ps, p, q, cycle, 8);
+    case 16: return enc_log_t(ps, p, q, cycle, 16);
+    case 32: return enc_log_t(ps, p, q, cycle, 32);
+    default: return enc_log_any(ps, p, q, cycle);
     }
 }
 

@@ -413,6 +413,9 @@ uint8_t *vxt_enc_event(vxt_pred *ps, uint8_t *p, const vx_event *ev);
  * fault; at most one commit, of an x or f register, or memory writes and no commit),
  * checked here: NULL, nothing written or changed, for any other or invalid event. */
 uint8_t *vxt_enc_fast(vxt_pred *ps, uint8_t *p, const vx_event *ev);
+/* The same for a record of the simulator's compact log, at `cycle` (no check of the
+ * commit byte beyond what vx_trace_writer_logrecs reads of it). */
+uint8_t *vxt_enc_log(vxt_pred *ps, uint8_t *p, const vx_logrec *q, uint64_t cycle);
 
 /* Decoded event storage (reader side); grows to the largest event seen. */
 typedef struct vxt_evbuf {

@@ -459,29 +459,43 @@ static vx_err check_event(vx_trace_writer *w, const vx_event *ev)
     return ev->fault ? check_fault(w, ev->fault, all) : VX_OK;
 }
 
+/* Room for a fast-path record: an open writer with at least 64 KiB free (far more
+ * than any record the fast paths write); starts the chunk when it is empty. */
+static inline bool fast_room(vx_trace_writer *w)
+{
+    if (!(VX_LIKELY(w->fast) && VX_LIKELY(w->cap - w->len >= 65536))) return false;
+    if (VX_UNLIKELY(!w->len)) start_chunk(w);
+    return true;
+}
+
+/* Account for a fast-path issue record of n bytes at `cycle`; flushes the chunk when
+ * full (the error of that). */
+static inline vx_err fast_done(vx_trace_writer *w, size_t n, uint64_t cycle)
+{
+    w->len += n;
+    w->st.encoded_bytes += n;
+    w->st.records++;
+    w->index++;
+    w->cycle = cycle;
+    if (VX_UNLIKELY(w->len >= w->opts.chunk_bytes)) {
+        w->st.raw_bytes = w->pred.raw;
+        w->st.issues = w->index;
+        w->st.cycle = w->cycle;
+        return flush_events(w);
+    }
+    return VX_OK;
+}
+
 /* The common case: a plain issue (ev->index == w->index) in an open writer with room in
  * its buffer, which vxt_enc_fast checks and encodes. Returns false when the event needs
  * the general path (which checks everything and explains what is wrong); otherwise the
  * event is written and *err says whether flushing a full chunk failed. */
 static inline bool fast_append(vx_trace_writer *w, const vx_event *ev, vx_err *err)
 {
-    if (!(VX_LIKELY(w->fast) && VX_LIKELY(w->cap - w->len >= 65536))) return false;
-    if (VX_UNLIKELY(!w->len)) start_chunk(w);
+    if (!fast_room(w)) return false;
     uint8_t *p0 = w->buf + w->len, *p = vxt_enc_fast(&w->pred, p0, ev);
     if (VX_UNLIKELY(p == NULL)) return false;
-    size_t n = (size_t)(p - p0);
-    w->len += n;
-    w->st.encoded_bytes += n;
-    w->st.records++;
-    w->index++;
-    w->cycle = ev->cycle;
-    *err = VX_OK;
-    if (VX_UNLIKELY(w->len >= w->opts.chunk_bytes)) {
-        w->st.raw_bytes = w->pred.raw;
-        w->st.issues = w->index;
-        w->st.cycle = w->cycle;
-        *err = flush_events(w);
-    }
+    *err = fast_done(w, (size_t)(p - p0), ev->cycle);
     return true;
 }
 
@@ -559,6 +573,14 @@ size_t vx_trace_writer_logrecs(vx_trace_writer *w, const uint8_t *buf, size_t le
         }
         off += n;
         cyc += q->kind & 63u;
+        /* vx_trace_writer_event's fast path, without building an event */
+        if (VX_LIKELY(fast_room(w))) {
+            uint8_t *p0 = w->buf + w->len, *p = vxt_enc_log(&w->pred, p0, q, cyc);
+            if (VX_LIKELY(p != NULL)) {
+                if (VX_UNLIKELY(*err = fast_done(w, (size_t)(p - p0), cyc))) break;
+                continue;
+            }
+        }
         ev.index = w->index;
         ev.cycle = cyc;
         ev.core = q->core;
@@ -571,11 +593,6 @@ size_t vx_trace_writer_logrecs(vx_trace_writer *w, const uint8_t *buf, size_t le
         cm.reg = q->commit & 31u;
         cm.lanes = ev.tmask;
         cm.values = (const uint32_t *)(const void *)(q + 1);
-        /* vx_trace_writer_event's fast path, without a call per event */
-        if (VX_LIKELY(fast_append(w, &ev, err))) {
-            if (VX_UNLIKELY(*err)) break;
-            continue;
-        }
         if ((*err = vx_trace_writer_event(w, &ev))) break;
     }
     *cycle = cyc;
