@@ -82,7 +82,13 @@ static vx_sim *make(uint32_t cores, uint32_t warps, uint32_t T)
     const uint32_t body = ST_CODE + 4 * 5;
     ST_CODE_ARR(s, ADDI(5, 0, (int32_t)warps), LUI(6, (int32_t)(body >> 12)),
                 ADDI(6, 6, (int32_t)(body & 0xFFF)), VX_WSPAWN(5, 6), ADDI(0, 0, 0),
-                /* body */
+                /* body: odd warps turn every lane on (whole-warp commits), even
+                 * warps keep lane 0 alone */
+                CSRRS(16, 0xCC1, 0),    /* a6 = warp id */
+                ANDI(16, 16, 1),        /* a6 &= 1 */
+                SUB(17, 0, 16),         /* a7 = -a6: -1 or 0 */
+                ORI(17, 17, 1),         /* a7 |= 1: -1 or 1 */
+                VX_TMC(17),             /* thread mask = a7 */
                 CSRRS(10, 0xCC0, 0),    /* a0 = thread id */
                 ADDI(11, 0, 100),       /* a1 = 100 */
                 SLLI(14, 10, 2),        /* a4 = tid * 4 */
@@ -189,8 +195,9 @@ static void check(const char *name, uint32_t cores, uint32_t warps, uint32_t T, 
 
 int main(void)
 {
-    tap_plan(6);
+    tap_plan(7);
     check("1x4x4", 1, 4, 4, 0, true);
+    check("1x3x8", 1, 3, 8, 0, true);
     check("2x3x32", 2, 3, 32, 0, true);
     check("1x2x64 (never logged)", 1, 2, 64, 0, false);
     check("1x4x4, refilled in 256-byte pieces", 1, 4, 4, 1, true);
