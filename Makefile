@@ -5,6 +5,7 @@
 #   make test            install missing packages, build both modes, run the TAP suite under both
 #   make demo            install missing packages, build, run the end-to-end demo
 #   make bench           benchmarks (release build), prints measured ratios
+#   make fuzz            libFuzzer harnesses (clang), FUZZ_TIME seconds each
 #   make kernels         build the example kernels into build/kernels/
 #   make install PREFIX=/usr/local
 #   make check-format / format / clean
@@ -41,7 +42,8 @@ else ifeq ($(MODE),release)
   OPT      := -O2 -g -DNDEBUG
 else ifeq ($(MODE),fuzz)
   CC       := clang
-  OPT      := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -DVX_DEBUG=1
+  OPT      := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -DVX_DEBUG=1 -Wno-unknown-pragmas \
+             -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
   LDFLAGS  += -fsanitize=address,undefined
 else
   $(error unknown MODE=$(MODE) (use release, debug or fuzz))
@@ -61,7 +63,7 @@ PROGRAMS += $(1)
 endef
 
 include sim/module.mk trace-format/module.mk tools/module.mk recorder/module.mk replay/module.mk \
-        kernel/module.mk tests/module.mk
+        kernel/module.mk tests/module.mk tests/fuzz/module.mk
 
 $(BUILD)/.flags: FORCE
 	@mkdir -p $(@D)
@@ -96,6 +98,14 @@ bench: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) MODE=release all kernels
 	@sh tests/bench.sh
 
+# libFuzzer harnesses (tests/fuzz/, clang, ASan+UBSan): FUZZ_TIME seconds each.
+FUZZ_TIME ?= 60
+fuzz:
+	@VXRR_EXTRA_PKGS="clang libclang-rt-14-dev" sh .ci/install-deps
+	@$(MAKE) --no-print-directory -j$(NPROC) MODE=release all kernels
+	@$(MAKE) --no-print-directory -j$(NPROC) MODE=fuzz fuzz-bins
+	@sh tests/fuzz/run.sh $(FUZZ_TIME)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vxrr
 	install -m 755 $(addprefix $(BIN)/,$(PROGRAMS)) $(DESTDIR)$(PREFIX)/bin/
@@ -110,5 +120,5 @@ format:
 clean:
 	rm -rf build
 
-.PHONY: all deps test check demo bench install check-format format clean FORCE kernels test-bins
+.PHONY: all deps test check demo bench fuzz install check-format format clean FORCE kernels test-bins
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,64 @@
+#!/bin/sh
+# run.sh SECONDS - run each libFuzzer harness (build/fuzz/fuzz/*) for SECONDS, on a
+# corpus kept in build/fuzz/corpus/<harness>/ and seeded with small traces recorded
+# now (uncompressed and compressed, several shapes, keyframes every few issues) and
+# with the golden traces; GDB packet seeds for fuzz-gdb.  Crash inputs are left in
+# build/fuzz/crashes/.  Exit status: 0 when no harness found a problem, 1 otherwise.
+set -u
+T=${1:-60}
+F=build/fuzz/fuzz
+C=build/fuzz/corpus
+K=build/kernels
+mkdir -p "$C/fuzz-trace" "$C/fuzz-replay" "$C/fuzz-gdb" build/fuzz/crashes
+# traces: small on purpose (the fuzzer mutates bytes; the smaller the input, the
+# more of it each mutation reaches)
+n=0
+for k in hello diverge gbar reduce; do
+    [ -f "$K/$k.elf" ] || continue
+    for shape in "-c 1 -w 2 -t 4" "-c 2 -w 2 -t 8"; do
+        for opt in "--no-compress" ""; do
+            n=$((n + 1))
+            build/bin/vxrec -q -f $shape --max-cycles 300 --keyframe-interval 64 \
+                --chunk-size 2048 $opt "$K/$k.elf" -o "$C/fuzz-trace/seed-$n.vxt" \
+                >/dev/null 2>&1
+            [ -f "$C/fuzz-trace/seed-$n.vxt" ] &&
+                cp "$C/fuzz-trace/seed-$n.vxt" "$C/fuzz-replay/"
+        done
+    done
+done
+# the trace fuzz-gdb serves: two warps diverging, a barrier, console output
+VXRR_FUZZ_TRACE=build/fuzz/gdb.vxt
+export VXRR_FUZZ_TRACE
+build/bin/vxrec -q -f -c 1 -w 2 -t 4 --max-cycles 400 --keyframe-interval 100 \
+    "$K/diverge.elf" -o "$VXRR_FUZZ_TRACE" >/dev/null 2>&1
+cp tests/golden/*.vxt "$C/fuzz-trace/"
+cp tests/golden/*.vxt "$C/fuzz-replay/"
+python3 - "$C/fuzz-gdb" <<'PY'
+import os, sys
+d = sys.argv[1]
+def pkt(s):
+    return "$%s#%02x" % (s, sum(s.encode()) % 256)
+seqs = [
+    ["qSupported:multiprocess+;swbreak+;hwbreak+", "?", "g", "qfThreadInfo", "qsThreadInfo"],
+    ["QStartNoAckMode", "Hg2", "p20", "m80000000,40", "vCont?", "vCont;s:1"],
+    ["Z0,80000010,4", "c", "bc", "z0,80000010,4", "bs", "bs", "s"],
+    ["Z2,100,4", "c", "bc", "Z3,100,4", "Z4,100,4", "z2,100,4", "qRcmd,7678"],
+    ["qXfer:features:read:target.xml:0,fff", "qC", "T2", "P5=01000000", "D"],
+    ["QTFrame:0", "qAttached", "vMustReplyEmpty", "X80000000,0:", "k"],
+]
+for i, s in enumerate(seqs):
+    with open(os.path.join(d, "seed-%d" % i), "w") as f:
+        f.write("+" + "".join(pkt(p) for p in s) + "\x03")
+PY
+status=0
+for h in fuzz-trace fuzz-replay fuzz-gdb; do
+    echo "== $h: $T s"
+    if ! "$F/$h" -max_total_time="$T" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix=build/fuzz/crashes/"$h"- "$C/$h" 2>build/fuzz/$h.log; then
+        status=1
+        tail -40 build/fuzz/$h.log
+    else
+        grep -E "stat::number_of_executed_units|cov:" build/fuzz/$h.log | tail -2
+    fi
+done
+exit $status
