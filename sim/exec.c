@@ -1577,7 +1577,8 @@ static ALWAYS_INLINE int issue_impl(vx_sim *s, uint32_t core, uint32_t wi, uint3
             in = &tmp;
         }
     }
-decoded:; /* a label before a declaration is C23, not C11 */
+    /* the null statement: a declaration right after a label is C23, not C11 */
+decoded:;
     const uint32_t nlanes = w->nlanes; /* at issue (tmc/split/join change it) */
     r = execute(s, core, gw, in, tm0, tm1, pc, mode, traced, ntc, hot);
     if (!(mode & VX_XM_INJECT)) {

@@ -37,9 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             unsigned acc = 0;
             if (vx_trace_reader_keyframe(r, k, &info, &state, &len) == VX_OK && len)
                 acc += state[0] + state[len - 1];
-            (void)vx_trace_reader_keyframe_pages(r, k, k & 1 ? VX_TRACE_PAGES_ALL
-                                                               : VX_TRACE_PAGES_DELTA,
-                                                 count_page, &acc);
+            (void)vx_trace_reader_keyframe_pages(
+                r, k, k & 1 ? VX_TRACE_PAGES_ALL : VX_TRACE_PAGES_DELTA, count_page, &acc);
             (void)vx_trace_reader_seek_keyframe(r, k);
             size_t kk;
             (void)vx_trace_reader_keyframe_here(r, &kk);
