@@ -38,6 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         }
     }
+    (void)vx_engine_seek(eng, 0); /* every input starts at the start of history */
     vx_gdb_io io = {out, poll_none, NULL};
     vx_gdbserver_begin(srv, &io);
     (void)vx_gdbserver_input(srv, data, size);
