@@ -9,7 +9,7 @@ T=${1:-60}
 F=build/fuzz/fuzz
 C=build/fuzz/corpus
 K=build/kernels
-mkdir -p "$C/fuzz-trace" "$C/fuzz-replay" "$C/fuzz-gdb" build/fuzz/crashes
+mkdir -p "$C/fuzz-trace" "$C/fuzz-replay" "$C/fuzz-gdb" "$C/fuzz-sim" build/fuzz/crashes
 # traces: small on purpose (the fuzzer mutates bytes; the smaller the input, the
 # more of it each mutation reaches)
 n=0
@@ -50,8 +50,22 @@ for i, s in enumerate(seqs):
     with open(os.path.join(d, "seed-%d" % i), "w") as f:
         f.write("+" + "".join(pkt(p) for p in s) + "\x03")
 PY
+# fuzz-sim: the example kernels' code (a .vxbin less its 16-byte header is the raw
+# image at 0x80000000), on a few platforms, with and without Debug Module steps
+python3 - "$C/fuzz-sim" "$K" <<'PY'
+import glob, os, struct, sys
+d, k = sys.argv[1], sys.argv[2]
+steps = [(1, 6, 1), (0, 5, 0), (3, 0, 100), (1, 6, 2), (3, 0, 50), (1, 6, 0)]  # halt, status, run...
+for i, f in enumerate(sorted(glob.glob(os.path.join(k, "*.vxbin")))):
+    code = open(f, "rb").read()[16:]
+    for shape in (0x10, 0x13, 0x1b):
+        for st in ([], steps):
+            body = bytes([shape, len(st)]) + b"".join(struct.pack("<BBI", *s) for s in st)
+            name = "seed-%d-%x-%d" % (i, shape, len(st))
+            open(os.path.join(d, name), "wb").write(body + code[:16384])
+PY
 status=0
-for h in fuzz-trace fuzz-replay fuzz-gdb; do
+for h in fuzz-trace fuzz-replay fuzz-gdb fuzz-sim; do
     echo "== $h: $T s"
     if ! "$F/$h" -max_total_time="$T" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix=build/fuzz/crashes/"$h"- "$C/$h" 2>build/fuzz/$h.log; then

@@ -1,0 +1,166 @@
+/*
+ * fuzz-sim.c - libFuzzer harness: any program on the simulator, with any Debug
+ * Module accesses between slices of the run, recorded as vxrec records it (the
+ * compact log and the observer into a trace writer).  The input is
+ *   byte 0      platform: cores 1 + bit 0, warps 1 + bits 1..2, threads 2^(bits 3..5)
+ *   byte 1      n, the number of steps (at most 32)
+ *   n x 6 bytes a step: kind, DM address, a 32-bit value (little-endian)
+ *   the rest    the code, at 0x80000000 (a raw binary image)
+ * Oracles beyond "no crash, no leak, no undefined behaviour": the trace writer
+ * accepts every event the simulator makes (one it refuses is a bug in one of the
+ * two: abort), the finished trace reads back and checks clean, and the state
+ * encoding round-trips through a second simulator byte for byte.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "vx_sim.h"
+#include "vx_trace.h"
+
+#define LOGBUF 4096u
+
+typedef struct fz {
+    vx_trace_writer *w;
+    vx_log log;
+    uint64_t cycle0; /* cycle of the event before the log's first record */
+    _Alignas(16) uint8_t buf[LOGBUF];
+} fz;
+
+static void refused(fz *f, vx_err e)
+{
+    fprintf(stderr, "fuzz-sim: the trace writer refused an event of the simulator (%s): %s\n",
+            vx_strerror(e), vx_trace_writer_errmsg(f->w));
+    abort();
+}
+
+static void flush(fz *f)
+{
+    size_t len = (size_t)(f->log.pos - f->buf);
+    if (!len) return;
+    uint64_t c = f->cycle0;
+    vx_err e;
+    size_t used = vx_trace_writer_logrecs(f->w, f->buf, len, &c, &e);
+    if (e || used != len) refused(f, e);
+    f->log.pos = f->buf;
+    f->cycle0 = f->log.cycle;
+}
+
+static bool refill(vx_log *lg, size_t need)
+{
+    flush(lg->ctx);
+    return need <= LOGBUF;
+}
+
+static void observe(void *ctx, const vx_event *ev)
+{
+    fz *f = ctx;
+    flush(f);
+    if (ev->kind != VX_EV_END) f->log.cycle = f->cycle0 = ev->cycle;
+    vx_err e = vx_trace_writer_event(f->w, ev);
+    if (e) refused(f, e);
+}
+
+static void state_round_trip(vx_sim *s, const vx_sim_config *cfg)
+{
+    uint8_t *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    vx_sim *t = NULL;
+    if (vx_sim_state_encode(s, &a, &na) || vx_sim_new(cfg, &t)) abort();
+    if (vx_sim_state_decode(t, a, na) || vx_sim_state_encode(t, &b, &nb) || na != nb ||
+        memcmp(a, b, na)) {
+        fprintf(stderr, "fuzz-sim: the state encoding does not round-trip\n");
+        abort();
+    }
+    free(a);
+    free(b);
+    vx_sim_free(t);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 2) return 0;
+    vx_sim_config cfg = VX_SIM_CONFIG_INIT;
+    cfg.cores = 1 + (data[0] & 1u);
+    cfg.warps = 1 + ((data[0] >> 1) & 3u);
+    cfg.threads = 1u << ((data[0] >> 3) & 7u) % 6; /* 1..32 */
+    cfg.mem_limit = 16u << 20;
+    size_t nsteps = data[1] % 33, off = 2;
+    if (size < off + 6 * nsteps) return 0;
+    const uint8_t *steps = data + off;
+    off += 6 * nsteps;
+    const uint8_t *code = data + off;
+    size_t ncode = size - off;
+    if (ncode > 16384) ncode = 16384;
+
+    vx_sim *s = NULL;
+    uint32_t entry = 0;
+    if (vx_sim_new(&cfg, &s)) abort();
+    if (ncode && vx_sim_load_image(s, "fuzz.bin", VX_IMAGE_BIN, code, ncode, &entry)) {
+        vx_sim_free(s);
+        return 0;
+    }
+    fz *f = calloc(1, sizeof *f);
+    const char *path = fuzz_file(NULL, 0);
+    vx_trace_writer_opts wo = {VX_TRACE_W_FORCE, 512};
+    vx_trace_header h = {0};
+    h.clusters = 1;
+    h.cores = cfg.cores;
+    h.warps = cfg.warps;
+    h.threads = cfg.threads;
+    h.mem_limit = cfg.mem_limit;
+    h.start_pc = 0x80000000u;
+    h.image_kind = VX_IMAGE_BIN;
+    h.image_name = "fuzz.bin";
+    h.image = code;
+    h.image_len = ncode;
+    h.sim_version = VX_VERSION_STRING;
+    if (!f || !path || vx_trace_writer_new(&f->w) || vx_trace_writer_create(f->w, path, &wo) ||
+        vx_trace_writer_header(f->w, &h))
+        abort();
+    f->log = (vx_log){f->buf, f->buf + LOGBUF, vx_sim_cycle(s), refill, f};
+    f->cycle0 = f->log.cycle;
+    vx_sim_set_observer(s, observe, f, 0);
+    vx_sim_set_log(s, &f->log);
+    vx_sim_set_max_cycles(s, 20000);
+
+    vx_stop st;
+    for (size_t i = 0; i <= nsteps && !vx_sim_finished(s); i++) {
+        if (i < nsteps) {
+            const uint8_t *p = steps + 6 * i;
+            uint32_t v = (uint32_t)p[2] | (uint32_t)p[3] << 8 | (uint32_t)p[4] << 16 |
+                         (uint32_t)p[5] << 24,
+                     r;
+            switch (p[0] % 4) {
+            case 0: (void)vx_sim_dm_read(s, p[1] % 16, &r); break;
+            case 1: (void)vx_sim_dm_write(s, p[1] % 16, v); break;
+            case 2: vx_sim_dm_tick(s); break;
+            default:
+                if (vx_sim_run(s, 1 + (v % 512), &st)) i = nsteps;
+                break;
+            }
+        } else {
+            (void)vx_sim_run(s, 4000, &st);
+        }
+    }
+    flush(f);
+    vx_sim_set_log(s, NULL);
+    vx_sim_set_observer(s, NULL, NULL, 0);
+    state_round_trip(s, &cfg);
+    if (vx_trace_writer_finish(f->w)) refused(f, VX_ERR_IO);
+    vx_trace_writer_free(f->w);
+    vx_sim_free(s);
+    free(f);
+
+    vx_trace_reader *r;
+    if (vx_trace_reader_new(&r)) abort();
+    vx_err e = vx_trace_reader_open(r, path);
+    if (!e) e = vx_trace_reader_check(r);
+    if (e) {
+        fprintf(stderr, "fuzz-sim: the recorded trace does not check: %s\n",
+                vx_trace_reader_errmsg(r));
+        abort();
+    }
+    vx_trace_reader_free(r);
+    return 0;
+}
