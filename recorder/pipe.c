@@ -2,9 +2,11 @@
  * pipe.c - vxrec's writer thread.
  *
  * Encoding and compressing events costs about as much as simulating them, so vxrec
- * moves it off the simulator's thread: the observer copies each event, compactly,
- * into a batch buffer; full batches go to a writer thread that rebuilds the events
- * and hands them to the trace writer, in order.  Keyframes travel the same way
+ * moves it off the simulator's thread: the simulator writes its compact log of the
+ * common issues straight into a batch buffer, and the observer copies every other
+ * event there, in order; full batches go to a writer thread that gives the log
+ * records to the trace writer as they are (vx_trace_writer_logrecs) and rebuilds the
+ * other events for it.  Keyframes travel the same way
  * (their state and pages are captured by the simulator's thread, at the right
  * moment, into buffers the writer thread frees).  The trace is byte for byte the
  * one the single-threaded path writes: one producer, one consumer, FIFO order.
