@@ -351,7 +351,7 @@ static void w_bytes(wbuf *w, const void *src, size_t n)
         w->p = np;
         w->cap = nc;
     }
-    if (n) memcpy(w->p + w->len, src, n);
+    if (n && src) memcpy(w->p + w->len, src, n); /* NULL: room only (w_u32s) */
     w->len += n;
 }
 
@@ -366,6 +366,16 @@ static void w_u32(wbuf *w, uint32_t v)
     uint8_t b[4];
     vx_put_le32(b, v);
     w_bytes(w, b, 4);
+}
+
+/* n words, little-endian, with one capacity check (register rows) */
+static void w_u32s(wbuf *w, const uint32_t *v, size_t n)
+{
+    size_t at = w->len;
+    w_bytes(w, NULL, 4 * n);
+    if (w->oom) return;
+    for (size_t i = 0; i < n; i++)
+        vx_put_le32(w->p + at + 4 * i, v[i]);
 }
 
 static void w_u64(wbuf *w, uint64_t v)
@@ -506,19 +516,11 @@ vx_err vx_sim_state_encode(const vx_sim *s, uint8_t **buf, size_t *len)
             w_u32(&w, e[i].pc);
             w_u8(&w, e[i].fallthrough);
         }
-        for (uint32_t r = 1; r < 32; r++) {
-            const uint32_t *row = vx_xrow(s, g, r);
-            for (uint32_t l = 0; l < nt; l++)
-                w_u32(&w, row[l]);
-        }
-        for (uint32_t r = 0; r < 32; r++) {
-            const uint32_t *row = vx_frow(s, g, r);
-            for (uint32_t l = 0; l < nt; l++)
-                w_u32(&w, row[l]);
-        }
-        for (uint32_t i = 0; i < 4; i++)
-            for (uint32_t l = 0; l < nt; l++)
-                w_u32(&w, s->dscratch[((size_t)g * 4 + i) * nt + l]);
+        for (uint32_t r = 1; r < 32; r++)
+            w_u32s(&w, vx_xrow(s, g, r), nt);
+        for (uint32_t r = 0; r < 32; r++)
+            w_u32s(&w, vx_frow(s, g, r), nt);
+        w_u32s(&w, s->dscratch + (size_t)g * 4 * nt, 4 * (size_t)nt);
         for (uint32_t l = 0; l < nt; l++) {
             w_u8(&w, s->resv_ok[(size_t)g * nt + l]);
             w_u32(&w, s->resv[(size_t)g * nt + l]);
