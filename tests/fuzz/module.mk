@@ -4,7 +4,17 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 $(BUILD)/fuzz/fuzz-%: $(BUILD)/tests/fuzz/fuzz-%.o $(REPLAY_LIB) $(CLI_LIB) $(TRACE_LIB) $(SIM_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS) -lpthread
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LIBS) -lpthread
 $(BUILD)/tests/fuzz/%.o: CPPFLAGS += -Ireplay
 fuzz-bins: $(FUZZ_BINS)
 .PHONY: fuzz-bins
+# fuzz-tools runs vxdump's and vxdiff's main() in process
+$(BUILD)/tests/fuzz/vxdump-main.o: tools/vxdump/main.c $(BUILD)/.flags
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Dmain=vxdump_main -Wno-missing-prototypes -MMD -MP -c $< -o $@
+$(BUILD)/tests/fuzz/vxdiff-main.o: tools/vxdiff/main.c $(BUILD)/.flags
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Itools/vxdump -Dmain=vxdiff_main -Wno-missing-prototypes -MMD -MP -c $< -o $@
+$(BUILD)/fuzz/fuzz-tools: $(BUILD)/tests/fuzz/vxdump-main.o $(BUILD)/tests/fuzz/vxdiff-main.o \
+    $(BUILD)/tools/vxdump/summary.o $(BUILD)/tools/vxdump/timeline.o \
+    $(BUILD)/tools/vxdump/symtab.o $(BUILD)/tools/vxdump/evfmt.o $(BUILD)/tools/vxdiff/compare.o

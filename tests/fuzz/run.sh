@@ -9,7 +9,8 @@ T=${1:-60}
 F=build/fuzz/fuzz
 C=build/fuzz/corpus
 K=build/kernels
-mkdir -p "$C/fuzz-trace" "$C/fuzz-replay" "$C/fuzz-gdb" "$C/fuzz-sim" build/fuzz/crashes
+mkdir -p "$C/fuzz-trace" "$C/fuzz-replay" "$C/fuzz-gdb" "$C/fuzz-sim" "$C/fuzz-tools" \
+    build/fuzz/crashes
 # traces: small on purpose (the fuzzer mutates bytes; the smaller the input, the
 # more of it each mutation reaches)
 n=0
@@ -22,17 +23,18 @@ for k in hello diverge gbar reduce; do
                 --chunk-size 2048 $opt "$K/$k.elf" -o "$C/fuzz-trace/seed-$n.vxt" \
                 >/dev/null 2>&1
             [ -f "$C/fuzz-trace/seed-$n.vxt" ] &&
-                cp "$C/fuzz-trace/seed-$n.vxt" "$C/fuzz-replay/"
+                cp "$C/fuzz-trace/seed-$n.vxt" "$C/fuzz-replay/" "$C/fuzz-tools/"
         done
     done
 done
-# the trace fuzz-gdb serves: two warps diverging, a barrier, console output
+# the trace fuzz-gdb serves and fuzz-tools compares with: two warps diverging
 VXRR_FUZZ_TRACE=build/fuzz/gdb.vxt
 export VXRR_FUZZ_TRACE
 build/bin/vxrec -q -f -c 1 -w 2 -t 4 --max-cycles 400 --keyframe-interval 100 \
     "$K/diverge.elf" -o "$VXRR_FUZZ_TRACE" >/dev/null 2>&1
 cp tests/golden/*.vxt "$C/fuzz-trace/"
 cp tests/golden/*.vxt "$C/fuzz-replay/"
+cp tests/golden/*.vxt "$C/fuzz-tools/"
 python3 - "$C/fuzz-gdb" <<'PY'
 import os, sys
 d = sys.argv[1]
@@ -65,7 +67,7 @@ for i, f in enumerate(sorted(glob.glob(os.path.join(k, "*.vxbin")))):
             open(os.path.join(d, name), "wb").write(body + code[:16384])
 PY
 status=0
-for h in fuzz-trace fuzz-replay fuzz-gdb fuzz-sim; do
+for h in fuzz-trace fuzz-replay fuzz-gdb fuzz-sim fuzz-tools; do
     echo "== $h: $T s"
     if ! "$F/$h" -max_total_time="$T" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix=build/fuzz/crashes/"$h"- "$C/$h" 2>build/fuzz/$h.log; then
