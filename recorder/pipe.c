@@ -152,7 +152,7 @@ static void consume_batch(vxrec_pipe *p, uint8_t *b, size_t len)
     while (off < len) {
         if (VX_LIKELY(b[off] >= KIND_FAST)) { /* a run of compact records */
             if (VX_UNLIKELY(p->err)) {
-                off += b[off + 1] ? p->fast_commit_size : sizeof(qfast);
+                off += VX_LOGREC_SIZE(b[off + 1], p->T);
                 continue;
             }
             vx_err e;

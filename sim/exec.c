@@ -1621,6 +1621,37 @@ report:
                     lg->cycle = s->cycle;
                     return r;
                 }
+            } else if (nt <= 32 && !(ncm | ev->nwctl | ev->nconsole | ev->nreads) && dc < 64 &&
+                       (core | wi) < 256 && ev->nmem &&
+                       ev->nmem == (uint32_t)__builtin_popcountll(tm0)) {
+                /* a store: one write per lane of the mask, ascending, of one size */
+                const size_t need = (16 + 8 * nt + 15) & ~(size_t)15;
+                if (VX_LIKELY((size_t)(lg->end - lg->pos) >= need) || lg->refill(lg, need)) {
+                    vx_logrec *q = (vx_logrec *)(void *)lg->pos;
+                    uint32_t *a = (uint32_t *)(void *)(q + 1), *v = a + nt;
+                    const vx_memwrite *m = s->ev_mem;
+                    const uint32_t n = ev->nmem, size = m[0].size;
+                    uint32_t i = 0, next = 0; /* the lowest lane the next write may have */
+                    for (; i < n && m[i].size == size && m[i].lane >= next &&
+                           ((tm0 >> m[i].lane) & 1);
+                         i++) {
+                        a[m[i].lane] = m[i].addr;
+                        v[m[i].lane] = m[i].value;
+                        next = m[i].lane + 1u;
+                    }
+                    if (VX_LIKELY(i == n)) {
+                        q->kind = (uint8_t)(VX_LOG_ISSUE | dc);
+                        q->commit = (uint8_t)(VX_LOG_MEM | size);
+                        q->core = (uint8_t)core;
+                        q->warp = (uint8_t)wi;
+                        q->pc = pc;
+                        q->insn = in->raw;
+                        q->tmask = (uint32_t)tm0;
+                        lg->pos += need;
+                        lg->cycle = s->cycle;
+                        return r;
+                    }
+                }
             }
         }
         /* Only what changes per issue: vx_sim_new set the rest of s->iev once.

@@ -242,16 +242,23 @@ typedef struct vx_event {
 
 /*
  * The compact record of a common issue (vx_sim_set_log; vx_trace_writer_logrecs):
- * no flags, fault, memory write, warp-control effect or console byte, at most one
- * commit, of the integer or float file and of the issue's lanes, at most 32
- * threads per warp, core and warp below 256, less than 64 cycles after the event
- * before it.  A vx_logrec, then, with a commit, the T values of lanes 0..T-1 (only
- * the committed lanes matter), padded to a multiple of 16 bytes: VX_LOGREC_SIZE.
- * Host byte order: for another thread of the same process, never for files.
+ * no flags, fault, warp-control effect or console byte, at most 32 threads per
+ * warp, core and warp below 256, less than 64 cycles after the event before it, and
+ * either
+ *   - no memory write and at most one commit, of the integer or float file and of
+ *     the issue's lanes: a vx_logrec, then, with a commit, the T values of lanes
+ *     0..T-1 (only the committed lanes matter), or
+ *   - no commit and one memory write per lane of the thread mask, in ascending lane
+ *     order, all of one size (a store): a vx_logrec whose commit byte is VX_LOG_MEM
+ *     | size (1, 2 or 4), then the T addresses and the T values of lanes 0..T-1
+ *     (only the lanes of the mask matter; values already cut to the size),
+ * padded to a multiple of 16 bytes: VX_LOGREC_SIZE.  Host byte order: for another
+ * thread of the same process, never for files.
  */
 typedef struct vx_logrec {
     uint8_t kind;   /* VX_LOG_ISSUE | (cycle - the cycle of the event before, < 64) */
-    uint8_t commit; /* 0: none; else VX_LOG_COMMIT | (VX_LOG_F: the float file) | reg */
+    uint8_t commit; /* 0: none; VX_LOG_COMMIT | (VX_LOG_F: the float file) | reg; or
+                       VX_LOG_MEM | size */
     uint8_t core, warp;
     uint32_t pc, insn;
     uint32_t tmask;
@@ -260,7 +267,54 @@ typedef struct vx_logrec {
 #define VX_LOG_ISSUE  0xC0u
 #define VX_LOG_COMMIT 0x80u
 #define VX_LOG_F      0x40u
+#define VX_LOG_MEM    0x20u
 
-#define VX_LOGREC_SIZE(commit, T) ((commit) ? (16u + 4u * (T) + 15u) & ~15u : 16u)
+/* Bytes of a record with this commit byte at T threads per warp. */
+#define VX_LOGREC_SIZE(commit, T)                             \
+    (((commit)&VX_LOG_COMMIT) ? (16u + 4u * (T) + 15u) & ~15u \
+     : (commit)               ? (16u + 8u * (T) + 15u) & ~15u \
+                              : 16u)
+
+/*
+ * The event a compact record stands for, at `cycle` with event index `index`:
+ * fills *ev (whose other fields are left as they are), pointing it at *cm or at
+ * mem[0..popcount(tmask)) for its commit or writes.  T <= 32.
+ */
+static inline void vx_logrec_event(const vx_logrec *q, uint32_t T, uint64_t index, uint64_t cycle,
+                                   vx_event *ev, vx_commit *cm, vx_memwrite *mem)
+{
+    const uint32_t *v = (const uint32_t *)(const void *)(q + 1);
+    ev->kind = VX_EV_ISSUE;
+    ev->index = index;
+    ev->cycle = cycle;
+    ev->core = q->core;
+    ev->warp = q->warp;
+    ev->pc = q->pc;
+    ev->insn = q->insn;
+    ev->tmask = q->tmask;
+    ev->ncommits = ev->nmem = 0;
+    ev->commits = NULL;
+    ev->mem = NULL;
+    if (q->commit & VX_LOG_COMMIT) {
+        cm->file = q->commit & VX_LOG_F ? VX_RF_F : VX_RF_X;
+        cm->reg = q->commit & 31u;
+        cm->lanes = q->tmask;
+        cm->values = v;
+        ev->ncommits = 1;
+        ev->commits = cm;
+    } else if (q->commit) {
+        uint32_t n = 0;
+        for (uint32_t l = 0; l < T; l++) {
+            if (!((q->tmask >> l) & 1u)) continue;
+            mem[n].addr = v[l];
+            mem[n].value = v[T + l];
+            mem[n].size = (uint8_t)(q->commit & 7u);
+            mem[n].lane = (uint8_t)l;
+            n++;
+        }
+        ev->nmem = n;
+        ev->mem = mem;
+    }
+}
 
 #endif /* VX_EVENT_H */

@@ -157,8 +157,9 @@ vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev);
  * the simulator's log), exactly as vx_trace_writer_event would append them: from
  * buf, up to len bytes or the first byte that does not start a record (< 
  * VX_LOG_ISSUE).  *cycle: the cycle of the event before the run, updated.  Returns
- * the bytes consumed; on an error, *err says which and the run stops after the
- * failing record.
+ * the bytes consumed; on an error, *err says which: the run stops before a record
+ * it refuses (cut short, or with a commit byte no record has, or a store at more
+ * than 32 threads per warp) or after one whose event the writer refuses.
  */
 size_t vx_trace_writer_logrecs(vx_trace_writer *w, const uint8_t *buf, size_t len, uint64_t *cycle,
                                vx_err *err);

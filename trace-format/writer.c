@@ -559,43 +559,41 @@ size_t vx_trace_writer_logrecs(vx_trace_writer *w, const uint8_t *buf, size_t le
 {
     vx_event ev;
     vx_commit cm;
+    vx_memwrite mem[32];
     memset(&ev, 0, sizeof ev);
-    ev.kind = VX_EV_ISSUE;
-    ev.commits = &cm;
-    const size_t csize = VX_LOGREC_SIZE(1, w->T);
     uint64_t cyc = *cycle;
     size_t off = 0;
     *err = VX_OK;
     while (off < len && buf[off] >= VX_LOG_ISSUE) {
         const vx_logrec *q = (const vx_logrec *)(const void *)(buf + off);
-        const size_t n = q->commit ? csize : sizeof *q;
+        const size_t n = len - off < 2 ? 16 : VX_LOGREC_SIZE(q->commit, w->T);
         if (VX_UNLIKELY(n > len - off)) { /* a cut record: not ours to guess */
             *err =
                 wfail(w, VX_ERR_INVAL, "a compact log record cut off after %zu bytes", len - off);
             break;
         }
+        const unsigned c = q->commit;
+        const bool store = c && !(c & VX_LOG_COMMIT);
+        if (VX_UNLIKELY(
+                store ? (c != (VX_LOG_MEM | 1) && c != (VX_LOG_MEM | 2) && c != (VX_LOG_MEM | 4)) ||
+                            w->T > 32
+                      : (c & VX_LOG_MEM) != 0)) {
+            *err = wfail(w, VX_ERR_INVAL,
+                         "a compact log record with commit byte 0x%02x at %u threads per warp", c,
+                         w->T);
+            break;
+        }
         off += n;
         cyc += q->kind & 63u;
         /* vx_trace_writer_event's fast path, without building an event */
-        if (VX_LIKELY(fast_room(w))) {
+        if (VX_LIKELY(!store) && VX_LIKELY(fast_room(w))) {
             uint8_t *p0 = w->buf + w->len, *p = vxt_enc_log(&w->pred, p0, q, cyc);
             if (VX_LIKELY(p != NULL)) {
                 if (VX_UNLIKELY(*err = fast_done(w, (size_t)(p - p0), cyc))) break;
                 continue;
             }
         }
-        ev.index = w->index;
-        ev.cycle = cyc;
-        ev.core = q->core;
-        ev.warp = q->warp;
-        ev.pc = q->pc;
-        ev.insn = q->insn;
-        ev.tmask = q->tmask;
-        ev.ncommits = q->commit != 0;
-        cm.file = q->commit & VX_LOG_F ? VX_RF_F : VX_RF_X;
-        cm.reg = q->commit & 31u;
-        cm.lanes = ev.tmask;
-        cm.values = (const uint32_t *)(const void *)(q + 1);
+        vx_logrec_event(q, w->T, w->index, cyc, &ev, &cm, mem);
         if ((*err = vx_trace_writer_event(w, &ev))) break;
     }
     *cycle = cyc;

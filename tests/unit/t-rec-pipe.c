@@ -195,7 +195,8 @@ static void write_fails(const char *dir)
 }
 
 /* vx_trace_writer_logrecs stops at a byte that starts no record, and refuses a record
- * cut short (the pipe never cuts one; a caller could). */
+ * cut short (the pipe never cuts one; a caller could) or one with a commit byte no
+ * record has. */
 static void logrecs_edges(const char *dir)
 {
     char path[512];
@@ -217,7 +218,79 @@ static void logrecs_edges(const char *dir)
     n = w ? vx_trace_writer_logrecs(w, buf, 20, &cycle, &e) : 0;
     ok(w && n == 0 && e == VX_ERR_INVAL && vx_trace_writer_index(w) == 1,
        "logrecs: a record cut short is refused (%s)", w ? vx_trace_writer_errmsg(w) : "");
+    /* a commit byte no record has (a store of 3 bytes) */
+    q.commit = VX_LOG_MEM | 3;
+    memcpy(buf, &q, sizeof q);
+    n = w ? vx_trace_writer_logrecs(w, buf, 48, &cycle, &e) : 0;
+    ok(w && n == 0 && e == VX_ERR_INVAL && vx_trace_writer_index(w) == 1,
+       "logrecs: a record with commit byte 0x23 is refused (%s)",
+       w ? vx_trace_writer_errmsg(w) : "");
     if (w) vx_trace_writer_free(w);
+}
+
+/* Store records (VX_LOG_MEM) append what the same writes given as events append:
+ * a halfword store by lanes 0 and 2, a word store by all four, then a commit. */
+static void logrecs_stores(const char *dir)
+{
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s/stores-log.vxt", dir);
+    snprintf(b, sizeof b, "%s/stores-ev.vxt", dir);
+    shape s = {1, 4, 4, 0, 0, 1000, 1};
+    vx_trace_writer *wa = open_writer(a, &s), *wb = open_writer(b, &s);
+    _Alignas(16) uint8_t buf[160];
+    memset(buf, 0xEE, sizeof buf); /* lanes outside the mask hold junk: ignored */
+    const vx_logrec r1 = {VX_LOG_ISSUE | 2, VX_LOG_MEM | 2, 0, 1, 0x80000010u, 0x00b11023u, 0x5};
+    const uint32_t a1[4] = {0x1000, 0, 0x1008, 0}, v1[4] = {0xBEEF, 0, 0x1234, 0};
+    memcpy(buf, &r1, 16);
+    memcpy(buf + 16, a1, 16);
+    memcpy(buf + 32, v1, 16);
+    buf[20] = buf[36] = 0x77; /* lane 1: not in the mask */
+    const vx_logrec r2 = {VX_LOG_ISSUE | 0, VX_LOG_MEM | 4, 0, 2, 0x80000020u, 0x00b12023u, 0xF};
+    const uint32_t a2[4] = {0x2000, 0x2004, 0x2008, 0x200C}, v2[4] = {7, 8, 9, 0xFFFFFFFFu};
+    memcpy(buf + 48, &r2, 16);
+    memcpy(buf + 64, a2, 16);
+    memcpy(buf + 80, v2, 16);
+    const vx_logrec r3 = {VX_LOG_ISSUE | 1, VX_LOG_COMMIT | 5, 0, 3, 0x80000030u, 0x00500293u, 0xF};
+    const uint32_t v3[4] = {5, 5, 5, 5};
+    memcpy(buf + 96, &r3, 16);
+    memcpy(buf + 112, v3, 16);
+    uint64_t cycle = 10;
+    vx_err e = VX_ERR_IO;
+    size_t n = wa ? vx_trace_writer_logrecs(wa, buf, 128, &cycle, &e) : 0;
+
+    const vx_memwrite m1[2] = {{0x1000, 0xBEEF, 2, 0}, {0x1008, 0x1234, 2, 2}};
+    const vx_memwrite m2[4] = {
+        {0x2000, 7, 4, 0}, {0x2004, 8, 4, 1}, {0x2008, 9, 4, 2}, {0x200C, 0xFFFFFFFFu, 4, 3}};
+    const vx_commit c3 = {VX_RF_X, 5, 0xF, v3};
+    vx_event ev[4];
+    memset(ev, 0, sizeof ev);
+    for (int i = 0; i < 3; i++) {
+        ev[i].kind = VX_EV_ISSUE;
+        ev[i].index = (uint64_t)i;
+        ev[i].core = 0;
+        ev[i].warp = (uint32_t)i + 1;
+        ev[i].pc = 0x80000010u + 16u * (uint32_t)i;
+    }
+    ev[0].cycle = 12, ev[0].insn = 0x00b11023u, ev[0].tmask = 0x5, ev[0].nmem = 2, ev[0].mem = m1;
+    ev[1].cycle = 12, ev[1].insn = 0x00b12023u, ev[1].tmask = 0xF, ev[1].nmem = 4, ev[1].mem = m2;
+    ev[2].cycle = 13, ev[2].insn = 0x00500293u, ev[2].tmask = 0xF, ev[2].ncommits = 1,
+    ev[2].commits = &c3;
+    ev[3].kind = VX_EV_END, ev[3].index = 3, ev[3].cycle = 13, ev[3].end_status = VX_END_EXIT;
+    int bad = !wa || !wb || n != 128 || e != VX_OK || cycle != 13;
+    for (int i = 0; i < 4 && !bad; i++)
+        bad = vx_trace_writer_event(wb, &ev[i]) != VX_OK ||
+              (i == 3 && vx_trace_writer_event(wa, &ev[i]));
+    bad = bad || vx_trace_writer_finish(wa) || vx_trace_writer_finish(wb);
+    if (bad && wa && wb) diag("%s / %s", vx_trace_writer_errmsg(wa), vx_trace_writer_errmsg(wb));
+    size_t na = 0, nb = 0;
+    uint8_t *da = slurp(a, &na), *db = slurp(b, &nb);
+    ok(!bad && da && db && na == nb && na > 100 && !memcmp(da, db, na),
+       "logrecs: store records write what the same stores as events write (%zu and %zu bytes)", na,
+       nb);
+    free(da);
+    free(db);
+    if (wa) vx_trace_writer_free(wa);
+    if (wb) vx_trace_writer_free(wb);
 }
 
 int main(void)
@@ -234,7 +307,7 @@ int main(void)
         {1, 3, 64, 1, 20000, 6000, 5},  /* 64 lanes: full copies */
         {2, 2, 128, 1, 30000, 8000, 6}, /* 128 lanes: the simulator waits for the writer */
     };
-    tap_plan((int)(sizeof shapes / sizeof shapes[0] + 3));
+    tap_plan((int)(sizeof shapes / sizeof shapes[0] + 5));
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         char name[64];
         snprintf(name, sizeof name, "%ux%ux%u%s", shapes[i].cores, shapes[i].warps,
@@ -243,6 +316,7 @@ int main(void)
     }
     write_fails(dir);
     logrecs_edges(dir);
+    logrecs_stores(dir);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) diag("could not remove %s", dir);
