@@ -12,8 +12,12 @@
  * one the single-threaded path writes: one producer, one consumer, FIFO order.
  *
  * Memory is bounded: PIPE_NBATCH batches of about PIPE_BATCH bytes; the simulator
- * waits when the writer falls behind.  1.5 MiB in all: as fast as 8 MiB was (1-2%
- * faster, measured side by side), fewer pages to fault in and give back.
+ * waits when the writer falls behind.  8 MiB in all: the simulator's stores into a
+ * batch are its costliest part of recording when the lines are still in the writer
+ * thread's cache (each must be taken back from the other core); a ring larger than
+ * the caches lets them go first.  On a 2-CPU EPYC guest, vecadd at 1x1x4x4: 1.5 MiB
+ * (6 x 256 KiB) 0.53 s, 8 or 16 MiB 0.43-0.45 s, 256 KiB 0.64 s (medians of 9-15
+ * runs, side by side); on an earlier host, 1.5 MiB and 8 MiB measured the same.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -24,8 +28,8 @@
 #include "pipe.h"
 #include "rec.h"
 
-#define PIPE_BATCH    (1u << 18)
-#define PIPE_NBATCH   6u
+#define PIPE_BATCH    (1u << 20)
+#define PIPE_NBATCH   8u
 #define ALIGN16(n)    (((n) + 15u) & ~(size_t)15u)
 #define ALIGN64(n)    (((n) + 63u) & ~(size_t)63u)
 #define KIND_KEYFRAME 0x80u /* qev kinds are VX_EV_* (< 0x80), this, or >= KIND_FAST */
