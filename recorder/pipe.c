@@ -24,12 +24,14 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "pipe.h"
 #include "rec.h"
 
 #define PIPE_BATCH    (1u << 20)
 #define PIPE_NBATCH   8u
+#define PIPE_SLOT     ((size_t)PIPE_BATCH + 65536u) /* a batch's buffer: room past the batch */
 #define ALIGN16(n)    (((n) + 15u) & ~(size_t)15u)
 #define ALIGN64(n)    (((n) + 63u) & ~(size_t)63u)
 #define KIND_KEYFRAME 0x80u /* qev kinds are VX_EV_* (< 0x80), this, or >= KIND_FAST */
@@ -85,6 +87,7 @@ struct vxrec_pipe {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     slot s[PIPE_NBATCH];
+    uint8_t *ring;  /* the batches' first buffers, one block (a grown batch has its own) */
     unsigned fill;  /* slot the producer fills */
     unsigned take;  /* next slot for the consumer */
     unsigned count; /* full slots handed over and not yet returned */
@@ -253,6 +256,26 @@ static void *consumer(void *arg)
 
 static bool log_refill(vx_log *lg, size_t need);
 
+void *vxrec_big_alloc(size_t n)
+{
+    const size_t huge = (size_t)2 << 20;
+    if (n < huge) return malloc(n ? n : 1);
+    void *m = NULL;
+    if (posix_memalign(&m, huge, (n + huge - 1) & ~(huge - 1))) return NULL;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(m, n & ~(huge - 1), MADV_HUGEPAGE); /* a hint: nothing to do if refused */
+#endif
+    return m;
+}
+
+/* Free the batches' buffers (those grown on their own, then the block). */
+static void free_slots(vxrec_pipe *p)
+{
+    for (unsigned i = 0; i < PIPE_NBATCH; i++)
+        if (p->s[i].buf != p->ring + i * PIPE_SLOT) free(p->s[i].buf);
+    free(p->ring);
+}
+
 vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads)
 {
     vxrec_pipe *p = aligned_alloc(64, ALIGN64(sizeof(vxrec_pipe)));
@@ -262,9 +285,13 @@ vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads)
     p->w = w;
     p->T = threads;
     p->fast_commit_size = ALIGN16(sizeof(qfast) + (size_t)threads * 4);
+    if (!(p->ring = vxrec_big_alloc(PIPE_NBATCH * PIPE_SLOT))) {
+        free(p);
+        return VX_ERR_NOMEM;
+    }
     for (unsigned i = 0; i < PIPE_NBATCH; i++) {
-        p->s[i].cap = PIPE_BATCH + 65536;
-        if (!(p->s[i].buf = aligned_alloc(16, p->s[i].cap))) goto nomem;
+        p->s[i].cap = PIPE_SLOT;
+        p->s[i].buf = p->ring + i * PIPE_SLOT;
     }
     p->log.pos = p->s[0].buf;
     p->log.end = p->log.pos + PIPE_BATCH;
@@ -275,16 +302,13 @@ vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads)
     if (pthread_create(&p->th, NULL, consumer, p) != 0) {
         pthread_mutex_destroy(&p->mu);
         pthread_cond_destroy(&p->cv);
-        goto nomem;
+        free_slots(p);
+        free(p);
+        return VX_ERR_NOMEM;
     }
     p->started = true;
     *out = p;
     return VX_OK;
-nomem:
-    for (unsigned i = 0; i < PIPE_NBATCH; i++)
-        free(p->s[i].buf);
-    free(p);
-    return VX_ERR_NOMEM;
 }
 
 /* Hand the filled slot over and take the next free one; false when the consumer failed. */
@@ -323,7 +347,7 @@ static bool room(vxrec_pipe *p, size_t n)
         uint8_t *b = aligned_alloc(16, cap);
         if (!b) return false;
         memcpy(b, s->buf, len);
-        free(s->buf);
+        if (s->buf != p->ring + p->fill * PIPE_SLOT) free(s->buf);
         s->buf = b;
         s->cap = cap;
         p->log.pos = b + len;
@@ -469,8 +493,7 @@ vx_err vxrec_pipe_finish(vxrec_pipe *p, char *msg, size_t cap, vxrec_pipe_times 
     }
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
-    for (unsigned i = 0; i < PIPE_NBATCH; i++)
-        free(p->s[i].buf);
+    free_slots(p);
     free(p);
     return e;
 }

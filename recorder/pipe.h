@@ -30,6 +30,13 @@ bool vxrec_pipe_event(vxrec_pipe *p, const vx_event *ev);
 bool vxrec_pipe_keyframe(vxrec_pipe *p, uint64_t cycle, uint8_t *state, size_t len, uint8_t *pages,
                          size_t npages);
 
+/*
+ * A buffer of n bytes for large, short-lived data (the batches, keyframe pages), freed
+ * with free(): 2 MiB aligned and marked for transparent huge pages when n is 2 MiB
+ * or more (a few faults instead of one per 4 KiB page, where the system allows it).
+ */
+void *vxrec_big_alloc(size_t n);
+
 /* Trace bytes written so far (for the progress line). */
 uint64_t vxrec_pipe_file_bytes(vxrec_pipe *p);
 

@@ -99,22 +99,22 @@ static void rec_fail(rec *r, vx_err e, const char *what)
     snprintf(r->errmsg, sizeof r->errmsg, "%s: %s", what, vx_trace_writer_errmsg(r->w));
 }
 
+static void count_cb(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page)
+{
+    (void)space, (void)addr, (void)page;
+    ((rec *)ctx)->kf_cap += 8 + VX_TRACE_PAGE_SIZE;
+}
+
 static void page_cb(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page)
 {
     rec *r = ctx;
     if (r->err) return;
     if (r->pipe) { /* copy now: the simulator goes on changing its memory */
         const size_t rec_len = 8 + VX_TRACE_PAGE_SIZE;
-        if ((r->kf_npages + 1) * rec_len > r->kf_cap) {
-            size_t cap = r->kf_cap ? 2 * r->kf_cap : 64 * rec_len;
-            uint8_t *q = realloc(r->kf_pages, cap);
-            if (!q) {
-                r->err = VX_ERR_NOMEM;
-                snprintf(r->errmsg, sizeof r->errmsg, "out of memory taking a keyframe");
-                return;
-            }
-            r->kf_pages = q;
-            r->kf_cap = cap;
+        if ((r->kf_npages + 1) * rec_len > r->kf_cap) { /* counted before: never */
+            r->err = VX_ERR_STATE;
+            snprintf(r->errmsg, sizeof r->errmsg, "a keyframe's pages changed while taken");
+            return;
         }
         uint8_t *d = r->kf_pages + r->kf_npages++ * rec_len;
         vx_put_le32(d, space);
@@ -146,8 +146,15 @@ static void take_keyframe(rec *r, bool first)
         return;
     }
     if (r->pipe) {
-        r->kf_pages = NULL;
+        /* the exact size first: one buffer, no regrowth, huge pages when large */
         r->kf_npages = r->kf_cap = 0;
+        if (!first) vx_sim_visit_pages(r->sim, false, count_cb, r);
+        if (!(r->kf_pages = vxrec_big_alloc(r->kf_cap))) {
+            free(st);
+            r->err = VX_ERR_NOMEM;
+            snprintf(r->errmsg, sizeof r->errmsg, "out of memory taking a keyframe");
+            return;
+        }
         if (!first) vx_sim_visit_pages(r->sim, false, page_cb, r);
         vx_sim_clear_dirty(r->sim);
         if (r->err) {
