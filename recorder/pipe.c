@@ -384,18 +384,12 @@ bool vxrec_pipe_event(vxrec_pipe *p, const vx_event *ev)
         const size_t n = ev->ncommits ? p->fast_commit_size : sizeof(qfast);
         if (VX_UNLIKELY(!has_room(p, n))) return false;
         qfast *f = (qfast *)(void *)p->log.pos;
-        f->kind = (uint8_t)(KIND_FAST | dcycle);
-        f->core = (uint8_t)ev->core;
-        f->warp = (uint8_t)ev->warp;
-        f->pc = ev->pc;
-        f->insn = ev->insn;
-        f->tmask = (uint32_t)ev->tmask;
-        if (ev->ncommits) {
-            f->commit = (uint8_t)(VX_LOG_COMMIT | (c->file == VX_RF_F ? VX_LOG_F : 0) | c->reg);
-            memcpy(f + 1, c->values, (size_t)p->T * 4);
-        } else {
-            f->commit = 0;
-        }
+        const uint8_t k =
+            ev->ncommits ? (uint8_t)(VX_LOG_COMMIT | (c->file == VX_RF_F ? VX_LOG_F : 0) | c->reg)
+                         : 0;
+        vx_logrec_head(f, (uint32_t)dcycle, k, ev->core, ev->warp, ev->pc, ev->insn,
+                       (uint32_t)ev->tmask);
+        if (ev->ncommits) memcpy(f + 1, c->values, (size_t)p->T * 4);
         p->log.cycle = ev->cycle;
         p->log.pos += n;
         return true;

@@ -1604,19 +1604,11 @@ report:
                 const size_t need = ncm ? (16 + 4 * nt + 15) & ~(size_t)15 : 16;
                 if (VX_LIKELY((size_t)(lg->end - lg->pos) >= need) || lg->refill(lg, need)) {
                     vx_logrec *q = (vx_logrec *)(void *)lg->pos;
-                    q->kind = (uint8_t)(VX_LOG_ISSUE | dc);
-                    q->core = (uint8_t)core;
-                    q->warp = (uint8_t)wi;
-                    q->pc = pc;
-                    q->insn = in->raw;
-                    q->tmask = (uint32_t)tm0;
-                    if (ncm) {
-                        q->commit =
-                            (uint8_t)(VX_LOG_COMMIT | (c->file == VX_RF_F ? VX_LOG_F : 0) | c->reg);
-                        memcpy(q + 1, c->values, 4 * nt);
-                    } else {
-                        q->commit = 0;
-                    }
+                    const uint8_t k = ncm ? (uint8_t)(VX_LOG_COMMIT |
+                                                      (c->file == VX_RF_F ? VX_LOG_F : 0) | c->reg)
+                                          : 0;
+                    vx_logrec_head(q, (uint32_t)dc, k, core, wi, pc, in->raw, (uint32_t)tm0);
+                    if (ncm) memcpy(q + 1, c->values, 4 * nt);
                     lg->pos += need;
                     lg->cycle = s->cycle;
                     return r;
@@ -1640,13 +1632,8 @@ report:
                         next = m[i].lane + 1u;
                     }
                     if (VX_LIKELY(i == n)) {
-                        q->kind = (uint8_t)(VX_LOG_ISSUE | dc);
-                        q->commit = (uint8_t)(VX_LOG_MEM | size);
-                        q->core = (uint8_t)core;
-                        q->warp = (uint8_t)wi;
-                        q->pc = pc;
-                        q->insn = in->raw;
-                        q->tmask = (uint32_t)tm0;
+                        vx_logrec_head(q, (uint32_t)dc, (uint8_t)(VX_LOG_MEM | size), core, wi, pc,
+                                       in->raw, (uint32_t)tm0);
                         lg->pos += need;
                         lg->cycle = s->cycle;
                         return r;

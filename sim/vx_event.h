@@ -275,6 +275,19 @@ typedef struct vx_logrec {
      : (commit)               ? (16u + 8u * (T) + 15u) & ~15u \
                               : 16u)
 
+/* Fill a record's header: dcycle < 64, core and warp < 256. */
+static inline void vx_logrec_head(vx_logrec *q, uint32_t dcycle, uint8_t commit, uint32_t core,
+                                  uint32_t warp, uint32_t pc, uint32_t insn, uint32_t tmask)
+{
+    q->kind = (uint8_t)(VX_LOG_ISSUE | dcycle);
+    q->commit = commit;
+    q->core = (uint8_t)core;
+    q->warp = (uint8_t)warp;
+    q->pc = pc;
+    q->insn = insn;
+    q->tmask = tmask;
+}
+
 /*
  * The event a compact record stands for, at `cycle` with event index `index`:
  * fills *ev (whose other fields are left as they are), pointing it at *cm or at
