@@ -1601,14 +1601,33 @@ report:
                           ncm <= 1 && dc < 64 && (core | wi) < 256 &&
                           (!ncm || (c->lanes == (vx_lanes)tm0 && c->reg < 32 &&
                                     (c->file == VX_RF_X || c->file == VX_RF_F))))) {
-                const size_t need = ncm ? (16 + 4 * nt + 15) & ~(size_t)15 : 16;
+                /* values of the form base + lane * stride (uniform ones too) go as the
+                 * two numbers from 8 lanes up (4 lanes would take as many bytes) */
+                const uint32_t *v = ncm ? c->values : NULL;
+                uint32_t base = 0, stride = 0, off = 1;
+                if (ncm && nt >= 8) {
+                    base = v[0];
+                    stride = v[1] - v[0];
+                    off = 0;
+                    for (uint32_t l = 2; l < nt; l++)
+                        off |= v[l] ^ (base + l * stride);
+                }
+                const bool aff = !off;
+                const size_t need = !ncm ? 16 : aff ? 32 : (16 + 4 * nt + 15) & ~(size_t)15;
                 if (VX_LIKELY((size_t)(lg->end - lg->pos) >= need) || lg->refill(lg, need)) {
                     vx_logrec *q = (vx_logrec *)(void *)lg->pos;
-                    const uint8_t k = ncm ? (uint8_t)(VX_LOG_COMMIT |
+                    const uint8_t k = ncm ? (uint8_t)(VX_LOG_COMMIT | (aff ? VX_LOG_AFFINE : 0) |
                                                       (c->file == VX_RF_F ? VX_LOG_F : 0) | c->reg)
                                           : 0;
                     vx_logrec_head(q, (uint32_t)dc, k, core, wi, pc, in->raw, (uint32_t)tm0);
-                    if (ncm) memcpy(q + 1, c->values, 4 * nt);
+                    if (aff) {
+                        uint32_t *o = (uint32_t *)(void *)(q + 1);
+                        o[0] = base;
+                        o[1] = stride;
+                        o[2] = o[3] = 0;
+                    } else if (ncm) {
+                        memcpy(q + 1, v, 4 * nt);
+                    }
                     lg->pos += need;
                     lg->cycle = s->cycle;
                     return r;

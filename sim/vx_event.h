@@ -247,7 +247,9 @@ typedef struct vx_event {
  * either
  *   - no memory write and at most one commit, of the integer or float file and of
  *     the issue's lanes: a vx_logrec, then, with a commit, the T values of lanes
- *     0..T-1 (only the committed lanes matter), or
+ *     0..T-1 (only the committed lanes matter); or, when VX_LOG_AFFINE is set in
+ *     the commit byte, the value of lane l is base + l * stride (mod 2^32, uniform
+ *     when stride is 0) and four u32 follow instead: base, stride, 0, 0; or
  *   - no commit and one memory write per lane of the thread mask, in ascending lane
  *     order, all of one size (a store): a vx_logrec whose commit byte is VX_LOG_MEM
  *     | size (1, 2 or 4), then the T addresses and the T values of lanes 0..T-1
@@ -257,8 +259,8 @@ typedef struct vx_event {
  */
 typedef struct vx_logrec {
     uint8_t kind;   /* VX_LOG_ISSUE | (cycle - the cycle of the event before, < 64) */
-    uint8_t commit; /* 0: none; VX_LOG_COMMIT | (VX_LOG_F: the float file) | reg; or
-                       VX_LOG_MEM | size */
+    uint8_t commit; /* 0: none; VX_LOG_COMMIT | (VX_LOG_AFFINE) | (VX_LOG_F: the float
+                       file) | reg; or VX_LOG_MEM | size */
     uint8_t core, warp;
     uint32_t pc, insn;
     uint32_t tmask;
@@ -267,12 +269,13 @@ typedef struct vx_logrec {
 #define VX_LOG_ISSUE  0xC0u
 #define VX_LOG_COMMIT 0x80u
 #define VX_LOG_F      0x40u
-#define VX_LOG_MEM    0x20u
+#define VX_LOG_AFFINE 0x20u /* with VX_LOG_COMMIT */
+#define VX_LOG_MEM    0x20u /* without VX_LOG_COMMIT */
 
 /* Bytes of a record with this commit byte at T threads per warp. */
-#define VX_LOGREC_SIZE(commit, T)                             \
-    (((commit)&VX_LOG_COMMIT) ? (16u + 4u * (T) + 15u) & ~15u \
-     : (commit)               ? (16u + 8u * (T) + 15u) & ~15u \
+#define VX_LOGREC_SIZE(commit, T)                                                                \
+    (((commit)&VX_LOG_COMMIT) ? (((commit)&VX_LOG_AFFINE) ? 32u : (16u + 4u * (T) + 15u) & ~15u) \
+     : (commit)               ? (16u + 8u * (T) + 15u) & ~15u                                    \
                               : 16u)
 
 /* Fill a record's header: dcycle < 64, core and warp < 256. */
@@ -289,12 +292,26 @@ static inline void vx_logrec_head(vx_logrec *q, uint32_t dcycle, uint8_t commit,
 }
 
 /*
+ * The values of a commit record's lanes 0..T-1: the record's own, or for an affine
+ * one, written to vals (T entries).
+ */
+static inline const uint32_t *vx_logrec_values(const vx_logrec *q, uint32_t T, uint32_t *vals)
+{
+    const uint32_t *v = (const uint32_t *)(const void *)(q + 1);
+    if (!(q->commit & VX_LOG_AFFINE)) return v;
+    for (uint32_t l = 0; l < T; l++)
+        vals[l] = v[0] + l * v[1];
+    return vals;
+}
+
+/*
  * The event a compact record stands for, at `cycle` with event index `index`:
- * fills *ev (whose other fields are left as they are), pointing it at *cm or at
- * mem[0..popcount(tmask)) for its commit or writes.  T <= 32.
+ * fills *ev (whose other fields are left as they are), pointing it at *cm for its
+ * commit (an affine one's values go to vals, T entries) or at mem[0..popcount(tmask))
+ * for its writes.  T <= 32.
  */
 static inline void vx_logrec_event(const vx_logrec *q, uint32_t T, uint64_t index, uint64_t cycle,
-                                   vx_event *ev, vx_commit *cm, vx_memwrite *mem)
+                                   vx_event *ev, vx_commit *cm, vx_memwrite *mem, uint32_t *vals)
 {
     const uint32_t *v = (const uint32_t *)(const void *)(q + 1);
     ev->kind = VX_EV_ISSUE;
@@ -312,7 +329,7 @@ static inline void vx_logrec_event(const vx_logrec *q, uint32_t T, uint64_t inde
         cm->file = q->commit & VX_LOG_F ? VX_RF_F : VX_RF_X;
         cm->reg = q->commit & 31u;
         cm->lanes = q->tmask;
-        cm->values = v;
+        cm->values = vx_logrec_values(q, T, vals);
         ev->ncommits = 1;
         ev->commits = cm;
     } else if (q->commit) {

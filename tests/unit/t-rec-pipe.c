@@ -293,6 +293,73 @@ static void logrecs_stores(const char *dir)
     if (wb) vx_trace_writer_free(wb);
 }
 
+/* Affine commit records (VX_LOG_AFFINE: base and stride for the values) append what
+ * the same commits with every value given as events append, at 8 lanes: affine on
+ * every lane, uniform, and affine on some lanes. */
+static void logrecs_affine(const char *dir)
+{
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s/affine-log.vxt", dir);
+    snprintf(b, sizeof b, "%s/affine-ev.vxt", dir);
+    shape s = {1, 4, 8, 0, 0, 1000, 1};
+    vx_trace_writer *wa = open_writer(a, &s), *wb = open_writer(b, &s);
+
+    static const struct {
+        uint8_t commit, warp;
+        uint32_t tmask, base, stride;
+    } r[3] = {{VX_LOG_COMMIT | VX_LOG_AFFINE | 10, 0, 0xFF, 0x1000, 4},
+              {VX_LOG_COMMIT | VX_LOG_AFFINE | VX_LOG_F | 3, 1, 0xFF, 0x3F800000u, 0},
+              {VX_LOG_COMMIT | VX_LOG_AFFINE | 11, 2, 0x0F, 0xFFFFFFF0u, 0xFFFFFFFFu}};
+
+    _Alignas(16) uint8_t buf[96];
+    memset(buf, 0, sizeof buf);
+    uint32_t vals[3][8];
+    vx_commit cm[3];
+    vx_event ev[4];
+    memset(ev, 0, sizeof ev);
+    for (int i = 0; i < 3; i++) {
+        const uint32_t pc = 0x80000100u + 4u * (uint32_t)i, insn = 0x00000013u;
+        vx_logrec q;
+        vx_logrec_head(&q, 1, r[i].commit, 0, r[i].warp, pc, insn, r[i].tmask);
+        memcpy(buf + 32 * i, &q, sizeof q);
+        const uint32_t bs[4] = {r[i].base, r[i].stride, 0, 0};
+        memcpy(buf + 32 * i + 16, bs, sizeof bs);
+        for (uint32_t l = 0; l < 8; l++) /* computed here, not by the library */
+            vals[i][l] = (uint32_t)((uint64_t)r[i].base + (uint64_t)l * r[i].stride);
+        cm[i] = (vx_commit){r[i].commit & VX_LOG_F ? VX_RF_F : VX_RF_X, r[i].commit & 31u,
+                            r[i].tmask, vals[i]};
+        ev[i].kind = VX_EV_ISSUE;
+        ev[i].index = (uint64_t)i;
+        ev[i].cycle = 6 + (uint64_t)i;
+        ev[i].warp = r[i].warp;
+        ev[i].pc = pc;
+        ev[i].insn = insn;
+        ev[i].tmask = r[i].tmask;
+        ev[i].ncommits = 1;
+        ev[i].commits = &cm[i];
+    }
+    ev[3].kind = VX_EV_END, ev[3].index = 3, ev[3].cycle = 8, ev[3].end_status = VX_END_EXIT;
+    uint64_t cycle = 5;
+    vx_err e = VX_ERR_IO;
+    size_t n = wa ? vx_trace_writer_logrecs(wa, buf, sizeof buf, &cycle, &e) : 0;
+    int bad = !wa || !wb || n != sizeof buf || e != VX_OK || cycle != 8;
+    for (int i = 0; i < 4 && !bad; i++)
+        bad = vx_trace_writer_event(wb, &ev[i]) != VX_OK ||
+              (i == 3 && vx_trace_writer_event(wa, &ev[i]));
+    bad = bad || vx_trace_writer_finish(wa) || vx_trace_writer_finish(wb);
+    if (bad && wa && wb) diag("%s / %s", vx_trace_writer_errmsg(wa), vx_trace_writer_errmsg(wb));
+    size_t na = 0, nb = 0;
+    uint8_t *da = slurp(a, &na), *db = slurp(b, &nb);
+    ok(!bad && da && db && na == nb && na > 100 && !memcmp(da, db, na),
+       "logrecs: affine commit records write what the same commits with their values write "
+       "(%zu and %zu bytes)",
+       na, nb);
+    free(da);
+    free(db);
+    if (wa) vx_trace_writer_free(wa);
+    if (wb) vx_trace_writer_free(wb);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/vxrr-t-rec-pipe.XXXXXX";
@@ -307,7 +374,7 @@ int main(void)
         {1, 3, 64, 1, 20000, 6000, 5},  /* 64 lanes: full copies */
         {2, 2, 128, 1, 30000, 8000, 6}, /* 128 lanes: the simulator waits for the writer */
     };
-    tap_plan((int)(sizeof shapes / sizeof shapes[0] + 5));
+    tap_plan((int)(sizeof shapes / sizeof shapes[0] + 6));
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         char name[64];
         snprintf(name, sizeof name, "%ux%ux%u%s", shapes[i].cores, shapes[i].warps,
@@ -317,6 +384,7 @@ int main(void)
     write_fails(dir);
     logrecs_edges(dir);
     logrecs_stores(dir);
+    logrecs_affine(dir);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) diag("could not remove %s", dir);
