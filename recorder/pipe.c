@@ -297,6 +297,7 @@ vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads)
     p->log.end = p->log.pos + PIPE_BATCH;
     p->log.refill = log_refill;
     p->log.ctx = p;
+    p->log.affine = true; /* fewer bytes for the other thread to take */
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
     if (pthread_create(&p->th, NULL, consumer, p) != 0) {

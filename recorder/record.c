@@ -487,7 +487,7 @@ int vxrec_record(const vxrec_opts *o)
     if (r.pipe) {
         vx_sim_set_log(r.sim, vxrec_pipe_log(r.pipe)); /* common issues: no observer call */
     } else if ((r.logbuf = aligned_alloc(16, LOGBUF))) {
-        r.log = (vx_log){r.logbuf, r.logbuf + LOGBUF, vx_sim_cycle(r.sim), log_refill, &r};
+        r.log = (vx_log){r.logbuf, r.logbuf + LOGBUF, vx_sim_cycle(r.sim), log_refill, &r, false};
         r.log_cycle0 = r.log.cycle;
         vx_sim_set_log(r.sim, &r.log);
     }

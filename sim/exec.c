@@ -1602,10 +1602,11 @@ report:
                           (!ncm || (c->lanes == (vx_lanes)tm0 && c->reg < 32 &&
                                     (c->file == VX_RF_X || c->file == VX_RF_F))))) {
                 /* values of the form base + lane * stride (uniform ones too) go as the
-                 * two numbers from 8 lanes up (4 lanes would take as many bytes) */
+                 * two numbers from 8 lanes up (4 lanes would take as many bytes), when
+                 * the log's client takes them */
                 const uint32_t *v = ncm ? c->values : NULL;
                 uint32_t base = 0, stride = 0, off = 1;
-                if (ncm && nt >= 8) {
+                if (ncm && nt >= 8 && lg->affine) {
                     base = v[0];
                     stride = v[1] - v[0];
                     off = 0;

@@ -201,8 +201,9 @@ void vx_sim_set_observer(vx_sim *sim, vx_sim_observer_fn fn, void *ctx, unsigned
  * integer or float file and of the issue's lanes, at most 32 threads per warp, core
  * and warp (within the core) below 256, and less than 64 cycles after log->cycle.
  *
- * Its record is a vx_logrec (vx_event.h).  The simulator sets log->cycle to the issue's cycle; an observer that writes into the
- * log sets it for the events it writes.  refill(log, need) is called when fewer
+ * Its record is a vx_logrec (vx_event.h).  The simulator sets log->cycle to the
+ * issue's cycle; an observer that writes into the log sets it for the events it
+ * writes.  refill(log, need) is called when fewer
  * than need bytes are left before end; it makes room (pos and end may change) or
  * returns false, and the issue goes to the observer instead.  Host byte order: the
  * log is for another thread of the same process, not for files.
@@ -212,6 +213,10 @@ typedef struct vx_log {
     uint64_t cycle;     /* cycle of the last event in the log */
     bool (*refill)(struct vx_log *log, size_t need);
     void *ctx; /* the client's */
+    /* The client takes affine commit records (VX_LOG_AFFINE: from 8 lanes up, values
+     * of the form base + lane * stride as the two numbers).  Fewer bytes to move
+     * to another thread; in one thread, expanding them costs more than it saves. */
+    bool affine;
 } vx_log;
 
 /* Set (or with NULL remove) the log; it stays the caller's.  Needs an observer. */

@@ -2,7 +2,8 @@
  * fuzz-sim.c - libFuzzer harness: any program on the simulator, with any Debug
  * Module accesses between slices of the run, recorded as vxrec records it (the
  * compact log and the observer into a trace writer).  The input is
- *   byte 0      platform: cores 1 + bit 0, warps 1 + bits 1..2, threads 2^(bits 3..5)
+ *   byte 0      platform: cores 1 + bit 0, warps 1 + bits 1..2, threads 2^(bits 3..5);
+ *               bit 6: the log takes affine commit records (as vxrec's writer thread)
  *   byte 1      n, the number of steps (at most 32)
  *   n x 6 bytes a step: kind, DM address, a 32-bit value (little-endian)
  *   the rest    the code, at 0x80000000 (a raw binary image)
@@ -118,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!f || !path || vx_trace_writer_new(&f->w) || vx_trace_writer_create(f->w, path, &wo) ||
         vx_trace_writer_header(f->w, &h))
         abort();
-    f->log = (vx_log){f->buf, f->buf + LOGBUF, vx_sim_cycle(s), refill, f};
+    f->log = (vx_log){f->buf, f->buf + LOGBUF, vx_sim_cycle(s), refill, f, (data[0] & 0x40) != 0};
     f->cycle0 = f->log.cycle;
     vx_sim_set_observer(s, observe, f, 0);
     vx_sim_set_log(s, &f->log);
