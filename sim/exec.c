@@ -79,6 +79,24 @@ static inline unsigned popc128(vx_lanes m)
     return popc64((uint64_t)m) + popc64((uint64_t)(m >> 64));
 }
 
+/*
+ * 0 when v[l] == base + l * stride for every lane l < nt (nt a multiple of 4), else
+ * not 0; four lanes at a time (the compact log's test for an affine commit).
+ */
+static inline uint32_t log_affine_dif(const uint32_t *v, uint32_t base, uint32_t stride,
+                                      uint32_t nt)
+{
+    typedef uint32_t u32x4 __attribute__((vector_size(16)));
+    const u32x4 step = {4 * stride, 4 * stride, 4 * stride, 4 * stride};
+    u32x4 e = {base, base + stride, base + 2 * stride, base + 3 * stride}, d = {0, 0, 0, 0};
+    for (uint32_t l = 0; l < nt; l += 4, e += step) {
+        u32x4 x;
+        memcpy(&x, v + l, sizeof x);
+        d |= x ^ e;
+    }
+    return d[0] | d[1] | d[2] | d[3];
+}
+
 /* ---- faults -------------------------------------------------------------------------------- */
 
 uint8_t vx_fault_signal(vx_fault_kind kind)
@@ -1609,9 +1627,7 @@ report:
                 if (ncm && nt >= 8 && lg->affine) {
                     base = v[0];
                     stride = v[1] - v[0];
-                    off = 0;
-                    for (uint32_t l = 2; l < nt; l++)
-                        off |= v[l] ^ (base + l * stride);
+                    off = log_affine_dif(v, base, stride, nt);
                 }
                 const bool aff = !off;
                 const size_t need = !ncm ? 16 : aff ? 32 : (16 + 4 * nt + 15) & ~(size_t)15;
@@ -1636,13 +1652,39 @@ report:
             } else if (nt <= 32 && !(ncm | ev->nwctl | ev->nconsole | ev->nreads) && dc < 64 &&
                        (core | wi) < 256 && ev->nmem &&
                        ev->nmem == (uint32_t)__builtin_popcountll(tm0)) {
-                /* a store: one write per lane of the mask, ascending, of one size */
+                /* a store: one write per lane of the mask, ascending, of one size; from 8
+                 * lanes up, with every lane active and addresses base + lane * stride, the
+                 * addresses go as those two numbers (when the log's client takes them) */
+                const vx_memwrite *m = s->ev_mem;
+                const uint32_t n = ev->nmem, size = m[0].size;
+                if (n == nt && nt >= 8 && lg->affine) {
+                    const uint32_t base = m[0].addr, stride = m[1].addr - base;
+                    uint32_t off = 0;
+                    for (uint32_t l = 0; l < n; l++)
+                        off |= (m[l].addr ^ (base + l * stride)) | (m[l].lane ^ l) |
+                               (m[l].size ^ size);
+                    const size_t need = (32 + 4 * nt + 15) & ~(size_t)15;
+                    if (!off &&
+                        (VX_LIKELY((size_t)(lg->end - lg->pos) >= need) || lg->refill(lg, need))) {
+                        vx_logrec *q = (vx_logrec *)(void *)lg->pos;
+                        uint32_t *o = (uint32_t *)(void *)(q + 1);
+                        o[0] = base;
+                        o[1] = stride;
+                        o[2] = o[3] = 0;
+                        for (uint32_t l = 0; l < n; l++)
+                            o[4 + l] = m[l].value;
+                        vx_logrec_head(q, (uint32_t)dc,
+                                       (uint8_t)(VX_LOG_MEM | VX_LOG_MEMAFF | size), core, wi, pc,
+                                       in->raw, (uint32_t)tm0);
+                        lg->pos += need;
+                        lg->cycle = s->cycle;
+                        return r;
+                    }
+                }
                 const size_t need = (16 + 8 * nt + 15) & ~(size_t)15;
                 if (VX_LIKELY((size_t)(lg->end - lg->pos) >= need) || lg->refill(lg, need)) {
                     vx_logrec *q = (vx_logrec *)(void *)lg->pos;
                     uint32_t *a = (uint32_t *)(void *)(q + 1), *v = a + nt;
-                    const vx_memwrite *m = s->ev_mem;
-                    const uint32_t n = ev->nmem, size = m[0].size;
                     uint32_t i = 0, next = 0; /* the lowest lane the next write may have */
                     for (; i < n && m[i].size == size && m[i].lane >= next &&
                            ((tm0 >> m[i].lane) & 1);

@@ -253,7 +253,10 @@ typedef struct vx_event {
  *   - no commit and one memory write per lane of the thread mask, in ascending lane
  *     order, all of one size (a store): a vx_logrec whose commit byte is VX_LOG_MEM
  *     | size (1, 2 or 4), then the T addresses and the T values of lanes 0..T-1
- *     (only the lanes of the mask matter; values already cut to the size),
+ *     (only the lanes of the mask matter; values already cut to the size); or, when
+ *     VX_LOG_MEMAFF is also set (every lane active, from 8 lanes up), the address of
+ *     lane l is base + l * stride and four u32 (base, stride, 0, 0) and the T values
+ *     follow,
  * padded to a multiple of 16 bytes: VX_LOGREC_SIZE.  Host byte order: for another
  * thread of the same process, never for files.
  */
@@ -271,12 +274,14 @@ typedef struct vx_logrec {
 #define VX_LOG_F      0x40u
 #define VX_LOG_AFFINE 0x20u /* with VX_LOG_COMMIT */
 #define VX_LOG_MEM    0x20u /* without VX_LOG_COMMIT */
+#define VX_LOG_MEMAFF 0x40u /* with VX_LOG_MEM: the addresses are base + lane * stride */
 
 /* Bytes of a record with this commit byte at T threads per warp. */
-#define VX_LOGREC_SIZE(commit, T)                                                                \
-    (((commit)&VX_LOG_COMMIT) ? (((commit)&VX_LOG_AFFINE) ? 32u : (16u + 4u * (T) + 15u) & ~15u) \
-     : (commit)               ? (16u + 8u * (T) + 15u) & ~15u                                    \
-                              : 16u)
+#define VX_LOGREC_SIZE(commit, T)                                                                  \
+    (((commit)&VX_LOG_COMMIT)   ? (((commit)&VX_LOG_AFFINE) ? 32u : (16u + 4u * (T) + 15u) & ~15u) \
+     : ((commit)&VX_LOG_MEMAFF) ? (32u + 4u * (T) + 15u) & ~15u                                    \
+     : (commit)                 ? (16u + 8u * (T) + 15u) & ~15u                                    \
+                                : 16u)
 
 /* Fill a record's header: dcycle < 64, core and warp < 256. */
 static inline void vx_logrec_head(vx_logrec *q, uint32_t dcycle, uint8_t commit, uint32_t core,
@@ -333,11 +338,13 @@ static inline void vx_logrec_event(const vx_logrec *q, uint32_t T, uint64_t inde
         ev->ncommits = 1;
         ev->commits = cm;
     } else if (q->commit) {
+        const bool aff = (q->commit & VX_LOG_MEMAFF) != 0;
+        const uint32_t *val = aff ? v + 4 : v + T;
         uint32_t n = 0;
         for (uint32_t l = 0; l < T; l++) {
             if (!((q->tmask >> l) & 1u)) continue;
-            mem[n].addr = v[l];
-            mem[n].value = v[T + l];
+            mem[n].addr = aff ? v[0] + l * v[1] : v[l];
+            mem[n].value = val[l];
             mem[n].size = (uint8_t)(q->commit & 7u);
             mem[n].lane = (uint8_t)l;
             n++;

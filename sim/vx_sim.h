@@ -197,9 +197,11 @@ void vx_sim_set_observer(vx_sim *sim, vx_sim_observer_fn fn, void *ctx, unsigned
  * it instead of being passed to the observer, which gets every other event as
  * before, in the same order (an observer that writes into the same log keeps one
  * ordered stream).  A common issue: no flags (not injected, not a step), no fault,
- * memory write, warp-control effect or console byte, at most one commit, of the
- * integer or float file and of the issue's lanes, at most 32 threads per warp, core
- * and warp (within the core) below 256, and less than 64 cycles after log->cycle.
+ * warp-control effect or console byte, at most 32 threads per warp, core and warp
+ * (within the core) below 256, less than 64 cycles after log->cycle, and either no
+ * memory write and at most one commit, of the integer or float file and of the
+ * issue's lanes, or no commit and one memory write of one size per lane of the
+ * thread mask (a store).
  *
  * Its record is a vx_logrec (vx_event.h).  The simulator sets log->cycle to the
  * issue's cycle; an observer that writes into the log sets it for the events it
@@ -213,9 +215,10 @@ typedef struct vx_log {
     uint64_t cycle;     /* cycle of the last event in the log */
     bool (*refill)(struct vx_log *log, size_t need);
     void *ctx; /* the client's */
-    /* The client takes affine commit records (VX_LOG_AFFINE: from 8 lanes up, values
-     * of the form base + lane * stride as the two numbers).  Fewer bytes to move
-     * to another thread; in one thread, expanding them costs more than it saves. */
+    /* The client takes affine records, from 8 lanes up: commits whose values are
+     * base + lane * stride (VX_LOG_AFFINE) and stores to every lane whose addresses
+     * are (VX_LOG_MEMAFF), as the two numbers.  Fewer bytes to move to another
+     * thread; in one thread, expanding them costs more than it saves. */
     bool affine;
 } vx_log;
 

@@ -705,6 +705,14 @@ static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     return p;
 }
 
+/* The u32 at p (host order, any alignment). */
+VXT_ALWAYS_INLINE uint32_t ld_u32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
 /*
  * One pass over the T memory writes of a store to every lane: bad is not 0 unless
  * they are one per lane in lane order (m[i].lane == i), all of one valid size (the
@@ -717,19 +725,26 @@ typedef struct mem_scan {
     uint32_t bad, dif, lo, hi, dif_u, dif_a;
 } mem_scan;
 
-/* mem_full_scan's work for lane i: the expected address ea and value ev (unmasked). */
-VXT_ALWAYS_INLINE void mem_scan_lane(mem_scan *r, const vx_memwrite *w, unsigned i, unsigned sz,
-                                     uint32_t v0, uint32_t ea, uint32_t ev)
+/* The scans' work for a write of address a and value v: the expected address ea and
+ * value ev (unmasked). */
+VXT_ALWAYS_INLINE void mem_scan_av(mem_scan *r, uint32_t a, uint32_t v, uint32_t v0, uint32_t ea,
+                                   uint32_t ev)
 {
-    const uint32_t a = w->addr, v = w->value;
-    uint16_t sl; /* size and lane, adjacent bytes */
-    memcpy(&sl, &w->size, 2);
-    r->bad |= sl ^ (sz | i << 8);
     r->dif |= a ^ ea;
     r->lo = a < r->lo ? a : r->lo;
     r->hi = a > r->hi ? a : r->hi;
     r->dif_u |= v ^ v0; /* the value bits past the size are masked once, at the end */
     r->dif_a |= v ^ ev;
+}
+
+/* mem_full_scan's work for lane i (mem_scan_av, and the size and lane checks). */
+VXT_ALWAYS_INLINE void mem_scan_lane(mem_scan *r, const vx_memwrite *w, unsigned i, unsigned sz,
+                                     uint32_t v0, uint32_t ea, uint32_t ev)
+{
+    uint16_t sl; /* size and lane, adjacent bytes */
+    memcpy(&sl, &w->size, 2);
+    r->bad |= sl ^ (sz | i << 8);
+    mem_scan_av(r, w->addr, w->value, v0, ea, ev);
 }
 
 VXT_ALWAYS_INLINE mem_scan mem_full_scan(const vx_memwrite *m, const unsigned T)
@@ -771,22 +786,37 @@ static __attribute__((noinline)) void mem_full_scan_any(mem_scan *r, const vx_me
     }
 }
 
+/* mem_full_scan of a store record of the simulator's log: addresses a[0..T) and values
+ * v[0..T) of one size sz (valid: the writer checked the record). */
+VXT_ALWAYS_INLINE mem_scan mem_log_scan(const uint32_t *a, const uint32_t *v, unsigned sz,
+                                        const unsigned T)
+{
+    const uint32_t mask = size_mask(sz), a0 = a[0], s = T > 1 ? a[1] - a0 : 0, v0 = v[0] & mask,
+                   vs = T > 1 ? (v[1] & mask) - v0 : 0;
+    mem_scan r = {0, 0, a0, a0, 0, 0};
+    for (unsigned i = 0; i < T; i++)
+        mem_scan_av(&r, a[i], v[i], v0, a0 + i * s, v0 + i * vs);
+    r.dif_u &= mask;
+    r.dif_a &= mask;
+    return r;
+}
+
 /*
  * The memory writes of a store to every lane, one write per lane in lane order, all
  * of one size (mem_full_scan, whose results are sc): the group of enc_mem with G.L
- * set, with constant T.  Same choices and bytes as enc_mem.
+ * set, with constant T.  Same choices and bytes as enc_mem.  The address and the value
+ * of write i are the u32 at A + i * step and V + i * step (host order).
  */
-VXT_ALWAYS_INLINE uint8_t *enc_mem_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
-                                          const vx_memwrite *m, const mem_scan *sc,
-                                          const unsigned T)
+VXT_ALWAYS_INLINE uint8_t *enc_mem_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p, unsigned sz,
+                                          const uint8_t *A, const uint8_t *V, const size_t step,
+                                          const mem_scan *sc, const unsigned T)
 {
-    const unsigned sz = m[0].size;
     uint8_t *gp = p++;
     unsigned G = (sz == 1 ? 0 : sz == 2 ? 1 : 2) | 4;
     ps->raw += 10ull * T;
 
     /* addresses: affine (the stride from lanes 0 and 1), else deltas */
-    const uint32_t a0 = m[0].addr, s = T > 1 ? m[1].addr - a0 : ws->mem_stride;
+    const uint32_t a0 = ld_u32(A), s = T > 1 ? ld_u32(A + step) - a0 : ws->mem_stride;
     const uint32_t lo = sc->lo, hi = sc->hi;
     if (!sc->dif) {
         uint32_t z0 = vxt_zz32(a0 - ws->mem_base), z1 = vxt_zz32(s - ws->mem_stride);
@@ -798,7 +828,7 @@ VXT_ALWAYS_INLINE uint8_t *enc_mem_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p
         uint32_t z = vxt_zz32(a0 - ws->mem_base);
         p = put_v32(p, z);
         for (unsigned i = 1; i < T; i++) {
-            z = vxt_zz32(m[i].addr - m[i - 1].addr);
+            z = vxt_zz32(ld_u32(A + i * step) - ld_u32(A + (i - 1) * step));
             p = put_v32(p, z);
         }
     }
@@ -813,13 +843,13 @@ VXT_ALWAYS_INLINE uint8_t *enc_mem_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p
             vxt_dg_span(dg, lo, last);
         } else {
             for (unsigned i = 0; i < T; i++)
-                vxt_dg_span(dg, m[i].addr, vxt_dg_last(m[i].addr, sz));
+                vxt_dg_span(dg, ld_u32(A + i * step), vxt_dg_last(ld_u32(A + i * step), sz));
         }
     }
 
     /* values, compared after masking to the size: uniform, affine or raw */
-    const uint32_t mask = size_mask(sz), v0 = m[0].value & mask,
-                   vs = T > 1 ? (m[1].value & mask) - v0 : 0;
+    const uint32_t mask = size_mask(sz), v0 = ld_u32(V) & mask,
+                   vs = T > 1 ? (ld_u32(V + step) & mask) - v0 : 0;
     if (!sc->dif_u) {
         p = put_v32(p, v0);
     } else if (!sc->dif_a) {
@@ -830,7 +860,7 @@ VXT_ALWAYS_INLINE uint8_t *enc_mem_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p
     } else {
         G |= 2 << 4;
         for (unsigned i = 0; i < T; i++) {
-            vx_put_le32(p, m[i].value); /* sz of the 4 bytes count */
+            vx_put_le32(p, ld_u32(V + i * step)); /* sz of the 4 bytes count */
             p += sz;
         }
     }
@@ -929,10 +959,11 @@ VXT_ALWAYS_INLINE uint8_t *enc_head_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p, co
     return p;
 }
 
-/* A commit to every lane of x or f register `reg` (f: the float file). */
+/* A commit to every lane of x or f register `reg` (f: the float file): the values v,
+ * or with aff, the values aff[0] + lane * aff[1]. */
 VXT_ALWAYS_INLINE uint8_t *enc_reg_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p, unsigned f,
-                                          unsigned reg, uint32_t insn, const uint32_t *values,
-                                          const unsigned T, unsigned LB)
+                                          unsigned reg, uint32_t insn, const uint32_t *v,
+                                          const uint32_t *aff, const unsigned T, unsigned LB)
 {
     uint8_t *kp = p++;
     if (reg == ((insn >> 7) & 31)) {
@@ -942,7 +973,18 @@ VXT_ALWAYS_INLINE uint8_t *enc_reg_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p
         *p++ = (uint8_t)(32 * f + reg);
     }
     ps->raw += 3 + LB + 4u * T;
-    return enc_full_t(p, kp, vxt_warp_row(ws, 32 * f + reg, T), values, T);
+    uint32_t *sh = vxt_warp_row(ws, 32 * f + reg, T);
+    if (!aff) return enc_full_t(p, kp, sh, v, T);
+    /* enc_full_t's choice for these values: uniform when the stride is 0, else affine */
+    const uint32_t b = aff[0], st = T > 1 ? aff[1] : 0;
+    p = put_v32(p, vxt_zz32(b - sh[0]));
+    if (st) {
+        p = put_v32(p, vxt_zz32(st - (sh[1] - sh[0])));
+        *kp |= 1 << 3;
+    }
+    for (unsigned l = 0; l < T; l++)
+        sh[l] = b + l * st;
+    return p;
 }
 
 /* Predictor updates after a plain issue (FORMAT.md §7.1; the tables and the insn
@@ -1010,11 +1052,15 @@ VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *
     p = enc_head_t(ps, ws, p, &h, nm ? 2 : nc, LB);
     if (nc) {
         if (VX_LIKELY(full)) /* every lane of an x or f register */
-            p = enc_reg_full_t(ps, ws, p, cm->file == VX_RF_F, cm->reg, insn, cm->values, T, LB);
+            p = enc_reg_full_t(ps, ws, p, cm->file == VX_RF_F, cm->reg, insn, cm->values, NULL, T,
+                               LB);
         else
             p = enc_commit_any(ps, ws, p, cm, insn, tmask);
     } else if (nm) {
-        p = VX_LIKELY(full) ? enc_mem_full_t(ps, ws, p, m, &sc, T) : enc_mem_any(ps, ws, p, ev);
+        const uint8_t *mb = (const uint8_t *)m;
+        p = VX_LIKELY(full) ? enc_mem_full_t(ps, ws, p, m[0].size, mb + offsetof(vx_memwrite, addr),
+                                             mb + offsetof(vx_memwrite, value), sizeof *m, &sc, T)
+                            : enc_mem_any(ps, ws, p, ev);
     }
     pred_after_t(ps, ws, &h);
     return p;
@@ -1036,11 +1082,45 @@ uint8_t *vxt_enc_fast(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     }
 }
 
+_Static_assert(VX_LOG_AFFINE == VX_LOG_MEM, "enc_log_t tests one bit for both");
+
+/* The memory write group of a store record of the simulator's log (to every lane). */
+VXT_ALWAYS_INLINE uint8_t *enc_log_store_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
+                                           const vx_logrec *q, const unsigned T)
+{
+    const uint32_t *v = (const uint32_t *)(const void *)(q + 1), *ad = v, *val = v + T;
+    uint32_t a[32];
+    if (q->commit & VX_LOG_MEMAFF) {
+        for (unsigned l = 0; l < T; l++)
+            a[l] = v[0] + l * v[1];
+        ad = a;
+        val = v + 4;
+    }
+    const unsigned sz = q->commit & 7u;
+    const mem_scan sc = mem_log_scan(ad, val, sz, T);
+    return enc_mem_full_t(ps, ws, p, sz, (const uint8_t *)ad, (const uint8_t *)val, 4, &sc, T);
+}
+
+/* Out of line, as the other rare parts of enc_log_t (with a constant T inside). */
+static __attribute__((noinline)) uint8_t *enc_log_store(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
+                                                        const vx_logrec *q)
+{
+    switch (ps->T) {
+    case 4: return enc_log_store_t(ps, ws, p, q, 4);
+    case 8: return enc_log_store_t(ps, ws, p, q, 8);
+    case 16: return enc_log_store_t(ps, ws, p, q, 16);
+    case 32: return enc_log_store_t(ps, ws, p, q, 32);
+    default: return enc_log_store_t(ps, ws, p, q, ps->T);
+    }
+}
+
 /*
  * A record of the simulator's compact log (vx_logrec, vx_event.h) at `cycle`: the
  * same bytes as vxt_enc_fast for the event it stands for, without building one.
  * NULL (nothing written or changed) when the record names a core, warp or lane
- * outside the platform: the general path explains.
+ * outside the platform (the general path explains), or is an affine commit or a
+ * store to some of the lanes only (the general path encodes them).  The writer
+ * checked the commit byte.
  */
 VXT_ALWAYS_INLINE uint8_t *enc_log_t(vxt_pred *ps, uint8_t *p, const vx_logrec *q, uint64_t cycle,
                                      const uint32_t T)
@@ -1048,22 +1128,26 @@ VXT_ALWAYS_INLINE uint8_t *enc_log_t(vxt_pred *ps, uint8_t *p, const vx_logrec *
     const unsigned LB = (T + 7) / 8, c = q->commit;
     const vx_lanes all = vx_lanes_all(T);
     const ihead h = {cycle, q->core, q->warp, q->pc, q->insn, (vx_lanes)q->tmask};
+    const uint32_t *v = (const uint32_t *)(const void *)(q + 1);
+    const bool commit = (c & VX_LOG_COMMIT) != 0, store = c && !commit;
     if (VX_UNLIKELY(h.core >= ps->C) | VX_UNLIKELY(h.warp >= ps->W) |
-        VX_UNLIKELY((h.tmask & ~all) != 0))
-        return NULL;
+        VX_UNLIKELY((h.tmask & ~all) != 0) | VX_UNLIKELY((c & VX_LOG_MEM) && h.tmask != all))
+        return NULL; /* VX_LOG_MEM: a store, or with a commit, VX_LOG_AFFINE (the same bit) */
     vxt_warp *ws = vxt_pred_warp(ps, h.core * ps->W + h.warp);
     if (VX_UNLIKELY(!ws)) return NULL;
-    p = enc_head_t(ps, ws, p, &h, c != 0, LB);
-    if (c) {
+    p = enc_head_t(ps, ws, p, &h, store ? 2 : commit, LB);
+    if (commit) {
         const unsigned f = (c & VX_LOG_F) != 0;
-        const uint32_t *v = (const uint32_t *)(const void *)(q + 1);
         if (VX_LIKELY(h.tmask == all)) {
-            p = enc_reg_full_t(ps, ws, p, f, c & 31u, h.insn, v, T, LB);
+            p = enc_reg_full_t(ps, ws, p, f, c & 31u, h.insn, v, (c & VX_LOG_AFFINE) ? v : NULL, T,
+                               LB);
         } else {
             vx_commit cm = {
                 .file = f ? VX_RF_F : VX_RF_X, .reg = c & 31u, .lanes = h.tmask, .values = v};
             p = enc_commit_any(ps, ws, p, &cm, h.insn, h.tmask);
         }
+    } else if (store) {
+        p = enc_log_store(ps, ws, p, q);
     }
     pred_after_t(ps, ws, &h);
     return p;

@@ -560,7 +560,7 @@ size_t vx_trace_writer_logrecs(vx_trace_writer *w, const uint8_t *buf, size_t le
     vx_event ev;
     vx_commit cm;
     vx_memwrite mem[32];
-    _Alignas(16) uint8_t full[16 + 4 * 32]; /* an affine record with its T values */
+    uint32_t vals[32]; /* an affine commit's values */
     memset(&ev, 0, sizeof ev);
     uint64_t cyc = *cycle;
     size_t off = 0;
@@ -575,10 +575,9 @@ size_t vx_trace_writer_logrecs(vx_trace_writer *w, const uint8_t *buf, size_t le
         }
         const unsigned c = q->commit;
         const bool store = c && !(c & VX_LOG_COMMIT);
-        if (VX_UNLIKELY(
-                store ? (c != (VX_LOG_MEM | 1) && c != (VX_LOG_MEM | 2) && c != (VX_LOG_MEM | 4)) ||
-                            w->T > 32
-                      : (c & VX_LOG_AFFINE) && w->T > 32)) {
+        const unsigned size = c & ~(VX_LOG_MEM | VX_LOG_MEMAFF); /* of a store */
+        const bool bad_store = !(c & VX_LOG_MEM) || (size != 1 && size != 2 && size != 4);
+        if (VX_UNLIKELY(store ? bad_store || w->T > 32 : (c & VX_LOG_AFFINE) && w->T > 32)) {
             *err = wfail(w, VX_ERR_INVAL,
                          "a compact log record with commit byte 0x%02x at %u threads per warp", c,
                          w->T);
@@ -586,22 +585,15 @@ size_t vx_trace_writer_logrecs(vx_trace_writer *w, const uint8_t *buf, size_t le
         }
         off += n;
         cyc += q->kind & 63u;
-        if (VX_UNLIKELY(!store && (c & VX_LOG_AFFINE))) { /* as the record with all values */
-            vx_logrec *fq = (vx_logrec *)(void *)full;
-            *fq = *q;
-            fq->commit = (uint8_t)(c & ~VX_LOG_AFFINE);
-            vx_logrec_values(q, w->T, (uint32_t *)(void *)(fq + 1));
-            q = fq;
-        }
         /* vx_trace_writer_event's fast path, without building an event */
-        if (VX_LIKELY(!store) && VX_LIKELY(fast_room(w))) {
+        if (VX_LIKELY(fast_room(w))) {
             uint8_t *p0 = w->buf + w->len, *p = vxt_enc_log(&w->pred, p0, q, cyc);
             if (VX_LIKELY(p != NULL)) {
                 if (VX_UNLIKELY(*err = fast_done(w, (size_t)(p - p0), cyc))) break;
                 continue;
             }
         }
-        vx_logrec_event(q, w->T, w->index, cyc, &ev, &cm, mem, NULL);
+        vx_logrec_event(q, w->T, w->index, cyc, &ev, &cm, mem, vals);
         if ((*err = vx_trace_writer_event(w, &ev))) break;
     }
     *cycle = cyc;

@@ -218,14 +218,24 @@ static void logrecs_edges(const char *dir)
     n = w ? vx_trace_writer_logrecs(w, buf, 20, &cycle, &e) : 0;
     ok(w && n == 0 && e == VX_ERR_INVAL && vx_trace_writer_index(w) == 1,
        "logrecs: a record cut short is refused (%s)", w ? vx_trace_writer_errmsg(w) : "");
-    /* a commit byte no record has (a store of 3 bytes) */
-    q.commit = VX_LOG_MEM | 3;
-    memcpy(buf, &q, sizeof q);
-    n = w ? vx_trace_writer_logrecs(w, buf, 48, &cycle, &e) : 0;
-    ok(w && n == 0 && e == VX_ERR_INVAL && vx_trace_writer_index(w) == 1,
-       "logrecs: a record with commit byte 0x23 is refused (%s)",
-       w ? vx_trace_writer_errmsg(w) : "");
     if (w) vx_trace_writer_free(w);
+    /* commit bytes no record has: a store of 3 bytes, affine addresses without a
+     * store, a store of 8 bytes with affine addresses (each to a new writer: a
+     * writer that failed refuses everything after) */
+    static const uint8_t badc[3] = {VX_LOG_MEM | 3, VX_LOG_MEMAFF | 4,
+                                    VX_LOG_MEM | VX_LOG_MEMAFF | 8};
+    int bad = 0;
+    for (int i = 0; i < 3; i++) {
+        w = open_writer(path, &s);
+        q.commit = badc[i];
+        memcpy(buf, &q, sizeof q);
+        n = w ? vx_trace_writer_logrecs(w, buf, 128, &cycle, &e) : 0;
+        if (!w || n != 0 || e != VX_ERR_INVAL || vx_trace_writer_index(w) != 0 ||
+            !strstr(vx_trace_writer_errmsg(w), "commit byte"))
+            bad++, diag("commit byte 0x%02x: %s", badc[i], w ? vx_trace_writer_errmsg(w) : "");
+        if (w) vx_trace_writer_free(w);
+    }
+    ok(!bad, "logrecs: records with commit bytes 0x23, 0x44 and 0x68 are refused");
 }
 
 /* Store records (VX_LOG_MEM) append what the same writes given as events append:
@@ -295,7 +305,7 @@ static void logrecs_stores(const char *dir)
 
 /* Affine commit records (VX_LOG_AFFINE: base and stride for the values) append what
  * the same commits with every value given as events append, at 8 lanes: affine on
- * every lane, uniform, and affine on some lanes. */
+ * every lane, uniform, affine on some lanes, then a full commit after an affine one. */
 static void logrecs_affine(const char *dir)
 {
     char a[512], b[512];
@@ -311,11 +321,11 @@ static void logrecs_affine(const char *dir)
               {VX_LOG_COMMIT | VX_LOG_AFFINE | VX_LOG_F | 3, 1, 0xFF, 0x3F800000u, 0},
               {VX_LOG_COMMIT | VX_LOG_AFFINE | 11, 2, 0x0F, 0xFFFFFFF0u, 0xFFFFFFFFu}};
 
-    _Alignas(16) uint8_t buf[96];
+    _Alignas(16) uint8_t buf[96 + 48];
     memset(buf, 0, sizeof buf);
     uint32_t vals[3][8];
     vx_commit cm[3];
-    vx_event ev[4];
+    vx_event ev[5];
     memset(ev, 0, sizeof ev);
     for (int i = 0; i < 3; i++) {
         const uint32_t pc = 0x80000100u + 4u * (uint32_t)i, insn = 0x00000013u;
@@ -338,14 +348,26 @@ static void logrecs_affine(const char *dir)
         ev[i].ncommits = 1;
         ev[i].commits = &cm[i];
     }
-    ev[3].kind = VX_EV_END, ev[3].index = 3, ev[3].cycle = 8, ev[3].end_status = VX_END_EXIT;
+    /* then x10 of warp 0 again, with values close to the affine ones: encoded as
+     * deltas against them (what an affine record left in the predictor) */
+    uint32_t v4[8];
+    for (uint32_t l = 0; l < 8; l++)
+        v4[l] = vals[0][l] + l * l;
+    const vx_commit c4 = {VX_RF_X, 10, 0xFF, v4};
+    vx_logrec q4;
+    vx_logrec_head(&q4, 1, VX_LOG_COMMIT | 10, 0, 0, 0x8000010Cu, 0x00000013u, 0xFF);
+    memcpy(buf + 96, &q4, sizeof q4);
+    memcpy(buf + 112, v4, sizeof v4);
+    ev[3] = ev[0];
+    ev[3].index = 3, ev[3].cycle = 9, ev[3].pc = 0x8000010Cu, ev[3].commits = &c4;
+    ev[4].kind = VX_EV_END, ev[4].index = 4, ev[4].cycle = 9, ev[4].end_status = VX_END_EXIT;
     uint64_t cycle = 5;
     vx_err e = VX_ERR_IO;
     size_t n = wa ? vx_trace_writer_logrecs(wa, buf, sizeof buf, &cycle, &e) : 0;
-    int bad = !wa || !wb || n != sizeof buf || e != VX_OK || cycle != 8;
-    for (int i = 0; i < 4 && !bad; i++)
+    int bad = !wa || !wb || n != sizeof buf || e != VX_OK || cycle != 9;
+    for (int i = 0; i < 5 && !bad; i++)
         bad = vx_trace_writer_event(wb, &ev[i]) != VX_OK ||
-              (i == 3 && vx_trace_writer_event(wa, &ev[i]));
+              (i == 4 && vx_trace_writer_event(wa, &ev[i]));
     bad = bad || vx_trace_writer_finish(wa) || vx_trace_writer_finish(wb);
     if (bad && wa && wb) diag("%s / %s", vx_trace_writer_errmsg(wa), vx_trace_writer_errmsg(wb));
     size_t na = 0, nb = 0;
@@ -354,6 +376,85 @@ static void logrecs_affine(const char *dir)
        "logrecs: affine commit records write what the same commits with their values write "
        "(%zu and %zu bytes)",
        na, nb);
+    free(da);
+    free(db);
+    if (wa) vx_trace_writer_free(wa);
+    if (wb) vx_trace_writer_free(wb);
+}
+
+/* Store records at 8 lanes append what the same writes given as events append:
+ * affine addresses (VX_LOG_MEMAFF) with raw, uniform and affine values, listed
+ * addresses on every lane, and affine addresses on some lanes only. */
+static void logrecs_stores8(const char *dir)
+{
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s/stores8-log.vxt", dir);
+    snprintf(b, sizeof b, "%s/stores8-ev.vxt", dir);
+    shape s = {1, 4, 8, 0, 0, 1000, 1};
+    vx_trace_writer *wa = open_writer(a, &s), *wb = open_writer(b, &s);
+
+    static const struct {
+        uint8_t commit;
+        uint32_t tmask, a0, as; /* as: address stride; 0: listed addresses a0 + 40 * l * l */
+        uint32_t v0, vs, vx;    /* value of lane l: v0 + l * vs ^ (l * vx) */
+    } r[5] = {
+        {VX_LOG_MEM | VX_LOG_MEMAFF | 4, 0xFF, 0x3000, 4, 0x12345678u, 0, 0x9E3779B9u},
+        {VX_LOG_MEM | VX_LOG_MEMAFF | 1, 0xFF, 0x3100, 1, 0xAB, 0, 0},
+        {VX_LOG_MEM | VX_LOG_MEMAFF | 2, 0xFF, 0xFFFFFFF0u, 0xFFFFFFFEu, 100, 3, 0},
+        {VX_LOG_MEM | 4, 0xFF, 0x5000, 0, 1, 1, 0},
+        {VX_LOG_MEM | VX_LOG_MEMAFF | 4, 0x3C, 0x6000, 8, 0, 0, 0x01010101u},
+    };
+
+    _Alignas(16) uint8_t buf[5 * 80];
+    size_t len = 0;
+    vx_memwrite mem[5][8];
+    vx_event ev[6];
+    memset(ev, 0, sizeof ev);
+    memset(buf, 0xEE, sizeof buf); /* unused lanes hold junk */
+    for (int i = 0; i < 5; i++) {
+        const uint32_t pc = 0x80000200u + 4u * (uint32_t)i, insn = 0x00b12023u;
+        const bool aff = (r[i].commit & VX_LOG_MEMAFF) != 0;
+        vx_logrec q;
+        vx_logrec_head(&q, 2, r[i].commit, 0, (uint32_t)i % 4, pc, insn, r[i].tmask);
+        memcpy(buf + len, &q, sizeof q);
+        uint32_t *o = (uint32_t *)(void *)(buf + len + 16), n = 0;
+        if (aff) o[0] = r[i].a0, o[1] = r[i].as, o[2] = o[3] = 0;
+        for (uint32_t l = 0; l < 8; l++) {
+            const uint32_t addr = r[i].as ? r[i].a0 + l * r[i].as : r[i].a0 + 40 * l * l;
+            const uint32_t sz = r[i].commit & 7u, mask = sz == 4 ? 0xFFFFFFFFu : (1u << 8 * sz) - 1;
+            const uint32_t v = ((r[i].v0 + l * r[i].vs) ^ (l * r[i].vx)) & mask;
+            if (!aff) o[l] = addr;
+            o[aff ? 4 + l : 8 + l] = v;
+            if ((r[i].tmask >> l) & 1)
+                mem[i][n++] = (vx_memwrite){addr, v, (uint8_t)sz, (uint8_t)l};
+        }
+        len += VX_LOGREC_SIZE(r[i].commit, 8);
+        ev[i].kind = VX_EV_ISSUE;
+        ev[i].index = (uint64_t)i;
+        ev[i].cycle = 2 * (uint64_t)i + 2;
+        ev[i].warp = (uint32_t)i % 4;
+        ev[i].pc = pc;
+        ev[i].insn = insn;
+        ev[i].tmask = r[i].tmask;
+        ev[i].nmem = n;
+        ev[i].mem = mem[i];
+    }
+    ev[5].kind = VX_EV_END, ev[5].index = 5, ev[5].cycle = 10, ev[5].end_status = VX_END_EXIT;
+    uint64_t cycle = 0;
+    vx_err e = VX_ERR_IO;
+    size_t n = wa ? vx_trace_writer_logrecs(wa, buf, len, &cycle, &e) : 0;
+    int bad = !wa || !wb || n != len || e != VX_OK || cycle != 10;
+    for (int i = 0; i < 6 && !bad; i++)
+        bad = vx_trace_writer_event(wb, &ev[i]) != VX_OK ||
+              (i == 5 && vx_trace_writer_event(wa, &ev[i]));
+    bad = bad || vx_trace_writer_finish(wa) || vx_trace_writer_finish(wb);
+    if (bad && wa && wb) diag("%s / %s", vx_trace_writer_errmsg(wa), vx_trace_writer_errmsg(wb));
+    size_t na = 0, nb = 0;
+    uint8_t *da = slurp(a, &na), *db = slurp(b, &nb);
+    ok(!bad && da && db && na == nb && na > 100 && !memcmp(da, db, na),
+       "logrecs: store records at 8 lanes (affine and listed addresses) write what the same "
+       "stores as events write (%zu and %zu bytes, %zu bytes of records)",
+       na, nb, len);
     free(da);
     free(db);
     if (wa) vx_trace_writer_free(wa);
@@ -374,7 +475,7 @@ int main(void)
         {1, 3, 64, 1, 20000, 6000, 5},  /* 64 lanes: full copies */
         {2, 2, 128, 1, 30000, 8000, 6}, /* 128 lanes: the simulator waits for the writer */
     };
-    tap_plan((int)(sizeof shapes / sizeof shapes[0] + 6));
+    tap_plan((int)(sizeof shapes / sizeof shapes[0] + 7));
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         char name[64];
         snprintf(name, sizeof name, "%ux%ux%u%s", shapes[i].cores, shapes[i].warps,
@@ -385,6 +486,7 @@ int main(void)
     logrecs_edges(dir);
     logrecs_stores(dir);
     logrecs_affine(dir);
+    logrecs_stores8(dir);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) diag("could not remove %s", dir);

@@ -7,7 +7,7 @@
  * observer's events marked in between) is rebuilt into events and must be the first
  * run's, event by event: same index order, cycle, core, warp, pc, instruction, mask
  * and commit (affine and uniform commits come as two numbers from 8 lanes up, stores
- * as store records).  Shapes: 4, 8 and 32 lanes (logged), 64 lanes (never logged); a log that
+ * as store records, their addresses as two numbers from 8 lanes up).  Shapes: 4, 8 and 32 lanes (logged), 64 lanes (never logged); a log that
  * refuses to grow (every issue goes to the observer) and one refilled in small
  * pieces.
  */
@@ -143,7 +143,7 @@ static void check(const char *name, uint32_t cores, uint32_t warps, uint32_t T, 
     b->mode = mode;
     run_kernel(a, cores, warps, T, false);
     run_kernel(b, cores, warps, T, true);
-    uint32_t n = 0, nlog = 0, nobs = 0, nstore = 0, naff = 0, bad = 0;
+    uint32_t n = 0, nlog = 0, nobs = 0, nstore = 0, naff = 0, naffst = 0, bad = 0;
     /* a store record fits in the log's segment (else stores go to the observer) */
     const bool stores_fit = VX_LOGREC_SIZE(VX_LOG_MEM | 4, T) <= b->seglen;
     uint64_t prev = 0; /* the previous event's cycle */
@@ -167,6 +167,8 @@ static void check(const char *name, uint32_t cores, uint32_t warps, uint32_t T, 
             naff +=
                 (q->commit & (VX_LOG_COMMIT | VX_LOG_AFFINE)) == (VX_LOG_COMMIT | VX_LOG_AFFINE);
             nstore += ev.nmem != 0;
+            naffst += (q->commit & (VX_LOG_COMMIT | VX_LOG_MEM | VX_LOG_MEMAFF)) ==
+                      (VX_LOG_MEM | VX_LOG_MEMAFF);
             off += VX_LOGREC_SIZE(q->commit, T);
             d = tg_digest(&ev, T);
             prev = ev.cycle;
@@ -177,11 +179,12 @@ static void check(const char *name, uint32_t cores, uint32_t warps, uint32_t T, 
     }
     ok(!bad && n == a->n && off == b->len && a->n > 1000 &&
            (expect_logged ? nlog > a->n / 2 && (nstore > a->n / 20 || !stores_fit) &&
-                                (T >= 8 && mode != 1 ? naff > a->n / 20 : !naff)
+                                (T >= 8 && mode != 1 ? naff > a->n / 20 && naffst > a->n / 20
+                                                     : !naff && !naffst)
                           : !nlog),
        "%s: the log and the observer give the observer's %u events (%u from the log, %u "
-       "of them stores, %u affine commits, %u refills, %u refused)",
-       name, a->n, nlog, nstore, naff, b->refills, b->refused);
+       "of them stores, %u with affine addresses, %u affine commits, %u refills, %u refused)",
+       name, a->n, nlog, nstore, naffst, naff, b->refills, b->refused);
     free(a);
     free(b->buf);
     free(b);
