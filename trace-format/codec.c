@@ -982,8 +982,15 @@ VXT_ALWAYS_INLINE uint8_t *enc_reg_full_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p
         p = put_v32(p, vxt_zz32(st - (sh[1] - sh[0])));
         *kp |= 1 << 3;
     }
-    for (unsigned l = 0; l < T; l++)
-        sh[l] = b + l * st;
+    if (T % 4 == 0) { /* four lanes at a time, by addition (SSE2 has no 32-bit multiply) */
+        const vxt_u32x4 step = {4 * st, 4 * st, 4 * st, 4 * st};
+        vxt_u32x4 e = {b, b + st, b + 2 * st, b + 3 * st};
+        for (unsigned l = 0; l < T; l += 4, e += step)
+            memcpy(sh + l, &e, sizeof e);
+    } else {
+        for (unsigned l = 0; l < T; l++)
+            sh[l] = b + l * st;
+    }
     return p;
 }
 
