@@ -1160,19 +1160,63 @@ VXT_ALWAYS_INLINE uint8_t *enc_log_t(vxt_pred *ps, uint8_t *p, const vx_logrec *
     return p;
 }
 
-static uint8_t *enc_log_any(vxt_pred *ps, uint8_t *p, const vx_logrec *q, uint64_t cycle)
+/* The commit bytes of the compact log's records at T threads per warp (vx_event.h). */
+VXT_ALWAYS_INLINE bool log_commit_ok(unsigned c, uint32_t T)
 {
-    return enc_log_t(ps, p, q, cycle, ps->T);
+    if (!c || (c & VX_LOG_COMMIT)) return !(c & VX_LOG_AFFINE) || T <= 32;
+    const unsigned size = c & ~(VX_LOG_MEM | VX_LOG_MEMAFF);
+    return (c & VX_LOG_MEM) && (size == 1 || size == 2 || size == 4) && T <= 32;
 }
 
-uint8_t *vxt_enc_log(vxt_pred *ps, uint8_t *p, const vx_logrec *q, uint64_t cycle)
+bool vxt_log_commit_ok(unsigned commit, uint32_t T)
+{
+    return log_commit_ok(commit, T);
+}
+
+/*
+ * The run loop of vxt_enc_logs with a constant T: records while each is whole, has a
+ * valid commit byte and takes enc_log_t's path, and the output has not reached stop.
+ */
+VXT_ALWAYS_INLINE size_t enc_logs_t(vxt_pred *ps, uint8_t **pp, const uint8_t *stop,
+                                    const uint8_t *buf, size_t len, uint64_t *cycle, uint64_t *nrec,
+                                    const uint32_t T)
+{
+    uint8_t *p = *pp;
+    uint64_t cyc = *cycle, n = 0;
+    size_t off = 0;
+    while (off < len && p < stop && buf[off] >= VX_LOG_ISSUE && len - off >= 16) {
+        const vx_logrec *q = (const vx_logrec *)(const void *)(buf + off);
+        const size_t size = VX_LOGREC_SIZE(q->commit, T);
+        if (VX_UNLIKELY(size > len - off) || VX_UNLIKELY(!log_commit_ok(q->commit, T))) break;
+        const uint64_t c = cyc + (q->kind & 63u);
+        uint8_t *e = enc_log_t(ps, p, q, c, T);
+        if (VX_UNLIKELY(e == NULL)) break;
+        p = e;
+        cyc = c;
+        off += size;
+        n++;
+    }
+    *pp = p;
+    *cycle = cyc;
+    *nrec = n;
+    return off;
+}
+
+static size_t enc_logs_any(vxt_pred *ps, uint8_t **pp, const uint8_t *stop, const uint8_t *buf,
+                           size_t len, uint64_t *cycle, uint64_t *nrec)
+{
+    return enc_logs_t(ps, pp, stop, buf, len, cycle, nrec, ps->T);
+}
+
+size_t vxt_enc_logs(vxt_pred *ps, uint8_t **pp, const uint8_t *stop, const uint8_t *buf, size_t len,
+                    uint64_t *cycle, uint64_t *nrec)
 {
     switch (ps->T) {
-    case 4: return enc_log_t(ps, p, q, cycle, 4);
-    case 8: return enc_log_t(ps, p, q, cycle, 8);
-    case 16: return enc_log_t(ps, p, q, cycle, 16);
-    case 32: return enc_log_t(ps, p, q, cycle, 32);
-    default: return enc_log_any(ps, p, q, cycle);
+    case 4: return enc_logs_t(ps, pp, stop, buf, len, cycle, nrec, 4);
+    case 8: return enc_logs_t(ps, pp, stop, buf, len, cycle, nrec, 8);
+    case 16: return enc_logs_t(ps, pp, stop, buf, len, cycle, nrec, 16);
+    case 32: return enc_logs_t(ps, pp, stop, buf, len, cycle, nrec, 32);
+    default: return enc_logs_any(ps, pp, stop, buf, len, cycle, nrec);
     }
 }
 

@@ -413,9 +413,16 @@ uint8_t *vxt_enc_event(vxt_pred *ps, uint8_t *p, const vx_event *ev);
  * fault; at most one commit, of an x or f register, or memory writes and no commit),
  * checked here: NULL, nothing written or changed, for any other or invalid event. */
 uint8_t *vxt_enc_fast(vxt_pred *ps, uint8_t *p, const vx_event *ev);
-/* The same for a record of the simulator's compact log, at `cycle` (no check of the
- * commit byte beyond what vx_trace_writer_logrecs reads of it). */
-uint8_t *vxt_enc_log(vxt_pred *ps, uint8_t *p, const vx_logrec *q, uint64_t cycle);
+/* The same for a run of the simulator's compact log records (vx_event.h) in
+ * buf[0..len), the first *cycle cycles after the event before: encodes at *pp while
+ * each record is whole, has a valid commit byte (vxt_log_commit_ok) and is one of the
+ * common issues, and *pp is below stop (the output may pass stop by one record).
+ * Returns the bytes of buf taken; *pp, *cycle (the last record's) and *nrec (records
+ * encoded) are updated.  0 when the first record is not taken: nothing changed. */
+size_t vxt_enc_logs(vxt_pred *ps, uint8_t **pp, const uint8_t *stop, const uint8_t *buf, size_t len,
+                    uint64_t *cycle, uint64_t *nrec);
+/* A commit byte some compact log record has at T threads per warp. */
+bool vxt_log_commit_ok(unsigned commit, uint32_t T);
 
 /* Decoded event storage (reader side); grows to the largest event seen. */
 typedef struct vxt_evbuf {

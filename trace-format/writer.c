@@ -566,6 +566,32 @@ size_t vx_trace_writer_logrecs(vx_trace_writer *w, const uint8_t *buf, size_t le
     size_t off = 0;
     *err = VX_OK;
     while (off < len && buf[off] >= VX_LOG_ISSUE) {
+        /* vx_trace_writer_event's fast path, a run of records at a time, without
+         * building events: up to the end of the chunk */
+        if (VX_LIKELY(fast_room(w))) {
+            const size_t lim =
+                w->opts.chunk_bytes < w->cap - 65536 ? w->opts.chunk_bytes : w->cap - 65536;
+            uint8_t *p0 = w->buf + w->len, *p = p0;
+            uint64_t nrec;
+            const size_t k =
+                vxt_enc_logs(&w->pred, &p, w->buf + lim, buf + off, len - off, &cyc, &nrec);
+            if (VX_LIKELY(k != 0)) {
+                off += k;
+                w->len += (size_t)(p - p0);
+                w->st.encoded_bytes += (size_t)(p - p0);
+                w->st.records += nrec;
+                w->index += nrec;
+                w->cycle = cyc;
+                if (w->len >= w->opts.chunk_bytes) {
+                    w->st.raw_bytes = w->pred.raw;
+                    w->st.issues = w->index;
+                    w->st.cycle = w->cycle;
+                    if ((*err = flush_events(w))) break;
+                }
+                continue;
+            }
+        }
+        /* one record the general way (or refused, with the reason) */
         const vx_logrec *q = (const vx_logrec *)(const void *)(buf + off);
         const size_t n = len - off < 2 ? 16 : VX_LOGREC_SIZE(q->commit, w->T);
         if (VX_UNLIKELY(n > len - off)) { /* a cut record: not ours to guess */
@@ -573,26 +599,14 @@ size_t vx_trace_writer_logrecs(vx_trace_writer *w, const uint8_t *buf, size_t le
                 wfail(w, VX_ERR_INVAL, "a compact log record cut off after %zu bytes", len - off);
             break;
         }
-        const unsigned c = q->commit;
-        const bool store = c && !(c & VX_LOG_COMMIT);
-        const unsigned size = c & ~(VX_LOG_MEM | VX_LOG_MEMAFF); /* of a store */
-        const bool bad_store = !(c & VX_LOG_MEM) || (size != 1 && size != 2 && size != 4);
-        if (VX_UNLIKELY(store ? bad_store || w->T > 32 : (c & VX_LOG_AFFINE) && w->T > 32)) {
+        if (VX_UNLIKELY(!vxt_log_commit_ok(q->commit, w->T))) {
             *err = wfail(w, VX_ERR_INVAL,
-                         "a compact log record with commit byte 0x%02x at %u threads per warp", c,
-                         w->T);
+                         "a compact log record with commit byte 0x%02x at %u threads per warp",
+                         q->commit, w->T);
             break;
         }
         off += n;
         cyc += q->kind & 63u;
-        /* vx_trace_writer_event's fast path, without building an event */
-        if (VX_LIKELY(fast_room(w))) {
-            uint8_t *p0 = w->buf + w->len, *p = vxt_enc_log(&w->pred, p0, q, cyc);
-            if (VX_LIKELY(p != NULL)) {
-                if (VX_UNLIKELY(*err = fast_done(w, (size_t)(p - p0), cyc))) break;
-                continue;
-            }
-        }
         vx_logrec_event(q, w->T, w->index, cyc, &ev, &cm, mem, vals);
         if ((*err = vx_trace_writer_event(w, &ev))) break;
     }
