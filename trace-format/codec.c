@@ -907,8 +907,14 @@ VXT_ALWAYS_INLINE vx_lanes ld_lanes(const vx_lanes *m)
 typedef struct ihead {
     uint64_t cycle;
     uint32_t core, warp, pc, insn;
-    vx_lanes tmask;
+    uint64_t tlo, thi; /* the thread mask, as two halves: a 16-byte load of the struct
+                          right after it was written in halves would wait for the stores */
 } ihead;
+
+VXT_ALWAYS_INLINE vx_lanes ih_mask(const ihead *h)
+{
+    return (vx_lanes)h->thi << 64 | h->tlo;
+}
 
 static __attribute__((noinline)) uint8_t *enc_head_rare(vxt_pred *ps, vxt_warp *ws, uint8_t *p,
                                                         const ihead *ev, unsigned H, unsigned LB)
@@ -931,7 +937,7 @@ static __attribute__((noinline)) uint8_t *enc_head_rare(vxt_pred *ps, vxt_warp *
         ic->insn = ev->insn;
         ic->epoch = ps->epoch;
     }
-    if (!(H & VXT_H_M)) p = vxt_put_lanes(p, ev->tmask, LB);
+    if (!(H & VXT_H_M)) p = vxt_put_lanes(p, ih_mask(ev), LB);
     return p;
 }
 
@@ -945,7 +951,7 @@ VXT_ALWAYS_INLINE uint8_t *enc_head_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p, co
                    (h->cycle == ps->cur_cycle + ps->pred_bump);
     vxt_icache_ent *ic = &ps->icache[(pc >> 2) & (VXT_ICACHE_SIZE - 1)];
     const bool I = (ic->epoch == ps->epoch) & (ic->pc == pc) & (ic->insn == h->insn);
-    const bool M = h->tmask == ws->mask;
+    const bool M = (h->tlo == (uint64_t)ws->mask) & (h->thi == (uint64_t)(ws->mask >> 64));
     unsigned pcmode = 0;
     if (VX_UNLIKELY(pc != ws->next_pc)) {
         uint32_t t;
@@ -1006,7 +1012,7 @@ VXT_ALWAYS_INLINE void pred_after_t(vxt_pred *ps, vxt_warp *ws, const ihead *h)
     ws->last_pc = h->pc;
     ws->last_insn = h->insn;
     ws->have_last = true;
-    ws->mask = h->tmask;
+    ws->mask = ih_mask(h);
 }
 
 /*
@@ -1055,7 +1061,7 @@ VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *
 
     vxt_warp *ws = vxt_pred_warp(ps, core * W + warp);
     if (VX_UNLIKELY(!ws)) return NULL;
-    const ihead h = {ev->cycle, core, warp, pc, insn, tmask};
+    const ihead h = {ev->cycle, core, warp, pc, insn, (uint64_t)tmask, (uint64_t)(tmask >> 64)};
     p = enc_head_t(ps, ws, p, &h, nm ? 2 : nc, LB);
     if (nc) {
         if (VX_LIKELY(full)) /* every lane of an x or f register */
@@ -1133,25 +1139,25 @@ VXT_ALWAYS_INLINE uint8_t *enc_log_t(vxt_pred *ps, uint8_t *p, const vx_logrec *
                                      const uint32_t T)
 {
     const unsigned LB = (T + 7) / 8, c = q->commit;
-    const vx_lanes all = vx_lanes_all(T);
-    const ihead h = {cycle, q->core, q->warp, q->pc, q->insn, (vx_lanes)q->tmask};
+    const ihead h = {cycle, q->core, q->warp, q->pc, q->insn, q->tmask, 0};
+    const vx_lanes tmask = q->tmask, all = vx_lanes_all(T);
     const uint32_t *v = (const uint32_t *)(const void *)(q + 1);
     const bool commit = (c & VX_LOG_COMMIT) != 0, store = c && !commit;
     if (VX_UNLIKELY(h.core >= ps->C) | VX_UNLIKELY(h.warp >= ps->W) |
-        VX_UNLIKELY((h.tmask & ~all) != 0) | VX_UNLIKELY((c & VX_LOG_MEM) && h.tmask != all))
+        VX_UNLIKELY((tmask & ~all) != 0) | VX_UNLIKELY((c & VX_LOG_MEM) && tmask != all))
         return NULL; /* VX_LOG_MEM: a store, or with a commit, VX_LOG_AFFINE (the same bit) */
     vxt_warp *ws = vxt_pred_warp(ps, h.core * ps->W + h.warp);
     if (VX_UNLIKELY(!ws)) return NULL;
     p = enc_head_t(ps, ws, p, &h, store ? 2 : commit, LB);
     if (commit) {
         const unsigned f = (c & VX_LOG_F) != 0;
-        if (VX_LIKELY(h.tmask == all)) {
+        if (VX_LIKELY(tmask == all)) {
             p = enc_reg_full_t(ps, ws, p, f, c & 31u, h.insn, v, (c & VX_LOG_AFFINE) ? v : NULL, T,
                                LB);
         } else {
             vx_commit cm = {
-                .file = f ? VX_RF_F : VX_RF_X, .reg = c & 31u, .lanes = h.tmask, .values = v};
-            p = enc_commit_any(ps, ws, p, &cm, h.insn, h.tmask);
+                .file = f ? VX_RF_F : VX_RF_X, .reg = c & 31u, .lanes = tmask, .values = v};
+            p = enc_commit_any(ps, ws, p, &cm, h.insn, tmask);
         }
     } else if (store) {
         p = enc_log_store(ps, ws, p, q);
