@@ -2,7 +2,9 @@
 #
 #   make                 build libraries into build/ and programs into build/bin/ (release)
 #   make MODE=debug      the same with ASan+UBSan into build/debug/
-#   make test            install missing packages, build both modes, run the TAP suite under both
+#   make MODE=tsan       the same with ThreadSanitizer into build/tsan/
+#   make test            install missing packages, build, run the TAP suite (release, ASan+UBSan,
+#                        and the recorder's threaded tests under ThreadSanitizer)
 #   make demo            install missing packages, build, run the end-to-end demo
 #   make bench           benchmarks (release build), prints measured ratios
 #   make fuzz            libFuzzer harnesses (clang), FUZZ_TIME seconds each
@@ -40,13 +42,16 @@ ifeq ($(MODE),debug)
   LDFLAGS  += -fsanitize=address,undefined
 else ifeq ($(MODE),release)
   OPT      := -O2 -g -DNDEBUG
+else ifeq ($(MODE),tsan)
+  OPT      := -O1 -g -fno-omit-frame-pointer -fsanitize=thread -DVX_DEBUG=1
+  LDFLAGS  += -fsanitize=thread
 else ifeq ($(MODE),fuzz)
   CC       := clang
   OPT      := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -DVX_DEBUG=1 -Wno-unknown-pragmas \
              -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
   LDFLAGS  += -fsanitize=address,undefined
 else
-  $(error unknown MODE=$(MODE) (use release, debug or fuzz))
+  $(error unknown MODE=$(MODE) (use release, debug, tsan or fuzz))
 endif
 ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(CPPFLAGS) $(CFLAGS)
 LIBS      = -lm $(DEPS_LIBS)
@@ -76,7 +81,10 @@ $(BUILD)/%.o: %.c $(BUILD)/.flags
 deps:
 	@sh .ci/install-deps
 
-# The test suite runs under the release build and again under ASan+UBSan.
+# The test suite runs under the release build and again under ASan+UBSan; the tests of
+# the threaded recorder (vxrec's writer thread) once more under ThreadSanitizer.
+TSAN_TESTS := tests/unit/t-rec-pipe.c tests/t4001-vxrec.py tests/t4002-kernels.py \
+              tests/t4003-dm-record.py
 PROVE_OPTS ?= -j2
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) MODE=release all kernels test-bins
@@ -85,6 +93,11 @@ test: deps
 	VXRR_BUILD=build prove --exec tests/run-one $(PROVE_OPTS) $(if $(T),$(T),$(TESTS))
 	@echo "== tests (debug build: ASan+UBSan)"
 	VXRR_BUILD=build/debug prove --exec tests/run-one $(PROVE_OPTS) $(if $(T),$(T),$(TESTS))
+ifeq ($(T),)
+	@$(MAKE) --no-print-directory -j$(NPROC) MODE=tsan all test-bins
+	@echo "== tests (tsan build: ThreadSanitizer on the threaded recorder)"
+	VXRR_BUILD=build/tsan prove --exec tests/run-one $(PROVE_OPTS) $(TSAN_TESTS)
+endif
 
 # Run the suite once against the current MODE only (quick iteration).
 check: all kernels test-bins

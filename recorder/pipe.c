@@ -11,6 +11,12 @@
  * moment, into buffers the writer thread frees).  The trace is byte for byte the
  * one the single-threaded path writes: one producer, one consumer, FIFO order.
  *
+ * Where the writer thread is the slower one (few lanes per warp: many small
+ * records), the simulator's thread would wait for it; instead it compresses some of
+ * the writer's full chunks (vx_trace_writer_defer / _help), which the writer then
+ * writes in order.  vecadd and sgemm at 1x1x4x4: the simulator's thread compresses
+ * about 40% of the chunks, wall time -10%.
+ *
  * Memory is bounded: PIPE_NBATCH batches of about PIPE_BATCH bytes; the simulator
  * waits when the writer falls behind.  8 MiB in all: the simulator's stores into a
  * batch are its costliest part of recording when the lines are still in the writer
@@ -96,7 +102,8 @@ struct vxrec_pipe {
     char errmsg[600];
     _Atomic uint64_t file_bytes;
     double consumer_cpu; /* the writer thread's CPU seconds (set when it ends) */
-    double waited;       /* seconds the producer waited for a free batch */
+    double waited;       /* seconds the producer waited (idle) for a free batch */
+    uint64_t jobs;       /* chunks the writer queued for compression (vx_trace_writer_defer) */
     /* the consumer's (a cache line apart from the producer's, written per event) */
     _Alignas(64) uint64_t ccycle; /* the previous event's cycle */
     vx_commit commits[VX_TRACE_MAX_COMMITS];
@@ -276,6 +283,16 @@ static void free_slots(vxrec_pipe *p)
     free(p->ring);
 }
 
+/* The writer queued a chunk for compression (on the writer thread). */
+static void on_job(void *ctx)
+{
+    vxrec_pipe *p = ctx;
+    pthread_mutex_lock(&p->mu);
+    p->jobs++;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
 vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads)
 {
     vxrec_pipe *p = aligned_alloc(64, ALIGN64(sizeof(vxrec_pipe)));
@@ -300,6 +317,14 @@ vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads)
     p->log.affine = true; /* fewer bytes for the other thread to take */
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
+    vx_err e = vx_trace_writer_defer(w, true, on_job, p);
+    if (e) {
+        pthread_mutex_destroy(&p->mu);
+        pthread_cond_destroy(&p->cv);
+        free_slots(p);
+        free(p);
+        return e;
+    }
     if (pthread_create(&p->th, NULL, consumer, p) != 0) {
         pthread_mutex_destroy(&p->mu);
         pthread_cond_destroy(&p->cv);
@@ -312,7 +337,12 @@ vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads)
     return VX_OK;
 }
 
-/* Hand the filled slot over and take the next free one; false when the consumer failed. */
+/*
+ * Hand the filled slot over and take the next free one; false when the consumer
+ * failed.  While every slot is full the writer thread is the slower one: rather
+ * than wait, this thread compresses the chunks it has queued (vx_trace_writer_help),
+ * and sleeps only when there is none.
+ */
 static bool submit(vxrec_pipe *p)
 {
     pthread_mutex_lock(&p->mu);
@@ -320,10 +350,14 @@ static bool submit(vxrec_pipe *p)
     p->count++;
     pthread_cond_broadcast(&p->cv);
     p->fill = (p->fill + 1) % PIPE_NBATCH;
-    if (p->count == PIPE_NBATCH) {
+    while (p->count == PIPE_NBATCH) {
+        const uint64_t jobs = p->jobs;
+        pthread_mutex_unlock(&p->mu);
+        const bool helped = vx_trace_writer_help(p->w);
+        pthread_mutex_lock(&p->mu);
+        if (helped || p->jobs != jobs || p->count != PIPE_NBATCH) continue;
         double t0 = vxrec_now();
-        while (p->count == PIPE_NBATCH)
-            pthread_cond_wait(&p->cv, &p->mu);
+        pthread_cond_wait(&p->cv, &p->mu); /* a free slot or a new chunk to compress */
         p->waited += vxrec_now() - t0;
     }
     bool ok = p->err == VX_OK;
@@ -480,11 +514,18 @@ vx_err vxrec_pipe_finish(vxrec_pipe *p, char *msg, size_t cap, vxrec_pipe_times 
     pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
     pthread_join(p->th, NULL);
-    vx_err e = p->err;
+    vx_err e = p->err, de = vx_trace_writer_defer(p->w, false, NULL, NULL); /* no helper now */
+    if (!e && de) {
+        e = de;
+        snprintf(p->errmsg, sizeof p->errmsg, "cannot write the chunks queued: %s",
+                 vx_trace_writer_errmsg(p->w));
+    }
     if (e && msg && cap) snprintf(msg, cap, "%s", p->errmsg);
     if (t) {
         t->writer_cpu = p->consumer_cpu;
         t->waited = p->waited;
+        t->jobs = p->jobs;
+        t->helped = vx_trace_writer_helped(p->w);
     }
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);

@@ -10,7 +10,11 @@
 
 typedef struct vxrec_pipe vxrec_pipe;
 
-/* Start the writer thread for w (whose header is written); threads = lanes per warp. */
+/*
+ * Start the writer thread for w (whose header is written; no event yet); threads =
+ * lanes per warp.  The writer compresses its chunks deferred (vx_trace_writer_defer):
+ * the simulator's thread compresses some of them when it would otherwise wait.
+ */
 vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads);
 
 /*
@@ -43,7 +47,9 @@ uint64_t vxrec_pipe_file_bytes(vxrec_pipe *p);
 /* Where the time went (vxrec --timing). */
 typedef struct vxrec_pipe_times {
     double writer_cpu; /* CPU seconds of the writer thread */
-    double waited;     /* seconds the simulator's thread waited for the writer */
+    double waited;     /* seconds the simulator's thread waited (idle) for the writer */
+    uint64_t jobs;     /* EVENTS chunks the writer queued for compression */
+    uint64_t helped;   /* of them, compressed by the simulator's thread */
 } vxrec_pipe_times;
 
 /*

@@ -393,7 +393,7 @@ int vxrec_record(const vxrec_opts *o)
     vx_stop stop;
     struct sigaction sa, old_int, old_term;
     bool sig_installed = false, server_failed = false;
-    vxrec_pipe_times times = {0, 0};
+    vxrec_pipe_times times = {0, 0, 0, 0};
     bool threaded = false;
 
     memset(&r, 0, sizeof r);
@@ -559,8 +559,10 @@ int vxrec_record(const vxrec_opts *o)
         if (threaded)
             fprintf(stderr,
                     "%s: timing: wall %.3f s; simulator thread %.3f s CPU, writer thread %.3f s "
-                    "CPU; the simulator waited %.3f s for the writer\n",
-                    vxrec_prog, wall, cpu, times.writer_cpu, times.waited);
+                    "CPU; the simulator waited %.3f s for the writer and compressed %" PRIu64
+                    " of its %" PRIu64 " chunks\n",
+                    vxrec_prog, wall, cpu, times.writer_cpu, times.waited, times.helped,
+                    times.jobs);
         else
             fprintf(stderr, "%s: timing: wall %.3f s; one thread, %.3f s CPU\n", vxrec_prog, wall,
                     cpu);

@@ -646,7 +646,7 @@ static uint8_t *enc_issue(vxt_pred *ps, uint8_t *p, const vx_event *ev)
     bool M = ev->tmask == ws->mask;
     unsigned pcmode = 0;
     if (ev->pc != ws->next_pc) {
-        uint32_t t;
+        uint32_t t = 0;
         pcmode =
             ws->have_last && branch_target(ws->last_pc, ws->last_insn, &t) && t == ev->pc ? 1 : 2;
     }
@@ -954,7 +954,7 @@ VXT_ALWAYS_INLINE uint8_t *enc_head_t(vxt_pred *ps, vxt_warp *ws, uint8_t *p, co
     const bool M = (h->tlo == (uint64_t)ws->mask) & (h->thi == (uint64_t)(ws->mask >> 64));
     unsigned pcmode = 0;
     if (VX_UNLIKELY(pc != ws->next_pc)) {
-        uint32_t t;
+        uint32_t t = 0;
         pcmode = ws->have_last && branch_target(ws->last_pc, ws->last_insn, &t) && t == pc ? 1 : 2;
     }
     const unsigned H = (S ? VXT_H_S : 0) | (I ? VXT_H_I : 0) | (M ? VXT_H_M : 0) |

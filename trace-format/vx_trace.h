@@ -183,6 +183,24 @@ vx_err vx_trace_writer_keyframe_end(vx_trace_writer *w);
  */
 vx_err vx_trace_writer_finish(vx_trace_writer *w);
 
+/*
+ * Deferred compression, for a writer fed by one thread while other threads have
+ * time to spare.  on: from now on (after create, before the first event) a full
+ * EVENTS chunk is queued (at most 4) rather than compressed at once; any thread may
+ * then compress the oldest queued chunk with vx_trace_writer_help (the only call
+ * allowed concurrently with the writer's thread), and the writer's thread
+ * compresses what nobody took when it must write it.  The file is byte for byte the
+ * same.  on_job (may be NULL) is called, on the writer's thread, each time a chunk
+ * is queued.  Ignored with VX_TRACE_W_NOCOMPRESS.  Not on (any time, once no other
+ * thread calls vx_trace_writer_help): the queued chunks are written and chunks are
+ * compressed at once again; on_job is no longer called.
+ */
+vx_err vx_trace_writer_defer(vx_trace_writer *w, bool on, void (*on_job)(void *ctx), void *ctx);
+/* Compress one queued chunk (the oldest not yet taken): false when there is none. */
+bool vx_trace_writer_help(vx_trace_writer *w);
+/* Chunks compressed by vx_trace_writer_help so far. */
+uint64_t vx_trace_writer_helped(const vx_trace_writer *w);
+
 /* Issues appended so far (= the event index of the next issue). */
 uint64_t vx_trace_writer_index(const vx_trace_writer *w);
 void vx_trace_writer_stats(const vx_trace_writer *w, vx_trace_stats *out);

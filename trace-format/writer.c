@@ -10,7 +10,9 @@
 #include <fcntl.h>
 #include <lz4.h>
 #include <lz4hc.h>
+#include <sched.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,36 @@ enum {
     W_OPEN,
     W_DONE
 };
+
+/*
+ * Deferred compression (vx_trace_writer_defer): a full EVENTS chunk becomes a job,
+ * compressed by whoever gets to it first (another thread in vx_trace_writer_help,
+ * or the writer when it must write it) and written by the writer, in order.
+ * States: FREE (the writer's), RAW (queued), BUSY (being compressed), DONE.  The
+ * writer fills a FREE job, then publishes it RAW (release); a helper takes it by
+ * RAW -> BUSY (acquire) and hands it back DONE (release).
+ */
+#define WJOBS 4u
+
+enum {
+    J_FREE,
+    J_RAW,
+    J_BUSY,
+    J_DONE
+};
+
+typedef struct wjob {
+    _Atomic int state;
+    _Atomic uint64_t seq; /* queue order: helpers take the oldest first */
+    uint8_t *raw;         /* the chunk's records */
+    size_t rawlen, rawcap;
+    uint8_t *z; /* room for the LZ4 block (sized when queued) */
+    size_t zcap;
+    int zlen; /* LZ4 size, <= 0 when it failed */
+    uint64_t key;
+    uint8_t *dg; /* the chunk's DIGEST payload */
+    size_t dglen, dgcap;
+} wjob;
 
 struct vx_trace_writer {
     int fd;
@@ -74,7 +106,17 @@ struct vx_trace_writer {
     uint32_t pcount;
 
     vx_trace_stats st;
+
+    bool defer; /* vx_trace_writer_defer: EVENTS chunks go through jobs */
+    wjob jobs[WJOBS];
+    unsigned jhead, jcount; /* the oldest job, jobs queued (writer side) */
+    uint64_t jseq;
+    void (*on_job)(void *ctx);
+    void *on_job_ctx;
+    _Atomic uint64_t helped; /* jobs compressed by vx_trace_writer_help */
 };
+
+static vx_err drain_jobs(vx_trace_writer *w);
 
 #define PAGES_PER_CHUNK       256u
 #define VXT_PROLOGUE_HC_LEVEL 4
@@ -143,6 +185,7 @@ vx_err vx_trace_writer_new(vx_trace_writer **out)
 void vx_trace_writer_free(vx_trace_writer *w)
 {
     if (!w) return;
+    if (w->fd >= 0 && !w->failed) (void)drain_jobs(w); /* the chunks queued are complete */
     if (w->fd >= 0) close(w->fd);
     if (w->have_pred) vxt_pred_free(&w->pred);
     free(w->path);
@@ -154,6 +197,11 @@ void vx_trace_writer_free(vx_trace_writer *w)
     free(w->pbuf);
     free(w->dgbuf);
     free(w->warpbits);
+    for (unsigned i = 0; i < WJOBS; i++) {
+        free(w->jobs[i].raw);
+        free(w->jobs[i].z);
+        free(w->jobs[i].dg);
+    }
     free(w);
 }
 
@@ -203,31 +251,18 @@ static vx_err write_all(vx_trace_writer *w, const void *buf, size_t n)
     return VX_OK;
 }
 
-/* Compress (unless disabled or useless), checksum and write one chunk. */
-static vx_err write_chunk(vx_trace_writer *w, uint8_t type, uint64_t key, const uint8_t *raw,
-                          size_t rawlen, uint64_t *chunk_off)
+/* Checksum and write one chunk: its payload raw, or the LZ4 block z of zlen bytes
+ * when that is shorter. */
+static vx_err emit_chunk(vx_trace_writer *w, uint8_t type, uint64_t key, const uint8_t *raw,
+                         size_t rawlen, const uint8_t *z, int zlen, uint64_t *chunk_off)
 {
-    if (rawlen > VXT_MAX_RAW)
-        return wfail(w, VX_ERR_RANGE, "chunk of %zu bytes exceeds the format's limit", rawlen);
     const uint8_t *stored = raw;
     size_t slen = rawlen;
     uint8_t flags = 0;
-    if (!(w->opts.flags & VX_TRACE_W_NOCOMPRESS) && rawlen > 0) {
-        int bound = LZ4_compressBound((int)rawlen);
-        if (!reserve(&w->zbuf, &w->zcap, (size_t)bound)) return VX_ERR_NOMEM;
-        /* The prologue's files are written once and kept for good: the slower, tighter
-         * LZ4HC (the same block format, the same decoder) pays there, at a low level:
-         * for a 175 KiB kernel ELF level 4 takes about 1 ms where the default level 9
-         * takes 4 ms (a few percent of a short recording) for 1% fewer bytes. */
-        int z = type == VXT_CH_IMAGE || type == VXT_CH_LOAD
-                    ? LZ4_compress_HC((const char *)raw, (char *)w->zbuf, (int)rawlen, bound,
-                                      VXT_PROLOGUE_HC_LEVEL)
-                    : LZ4_compress_default((const char *)raw, (char *)w->zbuf, (int)rawlen, bound);
-        if (z > 0 && (size_t)z < rawlen) {
-            stored = w->zbuf;
-            slen = (size_t)z;
-            flags = VXT_CHF_LZ4;
-        }
+    if (zlen > 0 && (size_t)zlen < rawlen) {
+        stored = z;
+        slen = (size_t)zlen;
+        flags = VXT_CHF_LZ4;
     }
     uint8_t h[VXT_CHDR_LEN];
     h[0] = type;
@@ -242,6 +277,28 @@ static vx_err write_chunk(vx_trace_writer *w, uint8_t type, uint64_t key, const 
     vx_err e = write_all(w, h, sizeof h);
     if (!e) e = write_all(w, stored, slen);
     return e;
+}
+
+/* Compress (unless disabled or useless), checksum and write one chunk. */
+static vx_err write_chunk(vx_trace_writer *w, uint8_t type, uint64_t key, const uint8_t *raw,
+                          size_t rawlen, uint64_t *chunk_off)
+{
+    if (rawlen > VXT_MAX_RAW)
+        return wfail(w, VX_ERR_RANGE, "chunk of %zu bytes exceeds the format's limit", rawlen);
+    int z = 0;
+    if (!(w->opts.flags & VX_TRACE_W_NOCOMPRESS) && rawlen > 0) {
+        int bound = LZ4_compressBound((int)rawlen);
+        if (!reserve(&w->zbuf, &w->zcap, (size_t)bound)) return VX_ERR_NOMEM;
+        /* The prologue's files are written once and kept for good: the slower, tighter
+         * LZ4HC (the same block format, the same decoder) pays there, at a low level:
+         * for a 175 KiB kernel ELF level 4 takes about 1 ms where the default level 9
+         * takes 4 ms (a few percent of a short recording) for 1% fewer bytes. */
+        z = type == VXT_CH_IMAGE || type == VXT_CH_LOAD
+                ? LZ4_compress_HC((const char *)raw, (char *)w->zbuf, (int)rawlen, bound,
+                                  VXT_PROLOGUE_HC_LEVEL)
+                : LZ4_compress_default((const char *)raw, (char *)w->zbuf, (int)rawlen, bound);
+    }
+    return emit_chunk(w, type, key, raw, rawlen, w->zbuf, z, chunk_off);
 }
 
 /* ---- header ------------------------------------------------------------------------------ */
@@ -357,8 +414,9 @@ vx_err vx_trace_writer_header(vx_trace_writer *w, const vx_trace_header *h)
 
 /* ---- events -------------------------------------------------------------------------------- */
 
-/* The DIGEST chunk of the EVENTS chunk just written (FORMAT.md §10.3). */
-static vx_err write_digest(vx_trace_writer *w, uint64_t *off)
+/* The DIGEST payload of the EVENTS chunk being flushed (FORMAT.md §10.3), at out
+ * (vxt_dg_bound bytes); returns its length. */
+static size_t digest_payload(vx_trace_writer *w, uint8_t *out)
 {
     const vxt_pred *ps = &w->pred;
     uint32_t nw = ps->nwarps;
@@ -366,8 +424,146 @@ static vx_err write_digest(vx_trace_writer *w, uint64_t *off)
     for (uint32_t g = 0; g < nw; g++) /* a warp's predictor state is valid iff it issued */
         if (ps->warps[g].epoch == ps->epoch) w->warpbits[g / 8] |= (uint8_t)(1u << (g % 8));
     w->dg.issues = w->index - w->chunk_key;
-    uint8_t *p = vxt_dg_encode(w->dgbuf, &w->dg, w->warpbits, nw);
-    return write_chunk(w, VXT_CH_DIGEST, w->chunk_key, w->dgbuf, (size_t)(p - w->dgbuf), off);
+    return (size_t)(vxt_dg_encode(out, &w->dg, w->warpbits, nw) - out);
+}
+
+/* An EVENTS chunk and its DIGEST chunk are written: the index learns them. */
+static vx_err add_chunk(vx_trace_writer *w, uint64_t key, uint64_t off, uint64_t dg_off)
+{
+    if (w->nchunks == w->chunks_cap) {
+        size_t n = w->chunks_cap ? 2 * w->chunks_cap : 64;
+        wchunk *q = realloc(w->chunks, n * sizeof *q);
+        if (!q) return VX_ERR_NOMEM;
+        w->chunks = q;
+        w->chunks_cap = n;
+    }
+    w->chunks[w->nchunks].key = key;
+    w->chunks[w->nchunks].off = off;
+    w->chunks[w->nchunks].dg_off = dg_off;
+    w->nchunks++;
+    w->st.chunks++;
+    return VX_OK;
+}
+
+/* Compress a job this thread took (BUSY) and hand it back DONE. */
+static void compress_job(wjob *j)
+{
+    j->zlen =
+        LZ4_compress_default((const char *)j->raw, (char *)j->z, (int)j->rawlen, (int)j->zcap);
+    atomic_store_explicit(&j->state, J_DONE, memory_order_release);
+}
+
+/* Write the oldest job (compressing it here unless a helper has it). */
+static vx_err write_job(vx_trace_writer *w)
+{
+    wjob *j = &w->jobs[w->jhead];
+    int st = J_RAW;
+    if (atomic_compare_exchange_strong_explicit(&j->state, &st, J_BUSY, memory_order_acquire,
+                                                memory_order_acquire))
+        compress_job(j);
+    while (atomic_load_explicit(&j->state, memory_order_acquire) != J_DONE)
+        sched_yield(); /* a helper is compressing it: a fraction of a millisecond */
+    uint64_t off, dg_off;
+    vx_err e = emit_chunk(w, VXT_CH_EVENTS, j->key, j->raw, j->rawlen, j->z, j->zlen, &off);
+    if (e) return e;
+    w->st.event_bytes += w->off - off;
+    if ((e = write_chunk(w, VXT_CH_DIGEST, j->key, j->dg, j->dglen, &dg_off))) return e;
+    if ((e = add_chunk(w, j->key, off, dg_off))) return e;
+    atomic_store_explicit(&j->state, J_FREE, memory_order_relaxed);
+    w->jhead = (w->jhead + 1) % WJOBS;
+    w->jcount--;
+    return VX_OK;
+}
+
+/* Write every queued job, in order (before any other chunk). */
+static vx_err drain_jobs(vx_trace_writer *w)
+{
+    while (w->jcount) {
+        vx_err e = write_job(w);
+        if (e) return e;
+    }
+    return VX_OK;
+}
+
+/* Queue the EVENTS chunk being built as a job (deferred compression). */
+static vx_err queue_events(vx_trace_writer *w)
+{
+    if (w->jcount == WJOBS) {
+        vx_err e = write_job(w);
+        if (e) return e;
+    }
+    wjob *j = &w->jobs[(w->jhead + w->jcount) % WJOBS];
+    const size_t bound = (size_t)LZ4_compressBound((int)w->len);
+    if (!reserve(&j->z, &j->zcap, bound) || !reserve(&j->dg, &j->dgcap, vxt_dg_bound(w->W * w->C)))
+        return VX_ERR_NOMEM;
+    j->dglen = digest_payload(w, j->dg);
+    j->key = w->chunk_key;
+    j->rawlen = w->len;
+    /* the job takes the chunk's buffer; the writer goes on in the job's old one */
+    uint8_t *b = j->raw;
+    size_t cap = j->rawcap;
+    j->raw = w->buf;
+    j->rawcap = w->cap;
+    w->buf = b;
+    w->cap = cap;
+    w->len = 0;
+    atomic_store_explicit(&j->seq, w->jseq++, memory_order_relaxed);
+    atomic_store_explicit(&j->state, J_RAW, memory_order_release);
+    w->jcount++;
+    if (!reserve(&w->buf, &w->cap, w->opts.chunk_bytes + 65536)) return VX_ERR_NOMEM;
+    if (w->on_job) w->on_job(w->on_job_ctx);
+    return VX_OK;
+}
+
+bool vx_trace_writer_help(vx_trace_writer *w)
+{
+    if (!w->defer) return false;
+    for (;;) {
+        wjob *best = NULL;
+        uint64_t bs = UINT64_MAX;
+        for (unsigned i = 0; i < WJOBS; i++) {
+            wjob *j = &w->jobs[i];
+            const uint64_t q = atomic_load_explicit(&j->seq, memory_order_relaxed);
+            if (atomic_load_explicit(&j->state, memory_order_relaxed) == J_RAW && q < bs) {
+                best = j;
+                bs = q;
+            }
+        }
+        if (!best) return false;
+        int st = J_RAW;
+        if (atomic_compare_exchange_strong_explicit(&best->state, &st, J_BUSY, memory_order_acquire,
+                                                    memory_order_relaxed)) {
+            compress_job(best);
+            atomic_fetch_add_explicit(&w->helped, 1, memory_order_relaxed);
+            return true;
+        }
+    }
+}
+
+vx_err vx_trace_writer_defer(vx_trace_writer *w, bool on, void (*on_job)(void *ctx), void *ctx)
+{
+    if (w->failed) return w->failed;
+    if (w->state != W_CREATED && w->state != W_OPEN)
+        return wfail(w, VX_ERR_STATE, "deferred compression before create or after finish");
+    if (!on) { /* back to compressing at once: the queue first */
+        vx_err e = drain_jobs(w);
+        if (e) return e;
+        w->defer = false;
+        w->on_job = NULL;
+        w->on_job_ctx = NULL;
+        return VX_OK;
+    }
+    if (w->index || w->len || w->nchunks)
+        return wfail(w, VX_ERR_STATE, "deferred compression after the first event");
+    w->defer = !(w->opts.flags & VX_TRACE_W_NOCOMPRESS);
+    w->on_job = on_job;
+    w->on_job_ctx = ctx;
+    return VX_OK;
+}
+
+uint64_t vx_trace_writer_helped(const vx_trace_writer *w)
+{
+    return atomic_load_explicit(&w->helped, memory_order_relaxed);
 }
 
 /* Start a new EVENTS chunk at the current index: predictors and digest reset. */
@@ -381,24 +577,15 @@ static inline void start_chunk(vx_trace_writer *w)
 static vx_err flush_events(vx_trace_writer *w)
 {
     if (!w->len) return VX_OK;
-    if (w->nchunks == w->chunks_cap) {
-        size_t n = w->chunks_cap ? 2 * w->chunks_cap : 64;
-        wchunk *q = realloc(w->chunks, n * sizeof *q);
-        if (!q) return VX_ERR_NOMEM;
-        w->chunks = q;
-        w->chunks_cap = n;
-    }
+    if (w->defer) return queue_events(w);
     uint64_t off;
     vx_err e = write_chunk(w, VXT_CH_EVENTS, w->chunk_key, w->buf, w->len, &off);
     if (e) return e;
     w->st.event_bytes += w->off - off;
     uint64_t dg_off;
-    if ((e = write_digest(w, &dg_off))) return e;
-    w->chunks[w->nchunks].key = w->chunk_key;
-    w->chunks[w->nchunks].off = off;
-    w->chunks[w->nchunks].dg_off = dg_off;
-    w->nchunks++;
-    w->st.chunks++;
+    const size_t dglen = digest_payload(w, w->dgbuf);
+    if ((e = write_chunk(w, VXT_CH_DIGEST, w->chunk_key, w->dgbuf, dglen, &dg_off))) return e;
+    if ((e = add_chunk(w, w->chunk_key, off, dg_off))) return e;
     w->len = 0;
     return VX_OK;
 }
@@ -630,6 +817,7 @@ vx_err vx_trace_writer_keyframe_begin(vx_trace_writer *w, uint64_t cycle, const 
     if (len > VXT_MAX_RAW / 2 || (len && !state))
         return wfail(w, VX_ERR_INVAL, "bad keyframe state (%zu bytes)", len);
     vx_err e = flush_events(w);
+    if (!e) e = drain_jobs(w);
     if (e) return e;
     if (!reserve(&w->kf_state, &w->kf_state_cap, len ? len : 1)) return VX_ERR_NOMEM;
     if (len) memcpy(w->kf_state, state, len);
@@ -737,7 +925,7 @@ vx_err vx_trace_writer_finish(vx_trace_writer *w)
         end.end_status = VX_END_ABORT;
         if ((e = vx_trace_writer_event(w, &end))) return e;
     }
-    if ((e = flush_events(w))) return e;
+    if ((e = flush_events(w)) || (e = drain_jobs(w))) return e;
 
     size_t cap = 64 + w->nchunks * 30 + w->nkf * 40;
     uint8_t *pay = malloc(cap), *p = pay;

@@ -28,6 +28,8 @@ int tap_exit(void)
     return tap_failed ? 1 : 0;
 }
 
+static int vok(int cond, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
 static int vok(int cond, const char *fmt, va_list ap)
 {
     tap_n++;

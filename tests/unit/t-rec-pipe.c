@@ -8,7 +8,10 @@
  * two files must be byte for byte the same.  Also: a writer that fails (a file-size
  * limit, as a full disk would) is reported through the pipe, and nothing hangs.
  */
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +163,144 @@ static void same_bytes(const char *dir, const shape *s, const char *name)
        "%s: the piped trace is the direct one, byte for byte (%zu bytes)", name, na);
     free(da);
     free(db);
+}
+
+/*
+ * Deferred compression (vx_trace_writer_defer), no pipe: the stream of s written
+ * with chunks queued for compression, and compressed by: the writer alone (mode 0),
+ * this thread calling vx_trace_writer_help after every event (1), another thread
+ * calling it all along (2); or (3) as 1 but freed without finish after ndone events
+ * (the queued chunks are written).  Returns the chunks helped, or -1.
+ */
+typedef struct helper {
+    vx_trace_writer *w;
+    atomic_bool stop;
+} helper;
+
+static void *help_loop(void *arg)
+{
+    helper *h = arg;
+    while (!atomic_load(&h->stop))
+        if (!vx_trace_writer_help(h->w)) sched_yield();
+    return NULL;
+}
+
+static int jobs_seen;
+
+static void count_job(void *ctx)
+{
+    (void)ctx;
+    jobs_seen++;
+}
+
+static long write_deferred(const char *path, const shape *s, int mode, uint32_t ndone)
+{
+    vx_trace_writer *w = open_writer(path, s);
+    if (!w) return -1;
+    bool bad = vx_trace_writer_defer(w, true, count_job, NULL) != VX_OK;
+    helper h = {w, false};
+    pthread_t th;
+    bool started = mode == 2 && !bad && pthread_create(&th, NULL, help_loop, &h) == 0;
+    tgen g;
+    tgen_init(&g, s->seed, s->cores, s->warps, s->threads, s->wild);
+    static uint8_t st[256], pages[2 * (8 + VX_TRACE_PAGE_SIZE)];
+    uint32_t k = 0, n = mode == 3 ? ndone : s->nevents;
+    for (uint32_t i = 0; i < n && !bad; i++) {
+        if (i % s->kf_every == 0) {
+            size_t np, len = kf_make(k++, st, pages, &np);
+            vx_err e = vx_trace_writer_keyframe_begin(w, g.cycle, st, len);
+            for (size_t j = 0; !e && j < np; j++) {
+                const uint8_t *pg = pages + j * (8 + VX_TRACE_PAGE_SIZE);
+                e = vx_trace_writer_keyframe_page(w, vx_get_le32(pg), vx_get_le32(pg + 4), pg + 8);
+            }
+            if (!e) e = vx_trace_writer_keyframe_end(w);
+            bad |= e != VX_OK;
+        }
+        bad |= vx_trace_writer_event(w, tgen_next(&g)) != VX_OK;
+        if (mode == 1 || mode == 3) (void)vx_trace_writer_help(w);
+    }
+    if (started) {
+        atomic_store(&h.stop, true);
+        pthread_join(th, NULL);
+    }
+    if (mode != 3 && !bad &&
+        (vx_trace_writer_event(w, tgen_end(&g, 0, 7, false)) || vx_trace_writer_finish(w)))
+        bad = true;
+    if (bad) diag("%s: %s", path, vx_trace_writer_errmsg(w));
+    long helped = (long)vx_trace_writer_helped(w);
+    vx_trace_writer_free(w);
+    tgen_free(&g);
+    return bad ? -1 : helped;
+}
+
+/* As write_stream without the pipe, freed without finish after n events. */
+static int write_cut(const char *path, const shape *s, uint32_t n)
+{
+    vx_trace_writer *w = open_writer(path, s);
+    if (!w) return -1;
+    tgen g;
+    tgen_init(&g, s->seed, s->cores, s->warps, s->threads, s->wild);
+    static uint8_t st[256], pages[2 * (8 + VX_TRACE_PAGE_SIZE)];
+    int bad = 0;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n && !bad; i++) {
+        if (i % s->kf_every == 0) {
+            size_t np, len = kf_make(k++, st, pages, &np);
+            vx_err e = vx_trace_writer_keyframe_begin(w, g.cycle, st, len);
+            for (size_t j = 0; !e && j < np; j++) {
+                const uint8_t *pg = pages + j * (8 + VX_TRACE_PAGE_SIZE);
+                e = vx_trace_writer_keyframe_page(w, vx_get_le32(pg), vx_get_le32(pg + 4), pg + 8);
+            }
+            if (!e) e = vx_trace_writer_keyframe_end(w);
+            bad |= e != VX_OK;
+        }
+        bad |= vx_trace_writer_event(w, tgen_next(&g)) != VX_OK;
+    }
+    vx_trace_writer_free(w);
+    tgen_free(&g);
+    return bad ? -1 : 0;
+}
+
+static bool files_equal(const char *a, const char *b, size_t *len)
+{
+    size_t na = 0, nb = 0;
+    uint8_t *da = slurp(a, &na), *db = slurp(b, &nb);
+    bool same = da && db && na == nb && !memcmp(da, db, na);
+    *len = na;
+    free(da);
+    free(db);
+    return same;
+}
+
+static void deferred(const char *dir)
+{
+    static const shape s = {2, 4, 8, 1, 40000, 9000, 11};
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s/plain.vxt", dir);
+    snprintf(b, sizeof b, "%s/deferred.vxt", dir);
+    static const char *how[3] = {"by the writer alone", "by the same thread after each event",
+                                 "by another thread all along"};
+    int wa = write_stream(a, &s, false);
+    for (int mode = 0; mode < 3; mode++) {
+        jobs_seen = 0;
+        long helped = write_deferred(b, &s, mode, 0);
+        size_t n = 0;
+        bool same = wa == 0 && helped >= 0 && files_equal(a, b, &n);
+        ok(same && n > 10000 && jobs_seen > 10 && (mode == 0 ? helped == 0 : helped > 0),
+           "deferred compression, chunks compressed %s: the same trace, byte for byte (%zu "
+           "bytes; %ld of %d chunks helped)",
+           how[mode], n, helped, jobs_seen);
+    }
+    /* freed without finish: what was queued is written, as a plain writer would have */
+    const uint32_t cut = 23456;
+    wa = write_cut(a, &s, cut);
+    long helped = write_deferred(b, &s, 3, cut);
+    size_t n = 0;
+    const bool same = files_equal(a, b, &n);
+    ok(wa == 0 && helped > 0 && same && n > 10000,
+       "deferred compression, freed without finish after %u events: the chunks queued are "
+       "written (%zu bytes, as without deferral)",
+       cut, n);
 }
 
 /* A writer that cannot write (a file-size limit, as a full disk): the pipe reports the
@@ -475,7 +616,7 @@ int main(void)
         {1, 3, 64, 1, 20000, 6000, 5},  /* 64 lanes: full copies */
         {2, 2, 128, 1, 30000, 8000, 6}, /* 128 lanes: the simulator waits for the writer */
     };
-    tap_plan((int)(sizeof shapes / sizeof shapes[0] + 7));
+    tap_plan((int)(sizeof shapes / sizeof shapes[0] + 11));
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         char name[64];
         snprintf(name, sizeof name, "%ux%ux%u%s", shapes[i].cores, shapes[i].warps,
@@ -483,6 +624,7 @@ int main(void)
         same_bytes(dir, &shapes[i], name);
     }
     write_fails(dir);
+    deferred(dir);
     logrecs_edges(dir);
     logrecs_stores(dir);
     logrecs_affine(dir);
