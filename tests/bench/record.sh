@@ -8,7 +8,8 @@
 #   - the simulator's own observer path (vxrec --discard: events observed, not
 #     recorded) over vxsim, the floor of any recorder built on the observer,
 #   - the writer thread's CPU time per warp-instruction (vxrec --timing: encoding,
-#     compression, checksums, writing) and the time the simulator waited for it,
+#     compression, checksums, writing), the time the simulator waited for it and the
+#     share of the chunks the simulator's thread compressed for it,
 #   - trace bytes per warp-instruction (EVENTS chunks) and for the whole file,
 #   - compression ratio: raw commit-log size (FORMAT.md section 13) / trace size.
 # Prints figures; never fails on timing.
@@ -52,9 +53,9 @@ def timed(args):
 def best(runs):
     return min(r[0] for r in runs), min(r[1] for r in runs)
 
-print("%-14s %-9s %9s %7s %7s %6s %7s %6s %6s %7s %7s %7s %8s %9s" % (
+print("%-14s %-9s %9s %7s %7s %6s %7s %6s %6s %7s %7s %5s %7s %8s %9s" % (
     "kernel", "shape", "issues", "vxsim s", "vxrec s", "wall x", "1thr x", "cpu x", "obs x",
-    "wr ns", "wait s", "B/issue", "B/issue*", "raw/trace"))
+    "wr ns", "wait s", "sim z", "B/issue", "B/issue*", "raw/trace"))
 for k in kernels:
     name = os.path.splitext(os.path.basename(k))[0]
     for sname, shape in shapes:
@@ -73,6 +74,7 @@ for k in kernels:
         m_tr = re.search(r"trace (\d+) bytes", err)
         m_raw = re.search(r"raw commit log (\d+) bytes", err)
         m_t = re.search(r"writer thread ([0-9.]+) s CPU; the simulator waited ([0-9.]+) s", err)
+        m_z = re.search(r"compressed (\d+) of its (\d+) chunks", err)
         if not (m_ev and m_pb and m_tr and m_raw):
             print("%-14s %-9s vxrec failed: %s" % (name, sname, err.strip()[:200]))
             continue
@@ -80,9 +82,10 @@ for k in kernels:
         size, raw = int(m_tr.group(1)), int(m_raw.group(1))
         wr_ns = float(m_t.group(1)) / issues * 1e9 if m_t and issues else 0
         wait = float(m_t.group(2)) if m_t else 0
-        print("%-14s %-9s %9d %7.3f %7.3f %6.2f %7.2f %6.2f %6.2f %7.1f %7.3f %7.2f %8.2f %9.1f" % (
+        simz = "%d%%" % (100 * int(m_z.group(1)) // int(m_z.group(2))) if m_z and int(m_z.group(2)) else "-"
+        print("%-14s %-9s %9d %7.3f %7.3f %6.2f %7.2f %6.2f %6.2f %7.1f %7.3f %5s %7.2f %8.2f %9.1f" % (
             name, sname, issues, sw, rw, rw / sw if sw else 0, w1 / sw if sw else 0,
-            rc / sc if sc else 0, ow / sw if sw else 0, wr_ns, wait,
+            rc / sc if sc else 0, ow / sw if sw else 0, wr_ns, wait, simz,
             float(m_pb.group(1)), size / issues if issues else 0, raw / size if size else 0))
 print("wall x: vxrec (as it runs by default; a writer thread when 2+ CPUs are online) over")
 print("plain vxsim, wall time, best of 3 each, measured back to back on this machine; 1thr x:")
@@ -90,8 +93,10 @@ print("the same with --no-writer-thread; cpu x: CPU time of all of vxrec's threa
 print("obs x: the simulator with its observer on and nothing recorded (vxrec --discard) over")
 print("vxsim, the floor of any recorder built on the observer; wr ns: the writer thread's CPU")
 print("time per warp-instruction (encoding, lz4, checksums, writing); wait s: time the simulator")
-print("waited for the writer (the writer is the bottleneck when > 0).  B/issue: EVENTS chunks")
-print("per warp-instruction; B/issue*: whole file (image, keyframes) per warp-instruction;")
+print("waited, idle, for the writer; sim z: share of the trace's chunks the simulator's thread")
+print("compressed for the writer instead of waiting (the writer is the slower thread when > 0).")
+print("B/issue: EVENTS chunks per warp-instruction; B/issue*: whole file (image, keyframes) per")
+print("warp-instruction;")
 print("raw/trace: naive fixed-width commit log / trace file.  Targets: wall x <= 1.5, B/issue")
 print("<= 6 at 4 threads per warp.")
 PY
