@@ -96,7 +96,6 @@ print("time per warp-instruction (encoding, lz4, checksums, writing); wait s: ti
 print("waited, idle, for the writer; sim z: share of the trace's chunks the simulator's thread")
 print("compressed for the writer instead of waiting (the writer is the slower thread when > 0).")
 print("B/issue: EVENTS chunks per warp-instruction; B/issue*: whole file (image, keyframes) per")
-print("warp-instruction;")
-print("raw/trace: naive fixed-width commit log / trace file.  Targets: wall x <= 1.5, B/issue")
-print("<= 6 at 4 threads per warp.")
+print("warp-instruction; raw/trace: naive fixed-width commit log / trace file.  Targets:")
+print("wall x <= 1.5, B/issue <= 6 at 4 threads per warp.")
 PY
