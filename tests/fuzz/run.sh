@@ -22,8 +22,10 @@ for k in hello diverge gbar reduce; do
             build/bin/vxrec -q -f $shape --max-cycles 300 --keyframe-interval 64 \
                 --chunk-size 2048 $opt "$K/$k.elf" -o "$C/fuzz-trace/seed-$n.vxt" \
                 >/dev/null 2>&1
-            [ -f "$C/fuzz-trace/seed-$n.vxt" ] &&
-                cp "$C/fuzz-trace/seed-$n.vxt" "$C/fuzz-replay/" "$C/fuzz-tools/"
+            if [ -f "$C/fuzz-trace/seed-$n.vxt" ]; then
+                cp "$C/fuzz-trace/seed-$n.vxt" "$C/fuzz-replay/"
+                cp "$C/fuzz-trace/seed-$n.vxt" "$C/fuzz-tools/"
+            fi
         done
     done
 done
