@@ -6,6 +6,7 @@ Kernels are hand-encoded raw binaries (independent of the kernel toolchain); the
 trace is parsed here from FORMAT.md where a test needs to look inside it.
 """
 import os
+import re
 import signal
 import struct
 import subprocess
@@ -144,6 +145,28 @@ class Vxrec(unittest.TestCase):
             with open(t1, "rb") as f1, open(t2, "rb") as f2:
                 self.assertTrue(f1.read() == f2.read(), "traces differ at %s" % shape)
             self.assertEqual(self.verify(t2).returncode, 0)
+
+    def test_timing(self):
+        """--timing: with the writer thread, both threads' CPU and how many of the chunks
+        the writer queued the simulator's thread compressed (no more than there are
+        EVENTS chunks in the trace); in one thread, that thread's CPU"""
+        b = self.bin("loop.bin", LOOP)
+        t = os.path.join(self.dir, "t.vxt")
+        args = ["-q", "-f", "--timing", "--max-cycles", "3000", "--chunk-size", "1000", b, "-o", t]
+        r = self.rec(["--writer-thread"] + args)
+        self.assertEqual(r.returncode, 4, r.stderr)
+        m = re.search(r"timing: wall [0-9.]+ s; simulator thread [0-9.]+ s CPU, writer thread "
+                      r"[0-9.]+ s CPU; the simulator waited [0-9.]+ s for the writer and "
+                      r"compressed (\d+) of its (\d+) chunks", r.stderr)
+        self.assertTrue(m, r.stderr)
+        with open(t, "rb") as f:
+            events = sum(1 for c in chunks(f.read()) if c[1] == 4)
+        helped, queued = int(m.group(1)), int(m.group(2))
+        self.assertTrue(0 <= helped <= queued <= events and queued >= events - 1 and events > 3,
+                        "%d of %d chunks, %d EVENTS chunks" % (helped, queued, events))
+        r = self.rec(["--no-writer-thread"] + args)
+        self.assertEqual(r.returncode, 4, r.stderr)
+        self.assertRegex(r.stderr, r"timing: wall [0-9.]+ s; one thread, [0-9.]+ s CPU")
 
     def test_discard(self):
         """--discard: the kernel runs observed, nothing is written"""
