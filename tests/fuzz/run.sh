@@ -55,14 +55,16 @@ for i, s in enumerate(seqs):
         f.write("+" + "".join(pkt(p) for p in s) + "\x03")
 PY
 # fuzz-sim: the example kernels' code (a .vxbin less its 16-byte header is the raw
-# image at 0x80000000), on a few platforms, with and without Debug Module steps
+# image at 0x80000000), on a few platforms (4, 8 and 32 lanes; the last two also with
+# affine log records, 0x40, and deferred compression, 0x80), with and without Debug
+# Module steps
 python3 - "$C/fuzz-sim" "$K" <<'PY'
 import glob, os, struct, sys
 d, k = sys.argv[1], sys.argv[2]
 steps = [(1, 6, 1), (0, 5, 0), (3, 0, 100), (1, 6, 2), (3, 0, 50), (1, 6, 0)]  # halt, status, run...
 for i, f in enumerate(sorted(glob.glob(os.path.join(k, "*.vxbin")))):
     code = open(f, "rb").read()[16:]
-    for shape in (0x10, 0x13, 0x1b):
+    for shape in (0x10, 0x13, 0x1b, 0x5b, 0xeb):
         for st in ([], steps):
             body = bytes([shape, len(st)]) + b"".join(struct.pack("<BBI", *s) for s in st)
             name = "seed-%d-%x-%d" % (i, shape, len(st))
