@@ -35,6 +35,9 @@ static void usage(FILE *f)
             "                            default when 2 or more CPUs are online; the trace is\n"
             "                            byte for byte the same either way)\n"
             "      --no-writer-thread    encode and write in the simulator's thread\n"
+            "      --compress-thread     with the writer thread, a third thread compresses its\n"
+            "                            chunks (the default when 3 or more CPUs are online)\n"
+            "      --no-compress-thread  no third thread\n"
             "      --timing              after the summary, print where the time went (wall,\n"
             "                            each thread's CPU, time spent waiting for the writer,\n"
             "                            chunks the simulator's thread compressed for it)\n"
@@ -91,6 +94,7 @@ int main(int argc, char **argv)
 
     memset(&o, 0, sizeof o);
     o.writer_thread = -1;
+    o.compress_thread = -1;
     vx_cli_run_init(&o.run);
     o.keyframe_interval = VX_TRACE_DEFAULT_KEYFRAME_ISSUES;
 
@@ -121,6 +125,10 @@ int main(int argc, char **argv)
             o.writer_thread = 1;
         } else if (!strcmp(a, "--no-writer-thread")) {
             o.writer_thread = 0;
+        } else if (!strcmp(a, "--compress-thread")) {
+            o.compress_thread = 1;
+        } else if (!strcmp(a, "--no-compress-thread")) {
+            o.compress_thread = 0;
         } else if (!strcmp(a, "--timing")) {
             o.timing = true;
         } else if (!strcmp(a, "--discard")) {

@@ -90,6 +90,10 @@ struct vxrec_pipe {
     size_t fast_commit_size; /* of a qfast item with its values */
     pthread_t th;
     bool started;
+    pthread_t cth; /* the compressor thread, when there is one */
+    bool cstarted, cdone;
+    double compressor_cpu;
+    uint64_t compressor_chunks;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     slot s[PIPE_NBATCH];
@@ -293,7 +297,29 @@ static void on_job(void *ctx)
     pthread_mutex_unlock(&p->mu);
 }
 
-vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads)
+/* The compressor thread: compresses the writer's queued chunks as they come. */
+static void *compressor(void *arg)
+{
+    vxrec_pipe *p = arg;
+    uint64_t seen = 0, n = 0;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (p->jobs == seen && !p->cdone)
+            pthread_cond_wait(&p->cv, &p->mu);
+        if (p->cdone) break;
+        seen = p->jobs;
+        pthread_mutex_unlock(&p->mu);
+        while (vx_trace_writer_help(p->w))
+            n++;
+        pthread_mutex_lock(&p->mu);
+    }
+    p->compressor_cpu = vxrec_thread_cpu();
+    p->compressor_chunks = n;
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads, bool cthread)
 {
     vxrec_pipe *p = aligned_alloc(64, ALIGN64(sizeof(vxrec_pipe)));
     *out = NULL;
@@ -333,6 +359,8 @@ vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads)
         return VX_ERR_NOMEM;
     }
     p->started = true;
+    /* without a compressor thread (it could not start) the others do its work */
+    p->cstarted = cthread && pthread_create(&p->cth, NULL, compressor, p) == 0;
     *out = p;
     return VX_OK;
 }
@@ -514,6 +542,13 @@ vx_err vxrec_pipe_finish(vxrec_pipe *p, char *msg, size_t cap, vxrec_pipe_times 
     pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
     pthread_join(p->th, NULL);
+    if (p->cstarted) {
+        pthread_mutex_lock(&p->mu);
+        p->cdone = true;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        pthread_join(p->cth, NULL);
+    }
     vx_err e = p->err, de = vx_trace_writer_defer(p->w, false, NULL, NULL); /* no helper now */
     if (!e && de) {
         e = de;
@@ -525,7 +560,10 @@ vx_err vxrec_pipe_finish(vxrec_pipe *p, char *msg, size_t cap, vxrec_pipe_times 
         t->writer_cpu = p->consumer_cpu;
         t->waited = p->waited;
         t->jobs = p->jobs;
-        t->helped = vx_trace_writer_helped(p->w);
+        t->helped = vx_trace_writer_helped(p->w) - p->compressor_chunks;
+        t->compressor = p->cstarted;
+        t->compressor_cpu = p->compressor_cpu;
+        t->compressor_chunks = p->compressor_chunks;
     }
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);

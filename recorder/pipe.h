@@ -13,9 +13,10 @@ typedef struct vxrec_pipe vxrec_pipe;
 /*
  * Start the writer thread for w (whose header is written; no event yet); threads =
  * lanes per warp.  The writer compresses its chunks deferred (vx_trace_writer_defer):
- * the simulator's thread compresses some of them when it would otherwise wait.
+ * with compressor, a third thread compresses them as they come; the simulator's
+ * thread compresses some of them when it would otherwise wait.
  */
-vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads);
+vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads, bool compressor);
 
 /*
  * The pipe's end of the simulator's compact log (vx_sim_set_log): the simulator
@@ -46,10 +47,13 @@ uint64_t vxrec_pipe_file_bytes(vxrec_pipe *p);
 
 /* Where the time went (vxrec --timing). */
 typedef struct vxrec_pipe_times {
-    double writer_cpu; /* CPU seconds of the writer thread */
-    double waited;     /* seconds the simulator's thread waited (idle) for the writer */
-    uint64_t jobs;     /* EVENTS chunks the writer queued for compression */
-    uint64_t helped;   /* of them, compressed by the simulator's thread */
+    double writer_cpu;          /* CPU seconds of the writer thread */
+    double waited;              /* seconds the simulator's thread waited (idle) for the writer */
+    uint64_t jobs;              /* EVENTS chunks the writer queued for compression */
+    uint64_t helped;            /* of them, compressed by the simulator's thread */
+    double compressor_cpu;      /* CPU seconds of the compressor thread */
+    uint64_t compressor_chunks; /* chunks it compressed */
+    bool compressor;            /* there was one */
 } vxrec_pipe_times;
 
 /*

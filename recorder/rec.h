@@ -22,6 +22,8 @@ typedef struct vxrec_opts {
     bool no_compress;           /* --no-compress */
     int writer_thread;          /* encode and write in a second thread (pipe.c): 1 yes, 0 no,
                                    -1 (default) when 2 or more CPUs are online */
+    int compress_thread;        /* with the writer thread, a third one compresses its chunks:
+                                   1 yes, 0 no, -1 (default) when 3 or more CPUs are online */
     bool timing;                /* --timing: print where the time went */
     bool discard;               /* --discard: observe every event but record nothing (benchmarks) */
     uint64_t keyframe_interval; /* --keyframe-interval N (issues; 0 = keyframe 0 only) */

@@ -393,7 +393,8 @@ int vxrec_record(const vxrec_opts *o)
     vx_stop stop;
     struct sigaction sa, old_int, old_term;
     bool sig_installed = false, server_failed = false;
-    vxrec_pipe_times times = {0, 0, 0, 0};
+    vxrec_pipe_times times = {0, 0, 0, 0, 0, 0, false};
+    char cbuf[96] = "";
     bool threaded = false;
 
     memset(&r, 0, sizeof r);
@@ -478,9 +479,10 @@ int vxrec_record(const vxrec_opts *o)
 
     /* A second thread encodes and writes while this one simulates: about half the
      * wall time on two idle cores, for some more CPU time in all (copying the events). */
-    bool thread =
-        o->writer_thread > 0 || (o->writer_thread < 0 && sysconf(_SC_NPROCESSORS_ONLN) >= 2);
-    if (thread && vxrec_pipe_start(&r.pipe, r.w, cfg->threads) != VX_OK)
+    const long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    bool thread = o->writer_thread > 0 || (o->writer_thread < 0 && ncpu >= 2);
+    bool cthread = o->compress_thread > 0 || (o->compress_thread < 0 && ncpu >= 3);
+    if (thread && vxrec_pipe_start(&r.pipe, r.w, cfg->threads, cthread) != VX_OK)
         r.pipe = NULL; /* no thread: encode in this one */
     vx_sim_set_console(r.sim, on_console, NULL);
     vx_sim_set_observer(r.sim, observer, &r, 0);
@@ -556,13 +558,16 @@ int vxrec_record(const vxrec_opts *o)
     if (!o->quiet) summary(&r, o->kernel);
     if (o->timing) {
         double wall = vxrec_now() - r.t0, cpu = vxrec_thread_cpu();
+        if (times.compressor)
+            snprintf(cbuf, sizeof cbuf, "; a compressor thread %.3f s CPU, %" PRIu64 " chunks",
+                     times.compressor_cpu, times.compressor_chunks);
         if (threaded)
             fprintf(stderr,
                     "%s: timing: wall %.3f s; simulator thread %.3f s CPU, writer thread %.3f s "
                     "CPU; the simulator waited %.3f s for the writer and compressed %" PRIu64
-                    " of its %" PRIu64 " chunks\n",
-                    vxrec_prog, wall, cpu, times.writer_cpu, times.waited, times.helped,
-                    times.jobs);
+                    " of its %" PRIu64 " chunks%s\n",
+                    vxrec_prog, wall, cpu, times.writer_cpu, times.waited, times.helped, times.jobs,
+                    cbuf);
         else
             fprintf(stderr, "%s: timing: wall %.3f s; one thread, %.3f s CPU\n", vxrec_prog, wall,
                     cpu);

@@ -141,9 +141,11 @@ class Vxrec(unittest.TestCase):
             args = ["-q", "-f", "--max-cycles", "3000", "--keyframe-interval", "7000",
                     "--chunk-size", "2000"] + shape + [b]
             self.assertEqual(self.rec(["--no-writer-thread"] + args + ["-o", t1]).returncode, 4)
-            self.assertEqual(self.rec(["--writer-thread"] + args + ["-o", t2]).returncode, 4)
-            with open(t1, "rb") as f1, open(t2, "rb") as f2:
-                self.assertTrue(f1.read() == f2.read(), "traces differ at %s" % shape)
+            for third in ("--no-compress-thread", "--compress-thread"):
+                r = self.rec(["--writer-thread", third] + args + ["-o", t2])
+                self.assertEqual(r.returncode, 4, r.stderr)
+                with open(t1, "rb") as f1, open(t2, "rb") as f2:
+                    self.assertTrue(f1.read() == f2.read(), "traces differ at %s %s" % (shape, third))
             self.assertEqual(self.verify(t2).returncode, 0)
 
     def test_timing(self):
@@ -153,17 +155,22 @@ class Vxrec(unittest.TestCase):
         b = self.bin("loop.bin", LOOP)
         t = os.path.join(self.dir, "t.vxt")
         args = ["-q", "-f", "--timing", "--max-cycles", "3000", "--chunk-size", "1000", b, "-o", t]
-        r = self.rec(["--writer-thread"] + args)
-        self.assertEqual(r.returncode, 4, r.stderr)
-        m = re.search(r"timing: wall [0-9.]+ s; simulator thread [0-9.]+ s CPU, writer thread "
-                      r"[0-9.]+ s CPU; the simulator waited [0-9.]+ s for the writer and "
-                      r"compressed (\d+) of its (\d+) chunks", r.stderr)
-        self.assertTrue(m, r.stderr)
-        with open(t, "rb") as f:
-            events = sum(1 for c in chunks(f.read()) if c[1] == 4)
-        helped, queued = int(m.group(1)), int(m.group(2))
-        self.assertTrue(0 <= helped <= queued <= events and queued >= events - 1 and events > 3,
-                        "%d of %d chunks, %d EVENTS chunks" % (helped, queued, events))
+        for third in ("--no-compress-thread", "--compress-thread"):
+            r = self.rec(["--writer-thread", third] + args)
+            self.assertEqual(r.returncode, 4, r.stderr)
+            m = re.search(r"timing: wall [0-9.]+ s; simulator thread [0-9.]+ s CPU, writer thread "
+                          r"[0-9.]+ s CPU; the simulator waited [0-9.]+ s for the writer and "
+                          r"compressed (\d+) of its (\d+) chunks(; a compressor thread [0-9.]+ s "
+                          r"CPU, (\d+) chunks)?\n", r.stderr)
+            self.assertTrue(m, r.stderr)
+            with open(t, "rb") as f:
+                events = sum(1 for c in chunks(f.read()) if c[1] == 4)
+            helped, queued = int(m.group(1)), int(m.group(2))
+            third_n = int(m.group(4)) if m.group(4) else 0
+            self.assertEqual(m.group(3) is not None, third == "--compress-thread", r.stderr)
+            self.assertTrue(0 <= helped + third_n <= queued <= events and queued >= events - 1
+                            and events > 3, "%d + %d of %d chunks, %d EVENTS chunks"
+                            % (helped, third_n, queued, events))
         r = self.rec(["--no-writer-thread"] + args)
         self.assertEqual(r.returncode, 4, r.stderr)
         self.assertRegex(r.stderr, r"timing: wall [0-9.]+ s; one thread, [0-9.]+ s CPU")

@@ -89,13 +89,14 @@ static vx_err direct_keyframe(vx_trace_writer *w, uint32_t k, uint64_t cycle)
     return e ? e : vx_trace_writer_keyframe_end(w);
 }
 
-/* Write the stream of s to path, through the pipe or not; 0 on success. */
-static int write_stream(const char *path, const shape *s, bool piped)
+/* Write the stream of s to path: straight (piped 0), through the pipe (1), through
+ * the pipe with a compressor thread (2); 0 on success. */
+static int write_stream(const char *path, const shape *s, int piped)
 {
     vx_trace_writer *w = open_writer(path, s);
     if (!w) return -1;
     vxrec_pipe *p = NULL;
-    if (piped && vxrec_pipe_start(&p, w, s->threads) != VX_OK) {
+    if (piped && vxrec_pipe_start(&p, w, s->threads, piped == 2) != VX_OK) {
         vx_trace_writer_free(w);
         return -1;
     }
@@ -155,18 +156,28 @@ static void same_bytes(const char *dir, const shape *s, const char *name)
     char a[512], b[512];
     snprintf(a, sizeof a, "%s/direct.vxt", dir);
     snprintf(b, sizeof b, "%s/piped.vxt", dir);
-    int ra = write_stream(a, s, false), rb = write_stream(b, s, true);
-    size_t na = 0, nb = 0;
-    uint8_t *da = slurp(a, &na), *db = slurp(b, &nb);
-    size_t at = 0;
-    while (at < na && at < nb && da[at] == db[at])
-        at++;
-    if (!(ra == 0 && rb == 0 && da && db && na == nb && at == na))
-        diag("%s: direct %zu bytes, piped %zu bytes, first difference at %zu", name, na, nb, at);
-    ok(ra == 0 && rb == 0 && da && db && na == nb && at == na && na > 1000,
-       "%s: the piped trace is the direct one, byte for byte (%zu bytes)", name, na);
+    int ra = write_stream(a, s, 0), bad = ra != 0;
+    size_t na = 0;
+    uint8_t *da = slurp(a, &na);
+    for (int piped = 1; piped <= 2; piped++) { /* without and with a compressor thread */
+        int rb = write_stream(b, s, piped);
+        size_t nb = 0, at = 0;
+        uint8_t *db = slurp(b, &nb);
+        while (da && db && at < na && at < nb && da[at] == db[at])
+            at++;
+        if (!(rb == 0 && da && db && na == nb && at == na)) {
+            diag("%s: direct %zu bytes, piped (%s a compressor thread) %zu bytes, first "
+                 "difference at %zu",
+                 name, na, piped == 2 ? "with" : "without", nb, at);
+            bad = 1;
+        }
+        free(db);
+    }
+    ok(!bad && na > 1000,
+       "%s: the piped trace (without and with a compressor thread) is the direct one, byte for "
+       "byte (%zu bytes)",
+       name, na);
     free(da);
-    free(db);
 }
 
 /*
@@ -247,7 +258,7 @@ static void deferred(const char *dir)
     snprintf(b, sizeof b, "%s/deferred.vxt", dir);
     static const char *how[3] = {"by the writer alone", "by the same thread after each event",
                                  "by another thread all along"};
-    int wa = write_stream(a, &s, false);
+    int wa = write_stream(a, &s, 0);
     for (int mode = 0; mode < 3; mode++) {
         jobs_seen = 0;
         long helped = write_deferred(b, &s, mode, 0);
@@ -287,7 +298,7 @@ static void write_fails(const char *dir)
     setrlimit(RLIMIT_FSIZE, &lim);
     vx_trace_writer *w = open_writer(path, &s);
     vxrec_pipe *p = NULL;
-    bool started = w && vxrec_pipe_start(&p, w, 4) == VX_OK, refused = false;
+    bool started = w && vxrec_pipe_start(&p, w, 4, true) == VX_OK, refused = false;
     tgen g;
     tgen_init(&g, 5, 1, 4, 4, 0);
     uint32_t i = 0;
