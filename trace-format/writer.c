@@ -456,6 +456,7 @@ static void compress_job(wjob *j)
 /* Write the oldest job (compressing it here unless a helper has it). */
 static vx_err write_job(vx_trace_writer *w)
 {
+    if (w->failed) return w->failed; /* the file can no longer be trusted */
     wjob *j = &w->jobs[w->jhead];
     int st = J_RAW;
     if (atomic_compare_exchange_strong_explicit(&j->state, &st, J_BUSY, memory_order_acquire,
