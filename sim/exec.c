@@ -1651,7 +1651,7 @@ report:
                 }
             } else if (nt <= 32 && !(ncm | ev->nwctl | ev->nconsole | ev->nreads) && dc < 64 &&
                        (core | wi) < 256 && ev->nmem &&
-                       ev->nmem == (uint32_t)__builtin_popcountll(tm0)) {
+                       ev->nmem == popc64(tm0)) {
                 /* a store: one write per lane of the mask, ascending, of one size; from 8
                  * lanes up, with every lane active and addresses base + lane * stride, the
                  * addresses go as those two numbers (when the log's client takes them) */
