@@ -547,6 +547,56 @@ static int execute_cold(vx_sim *s, uint32_t core, uint32_t gw, const vx_insn *in
  *            the compile time down.
  * With ntc (a constant warp width, 0 = any) <= 64 the caller passes tm1 = 0.
  */
+/*
+ * The compact log record of a store (vx_event.h) written straight from the store's
+ * operands, instead of its per-lane memory writes (which the log would copy): lane
+ * t writes the low fsize bytes of pb[t] at pa[t] + imm, for the lanes of tm0.  For
+ * the scheduler's issues (mode 0) at most 32 lanes wide; false when the log does
+ * not take it (the issue then reports its writes as usual).
+ */
+static ALWAYS_INLINE bool log_store(vx_sim *s, uint32_t core, uint32_t gw, const vx_insn *in,
+                                    uint64_t tm0, uint32_t pc, uint32_t nt, bool full,
+                                    const uint32_t *pa, const uint32_t *pb, uint32_t imm,
+                                    uint32_t fsize)
+{
+    vx_log *const lg = s->log;
+    const uint32_t wi = gw - core * s->nw;
+    const uint64_t dc = s->cycle - lg->cycle;
+    if (nt > 32 || dc >= 64 || (core | wi) >= 256) return false;
+    const uint32_t vm = fsize == 4 ? ~0u : (1u << (fsize * 8)) - 1;
+    if (full && nt >= 8 && lg->affine) { /* addresses base + lane * stride? */
+        const uint32_t base = pa[0] + imm, stride = pa[1] - pa[0];
+        uint32_t off = 0;
+        for (uint32_t t = 0; t < nt; t++)
+            off |= (pa[t] + imm) ^ (base + t * stride);
+        const size_t need = (32 + 4 * nt + 15) & ~(size_t)15;
+        if (!off && ((size_t)(lg->end - lg->pos) >= need || lg->refill(lg, need))) {
+            vx_logrec *q = (vx_logrec *)(void *)lg->pos;
+            uint32_t *o = (uint32_t *)(void *)(q + 1);
+            o[0] = base;
+            o[1] = stride;
+            o[2] = o[3] = 0;
+            for (uint32_t t = 0; t < nt; t++)
+                o[4 + t] = pb[t] & vm;
+            vx_logrec_head(q, (uint32_t)dc, (uint8_t)(VX_LOG_MEM | VX_LOG_MEMAFF | fsize), core, wi,
+                           pc, in->raw, (uint32_t)tm0);
+            lg->pos += need;
+            return true;
+        }
+        if (!off) return false;
+    }
+    const size_t need = (16 + 8 * nt + 15) & ~(size_t)15;
+    if ((size_t)(lg->end - lg->pos) < need && !lg->refill(lg, need)) return false;
+    vx_logrec *q = (vx_logrec *)(void *)lg->pos;
+    uint32_t *a = (uint32_t *)(void *)(q + 1), *v = a + nt;
+    const uint64_t tm1 = 0;
+    LANES(a[t] = pa[t] + imm; v[t] = pb[t] & vm);
+    vx_logrec_head(q, (uint32_t)dc, (uint8_t)(VX_LOG_MEM | fsize), core, wi, pc, in->raw,
+                   (uint32_t)tm0);
+    lg->pos += need;
+    return true;
+}
+
 static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx_insn *in,
                                  uint64_t tm0, uint64_t tm1, uint32_t pc, unsigned mode,
                                  const int traced, const uint32_t ntc, const int hot)
@@ -917,7 +967,13 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
                 else
                     LANES(*PG(t) = (uint8_t)pb[t]);
 #undef PG
-                if (traced) MEMW_LANES();
+                if (traced) {
+                    if (s->log && !mode &&
+                        log_store(s, core, gw, in, tm0, pc, nt, full, pa, pb, imm, fsize))
+                        s->logged = true; /* no per-lane writes to report */
+                    else
+                        MEMW_LANES();
+                }
                 break;
             }
             /* Medium path as for loads: pages resolved (made writable) for every lane
@@ -1609,6 +1665,11 @@ decoded:;
 report:
     if (traced) {
         vx_log *const lg = s->log;
+        if (s->logged) { /* a store that wrote its own record (log_store) */
+            s->logged = false;
+            lg->cycle = s->cycle;
+            return r;
+        }
         if (lg && VX_LIKELY(!mode && r != VX_X_FAULT)) {
             /* the compact log (vx_sim.h), for the common issues */
             const uint32_t nt = ntc ? ntc : s->nt;
@@ -1650,8 +1711,7 @@ report:
                     return r;
                 }
             } else if (nt <= 32 && !(ncm | ev->nwctl | ev->nconsole | ev->nreads) && dc < 64 &&
-                       (core | wi) < 256 && ev->nmem &&
-                       ev->nmem == popc64(tm0)) {
+                       (core | wi) < 256 && ev->nmem && ev->nmem == popc64(tm0)) {
                 /* a store: one write per lane of the mask, ascending, of one size; from 8
                  * lanes up, with every lane active and addresses base + lane * stride, the
                  * addresses go as those two numbers (when the log's client takes them) */
