@@ -548,6 +548,26 @@ static int execute_cold(vx_sim *s, uint32_t core, uint32_t gw, const vx_insn *in
  * With ntc (a constant warp width, 0 = any) <= 64 the caller passes tm1 = 0.
  */
 /*
+ * A store record with affine addresses (VX_LOG_MEMAFF; vx_event.h) of need bytes at
+ * the log's cursor (room made): header, base and stride; returns where the T values
+ * go.
+ */
+static inline uint32_t *log_memaff(vx_log *lg, size_t need, uint64_t dc, uint32_t fsize,
+                                   uint32_t core, uint32_t wi, uint32_t pc, uint32_t insn,
+                                   uint64_t tm0, uint32_t base, uint32_t stride)
+{
+    vx_logrec *q = (vx_logrec *)(void *)lg->pos;
+    uint32_t *o = (uint32_t *)(void *)(q + 1);
+    o[0] = base;
+    o[1] = stride;
+    o[2] = o[3] = 0;
+    vx_logrec_head(q, (uint32_t)dc, (uint8_t)(VX_LOG_MEM | VX_LOG_MEMAFF | fsize), core, wi, pc,
+                   insn, (uint32_t)tm0);
+    lg->pos += need;
+    return o + 4;
+}
+
+/*
  * The compact log record of a store (vx_event.h) written straight from the store's
  * operands, instead of its per-lane memory writes (which the log would copy): lane
  * t writes the low fsize bytes of pb[t] at pa[t] + imm, for the lanes of tm0.  For
@@ -571,16 +591,9 @@ static ALWAYS_INLINE bool log_store(vx_sim *s, uint32_t core, uint32_t gw, const
             off |= (pa[t] + imm) ^ (base + t * stride);
         const size_t need = (32 + 4 * nt + 15) & ~(size_t)15;
         if (!off && ((size_t)(lg->end - lg->pos) >= need || lg->refill(lg, need))) {
-            vx_logrec *q = (vx_logrec *)(void *)lg->pos;
-            uint32_t *o = (uint32_t *)(void *)(q + 1);
-            o[0] = base;
-            o[1] = stride;
-            o[2] = o[3] = 0;
+            uint32_t *v = log_memaff(lg, need, dc, fsize, core, wi, pc, in->raw, tm0, base, stride);
             for (uint32_t t = 0; t < nt; t++)
-                o[4 + t] = pb[t] & vm;
-            vx_logrec_head(q, (uint32_t)dc, (uint8_t)(VX_LOG_MEM | VX_LOG_MEMAFF | fsize), core, wi,
-                           pc, in->raw, (uint32_t)tm0);
-            lg->pos += need;
+                v[t] = pb[t] & vm;
             return true;
         }
         if (!off) return false;
@@ -1726,17 +1739,10 @@ report:
                     const size_t need = (32 + 4 * nt + 15) & ~(size_t)15;
                     if (!off &&
                         (VX_LIKELY((size_t)(lg->end - lg->pos) >= need) || lg->refill(lg, need))) {
-                        vx_logrec *q = (vx_logrec *)(void *)lg->pos;
-                        uint32_t *o = (uint32_t *)(void *)(q + 1);
-                        o[0] = base;
-                        o[1] = stride;
-                        o[2] = o[3] = 0;
+                        uint32_t *v = log_memaff(lg, need, dc, size, core, wi, pc, in->raw, tm0,
+                                                 base, stride);
                         for (uint32_t l = 0; l < n; l++)
-                            o[4 + l] = m[l].value;
-                        vx_logrec_head(q, (uint32_t)dc,
-                                       (uint8_t)(VX_LOG_MEM | VX_LOG_MEMAFF | size), core, wi, pc,
-                                       in->raw, (uint32_t)tm0);
-                        lg->pos += need;
+                            v[l] = m[l].value;
                         lg->cycle = s->cycle;
                         return r;
                     }
