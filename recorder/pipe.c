@@ -87,7 +87,6 @@ typedef struct slot {
 struct vxrec_pipe {
     vx_trace_writer *w;
     uint32_t T;
-    size_t fast_commit_size; /* of a qfast item with its values */
     pthread_t th;
     bool started;
     pthread_t cth; /* the compressor thread, when there is one */
@@ -327,7 +326,6 @@ vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads, 
     memset(p, 0, sizeof *p);
     p->w = w;
     p->T = threads;
-    p->fast_commit_size = ALIGN16(sizeof(qfast) + (size_t)threads * 4);
     if (!(p->ring = vxrec_big_alloc(PIPE_NBATCH * PIPE_SLOT))) {
         free(p);
         return VX_ERR_NOMEM;
@@ -344,19 +342,13 @@ vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads, 
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
     vx_err e = vx_trace_writer_defer(w, true, on_job, p);
+    if (!e && pthread_create(&p->th, NULL, consumer, p) != 0) e = VX_ERR_NOMEM;
     if (e) {
         pthread_mutex_destroy(&p->mu);
         pthread_cond_destroy(&p->cv);
         free_slots(p);
         free(p);
         return e;
-    }
-    if (pthread_create(&p->th, NULL, consumer, p) != 0) {
-        pthread_mutex_destroy(&p->mu);
-        pthread_cond_destroy(&p->cv);
-        free_slots(p);
-        free(p);
-        return VX_ERR_NOMEM;
     }
     p->started = true;
     /* without a compressor thread (it could not start) the others do its work */
@@ -444,12 +436,12 @@ bool vxrec_pipe_event(vxrec_pipe *p, const vx_event *ev)
                   !((ev->core | ev->warp) >> 8) &&
                   (!ev->ncommits || (c->lanes == ev->tmask && c->reg < 32 &&
                                      (c->file == VX_RF_X || c->file == VX_RF_F))))) {
-        const size_t n = ev->ncommits ? p->fast_commit_size : sizeof(qfast);
-        if (VX_UNLIKELY(!has_room(p, n))) return false;
-        qfast *f = (qfast *)(void *)p->log.pos;
         const uint8_t k =
             ev->ncommits ? (uint8_t)(VX_LOG_COMMIT | (c->file == VX_RF_F ? VX_LOG_F : 0) | c->reg)
                          : 0;
+        const size_t n = VX_LOGREC_SIZE(k, p->T);
+        if (VX_UNLIKELY(!has_room(p, n))) return false;
+        qfast *f = (qfast *)(void *)p->log.pos;
         vx_logrec_head(f, (uint32_t)dcycle, k, ev->core, ev->warp, ev->pc, ev->insn,
                        (uint32_t)ev->tmask);
         if (ev->ncommits) memcpy(f + 1, c->values, (size_t)p->T * 4);

@@ -81,7 +81,8 @@ static inline unsigned popc128(vx_lanes m)
 
 /*
  * 0 when v[l] == base + l * stride for every lane l < nt (nt a multiple of 4), else
- * not 0; four lanes at a time (the compact log's test for an affine commit).
+ * not 0; four lanes at a time (the compact log's test for an affine commit, or for
+ * affine store addresses).
  */
 static inline uint32_t log_affine_dif(const uint32_t *v, uint32_t base, uint32_t stride,
                                       uint32_t nt)
@@ -585,20 +586,18 @@ static ALWAYS_INLINE bool log_store(vx_sim *s, uint32_t core, uint32_t gw, const
     if (nt > 32 || dc >= 64 || (core | wi) >= 256) return false;
     const uint32_t vm = fsize == 4 ? ~0u : (1u << (fsize * 8)) - 1;
     if (full && nt >= 8 && lg->affine) { /* addresses base + lane * stride? */
-        const uint32_t base = pa[0] + imm, stride = pa[1] - pa[0];
-        uint32_t off = 0;
-        for (uint32_t t = 0; t < nt; t++)
-            off |= (pa[t] + imm) ^ (base + t * stride);
-        const size_t need = (32 + 4 * nt + 15) & ~(size_t)15;
+        const uint32_t stride = pa[1] - pa[0], off = log_affine_dif(pa, pa[0], stride, nt);
+        const size_t need = VX_LOGREC_SIZE(VX_LOG_MEM | VX_LOG_MEMAFF | fsize, nt);
         if (!off && ((size_t)(lg->end - lg->pos) >= need || lg->refill(lg, need))) {
-            uint32_t *v = log_memaff(lg, need, dc, fsize, core, wi, pc, in->raw, tm0, base, stride);
+            uint32_t *v =
+                log_memaff(lg, need, dc, fsize, core, wi, pc, in->raw, tm0, pa[0] + imm, stride);
             for (uint32_t t = 0; t < nt; t++)
                 v[t] = pb[t] & vm;
             return true;
         }
         if (!off) return false;
     }
-    const size_t need = (16 + 8 * nt + 15) & ~(size_t)15;
+    const size_t need = VX_LOGREC_SIZE(VX_LOG_MEM | fsize, nt);
     if ((size_t)(lg->end - lg->pos) < need && !lg->refill(lg, need)) return false;
     vx_logrec *q = (vx_logrec *)(void *)lg->pos;
     uint32_t *a = (uint32_t *)(void *)(q + 1), *v = a + nt;
@@ -1678,13 +1677,13 @@ decoded:;
 report:
     if (traced) {
         vx_log *const lg = s->log;
-        if (s->logged) { /* a store that wrote its own record (log_store) */
-            s->logged = false;
-            lg->cycle = s->cycle;
-            return r;
-        }
         if (lg && VX_LIKELY(!mode && r != VX_X_FAULT)) {
             /* the compact log (vx_sim.h), for the common issues */
+            if (s->logged) { /* a store that wrote its own record (log_store) */
+                s->logged = false;
+                lg->cycle = s->cycle;
+                return r;
+            }
             const uint32_t nt = ntc ? ntc : s->nt;
             const uint64_t dc = s->cycle - lg->cycle;
             const uint32_t ncm = ev->ncommits;
@@ -1704,12 +1703,12 @@ report:
                     off = log_affine_dif(v, base, stride, nt);
                 }
                 const bool aff = !off;
-                const size_t need = !ncm ? 16 : aff ? 32 : (16 + 4 * nt + 15) & ~(size_t)15;
+                const uint8_t k = ncm ? (uint8_t)(VX_LOG_COMMIT | (aff ? VX_LOG_AFFINE : 0) |
+                                                  (c->file == VX_RF_F ? VX_LOG_F : 0) | c->reg)
+                                      : 0;
+                const size_t need = VX_LOGREC_SIZE(k, nt);
                 if (VX_LIKELY((size_t)(lg->end - lg->pos) >= need) || lg->refill(lg, need)) {
                     vx_logrec *q = (vx_logrec *)(void *)lg->pos;
-                    const uint8_t k = ncm ? (uint8_t)(VX_LOG_COMMIT | (aff ? VX_LOG_AFFINE : 0) |
-                                                      (c->file == VX_RF_F ? VX_LOG_F : 0) | c->reg)
-                                          : 0;
                     vx_logrec_head(q, (uint32_t)dc, k, core, wi, pc, in->raw, (uint32_t)tm0);
                     if (aff) {
                         uint32_t *o = (uint32_t *)(void *)(q + 1);
@@ -1736,7 +1735,7 @@ report:
                     for (uint32_t l = 0; l < n; l++)
                         off |= (m[l].addr ^ (base + l * stride)) | (m[l].lane ^ l) |
                                (m[l].size ^ size);
-                    const size_t need = (32 + 4 * nt + 15) & ~(size_t)15;
+                    const size_t need = VX_LOGREC_SIZE(VX_LOG_MEM | VX_LOG_MEMAFF | size, nt);
                     if (!off &&
                         (VX_LIKELY((size_t)(lg->end - lg->pos) >= need) || lg->refill(lg, need))) {
                         uint32_t *v = log_memaff(lg, need, dc, size, core, wi, pc, in->raw, tm0,
@@ -1747,7 +1746,7 @@ report:
                         return r;
                     }
                 }
-                const size_t need = (16 + 8 * nt + 15) & ~(size_t)15;
+                const size_t need = VX_LOGREC_SIZE(VX_LOG_MEM | size, nt);
                 if (VX_LIKELY((size_t)(lg->end - lg->pos) >= need) || lg->refill(lg, need)) {
                     vx_logrec *q = (vx_logrec *)(void *)lg->pos;
                     uint32_t *a = (uint32_t *)(void *)(q + 1), *v = a + nt;

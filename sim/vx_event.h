@@ -296,6 +296,13 @@ static inline void vx_logrec_head(vx_logrec *q, uint32_t dcycle, uint8_t commit,
     q->tmask = tmask;
 }
 
+/* out[l] = base + l * stride (mod 2^32) for l < T: an affine record's lanes. */
+static inline void vx_logrec_affine(uint32_t base, uint32_t stride, uint32_t T, uint32_t *out)
+{
+    for (uint32_t l = 0; l < T; l++)
+        out[l] = base + l * stride;
+}
+
 /*
  * The values of a commit record's lanes 0..T-1: the record's own, or for an affine
  * one, written to vals (T entries).
@@ -304,8 +311,7 @@ static inline const uint32_t *vx_logrec_values(const vx_logrec *q, uint32_t T, u
 {
     const uint32_t *v = (const uint32_t *)(const void *)(q + 1);
     if (!(q->commit & VX_LOG_AFFINE)) return v;
-    for (uint32_t l = 0; l < T; l++)
-        vals[l] = v[0] + l * v[1];
+    vx_logrec_affine(v[0], v[1], T, vals);
     return vals;
 }
 

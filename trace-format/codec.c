@@ -1104,8 +1104,7 @@ VXT_ALWAYS_INLINE uint8_t *enc_log_store_t(vxt_pred *ps, vxt_warp *ws, uint8_t *
     const uint32_t *v = (const uint32_t *)(const void *)(q + 1), *ad = v, *val = v + T;
     uint32_t a[32];
     if (q->commit & VX_LOG_MEMAFF) {
-        for (unsigned l = 0; l < T; l++)
-            a[l] = v[0] + l * v[1];
+        vx_logrec_affine(v[0], v[1], T, a);
         ad = a;
         val = v + 4;
     }

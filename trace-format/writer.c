@@ -160,6 +160,20 @@ static void update_fast(vx_trace_writer *w)
     w->fast = w->state == W_OPEN && !w->in_kf && !w->ended && !w->failed;
 }
 
+/* Room for need items of elem bytes in *arr (capacity *cap items), doubling from 16. */
+static bool grow_items(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return true;
+    size_t n = *cap ? 2 * *cap : 16;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*arr, n * elem);
+    if (!q) return false;
+    *arr = q;
+    *cap = n;
+    return true;
+}
+
 static bool reserve(uint8_t **b, size_t *cap, size_t need)
 {
     if (need <= *cap) return true;
@@ -430,13 +444,8 @@ static size_t digest_payload(vx_trace_writer *w, uint8_t *out)
 /* An EVENTS chunk and its DIGEST chunk are written: the index learns them. */
 static vx_err add_chunk(vx_trace_writer *w, uint64_t key, uint64_t off, uint64_t dg_off)
 {
-    if (w->nchunks == w->chunks_cap) {
-        size_t n = w->chunks_cap ? 2 * w->chunks_cap : 64;
-        wchunk *q = realloc(w->chunks, n * sizeof *q);
-        if (!q) return VX_ERR_NOMEM;
-        w->chunks = q;
-        w->chunks_cap = n;
-    }
+    if (!grow_items((void **)&w->chunks, &w->chunks_cap, w->nchunks + 1, sizeof *w->chunks))
+        return VX_ERR_NOMEM;
     w->chunks[w->nchunks].key = key;
     w->chunks[w->nchunks].off = off;
     w->chunks[w->nchunks].dg_off = dg_off;
@@ -893,13 +902,7 @@ vx_err vx_trace_writer_keyframe_end(vx_trace_writer *w)
     uint64_t off;
     e = write_chunk(w, VXT_CH_KEYFRAME2, w->index, w->pbuf, (size_t)(p - w->pbuf), &off);
     if (e) return e;
-    if (w->nkf == w->kf_cap) {
-        size_t n = w->kf_cap ? 2 * w->kf_cap : 16;
-        wkf *q = realloc(w->kfs, n * sizeof *q);
-        if (!q) return VX_ERR_NOMEM;
-        w->kfs = q;
-        w->kf_cap = n;
-    }
+    if (!grow_items((void **)&w->kfs, &w->kf_cap, w->nkf + 1, sizeof *w->kfs)) return VX_ERR_NOMEM;
     w->kfs[w->nkf++] = (wkf){w->index, off, w->kf_npages ? w->kf_first_off : 0, w->kf_cycle};
     w->in_kf = false;
     update_fast(w);

@@ -359,16 +359,31 @@ static void logrecs_edges(const char *dir)
     ok(!bad, "logrecs: records with commit bytes 0x23, 0x44 and 0x68 are refused");
 }
 
+/* Two writers at 1x4xT for a logrecs test: wa gets the records, wb the same events. */
+typedef struct pair {
+    char a[512], b[512];
+    vx_trace_writer *wa, *wb;
+} pair;
+
+static void open_pair(pair *pr, const char *dir, const char *name, uint32_t T)
+{
+    const shape s = {1, 4, T, 0, 0, 1000, 1};
+    snprintf(pr->a, sizeof pr->a, "%s/%s-log.vxt", dir, name);
+    snprintf(pr->b, sizeof pr->b, "%s/%s-ev.vxt", dir, name);
+    pr->wa = open_writer(pr->a, &s);
+    pr->wb = open_writer(pr->b, &s);
+}
+
 /*
  * The tail of the logrecs tests: the records buf[0..len) go to wa (the run before
  * them at cycle0, ending at cycle_end), the same events ev[0..n) (the last one END)
  * to wb, the END to wa too; both finished and freed.  True when every step worked
  * and the two files at a and b are the same bytes (*size: their size).
  */
-static bool logrecs_vs_events(vx_trace_writer *wa, vx_trace_writer *wb, const char *a,
-                              const char *b, const uint8_t *buf, size_t len, uint64_t cycle0,
+static bool logrecs_vs_events(const pair *pr, const uint8_t *buf, size_t len, uint64_t cycle0,
                               uint64_t cycle_end, const vx_event *ev, int n, size_t *size)
 {
+    vx_trace_writer *wa = pr->wa, *wb = pr->wb;
     uint64_t cycle = cycle0;
     vx_err e = VX_ERR_IO;
     size_t k = wa ? vx_trace_writer_logrecs(wa, buf, len, &cycle, &e) : 0;
@@ -381,18 +396,15 @@ static bool logrecs_vs_events(vx_trace_writer *wa, vx_trace_writer *wb, const ch
     if (wa) vx_trace_writer_free(wa);
     if (wb) vx_trace_writer_free(wb);
     *size = 0;
-    return !bad && files_equal(a, b, size) && *size > 100;
+    return !bad && files_equal(pr->a, pr->b, size) && *size > 100;
 }
 
 /* Store records (VX_LOG_MEM) append what the same writes given as events append:
  * a halfword store by lanes 0 and 2, a word store by all four, then a commit. */
 static void logrecs_stores(const char *dir)
 {
-    char a[512], b[512];
-    snprintf(a, sizeof a, "%s/stores-log.vxt", dir);
-    snprintf(b, sizeof b, "%s/stores-ev.vxt", dir);
-    shape s = {1, 4, 4, 0, 0, 1000, 1};
-    vx_trace_writer *wa = open_writer(a, &s), *wb = open_writer(b, &s);
+    pair pr;
+    open_pair(&pr, dir, "stores", 4);
     _Alignas(16) uint8_t buf[160];
     memset(buf, 0xEE, sizeof buf); /* lanes outside the mask hold junk: ignored */
     const vx_logrec r1 = {VX_LOG_ISSUE | 2, VX_LOG_MEM | 2, 0, 1, 0x80000010u, 0x00b11023u, 0x5};
@@ -429,7 +441,7 @@ static void logrecs_stores(const char *dir)
     ev[2].commits = &c3;
     ev[3].kind = VX_EV_END, ev[3].index = 3, ev[3].cycle = 13, ev[3].end_status = VX_END_EXIT;
     size_t n = 0;
-    const bool same = logrecs_vs_events(wa, wb, a, b, buf, 128, 10, 13, ev, 4, &n);
+    const bool same = logrecs_vs_events(&pr, buf, 128, 10, 13, ev, 4, &n);
     ok(same, "logrecs: store records write what the same stores as events write (%zu bytes)", n);
 }
 
@@ -438,11 +450,8 @@ static void logrecs_stores(const char *dir)
  * every lane, uniform, affine on some lanes, then a full commit after an affine one. */
 static void logrecs_affine(const char *dir)
 {
-    char a[512], b[512];
-    snprintf(a, sizeof a, "%s/affine-log.vxt", dir);
-    snprintf(b, sizeof b, "%s/affine-ev.vxt", dir);
-    shape s = {1, 4, 8, 0, 0, 1000, 1};
-    vx_trace_writer *wa = open_writer(a, &s), *wb = open_writer(b, &s);
+    pair pr;
+    open_pair(&pr, dir, "affine", 8);
 
     static const struct {
         uint8_t commit, warp;
@@ -492,7 +501,7 @@ static void logrecs_affine(const char *dir)
     ev[3].index = 3, ev[3].cycle = 9, ev[3].pc = 0x8000010Cu, ev[3].commits = &c4;
     ev[4].kind = VX_EV_END, ev[4].index = 4, ev[4].cycle = 9, ev[4].end_status = VX_END_EXIT;
     size_t n = 0;
-    const bool same = logrecs_vs_events(wa, wb, a, b, buf, sizeof buf, 5, 9, ev, 5, &n);
+    const bool same = logrecs_vs_events(&pr, buf, sizeof buf, 5, 9, ev, 5, &n);
     ok(same,
        "logrecs: affine commit records write what the same commits with their values write "
        "(%zu bytes)",
@@ -504,11 +513,8 @@ static void logrecs_affine(const char *dir)
  * addresses on every lane, and affine addresses on some lanes only. */
 static void logrecs_stores8(const char *dir)
 {
-    char a[512], b[512];
-    snprintf(a, sizeof a, "%s/stores8-log.vxt", dir);
-    snprintf(b, sizeof b, "%s/stores8-ev.vxt", dir);
-    shape s = {1, 4, 8, 0, 0, 1000, 1};
-    vx_trace_writer *wa = open_writer(a, &s), *wb = open_writer(b, &s);
+    pair pr;
+    open_pair(&pr, dir, "stores8", 8);
 
     static const struct {
         uint8_t commit;
@@ -558,7 +564,7 @@ static void logrecs_stores8(const char *dir)
     }
     ev[5].kind = VX_EV_END, ev[5].index = 5, ev[5].cycle = 10, ev[5].end_status = VX_END_EXIT;
     size_t n = 0;
-    const bool same = logrecs_vs_events(wa, wb, a, b, buf, len, 0, 10, ev, 6, &n);
+    const bool same = logrecs_vs_events(&pr, buf, len, 0, 10, ev, 6, &n);
     ok(same,
        "logrecs: store records at 8 lanes (affine and listed addresses) write what the same "
        "stores as events write (%zu bytes, %zu bytes of records)",
