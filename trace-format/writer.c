@@ -462,10 +462,10 @@ static void compress_job(wjob *j)
     atomic_store_explicit(&j->state, J_DONE, memory_order_release);
 }
 
-/* Write the oldest job (compressing it here unless a helper has it). */
+/* Write the oldest job (compressing it here unless a helper has it).  Never after an
+ * I/O failure: every entry point refuses a failed writer, and a failure ends the call. */
 static vx_err write_job(vx_trace_writer *w)
 {
-    if (w->failed) return w->failed; /* the file can no longer be trusted */
     wjob *j = &w->jobs[w->jhead];
     int st = J_RAW;
     if (atomic_compare_exchange_strong_explicit(&j->state, &st, J_BUSY, memory_order_acquire,
