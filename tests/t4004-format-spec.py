@@ -1,0 +1,550 @@
+#!/usr/bin/env python3
+"""t4004: the trace format specification is enough to read a trace.
+
+tests/lib/vxt_spec.py is a reader written from trace-format/FORMAT.md, sim/STATE.md and
+tools/vxdump/SCHEMA.md alone (a clean-room third party).  This test records traces with
+vxrec and checks that it agrees with vxdump --json event for event (minus "disasm",
+"symbol" and the commit "name", which need a disassembler and the ELF symbols): the golden
+traces, the example kernels at several platform shapes with many small chunks and
+keyframes, uncompressed, cut off and corrupt traces, and hand-made traces holding every
+code of every enumerated field and every extension point (unknown records, extension
+blocks, unknown chunks, a newer minor version).  With --keyframes the reader also decodes
+each keyframe's state (sim/STATE.md) and checks it against the state rebuilt from the
+event stream.
+"""
+import json
+import os
+import struct
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+import vxtest  # noqa: E402
+import vxt_spec  # noqa: E402
+
+SPEC = os.path.join(vxtest.ROOT, "tests", "lib", "vxt_spec.py")
+GOLDEN = os.path.join(vxtest.ROOT, "tests", "golden")
+OPTS = ["--keyframe-interval", "500", "--chunk-size", "4096"]
+A = ["-C", "1", "-c", "1", "-w", "4", "-t", "4"]
+B = ["-C", "1", "-c", "2", "-w", "4", "-t", "8"]
+C = ["-C", "1", "-c", "1", "-w", "2", "-t", "32"]
+WIDE = ["-C", "1", "-c", "1", "-w", "4", "-t", "128"]
+NARROW = ["-C", "1", "-c", "1", "-w", "4", "-t", "1"]
+MULTI = ["-C", "2", "-c", "2", "-w", "2", "-t", "4"]
+# name -> (kernel file, vxrec options); every one with OPTS unless it has its own
+TRACES = {
+    "hello-a": ("hello.elf", A), "hello-b": ("hello.elf", B), "hello-c": ("hello.elf", C),
+    "hello-t128": ("hello.elf", WIDE), "hello-t1": ("hello.elf", NARROW),
+    "diverge-a": ("diverge.elf", A), "diverge-b": ("diverge.elf", B),
+    "diverge-c": ("diverge.elf", C), "diverge-t128": ("diverge.elf", WIDE),
+    "gbar-a": ("gbar.elf", A), "gbar-b": ("gbar.elf", B), "gbar-c": ("gbar.elf", C),
+    "gbar-multi": ("gbar.elf", MULTI),
+    "spawn-a": ("spawn.elf", A), "spawn-b": ("spawn.elf", B), "spawn-c": ("spawn.elf", C),
+    "spawn-t1": ("spawn.elf", NARROW),
+    "warpops-a": ("warpops.elf", A), "warpops-b": ("warpops.elf", B),
+    "warpops-c": ("warpops.elf", C), "warpops-t128": ("warpops.elf", WIDE),
+    "vecadd-a": ("vecadd.elf", A), "vecadd-b": ("vecadd.elf", B),
+    "vecadd-c": ("vecadd.elf", C),
+    "vecadd-vxbin": ("vecadd.vxbin", A + ["--keyframe-interval", "300"]),
+    "vecadd-raw": ("vecadd.elf", A + ["--no-compress"]),
+    "reduce-c": ("reduce.elf", C),
+    "sgemm-c": ("sgemm.elf", C),
+    # printf is long: stop it; the trace then ends with a "limit" END record
+    "printf-limit": ("printf.elf", A + ["--max-cycles", "3000"]),
+    "hello-kf1": ("hello.elf", A + ["--keyframe-interval", "1", "--chunk-size", "300"]),
+    "cutme": ("hello.elf", A + ["--keyframe-interval", "200", "--chunk-size", "2048"]),
+}
+KEYFRAME_CHECKED = ["hello-a", "hello-kf1", "diverge-b", "gbar-multi", "spawn-t1",
+                    "warpops-t128", "vecadd-vxbin", "vecadd-raw", "sgemm-c", "reduce-c",
+                    "printf-limit", "hello-t1"]
+
+
+def LUI(rd, imm):
+    return (imm << 12) | (rd << 7) | 0x37
+
+
+def ADDI(rd, rs, imm):
+    return ((imm & 0xFFF) << 20) | (rs << 15) | (rd << 7) | 0x13
+
+
+def LW(rd, rs, imm):
+    return ((imm & 0xFFF) << 20) | (rs << 15) | (2 << 12) | (rd << 7) | 0x03
+
+
+# misaligned load: lw a1, 0(a0) with a0 = 0x10001 -> a fault, recorded at the end
+FAULT = [LUI(10, 0x10), ADDI(10, 10, 1), LW(11, 10, 0)]
+
+
+def strip(obj):
+    """A vxdump --json object without the keys the reader does not produce."""
+    obj.pop("disasm", None)
+    obj.pop("symbol", None)
+    for c in obj.get("commits", ()):
+        c.pop("name", None)
+    return obj
+
+
+def canon(line):
+    return json.dumps(strip(json.loads(line)), separators=(",", ":"), ensure_ascii=False)
+
+
+def first_difference(a, b):
+    """Describe where two lists of JSON lines differ (a: vxdump, b: vxt_spec)."""
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            ox, oy = json.loads(x), json.loads(y)
+            keys = [k for k in list(ox) + [k for k in oy if k not in ox]
+                    if ox.get(k, "<missing>") != oy.get(k, "<missing>")]
+            if list(ox) != list(oy) and not keys:
+                keys = ["<key order>"]
+            return ("event %d (line %d) differs in %s:\n  vxdump:   %s\n  vxt_spec: %s"
+                    % (ox.get("index", -1), i + 1, ", ".join(keys), x, y))
+    if len(a) != len(b):
+        return ("vxdump printed %d events, vxt_spec %d; first extra: %s"
+                % (len(a), len(b), (a[len(b)] if len(a) > len(b) else b[len(a)])))
+    return None
+
+
+# ---- a small trace writer, also from FORMAT.md, for hand-made traces ----
+
+def varint(v):
+    out = bytearray()
+    while True:
+        b, v = v & 0x7F, v >> 7
+        out.append(b | (0x80 if v else 0))
+        if not v:
+            return bytes(out)
+
+
+def sv32(d):
+    d = ((d + 2**31) % 2**32) - 2**31
+    return varint(((d << 1) ^ (d >> 31)) & 0xFFFFFFFF)
+
+
+def sv64(d):
+    return varint(((d << 1) ^ (d >> 63)) & (2**64 - 1))
+
+
+def string(s):
+    s = s if isinstance(s, bytes) else s.encode()
+    return varint(len(s)) + s
+
+
+def chunk(t, key, payload):
+    h = struct.pack("<BBHIIQI", t, 0, 0, len(payload), len(payload), key,
+                    vxt_spec.crc32c(payload))
+    return h + struct.pack("<I", vxt_spec.crc32c(h)) + payload
+
+
+def fix_crcs(data, off):
+    """Recompute the payload and header CRCs of the (uncompressed) chunk at off."""
+    st = struct.unpack_from("<I", data, off + 4)[0]
+    struct.pack_into("<I", data, off + 20, vxt_spec.crc32c(bytes(data[off + 28:off + 28 + st])))
+    struct.pack_into("<I", data, off + 24, vxt_spec.crc32c(bytes(data[off:off + 24])))
+
+
+class Writer:
+    """Writes records in their explicit forms (FORMAT.md 7: form 3, explicit schedule,
+    PC, instruction word and mask; explicit commit destinations and raw values)."""
+
+    def __init__(self, C=1, W=2, T=4, minor=1):
+        self.C, self.W, self.T, self.LB, self.minor = C, W, T, (T + 7) // 8, minor
+        self.ev = bytearray()
+        self.cur = 0
+        self.next_pc = {}
+        self.mem_base = {}
+        self.issues = self.records = 0
+        self.end = None
+
+    def lanes(self, m):
+        return m.to_bytes(self.LB, "little")
+
+    def fault(self, kind, sig, core, warp, pc, insn, addr, lanes, reason):
+        return (bytes([kind, sig]) + b"".join(varint(x) for x in (core, warp, pc, insn, addr))
+                + self.lanes(lanes) + string(reason))
+
+    def issue(self, core, warp, cycle, pc, insn, tmask, flags=0, commits=(), mem=(), wctl=(),
+              console=(), fault=None, ext=None):
+        g = core * self.W + warp
+        X = 0x10 | (1 if mem else 0) | (2 if wctl else 0) | (4 if console else 0) | \
+            (8 if fault else 0) | (0x80 if ext is not None else 0)
+        b = bytearray([0x70, X, flags]) + varint(len(commits))
+        b += varint(core) + varint(warp) + sv64(cycle - self.cur)
+        b += sv32(pc - self.next_pc.get(g, 0)) + struct.pack("<I", insn) + self.lanes(tmask)
+        for dest, lm, vals in commits:
+            b += bytes([2 | (3 << 3) if lm else 2]) + varint(dest) + self.lanes(lm)
+            b += b"".join(struct.pack("<I", vals[i]) for i in range(self.T) if lm >> i & 1)
+        if mem:
+            b += bytes([3 | 8 | 0x20]) + varint(len(mem)) + bytes(m[0] for m in mem)
+            b += bytes(m[2] for m in mem)
+            prev = self.mem_base.get(g, 0)
+            for lane, addr, size, value in mem:
+                b += sv32(addr - prev)
+                prev = addr
+            self.mem_base[g] = mem[0][1]
+            b += b"".join(v.to_bytes(s, "little") for _, _, s, v in mem)
+        if wctl:
+            b += varint(len(wctl))
+            for kind, c, w, wpc, arg, arg2, m, m2 in wctl:
+                b += bytes([kind, 0x7F]) + b"".join(varint(x) for x in (c, w, wpc, arg, arg2))
+                b += self.lanes(m) + self.lanes(m2)
+        if console:
+            b += varint(len(console)) + b"".join(bytes(x) for x in console)
+        if fault:
+            b += self.fault(*fault)
+        if ext is not None:
+            b += varint(len(ext)) + ext
+        self.ev += b
+        self.cur = cycle
+        self.issues += 1
+        self.records += 1
+        if not flags & 1:
+            self.next_pc[g] = (pc + 4) & 0xFFFFFFFF
+
+    def dm(self, op, addr, value, gwarp, lane, arg, cycle):
+        body = bytes([op, addr]) + b"".join(varint(x) for x in (value, gwarp, lane, arg))
+        body += sv64(cycle - self.cur)
+        self.cur = cycle
+        self.ev += b"\x80" + varint(len(body)) + body
+        self.records += 1
+
+    def unknown(self, kind, body):
+        self.ev += bytes([kind]) + varint(len(body)) + body
+
+    def finish(self, status, code, cycle, fault=None):
+        body = bytes([status]) + varint(code) + sv64(cycle - self.cur)
+        body += (b"\x01" + self.fault(*fault)) if fault else b"\x00"
+        self.ev += b"\x81" + varint(len(body)) + body
+        self.records += 1
+        self.end = (status, cycle)
+
+    def build(self, extra_header_tags=b"", after_header=b"", after_events=b"", index_tail=b""):
+        sig = b"\x89VXT\r\n\x1a\n" + struct.pack("<HH", 1, self.minor)
+        sig += struct.pack("<I", vxt_spec.crc32c(sig))
+
+        def tag(t, v):
+            return varint(t) + varint(len(v)) + v
+        image = struct.pack("<4I", 0x13, 0x13, 0x13, 0x13)
+        hdr = tag(1, b"".join(varint(x) for x in (1, self.C, self.W, self.T)))
+        hdr += tag(3, varint(0x80000000)) + tag(7, b"\x03" + varint(len(image)) + string("k.bin"))
+        hdr += extra_header_tags
+        f = bytearray(sig) + chunk(1, 0, hdr) + after_header + chunk(2, 0, image)
+        ev_off = len(f)
+        f += chunk(4, 0, bytes(self.ev)) + after_events
+        # the raw size of section 13, as the reader computes it
+        dec = vxt_spec.EventDecoder(type("T", (), {"C": self.C, "W": self.W, "T": self.T,
+                                                   "LB": self.LB, "skipped_unknown": 0})())
+        dec.decode_chunk(bytes(self.ev), 0, "hand-made EVENTS")
+        ix = varint(self.issues) + varint(self.records) + varint(self.end[1])
+        ix += bytes([self.end[0]]) + varint(1) + varint(0) + varint(ev_off) + varint(0)
+        ix += varint(dec.raw_size)
+        if self.minor >= 1:
+            ix += varint(0) + varint(0)
+        ix += index_tail
+        io = len(f)
+        f += chunk(7, 0, ix)
+        t = struct.pack("<Q", io)
+        return bytes(f + t + struct.pack("<I", vxt_spec.crc32c(t)) + b"VXTE")
+
+
+class FormatSpec(unittest.TestCase):
+    traces = {}
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = vxtest.tmpdir()
+        if not os.path.exists(vxtest.prog("vxrec")) or not os.path.exists(vxtest.kernel("hello")):
+            return
+        for name, (kern, opts) in TRACES.items():
+            out = os.path.join(cls.dir, name + ".vxt")
+            r = vxtest.run([vxtest.prog("vxrec"), "-q", "-f"] + OPTS + opts +
+                           [os.path.join(vxtest.KERNELS, kern), "-o", out], cwd=cls.dir)
+            if r.returncode not in (0, 4):
+                raise RuntimeError("vxrec %s: exit %d: %s" % (name, r.returncode, r.stderr))
+            cls.traces[name] = out
+
+    def setUp(self):
+        for p in ("vxrec", "vxdump"):
+            if not os.path.exists(vxtest.prog(p)):
+                self.skipTest("%s not built" % p)
+        if not self.traces:
+            self.skipTest("example kernels not built (make kernels)")
+
+    # ---- helpers
+
+    def spec(self, path, keyframes=False):
+        return vxtest.run([sys.executable, SPEC] + (["--keyframes"] if keyframes else []) +
+                          [path])
+
+    def dump(self, path, check=False):
+        return vxtest.run([vxtest.prog("vxdump")] + (["--check"] if check else []) +
+                          ["--json", path])
+
+    def same(self, path, status=0, what=None):
+        """vxdump --json and vxt_spec print the same events and exit with status."""
+        what = what or os.path.basename(path)
+        d, s = self.dump(path), self.spec(path)
+        self.assertEqual(d.returncode, status, "%s: vxdump: %s" % (what, d.stderr))
+        self.assertEqual(s.returncode, status, "%s: vxt_spec: %s" % (what, s.stderr))
+        a = [canon(line) for line in d.stdout.splitlines()]
+        b = s.stdout.splitlines()
+        diff = first_difference(a, b)
+        self.assertIsNone(diff, "%s: %s" % (what, diff))
+        return len(a)
+
+    def write(self, name, data):
+        p = os.path.join(self.dir, name)
+        with open(p, "wb") as f:
+            f.write(data)
+        return p
+
+    def read(self, name):
+        with open(self.traces[name], "rb") as f:
+            return f.read()
+
+    # ---- tests
+
+    def test_golden(self):
+        """the golden traces (1.0 and 1.1, every record kind) read the same"""
+        for v in ("1.0", "1.1"):
+            n = self.same(os.path.join(GOLDEN, "small-v%s.vxt" % v))
+            self.assertEqual(n, 41)
+
+    def test_kernels(self):
+        """the example kernels at several shapes, small chunks, many keyframes"""
+        total = 0
+        for name in sorted(self.traces):
+            with self.subTest(trace=name):
+                total += self.same(self.traces[name], what=name)
+        self.assertGreater(total, 50000)
+
+    def test_fault_kernel(self):
+        """a kernel fault: the END record carries it"""
+        b = self.write("fault.bin", b"".join(struct.pack("<I", w) for w in FAULT))
+        t = os.path.join(self.dir, "fault.vxt")
+        r = vxtest.run([vxtest.prog("vxrec"), "-q", "-f", b, "-o", t], cwd=self.dir)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.same(t)
+        end = json.loads(self.spec(t).stdout.splitlines()[-1])
+        self.assertEqual((end["status"], end["fault"]["kind"], end["fault"]["pc"]),
+                         ("fault", "misaligned", 0x80000008))
+
+    def test_limit_and_uncompressed(self):
+        """--max-cycles ends with a limit record; --no-compress stores every chunk as is"""
+        s = self.spec(self.traces["printf-limit"])
+        self.assertEqual(json.loads(s.stdout.splitlines()[-1])["status"], "limit")
+        tr = vxt_spec.Trace(self.read("vecadd-raw"))
+        self.assertTrue(all(c.flags == 0 for c in tr.chunks))
+        tr = vxt_spec.Trace(self.read("vecadd-a"))
+        self.assertTrue(any(c.flags & 1 for c in tr.chunks), "compressed chunks exist")
+        for c in tr.chunks:
+            if c.flags & 1:
+                self.assertLess(c.stored, c.raw, "compressed only when smaller (%s)" % c.where())
+
+    def test_chunking_rule(self):
+        """section 12: an EVENTS chunk closes after the record reaching the chunk size, or
+        before a keyframe or the INDEX; its DIGEST follows right away"""
+        for name in ("diverge-a", "gbar-multi", "hello-t128"):
+            tr = vxt_spec.Trace(self.read(name))
+            dec = vxt_spec.EventDecoder(tr)
+            ch = tr.chunks
+            for i, c in enumerate(ch):
+                if c.type != vxt_spec.CH_EVENTS:
+                    continue
+                dec.decode_chunk(tr.payload(c), c.key, c.where())
+                self.assertEqual(ch[i + 1].type, vxt_spec.CH_DIGEST, c.where())
+                nxt = ch[i + 2]
+                self.assertLess(dec.last_record_start, 4096, c.where())
+                if nxt.type == vxt_spec.CH_EVENTS:
+                    self.assertGreaterEqual(c.raw, 4096, "%s %s closed early" % (name, c.where()))
+                else:
+                    self.assertIn(nxt.type, (vxt_spec.CH_PAGES2, vxt_spec.CH_KEYFRAME2,
+                                             vxt_spec.CH_INDEX), c.where())
+
+    def test_keyframes(self):
+        """every keyframe's state matches the state rebuilt from the event stream"""
+        for name in KEYFRAME_CHECKED:
+            with self.subTest(trace=name):
+                r = self.spec(self.traces[name], keyframes=True)
+                self.assertEqual(r.returncode, 0, "%s: %s" % (name, r.stderr))
+
+    def _keyframe_chunks(self, data, ctype):
+        tr = vxt_spec.Trace(data)
+        return tr, [c for c in tr.chunks if c.type == ctype]
+
+    def test_keyframes_detect_tampering(self):
+        """a changed register in a keyframe state, or a changed page byte, is found (exit 3;
+        vxrec --verify, which re-simulates, agrees that the trace is wrong)"""
+        data = bytearray(self.read("vecadd-raw"))
+        tr, kfs = self._keyframe_chunks(bytes(data), vxt_spec.CH_KEYFRAME2)
+        k = kfs[len(kfs) // 2]
+        p = tr.payload(k)
+        cycle, q = vxt_spec.rvarint(p, 0)
+        npages, q = vxt_spec.rvarint(p, q)
+        sl, q = vxt_spec.rvarint(p, q)
+        st = vxt_spec.decode_state(tr, p[q:q + sl], k.where())
+        x5 = k.off + 28 + q + st["warps"][0]["x1_off"] + 4 * tr.T * 4  # x5, lane 0
+        bad = bytearray(data)
+        bad[x5] ^= 0x01
+        fix_crcs(bad, k.off)
+        t = self.write("kf-reg.vxt", bytes(bad))
+        r = self.spec(t, keyframes=True)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("x5 lane 0", r.stderr)
+        self.assertEqual(self.spec(t).returncode, 0, "without --keyframes: readable")
+        v = vxtest.run([vxtest.prog("vxrec"), "--verify", t], cwd=self.dir)
+        self.assertEqual(v.returncode, 1, v.stderr)
+        # a byte of a stored page
+        tr, pcs = self._keyframe_chunks(bytes(data), vxt_spec.CH_PAGES2)
+        for c in pcs:
+            pages = vxt_spec.parse_pages(tr, tr.payload(c), c)
+            if c.key > 0 and any(d is not None for _, _, d in pages):
+                break
+        p = tr.payload(c)
+        n, q = vxt_spec.rvarint(p, 0)
+        for _ in range(n):
+            _, q = vxt_spec.rvarint(p, q)
+            _, q = vxt_spec.rvarint(p, q)
+            q += 1
+            if p[q - 1] == 0:
+                break
+        bad = bytearray(data)
+        bad[c.off + 28 + q + 100] ^= 0x20
+        fix_crcs(bad, c.off)
+        r = self.spec(self.write("kf-page.vxt", bytes(bad)), keyframes=True)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("page", r.stderr)
+
+    def test_cut(self):
+        """a trace cut off: both exit 1 and show the same events (up to the last complete
+        EVENTS chunk); cut in the prologue or the signature: both exit 2"""
+        data = self.read("cutme")
+        tr = vxt_spec.Trace(data)
+        ev = [c for c in tr.chunks if c.type == vxt_spec.CH_EVENTS]
+        dg = [c for c in tr.chunks if c.type == vxt_spec.CH_DIGEST]
+        kf = [c for c in tr.chunks if c.type == vxt_spec.CH_KEYFRAME2]
+        cuts = {"mid EVENTS": ev[2].off + 28 + ev[2].stored // 2,
+                "in an EVENTS header": ev[2].off + 10,
+                "right after EVENTS": ev[2].end,
+                "mid DIGEST": dg[2].off + 40,
+                "right after DIGEST": dg[2].end,
+                "mid KEYFRAME2": kf[1].off + 40,
+                "right after the last EVENTS": ev[-1].end,
+                "in the trailer": len(data) - 5,
+                "right after INDEX": len(data) - 16}
+        seen = set()
+        for what, off in cuts.items():
+            with self.subTest(cut=what):
+                n = self.same(self.write("cut.vxt", data[:off]), status=1, what=what)
+                seen.add(n)
+                r = self.spec(os.path.join(self.dir, "cut.vxt"), keyframes=True)
+                self.assertEqual(r.returncode, 1, "%s --keyframes: %s" % (what, r.stderr))
+        self.assertGreater(len(seen), 2, "cuts at different places show different events")
+        for what, off in (("in the prologue", tr.prologue_end - 7), ("in the signature", 9)):
+            with self.subTest(cut=what):
+                self.same(self.write("cut.vxt", data[:off]), status=2, what=what)
+
+    def test_corrupt(self):
+        """a flipped byte: in an EVENTS chunk both readers exit 2 (printing no wrong event);
+        anywhere else vxt_spec, which checks the whole file, exits 2 as vxdump --check does"""
+        data = self.read("cutme")
+        full = [canon(line) for line in self.dump(self.traces["cutme"]).stdout.splitlines()]
+        tr = vxt_spec.Trace(data)
+        for c in tr.chunks:
+            if c.type != vxt_spec.CH_EVENTS or c.key == 0:
+                continue
+            for where in (28, 28 + c.stored // 2, 28 + c.stored - 1, 5, 22):
+                bad = bytearray(data)
+                bad[c.off + where] ^= 0x04
+                t = self.write("flip.vxt", bytes(bad))
+                d, s = self.dump(t), self.spec(t)
+                msg = "flip at %d (%s +%d)" % (c.off + where, c.where(), where)
+                self.assertEqual((d.returncode, s.returncode), (2, 2),
+                                 "%s: %s / %s" % (msg, d.stderr, s.stderr))
+                self.assertIn(str(c.off), s.stderr, msg + ": the message names the chunk")
+                a = [canon(line) for line in d.stdout.splitlines()]
+                b = s.stdout.splitlines()
+                self.assertEqual(a, full[:len(a)], msg + ": vxdump prints only good events")
+                self.assertEqual(b, full[:len(b)], msg + ": vxt_spec prints only good events")
+                if where >= 28:
+                    self.assertEqual(a, b, msg + ": the same events before the bad chunk")
+            break
+        prologue, off = [], 16
+        while off < tr.prologue_end:
+            c = tr._chunk_header(off)
+            prologue.append(c)
+            off = c.end
+        others = [c for c in tr.chunks if c.type != vxt_spec.CH_EVENTS]
+        kinds = {c.type for c in prologue + others}
+        self.assertTrue({1, 2, 7, 8, 9, 10} <= kinds, kinds)
+        for c in prologue + others[:12] + others[-1:]:
+            for where in (3, 28 + c.stored // 2):
+                bad = bytearray(data)
+                bad[c.off + where] ^= 0x04
+                t = self.write("flip.vxt", bytes(bad))
+                d, s = self.dump(t, check=True), self.spec(t)
+                self.assertEqual((d.returncode, s.returncode), (2, 2),
+                                 "flip in %s +%d: %s / %s"
+                                 % (c.where(), where, d.stderr, s.stderr))
+        for off in (2, 10, 14, 20, len(data) - 10, len(data) - 3, len(data) - 14):
+            bad = bytearray(data)
+            bad[off] ^= 0x04
+            t = self.write("flip.vxt", bytes(bad))
+            d, s = self.dump(t), self.spec(t)
+            self.assertEqual((d.returncode, s.returncode), (2, 2), "flip at %d" % off)
+
+    def test_code_tables(self):
+        """hand-made traces: every wctl kind, fault kind, signal, DM op and register, END
+        status; unknown record kinds, extension blocks, unknown chunks and header tags,
+        longer INDEX and DIGEST payloads, a newer minor version"""
+        w = Writer(C=2, W=2, T=4)
+        cyc = 1
+        for k in range(256):
+            w.issue(k & 1, k >> 1 & 1, cyc, 0x80000000 + 4 * (k % 7), 0x13 + (k << 7), 0xF,
+                    flags=k & 3 if k % 5 == 0 else 0,
+                    commits=[(k % 64, 0x5, [k, 0, k * 3, 0]), (64 + 0x300 + k, 0xF, [1, 2, 3, k])],
+                    mem=[(1, 0x1000 + k, 1, k), (3, 0xFFF + 8 * k, 4, 0xDEAD0000 + k),
+                         (0, 0xFFFFFFFE, 2, 0xBEEF)] if k % 3 == 0 else (),
+                    wctl=[(k, 1, 1, 0x100 + k, k, 2 * k, 0x5, 0xA)],
+                    console=[(k % 64, k)] if k % 4 == 0 else (),
+                    fault=(k, k, 1, 0, 0x80 + k, 0x13, 4 * k, 3,
+                           "kind %d \"%c\"" % (k, 33 + k % 90)),
+                    ext=b"future" if k % 6 == 0 else None)
+            cyc += k % 3
+            if k % 16 == 0:
+                w.unknown(0x82 + k % 126, bytes(k % 9))
+        for op in range(256):
+            w.dm(op, 255 - op, op * 1000, op % 4, op % 4, op, cyc)
+        w.unknown(0xFF, b"")
+        w.finish(7, 12345, cyc + 2, fault=(13, 11, 0, 1, 0x80000010, 0x13, 0x40, 1, "console"))
+        self.same(self.write("codes.vxt", w.build()), what="every code")
+        for status in range(6):
+            w = Writer()
+            w.issue(0, 1, 3, 0x80000000, 0x00100093, 0x3, commits=[(1, 0x3, [1, 1, 0, 0])])
+            w.finish(status, status * 7, 9)
+            self.same(self.write("end.vxt", w.build()), what="END status %d" % status)
+        # a newer minor version with every extension point
+        w = Writer(minor=7)
+        w.issue(0, 0, 1, 0x80000000, 0x13, 0xF, ext=b"\x01\x02")
+        w.unknown(0x90, b"abc")
+        w.finish(1, 0, 2)
+        t = self.write("minor.vxt", w.build(
+            extra_header_tags=varint(99) + varint(3) + b"new",
+            after_header=chunk(42, 0, b"a future chunk"),
+            after_events=chunk(200, 0, b"another") + chunk(11, 5, b""),
+            index_tail=b"\x01\x02\x03"))
+        self.same(t, what="minor version 7")
+        d = self.dump(t, check=True)
+        self.assertEqual(d.returncode, 0, d.stderr)
+
+    def test_errors(self):
+        """a missing file and a file that is not a trace: exit 2 with a message"""
+        for p in (os.path.join(self.dir, "missing.vxt"),
+                  self.write("x.vxt", b"not a trace at all")):
+            d, s = self.dump(p), self.spec(p)
+            self.assertEqual((d.returncode, s.returncode), (2, 2))
+            self.assertTrue(s.stderr)
+
+
+if __name__ == "__main__":
+    vxtest.main(FormatSpec)
