@@ -1306,6 +1306,7 @@ bool vxt_dec_fault(vxt_cur *c, vx_fault *f, unsigned lb, vx_lanes all)
     if (n > VXT_MAX_REASON) return vxt_fail(c, "fault reason longer than 95 bytes");
     if (vxt_cur_left(c) < n) return vxt_fail(c, "fault reason runs past the end of its data");
     if (memchr(c->p, 0, n)) return vxt_fail(c, "fault reason contains a NUL byte");
+    if (memchr(c->p, '\n', n)) return vxt_fail(c, "fault reason contains a newline");
     memcpy(f->reason, c->p, n);
     f->reason[n] = 0;
     c->p += n;

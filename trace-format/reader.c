@@ -27,7 +27,8 @@ typedef struct rchunk {
 
 typedef struct rkf {
     uint64_t index, off, first_off;
-    bool on_image; /* a format 1.1 keyframe (PAGES2 / KEYFRAME2 chunks) */
+    uint64_t cycle; /* the cycle the INDEX gives (complete traces; checked by a full check) */
+    bool on_image;  /* a format 1.1 keyframe (PAGES2 / KEYFRAME2 chunks) */
 } rkf;
 
 typedef struct chdr {
@@ -227,14 +228,10 @@ static bool parse_chdr(const uint8_t *h, chdr *c)
     return c->type != 0 && !(c->flags & ~VXT_CHF_LZ4) && vx_get_le16(h + 2) == 0;
 }
 
-/*
- * Read the chunk at off, check it (expect_type 0: any; expect_key UINT64_MAX: any)
- * and decompress it into *raw (grown as needed).  `cut` is the error to return when
- * the chunk runs past the end of the file (VX_ERR_TRUNC in the prologue; corruption
- * for chunks the index or a scan said were complete).
- */
-static vx_err read_chunk(vx_trace_reader *r, uint64_t off, uint8_t expect_type, uint64_t expect_key,
-                         vx_err cut, chdr *c, uint8_t **raw, size_t *raw_cap)
+/* Read and check the header of the chunk at off, and that its payload lies in the file
+ * (arguments as for read_chunk). */
+static vx_err read_chdr(vx_trace_reader *r, uint64_t off, uint8_t expect_type, uint64_t expect_key,
+                        vx_err cut, chdr *c)
 {
     uint8_t h[VXT_CHDR_LEN];
     vx_err e;
@@ -257,6 +254,20 @@ static vx_err read_chunk(vx_trace_reader *r, uint64_t off, uint8_t expect_type, 
         return rfail(r, cut,
                      "%s chunk at offset %" PRIu64 " (%u bytes) runs past the end of the file",
                      chunk_name(c->type), off, c->stored);
+    return VX_OK;
+}
+
+/*
+ * Read the chunk at off, check it (expect_type 0: any; expect_key UINT64_MAX: any)
+ * and decompress it into *raw (grown as needed).  `cut` is the error to return when
+ * the chunk runs past the end of the file (VX_ERR_TRUNC in the prologue; corruption
+ * for chunks the index or a scan said were complete).
+ */
+static vx_err read_chunk(vx_trace_reader *r, uint64_t off, uint8_t expect_type, uint64_t expect_key,
+                         vx_err cut, chdr *c, uint8_t **raw, size_t *raw_cap)
+{
+    vx_err e = read_chdr(r, off, expect_type, expect_key, cut, c);
+    if (e) return e;
     bool lz = c->flags & VXT_CHF_LZ4;
     if (c->raw > VXT_MAX_RAW ||
         (lz ? (uint64_t)c->raw > 255ull * c->stored + 1024 : c->raw != c->stored))
@@ -481,7 +492,7 @@ static vx_err add_chunk(vx_trace_reader *r, size_t *cap, uint64_t key, uint64_t 
 }
 
 static vx_err add_kf(vx_trace_reader *r, size_t *cap, uint64_t index, uint64_t off, uint64_t first,
-                     bool on_image)
+                     uint64_t cycle, bool on_image)
 {
     if (r->nkf == *cap) {
         size_t n = *cap ? 2 * *cap : 16;
@@ -490,7 +501,7 @@ static vx_err add_kf(vx_trace_reader *r, size_t *cap, uint64_t index, uint64_t o
         r->kfs = q;
         *cap = n;
     }
-    r->kfs[r->nkf++] = (rkf){index, off, first, on_image};
+    r->kfs[r->nkf++] = (rkf){index, off, first, cycle, on_image};
     return VX_OK;
 }
 
@@ -510,7 +521,7 @@ static vx_err parse_kf_list(vx_trace_reader *r, vxt_cur *c, size_t *kcap, bool o
         if (off < r->prologue_end || off + VXT_CHDR_LEN > r->index_off ||
             first > off - r->prologue_end)
             goto bad;
-        if ((e = add_kf(r, kcap, key, off, first ? off - first : 0, on_image))) return e;
+        if ((e = add_kf(r, kcap, key, off, first ? off - first : 0, cyc, on_image))) return e;
     }
     return VX_OK;
 bad:
@@ -625,8 +636,7 @@ static vx_err scan(vx_trace_reader *r)
         case VXT_CH_DIGEST: /* it describes the EVENTS chunk right before it */
             if (after_events && c.key == r->chunks[r->nchunks - 1].key)
                 r->chunks[r->nchunks - 1].dg_off = off;
-            run = false;
-            break;
+            break; /* elsewhere it is ignored, like an unknown chunk */
         case VXT_CH_PAGES:
         case VXT_CH_PAGES2:
             if (!run || run_key != c.key || run_type != c.type) {
@@ -641,15 +651,15 @@ static vx_err scan(vx_trace_reader *r)
             bool img = c.type == VXT_CH_KEYFRAME2;
             uint8_t pt = img ? VXT_CH_PAGES2 : VXT_CH_PAGES;
             if (r->nkf && c.key < r->kfs[r->nkf - 1].index)
-                return rfail(r, VX_ERR_CORRUPT,
-                             "KEYFRAME chunk at offset %" PRIu64 " goes back in time", off);
+                return rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 " goes back in time",
+                             chunk_name(c.type), off);
             if (r->nkf && r->kfs[r->nkf - 1].on_image != img)
                 return rfail(r, VX_ERR_CORRUPT,
                              "%s chunk at offset %" PRIu64
                              ": keyframes of format 1.0 and 1.1 in one trace",
                              chunk_name(c.type), off);
             if ((e = add_kf(r, &kcap, c.key, off,
-                            run && run_key == c.key && run_type == pt ? run_start : 0, img)))
+                            run && run_key == c.key && run_type == pt ? run_start : 0, 0, img)))
                 return e;
             run = false;
             break;
@@ -664,7 +674,7 @@ static vx_err scan(vx_trace_reader *r)
         case VXT_CH_LOAD:
             return rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 " after the prologue",
                          chunk_name(c.type), off);
-        default: run = false; break; /* unknown chunk type: skipped */
+        default: break; /* unknown chunk type: skipped (between PAGES chunks too) */
         }
         after_events = events;
         off += VXT_CHDR_LEN + (uint64_t)c.stored;
@@ -977,9 +987,181 @@ static vx_err noop_page(void *ctx, uint32_t space, uint32_t addr, const uint8_t 
     return VX_OK;
 }
 
-vx_err vx_trace_reader_check(vx_trace_reader *r)
+/* The payload checksum of a chunk that is otherwise skipped (FORMAT.md §4: SHOULD;
+ * an unknown chunk, or a DIGEST chunk that is ignored). */
+static vx_err check_payload_crc(vx_trace_reader *r, uint64_t off, const chdr *c)
 {
-    if (!r->opened) return rfail(r, VX_ERR_STATE, "reader not open");
+    uint64_t pos = off + VXT_CHDR_LEN, left = c->stored;
+    size_t blk = left < (1u << 20) ? (size_t)left : (size_t)1 << 20;
+    uint32_t crc = 0;
+    if (!reserve(&r->sbuf, &r->scap, blk ? blk : 1)) return VX_ERR_NOMEM;
+    while (left) {
+        size_t n = left < blk ? (size_t)left : blk;
+        vx_err e = pread_all(r, r->sbuf, n, pos);
+        if (e) return e;
+        crc = vx_trace_crc32c(crc, r->sbuf, n);
+        pos += n;
+        left -= n;
+    }
+    if (!crc_ok(c->pcrc, crc))
+        return rfail(r, VX_ERR_CORRUPT,
+                     "%s chunk at offset %" PRIu64 ": payload checksum mismatch",
+                     chunk_name(c->type), off);
+    return VX_OK;
+}
+
+static vx_err orphan_pages(vx_trace_reader *r, uint8_t type, uint64_t off, uint64_t key)
+{
+    return rfail(r, VX_ERR_CORRUPT,
+                 "%s chunk at offset %" PRIu64 " (key %" PRIu64 ") is not followed by its %s chunk",
+                 chunk_name(type), off, key,
+                 chunk_name(type == VXT_CH_PAGES ? VXT_CH_KEYFRAME : VXT_CH_KEYFRAME2));
+}
+
+/* The DIGEST chunk the INDEX lists for EVENTS chunk i was not met before the next one. */
+static vx_err digest_missing(vx_trace_reader *r, size_t i)
+{
+    return rfail(r, VX_ERR_CORRUPT,
+                 "INDEX chunk at offset %" PRIu64 " lists a DIGEST chunk at offset %" PRIu64
+                 " for the EVENTS chunk at offset %" PRIu64 ", but there is none",
+                 r->index_off, r->chunks[i].dg_off, r->chunks[i].off);
+}
+
+/*
+ * The chunks after the prologue, every one in file order (a full check; opening a
+ * complete trace trusts its INDEX and never looks at the chunks it does not list):
+ * no prologue or INDEX chunk among them; every EVENTS and keyframe chunk listed in
+ * the INDEX as it is in the file (a scanned trace: as the scan found it), every
+ * PAGES(2) run followed by the KEYFRAME(2) chunk of its key, every DIGEST chunk the
+ * INDEX lists present, the payload checksum of every unknown chunk right.  DIGEST
+ * chunks elsewhere are ignored.  A scanned (cut off) trace is walked up to where the
+ * scan stopped.  kf_next[k]: the number of EVENTS chunks before keyframe k.
+ */
+static vx_err check_layout(vx_trace_reader *r, size_t *kf_next)
+{
+    uint64_t end = r->complete ? r->index_off : r->fsize, off = r->prologue_end;
+    uint64_t run_start = 0, run_key = 0;
+    uint8_t run_type = 0;
+    bool run = false, dg_seen = true;
+    size_t ci = 0, ki = 0;
+    uint8_t h[VXT_CHDR_LEN];
+    chdr c;
+    vx_err e;
+    while (off < end) {
+        uint64_t left = end - off;
+        if (left < VXT_CHDR_LEN) {
+            if (!r->complete) break; /* the cut */
+            return rfail(r, VX_ERR_CORRUPT,
+                         "%" PRIu64 " bytes at offset %" PRIu64
+                         " before the INDEX chunk are not a chunk",
+                         left, off);
+        }
+        if ((e = pread_all(r, h, sizeof h, off))) return e;
+        if (!parse_chdr(h, &c))
+            return rfail(r, VX_ERR_CORRUPT,
+                         "corrupt chunk header at offset %" PRIu64 " (checksum or reserved bits)",
+                         off);
+        if (left - VXT_CHDR_LEN < c.stored) {
+            if (!r->complete) break; /* the cut */
+            return rfail(r, VX_ERR_CORRUPT,
+                         "%s chunk at offset %" PRIu64
+                         " runs into the INDEX chunk at offset %" PRIu64,
+                         chunk_name(c.type), off, end);
+        }
+        switch (c.type) {
+        case VXT_CH_EVENTS:
+            if (run) return orphan_pages(r, run_type, run_start, run_key);
+            if (!dg_seen) return digest_missing(r, ci - 1);
+            if (ci < r->nchunks && r->chunks[ci].off < off)
+                return rfail(r, VX_ERR_CORRUPT,
+                             "INDEX chunk at offset %" PRIu64
+                             " lists an EVENTS chunk at offset %" PRIu64 ", but there is none",
+                             r->index_off, r->chunks[ci].off);
+            if (ci >= r->nchunks || r->chunks[ci].off != off)
+                return rfail(r, VX_ERR_CORRUPT,
+                             "EVENTS chunk at offset %" PRIu64 " is not listed in the INDEX", off);
+            dg_seen = !r->chunks[ci++].dg_off;
+            break;
+        case VXT_CH_DIGEST:
+            if (ci && r->chunks[ci - 1].dg_off == off)
+                dg_seen = true; /* its payload is checked with the digests */
+            else if ((e = check_payload_crc(r, off, &c)))
+                return e; /* ignored, but not damaged */
+            break;
+        case VXT_CH_PAGES:
+        case VXT_CH_PAGES2:
+            if (run && (run_type != c.type || run_key != c.key))
+                return orphan_pages(r, run_type, run_start, run_key);
+            if (!run) {
+                run = true;
+                run_start = off;
+                run_type = c.type;
+                run_key = c.key;
+            }
+            break;
+        case VXT_CH_KEYFRAME:
+        case VXT_CH_KEYFRAME2: {
+            bool img = c.type == VXT_CH_KEYFRAME2;
+            if (run && (run_type != (img ? VXT_CH_PAGES2 : VXT_CH_PAGES) || run_key != c.key))
+                return orphan_pages(r, run_type, run_start, run_key);
+            if (ki < r->nkf && r->kfs[ki].off < off)
+                return rfail(r, VX_ERR_CORRUPT,
+                             "INDEX chunk at offset %" PRIu64 " lists a keyframe at offset %" PRIu64
+                             ", but there is none",
+                             r->index_off, r->kfs[ki].off);
+            if (ki >= r->nkf || r->kfs[ki].off != off)
+                return rfail(r, VX_ERR_CORRUPT,
+                             "%s chunk at offset %" PRIu64 " is not listed in the INDEX",
+                             chunk_name(c.type), off);
+            const rkf *kf = &r->kfs[ki];
+            if (kf->on_image != img || kf->index != c.key || kf->first_off != (run ? run_start : 0))
+                return rfail(r, VX_ERR_CORRUPT,
+                             "%s chunk at offset %" PRIu64 " (key %" PRIu64
+                             ") does not match its entry in the INDEX",
+                             chunk_name(c.type), off, c.key);
+            kf_next[ki++] = ci;
+            run = false;
+            break;
+        }
+        case VXT_CH_INDEX:
+            if (!r->complete) goto done; /* a scan stops here too (cut in the trailer) */
+            return rfail(r, VX_ERR_CORRUPT,
+                         "INDEX chunk at offset %" PRIu64
+                         " before the INDEX chunk at offset %" PRIu64,
+                         off, r->index_off);
+        case VXT_CH_HEADER:
+        case VXT_CH_IMAGE:
+        case VXT_CH_LOAD:
+            return rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 " after the prologue",
+                         chunk_name(c.type), off);
+        default:
+            if ((e = check_payload_crc(r, off, &c))) return e;
+            break;
+        }
+        off += VXT_CHDR_LEN + (uint64_t)c.stored;
+    }
+    /* a complete trace: nothing may be left pending before its INDEX (a cut trace may
+     * lose the end of a keyframe, or a DIGEST chunk) */
+    if (r->complete && run) return orphan_pages(r, run_type, run_start, run_key);
+    if (r->complete && !dg_seen) return digest_missing(r, ci - 1);
+done:
+    if (ci < r->nchunks)
+        return rfail(r, VX_ERR_CORRUPT,
+                     "INDEX chunk at offset %" PRIu64 " lists an EVENTS chunk at offset %" PRIu64
+                     ", but there is none",
+                     r->index_off, r->chunks[ci].off);
+    if (ki < r->nkf)
+        return rfail(r, VX_ERR_CORRUPT,
+                     "INDEX chunk at offset %" PRIu64 " lists a keyframe at offset %" PRIu64
+                     ", but there is none",
+                     r->index_off, r->kfs[ki].off);
+    return VX_OK;
+}
+
+/* Decode every record: the stream is well formed, and for a complete trace it ends with
+ * an END record and agrees with every total of the INDEX.  *issues: the issues read. */
+static vx_err check_events(vx_trace_reader *r, uint64_t *issues)
+{
     vxt_dec d;
     memset(&d, 0, sizeof d);
     if (vxt_pred_init(&d.pred, r->C, r->W, r->T)) return VX_ERR_NOMEM;
@@ -988,31 +1170,69 @@ vx_err vx_trace_reader_check(vx_trace_reader *r)
     d.have_prev = true; /* the first chunk must start at event 0 */
     vx_err e;
     const vx_event *ev;
-    uint64_t records = 0, cycle = 0;
+    uint64_t records = 0, cycle = 0, raw = 0;
     bool ended = false;
     uint8_t status = 0;
     while ((e = dec_next(r, &d, &ev)) == VX_OK) {
         records++;
         cycle = ev->cycle;
+        raw += vx_trace_event_raw_size(ev, r->T);
         if (ev->kind == VX_EV_END) {
             ended = true;
             status = ev->end_status;
         }
     }
-    uint64_t issues = d.index;
+    *issues = d.index;
     dec_free(&d);
     if (e != VX_ERR_END) return e;
-    if (r->complete && (!ended || issues != r->ix_issues || records != r->ix_records ||
-                        cycle != r->ix_cycle || status != r->ix_end_status))
+    if (!r->complete) return VX_OK;
+    if (!ended)
+        return rfail(r, VX_ERR_CORRUPT,
+                     "the trace is complete (INDEX chunk at offset %" PRIu64
+                     ") but its events have no END record",
+                     r->index_off);
+    if (*issues != r->ix_issues || records != r->ix_records || cycle != r->ix_cycle ||
+        status != r->ix_end_status || raw != r->ix_raw)
         return rfail(r, VX_ERR_CORRUPT,
                      "INDEX chunk at offset %" PRIu64 " does not match the events (%" PRIu64
-                     " issues, %" PRIu64 " records)",
-                     r->index_off, issues, records);
-    for (size_t k = 0; k < r->nkf; k++) {
-        if ((e = vx_trace_reader_keyframe(r, k, NULL, NULL, NULL))) return e;
-        if ((e = visit_pages(r, k, noop_page, NULL, NULL, 0, NULL))) return e;
+                     " issues, %" PRIu64 " records, cycle %" PRIu64
+                     ", end status %u, raw size %" PRIu64 "; the INDEX says %" PRIu64 ", %" PRIu64
+                     ", %" PRIu64 ", %u, %" PRIu64 ")",
+                     r->index_off, *issues, records, cycle, status, raw, r->ix_issues,
+                     r->ix_records, r->ix_cycle, r->ix_end_status, r->ix_raw);
+    return VX_OK;
+}
+
+vx_err vx_trace_reader_check(vx_trace_reader *r)
+{
+    if (!r->opened) return rfail(r, VX_ERR_STATE, "reader not open");
+    size_t *kf_next = calloc(r->nkf ? r->nkf : 1, sizeof *kf_next);
+    if (!kf_next) return VX_ERR_NOMEM;
+    uint64_t issues = 0;
+    vx_err e = check_layout(r, kf_next);
+    if (!e) e = check_events(r, &issues);
+    for (size_t k = 0; !e && k < r->nkf; k++) {
+        vx_trace_keyframe info;
+        const rkf *kf = &r->kfs[k];
+        if ((e = vx_trace_reader_keyframe(r, k, &info, NULL, NULL))) break;
+        /* the number of issues before it (the EVENTS chunk keys chain, checked above) */
+        uint64_t before = kf_next[k] < r->nchunks ? r->chunks[kf_next[k]].key : issues;
+        if (info.index != before)
+            e = rfail(r, VX_ERR_CORRUPT,
+                      "%s chunk at offset %" PRIu64 " has key %" PRIu64 " but %" PRIu64
+                      " issues precede it",
+                      chunk_name(kf->on_image ? VXT_CH_KEYFRAME2 : VXT_CH_KEYFRAME), kf->off,
+                      info.index, before);
+        else if (r->complete && info.cycle != kf->cycle)
+            e = rfail(r, VX_ERR_CORRUPT,
+                      "INDEX chunk at offset %" PRIu64 " gives cycle %" PRIu64
+                      " for the keyframe at offset %" PRIu64 ", which says %" PRIu64,
+                      r->index_off, kf->cycle, kf->off, info.cycle);
+        else
+            e = visit_pages(r, k, noop_page, NULL, NULL, 0, NULL);
     }
-    return check_digests(r);
+    free(kf_next);
+    return e ? e : check_digests(r);
 }
 
 /* ---- keyframes -------------------------------------------------------------------------------------------- */
@@ -1037,7 +1257,7 @@ vx_err vx_trace_reader_keyframe_find(const vx_trace_reader *r, uint64_t index, s
     return VX_OK;
 }
 
-/* Read KEYFRAME chunk k into kbuf and parse it. */
+/* Read the KEYFRAME(2) chunk of keyframe k into kbuf and parse it. */
 static vx_err load_kf(vx_trace_reader *r, size_t k, vx_trace_keyframe *info, const uint8_t **state,
                       size_t *len)
 {
@@ -1053,12 +1273,12 @@ static vx_err load_kf(vx_trace_reader *r, size_t k, vx_trace_keyframe *info, con
     info->on_image = kf->on_image;
     if (!vxt_get_varint(&cur, &info->cycle) || !vxt_get_varint(&cur, &info->npages) ||
         !vxt_get_varint(&cur, &slen) || slen > vxt_cur_left(&cur))
-        return rfail(r, VX_ERR_CORRUPT, "KEYFRAME chunk at offset %" PRIu64 " is malformed",
-                     kf->off);
+        return rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 " is malformed",
+                     chunk_name(c.type), kf->off);
     if ((kf->first_off == 0) != (info->npages == 0))
-        return rfail(r, VX_ERR_CORRUPT,
-                     "KEYFRAME chunk at offset %" PRIu64 " does not match its PAGES chunks",
-                     kf->off);
+        return rfail(
+            r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 " does not match its %s chunks",
+            chunk_name(c.type), kf->off, chunk_name(kf->on_image ? VXT_CH_PAGES2 : VXT_CH_PAGES));
     if (state) *state = cur.p;
     if (len) *len = (size_t)slen;
     return VX_OK;
@@ -1098,6 +1318,13 @@ static vx_err visit_pages(vx_trace_reader *r, size_t k, vx_trace_page_fn fn, voi
     if (!off) return VX_OK;
     while (off < kf->off) {
         chdr c;
+        /* an unknown chunk, or a DIGEST chunk that is not after its EVENTS chunk, is
+         * skipped, not taken for the end of the keyframe's PAGES chunks */
+        if ((e = read_chdr(r, off, 0, UINT64_MAX, VX_ERR_CORRUPT, &c))) return e;
+        if (c.type == VXT_CH_DIGEST || c.type > VXT_CH_LAST_KNOWN) {
+            off += VXT_CHDR_LEN + (uint64_t)c.stored;
+            continue;
+        }
         if ((e = read_chunk(r, off, kf->on_image ? VXT_CH_PAGES2 : VXT_CH_PAGES, kf->index,
                             VX_ERR_CORRUPT, &c, &r->pgbuf, &r->pgcap)))
             return e;

@@ -323,9 +323,14 @@ vx_err vx_trace_reader_seek_keyframe(vx_trace_reader *r, size_t k);
 bool vx_trace_reader_keyframe_here(vx_trace_reader *r, size_t *k);
 
 /*
- * Read and verify the whole file: every chunk's checksums and decompression, every
- * record, every keyframe.  The first problem is returned (with its offset).  Does
- * not disturb the iteration position.
+ * Read and verify the whole file (FORMAT.md §11, full validation): every chunk in
+ * file order, its checksums, decompression and place (no prologue chunk after the
+ * prologue, every EVENTS and keyframe chunk listed in the INDEX and nothing else,
+ * every PAGES run followed by its KEYFRAME, unknown chunks' payload checksums),
+ * every record, every keyframe (its key = the issues before it), every digest, and
+ * for a complete trace an END record and INDEX totals that match the records.  The
+ * first problem is returned (with its offset).  Does not disturb the iteration
+ * position.
  */
 vx_err vx_trace_reader_check(vx_trace_reader *r);
 

@@ -604,6 +604,9 @@ static vx_err check_fault(vx_trace_writer *w, const vx_fault *f, vx_lanes all)
 {
     if (f->lanes & ~all)
         return wfail(w, VX_ERR_INVAL, "fault names a lane beyond %u threads", w->T);
+    /* FORMAT.md §7.6: a reader rejects a reason with a newline (NUL ends it here) */
+    if (memchr(f->reason, '\n', strnlen(f->reason, sizeof f->reason)))
+        return wfail(w, VX_ERR_INVAL, "fault reason contains a newline");
     return VX_OK;
 }
 

@@ -8,7 +8,12 @@
  *   - a hand-assembled trace (bytes written from FORMAT.md, not by libvxtrace) with a
  *     newer minor version, unknown header tags, chunk types, record kinds, an issue
  *     extension block and trailing bytes in DM/END bodies reads as specified;
- *   - a newer major version is refused.
+ *   - a newer major version is refused;
+ *   - the full check reads every chunk of a complete trace, not only those its INDEX
+ *     lists: a prologue chunk after the prologue, a keyframe the INDEX does not list,
+ *     PAGES chunks without their KEYFRAME and an unknown chunk whose CRC fails are
+ *     corruption, a misplaced DIGEST chunk is not (and a cut trace stays incomplete);
+ *   - a fault reason holding a newline is corruption.
  * Run under ASan+UBSan in the debug build: any out-of-bounds read fails the test.
  */
 #include <fcntl.h>
@@ -479,8 +484,8 @@ static size_t build_by_hand(bb *f, unsigned major, unsigned minor, bool with_ind
         putv(&p, 1);
         putv(&p, 0);
         putv(&p, events_off);
-        putv(&p, 0);
-        putv(&p, 0);
+        putv(&p, 0);   /* no keyframes */
+        putv(&p, 111); /* raw size (§13): issue 26 + commit 20, DM 26, issue 26, END 13 */
         chunk(f, 7, 0, &p);
         uint8_t t[16];
         vx_put_le64(t, ioff);
@@ -534,7 +539,8 @@ static void test_by_hand(void)
                ev->end_status == VX_END_EXIT && !ev->fault,
            "END record with a trailing future byte");
         is_int(vx_trace_reader_next(r, &ev), VX_ERR_END, "then the end (unknown chunks skipped)");
-        is_int(vx_trace_reader_check(r), VX_OK, "full check passes");
+        if (!is_int(vx_trace_reader_check(r), VX_OK, "full check passes"))
+            diag("%s", vx_trace_reader_errmsg(r));
         vx_trace_reader_free(r);
     }
     build_by_hand(&f, 2, 0, true);
@@ -544,6 +550,192 @@ static void test_by_hand(void)
     is_int(vx_trace_reader_open(r, path_cut), VX_ERR_VERSION, "major version 2 refused: %s",
            vx_trace_reader_errmsg(r));
     vx_trace_reader_free(r);
+}
+
+/* ---- a full check reads every chunk, not only what the INDEX lists ---- */
+
+/* The reference with `ins` (n bytes) inserted right before its INDEX chunk (the trailer
+ * offset moved; the INDEX lists nothing new); cut: without the INDEX and trailer. */
+static void write_inserted(const uint8_t *full, size_t n, const uint8_t *ins, size_t len, bool cut)
+{
+    uint64_t ioff = vx_get_le64(full + n - 16);
+    uint8_t *b = malloc(n + len);
+    memcpy(b, full, ioff);
+    memcpy(b + ioff, ins, len);
+    memcpy(b + ioff + len, full + ioff, n - ioff);
+    vx_put_le64(b + n + len - 16, ioff + len);
+    vx_put_le32(b + n + len - 8, vx_trace_crc32c(0, b + n + len - 16, 8));
+    spit(path_cut, b, cut ? ioff + len : n + len);
+    free(b);
+}
+
+/* Open path_cut and run the full check: the check's result (open must succeed). */
+static vx_err open_check(char *msg, size_t cap, bool *incomplete)
+{
+    vx_trace_reader *r;
+    vx_trace_reader_new(&r);
+    vx_err e = vx_trace_reader_open(r, path_cut);
+    if (!e) {
+        *incomplete = vx_trace_reader_incomplete(r);
+        e = vx_trace_reader_check(r);
+    } else {
+        e = VX_ERR_STATE; /* not the outcome any case wants */
+    }
+    snprintf(msg, cap, "%s", vx_trace_reader_errmsg(r));
+    vx_trace_reader_free(r);
+    return e;
+}
+
+static void test_layout(const uint8_t *full, size_t n)
+{
+    lay ch[256];
+    int nch = layout(full, n, ch, 256);
+    const lay *hdr = NULL, *pages = NULL, *kf = NULL, *dg = NULL;
+    for (int i = 0; i < nch; i++) {
+        if (ch[i].type == 1 && !hdr) hdr = &ch[i];
+        if (ch[i].type == 9) pages = &ch[i];
+        if (ch[i].type == 10) kf = &ch[i];
+        if (ch[i].type == 8) dg = &ch[i];
+    }
+    if (!hdr || !pages || !kf || !dg)
+        tap_bail("the reference lacks a HEADER, PAGES2, KEYFRAME2 or DIGEST");
+    uint8_t unk[28 + 6], unk_bad[28 + 6];
+    bb pay = {{0}, 0};
+    put(&pay, "future", 6);
+    bb f = {{0}, 0};
+    chunk(&f, 42, 0, &pay);
+    memcpy(unk, f.b, f.n);
+    memcpy(unk_bad, f.b, f.n);
+    unk_bad[28] ^= 1; /* the payload no longer matches its CRC; the header is sound */
+
+    struct {
+        const char *what;
+        const uint8_t *ins;
+        size_t len;
+        vx_err want, want_cut; /* complete; cut before its INDEX */
+    } cases[] = {
+        {"a HEADER chunk after the prologue", full + hdr->off, hdr->end - hdr->off, VX_ERR_CORRUPT,
+         VX_ERR_STATE},
+        {"a KEYFRAME2 chunk the INDEX does not list", full + kf->off, kf->end - kf->off,
+         VX_ERR_CORRUPT, VX_ERR_CORRUPT},
+        {"a PAGES2 chunk without its KEYFRAME2", full + pages->off, pages->end - pages->off,
+         VX_ERR_CORRUPT, VX_OK},
+        {"an unknown chunk whose payload fails its CRC", unk_bad, sizeof unk_bad, VX_ERR_CORRUPT,
+         VX_ERR_CORRUPT},
+        {"an unknown chunk", unk, sizeof unk, VX_OK, VX_OK},
+        {"a DIGEST chunk that is not after its EVENTS chunk", full + dg->off, dg->end - dg->off,
+         VX_OK, VX_OK},
+    };
+
+    for (size_t i = 0; i < VX_ARRAY_SIZE(cases); i++) {
+        char msg[700];
+        bool inc = false;
+        for (int cut = 0; cut < 2; cut++) {
+            write_inserted(full, n, cases[i].ins, cases[i].len, cut);
+            vx_err e = open_check(msg, sizeof msg, &inc);
+            vx_err want = cut ? cases[i].want_cut : cases[i].want;
+            if (cut && want == VX_ERR_STATE) continue; /* the open's scan refuses it already */
+            is_int(e, want, "%s%s: the full check says %s", cases[i].what,
+                   cut ? " (cut before the INDEX)" : "", want ? "corrupt" : "fine");
+            if (want && e == want)
+                ok(strstr(msg, "offset") != NULL, "the message names the offset: %s", msg);
+            else if (!e)
+                is_int(inc, cut, "incomplete only when cut");
+        }
+    }
+}
+
+/* The first copy of string s in b[0..n), or NULL. */
+static uint8_t *find(uint8_t *b, size_t n, const char *s)
+{
+    size_t m = strlen(s);
+    for (size_t i = 0; i + m <= n; i++)
+        if (!memcmp(b + i, s, m)) return b + i;
+    return NULL;
+}
+
+/*
+ * FORMAT.md §7.6: a fault reason holds no newline.  The writer refuses one; a trace
+ * whose reason has one (written with a space, patched, checksums made right again)
+ * is corruption to the reader.
+ */
+static void test_reason_newline(void)
+{
+    for (int nl = 0; nl < 2; nl++) {
+        vx_trace_writer *w;
+        vx_trace_header h;
+        static const uint8_t image[4] = {0x13, 0, 0, 0};
+        memset(&h, 0, sizeof h);
+        h.clusters = h.cores = h.warps = 1;
+        h.threads = 4;
+        h.start_pc = 0x80000000u;
+        h.image_kind = 3;
+        h.image = image;
+        h.image_len = sizeof image;
+        vx_fault ft;
+        memset(&ft, 0, sizeof ft);
+        ft.kind = VX_FAULT_UNMAPPED;
+        ft.lanes = 1;
+        snprintf(ft.reason, sizeof ft.reason, "%s", nl ? "two\nlines" : "two lines");
+        vx_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = VX_EV_END;
+        ev.end_status = VX_END_FAULT;
+        ev.fault = &ft;
+        vx_trace_writer_new(&w);
+        vx_trace_writer_opts o = {VX_TRACE_W_FORCE | VX_TRACE_W_NOCOMPRESS, 0};
+        vx_err e = vx_trace_writer_create(w, path_cut, &o);
+        if (!e) e = vx_trace_writer_header(w, &h);
+        if (e) tap_bail("cannot write: %s", vx_trace_writer_errmsg(w));
+        e = vx_trace_writer_event(w, &ev);
+        if (nl) {
+            is_int(e, VX_ERR_INVAL, "the writer refuses a fault reason with a newline");
+            ok(strstr(vx_trace_writer_errmsg(w), "newline") != NULL, "and says why: %s",
+               vx_trace_writer_errmsg(w));
+            vx_trace_writer_free(w);
+            continue;
+        }
+        if (!e) e = vx_trace_writer_finish(w);
+        if (e) tap_bail("cannot write: %s", vx_trace_writer_errmsg(w));
+        vx_trace_writer_free(w);
+        for (int patch = 0; patch < 2; patch++) {
+            if (patch) { /* "two lines" -> "two\nlines" in the (stored) EVENTS chunk */
+                size_t n;
+                uint8_t *b = slurp(path_cut, &n);
+                lay ch[16];
+                int nch = layout(b, n, ch, 16), done = 0;
+                for (int k = 0; k < nch; k++) {
+                    uint8_t *hit =
+                        find(b + ch[k].off + 28, ch[k].end - ch[k].off - 28, "two lines");
+                    if (!hit) continue;
+                    hit[3] = '\n';
+                    vx_put_le32(b + ch[k].off + 20,
+                                vx_trace_crc32c(0, b + ch[k].off + 28, ch[k].end - ch[k].off - 28));
+                    vx_put_le32(b + ch[k].off + 24, vx_trace_crc32c(0, b + ch[k].off, 24));
+                    done++;
+                }
+                ok(done == 1, "the reason is found in one chunk (%d)", done);
+                spit(path_cut, b, n);
+                free(b);
+            }
+            vx_trace_reader *r;
+            const vx_event *got;
+            vx_trace_reader_new(&r);
+            e = vx_trace_reader_open(r, path_cut);
+            if (!e) e = vx_trace_reader_next(r, &got);
+            if (patch) {
+                is_int(e, VX_ERR_CORRUPT, "a fault reason with a newline is corruption");
+                ok(strstr(vx_trace_reader_errmsg(r), "newline") &&
+                       strstr(vx_trace_reader_errmsg(r), "offset"),
+                   "the message says so, with the offset: %s", vx_trace_reader_errmsg(r));
+            } else {
+                ok(!e && got->kind == VX_EV_END && got->fault &&
+                       !strcmp(got->fault->reason, "two lines"),
+                   "the reason with a space reads back");
+            }
+            vx_trace_reader_free(r);
+        }
+    }
 }
 
 int main(int argc, char **argv)
@@ -557,6 +749,8 @@ int main(int argc, char **argv)
     size_t n;
     uint8_t *full = slurp(path_full, &n);
     test_by_hand();
+    test_layout(full, n);
+    test_reason_newline();
     if (!quick) {
         test_truncation(full, n);
         test_corruption(full, n);
