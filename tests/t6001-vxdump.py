@@ -9,6 +9,8 @@ the JSON dump and from `nm`, and barrier waits from the raw effects.
 import collections
 import json
 import os
+import struct
+import subprocess
 import sys
 import unittest
 
@@ -506,6 +508,50 @@ class Errors(unittest.TestCase):
         self.assertIn("INCOMPLETE", s.stdout)
 
 
+class Strings(unittest.TestCase):
+    def test_non_ascii_names(self):
+        """JSON is UTF-8: a symbol and a kernel file name holding \u00e9, \u20ac and a byte
+        that is not UTF-8 show the UTF-8 as it is and that byte as U+FFFD (--json,
+        --summary --json, --timeline)"""
+        with open(K["t6-regs"], "rb") as f:
+            elf = bytearray(f.read())
+        # ELF32: rename _start in place (the string table may share its bytes with the
+        # tail of another name, which is renamed too)
+        shoff, = struct.unpack_from("<I", elf, 0x20)
+        shentsize, shnum = struct.unpack_from("<HH", elf, 0x2E)
+        sh = [struct.unpack_from("<10I", elf, shoff + i * shentsize) for i in range(shnum)]
+        symtab = [x for x in sh if x[1] == 2][0]  # SHT_SYMTAB
+        strtab = sh[symtab[6]][4]  # sh_link -> its string table's offset
+        at = None
+        for o in range(symtab[4], symtab[4] + symtab[5], 16):
+            st_name, = struct.unpack_from("<I", elf, o)
+            if elf[strtab + st_name:strtab + st_name + 7] == b"_start\0":
+                at = strtab + st_name
+        self.assertIsNotNone(at, "_start in the symbol table")
+        elf[at:at + 6] = "\u00e9\u20ac".encode() + b"\xff"  # as long as "_start"
+        kern = os.path.join(os.fsencode(D), "k\u00e9rnel\u20ac".encode() + b"\xfe.elf")
+        with open(kern, "wb") as f:
+            f.write(elf)
+        trace = os.path.join(D, "names.vxt")
+        t6kit.record(os.fsdecode(kern), trace, ["-w", "1", "-t", "4"], expect=7)
+
+        def run(*args):
+            r = subprocess.run([vxtest.prog("vxdump")] + list(args) + [trace],
+                               capture_output=True, timeout=300)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            return r.stdout.decode("utf-8")  # strict: the output is valid UTF-8
+        sym = "\u00e9\u20ac\ufffd"
+        out = run("--json")
+        self.assertNotIn("\\u00", out, "UTF-8 is not escaped byte by byte")
+        self.assertIn('"symbol":"%s+0xc"' % sym, out)
+        self.assertEqual(json.loads(out.splitlines()[3])["symbol"], sym + "+0xc")
+        sm = json.loads(run("--summary", "--json"))
+        self.assertEqual(sm["kernel"]["name"], "k\u00e9rnel\u20ac\ufffd.elf")
+        self.assertIn(sym, [f["name"] for f in sm["functions"]])
+        tl = json.loads(run("--timeline", "-"))
+        self.assertIn(sym, json.dumps(tl, ensure_ascii=False))
+
+
 class Extract(unittest.TestCase):
     def test_extract_and_rerecord(self):
         """--extract writes the kernel and the loads and prints vxrec options that record the same run"""
@@ -530,4 +576,4 @@ class Extract(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    vxtest.main(Listing, Filters, Summary, Timeline, DebugSession, Errors, Extract)
+    vxtest.main(Listing, Filters, Summary, Timeline, DebugSession, Errors, Strings, Extract)

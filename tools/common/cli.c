@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "vx_isa.h"
+#include "vx_trace.h"
 
 void vx_cli_run_init(vx_cli_run *o)
 {
@@ -357,4 +358,15 @@ void vx_cli_usage_error(const char *prog, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\nTry '%s --help'.\n", prog);
     va_end(ap);
+}
+
+bool vx_cli_trace_version_note(const char *prog, const char *path, unsigned major, unsigned minor)
+{
+    if (major != VX_TRACE_MAJOR || minor <= VX_TRACE_MINOR) return false;
+    fprintf(stderr,
+            "%s: note: %s is trace format %u.%u, newer than this program's %u.%u; anything "
+            "added since %u.%u is skipped\n",
+            prog, path, major, minor, VX_TRACE_MAJOR, VX_TRACE_MINOR, VX_TRACE_MAJOR,
+            VX_TRACE_MINOR);
+    return true;
 }

@@ -101,4 +101,14 @@ size_t vx_cli_fault_text(const vx_fault *f, char *buf, size_t cap);
 /* Text of a lane mask as hex ("0x3"). */
 size_t vx_cli_lanes_text(vx_lanes m, char *buf, size_t cap);
 
+/*
+ * FORMAT.md §3.1: a trace of a newer minor version of the trace format than this
+ * program reads (major, minor: the file's, vx_trace_header) may hold fields the
+ * program does not know, which its reader skips.  Says so in one note on stderr,
+ * "PROG: note: PATH is trace format 1.7, newer than this program's 1.1; anything
+ * added since 1.1 is skipped"; nothing for any other version.  Returns whether it
+ * printed.
+ */
+bool vx_cli_trace_version_note(const char *prog, const char *path, unsigned major, unsigned minor);
+
 #endif /* VX_CLI_H */

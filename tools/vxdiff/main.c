@@ -233,6 +233,9 @@ static int open_side(differ *d, int k)
         return -1;
     }
     s->h = vx_trace_reader_header(s->r);
+    /* a newer minor version: one note per file (once when both sides are the same file) */
+    if (!d->o.quiet && (k == 0 || strcmp(s->path, d->s[0].path)))
+        vx_cli_trace_version_note(prog, s->path, s->h->major, s->h->minor);
     if ((e = vx_trace_reader_summary(s->r, &s->ts))) {
         fprintf(stderr, "%s: %s\n", prog, vx_trace_reader_errmsg(s->r));
         return -1;

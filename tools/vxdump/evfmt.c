@@ -82,11 +82,37 @@ void vxd_sb_pad(vxd_sb *b, size_t col)
         vxd_sb_putc(b, ' ');
 }
 
+/* Length of the valid UTF-8 sequence that starts s[0..n) (RFC 3629: no overlong form, no
+ * surrogate, nothing above U+10FFFF), 0 when none does. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+    unsigned char c = s[0], lo = 0x80, hi = 0xBF; /* the range of the second byte */
+    size_t len;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0) lo = 0xA0; /* overlong */
+        if (c == 0xED) hi = 0x9F; /* surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0) lo = 0x90; /* overlong */
+        if (c == 0xF4) hi = 0x8F; /* above U+10FFFF */
+    } else {
+        return 0;
+    }
+    if (n < len || s[1] < lo || s[1] > hi) return 0;
+    for (size_t i = 2; i < len; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    return len;
+}
+
 void vxd_sb_json_str(vxd_sb *b, const char *s, size_t n)
 {
+    const unsigned char *u = (const unsigned char *)s;
     vxd_sb_putc(b, '"');
     for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
+        unsigned char c = u[i];
         switch (c) {
         case '"': vxd_sb_puts(b, "\\\""); break;
         case '\\': vxd_sb_puts(b, "\\\\"); break;
@@ -94,11 +120,24 @@ void vxd_sb_json_str(vxd_sb *b, const char *s, size_t n)
         case '\r': vxd_sb_puts(b, "\\r"); break;
         case '\t': vxd_sb_puts(b, "\\t"); break;
         default:
-            /* Control bytes and bytes >= 0x80 (the strings here are ASCII but come from a file). */
-            if (c < 0x20 || c >= 0x7f)
+            if (c < 0x20 || c == 0x7f) {
                 vxd_sb_printf(b, "\\u%04x", c);
-            else
+            } else if (c < 0x80) {
                 vxd_sb_putc(b, (char)c);
+            } else {
+                /* the strings come from a file: UTF-8 (FORMAT.md §2) is passed through,
+                 * any other byte becomes U+FFFD, so that the output is always UTF-8 */
+                size_t k = utf8_seq(u + i, n - i);
+                if (!k) {
+                    vxd_sb_puts(b, "\xEF\xBF\xBD");
+                    continue;
+                }
+                if (!sb_grow(b, k)) return;
+                memcpy(b->s + b->len, u + i, k);
+                b->len += k;
+                b->s[b->len] = 0;
+                i += k - 1;
+            }
         }
     }
     vxd_sb_putc(b, '"');
@@ -157,6 +196,7 @@ const char *vxd_signal_name(unsigned s)
     case 7: return "SIGBUS";
     case 8: return "SIGFPE";
     case 11: return "SIGSEGV";
+    case 12: return "SIGSYS"; /* the ecall fault's (GDB's number; FORMAT.md §7.6) */
     default: return "SIG?";
     }
 }

@@ -42,7 +42,9 @@ void vxd_sb_puts(vxd_sb *b, const char *s);
 void vxd_sb_printf(vxd_sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Pad with spaces up to column col (counted from the start of the string). */
 void vxd_sb_pad(vxd_sb *b, size_t col);
-/* A JSON string literal (quotes included) of n bytes of s. */
+/* A JSON string literal (quotes included) of n bytes of s, always valid UTF-8: valid
+ * UTF-8 sequences as they are, each byte that is not part of one as U+FFFD, '"', '\\'
+ * and control characters (and DEL) escaped. */
 void vxd_sb_json_str(vxd_sb *b, const char *s, size_t n);
 /* A lane mask as a JSON string "0x..." (lowest hex digits, at least one). */
 void vxd_sb_json_lanes(vxd_sb *b, vx_lanes m);

@@ -96,8 +96,9 @@ static void usage(FILE *f)
             "                          JSON object) instead of the listing\n"
             "      --timeline FILE     write the warp activity as Chrome trace-event JSON for\n"
             "                          Perfetto / chrome://tracing (1 cycle shown as 1 us)\n"
-            "      --check             first verify the whole file (every chunk checksum,\n"
-            "                          record and keyframe), not only the events shown\n"
+            "      --check             first verify the whole file (every chunk, its checksum\n"
+            "                          and its place, every record and keyframe, the index),\n"
+            "                          not only the events shown\n"
             "      --extract DIR       write the kernel image and the loaded files stored in\n"
             "                          the trace into DIR and print the vxrec options that\n"
             "                          record the same run again\n\n"
@@ -445,6 +446,7 @@ int main(int argc, char **argv)
         goto out;
     }
     const vx_trace_header *h = vx_trace_reader_header(r);
+    vx_cli_trace_version_note(prog, o.trace, h->major, h->minor);
     if (o.check && (e = vx_trace_reader_check(r))) {
         fprintf(stderr, "%s: %s\n", prog, vx_trace_reader_errmsg(r));
         status = VX_EXIT_USAGE;
