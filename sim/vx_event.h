@@ -133,8 +133,9 @@ typedef enum vx_fault_kind {
 
 /*
  * A precise fault: the faulting instruction has no architectural effect.
- * signal is the GDB signal number the replay server reports (SIGILL 4, SIGTRAP 5,
- * SIGBUS 7, SIGSEGV 11, SIGFPE 8, SIGABRT 6).
+ * signal: Linux numbers (SIGILL 4, SIGTRAP 5, SIGABRT 6, SIGBUS 7, SIGFPE 8, SIGSEGV
+ * 11), except SIGSYS 12 (GDB's number; vx_sim.h has the table); the replay server
+ * turns them into GDB's numbers (SIGBUS 10).
  */
 typedef struct vx_fault {
     uint8_t kind; /* vx_fault_kind */

@@ -35,7 +35,7 @@
  *     thread; fflags/frm/fcsr per warp; mscratch per core (sim/csr.c).
  *   - A CSR instruction on a shared CSR runs lane by lane in ascending order.
  *
- * Faults and their GDB signals (vx_fault.signal)
+ * Faults and their signals (vx_fault.signal: Linux numbers but SIGSYS, GDB's 12)
  *   ILLEGAL, CSR                                     4  SIGILL
  *   EBREAK (ebreak without DCONFIG.ebreakh)          5  SIGTRAP
  *   DIVERGENT, IPDOM_*, BARRIER, WSPAWN, DEADLOCK    6  SIGABRT

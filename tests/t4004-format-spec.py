@@ -8,13 +8,18 @@ vxrec and checks that it agrees with vxdump --json event for event (minus "disas
 traces, the example kernels at several platform shapes with many small chunks and
 keyframes, uncompressed, cut off and corrupt traces, and hand-made traces holding every
 code of every enumerated field and every extension point (unknown records, extension
-blocks, unknown chunks, a newer minor version).  With --keyframes the reader also decodes
+blocks, unknown chunks, a newer minor version).  Hand-made traces also check that
+vxdump --check reports, as vxt_spec does, the damage only a reading of every chunk finds
+(misplaced and unlisted chunks, INDEX totals, a missing END), that a fault reason with a
+newline is corruption, that vxdump and vxdiff write UTF-8 JSON, and that the programs
+note a newer minor version.  With --keyframes the reader also decodes
 each keyframe's state (sim/STATE.md) and checks it against the state rebuilt from the
 event stream.
 """
 import json
 import os
 import struct
+import subprocess
 import sys
 import unittest
 
@@ -218,7 +223,14 @@ class Writer:
         self.records += 1
         self.end = (status, cycle)
 
-    def build(self, extra_header_tags=b"", after_header=b"", after_events=b"", index_tail=b""):
+    def build(self, extra_header_tags=b"", after_header=b"", after_events=b"", index_tail=b"",
+              pre=(), post=(), totals=None, image_name="k.bin"):
+        """The trace: signature, HEADER, after_header, IMAGE, pre, the EVENTS chunk,
+        after_events, post, INDEX, trailer.  pre and post are chunks (type, key, payload);
+        their KEYFRAME(2) chunks are listed in the INDEX, with the PAGES(2) chunks of their
+        kind and key before them (other chunks between those skipped).  totals replaces
+        INDEX fields: issues, records, cycle, end_status, raw_size, kf_cycle_bias (added to
+        every keyframe's cycle)."""
         sig = b"\x89VXT\r\n\x1a\n" + struct.pack("<HH", 1, self.minor)
         sig += struct.pack("<I", vxt_spec.crc32c(sig))
 
@@ -226,25 +238,87 @@ class Writer:
             return varint(t) + varint(len(v)) + v
         image = struct.pack("<4I", 0x13, 0x13, 0x13, 0x13)
         hdr = tag(1, b"".join(varint(x) for x in (1, self.C, self.W, self.T)))
-        hdr += tag(3, varint(0x80000000)) + tag(7, b"\x03" + varint(len(image)) + string("k.bin"))
+        hdr += tag(3, varint(0x80000000))
+        hdr += tag(7, b"\x03" + varint(len(image)) + string(image_name))
         hdr += extra_header_tags
         f = bytearray(sig) + chunk(1, 0, hdr) + after_header + chunk(2, 0, image)
+        kfs = {6: [], 10: []}
+
+        def put(chunks):
+            run = None  # (offset of the first PAGES chunk, its type, its key)
+            for t, key, payload in chunks:
+                off = len(f)
+                f.extend(chunk(t, key, payload))
+                if t in (5, 9) and not (run and run[1:] == (t, key)):
+                    run = (off, t, key)
+                elif t in (6, 10):
+                    first = off - run[0] if run and run[1:] == (t - 1, key) else 0
+                    kfs[t].append((key, off, first, vxt_spec.rvarint(payload, 0)[0]))
+                    run = None
+                elif t == 4:
+                    run = None
+        put(pre)
         ev_off = len(f)
         f += chunk(4, 0, bytes(self.ev)) + after_events
+        put(post)
         # the raw size of section 13, as the reader computes it
         dec = vxt_spec.EventDecoder(type("T", (), {"C": self.C, "W": self.W, "T": self.T,
                                                    "LB": self.LB, "skipped_unknown": 0})())
-        dec.decode_chunk(bytes(self.ev), 0, "hand-made EVENTS")
-        ix = varint(self.issues) + varint(self.records) + varint(self.end[1])
-        ix += bytes([self.end[0]]) + varint(1) + varint(0) + varint(ev_off) + varint(0)
-        ix += varint(dec.raw_size)
+        try:
+            dec.decode_chunk(bytes(self.ev), 0, "hand-made EVENTS")
+        except vxt_spec.VxtError:
+            pass  # records a reader refuses (no raw size to compute)
+        tot = {"issues": self.issues, "records": self.records,
+               "cycle": self.end[1] if self.end else self.cur,
+               "end_status": self.end[0] if self.end else 0, "raw_size": dec.raw_size,
+               "kf_cycle_bias": 0}
+        for k, v in (totals or {}).items():
+            tot[k] = v(tot[k]) if callable(v) else v
+
+        def kflist(lst):
+            out, pk, po = varint(len(lst)), 0, 0
+            for key, off, first, cyc in lst:
+                out += varint(key - pk) + varint(off - po) + varint(first)
+                out += varint(cyc + tot["kf_cycle_bias"])
+                pk, po = key, off
+            return out
+        ix = varint(tot["issues"]) + varint(tot["records"]) + varint(tot["cycle"])
+        ix += bytes([tot["end_status"]]) + varint(1) + varint(0) + varint(ev_off)
+        ix += kflist(kfs[6]) + varint(tot["raw_size"])
         if self.minor >= 1:
-            ix += varint(0) + varint(0)
+            ix += kflist(kfs[10]) + varint(0)
         ix += index_tail
         io = len(f)
         f += chunk(7, 0, ix)
         t = struct.pack("<Q", io)
         return bytes(f + t + struct.pack("<I", vxt_spec.crc32c(t)) + b"VXTE")
+
+
+def bad_crc_chunk(t, key, payload):
+    """A chunk whose header is sound but whose payload does not match its CRC."""
+    c = bytearray(chunk(t, key, payload))
+    struct.pack_into("<I", c, 20, vxt_spec.crc32c(payload) ^ 1)
+    struct.pack_into("<I", c, 24, vxt_spec.crc32c(bytes(c[:24])))
+    return bytes(c)
+
+
+def pages_payload(*pages):
+    """A PAGES(2) payload of all-zero pages (mode 1) at these page numbers."""
+    return varint(len(pages)) + b"".join(varint(0) + varint(p) + b"\x01" for p in pages)
+
+
+def keyframe_payload(cycle, npages, state=b"opaque"):
+    return varint(cycle) + varint(npages) + varint(len(state)) + state
+
+
+def small_writer(minor=1, end=True):
+    """Two issues and (end) an END record at cycle 3."""
+    w = Writer(minor=minor)
+    w.issue(0, 0, 1, 0x80000000, 0x13, 0xF)
+    w.issue(0, 1, 2, 0x80000000, 0x13, 0xF)
+    if end:
+        w.finish(1, 0, 3)
+    return w
 
 
 class FormatSpec(unittest.TestCase):
@@ -536,6 +610,185 @@ class FormatSpec(unittest.TestCase):
         self.same(t, what="minor version 7")
         d = self.dump(t, check=True)
         self.assertEqual(d.returncode, 0, d.stderr)
+
+    # ---- vxdump --check reads every chunk (FORMAT.md 4, 9, 10.1, 11)
+
+    def both_corrupt(self, what, data):
+        """vxt_spec and vxdump --check both exit 2; vxdump names a byte offset"""
+        t = self.write("bad.vxt", data)
+        d, s = self.dump(t, check=True), self.spec(t)
+        self.assertEqual((d.returncode, s.returncode), (2, 2),
+                         "%s: vxdump --check: %s / vxt_spec: %s" % (what, d.stderr, s.stderr))
+        self.assertRegex(d.stderr, r"offset \d+", what + ": vxdump names the offset")
+        return d.stderr
+
+    def both_accept(self, what, data):
+        t = self.write("good.vxt", data)
+        self.same(t, what=what)
+        d = self.dump(t, check=True)
+        self.assertEqual(d.returncode, 0, "%s: vxdump --check: %s" % (what, d.stderr))
+
+    def test_check_whole_file(self):
+        """a complete trace: vxdump --check, like vxt_spec, finds a prologue chunk after the
+        prologue, keyframe chunks the INDEX does not list, PAGES chunks without their
+        KEYFRAME, an unknown chunk whose CRC fails, INDEX totals that do not match the
+        records, a keyframe at the wrong place, a stream without END; it accepts DIGEST
+        chunks that are misplaced or not listed, unknown chunks inside a keyframe, a
+        keyframe after END"""
+        n = 2  # issues of small_writer()
+        kf0 = [(9, 0, pages_payload(0x10)), (10, 0, keyframe_payload(0, 1))]
+        bad = {
+            "HEADER after the prologue": dict(post=[(1, 0, b"\x01\x00")]),
+            "IMAGE after the prologue": dict(pre=[(2, 0, b"\x13\x00\x00\x00")]),
+            "LOAD after the prologue": dict(post=[(3, 0, b"data")]),
+            "KEYFRAME2 not in the INDEX": dict(after_events=chunk(10, n, keyframe_payload(3, 0))),
+            "PAGES2 and KEYFRAME2 not in the INDEX": dict(
+                after_events=chunk(9, n, pages_payload(1)) + chunk(10, n, keyframe_payload(3, 1))),
+            "KEYFRAME not in the INDEX": dict(after_events=chunk(6, n, keyframe_payload(3, 0))),
+            "PAGES2 without KEYFRAME2 before the events": dict(pre=[(9, 0, pages_payload(1))]),
+            "PAGES2 without KEYFRAME2 before the INDEX": dict(post=[(9, n, pages_payload(1))]),
+            "PAGES without KEYFRAME before the INDEX": dict(post=[(5, n, pages_payload(1))]),
+            "PAGES2 of another key before a keyframe": dict(pre=[(9, 5, pages_payload(1))] + kf0),
+            "PAGES before a KEYFRAME2": dict(pre=[(5, 0, pages_payload(1)),
+                                                  (10, 0, keyframe_payload(0, 0))]),
+            "PAGES2 before a KEYFRAME": dict(pre=[(9, 0, pages_payload(1)),
+                                                  (6, 0, keyframe_payload(0, 0))]),
+            "unknown chunk with a bad CRC after the events": dict(
+                after_events=bad_crc_chunk(42, 0, b"future")),
+            "an ignored DIGEST chunk with a bad CRC": dict(
+                after_events=bad_crc_chunk(8, 0, b"not a digest")),
+            "a DIGEST chunk of another key with a bad CRC": dict(
+                after_events=bad_crc_chunk(8, 7, b"not a digest")),
+            "unknown chunk with a bad CRC in the prologue": dict(
+                after_header=bad_crc_chunk(42, 0, b"future")),
+            "INDEX issues": dict(totals={"issues": n + 1}),
+            "INDEX records": dict(totals={"records": lambda v: v + 1}),
+            "INDEX cycle": dict(totals={"cycle": lambda v: v + 1}),
+            "INDEX end status": dict(totals={"end_status": 2}),
+            "INDEX raw size": dict(totals={"raw_size": lambda v: v + 1}),
+            "INDEX keyframe cycle": dict(pre=kf0, totals={"kf_cycle_bias": 1}),
+            "keyframe key is not the issues before it": dict(
+                post=[(10, n - 1, keyframe_payload(3, 0))]),
+        }
+        for what, kw in bad.items():
+            with self.subTest(case=what):
+                self.both_corrupt(what, small_writer().build(**kw))
+        with self.subTest(case="no END record"):
+            err = self.both_corrupt("no END record", small_writer(end=False).build())
+            self.assertIn("END", err)
+        good = {
+            "keyframe 0 with a page": dict(pre=kf0),
+            "a keyframe after the END record": dict(
+                post=[(9, n, pages_payload(2)), (10, n, keyframe_payload(3, 1))]),
+            "a DIGEST chunk not after its EVENTS chunk": dict(pre=kf0 + [(8, 7, b"not a digest")]),
+            "a DIGEST chunk the INDEX does not list": dict(
+                after_events=chunk(8, 0, b"not a digest")),
+            "unknown and DIGEST chunks between PAGES2 chunks": dict(
+                pre=[(9, 0, pages_payload(1)), (42, 0, b"x"), (8, 0, b"y"),
+                     (9, 0, pages_payload(2)), (10, 0, keyframe_payload(0, 2))]),
+        }
+        for what, kw in good.items():
+            with self.subTest(case=what):
+                self.both_accept(what, small_writer().build(**kw))
+        # cut off (no INDEX): a keyframe whose KEYFRAME2 chunk is missing is a cut, not damage
+        data = small_writer().build(post=[(9, n, pages_payload(1))])
+        t = self.write("cut.vxt", data[:struct.unpack_from("<Q", data, len(data) - 16)[0]])
+        self.same(t, status=1, what="cut after a PAGES2 chunk")
+        d = self.dump(t, check=True)
+        self.assertEqual(d.returncode, 1, d.stderr)
+
+    def test_fault_reason_newline(self):
+        """section 7.6: a fault reason holds no newline; one that does is corruption"""
+        f = (1, 4, 0, 0, 0x80000000, 0x13, 0, 1, "two\nlines")
+        for where in ("issue", "END"):
+            with self.subTest(record=where):
+                w = Writer()
+                w.issue(0, 0, 1, 0x80000000, 0x13, 0xF, fault=f if where == "issue" else None)
+                w.finish(2, 0, 2, fault=f if where == "END" else None)
+                t = self.write("newline.vxt", w.build())
+                d, s = self.dump(t), self.spec(t)
+                self.assertEqual((d.returncode, s.returncode), (2, 2),
+                                 "%s / %s" % (d.stderr, s.stderr))
+                self.assertIn("newline", d.stderr)
+                self.assertRegex(d.stderr, r"offset \d+")
+
+    def run_bytes(self, args):
+        r = subprocess.run(args, capture_output=True, timeout=300)
+        return r.returncode, r.stdout.decode("utf-8")  # strict: the output is UTF-8
+
+    def test_json_utf8(self):
+        """JSON strings are UTF-8: UTF-8 in a fault reason or a kernel name is written as it
+        is, each byte that is not UTF-8 as U+FFFD (vxdump --json, --summary --json,
+        --timeline; vxdiff --json)"""
+        def trace(name, reason, image_name=b"k.bin"):
+            w = Writer()
+            w.issue(0, 0, 1, 0x80000000, 0x13, 0xF, fault=(1, 4, 0, 0, 0x80000000, 0x13, 0, 1,
+                                                            reason))
+            w.finish(2, 0, 2, fault=(1, 4, 0, 0, 0x80000000, 0x13, 0, 1, reason))
+            return self.write(name, w.build(image_name=image_name))
+        reason = "caf\u00e9 \u20ac ".encode() + b"\xff!"
+        shown = "caf\u00e9 \u20ac \ufffd!"
+        t = trace("utf8.vxt", reason, "k\u00e9rnel\u20ac".encode() + b"\xfe.bin")
+        self.same(t, what="a reason with UTF-8 and a byte that is not")
+        dump = vxtest.prog("vxdump")
+        rc, out = self.run_bytes([dump, "--json", t])
+        self.assertEqual(rc, 0)
+        self.assertIn('"reason":"%s"' % shown, out)
+        self.assertNotIn("\\u00", out)
+        self.assertEqual([json.loads(line)["fault"]["reason"] for line in out.splitlines()],
+                         [shown, shown])
+        rc, out = self.run_bytes([dump, "--summary", "--json", t])
+        self.assertEqual(rc, 0)
+        self.assertEqual(json.loads(out)["kernel"]["name"], "k\u00e9rnel\u20ac\ufffd.bin")
+        rc, out = self.run_bytes([dump, "--timeline", "-", t])
+        self.assertEqual(rc, 0)
+        self.assertIn(shown, json.dumps(json.loads(out), ensure_ascii=False))
+        # a cut UTF-8 sequence: one U+FFFD per byte
+        rc, out = self.run_bytes([dump, "--json", "--kind", "end", trace("cut.vxt", b"\xe2\x82x")])
+        self.assertEqual(json.loads(out)["fault"]["reason"], "\ufffd\ufffdx")
+        # vxdiff: the reasons differ
+        other = trace("other.vxt", "caf\u00e9 \u20ac ".encode() + b"\xff?")
+        rc, out = self.run_bytes([vxtest.prog("vxdiff"), "--json", t, other])
+        self.assertEqual(rc, 1)
+        self.assertIn(shown, out)
+        for line in out.splitlines():
+            json.loads(line)
+
+    def test_newer_minor_note(self):
+        """section 3.1: a trace of a newer minor version reads, and vxdump, vxdiff and
+        vxreplay say once on stderr that what they do not know is skipped; the exit
+        status is unchanged"""
+        note = r"^%s: note: %s is trace format 1\.7, newer than this program's 1\.(\d+); " \
+               r"anything added since 1\.\1 is skipped$"
+        t = self.write("minor7.vxt", small_writer(minor=7).build(
+            after_events=chunk(42, 0, b"future"), index_tail=b"\x01"))
+        old = self.write("minor1.vxt", small_writer().build())
+        for check in (False, True):
+            d = self.dump(t, check=check)
+            self.assertEqual(d.returncode, 0, d.stderr)
+            self.assertRegex(d.stderr, note % ("vxdump", t))
+            self.assertEqual(len(d.stderr.splitlines()), 1, d.stderr)
+            d = self.dump(old, check=check)
+            self.assertEqual((d.returncode, d.stderr), (0, ""))
+        diff = vxtest.prog("vxdiff")
+        for a, b, notes in ((t, t, 1), (t, old, 1), (old, old, 0)):
+            r = vxtest.run([diff, a, b])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(len(r.stderr.splitlines()), notes, r.stderr)
+            if notes:
+                self.assertRegex(r.stderr, note % ("vxdiff", t))
+        r = vxtest.run([diff, "-q", t, t])
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        # a recorded trace given a newer minor version replays, with the note
+        data = bytearray(self.read("hello-a"))
+        struct.pack_into("<H", data, 10, 7)
+        struct.pack_into("<I", data, 12, vxt_spec.crc32c(bytes(data[:12])))
+        t = self.write("hello-minor7.vxt", bytes(data))
+        self.assertEqual(self.dump(t).stdout, self.dump(self.traces["hello-a"]).stdout)
+        r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", t], input="")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(len([x for x in r.stderr.splitlines() if "note:" in x]), 1, r.stderr)
+        self.assertRegex(r.stderr.splitlines()[0], note % ("vxreplay", t))
 
     def test_errors(self):
         """a missing file and a file that is not a trace: exit 2 with a message"""

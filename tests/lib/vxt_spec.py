@@ -3,9 +3,10 @@
 trace-format/FORMAT.md (format 1.1), sim/STATE.md (keyframe state) and
 tools/vxdump/SCHEMA.md (the JSON shape of `vxdump --json`).
 
-No project source was read to write it; every place where the documents did not say
-enough is marked `# SPEC GAP: ...` and was settled by looking at the bytes vxrec writes
-and at what vxdump prints for them.
+No project source was read to write it.  The places where the documents first did not
+say enough (the "SPEC GAP" notes of its first version, settled then by looking at the
+bytes vxrec writes and at what vxdump prints for them) are now specified; each is marked
+with a comment naming the section that specifies it (e.g. `# FORMAT.md §7.4 (table)`).
 
 Usage: python3 vxt_spec.py [--keyframes] TRACE
   prints one JSON object per event, as `vxdump --json` does, without the keys
@@ -133,10 +134,17 @@ def rvarint(b, p):
             raise ValueError("varint longer than 10 bytes")
     if v > M64:
         raise ValueError("varint does not fit 64 bits")
-    # SPEC GAP (section 2): "A writer MUST emit the shortest form" but the spec does not
-    # say whether a reader must reject a longer form (e.g. 0x80 0x00).  This reader
-    # accepts it (only length > 10 bytes and range are errors, as the spec lists).
+    # FORMAT.md §2 (varint): a longer form than the shortest (e.g. 0x80 0x00) is not an
+    # error in itself; a reader MAY reject it.  This reader accepts it, as libvxtrace
+    # does (only length > 10 bytes and range are errors).
     return v, p
+
+
+def utf8_lossy(b):
+    """bytes -> str as SCHEMA.md (Strings) says: valid UTF-8 (RFC 3629) kept, every
+    other byte replaced by one U+FFFD."""
+    s = bytes(b).decode("utf-8", "surrogateescape")
+    return "".join("\ufffd" if "\udc80" <= ch <= "\udcff" else ch for ch in s)
 
 
 def rvar32(b, p):
@@ -162,12 +170,11 @@ def rsv64(b, p):
 # --------------------------------------------------------------------------------------
 # names used by vxdump --json
 #
-# SPEC GAP (SCHEMA.md, FORMAT.md 7.4, 7.6, 8.1): the JSON names the wctl kinds, fault
-# kinds, DM ops, DM registers and signals by name, but neither FORMAT.md nor SCHEMA.md
-# gives the numeric codes (they point to sim/vx_event.h, which is not part of the
-# specification).  The tables below were learnt by feeding vxdump hand-made traces with
-# every code (see tests/t4004-format-spec.py, test_code_tables) and confirmed against
-# the order of the lists in SCHEMA.md, which turns out to be the numeric order.
+# The codes and the names the JSON gives them: FORMAT.md §7.4 (table: warp-control
+# kinds), §7.6 (table: fault kinds and their signals), §8.1 (tables: DM ops, DM
+# registers), §8.2 (table: END statuses); SCHEMA.md ("Names of codes").  (First learnt
+# by feeding vxdump hand-made traces with every code, tests/t4004-format-spec.py,
+# test_code_tables, which still checks them.)
 
 WCTL_KINDS = {1: "tmask", 2: "activate", 3: "deactivate", 4: "ipdom-push", 5: "ipdom-pop",
               6: "ipdom-else", 7: "spawn-wait", 8: "bar-arrive", 9: "bar-release",
@@ -177,18 +184,18 @@ FAULT_KINDS = {0: "none", 1: "illegal", 2: "csr", 3: "misaligned", 4: "unmapped"
                9: "wspawn", 10: "ecall", 11: "ebreak", 12: "deadlock", 13: "console"}
 DM_OPS = {1: "read", 2: "write", 3: "halt", 4: "resume", 5: "reset", 6: "set-pc",
           7: "scratch", 8: "inject-reject"}
-# SPEC GAP: the DM register names are not listed anywhere in the spec (SCHEMA.md says
-# only "reg names the DM register at addr"; FORMAT.md points to sim/vx_event.h).
+# FORMAT.md §8.1 (register table); SCHEMA.md (dm: "reg").
 DM_REGS = {0: "platform", 1: "dconfig", 2: "dselect", 3: "wmask", 4: "wactive",
            5: "wstatus", 6: "dctrl", 7: "dpc", 8: "inject", 9: "dscratch0",
            10: "dscratch1", 11: "dscratch2", 12: "dscratch3"}
 END_STATUS = {1: "exit", 2: "fault", 3: "limit", 4: "abort"}
-# SPEC GAP: "signame" appears in SCHEMA.md without a definition.  vxdump names only
-# these signal numbers (Linux numbering) and prints "SIG?" for every other one.
-SIGNALS = {4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 11: "SIGSEGV"}
-# SPEC GAP: what vxdump prints for a code outside these tables is not specified either:
-# "unknown" for wctl kinds, fault kinds (and "none" for fault kind 0), DM ops and END
-# statuses, "reg?" for DM register addresses, "SIG?" for signals.
+# SCHEMA.md (issue: "fault", signame): these signal numbers have a name (12, the
+# ecall fault's, is GDB's SIGSYS; FORMAT.md §7.6), every other one is "SIG?".
+SIGNALS = {4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 11: "SIGSEGV",
+           12: "SIGSYS"}
+# SCHEMA.md ("Names of codes"): "unknown" for a code outside the tables (wctl kinds,
+# fault kinds, with "none" for fault kind 0, DM ops, END statuses), "reg?" for a DM
+# register address above 12, "SIG?" for a signal without a name.
 UNKNOWN = "unknown"
 
 
@@ -253,9 +260,8 @@ class Trace:
         elif stored != raw:
             raise corrupt("chunk at offset %d: uncompressed but stored_len %d != raw_len %d"
                           % (off, stored, raw))
-        # SPEC GAP (14 vs 11): section 14 bounds stored_len by the file size, section 11
-        # says a payload running past the end of the file is a cut.  In a cut file both
-        # hold; this reader (like vxdump, see t4004) reports a cut, not corruption.
+        # FORMAT.md §14, §11: stored_len has no limit of its own; a payload that runs past
+        # the end of the file is a cut (checked by the callers), not corruption.
         return Chunk(off, t, flags, stored, raw, key, pcrc)
 
     def payload(self, c):
@@ -278,9 +284,9 @@ class Trace:
     def _open(self):
         d = self.data
         if len(d) < 16:
-            # SPEC GAP (3.1, 11): a file shorter than the signature is neither "not a vxrr
-            # trace" nor a cut by any rule given; a prefix of the magic is taken as a cut
-            # (VX_ERR_TRUNC), anything else as not a trace.  Both exit 2.
+            # FORMAT.md §3.1: a file shorter than the signature is a cut (VX_ERR_TRUNC)
+            # when its first min(n, 8) bytes begin the magic (an empty file too), else
+            # not a vxrr trace.  Both exit 2.
             if MAGIC.startswith(bytes(d[:8])) or d[:8] == MAGIC:
                 raise VxtError("TRUNC", "cut off in the signature (%d bytes)" % len(d))
             raise VxtError("FORMAT", "not a vxrr trace")
@@ -340,10 +346,16 @@ class Trace:
             self._check_unknown(c)
             off = c.end
 
+    def _check_ignored(self, c):
+        # FORMAT.md §4, §11.1: a DIGEST chunk that is ignored is not an error, but a full
+        # validation checks its payload CRC.
+        if c.end <= len(self.data) and crc32c(self.data[c.off + 28:c.end]) != c.pcrc:
+            raise corrupt("%s: payload CRC mismatch" % c.where())
+
     def _check_unknown(self, c):
-        # section 4: unknown chunk types are skipped; "their CRCs SHOULD still be checked"
-        # SPEC GAP (4): what to do when such a CRC fails is not said.  Corruption here
-        # (vxdump does not check them, even with --check).
+        # FORMAT.md §4: unknown chunk types are skipped; their CRCs SHOULD still be
+        # checked, and a CRC that fails is corruption (a full validation, §11.1, MUST
+        # report it).  This reader checks every one.
         self.skipped_unknown = True
         if c.end <= len(self.data) and crc32c(self.data[c.off + 28:c.end]) != c.pcrc:
             raise corrupt("%s: payload CRC mismatch" % c.where())
@@ -369,24 +381,23 @@ class Trace:
                     raise corrupt("%s: tag %d runs past the payload" % (c.where(), tag))
                 v = p[pos:pos + ln]
                 pos += ln
-                if tag in seen and tag != 8:
-                    # SPEC GAP (5.1): "Each tag appears at most once except LOAD" but the
-                    # reader's reaction to a repeated tag is not stated; corruption here.
+                if tag in seen and 1 <= tag <= 10 and tag != 8:
+                    # FORMAT.md §5.1: a tag of the table (but LOAD) that appears twice is
+                    # corruption; an unknown tag may repeat.  (Fixed: this reader used to
+                    # reject a repeated unknown tag too.)
                     raise corrupt("%s: tag %d repeated" % (c.where(), tag))
                 seen.add(tag)
                 q = 0
-                # SPEC GAP (5.1): bytes after the known fields of a tag's value are not
-                # mentioned (section 3.1 lists "header tags" only as a whole); this reader
-                # ignores them, as for other length-delimited bodies.
+                # FORMAT.md §5.1: bytes after the known fields of a tag's value are
+                # ignored; known fields that run past the value are corruption.
                 if tag == 1:
                     cl, q = rvarint(v, q)
                     co, q = rvarint(v, q)
                     wa, q = rvarint(v, q)
                     th, q = rvarint(v, q)
-                    # SPEC GAP (5.1 vs 14): section 5.1 gives the PLATFORM limits as
-                    # threads 1..128 (power of two), clusters x cores x warps <= 32768;
-                    # section 14 adds clusters <= 127, cores <= 511, warps <= 511.  Both
-                    # are applied.
+                    # FORMAT.md §5.1 (PLATFORM) and §14: clusters 1..127, cores 1..511,
+                    # warps 1..511, threads a power of two in 1..128, clusters x cores x
+                    # warps <= 32768; any other shape is corruption.
                     if not (1 <= cl <= 127 and 1 <= co <= 511 and 1 <= wa <= 511 and
                             1 <= th <= 128 and th & (th - 1) == 0 and cl * co * wa <= 32768):
                         raise corrupt("%s: bad PLATFORM %dx%dx%dx%d" % (c.where(), cl, co, wa, th))
@@ -441,7 +452,7 @@ class Trace:
         s = bytes(v[q:q + n])
         if b"\0" in s:
             raise corrupt("%s: NUL in a string" % c.where())
-        return s.decode("utf-8", "replace"), q + n
+        return utf8_lossy(s), q + n
 
     # ---- chunk list: scan (section 11), and the index when there is a trailer
 
@@ -507,31 +518,34 @@ class Trace:
                 if rest > 16 or not trailer_ok:
                     raise corrupt("%s: not followed by a valid trailer" % c.where())
                 if pending_pages:
-                    # SPEC GAP (9): PAGES chunks without their KEYFRAME "do not count" when
-                    # the file is cut; in a complete file the spec does not say.  Corrupt.
+                    # FORMAT.md §9, §11.1: PAGES chunks without their KEYFRAME only count as
+                    # nothing at the cut of an incomplete trace; anywhere else they are
+                    # corruption, which a full validation MUST report (this reader
+                    # validates every file it reads).
                     raise corrupt("%s: PAGES chunks at offset %d without their KEYFRAME"
                                   % (c.where(), pending_pages[0].off))
                 self.chunks.append(c)
                 break
             if t > 10 or (self.minor == 0 and t >= CH_DIGEST):
-                # SPEC GAP (3, 4, 16): a 1.0 file "has no DIGEST chunks" and for a 1.0
-                # reader types 8..255 are unknown; what a 1.1 reader does with types 8..10
-                # in a 1.0 file is not said.  They are skipped as unknown (as vxdump does).
+                # FORMAT.md §4 (last paragraph): a 1.1 reader MAY skip chunk types 8..10
+                # in a 1.0 file as unknown, as a 1.0 reader does; this reader does
+                # (libvxtrace reads them as in 1.1 instead).
                 self._check_unknown(c)
             elif t == CH_EVENTS:
                 if pending_pages:
+                    # FORMAT.md §9, §11.1 (PAGES chunks not followed by their KEYFRAME)
                     raise corrupt("%s: PAGES chunks at offset %d without their KEYFRAME"
                                   % (c.where(), pending_pages[0].off))
                 self.events.append(c)
             elif t == CH_DIGEST:
-                # section 10.3: attached to the EVENTS chunk immediately before it when
-                # the keys are equal, ignored otherwise.
-                # SPEC GAP (4 vs 10.3): section 4 says chunk types 1..10 where the document
-                # does not allow them are corruption; section 10.3 says a DIGEST that does
-                # not follow its EVENTS chunk is ignored.  This reader follows 10.3.
+                # FORMAT.md §10.3: attached to the EVENTS chunk immediately before it when
+                # the keys are equal, ignored otherwise; an ignored DIGEST chunk is not an
+                # error wherever it sits (FORMAT.md §4, the exception to misplaced chunk
+                # types).  In a complete trace the INDEX decides (_check_index).
                 if prev is not None and prev.type == CH_EVENTS and prev.key == c.key:
                     self.digest_of[prev.off] = c
                 else:
+                    self._check_ignored(c)
                     self.notes.append("%s ignored (no EVENTS chunk with its key before it)"
                                       % c.where())
             elif t in (CH_PAGES, CH_PAGES2):
@@ -611,10 +625,11 @@ class Trace:
             ix["raw_size"], q = rvarint(p, q)
             ix["keyframes2"] = []
             ix["digests"] = None
-            # SPEC GAP (10.1): a 1.0 file "ends here"; whether a 1.1 file MAY also end
-            # here (no nkeyframes2 / ndigests) is not said.  This reader requires the 1.1
-            # fields in a file whose minor version is >= 1.
-            if self.minor >= 1:
+            # FORMAT.md §10.1 (after the table): the payload may end here in a file of
+            # any minor version, and both 1.1 lists are then empty.  (Fixed: this reader
+            # used to require the 1.1 fields in a 1.1 file.)  In a 1.0 file the bytes
+            # after raw_size are not defined and this reader ignores them (MAY).
+            if self.minor >= 1 and q < len(p):
                 ix["keyframes2"], q = kflist(q)
                 nd, q = rvarint(p, q)
                 if nd not in (0, n):
@@ -652,24 +667,23 @@ class Trace:
             listed, other = ix["keyframes2"], ix["keyframes"]
         if other:
             bad("the keyframe list of the other kind")
-        # SPEC GAP (10.1, 11): the reaction to keyframe chunks the INDEX does not list (or
-        # listed ones that are missing) is not said; corruption here.  vxdump, trusting
-        # the INDEX, ignores unlisted ones even with --check.
+        # FORMAT.md §11.1: keyframe chunks the INDEX does not list, and listed ones that
+        # are missing, are corruption, which a full validation MUST report (a reader that
+        # trusts the INDEX never sees unlisted ones, §11).
         if [(i, o, f) for i, o, f, cy in listed] != kfs:
             bad("the keyframe list")
         self.index_kf_cycles = [cy for i, o, f, cy in listed]
-        # SPEC GAP (10.1 vs 10.3): in a complete file the INDEX lists the DIGEST chunks
-        # (or none: ndigests = 0), while a scan attaches every DIGEST chunk that follows
-        # its EVENTS chunk with the same key.  When the two disagree the spec does not say
-        # which wins.  This reader follows the INDEX ("the reader trusts the index",
-        # section 11), as vxdump does: a DIGEST the INDEX does not list is ignored, one it
-        # lists must be the DIGEST chunk with that key after its EVENTS chunk.
+        # FORMAT.md §10.1 (last paragraph), §10.3: in a complete trace the INDEX decides
+        # which DIGEST chunks are used: one it does not list is ignored, even right after
+        # its EVENTS chunk, and one it lists must be a DIGEST chunk with the EVENTS
+        # chunk's key before the next EVENTS chunk.
         listed = ix["digests"] or [0] * len(self.events)
         by_off = {c.off: c for c in self.chunks}
         digest_of = {}
         for i, (e, d) in enumerate(zip(self.events, listed)):
             if d == 0:
                 if e.off in self.digest_of:
+                    self._check_ignored(self.digest_of[e.off])
                     self.notes.append("%s not listed in the INDEX: ignored"
                                       % self.digest_of[e.off].where())
                 continue
@@ -788,8 +802,8 @@ class EventDecoder:
                         self.end = ev
                     else:
                         self.records -= 1  # unknown record: skipped (section 8.3)
-                        # SPEC GAP (10.1): whether an unknown record counts in the INDEX
-                        # "records" total ("issues + DM + END") is not said; it does not.
+                        # FORMAT.md §6, §10.1 (records): an unknown record is not an event
+                        # and does not count in the INDEX "records" total.
                         self.tr.skipped_unknown = True
                     continue
                 # ---- issue record (section 7)
@@ -829,8 +843,9 @@ class EventDecoder:
                     core, p = rvarint(b, p)
                     warp, p = rvarint(b, p)
                     d, p = rsv64(b, p)
-                    # SPEC GAP (2, 7): svarint64 arithmetic on the cycle is not said to be
-                    # modulo 2^64 (svarint32 is); a negative or > 2^64-1 cycle is corrupt.
+                    # FORMAT.md §2 (svarint64), §6 (Cycles): the difference is added
+                    # modulo 2^64; a reader MAY report as corruption a sum that leaves
+                    # 0..2^64-1, as this reader does (libvxtrace accepts it).
                     cycle = cur_cycle + d
                     if cycle < 0 or cycle > M64:
                         raise corrupt("%s: cycle out of range" % where)
@@ -951,9 +966,8 @@ class EventDecoder:
                         f, r = "f", dest - 32
                     else:
                         f, r = "csr", dest - 64
-                    # SPEC GAP (7.2 vs SCHEMA.md): FORMAT.md says "Lanes outside `lanes`
-                    # are reported as 0 by the reader"; SCHEMA.md (and vxdump) report them
-                    # as null.  The JSON follows SCHEMA.md.
+                    # FORMAT.md §7.2: the record has no value for lanes outside `lanes`
+                    # (libvxtrace holds 0 there); the JSON shows them as null (SCHEMA.md).
                     commits.append({"file": f, "reg": r, "lanes": "0x%x" % lm, "values": vals})
                     raw += 3 + LB + 4 * bin(lm).count("1")
                 mem = []
@@ -1052,8 +1066,10 @@ class EventDecoder:
             raise corrupt("%s: memory value mode 3" % where)
         if G & 4:
             lanes = [l for l in range(T) if tmask >> l & 1]
-            # SPEC GAP (7.3): with G bit 2 and an empty tmask the count would be 0, while
-            # an explicit count MUST be >= 1; not said whether that is allowed.  Allowed.
+            # FORMAT.md §7.3 (G bit 2): with an empty tmask the count would be 0, which is
+            # corruption.  (Fixed: this reader used to allow it.)
+            if not lanes:
+                raise corrupt("%s: memory writes on the lanes of an empty tmask" % where)
         else:
             cnt, p = rvarint(b, p)
             if cnt < 1 or cnt > 4096 or p + cnt > len(b):
@@ -1147,8 +1163,8 @@ class EventDecoder:
                 p += LB
             if m > allm or m2 > allm:
                 raise corrupt("%s: warp-control mask has lanes >= %d" % (where, self.T))
-            # SPEC GAP (7.4): core < C / warp < W of an effect are not required by the
-            # spec; not checked.
+            # FORMAT.md §7.4: a writer writes core < C and warp < W only; a reader MAY
+            # reject others.  Not checked here (nor by libvxtrace).
             out.append({"kind": WCTL_KINDS.get(k, UNKNOWN), "core": c, "warp": w,
                         "pc": pc, "arg": a, "arg2": a2, "mask": "0x%x" % m,
                         "mask2": "0x%x" % m2, "_kind": k})
@@ -1175,20 +1191,17 @@ class EventDecoder:
             raise corrupt("%s: fault reason of %d bytes" % (where, n))
         r = bytes(b[p:p + n])
         p += n
-        # SPEC GAP (7.6): "string reason (at most 95 bytes, no NUL, no newline)" states
-        # what a writer produces, not what a reader does otherwise.  This reader reports
-        # all three as corruption; vxdump rejects > 95 bytes and NUL but prints a reason
-        # with a newline.
+        # FORMAT.md §7.6: a decoder MUST report a reason longer than 95 bytes or holding a
+        # NUL or a newline as corruption.
         if b"\0" in r or b"\n" in r:
             raise corrupt("%s: NUL or newline in a fault reason" % where)
-        # SPEC GAP (2, SCHEMA.md): strings are UTF-8 (section 2); SCHEMA.md does not say
-        # how they appear in JSON.  This reader decodes UTF-8 (invalid bytes replaced).
-        # vxdump writes every byte >= 0x80 as its own \u00XX escape (a Latin-1 reading),
-        # so a non-ASCII reason differs between the two (not exercised by t4004).
+        # SCHEMA.md (Strings): valid UTF-8 is kept, every other byte becomes one U+FFFD.
+        # (Fixed: this reader used Python's "replace", which gives one U+FFFD per
+        # ill-formed subsequence, e.g. one for an incomplete 3-byte sequence, not two.)
         return {"kind": FAULT_KINDS.get(kind, UNKNOWN), "signal": sig,
                 "signame": SIGNALS.get(sig, "SIG?"),
                 "core": core, "warp": warp, "pc": pc, "insn": insn, "addr": addr,
-                "lanes": "0x%x" % lm, "reason": r.decode("utf-8", "replace")}, p
+                "lanes": "0x%x" % lm, "reason": utf8_lossy(r)}, p
 
     def _dm(self, body, index, cur_cycle, where):
         try:
@@ -1205,9 +1218,8 @@ class EventDecoder:
         cycle = cur_cycle + d
         if cycle < 0 or cycle > M64:
             raise corrupt("%s: cycle out of range" % where)
-        # SPEC GAP (SCHEMA.md dm): "reg" is described for read/write ("reg names the DM
-        # register at addr"); vxdump prints it for every op (e.g. a halt with reg
-        # "wmask"), as does this reader.
+        # SCHEMA.md (dm): "reg" is present for every op, the name of addr (meaningful for
+        # read and write only).
         return {"type": "dm", "index": index, "cycle": cycle,
                 "op": DM_OPS.get(op, UNKNOWN), "addr": addr,
                 "reg": DM_REGS.get(addr, "reg?"), "value": value, "gwarp": gwarp,
@@ -1231,7 +1243,8 @@ class EventDecoder:
         cycle = cur_cycle + d
         if cycle < 0 or cycle > M64:
             raise corrupt("%s: cycle out of range" % where)
-        # SPEC GAP (8.2): the reaction to an unknown END status (not 1..4) is not said.
+        # FORMAT.md §8.2: an unknown status (not 1..4) is passed on (a reader MAY reject
+        # it; this one does not), and the JSON names it "unknown" (SCHEMA.md).
         self.end_status = status
         return {"type": "end", "index": index, "cycle": cycle,
                 "status": END_STATUS.get(status, UNKNOWN), "exit_code": code,
@@ -1257,14 +1270,17 @@ def parse_digest(tr, p, c):
         P = p[q]
         q += 1
         if not 3 <= P <= 24:
-            # SPEC GAP (10.3): P outside 3..24 is not described; treated as "no digest".
-            return None
+            # FORMAT.md §10.3: a P or Q outside 3..24 is corruption.  (Fixed: this reader
+            # used to treat it as "no digest".)  Sizes in 3..24 other than 1.1's are used
+            # as they are (a reader that does not use them treats the chunk as having
+            # no digest).
+            raise corrupt("%s: PC set of 2^%d bits" % (c.where(), P))
         pcset = p[q:q + (1 << P) // 8]
         q += (1 << P) // 8
         Q = p[q]
         q += 1
         if not 3 <= Q <= 24:
-            return None
+            raise corrupt("%s: page set of 2^%d bits" % (c.where(), Q))
         pgset = p[q:q + (1 << Q) // 8]
         q += (1 << Q) // 8
         nw = (C * W + 7) // 8
@@ -1332,8 +1348,9 @@ def parse_pages(tr, p, c):
             mode = p[q]
             q += 1
             if space > tr.C:
-                # SPEC GAP (9.1): a space number > C is not explicitly invalid; it names
-                # no memory, so it is treated as corruption.
+                # FORMAT.md §9.1: space MUST be at most C; a reader MAY report another
+                # as corruption (this one does; libvxtrace passes it on).  The page
+                # ranges of each space (MAY) are not checked here.
                 raise corrupt("%s: memory space %d" % (c.where(), space))
             if page > 0xFFFFF:
                 raise corrupt("%s: page 0x%x does not fit 32 bits" % (c.where(), page))
@@ -1346,8 +1363,7 @@ def parse_pages(tr, p, c):
                 pages.append((space, page, None))
             else:
                 raise corrupt("%s: page mode %d" % (c.where(), mode))
-        # SPEC GAP (9.1): bytes after the last page are not mentioned (PAGES is not in
-        # the list of payloads that may grow); this reader reports them as corruption.
+        # FORMAT.md §9.1: bytes after the last page are corruption.
         if q != len(p):
             raise corrupt("%s: %d bytes after the pages" % (c.where(), len(p) - q))
     except IndexError:
@@ -1367,7 +1383,7 @@ def parse_keyframe(tr, p, c):
             raise IndexError
         state = p[q:q + sl]
         q += sl
-        # SPEC GAP (9.2): trailing bytes after the state are not mentioned; ignored.
+        # FORMAT.md §9.2: bytes after the state are ignored.
     except IndexError:
         raise corrupt("%s: fields run past the payload" % c.where())
     except ValueError as e:
@@ -1478,25 +1494,37 @@ def decode_state(tr, b, where):
         cons.append(bytes(r.take(L)))
     st["console"] = cons
     L = r.u32()
-    # SPEC GAP (STATE.md 7): the Debug Module blob's layout is "documented in sim/dm.c",
-    # which is not part of the specification: it is kept opaque (only its length is read).
-    st["dm"] = r.take(L)
+    # STATE.md §7 (the Debug Module state): L is 0 or 48 + 4 * max(1, ceil(NGW / 32)),
+    # then version, NGW, flags, DCONFIG, DSELECT, INJECT, step/inject states, hold,
+    # step warp, inject warp, lane and word, and the warp-select mask.  This reader
+    # checks the length and decodes the fields; it has no other use for them.
+    nwin = max(1, (NC * NW + 31) // 32)
+    if L not in (0, 48 + 4 * nwin):
+        raise Mismatch("%s: Debug Module state of %d bytes (STATE.md 7: 0 or %d)"
+                       % (where, L, 48 + 4 * nwin))
+    blob = r.take(L)
+    st["dm"] = None
+    if L:
+        f = struct.unpack_from("<12I", blob, 0)
+        st["dm"] = {"version": f[0], "warps": f[1], "flags": f[2], "dconfig": f[3],
+                    "dselect": f[4], "inject": f[5], "stepstate": f[6] & 0xFF,
+                    "injectstate": (f[6] >> 8) & 0xFF, "hold": f[7], "step_warp": f[8],
+                    "inj_warp": f[9], "inj_lane": f[10], "inj_insn": f[11],
+                    "mask": list(struct.unpack_from("<%dI" % nwin, blob, 48))}
     if r.p != len(b):
         raise Mismatch("%s: %d bytes after the end of the state" % (where, len(b) - r.p))
     return st
 
 
 def base_memory(tr, notes):
-    """The prologue's memory (FORMAT.md 5.1, 9.3): zeros, the IMAGE loaded as its kind
+    """The prologue's memory (FORMAT.md §5.3, §9.3): zeros, the IMAGE loaded as its kind
     says, then the LOAD regions.  Returns None when the image cannot be loaded here.
 
-    SPEC GAP (5.1, 9.3): "load the IMAGE bytes with its kind" is defined only by the
-    simulator's loader (vx_sim_load_image); neither the ELF rule (which segments, which
-    address, what about bss) nor the .vxbin layout is in the spec.  Assumed: ELF32
-    little-endian, every PT_LOAD segment's p_filesz bytes at p_paddr, zero-filled to
-    p_memsz; .vxbin = u64 first address, u64 end address, then the bytes from the first
-    address; raw = the bytes at 0x80000000.  The assumption is tested by checking every
-    issued instruction word against this memory."""
+    FORMAT.md §5.3: ELF32 little-endian RISC-V executable, every PT_LOAD segment with a
+    p_memsz other than 0 in program header order, its p_filesz bytes at p_vaddr (fixed:
+    this reader used to take p_paddr) and zeros up to p_memsz; .vxbin = u64 min_vma,
+    u64 max_vma, then the bytes at min_vma and zeros up to max_vma; raw = the bytes at
+    0x80000000.  Every issued instruction word is checked against this memory."""
     img = tr.image
     mem = {}
 
@@ -1511,8 +1539,10 @@ def base_memory(tr, notes):
                 pg = mem[key] = bytearray(4096)
             pg[a & 4095] = data[i]
     if tr.image_kind == 1:
-        if img[:4] != b"\x7fELF" or len(img) < 52 or img[4] != 1 or img[5] != 1:
-            notes.append("IMAGE is not a little-endian ELF32: memory not modelled")
+        if img[:4] != b"\x7fELF" or len(img) < 52 or img[4] != 1 or img[5] != 1 or \
+                struct.unpack_from("<HH", img, 16) != (2, 243):
+            notes.append("IMAGE is not a little-endian ELF32 RISC-V executable: memory not "
+                         "modelled")
             return None
         phoff, = struct.unpack_from("<I", img, 28)
         phentsize, phnum = struct.unpack_from("<HH", img, 42)
@@ -1521,21 +1551,26 @@ def base_memory(tr, notes):
             if o + 32 > len(img):
                 return None
             ptype, poff, vaddr, paddr, filesz, memsz = struct.unpack_from("<6I", img, o)
-            if ptype != 1:
+            if ptype != 1 or memsz == 0:
                 continue
-            put(paddr, img[poff:poff + filesz])
+            put(vaddr, img[poff:poff + filesz])
             if memsz > filesz:
-                put(paddr + filesz, bytes(memsz - filesz))
+                put(vaddr + filesz, bytes(memsz - filesz))
     elif tr.image_kind == 2:
         if len(img) < 16:
             return None
         lo, hi = struct.unpack_from("<QQ", img, 0)
-        put(lo, img[16:])
+        put(lo, img[16:])  # [lo + n, hi) is zero already: nothing was written before
     else:
         put(0x80000000, img)
     for (addr, size, name), data in zip(tr.loads, tr.load_data):
         put(addr, data)
     return mem
+
+
+def space_of(core, addr):
+    """The memory space a write of `core` at `addr` changes (FORMAT.md §7.3)."""
+    return 1 + core if 0xFFFF0000 <= addr < 0xFFFF4000 else 0
 
 
 MACHINE_CSRS = [0x300, 0x302, 0x303, 0x304, 0x305, 0x341, 0x342, 0x343, 0x344, 0x180,
@@ -1562,12 +1597,6 @@ class KeyframeChecker:
         self.notes = []
         # memory model: (space, page) -> bytearray(4096); None until a base is known
         self.mem = None
-        self.local_pages = set()
-        for k, pg, kind in tr.keyframes:
-            for pc in pg:
-                for space, page, data in parse_pages(tr, tr.payload(pc), pc):
-                    if space:
-                        self.local_pages.add(page)
         self.base_known = False
         if tr.kf_kind == 1:
             self.mem = {}
@@ -1611,21 +1640,24 @@ class KeyframeChecker:
         pmap = {}
         for space, page, data in pages:
             if (space, page) in pmap:
-                # SPEC GAP (9.1): a page listed twice in one keyframe is not addressed.
+                # FORMAT.md §9.1: a page MUST NOT appear twice in one keyframe; a reader MAY
+                # report it (this one does; libvxtrace does not detect it).
                 self.err("%s: page %d:0x%x listed twice" % (where, space, page))
             pmap[(space, page)] = data
         if k > 0:
-            # SPEC GAP (7.3, 9.1): a memory write carries an address only, while pages
-            # live in spaces (0 = global, 1 + core = that core's local memory).  Which
-            # addresses are local memory is not specified.  The bytes show the local
-            # memory at 0xFFFF0000.. (page 0xffff0 of space 1 + core).  This checker
-            # takes a page written by core c as local when the keyframe stores
-            # (1 + c, page), as global otherwise.
+            # FORMAT.md §7.3 (Memory spaces): an address in [0xFFFF0000, 0xFFFF4000) is in
+            # the local memory of the issuing core (space 1 + core, pages 0xFFFF0..3), any
+            # other in global memory (space 0).  (Fixed: this checker used to guess it
+            # from the spaces the keyframes store pages in.)
             last_global = {}
             for (core, a), (v, seq) in self.mem_since.items():
                 pg = a >> 12
-                if (1 + core, pg) in pmap:
-                    data = pmap[(1 + core, pg)]
+                sp = space_of(core, a)
+                if sp:
+                    data = pmap.get((sp, pg), False)
+                    if data is False:
+                        self.err("%s: local memory page 0x%x of core %d written since the "
+                                 "previous keyframe is not stored" % (where, pg, core))
                     got = data[a & 4095] if data is not None else 0
                     if got != v:
                         self.err("%s: local memory byte 0x%x of core %d is 0x%02x, the last "
@@ -1636,15 +1668,15 @@ class KeyframeChecker:
                         last_global[a] = (v, seq)
             written = set()
             for (core, a) in self.mem_since:
-                pg = a >> 12
-                written.add((1 + core, pg) if (1 + core, pg) in pmap else (0, pg))
-            if not self.dm_since:
-                # section 9.3: "Keyframe k > 0 holds the pages written since keyframe k-1"
-                # (read as: exactly those; a DM session may write memory outside the stream)
-                for key in sorted(pmap):
-                    if key not in written:
-                        self.err("%s: page %d:0x%x is stored but was not written since the "
-                                 "previous keyframe" % (where, key[0], key[1]))
+                written.add((space_of(core, a), a >> 12))
+            # FORMAT.md §9.3: "Keyframe k > 0 holds the pages written since keyframe k-1"
+            # (read as: exactly those), and §7.3: memory changes only through the memory
+            # writes of issue records, DM records never write memory.  (The first version
+            # skipped this check after DM records.)
+            for key in sorted(pmap):
+                if key not in written:
+                    self.err("%s: page %d:0x%x is stored but was not written since the "
+                             "previous keyframe" % (where, key[0], key[1]))
             for a, (v, seq) in last_global.items():
                 data = pmap.get((0, a >> 12), False)
                 if data is False:
@@ -1675,15 +1707,37 @@ class KeyframeChecker:
         else:
             self.compare(st, where, c.key)
         self.last_kf = (st, where, c.key)
-        # the next issue of each running warp (active, not halted, not waiting) must be at
-        # the state's PC with the state's thread mask
+        # the next issue of each active warp that does not wait must be at the state's PC
+        # with the state's thread mask (a halted warp too: STATE.md §8.4, only a set-pc
+        # or a reset moves a halted warp)
         self.expect_next = {}
         self.inactive = set()
         for g, w in enumerate(st["warps"]):
             if w["flags"] & 1 == 0:
                 self.inactive.add(g)
-            elif w["flags"] & 0xE == 0:
+            elif w["flags"] & 0xC == 0:
                 self.expect_next[g] = (w["pc"], w["tmask"], where + " (state)")
+
+    def dm_reset(self, ev):
+        """A Debug Module reset (STATE.md §8.1, §8.4)."""
+        s = self.state
+        tr = self.tr
+        W, T = tr.W, tr.T
+        for g in range(tr.C * W):
+            s["regs"][g] = [[0] * T for _ in range(64)]
+            s["dscratch"][g] = [[0] * T for _ in range(4)]
+            s["issued"][g] = 0
+            s["fcsr"][g] = 0
+            s["wflags"][g] = 1 if g % W == 0 else 0
+            s["bar"][g] = 0
+            s["ipdom"][g] = []
+            s["csrs"][g] = [0] * 30
+        s["console"] = [b""] * 64
+        s["last_warp"] = [W - 1] * tr.C
+        s["mscratch"] = [tr.arg] * tr.C
+        where = "reset event %d" % ev["index"]
+        self.expect_next = {c * W: (tr.start_pc, 1, where) for c in range(tr.C)}
+        self.inactive = {g for g in range(tr.C * W) if g % W}
 
     def start(self, st):
         self.state = {"regs": [[list(r) for r in w["regs"]] for w in st["warps"]],
@@ -1771,18 +1825,28 @@ class KeyframeChecker:
 
     def event(self, ev):
         if self.state is None:
-            # SPEC GAP (9): a trace without keyframe 0 has no starting state for
-            # registers (zero registers are not promised); nothing to check until one.
+            # FORMAT.md §9, STATE.md §8.1: without keyframe 0 the state at event 0 is the
+            # reset state; this checker still starts at the first keyframe.
             return
         s = self.state
         if ev["type"] == "dm":
-            # SPEC GAP (8.1): how a DM event changes the machine (PCs, masks, registers)
-            # is in sim/vx_event.h, outside the specification: after one, the PC/mask
-            # expectations are dropped and register differences are reported as such.
-            self.dm_touched.add(ev["gwarp"])
+            # STATE.md §8.4: how each DM op changes the state.  (First written as "a DM
+            # event may change anything": expectations were dropped.)  read, write,
+            # halt, resume and inject-reject change nothing this checker follows (the
+            # halted flag and ebreak-halt are not compared).
+            op = ev["op"]
+            g = ev["gwarp"]
             self.dm_since = True
-            self.expect_next.clear()
-            self.inactive.clear()
+            if op == "reset":
+                self.dm_reset(ev)
+            elif op == "set-pc":
+                self.dm_touched.add(g)
+                e = self.expect_next.get(g)
+                self.expect_next[g] = (ev["value"], e[1] if e else None,
+                                       "set-pc event %d" % ev["index"])
+            elif op == "scratch":
+                self.dm_touched.add(g)
+                s["dscratch"][g][ev["arg"] & 3][ev["lane"]] = ev["value"]
             return
         if ev["type"] != "issue":
             return
@@ -1799,36 +1863,39 @@ class KeyframeChecker:
                 if pc != ev["pc"]:
                     self.err("%s: warp %d PC 0x%x, its next issue (event %d) is at 0x%x"
                              % (where, g, pc, ev["index"], ev["pc"]))
-                if m != tmask:
+                if m is not None and m != tmask:
                     self.err("%s: warp %d thread mask 0x%x, its next issue (event %d) has 0x%x"
                              % (where, g, m, ev["index"], tmask))
         for w in ev["wctl"]:
             tg = w["core"] * W + w["warp"]
             self.inactive.discard(tg)
             if w["_kind"] == 2 and tg != g:
-                # SPEC GAP (7.4, SCHEMA.md): the meaning of the pc and mask fields of an
-                # "activate" effect is not given; assumed: the activated warp's PC and
-                # thread mask (true of every trace vxrec wrote here).
+                # FORMAT.md §7.4 (table), STATE.md §8.3: an activate effect's pc and mask
+                # are the activated warp's PC and thread mask.
                 self.expect_next[tg] = (w["pc"], int(w["mask"], 16),
                                         "activate effect of event %d" % ev["index"])
             else:
                 self.expect_next.pop(tg, None)
-        # SPEC GAP (STATE.md 2, 5): whether the per-warp and global issue counts include
-        # injected (DM) instructions is not said; counted here as every issue record.
-        s["issued"][g] += 1
-        s["stats_issues"] += 1
-        s["lane_ops"] += bin(tmask).count("1")
+        # STATE.md §8.2 (Injected, Counted): an injected issue is not counted, nor is an
+        # issue whose fetch faulted (fault kind misaligned or unmapped with insn 0).
+        # (Fixed: this checker used to count every issue record.)
+        f = ev["fault"]
+        fetch_fault = f is not None and f["kind"] in ("misaligned", "unmapped") and \
+            f["insn"] == 0
+        if not ev["flags"] & 1 and not fetch_fault:
+            s["issued"][g] += 1
+            s["stats_issues"] += 1
+            s["lane_ops"] += bin(tmask).count("1")
         if not ev["flags"] & 3:
             s["last_warp"][ev["core"]] = ev["warp"]
         regs = s["regs"][g]
-        # SPEC GAP (STATE.md, FORMAT.md 7.2, 7.4): how CSR commits and warp-control
-        # effects map onto the state's fields is not written down.  Assumed here (and
-        # true of every trace vxrec wrote in t4004): a CSR commit's value is the value of
-        # the lowest lane written; fflags (CSR 1) / frm (2) / fcsr (3) are the warp's fcsr
-        # byte, mscratch (0x340) the core's; activate / deactivate set / clear flag bit 0,
-        # spawn-wait / unstall set / clear bit 2, bar-arrive (arg = barrier id) /
-        # bar-release set / clear bit 3; ipdom-push pushes (mask, mask2, pc, 0),
-        # ipdom-else sets the top entry's fallthrough, ipdom-pop pops.
+        # STATE.md §8.2 (Commits; FORMAT.md §7.2: a CSR other than DSCRATCH0..3 is
+        # committed on lane 0, the lowest lane written) and §8.3 (table): fflags (CSR 1) /
+        # frm (2) / fcsr (3) are the warp's fcsr byte, mscratch (0x340) the core's;
+        # activate / deactivate set / clear flag bit 0, spawn-wait / unstall set / clear
+        # bit 2, bar-arrive (arg = barrier id) / bar-release set / clear bit 3;
+        # ipdom-push pushes (mask, mask2, pc, 0), ipdom-else sets the top entry's
+        # fallthrough, ipdom-pop pops.  (These were assumptions of the first version.)
         for w in ev["wctl"]:
             k = w["_kind"]
             tg = w["core"] * W + w["warp"]
@@ -1884,9 +1951,9 @@ class KeyframeChecker:
                     row[l] = v
         core = ev["core"]
         mem = self.mem
-        if mem is not None and self.base_known and not ev["flags"] & 1:
+        if mem is not None and self.base_known and not ev["flags"] & 1 and not fetch_fault:
             pc = ev["pc"]
-            pg = mem.get((0, pc >> 12))
+            pg = mem.get((space_of(core, pc), pc >> 12))
             o = pc & 4095
             if o <= 4092:
                 word = int.from_bytes(pg[o:o + 4], "little") if pg is not None else 0
@@ -1902,7 +1969,7 @@ class KeyframeChecker:
                 ai = a + i
                 if ai > M32:
                     break
-                key = (1 + core if (ai >> 12) in self.local_pages else 0, ai >> 12)
+                key = (space_of(core, ai), ai >> 12)
                 pg = mem.get(key)
                 if pg is None:
                     pg = mem[key] = bytearray(4096)
@@ -1919,9 +1986,11 @@ class KeyframeChecker:
             if byte == 10:
                 s["console"][slot] = b""
             else:
+                # STATE.md §6, §8.2 (Console bytes): a pending line of 4096 bytes goes to
+                # the console before the next byte, which starts a new pending line.
+                if len(s["console"][slot]) == 4096:
+                    s["console"][slot] = b""
                 s["console"][slot] += bytes([byte])
-                # SPEC GAP (STATE.md 6): what happens to a pending line longer than 4096
-                # bytes is not said; not modelled.
 
 
 # --------------------------------------------------------------------------------------
@@ -1962,8 +2031,9 @@ def read_events(tr, checker=None, out=None):
             k, pg, kind = kf_pos[c.off]
             kno = kf_no
             kf_no += 1
-            # SPEC GAP (9): a keyframe after the END record is neither allowed nor
-            # forbidden explicitly ("placed between two EVENTS chunks"); accepted.
+            # FORMAT.md §9: a keyframe MAY follow the EVENTS chunk that holds the END
+            # record.  The INDEX cycle of each keyframe must be its KEYFRAME's (§10.1,
+            # §11.1).
             cycle, npages, state = parse_keyframe(tr, tr.payload(k), k)
             if tr.index is not None and tr.index_kf_cycles[kno] != cycle:
                 raise corrupt("INDEX chunk at offset %d: keyframe %d has cycle %d, its %s "
@@ -1982,10 +2052,10 @@ def read_events(tr, checker=None, out=None):
                     raise corrupt("%s: key %d but %d issues precede it"
                                   % (k.where(), k.key, index))
     if tr.index is not None:
-        # SPEC GAP (6, 10.1, 13): the spec does not say that a complete trace must hold an
-        # END record, nor that a reader checks the INDEX totals (issues, records, cycle,
-        # end_status, raw_size) against the records.  This reader does both and reports a
-        # difference as corruption (vxdump --check checks the counts, not raw_size).
+        # FORMAT.md §6, §10.1, §11.1: a complete trace MUST hold an END record, and its
+        # INDEX totals (issues, records, cycle, end_status, raw_size of §13) MUST match
+        # the records; a full validation (which this reader always does) reports either
+        # as corruption.
         ix = tr.index
         e = dec.end
         if e is None:
