@@ -164,7 +164,6 @@ struct vx_engine {
     unsigned obs_flags;
     uint64_t short_at; /* position for a SHORT checkpoint during the current seek */
     unsigned next_user_id;
-    bool ebreak;
 
     vx_engine_poll_fn poll;
     void *poll_ctx;
@@ -394,10 +393,7 @@ static vx_err apply_dm_op(vx_engine *e, uint64_t index, const vx_dm_event *d)
     vx_err err = VX_OK;
     switch (d->op) {
     case VX_DM_WRITE:
-        if (d->addr == VX_DM_DCONFIG) {
-            e->ebreak = d->value & 1;
-            vx_sim_set_ebreak_halt(e->sim, e->ebreak);
-        }
+        if (d->addr == VX_DM_DCONFIG) vx_sim_set_ebreak_halt(e->sim, d->value & 1);
         break;
     case VX_DM_HALT: err = vx_sim_halt(e->sim, d->gwarp, (uint8_t)d->arg); break;
     case VX_DM_RESUME: err = vx_sim_resume(e->sim, d->gwarp); break;
@@ -658,11 +654,7 @@ static vx_err peek(vx_engine *e, bool need_ev, nexti *ni)
 
 static void add_ckpt(vx_engine *e, vx_ckpt_kind kind)
 {
-    if (vx_tl_add(&e->tl, e->sim, e->now, kind, 0) == VX_OK) {
-        /* the ebreak-halt mode is engine state the snapshot API does not expose */
-        vx_ckpt *c = vx_tl_at(&e->tl, e->now);
-        if (c) c->aux = e->ebreak;
-    }
+    vx_tl_add(&e->tl, e->sim, e->now, kind, 0);
     if (e->tl.bytes > e->tl.budget || kind == VX_CKPT_STOP || kind == VX_CKPT_SHORT)
         vx_tl_thin(&e->tl, e->now);
 }
@@ -689,7 +681,6 @@ static vx_err restore_ckpt(vx_engine *e, size_t i)
     }
     e->st.restores++;
     e->now = c->pos;
-    e->ebreak = c->aux;
     return VX_OK;
 }
 
@@ -737,8 +728,7 @@ static vx_err restore_keyframe(vx_engine *e, size_t k)
         return err;
     }
     e->st.restores++;
-    e->now = info.index;
-    e->ebreak = e->hdr->flags & VX_TRACE_HF_EBREAK_HALT;
+    e->now = info.index; /* (the ebreak-halt mode is in the state, Debug Module included) */
     err = vx_trace_reader_seek_keyframe(e->rd, k);
     e->rd_at = NO_ISSUE;
     if (err) return trace_error(e, err);
@@ -1484,7 +1474,7 @@ bool vx_engine_next_issue(vx_engine *e, vx_engine_issue *out)
 
 bool vx_engine_ebreak_halt(const vx_engine *e)
 {
-    return e->ebreak;
+    return vx_sim_ebreak_halt(e->sim);
 }
 
 vx_err vx_engine_checkpoint(vx_engine *e, unsigned *id)
@@ -1621,8 +1611,7 @@ static vx_err load_initial(vx_engine *e)
         err = vx_trace_reader_seek(e->rd, 0);
         if (err) return trace_error(e, err);
     }
-    e->ebreak = e->hdr->flags & VX_TRACE_HF_EBREAK_HALT;
-    if (e->ebreak) vx_sim_set_ebreak_halt(e->sim, true);
+    if (e->hdr->flags & VX_TRACE_HF_EBREAK_HALT) vx_sim_set_ebreak_halt(e->sim, true);
     e->now = 0;
     e->st.reader_seeks++;
     return read_to_issue(e, DM_ALL);

@@ -34,7 +34,6 @@ typedef struct vx_ckpt {
     unsigned user_id; /* VX_CKPT_USER */
     uint64_t bytes;   /* vx_sim_snap_bytes when last measured */
     uint64_t stamp;   /* insertion order (to age STOP / SHORT ones) */
-    uint8_t aux;      /* owner's byte (the engine keeps the ebreak-halt mode here) */
 } vx_ckpt;
 
 typedef struct vx_timeline {

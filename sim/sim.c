@@ -642,6 +642,11 @@ void vx_sim_set_ebreak_halt(vx_sim *s, bool on)
     s->ebreak_halt = on;
 }
 
+bool vx_sim_ebreak_halt(const vx_sim *s)
+{
+    return s->ebreak_halt;
+}
+
 vx_err vx_sim_step_warp(vx_sim *s, uint32_t gw, vx_stop *stop)
 {
     memset(stop, 0, sizeof *stop);

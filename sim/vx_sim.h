@@ -302,6 +302,8 @@ vx_err vx_sim_resume(vx_sim *sim, uint32_t gwarp);
 
 /* When on, `ebreak` halts its warp (hacause EBREAK, PC stays at the ebreak) instead of faulting. */
 void vx_sim_set_ebreak_halt(vx_sim *sim, bool on);
+/* Whether `ebreak` halts its warp now (set above, by the Debug Module, or restored). */
+bool vx_sim_ebreak_halt(const vx_sim *sim);
 
 /*
  * Execute exactly one instruction of a halted warp and leave it halted with

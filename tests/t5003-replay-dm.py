@@ -128,6 +128,25 @@ class ReplayDm(unittest.TestCase):
         """the same with keyframes taken while the debugger worked"""
         self.check_trace(record_session(keyframes=3))
 
+    def test_ebreak_halt_from_keyframe(self):
+        """a seek that starts from a keyframe taken after the debugger turned ebreak-halt
+        on reports it on (the mode is part of the keyframe's state)"""
+        srv = rsplib.Server(record_session(keyframes=3))
+        try:
+            c = srv.client()
+            c.handshake()
+            self.assertIn("ebreak-halt (DCONFIG.ebreakh): off", c.monitor("info dm")[1])
+            end = int(re.search(r"events=(\d+)", c.monitor("config")[1]).group(1))
+            out = c.monitor("seek %d" % end)[1]
+            self.assertNotIn("failed", out)
+            self.assertIn("ebreak-halt (DCONFIG.ebreakh): on", c.monitor("info dm")[1])
+            c.send("D")
+            c.reply()
+            c.close()
+        finally:
+            log = srv.stop()
+        self.assertNotIn("diverged", log)
+
 
 if __name__ == "__main__":
     rsplib.prerequisites()
