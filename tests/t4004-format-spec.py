@@ -667,6 +667,9 @@ class FormatSpec(unittest.TestCase):
             "INDEX end status": dict(totals={"end_status": 2}),
             "INDEX raw size": dict(totals={"raw_size": lambda v: v + 1}),
             "INDEX keyframe cycle": dict(pre=kf0, totals={"kf_cycle_bias": 1}),
+            "a page twice in one keyframe": dict(
+                pre=[(9, 0, pages_payload(1)), (9, 0, pages_payload(1)),
+                     (10, 0, keyframe_payload(0, 2))]),
             "keyframe key is not the issues before it": dict(
                 post=[(10, n - 1, keyframe_payload(3, 0))]),
         }

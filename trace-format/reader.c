@@ -978,13 +978,54 @@ static vx_err check_digests(vx_trace_reader *r)
     return VX_OK;
 }
 
-static vx_err noop_page(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page)
+/* Add key to an open-addressing set (cap a power of two, never full); false when it
+ * was there already. */
+static bool set_insert(uint64_t *set, size_t cap, uint64_t key)
 {
-    (void)ctx;
-    (void)space;
-    (void)addr;
+    uint64_t h = (key + 1) * 0x9E3779B97F4A7C15ull;
+    for (size_t i = (size_t)(h >> 20) & (cap - 1);; i = (i + 1) & (cap - 1)) {
+        if (set[i] == key + 1) return false;
+        if (!set[i]) {
+            set[i] = key + 1;
+            return true;
+        }
+    }
+}
+
+/* The pages of one keyframe, for a full check: no page twice (FORMAT.md §9.1). */
+typedef struct uniq_pages {
+    uint64_t *set;
+    size_t cap;
+    bool dup;
+    uint32_t space, addr; /* the page listed twice */
+} uniq_pages;
+
+static vx_err unique_page(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page)
+{
+    uniq_pages *u = ctx;
     (void)page;
-    return VX_OK;
+    if (set_insert(u->set, u->cap, (uint64_t)space << 20 | addr >> 12)) return VX_OK;
+    u->dup = true;
+    u->space = space;
+    u->addr = addr;
+    return VX_ERR_CORRUPT;
+}
+
+/* Keyframe k's PAGES chunks (whose count the caller checked against the file size),
+ * every page once. */
+static vx_err check_kf_pages(vx_trace_reader *r, size_t k, uint64_t npages)
+{
+    uniq_pages u = {NULL, 16, false, 0, 0};
+    while (u.cap < 2 * npages + 16)
+        u.cap *= 2;
+    if (!(u.set = calloc(u.cap, sizeof *u.set))) return VX_ERR_NOMEM;
+    vx_err e = visit_pages(r, k, unique_page, &u, NULL, 0, NULL);
+    free(u.set);
+    if (e && u.dup)
+        return rfail(r, VX_ERR_CORRUPT,
+                     "the keyframe at offset %" PRIu64 " holds page 0x%08x of space %u twice",
+                     r->kfs[k].off, u.addr, u.space);
+    return e;
 }
 
 /* The payload checksum of a chunk that is otherwise skipped (FORMAT.md §4: SHOULD;
@@ -1004,8 +1045,7 @@ static vx_err check_payload_crc(vx_trace_reader *r, uint64_t off, const chdr *c)
         left -= n;
     }
     if (!crc_ok(c->pcrc, crc))
-        return rfail(r, VX_ERR_CORRUPT,
-                     "%s chunk at offset %" PRIu64 ": payload checksum mismatch",
+        return rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 ": payload checksum mismatch",
                      chunk_name(c->type), off);
     return VX_OK;
 }
@@ -1228,8 +1268,10 @@ vx_err vx_trace_reader_check(vx_trace_reader *r)
                       "INDEX chunk at offset %" PRIu64 " gives cycle %" PRIu64
                       " for the keyframe at offset %" PRIu64 ", which says %" PRIu64,
                       r->index_off, kf->cycle, kf->off, info.cycle);
+        else if (info.npages > r->fsize / 3)
+            e = rfail(r, VX_ERR_CORRUPT, "keyframe %zu claims too many pages", k);
         else
-            e = visit_pages(r, k, noop_page, NULL, NULL, 0, NULL);
+            e = check_kf_pages(r, k, info.npages);
     }
     free(kf_next);
     return e ? e : check_digests(r);
@@ -1295,17 +1337,6 @@ vx_err vx_trace_reader_keyframe(vx_trace_reader *r, size_t k, vx_trace_keyframe 
 }
 
 /* Open-addressing set of (space, page) keys for VX_TRACE_PAGES_ALL; key + 1 stored, 0 = empty. */
-static bool set_insert(uint64_t *set, size_t cap, uint64_t key)
-{
-    uint64_t h = (key + 1) * 0x9E3779B97F4A7C15ull;
-    for (size_t i = (size_t)(h >> 20) & (cap - 1);; i = (i + 1) & (cap - 1)) {
-        if (set[i] == key + 1) return false;
-        if (!set[i]) {
-            set[i] = key + 1;
-            return true;
-        }
-    }
-}
 
 static vx_err visit_pages(vx_trace_reader *r, size_t k, vx_trace_page_fn fn, void *ctx,
                           uint64_t *set, size_t setcap, size_t *setn)

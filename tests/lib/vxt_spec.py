@@ -1640,8 +1640,8 @@ class KeyframeChecker:
         pmap = {}
         for space, page, data in pages:
             if (space, page) in pmap:
-                # FORMAT.md §9.1: a page MUST NOT appear twice in one keyframe; a reader MAY
-                # report it (this one does; libvxtrace does not detect it).
+                # FORMAT.md §9.1: a page MUST NOT appear twice in one keyframe; a full
+                # validation reports it.
                 self.err("%s: page %d:0x%x listed twice" % (where, space, page))
             pmap[(space, page)] = data
         if k > 0:
@@ -2042,9 +2042,16 @@ def read_events(tr, checker=None, out=None):
             if checker is not None:
                 checker.keyframe(k, pg, kind, index, ended)
             else:
-                n = 0
+                n, seen = 0, set()
                 for pc in pg:
-                    n += len(parse_pages(tr, tr.payload(pc), pc))
+                    for space, page, _ in parse_pages(tr, tr.payload(pc), pc):
+                        # FORMAT.md §9.1, §11.1: a page twice in one keyframe is corruption
+                        # to a full validation
+                        if (space, page) in seen:
+                            raise corrupt("%s: page %d:0x%x listed twice"
+                                          % (k.where(), space, page))
+                        seen.add((space, page))
+                        n += 1
                 if npages != n:
                     raise corrupt("%s: npages %d, its PAGES chunks hold %d"
                                   % (k.where(), npages, n))
