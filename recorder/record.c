@@ -340,12 +340,13 @@ static void summary(rec *r, const char *kernel)
             "%s:   %" PRIu64 " events (%" PRIu64 " issues, %" PRIu64
             " Debug Module events), %" PRIu64 " cycles, %u of %u warps ran\n"
             "%s:   trace %" PRIu64 " bytes (%sB), %.2f bytes/issue in event chunks, %" PRIu64
-            " keyframes (%sB)\n"
+            " keyframe%s (%sB)\n"
             "%s:   raw commit log %" PRIu64 " bytes (%sB): compression ratio %.1fx\n",
             vxrec_prog, base_name(kernel), r->path, vxrec_prog, st.records, st.issues, st.dm_events,
             st.cycle, ran, nw, vxrec_prog, st.file_bytes, human((double)st.file_bytes, a, sizeof a),
-            per, st.keyframes, human((double)st.keyframe_bytes, b, sizeof b), vxrec_prog,
-            st.raw_bytes, human((double)st.raw_bytes, c, sizeof c),
+            per, st.keyframes, st.keyframes == 1 ? "" : "s",
+            human((double)st.keyframe_bytes, b, sizeof b), vxrec_prog, st.raw_bytes,
+            human((double)st.raw_bytes, c, sizeof c),
             st.file_bytes ? (double)st.raw_bytes / (double)st.file_bytes : 0.0);
 }
 

@@ -504,9 +504,10 @@ int vxrec_verify(const char *trace, bool quiet)
                 vxrec_prog, trace, n);
     else if (!quiet)
         fprintf(stderr,
-                "%s: %s: verified: %" PRIu64 " events and %" PRIu64
-                " keyframes match the simulator\n",
-                vxrec_prog, trace, n, v.kf_checked);
+                "%s: %s: verified: %" PRIu64 " event%s and %" PRIu64
+                " keyframe%s match the simulator\n",
+                vxrec_prog, trace, n, n == 1 ? "" : "s", v.kf_checked,
+                v.kf_checked == 1 ? "" : "s");
     rc = 0;
 out:
     for (size_t i = 0; i < v.qcap; i++)

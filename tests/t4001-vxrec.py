@@ -102,6 +102,7 @@ class Vxrec(unittest.TestCase):
         self.assertRegex(r.stderr, r"43 events \(42 issues, 0 Debug Module events\)", "and END")
         self.assertRegex(r.stderr, r"1 of 4 warps ran")
         self.assertRegex(r.stderr, r"bytes/issue")
+        self.assertRegex(r.stderr, r" 1 keyframe \(", "keyframe 0 only (singular)")
         self.assertRegex(r.stderr, r"compression ratio [0-9.]+x")
         self.assertNotIn("\r", r.stderr, "no progress line when stderr is not a terminal")
         q = self.rec(["-q", "-f", b])
