@@ -297,10 +297,19 @@ static void on_slice(void *ctx)
     progress_tick(ctx);
 }
 
+/* A console line of the kernel (ctx: the recording, or NULL).  The progress line, when
+ * one is shown, is cleared first (the next tick draws it again), so that a console
+ * line on the same terminal does not start in the middle of it. */
 static void on_console(void *ctx, uint32_t slot, const char *line, size_t len)
 {
-    (void)ctx;
+    rec *r = ctx;
+    if (r && r->progress_shown) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+        r->progress_shown = false;
+    }
     printf("#%u: %.*s\n", slot, (int)len, line);
+    if (r && r->progress) fflush(stdout);
 }
 
 static void on_listen(void *ctx, const char *bind, unsigned port)
@@ -485,7 +494,7 @@ int vxrec_record(const vxrec_opts *o)
     bool cthread = o->compress_thread > 0 || (o->compress_thread < 0 && ncpu >= 3);
     if (thread && vxrec_pipe_start(&r.pipe, r.w, cfg->threads, cthread) != VX_OK)
         r.pipe = NULL; /* no thread: encode in this one */
-    vx_sim_set_console(r.sim, on_console, NULL);
+    vx_sim_set_console(r.sim, on_console, &r);
     vx_sim_set_observer(r.sim, observer, &r, 0);
     if (r.pipe) {
         vx_sim_set_log(r.sim, vxrec_pipe_log(r.pipe)); /* common issues: no observer call */

@@ -108,6 +108,44 @@ class Vxrec(unittest.TestCase):
         q = self.rec(["-q", "-f", b])
         self.assertEqual((q.returncode, q.stderr), (55, ""), "--quiet: no summary")
 
+    def test_progress_line_and_console(self):
+        """on a terminal: the progress line is cleared before a console line is
+        printed, so the kernel's line starts at the beginning of a terminal line"""
+        import pty
+        words = [ADDI(A3, 0, ord("G")), SB(A3, 0, 0x40), ADDI(A3, 0, 10), SB(A3, 0, 0x40),
+                 LUI(A1, 0x600), ADDI(A1, A1, -1), BNE(A1, 0, -4),  # 6.3M iterations
+                 ADDI(A3, 0, ord("E")), SB(A3, 0, 0x40), ADDI(A3, 0, 10), SB(A3, 0, 0x40),
+                 TMC(0)]
+        b = self.bin("long.bin", words)
+        master, slave = pty.openpty()
+        p = subprocess.Popen([vxtest.prog("vxrec"), "-f", b], cwd=self.dir, stdin=slave,
+                             stdout=slave, stderr=slave)
+        os.close(slave)
+        out = b""
+        while True:
+            try:
+                d = os.read(master, 65536)
+            except OSError:  # EIO: the other side closed
+                break
+            if not d:
+                break
+            out += d
+        os.close(master)
+        self.assertEqual(p.wait(timeout=300), 0)
+        text = out.decode("utf-8", "replace")
+        self.assertIn("#0: G", text)
+        self.assertIn("#0: E", text)
+        self.assertIn("recorded long.bin", text)
+        # every console line starts a terminal line: right after a newline, or after
+        # the sequence that clears the progress line
+        for m in re.finditer(r"#0: ", text):
+            before = text[:m.start()]
+            self.assertTrue(before == "" or before.endswith("\n") or before.endswith("\x1b[K"),
+                            "console line in the middle of the progress line: %r"
+                            % text[max(0, m.start() - 80):m.end() + 4])
+        if "events/s" not in text:
+            print("# (the run ended before the first progress line: nothing to clear)")
+
     def test_refuse_overwrite(self):
         """an existing trace is not overwritten without --force (exit 2)"""
         b = self.bin("sum.bin", SUM)
