@@ -78,47 +78,55 @@ def reg(c, n):
 
 
 class ReplayDm(unittest.TestCase):
-    def check_trace(self, trace):
+    def session(self, trace, body):
+        """vxreplay on trace, a client through the handshake, body(c), detach; the
+        server must not report a divergence"""
         srv = rsplib.Server(trace)
         try:
             c = srv.client()
             c.handshake()
-            c.console = []
-            sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
-            self.assertEqual(f.get("replaylog"), "end", "".join(c.console))
-            self.assertNotIn("diverged", "".join(c.console))
-            self.assertEqual(reg(c, A0), 11)                      # the debugger cut the loop short
-            self.assertEqual(c.cmds("m10004,4"), "a5a5a5a5")      # ... and injected this store
-            self.assertEqual(rsplib.le32(c.cmds("m10000,4")), 11)
-            self.assertIn("ebreak-halt (DCONFIG.ebreakh): on", c.monitor("info dm")[1])
-            # backward to the breakpoint address: the last issue there (the DM's single step)
-            self.assertEqual(c.cmds("Z0,%x,4" % BP), "OK")
-            sig, f = rsplib.parse_stop(c.cmd("bc"))
-            self.assertIn("swbreak", f)
-            self.assertEqual(rsplib.le32(f["20"]), BP)
-            self.assertEqual(c.cmds("z0,%x,4" % BP), "OK")
-            # forward steps and back again through the DM's changes
-            seen = []
-            for i in range(12):
-                seen.append(c.cmds("g"))
-                rsplib.parse_stop(c.cmd("vCont;s:1"))
-            c.cmds("Hc1")
-            back = []
-            for i in range(12):
-                rsplib.parse_stop(c.cmd("bs"))
-                back.append(c.cmds("g"))
-            self.assertEqual(back, list(reversed(seen)))
-            # every position rebuilds without divergence
-            end = int(re.search(r"events=(\d+)", c.monitor("config")[1]).group(1))
-            for n in range(0, end + 1, max(1, end // 40)):
-                out = c.monitor("seek %d" % n)[1]
-                self.assertNotIn("failed", out)
+            body(c)
             c.send("D")
             c.reply()
             c.close()
         finally:
             log = srv.stop()
         self.assertNotIn("diverged", log)
+
+    def check_trace(self, trace):
+        self.session(trace, self.check_client)
+
+    def check_client(self, c):
+        c.console = []
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+        self.assertEqual(f.get("replaylog"), "end", "".join(c.console))
+        self.assertNotIn("diverged", "".join(c.console))
+        self.assertEqual(reg(c, A0), 11)                      # the debugger cut the loop short
+        self.assertEqual(c.cmds("m10004,4"), "a5a5a5a5")      # ... and injected this store
+        self.assertEqual(rsplib.le32(c.cmds("m10000,4")), 11)
+        self.assertIn("ebreak-halt (DCONFIG.ebreakh): on", c.monitor("info dm")[1])
+        # backward to the breakpoint address: the last issue there (the DM's single step)
+        self.assertEqual(c.cmds("Z0,%x,4" % BP), "OK")
+        sig, f = rsplib.parse_stop(c.cmd("bc"))
+        self.assertIn("swbreak", f)
+        self.assertEqual(rsplib.le32(f["20"]), BP)
+        self.assertEqual(c.cmds("z0,%x,4" % BP), "OK")
+        # forward steps and back again through the DM's changes
+        seen = []
+        for i in range(12):
+            seen.append(c.cmds("g"))
+            rsplib.parse_stop(c.cmd("vCont;s:1"))
+        c.cmds("Hc1")
+        back = []
+        for i in range(12):
+            rsplib.parse_stop(c.cmd("bs"))
+            back.append(c.cmds("g"))
+        self.assertEqual(back, list(reversed(seen)))
+        # every position rebuilds without divergence
+        end = int(re.search(r"events=(\d+)", c.monitor("config")[1]).group(1))
+        for n in range(0, end + 1, max(1, end // 40)):
+            out = c.monitor("seek %d" % n)[1]
+            self.assertNotIn("failed", out)
 
     def test_dm_session(self):
         """a recorded debugger session replays to the end with its effects"""
@@ -131,21 +139,12 @@ class ReplayDm(unittest.TestCase):
     def test_ebreak_halt_from_keyframe(self):
         """a seek that starts from a keyframe taken after the debugger turned ebreak-halt
         on reports it on (the mode is part of the keyframe's state)"""
-        srv = rsplib.Server(record_session(keyframes=3))
-        try:
-            c = srv.client()
-            c.handshake()
+        def body(c):
             self.assertIn("ebreak-halt (DCONFIG.ebreakh): off", c.monitor("info dm")[1])
             end = int(re.search(r"events=(\d+)", c.monitor("config")[1]).group(1))
-            out = c.monitor("seek %d" % end)[1]
-            self.assertNotIn("failed", out)
+            self.assertNotIn("failed", c.monitor("seek %d" % end)[1])
             self.assertIn("ebreak-halt (DCONFIG.ebreakh): on", c.monitor("info dm")[1])
-            c.send("D")
-            c.reply()
-            c.close()
-        finally:
-            log = srv.stop()
-        self.assertNotIn("diverged", log)
+        self.session(record_session(keyframes=3), body)
 
 
 if __name__ == "__main__":
