@@ -423,6 +423,7 @@ int vxrec_verify(const char *trace, bool quiet)
         goto out;
     }
     v.h = vx_trace_reader_header(v.r);
+    if (!quiet) vx_cli_trace_version_note(vxrec_prog, trace, v.h->major, v.h->minor);
     v.T = v.h->threads;
     v.W = v.h->warps;
     vx_sim_config cfg = VX_SIM_CONFIG_INIT;

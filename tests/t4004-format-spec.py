@@ -758,9 +758,9 @@ class FormatSpec(unittest.TestCase):
             json.loads(line)
 
     def test_newer_minor_note(self):
-        """section 3.1: a trace of a newer minor version reads, and vxdump, vxdiff and
-        vxreplay say once on stderr that what they do not know is skipped; the exit
-        status is unchanged"""
+        """section 3.1: a trace of a newer minor version reads, and vxdump, vxdiff,
+        vxreplay and vxrec --verify say once on stderr that what they do not know is
+        skipped; the exit status is unchanged"""
         note = r"^%s: note: %s is trace format 1\.7, newer than this program's 1\.(\d+); " \
                r"anything added since 1\.\1 is skipped$"
         t = self.write("minor7.vxt", small_writer(minor=7).build(
@@ -792,6 +792,10 @@ class FormatSpec(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(len([x for x in r.stderr.splitlines() if "note:" in x]), 1, r.stderr)
         self.assertRegex(r.stderr.splitlines()[0], note % ("vxreplay", t))
+        r = vxtest.run([vxtest.prog("vxrec"), "--verify", t])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stderr.splitlines()[0], note % ("vxrec", t))
+        self.assertIn("verified", r.stderr)
 
     def test_errors(self):
         """a missing file and a file that is not a trace: exit 2 with a message"""
