@@ -224,7 +224,7 @@ class Writer:
         self.end = (status, cycle)
 
     def build(self, extra_header_tags=b"", after_header=b"", after_events=b"", index_tail=b"",
-              pre=(), post=(), totals=None, image_name="k.bin"):
+              pre=(), post=(), totals=None, image_name="k.bin", image_kind=3):
         """The trace: signature, HEADER, after_header, IMAGE, pre, the EVENTS chunk,
         after_events, post, INDEX, trailer.  pre and post are chunks (type, key, payload);
         their KEYFRAME(2) chunks are listed in the INDEX, with the PAGES(2) chunks of their
@@ -239,7 +239,7 @@ class Writer:
         image = struct.pack("<4I", 0x13, 0x13, 0x13, 0x13)
         hdr = tag(1, b"".join(varint(x) for x in (1, self.C, self.W, self.T)))
         hdr += tag(3, varint(0x80000000))
-        hdr += tag(7, b"\x03" + varint(len(image)) + string(image_name))
+        hdr += tag(7, bytes([image_kind]) + varint(len(image)) + string(image_name))
         hdr += extra_header_tags
         f = bytearray(sig) + chunk(1, 0, hdr) + after_header + chunk(2, 0, image)
         kfs = {6: [], 10: []}
@@ -566,6 +566,16 @@ class FormatSpec(unittest.TestCase):
             t = self.write("flip.vxt", bytes(bad))
             d, s = self.dump(t), self.spec(t)
             self.assertEqual((d.returncode, s.returncode), (2, 2), "flip at %d" % off)
+
+    def test_unknown_image_kind(self):
+        """section 15.1: an unknown IMAGE kind is passed on, not corruption: the events
+        read the same, vxdump --check accepts the file and names the kind unknown"""
+        t = self.write("kind9.vxt", small_writer().build(image_kind=9))
+        self.same(t)
+        self.assertEqual(self.dump(t, check=True).returncode, 0)
+        r = vxtest.run([vxtest.prog("vxdump"), "--summary", "--json", t])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(json.loads(r.stdout)["kernel"]["kind"], "unknown")
 
     def test_code_tables(self):
         """hand-made traces: every wctl kind, fault kind, signal, DM op and register, END

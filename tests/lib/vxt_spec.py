@@ -417,8 +417,12 @@ class Trace:
                     q = 1
                     self.image_size, q = rvarint(v, q)
                     self.image_name, q = self._string(v, q, c)
+                    # FORMAT.md §15.1: an unknown code (here an IMAGE kind) is passed on,
+                    # never reported as corruption; the image cannot then be loaded
+                    # (--keyframes says so).
                     if self.image_kind not in (1, 2, 3):
-                        raise corrupt("%s: image kind %d" % (c.where(), self.image_kind))
+                        self.notes.append("%s: unknown image kind %d"
+                                          % (c.where(), self.image_kind))
                 elif tag == 8:
                     a, q = rvar32(v, q)
                     s, q = rvarint(v, q)
@@ -1243,8 +1247,8 @@ class EventDecoder:
         cycle = cur_cycle + d
         if cycle < 0 or cycle > M64:
             raise corrupt("%s: cycle out of range" % where)
-        # FORMAT.md §8.2: an unknown status (not 1..4) is passed on (a reader MAY reject
-        # it; this one does not), and the JSON names it "unknown" (SCHEMA.md).
+        # FORMAT.md §8.2, §15.1: an unknown status (not 1..4) is passed on, and the JSON
+        # names it "unknown" (SCHEMA.md).
         self.end_status = status
         return {"type": "end", "index": index, "cycle": cycle,
                 "status": END_STATUS.get(status, UNKNOWN), "exit_code": code,
@@ -1561,8 +1565,10 @@ def base_memory(tr, notes):
             return None
         lo, hi = struct.unpack_from("<QQ", img, 0)
         put(lo, img[16:])  # [lo + n, hi) is zero already: nothing was written before
-    else:
+    elif tr.image_kind == 3:
         put(0x80000000, img)
+    else:  # an unknown kind (FORMAT.md §15.1): the image cannot be loaded
+        return None
     for (addr, size, name), data in zip(tr.loads, tr.load_data):
         put(addr, data)
     return mem
