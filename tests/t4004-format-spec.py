@@ -384,6 +384,18 @@ class FormatSpec(unittest.TestCase):
             n = self.same(os.path.join(GOLDEN, "small-v%s.vxt" % v))
             self.assertEqual(n, 41)
 
+    def test_golden_kernels(self):
+        """the pinned recordings of tests/golden/kernels read the same, and their
+        keyframes agree with their event streams"""
+        d = os.path.join(GOLDEN, "kernels")
+        names = sorted(f for f in os.listdir(d) if f.endswith(".vxt"))
+        self.assertGreaterEqual(len(names), 5)
+        for f in names:
+            with self.subTest(trace=f):
+                self.same(os.path.join(d, f))
+                r = self.spec(os.path.join(d, f), keyframes=True)
+                self.assertEqual(r.returncode, 0, r.stderr)
+
     def test_kernels(self):
         """the example kernels at several shapes, small chunks, many keyframes"""
         total = 0
