@@ -256,7 +256,8 @@ static void observer(void *ctx, const vx_event *ev)
     }
 }
 
-/* The progress line, at most four times a second (called between two slices). */
+/* The progress line: at the first slice boundary, then at most four times a second
+ * (called between two slices). */
 static void progress_tick(rec *r)
 {
     if (!r->progress) return;
@@ -505,7 +506,8 @@ int vxrec_record(const vxrec_opts *o)
     }
     if (r.keyframes) take_keyframe(&r, true); /* keyframe 0: the state after loading */
     r.progress = !o->quiet && isatty(STDERR_FILENO);
-    r.t0 = r.last_print = vxrec_now();
+    r.t0 = vxrec_now();
+    r.last_print = r.t0 - 1.0; /* the first slice boundary draws the progress line */
 
     if (!r.err && o->dm) {
         vx_dmserver_opts dso = {o->dm_bind ? o->dm_bind : "127.0.0.1", o->dm_port, on_listen, NULL};
