@@ -1417,6 +1417,11 @@ const uint8_t *vx_engine_image(const vx_engine *e, size_t *len)
     return e->hdr->image_kind == VX_IMAGE_ELF ? e->hdr->image : NULL;
 }
 
+const vx_trace_header *vx_engine_header(const vx_engine *e)
+{
+    return e->hdr;
+}
+
 uint64_t vx_engine_now(const vx_engine *e)
 {
     return e->now;

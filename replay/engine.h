@@ -25,6 +25,7 @@
 #define VX_ENGINE_H
 
 #include "vx_sim.h"
+#include "vx_trace.h"
 
 typedef struct vx_engine vx_engine;
 
@@ -46,6 +47,8 @@ const vx_sim_config *vx_engine_config(const vx_engine *e);
 
 /* The kernel image recorded in the trace (ELF bytes), or NULL. */
 const uint8_t *vx_engine_image(const vx_engine *e, size_t *len);
+/* The trace's header (format version, platform, image, loads). */
+const vx_trace_header *vx_engine_header(const vx_engine *e);
 
 /* ---- time ---------------------------------------------------------------------------------- */
 

@@ -24,7 +24,6 @@
 #include "engine.h"
 #include "gdbserver.h"
 #include "net.h"
-#include "vx_trace.h"
 
 static const char *prog = "vxreplay";
 
@@ -127,19 +126,6 @@ static bool write_elf(const char *path, const uint8_t *img, size_t len, char *ms
     return ok;
 }
 
-/* FORMAT.md §3.1: a note when the trace is of a newer minor version of the format (the
- * engine reads it, skipping what it does not know).  A trace that does not open is the
- * engine's to report. */
-static void version_note(const char *trace)
-{
-    vx_trace_reader *r = NULL;
-    if (vx_trace_reader_new(&r) == VX_OK && vx_trace_reader_open(r, trace) == VX_OK) {
-        const vx_trace_header *h = vx_trace_reader_header(r);
-        vx_cli_trace_version_note(prog, trace, h->major, h->minor);
-    }
-    vx_trace_reader_free(r);
-}
-
 int main(int argc, char **argv)
 {
     const char *trace = NULL, *bind = "127.0.0.1", *elf_out = NULL;
@@ -207,12 +193,14 @@ int main(int argc, char **argv)
     char msg[1024];
     vx_engine_opts eo = {mem, no_verify, no_summary};
     vx_engine *eng;
-    version_note(trace);
     vx_err err = vx_engine_open(trace, &eo, &eng, msg, sizeof msg);
     if (err) {
         fprintf(stderr, "%s: cannot replay '%s': %s\n", prog, trace, msg);
         return VX_EXIT_USAGE;
     }
+    /* FORMAT.md §3.1: the engine skipped what a newer minor version added */
+    const vx_trace_header *th = vx_engine_header(eng);
+    vx_cli_trace_version_note(prog, trace, th->major, th->minor);
 
     /* The kernel ELF from the trace, so that gdb has the symbols. */
     size_t img_len = 0;

@@ -671,14 +671,14 @@ static inline bool fast_room(vx_trace_writer *w)
     return true;
 }
 
-/* Account for a fast-path issue record of n bytes at `cycle`; flushes the chunk when
- * full (the error of that). */
-static inline vx_err fast_done(vx_trace_writer *w, size_t n, uint64_t cycle)
+/* Account for nrec fast-path issue records of n bytes in all, the last at `cycle`;
+ * flushes the chunk when full (the error of that). */
+static inline vx_err fast_done(vx_trace_writer *w, size_t n, uint64_t nrec, uint64_t cycle)
 {
     w->len += n;
     w->st.encoded_bytes += n;
-    w->st.records++;
-    w->index++;
+    w->st.records += nrec;
+    w->index += nrec;
     w->cycle = cycle;
     if (VX_UNLIKELY(w->len >= w->opts.chunk_bytes)) {
         w->st.raw_bytes = w->pred.raw;
@@ -698,7 +698,7 @@ static inline bool fast_append(vx_trace_writer *w, const vx_event *ev, vx_err *e
     if (!fast_room(w)) return false;
     uint8_t *p0 = w->buf + w->len, *p = vxt_enc_fast(&w->pred, p0, ev);
     if (VX_UNLIKELY(p == NULL)) return false;
-    *err = fast_done(w, (size_t)(p - p0), ev->cycle);
+    *err = fast_done(w, (size_t)(p - p0), 1, ev->cycle);
     return true;
 }
 
@@ -777,17 +777,7 @@ size_t vx_trace_writer_logrecs(vx_trace_writer *w, const uint8_t *buf, size_t le
                 vxt_enc_logs(&w->pred, &p, w->buf + lim, buf + off, len - off, &cyc, &nrec);
             if (VX_LIKELY(k != 0)) {
                 off += k;
-                w->len += (size_t)(p - p0);
-                w->st.encoded_bytes += (size_t)(p - p0);
-                w->st.records += nrec;
-                w->index += nrec;
-                w->cycle = cyc;
-                if (w->len >= w->opts.chunk_bytes) {
-                    w->st.raw_bytes = w->pred.raw;
-                    w->st.issues = w->index;
-                    w->st.cycle = w->cycle;
-                    if ((*err = flush_events(w))) break;
-                }
+                if ((*err = fast_done(w, (size_t)(p - p0), nrec, cyc))) break;
                 continue;
             }
         }

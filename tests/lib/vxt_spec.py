@@ -383,8 +383,7 @@ class Trace:
                 pos += ln
                 if tag in seen and 1 <= tag <= 10 and tag != 8:
                     # FORMAT.md §5.1: a tag of the table (but LOAD) that appears twice is
-                    # corruption; an unknown tag may repeat.  (Fixed: this reader used to
-                    # reject a repeated unknown tag too.)
+                    # corruption; an unknown tag may repeat.
                     raise corrupt("%s: tag %d repeated" % (c.where(), tag))
                 seen.add(tag)
                 q = 0
@@ -630,9 +629,8 @@ class Trace:
             ix["keyframes2"] = []
             ix["digests"] = None
             # FORMAT.md §10.1 (after the table): the payload may end here in a file of
-            # any minor version, and both 1.1 lists are then empty.  (Fixed: this reader
-            # used to require the 1.1 fields in a 1.1 file.)  In a 1.0 file the bytes
-            # after raw_size are not defined and this reader ignores them (MAY).
+            # any minor version, and both 1.1 lists are then empty.  In a 1.0 file the
+            # bytes after raw_size are not defined and this reader ignores them (MAY).
             if self.minor >= 1 and q < len(p):
                 ix["keyframes2"], q = kflist(q)
                 nd, q = rvarint(p, q)
@@ -1071,7 +1069,7 @@ class EventDecoder:
         if G & 4:
             lanes = [l for l in range(T) if tmask >> l & 1]
             # FORMAT.md §7.3 (G bit 2): with an empty tmask the count would be 0, which is
-            # corruption.  (Fixed: this reader used to allow it.)
+            # corruption.
             if not lanes:
                 raise corrupt("%s: memory writes on the lanes of an empty tmask" % where)
         else:
@@ -1199,9 +1197,8 @@ class EventDecoder:
         # NUL or a newline as corruption.
         if b"\0" in r or b"\n" in r:
             raise corrupt("%s: NUL or newline in a fault reason" % where)
-        # SCHEMA.md (Strings): valid UTF-8 is kept, every other byte becomes one U+FFFD.
-        # (Fixed: this reader used Python's "replace", which gives one U+FFFD per
-        # ill-formed subsequence, e.g. one for an incomplete 3-byte sequence, not two.)
+        # SCHEMA.md (Strings): valid UTF-8 is kept, every other byte becomes one U+FFFD
+        # (not Python's "replace", which gives one per ill-formed subsequence).
         return {"kind": FAULT_KINDS.get(kind, UNKNOWN), "signal": sig,
                 "signame": SIGNALS.get(sig, "SIG?"),
                 "core": core, "warp": warp, "pc": pc, "insn": insn, "addr": addr,
@@ -1259,6 +1256,20 @@ class EventDecoder:
 # DIGEST (section 10.3)
 
 
+def digest_set(p, q, c, what):
+    """A bit set of a DIGEST payload at p[q]: u8 size exponent, then 2^size bits;
+    returns (exponent, bytes, next q)."""
+    e = p[q]
+    q += 1
+    if not 3 <= e <= 24:
+        # FORMAT.md §10.3: a P or Q outside 3..24 is corruption.  Sizes in 3..24 other
+        # than 1.1's are used as they are (a reader that does not use them treats the
+        # chunk as having no digest).
+        raise corrupt("%s: %s set of 2^%d bits" % (c.where(), what, e))
+    n = (1 << e) // 8
+    return e, p[q:q + n], q + n
+
+
 def parse_digest(tr, p, c):
     C, W = tr.C, tr.W
     try:
@@ -1271,22 +1282,8 @@ def parse_digest(tr, p, c):
             whi, q = rvar32(p, q)
             if wlo > whi:
                 raise corrupt("%s: wlo > whi" % c.where())
-        P = p[q]
-        q += 1
-        if not 3 <= P <= 24:
-            # FORMAT.md §10.3: a P or Q outside 3..24 is corruption.  (Fixed: this reader
-            # used to treat it as "no digest".)  Sizes in 3..24 other than 1.1's are used
-            # as they are (a reader that does not use them treats the chunk as having
-            # no digest).
-            raise corrupt("%s: PC set of 2^%d bits" % (c.where(), P))
-        pcset = p[q:q + (1 << P) // 8]
-        q += (1 << P) // 8
-        Q = p[q]
-        q += 1
-        if not 3 <= Q <= 24:
-            raise corrupt("%s: page set of 2^%d bits" % (c.where(), Q))
-        pgset = p[q:q + (1 << Q) // 8]
-        q += (1 << Q) // 8
+        P, pcset, q = digest_set(p, q, c, "PC")
+        Q, pgset, q = digest_set(p, q, c, "page")
         nw = (C * W + 7) // 8
         wset = p[q:q + nw]
         q += nw
@@ -1653,8 +1650,7 @@ class KeyframeChecker:
         if k > 0:
             # FORMAT.md §7.3 (Memory spaces): an address in [0xFFFF0000, 0xFFFF4000) is in
             # the local memory of the issuing core (space 1 + core, pages 0xFFFF0..3), any
-            # other in global memory (space 0).  (Fixed: this checker used to guess it
-            # from the spaces the keyframes store pages in.)
+            # other in global memory (space 0).
             last_global = {}
             for (core, a), (v, seq) in self.mem_since.items():
                 pg = a >> 12
@@ -1884,7 +1880,6 @@ class KeyframeChecker:
                 self.expect_next.pop(tg, None)
         # STATE.md §8.2 (Injected, Counted): an injected issue is not counted, nor is an
         # issue whose fetch faulted (fault kind misaligned or unmapped with insn 0).
-        # (Fixed: this checker used to count every issue record.)
         f = ev["fault"]
         fetch_fault = f is not None and f["kind"] in ("misaligned", "unmapped") and \
             f["insn"] == 0
