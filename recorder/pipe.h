@@ -29,18 +29,19 @@ vx_log *vxrec_pipe_log(vxrec_pipe *p);
 bool vxrec_pipe_event(vxrec_pipe *p, const vx_event *ev);
 
 /*
- * Queue a keyframe: state (len bytes) and pages (npages records of u32 space, u32
- * addr, 4096 bytes), both malloc'd and owned by the pipe from now on.
+ * A buffer for a keyframe's pages of at least n bytes (its size in *cap), freed with
+ * free() or given to vxrec_pipe_keyframe; NULL when out of memory.  Usually the
+ * previous keyframe's, handed back by the writer thread.
  */
-bool vxrec_pipe_keyframe(vxrec_pipe *p, uint64_t cycle, uint8_t *state, size_t len, uint8_t *pages,
-                         size_t npages);
+uint8_t *vxrec_pipe_pages(vxrec_pipe *p, size_t n, size_t *cap);
 
 /*
- * A buffer of n bytes for large, short-lived data (the batches, keyframe pages), freed
- * with free(): 2 MiB aligned and marked for transparent huge pages when n is 2 MiB
- * or more (a few faults instead of one per 4 KiB page, where the system allows it).
+ * Queue a keyframe: state (len bytes, malloc'd) and pages (npages records of u32
+ * space, u32 addr, 4096 bytes, in a buffer of cap bytes from vxrec_pipe_pages), both
+ * owned by the pipe from now on.
  */
-void *vxrec_big_alloc(size_t n);
+bool vxrec_pipe_keyframe(vxrec_pipe *p, uint64_t cycle, uint8_t *state, size_t len, uint8_t *pages,
+                         size_t npages, size_t cap);
 
 /* Trace bytes written so far (for the progress line). */
 uint64_t vxrec_pipe_file_bytes(vxrec_pipe *p);

@@ -78,7 +78,7 @@ struct rec {
     uint64_t log_cycle0; /* cycle of the event before the log's first record */
     uint64_t nevents;    /* events other than issues (vx_sim_index counts those) */
     uint8_t *kf_pages;   /* pages of the keyframe being taken (writer-thread mode) */
-    size_t kf_npages, kf_cap;
+    size_t kf_npages, kf_cap, kf_alloc; /* pages, their bytes, the buffer's bytes */
     bool progress;
     double t0, last_print;
     bool progress_shown;
@@ -149,7 +149,7 @@ static void take_keyframe(rec *r, bool first)
         /* the exact size first: one buffer, no regrowth, huge pages when large */
         r->kf_npages = r->kf_cap = 0;
         if (!first) vx_sim_visit_pages(r->sim, false, count_cb, r);
-        if (!(r->kf_pages = vxrec_big_alloc(r->kf_cap))) {
+        if (!(r->kf_pages = vxrec_pipe_pages(r->pipe, r->kf_cap, &r->kf_alloc))) {
             free(st);
             r->err = VX_ERR_NOMEM;
             snprintf(r->errmsg, sizeof r->errmsg, "out of memory taking a keyframe");
@@ -161,7 +161,7 @@ static void take_keyframe(rec *r, bool first)
             free(st);
             free(r->kf_pages);
         } else if (!vxrec_pipe_keyframe(r->pipe, vx_sim_cycle(r->sim), st, len, r->kf_pages,
-                                        r->kf_npages)) {
+                                        r->kf_npages, r->kf_alloc)) {
             r->err = VX_ERR_IO;
             snprintf(r->errmsg, sizeof r->errmsg, "the trace writer thread stopped");
         }

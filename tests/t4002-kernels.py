@@ -55,9 +55,9 @@ class Kernels(unittest.TestCase):
                     self.assertTrue(f1.read() == f2.read(), "traces differ")
 
     def test_large_keyframes(self):
-        """keyframes of more than 2 MiB of written pages (the writer thread's huge-page
-        buffers): vecadd over 200000 elements, byte for byte the single-threaded
-        trace, verified"""
+        """keyframes of more than 2 MiB of written pages (the second one's copied into
+        the first one's buffer, which the writer thread hands back): vecadd over 200000
+        elements, byte for byte the single-threaded trace, verified"""
         vxcc = vxtest.prog("vxcc")
         src = os.path.join(vxtest.ROOT, "kernel", "examples", "vecadd.c")
         if not os.path.exists(vxcc) or shutil.which("riscv64-unknown-elf-gcc") is None:

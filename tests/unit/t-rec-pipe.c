@@ -108,10 +108,13 @@ static int write_stream(const char *path, const shape *s, int piped)
     for (uint32_t i = 0; i < s->nevents && !bad; i++) {
         if (i % s->kf_every == 0 && p) {
             size_t np, n = kf_make(k++, st, pages, &np);
-            uint8_t *a = malloc(n), *b = malloc(np ? np * (8 + VX_TRACE_PAGE_SIZE) : 1);
+            /* the page buffer as vxrec gets it: the one of an earlier keyframe when
+             * the writer thread handed it back and it is large enough (0 to 2 pages) */
+            size_t cap;
+            uint8_t *a = malloc(n), *b = vxrec_pipe_pages(p, np * (8 + VX_TRACE_PAGE_SIZE), &cap);
             memcpy(a, st, n);
             memcpy(b, pages, np * (8 + VX_TRACE_PAGE_SIZE));
-            bad |= !vxrec_pipe_keyframe(p, g.cycle, a, n, b, np);
+            bad |= !vxrec_pipe_keyframe(p, g.cycle, a, n, b, np, cap);
         } else if (i % s->kf_every == 0) {
             bad |= direct_keyframe(w, k++, g.cycle) != VX_OK;
         }
