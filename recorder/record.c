@@ -75,9 +75,9 @@ struct rec {
      * time in this thread (fewer switches between simulating and encoding) */
     vx_log log;
     uint8_t *logbuf;
-    uint64_t log_cycle0; /* cycle of the event before the log's first record */
-    uint64_t nevents;    /* events other than issues (vx_sim_index counts those) */
-    uint8_t *kf_pages;   /* pages of the keyframe being taken (writer-thread mode) */
+    uint64_t log_cycle0;                /* cycle of the event before the log's first record */
+    uint64_t nevents;                   /* events other than issues (vx_sim_index counts those) */
+    uint8_t *kf_pages;                  /* pages of the keyframe being taken (writer-thread mode) */
     size_t kf_npages, kf_cap, kf_alloc; /* pages, their bytes, the buffer's bytes */
     bool progress;
     double t0, last_print;
