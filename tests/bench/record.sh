@@ -2,9 +2,12 @@
 # record.sh - vxrec benchmark (make bench): for sgemm (N=192) and vecadd (N=400000),
 # built with vxcc when the RISC-V toolchain is there (else the example kernels as
 # built), at 1x1x4x4 and 1x4x8x32, print
-#   - recording time / plain vxsim time (same kernel and shape, run one after the
-#     other, best of 3): wall time as vxrec runs by default (a writer thread on 2+
-#     CPUs) and with --no-writer-thread, and CPU time (all threads) by default,
+#   - recording time / plain vxsim time (same kernel and shape, run one right after
+#     the other, in 5 rounds of vxsim, vxrec, vxrec --no-writer-thread, vxrec
+#     --discard; the median of the rounds' ratios, so that a host that speeds up or
+#     slows down during the run moves both sides of a ratio alike): wall time as
+#     vxrec runs by default (a writer thread on 2+ CPUs) and with
+#     --no-writer-thread, and CPU time (all threads) by default,
 #   - the simulator's own observer path (vxrec --discard: events observed, not
 #     recorded) over vxsim, the floor of any recorder built on the observer,
 #   - the writer thread's CPU time per warp-instruction (vxrec --timing: encoding,
@@ -35,7 +38,7 @@ if [ -z "$kernels" ]; then
 fi
 
 exec python3 - "$BIN" "$TMP" $kernels <<'PY'
-import os, re, resource, subprocess, sys, time
+import os, re, resource, statistics, subprocess, sys, time
 
 binp, tmp, kernels = sys.argv[1], sys.argv[2], sys.argv[3:]
 shapes = [("1x1x4x4", ["-C", "1", "-c", "1", "-w", "4", "-t", "4"]),
@@ -50,8 +53,10 @@ def timed(args):
     cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
     return wall, cpu, p
 
-def best(runs):
-    return min(r[0] for r in runs), min(r[1] for r in runs)
+ROUNDS = 5
+
+def med(xs):
+    return statistics.median(xs) if xs else 0
 
 print("%-14s %-9s %9s %7s %7s %6s %7s %6s %6s %7s %7s %5s %7s %8s %9s" % (
     "kernel", "shape", "issues", "vxsim s", "vxrec s", "wall x", "1thr x", "cpu x", "obs x",
@@ -61,14 +66,17 @@ for k in kernels:
     for sname, shape in shapes:
         trace = os.path.join(tmp, "%s-%s.vxt" % (name, sname))
         vxrec = [os.path.join(binp, "vxrec"), "-f", "--timing"]
-        sim = [timed([os.path.join(binp, "vxsim")] + shape + [k]) for _ in range(3)]
-        rec = [timed(vxrec + shape + [k, "-o", trace]) for _ in range(3)]
-        one = [timed(vxrec + ["-q", "--no-writer-thread"] + shape + [k, "-o", trace])
-               for _ in range(3)]
-        obs = [timed([os.path.join(binp, "vxrec"), "-q", "--discard"] + shape + [k])
-               for _ in range(3)]
-        (sw, sc), (rw, rc), (ow, oc), (w1, c1) = best(sim), best(rec), best(obs), best(one)
-        err = min(rec, key=lambda r: r[0])[2].stderr
+        sim, rec, one, obs = [], [], [], []
+        for _ in range(ROUNDS):
+            sim.append(timed([os.path.join(binp, "vxsim")] + shape + [k]))
+            rec.append(timed(vxrec + shape + [k, "-o", trace]))
+            one.append(timed(vxrec + ["-q", "--no-writer-thread"] + shape + [k, "-o", trace]))
+            obs.append(timed([os.path.join(binp, "vxrec"), "-q", "--discard"] + shape + [k]))
+        def ratio(runs, i):
+            return med([r[i] / s[i] for r, s in zip(runs, sim) if s[i] > 0])
+        sw, rw = med([r[0] for r in sim]), med([r[0] for r in rec])
+        wall_x, one_x, cpu_x, obs_x = ratio(rec, 0), ratio(one, 0), ratio(rec, 1), ratio(obs, 0)
+        err = sorted(rec, key=lambda r: r[0])[len(rec) // 2][2].stderr
         m_ev = re.search(r"(\d+) events \((\d+) issues", err)
         m_pb = re.search(r"([0-9.]+) bytes/issue", err)
         m_tr = re.search(r"trace (\d+) bytes", err)
@@ -84,11 +92,11 @@ for k in kernels:
         wait = float(m_t.group(2)) if m_t else 0
         simz = "%d%%" % (100 * int(m_z.group(1)) // int(m_z.group(2))) if m_z and int(m_z.group(2)) else "-"
         print("%-14s %-9s %9d %7.3f %7.3f %6.2f %7.2f %6.2f %6.2f %7.1f %7.3f %5s %7.2f %8.2f %9.1f" % (
-            name, sname, issues, sw, rw, rw / sw if sw else 0, w1 / sw if sw else 0,
-            rc / sc if sc else 0, ow / sw if sw else 0, wr_ns, wait, simz,
+            name, sname, issues, sw, rw, wall_x, one_x, cpu_x, obs_x, wr_ns, wait, simz,
             float(m_pb.group(1)), size / issues if issues else 0, raw / size if size else 0))
 print("wall x: vxrec (as it runs by default; a writer thread when 2+ CPUs are online) over")
-print("plain vxsim, wall time, best of 3 each, measured back to back on this machine; 1thr x:")
+print("plain vxsim, wall time, run right after it, the median of %d such rounds (vxsim s and" % ROUNDS)
+print("vxrec s: the medians of their runs; wr ns, wait s, sim z: of vxrec's median run); 1thr x:")
 print("the same with --no-writer-thread; cpu x: CPU time of all of vxrec's threads over vxsim's;")
 print("obs x: the simulator with its observer on and nothing recorded (vxrec --discard) over")
 print("vxsim, the floor of any recorder built on the observer; wr ns: the writer thread's CPU")
