@@ -612,6 +612,50 @@ static ALWAYS_INLINE bool log_store(vx_sim *s, uint32_t core, uint32_t gw, const
     return true;
 }
 
+/*
+ * The compact log record of an issue whose one effect is a commit of register reg
+ * of the x (f = 0) or f file (f = VX_LOG_F) to the lanes of its mask, written
+ * straight from the register file v when the commit happens, as log_store does for
+ * stores: the record issue_impl would otherwise write after reading the commit back
+ * from the event and testing it (vecadd at 1x1x4x4: the simulator's thread -32
+ * instructions an issue).  For the scheduler's issues (mode 0); false when the log
+ * does not take it (the issue then reports its commit as usual).
+ */
+static ALWAYS_INLINE bool log_commit(vx_sim *s, uint32_t core, uint32_t gw, const vx_insn *in,
+                                     uint64_t tm0, uint64_t tm1, uint32_t pc, uint32_t nt,
+                                     unsigned f, unsigned reg, const uint32_t *v)
+{
+    vx_log *const lg = s->log;
+    const vx_event *const ev = &s->iev;
+    const uint32_t wi = gw - core * s->nw;
+    const uint64_t dc = s->cycle - lg->cycle;
+    if (nt > 32 || tm1 || (ev->ncommits | ev->nmem | ev->nwctl | ev->nconsole | ev->nreads) ||
+        dc >= 64 || (core | wi) >= 256)
+        return false;
+    /* values base + lane * stride go as the two numbers from 8 lanes up (issue_impl) */
+    uint32_t base = 0, stride = 0, off = 1;
+    if (nt >= 8 && lg->affine) {
+        base = v[0];
+        stride = v[1] - v[0];
+        off = log_affine_dif(v, base, stride, nt);
+    }
+    const uint8_t k = (uint8_t)(VX_LOG_COMMIT | (off ? 0 : VX_LOG_AFFINE) | f | reg);
+    const size_t need = VX_LOGREC_SIZE(k, nt);
+    if ((size_t)(lg->end - lg->pos) < need && !lg->refill(lg, need)) return false;
+    vx_logrec *q = (vx_logrec *)(void *)lg->pos;
+    vx_logrec_head(q, (uint32_t)dc, k, core, wi, pc, in->raw, (uint32_t)tm0);
+    uint32_t *o = (uint32_t *)(void *)(q + 1);
+    if (!off) {
+        o[0] = base;
+        o[1] = stride;
+        o[2] = o[3] = 0;
+    } else {
+        memcpy(o, v, 4 * (size_t)nt);
+    }
+    lg->pos += need;
+    return true;
+}
+
 static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx_insn *in,
                                  uint64_t tm0, uint64_t tm1, uint32_t pc, unsigned mode,
                                  const int traced, const uint32_t ntc, const int hot)
@@ -630,7 +674,26 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     uint32_t npc = pc + 4;
     const uint32_t raw = in->raw;
     /* Computed where used: the mask as one value, and the last active lane. */
-#define TM    ((vx_lanes)tm1 << 64 | tm0)
+#define TM ((vx_lanes)tm1 << 64 | tm0)
+    /* The issue's one commit, of register r of file F (VX_RF_X or VX_RF_F) to the lanes
+     * of the mask: into the compact log when it takes it (log_commit), else into the
+     * event. */
+#define COMMIT1(F, r, v)                                                                    \
+    do {                                                                                    \
+        if (traced && !(s->log && !mode &&                                                  \
+                        (s->logged = log_commit(s, core, gw, in, tm0, tm1, pc, nt,          \
+                                                (F) == VX_RF_F ? VX_LOG_F : 0, (r), (v))))) \
+            commit(s, (F), (r), TM, (v));                                                   \
+    } while (0)
+    /* The same for a float operation's commit: when its flags add none to fcsr (which
+     * fp_flags then commits too), else into the event. */
+#define COMMIT1_FP(F, r, v)                 \
+    do {                                    \
+        if (!(fflags & ~(uint32_t)w->fcsr)) \
+            COMMIT1(F, r, v);               \
+        else if (traced)                    \
+            commit(s, (F), (r), TM, (v));   \
+    } while (0)
 #define LAST  (tm1 ? 127u - (unsigned)__builtin_clzll(tm1) : 63u - (unsigned)__builtin_clzll(tm0))
 #define FIRST (tm0 ? (unsigned)__builtin_ctzll(tm0) : 64u + (unsigned)__builtin_ctzll(tm1))
     int status = VX_X_OK;
@@ -886,7 +949,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
                 }
 #undef PG
                 if (isf) {
-                    if (traced) commit(s, VX_RF_F, in->rd, TM, d);
+                    COMMIT1(VX_RF_F, in->rd, d);
                     break;
                 }
                 goto commit_x;
@@ -910,7 +973,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
                 default: LANES(d[t] = ld32(ptr[t])); break;
                 }
                 if (isf) {
-                    if (traced) commit(s, VX_RF_F, in->rd, TM, d);
+                    COMMIT1(VX_RF_F, in->rd, d);
                     break;
                 }
                 goto commit_x;
@@ -935,7 +998,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         if (in->op == VX_OP_FLW) {
             uint32_t *d = FR(in->rd);
             LANES(d[t] = ld32(ptr[t]));
-            if (traced) commit(s, VX_RF_F, in->rd, TM, d);
+            COMMIT1(VX_RF_F, in->rd, d);
             break;
         }
         uint32_t *d = XR(in->wrd);
@@ -1276,7 +1339,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
             LANES(xd[t] = vx_f32_to_u32(fa[t], rm, &fflags));
             goto commit_xf;
         }
-        if (traced) commit(s, VX_RF_F, in->rd, TM, fd);
+        COMMIT1_FP(VX_RF_F, in->rd, fd);
         goto fp_flags;
     }
     case VX_OP_FSGNJ_S:
@@ -1286,7 +1349,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         uint32_t *fd = FR(in->rd);
         const unsigned op = in->op;
         LANES_EW(fd[t] = fsgnj(op, fa[t], fb[t]));
-        if (traced) commit(s, VX_RF_F, in->rd, TM, fd);
+        COMMIT1(VX_RF_F, in->rd, fd);
         break;
     }
     case VX_OP_FMIN_S:
@@ -1298,7 +1361,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
             LANES(fd[t] = vx_f32_min(fa[t], fb[t], &fflags));
         else
             LANES(fd[t] = vx_f32_max(fa[t], fb[t], &fflags));
-        if (traced) commit(s, VX_RF_F, in->rd, TM, fd);
+        COMMIT1_FP(VX_RF_F, in->rd, fd);
         goto fp_flags;
     }
     case VX_OP_FEQ_S:
@@ -1332,7 +1395,7 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         const uint32_t *xa = XR(in->rs1);
         uint32_t *fd = FR(in->rd);
         LANES_EW(fd[t] = xa[t]);
-        if (traced) commit(s, VX_RF_F, in->rd, TM, fd);
+        COMMIT1(VX_RF_F, in->rd, fd);
         break;
     }
 
@@ -1550,10 +1613,10 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
     goto done;
 
 commit_x:
-    if (traced && in->rd) commit(s, VX_RF_X, in->rd, TM, XR(in->rd));
+    if (in->rd) COMMIT1(VX_RF_X, in->rd, XR(in->rd));
     goto done;
 commit_xf:
-    if (traced && in->rd) commit(s, VX_RF_X, in->rd, TM, XR(in->rd));
+    if (in->rd) COMMIT1_FP(VX_RF_X, in->rd, XR(in->rd));
 fp_flags:
     if (fflags) {
         uint8_t old = w->fcsr;
