@@ -87,6 +87,8 @@ typedef struct slot {
 
 struct vxrec_pipe {
     vx_trace_writer *w;
+    const vx_trace_header *hdr; /* to write first, on the writer thread (or NULL) */
+    bool hdr_done;              /* it is (mu) */
     uint32_t T;
     pthread_t th;
     bool started;
@@ -252,7 +254,13 @@ static void consume_batch(vxrec_pipe *p, uint8_t *b, size_t len)
 static void *consumer(void *arg)
 {
     vxrec_pipe *p = arg;
+    if (p->hdr) {
+        vx_err e = vx_trace_writer_header(p->w, p->hdr);
+        if (e) consume_fail(p, e, "cannot write the trace's header");
+    }
     pthread_mutex_lock(&p->mu);
+    p->hdr_done = true;
+    pthread_cond_broadcast(&p->cv);
     for (;;) {
         while (!p->count && !p->done)
             pthread_cond_wait(&p->cv, &p->mu);
@@ -336,13 +344,15 @@ static void *compressor(void *arg)
     return NULL;
 }
 
-vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads, bool cthread)
+vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, const vx_trace_header *hdr,
+                        uint32_t threads, bool cthread)
 {
     vxrec_pipe *p = aligned_alloc(64, ALIGN64(sizeof(vxrec_pipe)));
     *out = NULL;
     if (!p) return VX_ERR_NOMEM;
     memset(p, 0, sizeof *p);
     p->w = w;
+    p->hdr = hdr;
     p->T = threads;
     if (!(p->ring = big_alloc(PIPE_NBATCH * PIPE_SLOT))) {
         free(p);
@@ -561,6 +571,16 @@ bool vxrec_pipe_keyframe(vxrec_pipe *p, uint64_t cycle, uint8_t *state, size_t l
     k->cap = cap;
     p->log.pos += n;
     return true;
+}
+
+bool vxrec_pipe_header_wait(vxrec_pipe *p)
+{
+    pthread_mutex_lock(&p->mu);
+    while (!p->hdr_done)
+        pthread_cond_wait(&p->cv, &p->mu);
+    const bool ok = p->err == VX_OK;
+    pthread_mutex_unlock(&p->mu);
+    return ok;
 }
 
 uint64_t vxrec_pipe_file_bytes(vxrec_pipe *p)

@@ -11,12 +11,16 @@
 typedef struct vxrec_pipe vxrec_pipe;
 
 /*
- * Start the writer thread for w (whose header is written; no event yet); threads =
- * lanes per warp.  The writer compresses its chunks deferred (vx_trace_writer_defer):
- * with compressor, a third thread compresses them as they come; the simulator's
- * thread compresses some of them when it would otherwise wait.
+ * Start the writer thread for w (no event yet); threads = lanes per warp.  With hdr,
+ * the writer thread writes that header first (vx_trace_writer_header; hdr and what
+ * it points to must last until vxrec_pipe_finish): its image's compression then
+ * overlaps the start of the run.  Without, the header is written already.  The
+ * writer compresses its chunks deferred (vx_trace_writer_defer): with compressor, a
+ * third thread compresses them as they come; the simulator's thread compresses some
+ * of them when it would otherwise wait.
  */
-vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, uint32_t threads, bool compressor);
+vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, const vx_trace_header *hdr,
+                        uint32_t threads, bool compressor);
 
 /*
  * The pipe's end of the simulator's compact log (vx_sim_set_log): the simulator
@@ -42,6 +46,13 @@ uint8_t *vxrec_pipe_pages(vxrec_pipe *p, size_t n, size_t *cap);
  */
 bool vxrec_pipe_keyframe(vxrec_pipe *p, uint64_t cycle, uint8_t *state, size_t len, uint8_t *pages,
                          size_t npages, size_t cap);
+
+/*
+ * Wait until the writer thread has written the header given to vxrec_pipe_start
+ * (at once without one); false when it failed.  For a run that may wait long before
+ * its first events (a Debug Module session): the trace is readable from then on.
+ */
+bool vxrec_pipe_header_wait(vxrec_pipe *p);
 
 /* Trace bytes written so far (for the progress line). */
 uint64_t vxrec_pipe_file_bytes(vxrec_pipe *p);

@@ -144,6 +144,14 @@ vx_err vx_trace_writer_create(vx_trace_writer *w, const char *path,
 vx_err vx_trace_writer_header(vx_trace_writer *w, const vx_trace_header *hdr);
 
 /*
+ * Only the checks of vx_trace_writer_header: VX_OK when it would take hdr (it can
+ * then fail only on memory or I/O), else its error and message (the writer then
+ * fails, as it would have).  Writes nothing.  For a caller that writes the header
+ * on another thread (vxrec), so that a bad header is still refused before the run.
+ */
+vx_err vx_trace_writer_header_check(vx_trace_writer *w, const vx_trace_header *hdr);
+
+/*
  * Append one event (VX_EV_ISSUE, VX_EV_DM or VX_EV_END).  ev->index must be the
  * number of issues appended so far (VX_ERR_INVAL otherwise), lanes must be < the
  * thread count, core/warp in range.  vx_event.reads are not stored.  Nothing can

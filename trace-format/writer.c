@@ -332,7 +332,7 @@ static uint8_t *put_field(uint8_t *p, unsigned tag, const uint8_t *val, size_t n
     return p + n;
 }
 
-vx_err vx_trace_writer_header(vx_trace_writer *w, const vx_trace_header *h)
+vx_err vx_trace_writer_header_check(vx_trace_writer *w, const vx_trace_header *h)
 {
     if (w->failed) return w->failed;
     if (w->state != W_CREATED)
@@ -358,7 +358,15 @@ vx_err vx_trace_writer_header(vx_trace_writer *w, const vx_trace_header *h)
     for (uint32_t i = 0; i < h->nloads; i++)
         if (strlen(base_name(h->loads[i].name)) > VXT_MAX_NAME)
             return wfail(w, VX_ERR_INVAL, "load %u: file name too long", i);
+    return VX_OK;
+}
 
+vx_err vx_trace_writer_header(vx_trace_writer *w, const vx_trace_header *h)
+{
+    vx_err e = vx_trace_writer_header_check(w, h);
+    if (e) return e;
+    const char *iname = base_name(h->image_name);
+    const char *ver = h->sim_version ? h->sim_version : "";
     w->C = h->clusters * h->cores;
     w->W = h->warps;
     w->T = h->threads;
@@ -412,7 +420,7 @@ vx_err vx_trace_writer_header(vx_trace_writer *w, const vx_trace_header *h)
     vx_put_le16(sig + 8, VX_TRACE_MAJOR);
     vx_put_le16(sig + 10, VX_TRACE_MINOR);
     vx_put_le32(sig + 12, vx_trace_crc32c(0, sig, 12));
-    vx_err e = write_all(w, sig, sizeof sig);
+    e = write_all(w, sig, sizeof sig);
     if (!e) e = write_chunk(w, VXT_CH_HEADER, 0, pay, (size_t)(p - pay), NULL);
     free(pay);
     if (!e) e = write_chunk(w, VXT_CH_IMAGE, 0, h->image, h->image_len, NULL);

@@ -50,11 +50,14 @@ static size_t kf_make(uint32_t k, uint8_t *st, uint8_t *pages, size_t *npages)
 
 static uint8_t image[600];
 
-static vx_trace_writer *open_writer(const char *path, const shape *s)
+/* A writer for the streams of s, its header written, or with later, only checked and
+ * left in *later for the pipe's thread to write (as vxrec does). */
+static vx_trace_writer *open_writer_hdr(const char *path, const shape *s, vx_trace_header *later)
 {
     vx_trace_writer *w;
     if (vx_trace_writer_new(&w)) return NULL;
     vx_trace_writer_opts o = {VX_TRACE_W_FORCE, 4096};
+    vx_trace_header hh, *hp = later ? later : &hh;
     vx_trace_header h;
     memset(&h, 0, sizeof h);
     h.clusters = 1;
@@ -68,12 +71,19 @@ static vx_trace_writer *open_writer(const char *path, const shape *s)
     h.image = image;
     h.image_len = sizeof image;
     h.sim_version = VX_VERSION_STRING;
-    if (vx_trace_writer_create(w, path, &o) || vx_trace_writer_header(w, &h)) {
+    *hp = h;
+    if (vx_trace_writer_create(w, path, &o) ||
+        (later ? vx_trace_writer_header_check(w, hp) : vx_trace_writer_header(w, hp))) {
         diag("%s: %s", path, vx_trace_writer_errmsg(w));
         vx_trace_writer_free(w);
         return NULL;
     }
     return w;
+}
+
+static vx_trace_writer *open_writer(const char *path, const shape *s)
+{
+    return open_writer_hdr(path, s, NULL);
 }
 
 /* Keyframe k of the streams (kf_make), straight into w. */
@@ -93,10 +103,12 @@ static vx_err direct_keyframe(vx_trace_writer *w, uint32_t k, uint64_t cycle)
  * the pipe with a compressor thread (2); 0 on success. */
 static int write_stream(const char *path, const shape *s, int piped)
 {
-    vx_trace_writer *w = open_writer(path, s);
+    /* through the pipe, its thread writes the header too (as vxrec has it) */
+    vx_trace_header h;
+    vx_trace_writer *w = open_writer_hdr(path, s, piped ? &h : NULL);
     if (!w) return -1;
     vxrec_pipe *p = NULL;
-    if (piped && vxrec_pipe_start(&p, w, s->threads, piped == 2) != VX_OK) {
+    if (piped && vxrec_pipe_start(&p, w, &h, s->threads, piped == 2) != VX_OK) {
         vx_trace_writer_free(w);
         return -1;
     }
@@ -301,7 +313,7 @@ static void write_fails(const char *dir)
     setrlimit(RLIMIT_FSIZE, &lim);
     vx_trace_writer *w = open_writer(path, &s);
     vxrec_pipe *p = NULL;
-    bool started = w && vxrec_pipe_start(&p, w, 4, true) == VX_OK, refused = false;
+    bool started = w && vxrec_pipe_start(&p, w, NULL, 4, true) == VX_OK, refused = false;
     tgen g;
     tgen_init(&g, 5, 1, 4, 4, 0);
     uint32_t i = 0;
@@ -316,6 +328,62 @@ static void write_fails(const char *dir)
        i, msg);
     if (w) vx_trace_writer_free(w);
     tgen_free(&g);
+}
+
+/* A header the pipe's thread cannot write (the file-size limit below the image): its
+ * error comes back from the pipe, the producer is refused, nothing hangs.  And a
+ * header vx_trace_writer_header_check refuses is refused with the message
+ * vx_trace_writer_header gives. */
+static void header_fails(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/hdr.vxt", dir);
+    shape s = {1, 4, 4, 0, 0, 1000, 1};
+    struct rlimit old, lim;
+    getrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, SIG_IGN);
+    lim = old;
+    lim.rlim_cur = 40; /* the signature fits, the HEADER chunk does not */
+    setrlimit(RLIMIT_FSIZE, &lim);
+    vx_trace_header h;
+    vx_trace_writer *w = open_writer_hdr(path, &s, &h);
+    vxrec_pipe *p = NULL;
+    bool started = w && vxrec_pipe_start(&p, w, &h, 4, false) == VX_OK, refused = false;
+    tgen g;
+    tgen_init(&g, 5, 1, 4, 4, 0);
+    uint32_t i = 0;
+    for (; started && i < 3000000 && !refused; i++)
+        refused = !vxrec_pipe_event(p, tgen_next(&g));
+    char msg[600] = "";
+    vx_err e = started ? vxrec_pipe_finish(p, msg, sizeof msg, NULL) : VX_OK;
+    setrlimit(RLIMIT_FSIZE, &old);
+    ok(started && e != VX_OK && strstr(msg, "cannot write the trace's header") && refused,
+       "a header the writer thread cannot write: its error comes back, the producer is refused "
+       "(after %u events: %s)",
+       i, msg);
+    if (w) vx_trace_writer_free(w);
+    tgen_free(&g);
+
+    vx_trace_writer *a = NULL, *b = NULL;
+    vx_trace_writer_opts o = {VX_TRACE_W_FORCE, 4096};
+    char pa[600], pb[600];
+    snprintf(pa, sizeof pa, "%s/hdr-a.vxt", dir);
+    snprintf(pb, sizeof pb, "%s/hdr-b.vxt", dir);
+    h.threads = 3; /* not a power of two */
+    vx_err ea = VX_OK, eb = VX_OK;
+    if (!vx_trace_writer_new(&a) && !vx_trace_writer_create(a, pa, &o))
+        ea = vx_trace_writer_header_check(a, &h);
+    if (!vx_trace_writer_new(&b) && !vx_trace_writer_create(b, pb, &o))
+        eb = vx_trace_writer_header(b, &h);
+    ok(a && b && ea == VX_ERR_CONFIG && eb == VX_ERR_CONFIG &&
+           strstr(vx_trace_writer_errmsg(a), "impossible platform 1x1x4x3") &&
+           strstr(vx_trace_writer_errmsg(b), "impossible platform 1x1x4x3") &&
+           vx_trace_writer_header(a, &h) == VX_ERR_CONFIG,
+       "a header the check refuses: as vx_trace_writer_header refuses it (%s), and the writer "
+       "stays failed",
+       a ? vx_trace_writer_errmsg(a) : "");
+    if (a) vx_trace_writer_free(a);
+    if (b) vx_trace_writer_free(b);
 }
 
 /* vx_trace_writer_logrecs stops at a byte that starts no record, and refuses a record
@@ -588,7 +656,7 @@ int main(void)
         {1, 3, 64, 1, 20000, 6000, 5},  /* 64 lanes: full copies */
         {2, 2, 128, 1, 30000, 8000, 6}, /* 128 lanes: the simulator waits for the writer */
     };
-    tap_plan((int)(sizeof shapes / sizeof shapes[0] + 11));
+    tap_plan((int)(sizeof shapes / sizeof shapes[0] + 13));
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         char name[64];
         snprintf(name, sizeof name, "%ux%ux%u%s", shapes[i].cores, shapes[i].warps,
@@ -596,6 +664,7 @@ int main(void)
         same_bytes(dir, &shapes[i], name);
     }
     write_fails(dir);
+    header_fails(dir);
     deferred(dir);
     logrecs_edges(dir);
     logrecs_stores(dir);
