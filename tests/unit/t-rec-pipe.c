@@ -298,22 +298,28 @@ static void deferred(const char *dir)
        cut, n);
 }
 
-/* A writer that cannot write (a file-size limit, as a full disk): the pipe reports the
- * writer thread's error, and neither side hangs. */
-static void write_fails(const char *dir)
+/*
+ * Events through the pipe into path while the file may grow to limit bytes only (as a
+ * full disk), the header written by the pipe's thread (hdr_on_thread) or before: the
+ * writer thread's error must come back from finish with `expect` in its message, the
+ * producer must be refused, and neither side may hang.
+ */
+static void limited_run(const char *path, rlim_t limit, bool hdr_on_thread, const char *expect,
+                        const char *what)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/limited.vxt", dir);
     shape s = {1, 4, 4, 0, 0, 1000, 1};
     struct rlimit old, lim;
     getrlimit(RLIMIT_FSIZE, &old);
     signal(SIGXFSZ, SIG_IGN); /* write() fails with EFBIG instead */
     lim = old;
-    lim.rlim_cur = 256 * 1024;
+    lim.rlim_cur = limit;
     setrlimit(RLIMIT_FSIZE, &lim);
-    vx_trace_writer *w = open_writer(path, &s);
+    vx_trace_header h;
+    vx_trace_writer *w = open_writer_hdr(path, &s, hdr_on_thread ? &h : NULL);
     vxrec_pipe *p = NULL;
-    bool started = w && vxrec_pipe_start(&p, w, NULL, 4, true) == VX_OK, refused = false;
+    bool started =
+             w && vxrec_pipe_start(&p, w, hdr_on_thread ? &h : NULL, 4, !hdr_on_thread) == VX_OK,
+         refused = false;
     tgen g;
     tgen_init(&g, 5, 1, 4, 4, 0);
     uint32_t i = 0;
@@ -322,48 +328,36 @@ static void write_fails(const char *dir)
     char msg[600] = "";
     vx_err e = started ? vxrec_pipe_finish(p, msg, sizeof msg, NULL) : VX_OK;
     setrlimit(RLIMIT_FSIZE, &old);
-    ok(started && e != VX_OK && strstr(msg, "cannot record an event") && refused,
-       "a failing write: the writer thread's error comes back, the producer is refused (after "
-       "%u events: %s)",
-       i, msg);
+    ok(started && e != VX_OK && strstr(msg, expect) && refused,
+       "%s: the writer thread's error comes back, the producer is refused (after %u events: %s)",
+       what, i, msg);
     if (w) vx_trace_writer_free(w);
     tgen_free(&g);
 }
 
-/* A header the pipe's thread cannot write (the file-size limit below the image): its
- * error comes back from the pipe, the producer is refused, nothing hangs.  And a
- * header vx_trace_writer_header_check refuses is refused with the message
+/* A writer that cannot write: the pipe reports the writer thread's error. */
+static void write_fails(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/limited.vxt", dir);
+    limited_run(path, 256 * 1024, false, "cannot record an event", "a failing write");
+}
+
+/* A header the pipe's thread cannot write (the file-size limit: the signature fits,
+ * the HEADER chunk does not): its error comes back from the pipe.  And a header
+ * vx_trace_writer_header_check refuses is refused with the message
  * vx_trace_writer_header gives. */
 static void header_fails(const char *dir)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/hdr.vxt", dir);
-    shape s = {1, 4, 4, 0, 0, 1000, 1};
-    struct rlimit old, lim;
-    getrlimit(RLIMIT_FSIZE, &old);
-    signal(SIGXFSZ, SIG_IGN);
-    lim = old;
-    lim.rlim_cur = 40; /* the signature fits, the HEADER chunk does not */
-    setrlimit(RLIMIT_FSIZE, &lim);
-    vx_trace_header h;
-    vx_trace_writer *w = open_writer_hdr(path, &s, &h);
-    vxrec_pipe *p = NULL;
-    bool started = w && vxrec_pipe_start(&p, w, &h, 4, false) == VX_OK, refused = false;
-    tgen g;
-    tgen_init(&g, 5, 1, 4, 4, 0);
-    uint32_t i = 0;
-    for (; started && i < 3000000 && !refused; i++)
-        refused = !vxrec_pipe_event(p, tgen_next(&g));
-    char msg[600] = "";
-    vx_err e = started ? vxrec_pipe_finish(p, msg, sizeof msg, NULL) : VX_OK;
-    setrlimit(RLIMIT_FSIZE, &old);
-    ok(started && e != VX_OK && strstr(msg, "cannot write the trace's header") && refused,
-       "a header the writer thread cannot write: its error comes back, the producer is refused "
-       "(after %u events: %s)",
-       i, msg);
-    if (w) vx_trace_writer_free(w);
-    tgen_free(&g);
+    limited_run(path, 40, true, "cannot write the trace's header",
+                "a header the writer thread cannot write");
 
+    shape s = {1, 4, 4, 0, 0, 1000, 1};
+    vx_trace_header h;
+    vx_trace_writer *w = open_writer_hdr(path, &s, &h); /* h filled and checked */
+    if (w) vx_trace_writer_free(w);
     vx_trace_writer *a = NULL, *b = NULL;
     vx_trace_writer_opts o = {VX_TRACE_W_FORCE, 4096};
     char pa[600], pb[600];
