@@ -75,10 +75,10 @@ struct rec {
      * time in this thread (fewer switches between simulating and encoding) */
     vx_log log;
     uint8_t *logbuf;
-    uint64_t log_cycle0;                /* cycle of the event before the log's first record */
-    uint64_t nevents;                   /* events other than issues (vx_sim_index counts those) */
-    uint8_t *kf_pages;                  /* pages of the keyframe being taken (writer-thread mode) */
-    size_t kf_npages, kf_cap, kf_alloc; /* pages, their bytes, the buffer's bytes */
+    uint64_t log_cycle0; /* cycle of the event before the log's first record */
+    uint64_t nevents;    /* events other than issues (vx_sim_index counts those) */
+    uint8_t *kf_pages;   /* pages of the keyframe being taken (writer-thread mode) */
+    size_t kf_npages, kf_bytes, kf_alloc; /* pages, their bytes, the buffer's size */
     bool progress;
     double t0, last_print;
     bool progress_shown;
@@ -102,7 +102,7 @@ static void rec_fail(rec *r, vx_err e, const char *what)
 static void count_cb(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page)
 {
     (void)space, (void)addr, (void)page;
-    ((rec *)ctx)->kf_cap += 8 + VX_TRACE_PAGE_SIZE;
+    ((rec *)ctx)->kf_bytes += 8 + VX_TRACE_PAGE_SIZE;
 }
 
 static void page_cb(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page)
@@ -111,7 +111,7 @@ static void page_cb(void *ctx, uint32_t space, uint32_t addr, const uint8_t *pag
     if (r->err) return;
     if (r->pipe) { /* copy now: the simulator goes on changing its memory */
         const size_t rec_len = 8 + VX_TRACE_PAGE_SIZE;
-        if ((r->kf_npages + 1) * rec_len > r->kf_cap) { /* counted before: never */
+        if ((r->kf_npages + 1) * rec_len > r->kf_bytes) { /* counted before: never */
             r->err = VX_ERR_STATE;
             snprintf(r->errmsg, sizeof r->errmsg, "a keyframe's pages changed while taken");
             return;
@@ -146,10 +146,10 @@ static void take_keyframe(rec *r, bool first)
         return;
     }
     if (r->pipe) {
-        /* the exact size first: one buffer, no regrowth, huge pages when large */
-        r->kf_npages = r->kf_cap = 0;
+        /* the exact size first: one buffer (usually the last keyframe's), no regrowth */
+        r->kf_npages = r->kf_bytes = 0;
         if (!first) vx_sim_visit_pages(r->sim, false, count_cb, r);
-        if (!(r->kf_pages = vxrec_pipe_pages(r->pipe, r->kf_cap, &r->kf_alloc))) {
+        if (!(r->kf_pages = vxrec_pipe_pages(r->pipe, r->kf_bytes, &r->kf_alloc))) {
             free(st);
             r->err = VX_ERR_NOMEM;
             snprintf(r->errmsg, sizeof r->errmsg, "out of memory taking a keyframe");
@@ -490,13 +490,11 @@ int vxrec_record(const vxrec_opts *o)
     const long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     bool thread = o->writer_thread > 0 || (o->writer_thread < 0 && ncpu >= 2);
     bool cthread = o->compress_thread > 0 || (o->compress_thread < 0 && ncpu >= 3);
-    if ((e = vx_trace_writer_header_check(r.w, &h))) {
-        fprintf(stderr, "%s: %s\n", vxrec_prog, vx_trace_writer_errmsg(r.w));
-        goto out;
-    }
-    if (thread && vxrec_pipe_start(&r.pipe, r.w, &h, cfg->threads, cthread) != VX_OK)
+    e = vx_trace_writer_header_check(r.w, &h);
+    if (!e && thread && vxrec_pipe_start(&r.pipe, r.w, &h, cfg->threads, cthread) != VX_OK)
         r.pipe = NULL; /* no thread: encode in this one */
-    if (!r.pipe && (e = vx_trace_writer_header(r.w, &h))) {
+    if (!e && !r.pipe) e = vx_trace_writer_header(r.w, &h);
+    if (e) {
         fprintf(stderr, "%s: %s\n", vxrec_prog, vx_trace_writer_errmsg(r.w));
         goto out;
     }

@@ -613,6 +613,41 @@ static ALWAYS_INLINE bool log_store(vx_sim *s, uint32_t core, uint32_t gw, const
 }
 
 /*
+ * The compact log record (vx_event.h) of an issue at the log's cursor: with commit
+ * (VX_LOG_COMMIT | VX_LOG_F for the float file | the register), its commit of the
+ * values v of lanes 0..nt-1; with commit 0, of an issue without effects.  Values of
+ * the form base + lane * stride (uniform ones too) go as the two numbers from 8
+ * lanes up (4 lanes would take as many bytes), when the log's client takes them.
+ * false when the log has no room.
+ */
+static ALWAYS_INLINE bool log_put(vx_log *lg, uint64_t dc, uint32_t core, uint32_t wi, uint32_t pc,
+                                  uint32_t insn, uint64_t tm0, unsigned commit, const uint32_t *v,
+                                  uint32_t nt)
+{
+    uint32_t base = 0, stride = 0, off = 1;
+    if (commit && nt >= 8 && lg->affine) {
+        base = v[0];
+        stride = v[1] - v[0];
+        off = log_affine_dif(v, base, stride, nt);
+    }
+    const uint8_t k = (uint8_t)(commit | (off ? 0 : VX_LOG_AFFINE));
+    const size_t need = VX_LOGREC_SIZE(k, nt);
+    if (!(VX_LIKELY((size_t)(lg->end - lg->pos) >= need) || lg->refill(lg, need))) return false;
+    vx_logrec *q = (vx_logrec *)(void *)lg->pos;
+    vx_logrec_head(q, (uint32_t)dc, k, core, wi, pc, insn, (uint32_t)tm0);
+    uint32_t *o = (uint32_t *)(void *)(q + 1);
+    if (!off) {
+        o[0] = base;
+        o[1] = stride;
+        o[2] = o[3] = 0;
+    } else if (commit) {
+        memcpy(o, v, 4 * (size_t)nt);
+    }
+    lg->pos += need;
+    return true;
+}
+
+/*
  * The compact log record of an issue whose one effect is a commit of register reg
  * of the x (f = 0) or f file (f = VX_LOG_F) to the lanes of its mask, written
  * straight from the register file v when the commit happens, as log_store does for
@@ -632,28 +667,7 @@ static ALWAYS_INLINE bool log_commit(vx_sim *s, uint32_t core, uint32_t gw, cons
     if (nt > 32 || tm1 || (ev->ncommits | ev->nmem | ev->nwctl | ev->nconsole | ev->nreads) ||
         dc >= 64 || (core | wi) >= 256)
         return false;
-    /* values base + lane * stride go as the two numbers from 8 lanes up (issue_impl) */
-    uint32_t base = 0, stride = 0, off = 1;
-    if (nt >= 8 && lg->affine) {
-        base = v[0];
-        stride = v[1] - v[0];
-        off = log_affine_dif(v, base, stride, nt);
-    }
-    const uint8_t k = (uint8_t)(VX_LOG_COMMIT | (off ? 0 : VX_LOG_AFFINE) | f | reg);
-    const size_t need = VX_LOGREC_SIZE(k, nt);
-    if ((size_t)(lg->end - lg->pos) < need && !lg->refill(lg, need)) return false;
-    vx_logrec *q = (vx_logrec *)(void *)lg->pos;
-    vx_logrec_head(q, (uint32_t)dc, k, core, wi, pc, in->raw, (uint32_t)tm0);
-    uint32_t *o = (uint32_t *)(void *)(q + 1);
-    if (!off) {
-        o[0] = base;
-        o[1] = stride;
-        o[2] = o[3] = 0;
-    } else {
-        memcpy(o, v, 4 * (size_t)nt);
-    }
-    lg->pos += need;
-    return true;
+    return log_put(lg, dc, core, wi, pc, in->raw, tm0, VX_LOG_COMMIT | f | reg, v, nt);
 }
 
 static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx_insn *in,
@@ -1745,7 +1759,7 @@ report:
         vx_log *const lg = s->log;
         if (lg && VX_LIKELY(!mode && r != VX_X_FAULT)) {
             /* the compact log (vx_sim.h), for the common issues */
-            if (s->logged) { /* a store that wrote its own record (log_store) */
+            if (s->logged) { /* an issue that wrote its own record (log_store, log_commit) */
                 s->logged = false;
                 lg->cycle = s->cycle;
                 return r;
@@ -1758,33 +1772,9 @@ report:
                           ncm <= 1 && dc < 64 && (core | wi) < 256 &&
                           (!ncm || (c->lanes == (vx_lanes)tm0 && c->reg < 32 &&
                                     (c->file == VX_RF_X || c->file == VX_RF_F))))) {
-                /* values of the form base + lane * stride (uniform ones too) go as the
-                 * two numbers from 8 lanes up (4 lanes would take as many bytes), when
-                 * the log's client takes them */
-                const uint32_t *v = ncm ? c->values : NULL;
-                uint32_t base = 0, stride = 0, off = 1;
-                if (ncm && nt >= 8 && lg->affine) {
-                    base = v[0];
-                    stride = v[1] - v[0];
-                    off = log_affine_dif(v, base, stride, nt);
-                }
-                const bool aff = !off;
-                const uint8_t k = ncm ? (uint8_t)(VX_LOG_COMMIT | (aff ? VX_LOG_AFFINE : 0) |
-                                                  (c->file == VX_RF_F ? VX_LOG_F : 0) | c->reg)
-                                      : 0;
-                const size_t need = VX_LOGREC_SIZE(k, nt);
-                if (VX_LIKELY((size_t)(lg->end - lg->pos) >= need) || lg->refill(lg, need)) {
-                    vx_logrec *q = (vx_logrec *)(void *)lg->pos;
-                    vx_logrec_head(q, (uint32_t)dc, k, core, wi, pc, in->raw, (uint32_t)tm0);
-                    if (aff) {
-                        uint32_t *o = (uint32_t *)(void *)(q + 1);
-                        o[0] = base;
-                        o[1] = stride;
-                        o[2] = o[3] = 0;
-                    } else if (ncm) {
-                        memcpy(q + 1, v, 4 * nt);
-                    }
-                    lg->pos += need;
+                const unsigned k =
+                    ncm ? VX_LOG_COMMIT | (c->file == VX_RF_F ? VX_LOG_F : 0) | c->reg : 0;
+                if (log_put(lg, dc, core, wi, pc, in->raw, tm0, k, ncm ? c->values : NULL, nt)) {
                     lg->cycle = s->cycle;
                     return r;
                 }

@@ -184,7 +184,7 @@ struct vx_sim {
     void *obs_ctx;
     unsigned obs_flags;
     vx_log *log; /* the compact log of common issues, or NULL */
-    bool logged; /* the issue being executed wrote its own log record (a store) */
+    bool logged; /* the issue being executed wrote its own log record (log_store, log_commit) */
     vx_sim_console_fn con_fn;
     void *con_ctx;
 

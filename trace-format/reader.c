@@ -978,8 +978,9 @@ static vx_err check_digests(vx_trace_reader *r)
     return VX_OK;
 }
 
-/* Add key to an open-addressing set (cap a power of two, never full); false when it
- * was there already. */
+/* Add key to an open-addressing set of (space, page) keys (cap a power of two, never
+ * full; key + 1 stored, 0 = empty): VX_TRACE_PAGES_ALL and the full check's
+ * duplicate test.  false when it was there already. */
 static bool set_insert(uint64_t *set, size_t cap, uint64_t key)
 {
     uint64_t h = (key + 1) * 0x9E3779B97F4A7C15ull;
@@ -1335,8 +1336,6 @@ vx_err vx_trace_reader_keyframe(vx_trace_reader *r, size_t k, vx_trace_keyframe 
         return rfail(r, VX_ERR_RANGE, "no keyframe %zu (the trace has %zu)", k, r->nkf);
     return load_kf(r, k, info ? info : &tmp, state, len);
 }
-
-/* Open-addressing set of (space, page) keys for VX_TRACE_PAGES_ALL; key + 1 stored, 0 = empty. */
 
 static vx_err visit_pages(vx_trace_reader *r, size_t k, vx_trace_page_fn fn, void *ctx,
                           uint64_t *set, size_t setcap, size_t *setn)
