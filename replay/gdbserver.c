@@ -289,6 +289,17 @@ static void default_focus(vx_gdbserver *s)
     }
 }
 
+/*
+ * After a jump in time (monitor seek / restart) GDB still has the thread it had
+ * selected: keep it while its warp is live at the new position, else pick one.
+ */
+static void refocus(vx_gdbserver *s)
+{
+    vx_warp_info wi;
+    if (warp_info(s, s->focus_gw, &wi) && wi.active) return;
+    default_focus(s);
+}
+
 /* ---- registers ------------------------------------------------------------------------------ */
 
 static bool read_reg(const vx_gdbserver *s, uint32_t gw, uint32_t lane, const vx_regdesc *r,
@@ -343,8 +354,11 @@ static void send_stop(vx_gdbserver *s, const vx_engine_stop *st)
     if (st->why == VX_WHY_INTERRUPT) sig = SIG_INT;
     uint32_t gw = s->focus_gw, lane = s->focus_lane;
     if (s->opts.thread_per_warp) lane = shown_lane(s, gw);
+    /* GDB takes the thread of a stop reply as the server's general thread from then on
+     * (it sends no Hg for it), so the server does the same. */
+    s->g_tid = (int64_t)vx_gdbserver_tid(s, gw, lane);
     out_reset(s);
-    out_printf(s, "T%02xthread:%" PRIx64 ";", sig & 0xff, vx_gdbserver_tid(s, gw, lane));
+    out_printf(s, "T%02xthread:%" PRIx64 ";", sig & 0xff, (uint64_t)s->g_tid);
     switch (st->why) {
     case VX_WHY_BREAK:
         if (s->swbreak_ok) out_str(s, "swbreak:;");
@@ -726,13 +740,17 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
             return;
         }
         m.step_gwarp = gw;
-    } else if (only_tid > 0) {
-        uint32_t ogw, olane;
-        if (!tid_decode(s, only_tid, &ogw, &olane)) {
+    } else {
+        /* A breakpoint stop reports this thread when its warp stops there with the
+         * lane active (run_motion): GDB's `finish` and thread-specific breakpoints
+         * wait for the thread they were set for. */
+        if (!motion_thread(s, only_tid, &gw, &lane)) {
             reply(s, "E01");
             return;
         }
-        m.only_gwarp = ogw;
+        if (only_tid > 0) m.only_gwarp = gw;
+        s->focus_gw = gw;
+        s->focus_lane = lane;
     }
     run_motion(s, &m, lane);
 }
@@ -948,7 +966,7 @@ static void warp_state_text(vx_gdbserver *s, uint32_t gw, char *buf, size_t cap)
         return;
     }
     if (!wi.active)
-        snprintf(buf, cap, "finished");
+        snprintf(buf, cap, wi.issued ? "finished" : "not started");
     else if (wi.halted)
         snprintf(buf, cap, "halted by the DM");
     else if (wi.barrier >= 0)
@@ -1242,7 +1260,7 @@ static void mon_seek(vx_gdbserver *s, text *t, const char *arg)
         tprintf(t, "seek failed: %s\n", m && *m ? m : vx_strerror(err));
         if (s->opts.log) fprintf(s->opts.log, "vxreplay: %s\n", m && *m ? m : vx_strerror(err));
     }
-    default_focus(s);
+    refocus(s);
     mon_when(s, t, NULL);
 }
 
@@ -1360,7 +1378,7 @@ static void mon_restart(vx_gdbserver *s, text *t, const char *arg)
         tprintf(t, "restart failed: %s\n", m && *m ? m : vx_strerror(err));
         return;
     }
-    default_focus(s);
+    refocus(s);
     mon_when(s, t, NULL);
 }
 
@@ -1400,10 +1418,11 @@ static void mon_config(vx_gdbserver *s, text *t, const char *arg)
     (void)arg;
     tprintf(t,
             "clusters=%" PRIu32 " cores=%" PRIu32 " warps=%" PRIu32 " threads=%" PRIu32
-            " gdb_thread=%s lane=%" PRIu32 " events=%" PRIu64 "\n",
+            " gdb_thread=%s lane=%" PRIu32 " events=%" PRIu64 " thread=%" PRIu64 "\n",
             s->cfg->clusters, s->cfg->cores, s->cfg->warps, s->cfg->threads,
             s->opts.thread_per_warp ? "warp" : "lane", shown_lane(s, s->focus_gw),
-            vx_engine_end(s->e));
+            vx_engine_end(s->e),
+            vx_gdbserver_tid(s, s->focus_gw, shown_lane(s, s->focus_gw)));
 }
 
 static void mon_info(vx_gdbserver *s, text *t, const char *arg)

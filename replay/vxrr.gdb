@@ -88,6 +88,19 @@ def _vx_refresh():
     except gdb.error:
         pass
     gdb.execute("info threads", to_string=True)  # refresh the thread list
+    try:
+        th = gdb.selected_thread()
+        if th is not None and th.is_valid() and not th.is_exited():
+            return
+    except Exception:  # GDB has dropped the selected thread's object
+        pass
+    # The selected thread's warp does not exist at the new position: take the
+    # server's current thread (the next to issue there).
+    tid = int(_vx_config().get("thread", "0"))
+    for t in gdb.selected_inferior().threads():
+        if t.ptid[1] == tid or (t.ptid[1] == 0 and t.ptid[2] == tid):
+            t.switch()
+            return
 
 
 def _vx_select(gwarp, lane):

@@ -369,6 +369,71 @@ R["when0"] = st["when"]
         self.assertIn("No more reverse-execution history", segs[3][1])
         self.assertRegex(R["when0"], r"event 0 of")
 
+    def test_finish_in_other_lane(self):
+        """finish from a lane other than the one that stopped returns in that lane, with its value"""
+        L = self.lines
+        out, R = self.gdb('''
+ex("break leaf")
+go("continue")
+ex("delete")
+w, l = warp_lane()
+ex("vx-thread %d %d" % (w, (l + 1) % NT))
+t0 = tid()
+R["x"] = val("x")
+st = go("finish")
+R["after"] = [func(), line(), st.get("thread") == t0, tid() == t0]
+R["r"] = val("$a0")
+''')
+        segs = segments(out)
+        self.assertEqual(R["after"], ["middle", L["MID_CALL"], True, True])
+        self.assertEqual(R["r"], 3 * R["x"] + 1)
+        self.assertIn("Value returned is $1 = %d" % (3 * R["x"] + 1), segs[1][1])
+
+    def test_seek_keeps_selected_thread(self):
+        """vx-seek to where another warp issues next: the stopped thread (GDB's first) shows its own warp"""
+        out, R = self.gdb('''
+ex("break leaf")
+st = go("continue")
+while tid() != 1:
+    st = go("continue")
+ex("delete")
+now = int(re.search(r"event (\\d+)", st["when"]).group(1))
+def warp_pcs():
+    return {int(m.group(1)): int(m.group(2), 16)
+            for m in re.finditer(r"^(\\d+)\\s+\\d+\\s+\\d+\\s+0x([0-9a-f]+)", ex("monitor warps"), re.M)}
+for m in range(1, 400):
+    wh = ex("vx-seek %d" % (now + m))
+    g = int(re.search(r"gwarp (\\d+)", wh).group(1))
+    pcs = warp_pcs()
+    if g != 0 and pcs[g] != pcs[0]:
+        break
+R["g"] = g
+R["t"] = tid()
+R["pcs"] = [pc(), pcs[0]]
+''')
+        self.assertNotEqual(R["g"], 0)                   # another warp issues next there
+        self.assertEqual(R["t"], 1)
+        self.assertEqual(R["pcs"][0], R["pcs"][1])       # warp 0's pc, as monitor warps says
+
+    def test_seek_before_warp_exists(self):
+        """vx-seek to before the selected thread's warp was spawned selects a live thread"""
+        out, R = self.gdb('''
+ex("break leaf")
+while warp_lane()[0] == 0:
+    go("continue")
+ex("delete")
+R["w"] = warp_lane()[0]
+ex("vx-seek 1")
+R["live"] = gdb.selected_thread().is_valid() and not gdb.selected_thread().is_exited()
+R["w1"] = warp_lane()[0]
+st = go("stepi")
+R["when"] = st["when"]
+''')
+        self.assertNotEqual(R["w"], 0)
+        self.assertTrue(R["live"])
+        self.assertEqual(R["w1"], 0)                     # only warp 0 runs at event 1
+        self.assertRegex(R["when"], r"event 2 of")
+
     def test_switch_threads(self):
         """info threads names warps and lanes; each thread shows its own lane's registers"""
         out, R = self.gdb('''
