@@ -1421,8 +1421,7 @@ static void mon_config(vx_gdbserver *s, text *t, const char *arg)
             " gdb_thread=%s lane=%" PRIu32 " events=%" PRIu64 " thread=%" PRIu64 "\n",
             s->cfg->clusters, s->cfg->cores, s->cfg->warps, s->cfg->threads,
             s->opts.thread_per_warp ? "warp" : "lane", shown_lane(s, s->focus_gw),
-            vx_engine_end(s->e),
-            vx_gdbserver_tid(s, s->focus_gw, shown_lane(s, s->focus_gw)));
+            vx_engine_end(s->e), vx_gdbserver_tid(s, s->focus_gw, shown_lane(s, s->focus_gw)));
 }
 
 static void mon_info(vx_gdbserver *s, text *t, const char *arg)
