@@ -195,7 +195,7 @@ static uint32_t gwarp_of(const vx_engine *e, const vx_event *ev)
 
 static vx_err trace_error(vx_engine *e, vx_err err)
 {
-    seterr(e, "%s: %s", e->path, vx_trace_reader_errmsg(e->rd));
+    seterr(e, "%s", vx_trace_reader_errmsg(e->rd)); /* it names the file */
     return err;
 }
 
@@ -1070,15 +1070,17 @@ static vx_err scan_range(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
 {
     vx_err err = vx_trace_reader_seek(e->sr, lo);
     if (err) {
-        seterr(e, "%s: %s", e->path, vx_trace_reader_errmsg(e->sr));
+        seterr(e, "%s", vx_trace_reader_errmsg(e->sr)); /* it names the file */
         return err;
     }
     for (;;) {
         const vx_event *ev;
+        /* not a chunk further than needed: one that cannot be read may follow */
+        if (vx_trace_reader_tell(e->sr) >= hi) return VX_OK;
         err = vx_trace_reader_next(e->sr, &ev);
         if (err == VX_ERR_END) return VX_OK;
         if (err) {
-            seterr(e, "%s: %s", e->path, vx_trace_reader_errmsg(e->sr));
+            seterr(e, "%s", vx_trace_reader_errmsg(e->sr)); /* it names the file */
             return err;
         }
         if (ev->kind == VX_EV_END) return VX_OK;
@@ -1556,7 +1558,7 @@ static vx_err read_ending(vx_engine *e, const vx_trace_summary *sum)
         }
     }
 bad:
-    seterr(e, "%s: %s", e->path, vx_trace_reader_errmsg(e->sr));
+    seterr(e, "%s", vx_trace_reader_errmsg(e->sr)); /* it names the file */
     return err;
 }
 

@@ -666,10 +666,18 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
     vx_err err = vx_engine_resume(s->e, m, &st);
     if (err != VX_OK) {
         report_error(s, err);
-        /* The engine stays at a consistent position; show it as an abort there. */
         memset(&st, 0, sizeof st);
-        st.why = VX_WHY_FAULT;
-        st.fault.signal = SIG_ABRT;
+        if (err == VX_ERR_CORRUPT || err == VX_ERR_TRUNC || err == VX_ERR_IO ||
+            err == VX_ERR_FORMAT) {
+            /* The trace cannot be read past here: history ends here in this direction. */
+            console(s, "vxreplay: history ends at event %" PRIu64 " (the trace is unreadable %s)\n",
+                    vx_engine_now(s->e), m->backward ? "before it" : "past it");
+            st.why = m->backward ? VX_WHY_BEGIN : VX_WHY_END;
+        } else {
+            /* The engine stays at a consistent position (a divergence): an abort there. */
+            st.why = VX_WHY_FAULT;
+            st.fault.signal = SIG_ABRT;
+        }
         remember_stop(s, &st);
         send_stop(s, &st);
         return;
@@ -1222,6 +1230,9 @@ static void mon_when(vx_gdbserver *s, text *t, const char *arg)
                 is.cycle, is.core, is.warp, is.gwarp,
                 vx_gdbserver_tid(s, is.gwarp, lane < 128 ? lane : 0), is.pc,
                 is.faults ? " and faults" : "");
+    } else if (now < end) {
+        const char *m = vx_engine_errmsg(s->e);
+        tprintf(t, ": the trace cannot be read past here (%s)\n", m && *m ? m : "unreadable chunk");
     } else {
         uint32_t code = 0;
         vx_fault f;

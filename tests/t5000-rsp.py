@@ -556,6 +556,47 @@ class CommandLineTests(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("cut.vxt", r.stderr)
 
+    def test_corrupt_chunk_ends_history(self):
+        """a flipped byte in a middle EVENTS chunk: history ends before it (replaylog), named on the console"""
+        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+        import vxt_spec
+        d = vxtest.tmpdir()
+        good = os.path.join(d, "chunks.vxt")
+        r = vxtest.run([vxtest.prog("vxrec"), "-q", "--chunk-size", "4096", vxtest.kernel("vecadd"),
+                        "-o", good])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(good, "rb") as f:
+            data = bytearray(f.read())
+        events = [c for c in vxt_spec.Trace(bytes(data)).chunks if c.type == vxt_spec.CH_EVENTS]
+        self.assertGreater(len(events), 4)
+        bad_chunk = events[len(events) // 2]
+        data[bad_chunk.off + 28 + bad_chunk.stored // 2] ^= 0x40
+        bad = os.path.join(d, "flipped.vxt")
+        with open(bad, "wb") as f:
+            f.write(data)
+        srv = Server(bad)
+        try:
+            c = srv.client()
+            c.handshake()
+            c.console = []
+            sig, f = parse_stop(c.cmd("vCont;c"))
+            text = "".join(c.console)
+            when = c.monitor("when")[1]
+            sig2, f2 = parse_stop(c.cmd("bc"))
+            when2 = c.monitor("when")[1]
+            c.close()
+        finally:
+            srv.stop()
+        self.assertEqual((sig, f.get("replaylog")), (5, "end"))
+        self.assertIn("EVENTS chunk at offset %d" % bad_chunk.off, text)
+        n = int(re.search(r"event (\d+) of (\d+)", when).group(1))
+        self.assertLessEqual(n, bad_chunk.key)           # stopped before the chunk's first event
+        self.assertGreater(n, 0)
+        self.assertIn("cannot be read past here", when)
+        self.assertIn("offset %d" % bad_chunk.off, when)
+        self.assertEqual((sig2, f2.get("replaylog")), (5, "begin"))   # the history before it is intact
+        self.assertRegex(when2, r"event 0 of")
+
     def test_usage(self):
         """usage errors: exit 2; --help and --version: exit 0"""
         self.assertEqual(vxtest.run([vxtest.prog("vxreplay")]).returncode, 2)
