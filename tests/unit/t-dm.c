@@ -719,6 +719,12 @@ static void test_dpc(void)
     is_u32(rd(sim, VX_DM_DPC), BASE, "DPC reads it back");
     int e = ev_find(0, VX_DM_SET_PC, 0);
     ok(e >= 0 && evs[e].value == BASE, "SET_PC event");
+    ev_clear();
+    wr(sim, VX_DM_DPC, BASE + 6);
+    wr(sim, VX_DM_DPC, 1);
+    is_u32(winfo(sim, 0).pc, BASE, "misaligned DPC writes are ignored");
+    is_u32(rd(sim, VX_DM_DPC), BASE, "DPC keeps the PC");
+    ok(ev_find(0, VX_DM_SET_PC, 0) < 0, "no SET_PC event for them");
     vx_sim_free(sim);
 }
 
