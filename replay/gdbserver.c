@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agentx.h"
 #include "rsp.h"
 #include "target_xml.h"
 
@@ -36,6 +37,19 @@
 #define SIG_INT  2u
 #define SIG_TRAP 5u
 #define SIG_ABRT 6u
+
+/*
+ * A breakpoint GDB inserted (Z0/Z1), with the conditions it asked the target to
+ * evaluate (ConditionalBreakpoints: agent expressions, any true one stops).
+ * Z packets are idempotent: inserting one again replaces its conditions.
+ */
+typedef struct zpoint {
+    uint32_t addr;
+    uint8_t type;
+    unsigned ncond;
+    uint8_t *code; /* the conditions' bytecode, one after the other */
+    size_t *lens;  /* their lengths */
+} zpoint;
 
 struct vx_gdbserver {
     /* the input bytes after the one being parsed (vx_gdbserver_input): a 0x03 that
@@ -64,6 +78,9 @@ struct vx_gdbserver {
     int32_t sel_lane; /* --thread-per-warp: lane shown for registers (-1: first active) */
     vx_engine_stop last_stop;
     bool have_last_stop;
+
+    zpoint *zp; /* inserted breakpoints */
+    size_t nzp, capzp;
 
     /* thread list iteration for qsThreadInfo */
     uint32_t list_gw, list_lane;
@@ -600,6 +617,117 @@ static void h_thread_alive(vx_gdbserver *s, const args *a)
 
 /* ---- handlers: breakpoints and watchpoints ----------------------------------------------------- */
 
+#define MAX_CONDS    64
+#define MAX_COND_LEN 0x4000
+
+static zpoint *zp_find(vx_gdbserver *s, unsigned type, uint32_t addr)
+{
+    for (size_t i = 0; i < s->nzp; i++)
+        if (s->zp[i].type == type && s->zp[i].addr == addr) return &s->zp[i];
+    return NULL;
+}
+
+static void zp_clear_conds(zpoint *z)
+{
+    free(z->code);
+    free(z->lens);
+    z->code = NULL;
+    z->lens = NULL;
+    z->ncond = 0;
+}
+
+static void zp_clear_all(vx_gdbserver *s)
+{
+    for (size_t i = 0; i < s->nzp; i++)
+        zp_clear_conds(&s->zp[i]);
+    s->nzp = 0;
+}
+
+/*
+ * The conditions of a Z0/Z1 packet, after its kind: ";X<len>,<hex bytecode>" each
+ * (a "cmds:" part, not asked for, ends the list).  False if malformed.
+ */
+static bool parse_conds(const char *p, const char *end, zpoint *z)
+{
+    uint8_t *code = NULL;
+    size_t *lens = NULL, total = 0;
+    unsigned n = 0;
+    while (p < end) {
+        if (*p++ != ';') goto bad;
+        if (end - p >= 5 && memcmp(p, "cmds:", 5) == 0) break;
+        uint64_t len;
+        if (p == end || *p++ != 'X' || !vx_rsp_parse_hex(&p, end, &len) || p == end ||
+            *p++ != ',' || len == 0 || len > MAX_COND_LEN || n == MAX_CONDS ||
+            (uint64_t)(end - p) < 2 * len)
+            goto bad;
+        uint8_t *nc = realloc(code, total + len);
+        if (nc) code = nc;
+        size_t *nl = realloc(lens, (n + 1) * sizeof *lens);
+        if (nl) lens = nl;
+        if (!nc || !nl) goto bad;
+        for (uint64_t i = 0; i < len; i++, p += 2) {
+            int hi = vx_rsp_hexval(p[0]), lo = vx_rsp_hexval(p[1]);
+            if (hi < 0 || lo < 0) goto bad;
+            code[total + i] = (uint8_t)(hi << 4 | lo);
+        }
+        lens[n++] = (size_t)len;
+        total += len;
+    }
+    zp_clear_conds(z);
+    z->code = code;
+    z->lens = lens;
+    z->ncond = n;
+    return true;
+bad:
+    free(code);
+    free(lens);
+    return false;
+}
+
+static void h_break_point(vx_gdbserver *s, const args *a, bool insert)
+{
+    const unsigned type = (unsigned)a->v[0];
+    const uint32_t addr = (uint32_t)a->v[1];
+    zpoint *z = zp_find(s, type, addr);
+    if (!insert) {
+        if (!z || vx_engine_break_remove(s->e, addr, VX_ENGINE_ANY_WARP) != VX_OK) {
+            reply(s, "E01");
+            return;
+        }
+        zp_clear_conds(z);
+        *z = s->zp[--s->nzp];
+        reply(s, "OK");
+        return;
+    }
+    zpoint fresh = {addr, (uint8_t)type, 0, NULL, NULL};
+    if (!parse_conds(a->str, a->str + a->slen, z ? z : &fresh)) {
+        reply(s, "E01");
+        return;
+    }
+    if (z) { /* already in: its conditions were replaced */
+        reply(s, "OK");
+        return;
+    }
+    if (s->nzp == s->capzp) {
+        size_t nc = s->capzp ? 2 * s->capzp : 16;
+        zpoint *nz = realloc(s->zp, nc * sizeof *nz);
+        if (!nz) {
+            zp_clear_conds(&fresh);
+            reply(s, "E0c");
+            return;
+        }
+        s->zp = nz;
+        s->capzp = nc;
+    }
+    if (vx_engine_break_insert(s->e, addr, VX_ENGINE_ANY_WARP) != VX_OK) {
+        zp_clear_conds(&fresh);
+        reply(s, "E01");
+        return;
+    }
+    s->zp[s->nzp++] = fresh;
+    reply(s, "OK");
+}
+
 static void h_point(vx_gdbserver *s, const args *a, bool insert)
 {
     uint64_t type = a->v[0], addr = a->v[1], kind = a->v[2];
@@ -607,21 +735,19 @@ static void h_point(vx_gdbserver *s, const args *a, bool insert)
         reply(s, "E01");
         return;
     }
-    vx_err err;
     if (type <= 1) {
-        err = insert ? vx_engine_break_insert(s->e, (uint32_t)addr, VX_ENGINE_ANY_WARP)
-                     : vx_engine_break_remove(s->e, (uint32_t)addr, VX_ENGINE_ANY_WARP);
-    } else {
-        if (kind == 0 || kind > UINT32_MAX) {
-            reply(s, "E01");
-            return;
-        }
-        vx_watch_kind wk = type == 2 ? VX_WATCH_WRITE : type == 3 ? VX_WATCH_READ : VX_WATCH_ACCESS;
-        uint32_t gw, lane;
-        uint32_t core = resolve(s, s->g_tid, &gw, &lane) ? core_of(s, gw) : 0;
-        err = insert ? vx_engine_watch_insert(s->e, wk, (uint32_t)addr, (uint32_t)kind, core)
-                     : vx_engine_watch_remove(s->e, wk, (uint32_t)addr, (uint32_t)kind, core);
+        h_break_point(s, a, insert);
+        return;
     }
+    if (kind == 0 || kind > UINT32_MAX) {
+        reply(s, "E01");
+        return;
+    }
+    vx_watch_kind wk = type == 2 ? VX_WATCH_WRITE : type == 3 ? VX_WATCH_READ : VX_WATCH_ACCESS;
+    uint32_t gw, lane;
+    uint32_t core = resolve(s, s->g_tid, &gw, &lane) ? core_of(s, gw) : 0;
+    vx_err err = insert ? vx_engine_watch_insert(s->e, wk, (uint32_t)addr, (uint32_t)kind, core)
+                        : vx_engine_watch_remove(s->e, wk, (uint32_t)addr, (uint32_t)kind, core);
     reply(s, err == VX_OK ? "OK" : "E01");
 }
 
@@ -654,6 +780,70 @@ static bool engine_poll(void *ctx)
     return s->io.poll && s->io.poll(s->io.ctx);
 }
 
+/* ---- breakpoint conditions (evaluated per lane) ---- */
+
+typedef struct cond_ctx {
+    vx_gdbserver *s;
+    uint32_t gw, lane;
+} cond_ctx;
+
+static bool cond_reg(void *ctx, unsigned reg, uint64_t *v)
+{
+    const cond_ctx *c = ctx;
+    const vx_regdesc *r = vx_regmap_find(&c->s->map, reg);
+    uint32_t x;
+    if (!r || !read_reg(c->s, c->gw, c->lane, r, &x)) return false;
+    *v = x;
+    return true;
+}
+
+static bool cond_mem(void *ctx, uint64_t addr, void *buf, size_t n)
+{
+    const cond_ctx *c = ctx;
+    return read_mem(c->s, core_of(c->s, c->gw), addr, buf, n) == n;
+}
+
+/* Does any condition of the breakpoints at pc hold for (gw, lane)?  An expression
+ * that cannot be evaluated counts as true (a stop to look at, not a silent miss). */
+static bool conds_hold(vx_gdbserver *s, uint32_t pc, uint32_t gw, uint32_t lane)
+{
+    cond_ctx c = {s, gw, lane};
+    const vx_agentx_env env = {&c, cond_reg, cond_mem};
+    for (size_t i = 0; i < s->nzp; i++) {
+        const zpoint *z = &s->zp[i];
+        if (z->addr != pc) continue;
+        const uint8_t *code = z->code;
+        for (unsigned k = 0; k < z->ncond; code += z->lens[k], k++) {
+            uint64_t v;
+            vx_agentx_result r = vx_agentx_eval(code, z->lens[k], &env, &v);
+            if (r != VX_AGENTX_OK || v != 0) return true;
+        }
+    }
+    return false;
+}
+
+#define LANE_ANY  (-2) /* a breakpoint without conditions: every lane stops */
+#define LANE_NONE (-1) /* conditions everywhere, none holds: go on */
+
+/* At a breakpoint stop of warp gw: the lane to report (prefer it when it qualifies). */
+static int break_lane(vx_gdbserver *s, uint32_t gw, uint32_t prefer)
+{
+    vx_warp_info wi;
+    if (!warp_info(s, gw, &wi)) return LANE_ANY;
+    bool conditional = false;
+    for (size_t i = 0; i < s->nzp; i++) {
+        if (s->zp[i].addr != wi.pc) continue;
+        if (s->zp[i].ncond == 0) return LANE_ANY;
+        conditional = true;
+    }
+    if (!conditional) return LANE_ANY;
+    if (prefer < s->threads && vx_lanes_test(wi.tmask, prefer) && conds_hold(s, wi.pc, gw, prefer))
+        return (int)prefer;
+    for (uint32_t l = 0; l < s->threads; l++)
+        if (l != prefer && vx_lanes_test(wi.tmask, l) && conds_hold(s, wi.pc, gw, l)) return (int)l;
+    return LANE_NONE;
+}
+
 /*
  * Run one motion and answer with a stop reply.  step_gw/step_lane name the
  * stepping thread (for steps) so the stop reports the same thread.
@@ -661,9 +851,23 @@ static bool engine_poll(void *ctx)
 static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step_lane)
 {
     vx_engine_stop st;
-    memset(&st, 0, sizeof st);
     vx_engine_set_poll(s->e, engine_poll, s);
-    vx_err err = vx_engine_resume(s->e, m, &st);
+    vx_err err;
+    int cond_lane = LANE_ANY;
+    for (;;) {
+        memset(&st, 0, sizeof st);
+        err = vx_engine_resume(s->e, m, &st);
+        if (err != VX_OK || st.why != VX_WHY_BREAK || s->nzp == 0) break;
+        /* A conditional breakpoint stops only in a lane where a condition holds;
+         * where none does, the same motion goes on from there. */
+        uint32_t prefer = st.gwarp == s->focus_gw ? s->focus_lane : st.has_lane ? st.lane : 0;
+        cond_lane = break_lane(s, st.gwarp, prefer);
+        if (cond_lane != LANE_NONE) break;
+        if (engine_poll(s)) {
+            st.why = VX_WHY_INTERRUPT;
+            break;
+        }
+    }
     if (err != VX_OK) {
         report_error(s, err);
         memset(&st, 0, sizeof st);
@@ -696,7 +900,10 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
         vx_warp_info wi;
         bool keep = st.gwarp == s->focus_gw && warp_info(s, st.gwarp, &wi) &&
                     vx_lanes_test(wi.tmask, s->focus_lane);
-        if (!keep) s->focus_lane = st.has_lane ? st.lane : 0;
+        if (cond_lane >= 0)
+            s->focus_lane = (uint32_t)cond_lane;
+        else if (!keep)
+            s->focus_lane = st.has_lane ? st.lane : 0;
         s->focus_gw = st.gwarp;
         break;
     }
@@ -920,7 +1127,7 @@ static void h_supported(vx_gdbserver *s, const args *a)
     out_reset(s);
     out_printf(s,
                "PacketSize=%x;QStartNoAckMode+;qXfer:features:read+;qXfer:threads:read+;"
-               "vContSupported+;ReverseStep+;ReverseContinue+",
+               "vContSupported+;ReverseStep+;ReverseContinue+;ConditionalBreakpoints+",
                PACKET_SIZE);
     if (s->swbreak_ok) out_str(s, ";swbreak+");
     if (s->hwbreak_ok) out_str(s, ";hwbreak+");
@@ -1528,7 +1735,7 @@ static const cmd commands[] = {
     {"Hg", true, "t", h_hg},
     {"Hc", true, "t", h_hc},
     {"T", true, "t", h_thread_alive},
-    {"Z", true, "x,x,x*", h_z_insert},
+    {"Z", true, "x,x,x?s", h_z_insert},
     {"z", true, "x,x,x*", h_z_remove},
     {"c", true, "?x", h_continue},
     {"C", true, "x*", h_continue},
@@ -1637,6 +1844,8 @@ void vx_gdbserver_free(vx_gdbserver *s)
     free(s->xml);
     free(s->threads_xml);
     free(s->out);
+    zp_clear_all(s);
+    free(s->zp);
     free(s);
 }
 
@@ -1652,6 +1861,7 @@ void vx_gdbserver_begin(vx_gdbserver *s, const vx_gdb_io *io)
     free(s->threads_xml);
     s->threads_xml = NULL;
     vx_engine_points_clear(s->e);
+    zp_clear_all(s);
     /* Every session starts at the beginning of history, like a fresh replay. */
     if (vx_engine_seek(s->e, 0) != VX_OK && s->opts.log)
         fprintf(s->opts.log, "vxreplay: %s\n", vx_engine_errmsg(s->e));
@@ -1680,6 +1890,7 @@ bool vx_gdbserver_input(vx_gdbserver *s, const uint8_t *buf, size_t n)
 void vx_gdbserver_end(vx_gdbserver *s)
 {
     vx_engine_points_clear(s->e);
+    zp_clear_all(s);
     s->over = true;
     memset(&s->io, 0, sizeof s->io);
 }

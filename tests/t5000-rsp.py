@@ -461,6 +461,28 @@ class RspTests(unittest.TestCase):
         self.assertEqual(f.get("replaylog"), "end")     # still usable at the end
         self.assertEqual(self.c.cmds("z0,%x,4" % pc)[:1], "E")   # not inserted any more
 
+    def test_breakpoint_conditions_and_idempotence(self):
+        """Z0 with agent-expression conditions (const 0 never stops, const 1 does); Z0 twice + z0 once removes"""
+        self.c.handshake()
+        entry = le32(parse_stop(self.c.cmd("?"))[1]["20"])
+        pc = entry + 8
+        never, always = "X3,220027", "X3,220127"      # const8 0; end  /  const8 1; end
+        self.assertEqual(self.c.cmds("Z0,%x,4;%s" % (pc, never)), "OK")
+        sig, f = parse_stop(self.c.cmd("vCont;c"))
+        self.assertEqual(f.get("replaylog"), "end")     # the condition never held
+        self.assertEqual(parse_stop(self.c.cmd("bc"))[1].get("replaylog"), "begin")
+        self.assertEqual(self.c.cmds("Z0,%x,4;%s;%s" % (pc, never, always)), "OK")   # replaced: any true stops
+        sig, f = parse_stop(self.c.cmd("vCont;c"))
+        self.assertIn("swbreak", f)
+        self.assertEqual(le32(f["20"]), pc)
+        self.assertEqual(self.c.cmds("Z0,%x,4" % pc), "OK")                # again, unconditional
+        self.assertEqual(self.c.cmds("z0,%x,4" % pc), "OK")                # one removal is enough
+        self.assertEqual(self.c.cmds("z0,%x,4" % pc)[:1], "E")
+        sig, f = parse_stop(self.c.cmd("vCont;c"))
+        self.assertEqual(f.get("replaylog"), "end")
+        for bad in ("X3,2200", "X0,", "Y3,220027", "X3,22zz27", "X3,220027;"):
+            self.assertEqual(self.c.cmds("Z0,%x,4;%s" % (pc, bad))[:1], "E", bad)
+
     def test_monitor(self):
         """monitor commands answer through O packets"""
         self.c.handshake()

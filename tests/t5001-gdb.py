@@ -434,6 +434,33 @@ R["when"] = st["when"]
         self.assertEqual(R["w1"], 0)                     # only warp 0 runs at event 1
         self.assertRegex(R["when"], r"event 2 of")
 
+    def test_lane_condition_both_ways(self):
+        """break leaf if x == 13: the server evaluates it per lane, stops once in that lane, and back"""
+        out, R = self.gdb('''
+ex("break leaf if x == 13")
+R["info"] = ex("info breakpoints")
+st = go("continue")
+R["hit"] = [val("x"), func(), st.get("thread") == tid(), warp_lane()]
+st = go("continue")
+R["after"] = "bps" in st
+st = go("reverse-continue")
+R["back"] = [val("x"), func(), warp_lane()]
+ex("delete")
+ex("break leaf if $vx_thread_id == 3 && x > 20")
+st = go("reverse-continue")
+R["tid3"] = [val("x"), val("$vx_thread_id"), func()]
+''')
+        self.assertIn("target", R["info"])                  # condition-evaluation target
+        x, fn, same, wl = R["hit"]
+        self.assertEqual((x, fn, same), (13, "leaf", True))
+        self.assertNotEqual(wl[1], 0)                       # not the first lane of its warp
+        self.assertFalse(R["after"])                        # no other task has x == 13
+        self.assertIn("No more reverse-execution history", segments(out)[1][1])
+        self.assertEqual(R["back"], [13, "leaf", wl])
+        x3, lane3, fn3 = R["tid3"]
+        self.assertEqual((lane3, fn3), (3, "leaf"))
+        self.assertGreater(x3, 20)
+
     def test_switch_threads(self):
         """info threads names warps and lanes; each thread shows its own lane's registers"""
         out, R = self.gdb('''
