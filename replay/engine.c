@@ -822,7 +822,8 @@ static void rebuild_filter(vx_engine *e)
 static bool write_hit(const vx_engine *e, const vx_event *ev, vx_engine_stop *st)
 {
     if (!e->nwrite_wp) return false;
-    for (uint32_t i = 0; i < ev->nmem; i++) {
+    /* the last write that hits names the lane: lanes store in order, its value lands */
+    for (uint32_t i = ev->nmem; i-- > 0;) {
         const vx_memwrite *m = &ev->mem[i];
         for (size_t k = 0; k < e->nwp; k++) {
             const wpoint *w = &e->wps[k];

@@ -731,7 +731,11 @@ static void h_break_point(vx_gdbserver *s, const args *a, bool insert)
 static void h_point(vx_gdbserver *s, const args *a, bool insert)
 {
     uint64_t type = a->v[0], addr = a->v[1], kind = a->v[2];
-    if (addr > UINT32_MAX || type > 4) {
+    if (type > 4) {
+        reply(s, ""); /* a type the server does not know: the empty reply */
+        return;
+    }
+    if (addr > UINT32_MAX) {
         reply(s, "E01");
         return;
     }

@@ -480,6 +480,7 @@ class RspTests(unittest.TestCase):
         self.assertEqual(self.c.cmds("z0,%x,4" % pc)[:1], "E")
         sig, f = parse_stop(self.c.cmd("vCont;c"))
         self.assertEqual(f.get("replaylog"), "end")
+        self.assertEqual(self.c.cmds("Z5,%x,4" % pc), "")      # unknown type: empty reply
         for bad in ("X3,2200", "X0,", "Y3,220027", "X3,22zz27", "X3,220027;"):
             self.assertEqual(self.c.cmds("Z0,%x,4;%s" % (pc, bad))[:1], "E", bad)
 

@@ -300,10 +300,13 @@ R["after2"] = [func(), line()]
 ex("watch total")
 vals = [val("total")]
 lines = []
+mine = []
 for i in range(3):
     go("continue")
     vals.append(val("total"))
     lines.append(line())
+    mine.append(val("v"))
+R["mine"] = mine
 rvals = []
 for i in range(2):
     go("reverse-continue")
@@ -327,6 +330,8 @@ R["lines"] = lines
         self.assertEqual(pairs[3], ("reverse-continue", vals[3], vals[2]))
         self.assertEqual(pairs[4], ("reverse-continue", vals[2], vals[1]))
         self.assertEqual(rvals, [vals[2], vals[1]])
+        # all lanes store; the reported lane is the one whose value landed
+        self.assertEqual(R["mine"], vals[1:])
         for ln in R["lines"]:     # GDB stepped over the store itself: the next statement
             self.assertIn(ln, (L["BODY_TOTAL"], L["BODY_TOTAL"] + 1))
 
