@@ -407,6 +407,9 @@ int vxrec_record(const vxrec_opts *o)
     vxrec_pipe_times times = {0, 0, 0, 0, 0, 0, false};
     char cbuf[96] = "";
     bool threaded = false;
+    int dm_fd = -1; /* --dm-port: the socket, bound before the trace is created */
+    const vx_dmserver_opts dso = {o->dm_bind ? o->dm_bind : "127.0.0.1", o->dm_port, on_listen,
+                                  NULL};
 
     memset(&r, 0, sizeof r);
     memset(&ld, 0, sizeof ld);
@@ -429,6 +432,11 @@ int vxrec_record(const vxrec_opts *o)
     r.path = path;
 
     if (vx_cli_setup(&o->run, o->kernel, &r.sim, &ld, msg, sizeof msg)) {
+        fprintf(stderr, "%s: %s\n", vxrec_prog, msg);
+        goto out;
+    }
+    /* A bad address or a busy port is an input error: no trace is created or replaced. */
+    if (o->dm && vx_dmserver_bind(&dso, &dm_fd, msg, sizeof msg)) {
         fprintf(stderr, "%s: %s\n", vxrec_prog, msg);
         goto out;
     }
@@ -519,8 +527,8 @@ int vxrec_record(const vxrec_opts *o)
         snprintf(r.errmsg, sizeof r.errmsg, "the trace writer thread stopped");
     }
     if (!r.err && o->dm) {
-        vx_dmserver_opts dso = {o->dm_bind ? o->dm_bind : "127.0.0.1", o->dm_port, on_listen, NULL};
-        e = vx_dmserver_run_sliced(r.sim, &dso, on_slice, &r, &stop, msg, sizeof msg);
+        e = vx_dmserver_run_bound(r.sim, &dso, dm_fd, on_slice, &r, &stop, msg, sizeof msg);
+        dm_fd = -1; /* the server's now */
         if (e) {
             if (r.progress) show_progress(&r, true);
             fprintf(stderr, "%s: %s\n", vxrec_prog, msg);
@@ -623,6 +631,7 @@ int vxrec_record(const vxrec_opts *o)
         break;
     }
 out:
+    if (dm_fd >= 0) close(dm_fd);
     if (r.logbuf) {
         vx_sim_set_log(r.sim, NULL);
         free(r.logbuf);

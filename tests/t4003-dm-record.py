@@ -144,6 +144,33 @@ class DmRecord(unittest.TestCase):
         self.assertEqual(v.returncode, 0, v.stderr)
         self.assertIn("incomplete", v.stderr)
 
+    def test_bad_bind_creates_no_trace(self):
+        """an address that cannot be bound, or a busy port: exit 2 before any trace is written"""
+        import socket
+        rec = vxtest.prog("vxrec")
+        r = vxtest.run([rec, "--dm-port", "0", "--dm-bind", "192.0.2.1", "-o", self.trace, self.bin])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("cannot listen", r.stderr)
+        self.assertNotIn("recorded", r.stderr)
+        self.assertFalse(os.path.exists(self.trace))
+        # an existing trace survives a failed --force recording
+        r = vxtest.run([rec, "-q", "-o", self.trace, self.bin])
+        self.assertEqual(r.returncode, 55, r.stderr)             # the kernel's exit code: 1+..+10
+        with open(self.trace, "rb") as f:
+            before = f.read()
+        busy = socket.socket()
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        try:
+            port = busy.getsockname()[1]
+            r = vxtest.run([rec, "-f", "--dm-port", str(port), "-o", self.trace, self.bin])
+        finally:
+            busy.close()
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("port %d" % port, r.stderr)
+        with open(self.trace, "rb") as f:
+            self.assertEqual(f.read(), before)
+
 
 if __name__ == "__main__":
     vxtest.main(DmRecord)

@@ -103,8 +103,10 @@ static int dms_nonblock(int fd)
     return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 }
 
-static vx_err dms_listen(dms *s, const vx_dmserver_opts *opts, char *msg, size_t cap)
+vx_err vx_dmserver_bind(const vx_dmserver_opts *opts, int *lfd, char *msg, size_t cap)
 {
+    if (msg && cap) msg[0] = '\0';
+    *lfd = -1;
     const char *bind_addr = opts && opts->bind && *opts->bind ? opts->bind : "127.0.0.1";
     unsigned port = opts ? opts->port : 0;
     char portstr[16];
@@ -136,19 +138,31 @@ static vx_err dms_listen(dms *s, const vx_dmserver_opts *opts, char *msg, size_t
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
         if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 8) == 0 &&
             dms_nonblock(fd) == 0) {
-            s->lfd = fd;
+            *lfd = fd;
             break;
         }
         err = errno;
         close(fd);
     }
     freeaddrinfo(res);
-    if (s->lfd < 0) {
+    if (*lfd < 0) {
         dms_msg(msg, cap, "cannot listen on %s port %u for the Debug Module: %s", bind_addr, port,
                 strerror(err ? err : EADDRNOTAVAIL));
         return VX_ERR_IO;
     }
+    return VX_OK;
+}
 
+/* Take the listening socket (bound here unless lfd >= 0) and announce its port. */
+static vx_err dms_listen(dms *s, const vx_dmserver_opts *opts, int lfd, char *msg, size_t cap)
+{
+    if (lfd < 0) {
+        vx_err e = vx_dmserver_bind(opts, &lfd, msg, cap);
+        if (e != VX_OK) return e;
+    }
+    s->lfd = lfd;
+    const char *bind_addr = opts && opts->bind && *opts->bind ? opts->bind : "127.0.0.1";
+    unsigned port = opts ? opts->port : 0;
     struct sockaddr_storage ss;
     socklen_t sl = sizeof ss;
     unsigned actual = port;
@@ -436,6 +450,13 @@ vx_err vx_dmserver_run(vx_sim *sim, const vx_dmserver_opts *opts, vx_stop *final
 vx_err vx_dmserver_run_sliced(vx_sim *sim, const vx_dmserver_opts *opts, void (*on_slice)(void *),
                               void *slice_ctx, vx_stop *final, char *msg, size_t cap)
 {
+    return vx_dmserver_run_bound(sim, opts, -1, on_slice, slice_ctx, final, msg, cap);
+}
+
+vx_err vx_dmserver_run_bound(vx_sim *sim, const vx_dmserver_opts *opts, int lfd,
+                             void (*on_slice)(void *), void *slice_ctx, vx_stop *final, char *msg,
+                             size_t cap)
+{
     static dms zero;
     dms *s = malloc(sizeof *s);
     vx_err e;
@@ -443,6 +464,7 @@ vx_err vx_dmserver_run_sliced(vx_sim *sim, const vx_dmserver_opts *opts, void (*
     if (msg && cap) msg[0] = '\0';
     if (!s) {
         dms_msg(msg, cap, "out of memory starting the Debug Module server");
+        if (lfd >= 0) close(lfd);
         return VX_ERR_NOMEM;
     }
     *s = zero;
@@ -450,7 +472,7 @@ vx_err vx_dmserver_run_sliced(vx_sim *sim, const vx_dmserver_opts *opts, void (*
     s->lfd = s->cfd = -1;
     s->on_slice = on_slice;
     s->slice_ctx = slice_ctx;
-    e = dms_listen(s, opts, msg, cap);
+    e = dms_listen(s, opts, lfd, msg, cap);
     if (e != VX_OK) {
         free(s);
         return e;

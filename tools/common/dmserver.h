@@ -46,4 +46,16 @@ vx_err vx_dmserver_run(vx_sim *sim, const vx_dmserver_opts *opts, vx_stop *final
 vx_err vx_dmserver_run_sliced(vx_sim *sim, const vx_dmserver_opts *opts, void (*on_slice)(void *),
                               void *slice_ctx, vx_stop *final, char *msg, size_t cap);
 
+/*
+ * Bind and listen (opts->bind, opts->port) without serving yet, so that a program
+ * can refuse a bad address or a busy port before it creates any output; *lfd is the
+ * listening socket, for vx_dmserver_run_bound (which owns it from then on).
+ */
+vx_err vx_dmserver_bind(const vx_dmserver_opts *opts, int *lfd, char *msg, size_t cap);
+
+/* vx_dmserver_run_sliced on a socket from vx_dmserver_bind (lfd < 0: bind here). */
+vx_err vx_dmserver_run_bound(vx_sim *sim, const vx_dmserver_opts *opts, int lfd,
+                             void (*on_slice)(void *), void *slice_ctx, vx_stop *final, char *msg,
+                             size_t cap);
+
 #endif /* VX_DMSERVER_H */
