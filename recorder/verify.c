@@ -295,8 +295,7 @@ static void check_keyframes_here(ver *v)
 
 static void tick_to(ver *v, uint64_t cycle)
 {
-    while (vx_sim_cycle(v->sim) < cycle)
-        vx_sim_dm_tick(v->sim);
+    vx_sim_dm_tick_to(v->sim, cycle);
 }
 
 static vx_err apply_dm(ver *v, const vx_event *ev)

@@ -380,6 +380,18 @@ void vx_sim_dm_tick(vx_sim *s)
     s->cycle_issued = 0;
 }
 
+void vx_sim_dm_tick_to(vx_sim *s, uint64_t cycle)
+{
+    while (s->cycle < cycle) {
+        if (s->core_pos == 0 && !vx_dm_busy(s->dm)) { /* each tick would only count */
+            s->cycle = cycle;
+            s->cycle_issued = 0;
+            return;
+        }
+        vx_sim_dm_tick(s);
+    }
+}
+
 static void finish_exit(vx_sim *s, vx_stop *stop, bool from_memory)
 {
     if (from_memory) {
@@ -500,12 +512,7 @@ vx_err vx_sim_issue(vx_sim *s, uint32_t core, uint32_t warp, uint64_t cycle, vx_
                            core, (unsigned long long)cycle, (unsigned long long)s->cycle,
                            s->core_pos);
     uint32_t gw = core * s->nw + warp;
-    while (s->cycle < cycle) {
-        if (s->core_pos == 0 && vx_dm_busy(s->dm)) vx_dm_cycle(s->dm);
-        s->cycle++;
-        s->core_pos = 0;
-        s->cycle_issued = 0;
-    }
+    vx_sim_dm_tick_to(s, cycle); /* the cycles in between issue nothing */
     if (s->core_pos == 0 && vx_dm_busy(s->dm)) vx_dm_cycle(s->dm);
     const vx_warp *w = &s->warps[gw];
     if (!w->active || w->halted || w->spawn_wait || w->bar_wait)

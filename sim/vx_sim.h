@@ -352,6 +352,13 @@ vx_err vx_sim_dm_write(vx_sim *sim, uint32_t addr, uint32_t val);
  */
 void vx_sim_dm_tick(vx_sim *sim);
 
+/*
+ * vx_sim_dm_tick until the machine's cycle is `cycle` (nothing if it is there or
+ * past).  Once the DM has nothing timed under way, the remaining idle cycles change
+ * nothing but the count and are passed at once, so a far cycle costs no time.
+ */
+void vx_sim_dm_tick_to(vx_sim *sim, uint64_t cycle);
+
 /* True while ndmreset holds the platform in reset. */
 bool vx_sim_in_reset(const vx_sim *sim);
 

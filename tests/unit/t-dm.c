@@ -864,6 +864,18 @@ static void test_reset(void)
     ok(rd(sim, VX_DM_DCTRL) & SERR, "stepreq during ndmreset: steperr");
     tick(sim, 8);
     ok(!vx_sim_in_reset(sim), "NRC 3: reset over after 8 cycles");
+    /* vx_sim_dm_tick_to: the DM's timing as with single ticks, idle cycles at once */
+    align(sim);
+    wr(sim, VX_DM_DCTRL, DA | NT);
+    uint64_t c0 = vx_sim_cycle(sim);
+    vx_sim_dm_tick_to(sim, c0 + 7);
+    ok(vx_sim_in_reset(sim) && vx_sim_cycle(sim) == c0 + 7, "tick_to: 7 of 8 reset cycles");
+    vx_sim_dm_tick_to(sim, c0 + 8);
+    ok(!vx_sim_in_reset(sim), "tick_to: the 8th ends the reset");
+    vx_sim_dm_tick_to(sim, c0 + ((uint64_t)1 << 50));
+    is_u64(vx_sim_cycle(sim), c0 + ((uint64_t)1 << 50), "tick_to a far cycle (at once)");
+    vx_sim_dm_tick_to(sim, c0);
+    is_u64(vx_sim_cycle(sim), c0 + ((uint64_t)1 << 50), "tick_to the past does nothing");
     vx_sim_free(sim);
 }
 
