@@ -204,7 +204,9 @@ static void consume_batch(vxrec_pipe *p, uint8_t *b, size_t len)
                                                       pg + 8);
                 }
                 if (!e) e = vx_trace_writer_keyframe_end(p->w);
-                if (e) consume_fail(p, e, "cannot write a keyframe");
+                if (e)
+                    consume_fail(p, e,
+                                 "cannot write the events before a keyframe, or the keyframe");
             }
             free_kf(p, k);
             continue;

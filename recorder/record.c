@@ -171,7 +171,7 @@ static void take_keyframe(rec *r, bool first)
     e = vx_trace_writer_keyframe_begin(r->w, vx_sim_cycle(r->sim), st, len);
     free(st);
     if (e) {
-        rec_fail(r, e, "cannot write a keyframe");
+        rec_fail(r, e, "cannot write the events before a keyframe, or the keyframe");
         return;
     }
     if (!first) vx_sim_visit_pages(r->sim, false, page_cb, r);
@@ -351,7 +351,7 @@ static void summary(rec *r, const char *kernel)
             " Debug Module events), %" PRIu64 " cycles, %u of %u warps ran\n"
             "%s:   trace %" PRIu64 " bytes (%sB), %.2f bytes/issue in event chunks, %" PRIu64
             " keyframe%s (%sB)\n"
-            "%s:   raw commit log %" PRIu64 " bytes (%sB): compression ratio %.1fx\n",
+            "%s:   raw commit log %" PRIu64 " bytes (%sB): compression ratio %.3gx\n",
             vxrec_prog, base_name(kernel), r->path, vxrec_prog, st.records, st.issues, st.dm_events,
             st.cycle, ran, nw, vxrec_prog, st.file_bytes, human((double)st.file_bytes, a, sizeof a),
             per, st.keyframes, st.keyframes == 1 ? "" : "s",

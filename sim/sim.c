@@ -117,7 +117,7 @@ vx_err vx_sim_new(const vx_sim_config *cfg, vx_sim **out)
     s->allmask = vx_lanes_all(s->nt);
     s->all0 = (uint64_t)s->allmask;
     s->all1 = (uint64_t)(s->allmask >> 64);
-    s->mem_limit = cfg->mem_limit ? cfg->mem_limit : VX_DEFAULT_MEM_LIMIT;
+    s->mem_limit = cfg->mem_limit ? cfg->mem_limit : VX_SIM_DEFAULT_MEM_LIMIT;
     s->fetch_pn = ~0u;
     size_t ngw = s->ngw, nt = s->nt;
     s->cores = calloc(s->nc, sizeof *s->cores);

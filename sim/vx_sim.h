@@ -83,12 +83,15 @@
 
 /* ---- configuration ------------------------------------------------------------------ */
 
+/* The guest memory limit when vx_sim_config.mem_limit is 0: 1 GiB. */
+#define VX_SIM_DEFAULT_MEM_LIMIT ((uint64_t)1 << 30)
+
 typedef struct vx_sim_config {
     uint32_t clusters;  /* 1..127 */
     uint32_t cores;     /* cores per cluster, 1..511 */
     uint32_t warps;     /* warps per core, 1..511 */
     uint32_t threads;   /* threads per warp: power of two, 1..128 */
-    uint64_t mem_limit; /* max bytes of guest memory pages (0 = default 1 GiB) */
+    uint64_t mem_limit; /* max bytes of guest memory pages (0 = VX_SIM_DEFAULT_MEM_LIMIT) */
     uint32_t start_pc;  /* reset PC (default VX_STARTUP_ADDR; loaders set the entry) */
     uint32_t arg;       /* reset value of mscratch on every core (kernel argument) */
 } vx_sim_config;

@@ -78,6 +78,17 @@ class Identical(unittest.TestCase):
         r = t6kit.vxdiff(a, b)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
 
+    def test_default_memory_limit(self):
+        """--mem-limit 1G is the default (MEM_LIMIT 0): no difference; 2G is one"""
+        a = rec(K["regs"], "m0.vxt", ["-w", "1"], 7)
+        b = rec(K["regs"], "m1.vxt", ["-w", "1", "--mem-limit", "1G"], 7)
+        c = rec(K["regs"], "m2.vxt", ["-w", "1", "--mem-limit", "2G"], 7)
+        r = t6kit.vxdiff(a, b)
+        self.assertEqual((r.returncode, r.stdout), (0, ""), r.stderr)
+        r = t6kit.vxdiff(a, c)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("memory limit 1073741824 != 2147483648", r.stdout)
+
 
 class ChangedInput(unittest.TestCase):
     def test_load_file(self):

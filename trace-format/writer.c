@@ -825,8 +825,13 @@ vx_err vx_trace_writer_keyframe_begin(vx_trace_writer *w, uint64_t cycle, const 
     if (w->failed) return w->failed;
     if (w->state != W_OPEN || w->in_kf)
         return wfail(w, VX_ERR_STATE, "keyframe before the header, after finish or inside another");
-    if (len > VXT_MAX_RAW / 2 || (len && !state))
-        return wfail(w, VX_ERR_INVAL, "bad keyframe state (%zu bytes)", len);
+    /* the KEYFRAME chunk holds the state and a few varints after it (§9.2) */
+    if (len > VXT_MAX_RAW - 256)
+        return wfail(w, VX_ERR_RANGE,
+                     "a keyframe state of %zu bytes exceeds the format's chunk limit (FORMAT.md "
+                     "section 14)",
+                     len);
+    if (len && !state) return wfail(w, VX_ERR_INVAL, "keyframe state missing");
     vx_err e = flush_events(w);
     if (!e) e = drain_jobs(w);
     if (e) return e;

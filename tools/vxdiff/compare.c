@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "vx_sim.h"
 #include "evfmt.h"
 
 static void add(vxf_items *out, const char *field, int lane, bool has_ab, uint64_t a, uint64_t b,
@@ -114,9 +115,11 @@ void vxf_cmp_headers(const vx_trace_header *a, const vx_trace_header *b, const v
     if (a->max_cycles != b->max_cycles)
         add(out, "max_cycles", -1, true, a->max_cycles, b->max_cycles,
             "cycle limit %" PRIu64 " != %" PRIu64, a->max_cycles, b->max_cycles);
-    if (a->mem_limit != b->mem_limit)
-        add(out, "mem_limit", -1, true, a->mem_limit, b->mem_limit,
-            "memory limit %" PRIu64 " != %" PRIu64, a->mem_limit, b->mem_limit);
+    /* 0 is the default limit (FORMAT.md section 5.1): the same as writing it out */
+    const uint64_t ma = a->mem_limit ? a->mem_limit : VX_SIM_DEFAULT_MEM_LIMIT,
+                   mb = b->mem_limit ? b->mem_limit : VX_SIM_DEFAULT_MEM_LIMIT;
+    if (ma != mb)
+        add(out, "mem_limit", -1, true, ma, mb, "memory limit %" PRIu64 " != %" PRIu64, ma, mb);
     if ((a->flags ^ b->flags) & VX_TRACE_HF_EBREAK_HALT)
         add(out, "flags", -1, true, a->flags, b->flags, "ebreak-halts-warp flag %u != %u",
             a->flags & VX_TRACE_HF_EBREAK_HALT, b->flags & VX_TRACE_HF_EBREAK_HALT);

@@ -336,9 +336,14 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
             h->minor, h->sim_version ? h->sim_version : "?");
     fprintf(out, "            %" PRIu64 " event chunks, %" PRIu64 " keyframes", ts->chunks,
             ts->keyframes);
-    if (ts->raw_bytes && ts->file_bytes)
-        fprintf(out, ", %.1fx smaller than the raw commit log",
-                (double)ts->raw_bytes / (double)ts->file_bytes);
+    if (ts->raw_bytes && ts->file_bytes) {
+        /* a short run of a big platform: the keyframe outweighs its commits */
+        const double q = (double)ts->raw_bytes / (double)ts->file_bytes;
+        if (q >= 1.0)
+            fprintf(out, ", %.1fx smaller than the raw commit log", q);
+        else
+            fprintf(out, ", %.1fx larger than the raw commit log", 1.0 / q);
+    }
     fputc('\n', out);
     if (f->range)
         fprintf(out, "range       events %" PRIu64 "..%" PRIu64 " only\n", f->from, f->to);
