@@ -89,6 +89,7 @@ int main(int argc, char **argv)
     vxrec_opts o;
     char msg[512];
     const char *verify = NULL;
+    const char *rec_opt = NULL; /* the last option that only recording takes */
     int rc = 2;
     bool dm_bind_given = false;
 
@@ -100,6 +101,9 @@ int main(int argc, char **argv)
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
+        if (a[0] == '-' && a[1] && strcmp(a, "-q") && strcmp(a, "--quiet") &&
+            !is_opt(a, "--verify", NULL))
+            rec_opt = a;
         int r = vx_cli_run_option(&o.run, argc, argv, &i, msg, sizeof msg);
         if (r < 0) {
             fprintf(stderr, "%s: %s\n", vxrec_prog, msg);
@@ -142,6 +146,11 @@ int main(int argc, char **argv)
         } else if (is_opt(a, "--verify", NULL)) {
             if (!(v = opt_value(argc, argv, &i, "--verify", NULL)) || !*v) {
                 fprintf(stderr, "%s: --verify needs a trace file\n", vxrec_prog);
+                goto out;
+            }
+            if (verify) {
+                fprintf(stderr, "%s: --verify takes one trace ('%s' and '%s' given)\n", vxrec_prog,
+                        verify, v);
                 goto out;
             }
             verify = v;
@@ -192,6 +201,13 @@ int main(int argc, char **argv)
         if (o.kernel) {
             fprintf(stderr, "%s: --verify takes a trace, not a kernel ('%s')\n", vxrec_prog,
                     o.kernel);
+            goto out;
+        }
+        if (rec_opt) {
+            fprintf(stderr,
+                    "%s: --verify re-simulates the trace with the platform and options it was "
+                    "recorded with: '%s' does not apply\n",
+                    vxrec_prog, rec_opt);
             goto out;
         }
         rc = vxrec_verify(verify, o.quiet);

@@ -898,6 +898,8 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
             s->focus_gw = m->step_gwarp;
             s->focus_lane = step_lane;
         }
+        /* back at the start, a warp spawned later does not exist yet */
+        if (st.why == VX_WHY_BEGIN) refocus(s);
         break;
     case VX_WHY_BREAK: {
         /* Keep the user's lane when its warp is the one that stopped and the lane takes part. */

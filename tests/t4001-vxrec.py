@@ -84,6 +84,9 @@ class Vxrec(unittest.TestCase):
         for args, msg in ((["--bogus", "x"], "unknown option"), ([], "no kernel"),
                           (["--warps", "0", "k"], "--warps"),
                           (["-o"], "-o needs"), (["--dm-bind", "::1", "k"], "--dm-port"),
+                          (["--verify", "t.vxt", "-c", "2"], "'-c' does not apply"),
+                          (["-o", "x.vxt", "--verify", "t.vxt"], "'-o' does not apply"),
+                          (["--verify", "a.vxt", "--verify", "b.vxt"], "one trace"),
                           ([os.path.join(self.dir, "missing.bin")], "missing.bin")):
             r = self.rec(args)
             self.assertEqual(r.returncode, 2, (args, r.stderr))

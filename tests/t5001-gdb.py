@@ -394,6 +394,27 @@ R["r"] = val("$a0")
         self.assertEqual(R["r"], 3 * R["x"] + 1)
         self.assertIn("Value returned is $1 = %d" % (3 * R["x"] + 1), segs[1][1])
 
+    def test_reverse_to_start_from_spawned_warp(self):
+        """reverse-continue to the start from a warp spawned later: the stop names a live thread"""
+        out, R = self.gdb('''
+ex("break leaf")
+while warp_lane()[0] == 0:
+    go("continue")
+ex("delete")
+R["w"] = warp_lane()[0]
+st = go("reverse-continue")
+R["stop"] = [st.get("thread"), tid()]
+R["live"] = gdb.selected_thread().is_valid() and not gdb.selected_thread().is_exited()
+R["w1"] = warp_lane()[0]
+R["when"] = st["when"]
+''')
+        self.assertNotEqual(R["w"], 0)
+        self.assertIn("No more reverse-execution history", segments(out)[-1][1])
+        self.assertRegex(R["when"], r"event 0 of")
+        self.assertTrue(R["live"])
+        self.assertEqual(R["w1"], 0)                     # only warp 0 exists at event 0
+        self.assertEqual(R["stop"][0], R["stop"][1])
+
     def test_seek_keeps_selected_thread(self):
         """vx-seek to where another warp issues next: the stopped thread (GDB's first) shows its own warp"""
         out, R = self.gdb('''
