@@ -49,6 +49,9 @@ seqs = [
     ["Z2,100,4", "c", "bc", "Z3,100,4", "Z4,100,4", "z2,100,4", "qRcmd,7678"],
     ["qXfer:features:read:target.xml:0,fff", "qC", "T2", "P5=01000000", "D"],
     ["QTFrame:0", "qAttached", "vMustReplyEmpty", "X80000000,0:", "k"],
+    # conditions (agent expressions): const 1; reg 10 == 0; *(u32 *)(reg 2) < 5, ext 32
+    ["Z0,80000010,4;X3,220127", "c", "Z0,80000010,4;X7,26000a22001327", "bc",
+     "Z0,80000014,4;X9,260002192022051427;X3,220027", "c", "bc", "z0,80000014,4", "c"],
 ]
 for i, s in enumerate(seqs):
     with open(os.path.join(d, "seed-%d" % i), "w") as f:
