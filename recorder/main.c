@@ -222,7 +222,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: --dm-bind needs --dm-port\n", vxrec_prog);
         goto out;
     }
+    vx_cli_ignore_sigpipe();
     rc = vxrec_record(&o);
+    vx_cli_stdout_check(vxrec_prog, "the kernel's console output (the trace holds it)");
 out:
     vx_cli_run_release(&o.run);
     return rc;

@@ -152,6 +152,29 @@ class Vxrec(unittest.TestCase):
         self.assertIn("events/s", text, "a progress line was drawn")
         self.assertLess(text.index("events/s"), text.index("#0: E"))
 
+    def test_closed_stdout(self):
+        """stdout closed before the kernel prints (| head): the recording still finishes, complete"""
+        import subprocess
+        k = vxtest.kernel("printf")
+        if not os.path.exists(k):
+            self.skipTest("make kernels")
+        t = os.path.join(self.dir, "closed.vxt")
+        rd, wr = os.pipe()
+        os.close(rd)                                     # nobody will ever read
+        p = subprocess.Popen([vxtest.prog("vxrec"), "-f", k, "-o", t], stdout=wr,
+                             stderr=subprocess.PIPE, text=True)
+        os.close(wr)
+        err = p.communicate(timeout=120)[1]
+        self.assertEqual(p.returncode, 0, err)            # not killed by SIGPIPE
+        self.assertIn("could not be written to standard output", err)
+        self.assertIn("recorded", err)
+        self.assertEqual(self.verify(t).returncode, 0)
+        with open("/dev/full", "w") as full:                 # vxsim: a full disk is reported
+            r = subprocess.run([vxtest.prog("vxsim"), k], stdout=full, stderr=subprocess.PIPE,
+                               text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("could not be written to standard output", r.stderr)
+
     def test_refuse_overwrite(self):
         """an existing trace is not overwritten without --force (exit 2)"""
         b = self.bin("sum.bin", SUM)

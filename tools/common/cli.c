@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -369,4 +370,18 @@ bool vx_cli_trace_version_note(const char *prog, const char *path, unsigned majo
             prog, path, major, minor, VX_TRACE_MAJOR, VX_TRACE_MINOR, VX_TRACE_MAJOR,
             VX_TRACE_MINOR);
     return true;
+}
+
+void vx_cli_ignore_sigpipe(void)
+{
+    signal(SIGPIPE, SIG_IGN);
+}
+
+bool vx_cli_stdout_check(const char *prog, const char *what)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return true;
+    fprintf(stderr, "%s: %s could not be written to standard output%s%s\n", prog, what,
+            errno ? ": " : "", errno ? strerror(errno) : "");
+    return false;
 }

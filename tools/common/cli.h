@@ -111,4 +111,12 @@ size_t vx_cli_lanes_text(vx_lanes m, char *buf, size_t cap);
  */
 bool vx_cli_trace_version_note(const char *prog, const char *path, unsigned major, unsigned minor);
 
+/*
+ * Programs that run a kernel: a closed standard output (`| head`) must not kill
+ * them by SIGPIPE before they finish (vxrec's trace); at the end a lost output is
+ * reported on stderr (vx_cli_stdout_check: false if it was lost).
+ */
+void vx_cli_ignore_sigpipe(void);
+bool vx_cli_stdout_check(const char *prog, const char *what);
+
 #endif /* VX_CLI_H */

@@ -359,7 +359,7 @@ int main(int argc, char **argv)
         vx_sim_run(s, 0, &stop);
     }
     vx_sim_console_flush(s);
-    fflush(stdout);
+    vx_cli_stdout_check(prog, "the kernel's console output");
 
     switch (stop.reason) {
     case VX_STOP_EXIT: rc = (int)(stop.exit_code & 0xff); break;
