@@ -145,9 +145,9 @@
  * DPC
  *   Reads the selected warp's PC (meaningful when it is halted; 0 for warpsel out
  *   of range).  A write moves the PC (vx_sim_set_pc) only when the warp is halted;
- *   otherwise, or when the value is not 4-byte aligned (RV32 without the C
- *   extension fetches only aligned words) or the simulator refuses it, it is
- *   ignored.  After an ebreak halt DPC is the address of the ebreak itself (the
+ *   otherwise, or when the warp has not been spawned yet (WSPAWN will set its PC),
+ *   or when the value is not 4-byte aligned (RV32 without the C extension fetches
+ *   only aligned words) or the simulator refuses it, it is ignored.  After an ebreak halt DPC is the address of the ebreak itself (the
  *   core does not advance past it), so "restore the word and resume" re-executes
  *   the original instruction.
  *
@@ -736,8 +736,9 @@ static void dm_write_reg(struct vx_dm *dm, uint32_t addr, uint32_t v)
         break;
     }
     case VX_DM_DPC:
-        /* a PC the core could not fetch from (no compressed instructions) is refused */
-        if ((v & 3u) == 0 && dm_info(dm, g, &wi) && wi.halted &&
+        /* refused: a PC the core could not fetch from (no compressed instructions), and
+         * the PC of a warp not spawned yet (WSPAWN sets it) */
+        if ((v & 3u) == 0 && dm_info(dm, g, &wi) && wi.halted && wi.active &&
             vx_sim_set_pc(dm->sim, g, v) == VX_OK)
             dm_emit(dm, VX_DM_SET_PC, 0, v, g, 0, 0);
         break;

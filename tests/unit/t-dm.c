@@ -826,6 +826,10 @@ static void test_reset(void)
     vx_sim_mem_read(sim, 0, DATA, &m, 4);
     is_u32(m, mark, "memory kept across ndmreset");
 
+    wr(sim, VX_DM_DSELECT, 3u << 7); /* warp 3: halted, not spawned yet */
+    wr(sim, VX_DM_DPC, BASE + 0x40);
+    ok(ev_find(0, VX_DM_SET_PC, 3) < 0, "DPC write to a warp not spawned yet is ignored");
+    wr(sim, VX_DM_DSELECT, 0);
     /* resume warp 0 only: it spawns warps 1..3, which start halted */
     wr(sim, VX_DM_WMASK, 0x1);
     wr(sim, VX_DM_DCTRL, DA | RR);
@@ -835,6 +839,11 @@ static void test_reset(void)
     ok(w3.active && w3.halted && w3.issued == 0,
        "spawned warp 3 is active and halted before its first instruction");
     is_u32(w3.pc, BASE + 0x20, "its PC is the spawn entry");
+    wr(sim, VX_DM_DSELECT, 3u << 7); /* spawned and halted now: DPC writes work */
+    wr(sim, VX_DM_DPC, BASE + 0x24);
+    is_u32(winfo(sim, 3).pc, BASE + 0x24, "DPC write to the spawned, halted warp");
+    wr(sim, VX_DM_DPC, BASE + 0x20);
+    wr(sim, VX_DM_DSELECT, 0);
     wr(sim, VX_DM_WMASK, 0xE);
     wr(sim, VX_DM_DCTRL, DA | RR);
     run(sim, 100);
