@@ -614,8 +614,11 @@ int vxrec_record(const vxrec_opts *o)
     case VX_STOP_FAULT: {
         char ft[600];
         vx_cli_fault_text(&stop.fault, ft, sizeof ft);
-        fprintf(stderr, "%s: %s (recorded at event %" PRIu64 ")\n", vxrec_prog, ft,
-                vx_sim_index(r.sim) - 1);
+        /* a deadlock is no instruction's fault: the END record (the next index) holds it */
+        const bool in_end = stop.fault.kind == VX_FAULT_DEADLOCK;
+        fprintf(stderr, "%s: %s (recorded %s %" PRIu64 ")\n", vxrec_prog, ft,
+                in_end ? "in the end record, event" : "at event",
+                vx_sim_index(r.sim) - (in_end ? 0 : 1));
         rc = VX_EXIT_FAULT;
         break;
     }

@@ -163,6 +163,18 @@ class Listing(unittest.TestCase):
         self.assertEqual((ev[3]["type"], ev[3]["status"], ev[3]["fault"]["kind"]), ("end", "fault", "misaligned"))
         self.assertEqual(indexes(listing(T["fault"], "--kind", "fault")[1]), [2, 3])
 
+    def test_deadlock(self):
+        """a deadlock: only the END record holds it, with no instruction word; vxrec names it"""
+        k = t6kit.build("t6-bar", D, ["-DBAR_COUNT=3"])
+        t = os.path.join(D, "deadlock.vxt")
+        r = t6kit.record(k, t, ["-w", "2", "-t", "4"], expect=3)
+        col, lines = listing(t)
+        self.assertIn("end fault deadlock (SIGABRT) at pc 0x", lines[-1])
+        self.assertNotIn("[", lines[-1].split("deadlock (SIGABRT)")[1].split(":")[0])
+        end = int(lines[-1].split()[0])
+        self.assertIn("recorded in the end record, event %d" % end, r.stderr)
+        self.assertEqual(indexes(listing(t, "--kind", "fault")[1]), [end])
+
 
 class Filters(unittest.TestCase):
     def test_from_to(self):

@@ -686,9 +686,16 @@ static void fmt_end(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
             vx_disasm_ctx_insn(f->dis, ft->pc, ft->insn, dis, sizeof dis);
         else
             vx_disasm(ft->pc, ft->insn, dis, sizeof dis);
-        vxd_sb_printf(
-            b, " %s (%s) at pc 0x%08" PRIx32 " [%s], core %" PRIu32 " warp %" PRIu32 ", lanes 0x",
-            vxd_fault_name(ft->kind), vxd_signal_name(ft->signal), ft->pc, dis, ft->core, ft->warp);
+        if (ft->kind == VX_FAULT_DEADLOCK) /* no instruction faulted: no word to show */
+            vxd_sb_printf(
+                b, " %s (%s) at pc 0x%08" PRIx32 ", core %" PRIu32 " warp %" PRIu32 ", lanes 0x",
+                vxd_fault_name(ft->kind), vxd_signal_name(ft->signal), ft->pc, ft->core, ft->warp);
+        else
+            vxd_sb_printf(b,
+                          " %s (%s) at pc 0x%08" PRIx32 " [%s], core %" PRIu32 " warp %" PRIu32
+                          ", lanes 0x",
+                          vxd_fault_name(ft->kind), vxd_signal_name(ft->signal), ft->pc, dis,
+                          ft->core, ft->warp);
         lanes_hex(b, ft->lanes, 1);
         vxd_sb_printf(b, ": %.96s", ft->reason);
     }
