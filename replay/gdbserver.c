@@ -644,16 +644,18 @@ static void zp_clear_all(vx_gdbserver *s)
 }
 
 /*
- * The conditions of a Z0/Z1 packet, after its kind: ";X<len>,<hex bytecode>" each
- * (a "cmds:" part, not asked for, ends the list).  False if malformed.
+ * The conditions of a Z0/Z1 packet, after its kind: ";" then "X<len>,<hex bytecode>"
+ * each (GDB writes them one after the other; a ";" between them is taken too; a
+ * "cmds:" part, not asked for, ends the list).  False if malformed.
  */
 static bool parse_conds(const char *p, const char *end, zpoint *z)
 {
     uint8_t *code = NULL;
     size_t *lens = NULL, total = 0;
     unsigned n = 0;
+    if (p < end && *p++ != ';') goto bad;
     while (p < end) {
-        if (*p++ != ';') goto bad;
+        if (*p == ';' && n > 0) p++;
         if (end - p >= 5 && memcmp(p, "cmds:", 5) == 0) break;
         uint64_t len;
         if (p == end || *p++ != 'X' || !vx_rsp_parse_hex(&p, end, &len) || p == end ||
@@ -906,8 +908,11 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
         vx_warp_info wi;
         bool keep = st.gwarp == s->focus_gw && warp_info(s, st.gwarp, &wi) &&
                     vx_lanes_test(wi.tmask, s->focus_lane);
-        if (cond_lane >= 0)
+        if (cond_lane >= 0) {
             s->focus_lane = (uint32_t)cond_lane;
+            /* --thread-per-warp with a lane picked: show the lane whose condition held */
+            if (s->sel_lane >= 0) s->sel_lane = cond_lane;
+        }
         else if (!keep)
             s->focus_lane = st.has_lane ? st.lane : 0;
         s->focus_gw = st.gwarp;

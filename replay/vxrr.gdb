@@ -201,6 +201,17 @@ class VxRestart(gdb.Command):
         gdb.execute("frame")
 
 
+def _vx_on_stop(event):
+    """One timeline: a step of one warp (scheduler locked) moves the others too, but
+    GDB only drops the stepped thread's registers.  Drop them all at every stop."""
+    try:
+        gdb.execute("maintenance flush register-cache", to_string=True)
+    except gdb.error:
+        pass
+
+
+gdb.events.stop.connect(_vx_on_stop)
+
 VxThread()
 VxWarp()
 VxLane()

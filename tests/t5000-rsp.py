@@ -481,7 +481,13 @@ class RspTests(unittest.TestCase):
         sig, f = parse_stop(self.c.cmd("vCont;c"))
         self.assertEqual(f.get("replaylog"), "end")
         self.assertEqual(self.c.cmds("Z5,%x,4" % pc), "")      # unknown type: empty reply
-        for bad in ("X3,2200", "X0,", "Y3,220027", "X3,22zz27", "X3,220027;"):
+        # GDB writes a list without separators: two conditions that never hold
+        self.assertEqual(self.c.cmds("Z0,%x,4;%s%s" % (pc, never, never)), "OK")
+        sig, f = parse_stop(self.c.cmd("vCont;c"))
+        self.assertEqual(f.get("replaylog"), "end")
+        self.assertEqual(self.c.cmds("z0,%x,4" % pc), "OK")
+        for bad in ("X3,2200", "X0,", "Y3,220027", "X3,22zz27", "X3,220027;;X3,220027",
+                    "X3,220027Y"):
             self.assertEqual(self.c.cmds("Z0,%x,4;%s" % (pc, bad))[:1], "E", bad)
 
     def test_monitor(self):
@@ -607,6 +613,11 @@ class CommandLineTests(unittest.TestCase):
             when = c.monitor("when")[1]
             sig2, f2 = parse_stop(c.cmd("bc"))
             when2 = c.monitor("when")[1]
+            # again with a read watchpoint: backward windows are re-executed up to the edge
+            parse_stop(c.cmd("vCont;c"))
+            self.assertEqual(c.cmds("Z3,10,4"), "OK")            # an address nothing reads
+            sig3, f3 = parse_stop(c.cmd("bc"))
+            when3 = c.monitor("when")[1]
             c.close()
         finally:
             srv.stop()
@@ -619,6 +630,8 @@ class CommandLineTests(unittest.TestCase):
         self.assertIn("offset %d" % bad_chunk.off, when)
         self.assertEqual((sig2, f2.get("replaylog")), (5, "begin"))   # the history before it is intact
         self.assertRegex(when2, r"event 0 of")
+        self.assertEqual((sig3, f3.get("replaylog")), (5, "begin"))
+        self.assertRegex(when3, r"event 0 of")
 
     def test_usage(self):
         """usage errors: exit 2; --help and --version: exit 0"""

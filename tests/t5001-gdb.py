@@ -487,6 +487,49 @@ R["tid3"] = [val("x"), val("$vx_thread_id"), func()]
         self.assertEqual((lane3, fn3), (3, "leaf"))
         self.assertGreater(x3, 20)
 
+    def test_other_threads_fresh_after_step(self):
+        """after next (one warp resumed, scheduler locked) other warps show where they are now"""
+        out, R = self.gdb('''
+ex("break middle")
+go("continue")
+ex("delete")
+ex("info threads")
+for i in range(3):
+    go("next")
+def warp_pcs():
+    return {int(m.group(1)): int(m.group(2), 16)
+            for m in re.finditer(r"^(\\d+)\\s+\\d+\\s+\\d+\\s+0x([0-9a-f]+)", ex("monitor warps"), re.M)}
+want = warp_pcs()
+me = tid()
+got = {}
+for w in want:
+    t = threads().get(1 + w * NT)
+    if t is None:
+        continue
+    t.switch()
+    got[w] = pc()
+threads()[me].switch()
+R["want"] = {str(k): v for k, v in want.items() if k in got}
+R["got"] = {str(k): v for k, v in got.items()}
+''')
+        self.assertGreater(len(R["got"]), 1)
+        self.assertEqual(R["got"], R["want"])
+
+    def test_two_conditions_one_address(self):
+        """two breakpoints at one address with different lane conditions: both stop, in order"""
+        out, R = self.gdb('''
+ex("break leaf if x == 9")
+ex("break leaf if x == 27")
+xs = []
+for i in range(3):
+    st = go("continue")
+    if "bps" not in st:
+        break
+    xs.append(val("x"))
+R["xs"] = xs
+''')
+        self.assertEqual(sorted(R["xs"]), [9, 27])
+
     def test_switch_threads(self):
         """info threads names warps and lanes; each thread shows its own lane's registers"""
         out, R = self.gdb('''

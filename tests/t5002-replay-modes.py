@@ -213,6 +213,24 @@ class ThreadPerWarp(unittest.TestCase):
         c.reply()
         c.close()
 
+    def test_condition_shows_its_lane(self):
+        """with a lane picked (monitor lane 0), a conditional stop shows the lane whose condition held"""
+        c = self.srv.client()
+        c.handshake()
+        c.monitor("lane 0")
+        leaf = elf_symbol(self.elf, "leaf")
+        # reg a0 (x, on entry) == 13: reg 10; const8 13; equal; end
+        self.assertEqual(c.cmds("Z0,%x,4;X7,26000a220d1327" % leaf), "OK")
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+        self.assertIn("swbreak", f)
+        c.cmds("Hg%s" % f["thread"])
+        self.assertEqual(int.from_bytes(bytes.fromhex(c.cmds("p0a")), "little"), 13)
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+        self.assertEqual(f.get("replaylog"), "end")          # no other task has x == 13
+        c.send("D")
+        c.reply()
+        c.close()
+
 
 class Interrupts(unittest.TestCase):
     @classmethod
