@@ -912,8 +912,7 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
             s->focus_lane = (uint32_t)cond_lane;
             /* --thread-per-warp with a lane picked: show the lane whose condition held */
             if (s->sel_lane >= 0) s->sel_lane = cond_lane;
-        }
-        else if (!keep)
+        } else if (!keep)
             s->focus_lane = st.has_lane ? st.lane : 0;
         s->focus_gw = st.gwarp;
         break;
