@@ -6,6 +6,7 @@ checked against objcopy and the ELF's symbols), and the installed layout
 (`make install-vxcc PREFIX=...`, the same commands `make install` runs for vxcc,
 with and without the prebuilt runtime)."""
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -73,12 +74,36 @@ class Vxcc(unittest.TestCase):
             (("-o",), "-o needs a file name"),
             (("-march=rv64gc", self.write("a.c", "int main(void){return 0;}")),
              "always built for -march=rv32imaf"),
+            (("--vxbim", self.write("b.c", "int main(void){return 0;}")),
+             "unknown option '--vxbim'"),
         ]
         for args, msg in cases:
             r = self.vxcc(*args)
             self.assertEqual(r.returncode, 2, "%s: %s" % (args, r.stderr))
             self.assertIn(msg, r.stderr)
             self.assertTrue(r.stderr.startswith("vxcc: "), r.stderr)
+
+    def test_readme_example(self):
+        """the README's kernel builds and checks itself on several shapes (several cores too)"""
+        with open(os.path.join(vxtest.ROOT, "README.md")) as f:
+            readme = f.read()
+        part = readme[readme.index("## Writing and building a kernel"):]
+        code = re.search(r"```c\n(.*?)```", part, re.S).group(1)
+        src = self.write("add.c", code)
+        elf = os.path.join(self.tmp, "add.elf")
+        r = self.vxcc("-O2", "-o", elf, src)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for shape in ([], ["-c", "2"], ["-c", "2", "-w", "8", "-t", "8"], ["-C", "2", "-c", "3"]):
+            r = vxtest.run([vxtest.prog("vxsim")] + shape + [elf])
+            self.assertEqual((r.returncode, r.stdout), (0, "#0: c[63] = 189\n"), (shape, r.stderr))
+
+    def test_gcc_long_options(self):
+        """gcc's own long options still pass: --param (both spellings)"""
+        src = self.write("p.c", "int main(void){return 0;}")
+        out = os.path.join(self.tmp, "p.elf")
+        for args in (("--param", "max-inline-insns-auto=10"), ("--param=max-inline-insns-auto=10",)):
+            r = self.vxcc(*(args + ("-O2", "-o", out, src)))
+            self.assertEqual(r.returncode, 0, r.stderr)
 
     def test_compile_error(self):
         """a compile error exits 1 with gcc's diagnostic naming the file and line"""

@@ -182,6 +182,10 @@ class Filters(unittest.TestCase):
         self.assertEqual(indexes(listing(T["regs"], "--from", "5", "--to", "9")[1]), [5, 6, 7, 8, 9])
         self.assertEqual(indexes(listing(T["regs"], "--from", "27")[1]), [27, 28, 29])
         self.assertEqual(listing(T["regs"], "--from", "1000")[1], [])
+        # the summary's range: --from alone ends at the last event (index 29, the END)
+        self.assertEqual(t6kit.summary(T["regs"], "--from", "27")["range"], {"from": 27, "to": 29})
+        self.assertEqual(t6kit.summary(T["regs"], "--from", "5", "--to", "9")["range"],
+                         {"from": 5, "to": 9})
         if "vecadd" in T:
             full = t6kit.events(T["vecadd"])
             n = len(full)

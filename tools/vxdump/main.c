@@ -524,10 +524,11 @@ int main(int argc, char **argv)
     }
 
     const vx_event *ev;
-    uint64_t last_cycle = 0, shown = 0;
+    uint64_t last_cycle = 0, shown = 0, last_index = o.from;
     while ((e = vx_trace_reader_next(r, &ev)) == VX_OK) {
         if (o.has_to && ev->index > o.to) break;
         last_cycle = ev->cycle;
+        last_index = ev->index;
         if (sum) vxd_summary_event(sum, ev);
         if (tl) vxd_timeline_event(tl, ev);
         if (!listing || !selected(&flt, ev)) continue;
@@ -559,7 +560,9 @@ int main(int argc, char **argv)
         tlf = NULL;
     }
     if (sum) {
-        vxd_summary_file sf = {o.trace, &ts, o.has_from || o.has_to, o.from, o.to};
+        /* --from alone: the range ends at the last event read */
+        vxd_summary_file sf = {o.trace, &ts, o.has_from || o.has_to, o.from,
+                               o.has_to ? o.to : last_index};
         vxd_summary_print(sum, h, &sf, o.json, stdout);
     }
     if (fflush(stdout) || ferror(stdout)) {
