@@ -64,6 +64,12 @@ def _on_stop(ev):
         d["bps"] = [b.number for b in ev.breakpoints]
     STOPS.append(d)
 gdb.events.stop.connect(_on_stop)
+def stop_at(loc):
+    """continue to a breakpoint at loc, then delete the breakpoints"""
+    ex("break " + loc)
+    st = go("continue")
+    ex("delete")
+    return st
 def go(c):
     """A command that resumes: its stop ({} if none); what it prints is left in
     stdout after an '@@CMD c' line, for the test to read."""
@@ -228,9 +234,7 @@ R["back"] = back
     def test_start_of_history(self):
         """reverse-continue without breakpoints stops at the start: 'No more reverse-execution history'"""
         out, R = self.gdb('''
-ex("break middle")
-go("continue")
-ex("delete")
+stop_at("middle")
 go("reverse-continue")
 R["pc"] = pc()
 R["entry"] = val("(unsigned)&_start")
@@ -378,9 +382,7 @@ R["when0"] = st["when"]
         """finish from a lane other than the one that stopped returns in that lane, with its value"""
         L = self.lines
         out, R = self.gdb('''
-ex("break leaf")
-go("continue")
-ex("delete")
+stop_at("leaf")
 w, l = warp_lane()
 ex("vx-thread %d %d" % (w, (l + 1) % NT))
 t0 = tid()
@@ -393,27 +395,6 @@ R["r"] = val("$a0")
         self.assertEqual(R["after"], ["middle", L["MID_CALL"], True, True])
         self.assertEqual(R["r"], 3 * R["x"] + 1)
         self.assertIn("Value returned is $1 = %d" % (3 * R["x"] + 1), segs[1][1])
-
-    def test_reverse_to_start_from_spawned_warp(self):
-        """reverse-continue to the start from a warp spawned later: the stop names a live thread"""
-        out, R = self.gdb('''
-ex("break leaf")
-while warp_lane()[0] == 0:
-    go("continue")
-ex("delete")
-R["w"] = warp_lane()[0]
-st = go("reverse-continue")
-R["stop"] = [st.get("thread"), tid()]
-R["live"] = gdb.selected_thread().is_valid() and not gdb.selected_thread().is_exited()
-R["w1"] = warp_lane()[0]
-R["when"] = st["when"]
-''')
-        self.assertNotEqual(R["w"], 0)
-        self.assertIn("No more reverse-execution history", segments(out)[-1][1])
-        self.assertRegex(R["when"], r"event 0 of")
-        self.assertTrue(R["live"])
-        self.assertEqual(R["w1"], 0)                     # only warp 0 exists at event 0
-        self.assertEqual(R["stop"][0], R["stop"][1])
 
     def test_seek_keeps_selected_thread(self):
         """vx-seek to where another warp issues next: the stopped thread (GDB's first) shows its own warp"""
@@ -441,24 +422,34 @@ R["pcs"] = [pc(), pcs[0]]
         self.assertEqual(R["t"], 1)
         self.assertEqual(R["pcs"][0], R["pcs"][1])       # warp 0's pc, as monitor warps says
 
-    def test_seek_before_warp_exists(self):
-        """vx-seek to before the selected thread's warp was spawned selects a live thread"""
+    def test_before_warp_exists(self):
+        """vx-seek, then reverse-continue, to before the selected thread's warp was spawned: a live thread"""
         out, R = self.gdb('''
-ex("break leaf")
-while warp_lane()[0] == 0:
-    go("continue")
-ex("delete")
-R["w"] = warp_lane()[0]
+def in_spawned_warp():
+    ex("break leaf")
+    while warp_lane()[0] == 0:
+        go("continue")
+    ex("delete")
+    return warp_lane()[0]
+def live():
+    return gdb.selected_thread().is_valid() and not gdb.selected_thread().is_exited()
+R["w"] = in_spawned_warp()
 ex("vx-seek 1")
-R["live"] = gdb.selected_thread().is_valid() and not gdb.selected_thread().is_exited()
-R["w1"] = warp_lane()[0]
+R["seek"] = [live(), warp_lane()[0]]
 st = go("stepi")
 R["when"] = st["when"]
+R["w2"] = in_spawned_warp()
+st = go("reverse-continue")
+R["back"] = [live(), warp_lane()[0], st.get("thread") == tid()]
+R["when2"] = st["when"]
 ''')
         self.assertNotEqual(R["w"], 0)
-        self.assertTrue(R["live"])
-        self.assertEqual(R["w1"], 0)                     # only warp 0 runs at event 1
+        self.assertEqual(R["seek"], [True, 0])           # only warp 0 runs at event 1
         self.assertRegex(R["when"], r"event 2 of")
+        self.assertNotEqual(R["w2"], 0)
+        self.assertIn("No more reverse-execution history", segments(out)[-1][1])
+        self.assertEqual(R["back"], [True, 0, True])
+        self.assertRegex(R["when2"], r"event 0 of")
 
     def test_lane_condition_both_ways(self):
         """break leaf if x == 13: the server evaluates it per lane, stops once in that lane, and back"""
@@ -490,9 +481,7 @@ R["tid3"] = [val("x"), val("$vx_thread_id"), func()]
     def test_other_threads_fresh_after_step(self):
         """after next (one warp resumed, scheduler locked) other warps show where they are now"""
         out, R = self.gdb('''
-ex("break middle")
-go("continue")
-ex("delete")
+stop_at("middle")
 ex("info threads")
 for i in range(3):
     go("next")
@@ -533,9 +522,7 @@ R["xs"] = xs
     def test_switch_threads(self):
         """info threads names warps and lanes; each thread shows its own lane's registers"""
         out, R = self.gdb('''
-ex("break rrtest.c:%d")
-go("continue")
-ex("delete")
+stop_at("rrtest.c:%d")
 R["info"] = ex("info threads")
 seen = []
 for (w, l) in [(1, 0), (3, 3), (2, 1), (3, 2), (1, 1), (0, 2)]:
