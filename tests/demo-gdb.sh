@@ -76,6 +76,14 @@ echo \n(gdb) monitor when          # where we are in the recorded history\n
 monitor when
 echo \n(gdb) delete\n
 delete
+echo \n(gdb) break leaf if x == 13  # tested in every lane by vxreplay: the lane of task 13\n
+break leaf if x == 13
+echo \n(gdb) continue\n
+continue
+echo \n(gdb) print x\n
+print x
+echo \n(gdb) delete\n
+delete
 echo \n(gdb) watch total           # a global every lane of every warp stores to\n
 watch total
 echo \n(gdb) continue\n
