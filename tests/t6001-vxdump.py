@@ -230,6 +230,17 @@ class Filters(unittest.TestCase):
         self.assertGreater(len(want), 40, "both warps spin: 3 and 23 iterations")
         self.assertEqual([e["index"] for e in t6kit.events(T["bar"], "--pc", "spin")], want)
 
+    def test_branch_targets(self):
+        """direct branches and jal show where they go, with the symbol (as objdump does)"""
+        fn = {f[2]: f for f in t6kit.nm_functions(K["t6-bar"])}
+        col, lines = listing(T["bar"], "--pc", "spin")
+        bnez = [ln for ln in lines if " bnez " in ln]
+        self.assertGreater(len(bnez), 20)
+        self.assertIn("-> 0x%08x <spin>" % fn["spin"][0], bnez[0])   # the loop's back edge
+        col, lines = listing(T["bar"], "--pc", "body")
+        jal = [ln for ln in lines if " jal " in ln]
+        self.assertTrue(jal and "-> 0x%08x <spin>" % fn["spin"][0] in jal[0], jal[:1])
+
     def test_warp(self):
         """--warp CORE:WARP or a global id"""
         ev = t6kit.events(T["bar"])

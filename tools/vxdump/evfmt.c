@@ -701,6 +701,23 @@ static void fmt_end(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
     }
 }
 
+/*
+ * After a direct branch or jal (whose operand is the offset, as the disassembler
+ * writes it): where it goes, as objdump shows it, " -> 0x80000094 <main>".
+ */
+static void branch_target_text(const vxd_fmt *f, uint32_t pc, uint32_t insn, vxd_sb *b)
+{
+    const uint32_t opcode = insn & 0x7f;
+    if (opcode != 0x63 && opcode != 0x6f) return; /* B-type, JAL */
+    vx_insn di;
+    vx_isa_decode(insn, &di);
+    if (di.op == VX_OP_INVALID) return;
+    const uint32_t target = pc + (uint32_t)di.imm;
+    char sym[160] = "";
+    if (f->syms) vxd_symtab_format(f->syms, target, sym, sizeof sym);
+    vxd_sb_printf(b, " -> 0x%08" PRIx32 "%s%s", target, sym[0] ? " " : "", sym);
+}
+
 void vxd_fmt_event(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
 {
     line_start(f, ev, b);
@@ -737,6 +754,7 @@ void vxd_fmt_event(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
         vx_disasm(ev->pc, ev->insn, dis, sizeof dis);
     size_t before = b->len;
     vxd_sb_puts(b, dis);
+    branch_target_text(f, ev->pc, ev->insn, b);
     size_t mark = b->len;
     vxd_sb_pad(b, before + (size_t)f->w_dis);
     vxd_sb_puts(b, "  ");
