@@ -66,9 +66,10 @@ typedef struct differ {
     side s[2];
     vxf_ctx ctx;
     vx_disasm_ctx *dis;
-    uint64_t ndiff;  /* differences reported */
-    uint64_t nfound; /* differences found (headers, events; per warp: warps that diverge) */
-    uint64_t nwarps; /* --per-warp: warps (and the DM stream) that diverge */
+    uint64_t ndiff;   /* differences reported */
+    uint64_t nfound;  /* differences found (headers, events; per warp: warps that diverge) */
+    bool header_diff; /* the headers differ (shown whatever --max says) */
+    uint64_t nwarps;  /* --per-warp: warps (and the DM stream) that diverge */
     bool header_printed;
     int status;
     vxd_sb line, la, lb;
@@ -385,6 +386,7 @@ static void header_diffs(differ *d)
         vxf_cmp_headers(a, b, &d->ctx, &it);
     if (!it.total) return;
     d->nfound++; /* header differences are all shown and do not count against --max */
+    d->header_diff = true;
     if (d->o.quiet) return;
     if (d->o.json) {
         vxd_sb_clear(&d->line);
@@ -986,16 +988,18 @@ int main(int argc, char **argv)
         printf("{\"type\":\"result\",\"status\":%d,\"identical\":%s,\"differences_found\":%" PRIu64
                ",\"differences_shown\":%" PRIu64 ",\"mode\":\"%s\",\"compared_a\":%" PRIu64
                ",\"compared_b\":%" PRIu64 "}\n",
-               d.status, d.status == EXIT_SAME ? "true" : "false", d.nfound, d.ndiff,
-               d.o.per_warp ? "per-warp" : "lockstep", d.s[0].compared, d.s[1].compared);
+               d.status, d.status == EXIT_SAME ? "true" : "false", d.nfound,
+               d.ndiff + (d.header_diff ? 1 : 0), d.o.per_warp ? "per-warp" : "lockstep",
+               d.s[0].compared, d.s[1].compared);
     } else if (!d.o.quiet) {
         if (d.status == EXIT_SAME && d.o.verbose)
             printf("%s: %s and %s are identical (%" PRIu64 " events compared%s)\n", prog,
                    d.s[0].path, d.s[1].path, d.s[0].compared, d.o.per_warp ? ", per warp" : "");
         else if (d.status == EXIT_DIFF && d.o.per_warp && d.nwarps > 1)
             printf("%s: %" PRIu64
-                   " warps diverge (the first difference of each is shown: --max %" PRIu64 ")\n",
-                   prog, d.nwarps, d.o.max);
+                   " warps diverge (the first difference of each of the first %" PRIu64
+                   " is shown: --max)\n",
+                   prog, d.nwarps, d.o.max ? d.o.max : d.nwarps);
     }
 out:
     if (fflush(stdout) || ferror(stdout)) {
