@@ -999,7 +999,7 @@ int main(int argc, char **argv)
             printf("%s: %" PRIu64
                    " warps diverge (the first difference of each of the first %" PRIu64
                    " is shown: --max)\n",
-                   prog, d.nwarps, d.o.max ? d.o.max : d.nwarps);
+                   prog, d.nwarps, d.o.max && d.o.max < d.nwarps ? d.o.max : d.nwarps);
     }
 out:
     if (fflush(stdout) || ferror(stdout)) {
