@@ -91,6 +91,7 @@ int main(int argc, char **argv)
     char msg[512];
     const char *verify = NULL;
     const char *rec_opt = NULL; /* the last option that only recording takes */
+    bool verify_later = false;  /* --verify followed by an option: the trace comes after */
     int rc = 2;
     bool dm_bind_given = false;
 
@@ -144,14 +145,20 @@ int main(int argc, char **argv)
                 goto out;
             }
             o.output = v;
+        } else if (!strcmp(a, "--verify") && i + 1 < argc && argv[i + 1][0] == '-' &&
+                   argv[i + 1][1]) {
+            if (verify || verify_later) {
+                fprintf(stderr, "%s: --verify given twice\n", vxrec_prog);
+                goto out;
+            }
+            verify_later = true; /* `--verify -q TRACE` */
         } else if (is_opt(a, "--verify", NULL)) {
             if (!(v = opt_value(argc, argv, &i, "--verify", NULL)) || !*v) {
                 fprintf(stderr, "%s: --verify needs a trace file\n", vxrec_prog);
                 goto out;
             }
-            if (verify) {
-                fprintf(stderr, "%s: --verify takes one trace ('%s' and '%s' given)\n", vxrec_prog,
-                        verify, v);
+            if (verify || verify_later) {
+                fprintf(stderr, "%s: --verify given twice\n", vxrec_prog);
                 goto out;
             }
             verify = v;
@@ -190,6 +197,8 @@ int main(int argc, char **argv)
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "%s: unknown option '%s' (try --help)\n", vxrec_prog, a);
             goto out;
+        } else if (verify_later && !verify) {
+            verify = a;
         } else if (o.kernel) {
             fprintf(stderr, "%s: more than one kernel given ('%s' and '%s')\n", vxrec_prog,
                     o.kernel, a);
@@ -197,6 +206,10 @@ int main(int argc, char **argv)
         } else {
             o.kernel = a;
         }
+    }
+    if (verify_later && !verify) {
+        fprintf(stderr, "%s: --verify needs a trace file\n", vxrec_prog);
+        goto out;
     }
     if (verify) {
         if (o.kernel) {

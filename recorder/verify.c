@@ -56,6 +56,7 @@ typedef struct ver {
     size_t nkf, next_kf;
     uint64_t kf_checked;
     bool diverged;
+    bool unreadable; /* stopped by a part of the trace that cannot be read: an error */
     char why[1024];
     kfpage *pages;
     size_t npages, pcap;
@@ -203,7 +204,8 @@ static void check_keyframe(ver *v, size_t k)
     size_t len;
     vx_err e = vx_trace_reader_keyframe(v->r, k, &info, &st, &len);
     if (e) {
-        diverge(v, "cannot read keyframe %zu: %s", k, vx_trace_reader_errmsg(v->r));
+        diverge(v, "keyframe %zu cannot be read: %s", k, vx_trace_reader_errmsg(v->r));
+        v->unreadable = true;
         return;
     }
     /* Cycles that passed without events (the Debug Module server ticking the idle
@@ -239,7 +241,8 @@ static void check_keyframe(ver *v, size_t k)
     v->npages = 0;
     e = vx_trace_reader_keyframe_pages(v->r, k, VX_TRACE_PAGES_DELTA, collect_page, v);
     if (e) {
-        diverge(v, "cannot read the pages of keyframe %zu: %s", k, vx_trace_reader_errmsg(v->r));
+        diverge(v, "the pages of keyframe %zu cannot be read: %s", k, vx_trace_reader_errmsg(v->r));
+        v->unreadable = true;
         return;
     }
     v->page_bad = v->page_seen = 0;
@@ -472,6 +475,10 @@ int vxrec_verify(const char *trace, bool quiet)
         at = ev->index;
         if (!step(&v, ev)) break;
         n++;
+    }
+    if (v.diverged && v.unreadable) { /* damage, as for the events: exit 2 */
+        fprintf(stderr, "%s: %s\n", vxrec_prog, v.why);
+        goto out;
     }
     if (v.diverged) {
         fprintf(stderr, "%s: %s: trace diverges at event %" PRIu64 ": %s\n", vxrec_prog, trace, at,

@@ -55,7 +55,8 @@ static void usage(FILE *f)
         "      --version           print the version\n\n"
         "Threads: GDB thread 1 + gwarp * threads + lane (gwarp = core * warps + warp).\n"
         "In gdb: 'monitor help' lists the replay commands (when, seek, warps, lane, ...);\n"
-        "source vxrr.gdb (installed next to the programs) for convenience commands.\n"
+        "source vxrr.gdb (next to the programs in the build tree, PREFIX/share/vxrr when\n"
+        "installed) for convenience commands.\n"
         "exit status: 0 when done, 2 usage or input error\n");
 }
 

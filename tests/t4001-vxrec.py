@@ -86,7 +86,8 @@ class Vxrec(unittest.TestCase):
                           (["-o"], "-o needs"), (["--dm-bind", "::1", "k"], "--dm-port"),
                           (["--verify", "t.vxt", "-c", "2"], "'-c' does not apply"),
                           (["-o", "x.vxt", "--verify", "t.vxt"], "'-o' does not apply"),
-                          (["--verify", "a.vxt", "--verify", "b.vxt"], "one trace"),
+                          (["--verify", "a.vxt", "--verify", "b.vxt"], "given twice"),
+                          (["--verify", "-q"], "needs a trace"),
                           ([os.path.join(self.dir, "missing.bin")], "missing.bin")):
             r = self.rec(args)
             self.assertEqual(r.returncode, 2, (args, r.stderr))
@@ -356,6 +357,19 @@ class Vxrec(unittest.TestCase):
         v = self.verify(os.path.join(self.dir, "nope.vxt"))
         self.assertEqual(v.returncode, 2)
         self.assertIn("nope.vxt", v.stderr)
+        for args in (["--verify", "-q", t], ["-q", "--verify", t], ["--verify", t, "-q"]):
+            v = vxtest.run([vxtest.prog("vxrec")] + args, cwd=self.dir)
+            self.assertEqual((v.returncode, v.stderr), (0, ""), args)    # -q anywhere
+        # damage in a keyframe is damage too (exit 2), not a divergence (exit 1)
+        data = bytearray(open(t, "rb").read())
+        kf = [c for c in chunks(data) if c[1] in (6, 10)]
+        self.assertTrue(kf)
+        data[kf[0][0] + 28 + 2] ^= 0x40
+        open(bad, "wb").write(data)
+        v = self.verify(bad)
+        self.assertEqual(v.returncode, 2, v.stderr)
+        self.assertIn("keyframe 0 cannot be read", v.stderr)
+        self.assertIn("offset %d" % kf[0][0], v.stderr)
 
     def test_verify_cut_trace(self):
         """a trace cut in the middle verifies up to its last complete chunk"""
