@@ -167,6 +167,8 @@ struct vx_engine {
 
     vx_engine_poll_fn poll;
     void *poll_ctx;
+    vx_engine_break_filter_fn bf; /* breakpoint conditions, or NULL */
+    void *bf_ctx;
     uint64_t since_poll;
     bool interrupted;
 
@@ -973,6 +975,18 @@ void vx_engine_set_poll(vx_engine *e, vx_engine_poll_fn fn, void *ctx)
     e->poll_ctx = ctx;
 }
 
+void vx_engine_set_break_filter(vx_engine *e, vx_engine_break_filter_fn fn, void *ctx)
+{
+    e->bf = fn;
+    e->bf_ctx = ctx;
+}
+
+/* A breakpoint matched gw at pc, the machine being there: do its conditions hold? */
+static bool bp_cond(vx_engine *e, uint32_t gw, uint32_t pc)
+{
+    return !e->bf || e->bf(e->bf_ctx, gw, pc);
+}
+
 /* Count work; every POLL_EVERY units ask whether the user wants to stop. */
 static bool poll_tick(vx_engine *e, uint64_t work)
 {
@@ -1024,7 +1038,7 @@ static vx_err run_forward(vx_engine *e, const vx_engine_motion *m, vx_engine_sto
         bool reported = e->now == e->rep_issue;
         if (eligible && !reported) {
             /* A breakpoint on the stepping warp's own instruction is what GDB steps over. */
-            if (!own && bp_hit_at(e, ni.pc, gw, ni.flags)) {
+            if (!own && bp_hit_at(e, ni.pc, gw, ni.flags) && bp_cond(e, gw, ni.pc)) {
                 break_stop_at(e, gw, 0, st);
                 return VX_OK;
             }
@@ -1195,8 +1209,8 @@ static vx_err sim_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
         vx_engine_stop ws;
         memset(&ws, 0, sizeof ws);
         bool whit = mine && !skip && ni.ev && write_hit(e, ni.ev, &ws);
-        bool bhit =
-            mine && !m->step && (!skip || e->rep_watch_only) && bp_hit_at(e, ni.pc, gw, ni.flags);
+        bool bhit = mine && !m->step && (!skip || e->rep_watch_only) &&
+                    bp_hit_at(e, ni.pc, gw, ni.flags) && bp_cond(e, gw, ni.pc);
         vx_engine_stop bs;
         if (bhit) break_stop_at(e, gw, 0, &bs);
         if (m->step && mine) {
@@ -1268,7 +1282,8 @@ static bool cache_last_issue(const vx_engine *e, uint64_t p, uint32_t gw, uint64
 static vx_err run_backward(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *st)
 {
     uint64_t p = e->now;
-    bool need_sim = e->nread_wp > 0;
+    /* read watchpoints and breakpoint conditions need the machine: re-execute windows */
+    bool need_sim = e->nread_wp > 0 || (e->bf && !m->step);
     uint64_t t;
     if (m->step && !need_sim && !e->nwrite_wp && cache_last_issue(e, p, m->step_gwarp, &t)) {
         /* A reverse step without watchpoints: the schedule cache knows where to go. */

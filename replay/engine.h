@@ -142,6 +142,15 @@ typedef struct vx_engine_stop {
 typedef bool (*vx_engine_poll_fn)(void *ctx);
 void vx_engine_set_poll(vx_engine *e, vx_engine_poll_fn fn, void *ctx);
 
+/*
+ * Breakpoint conditions: with a filter set, a breakpoint stops gwarp at pc only when
+ * fn, called with the machine right there (before the instruction), returns true,
+ * in both directions.  Backward searches then re-execute windows from checkpoints
+ * (the conditions need the machine), so set it only while a condition exists.
+ */
+typedef bool (*vx_engine_break_filter_fn)(void *ctx, uint32_t gwarp, uint32_t pc);
+void vx_engine_set_break_filter(vx_engine *e, vx_engine_break_filter_fn fn, void *ctx);
+
 vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *stop);
 
 /* ---- debugger state ---------------------------------------------------------------------------- */

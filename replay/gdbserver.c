@@ -686,6 +686,8 @@ bad:
     return false;
 }
 
+static void update_filter(vx_gdbserver *s);
+
 static void h_break_point(vx_gdbserver *s, const args *a, bool insert)
 {
     const unsigned type = (unsigned)a->v[0];
@@ -698,6 +700,7 @@ static void h_break_point(vx_gdbserver *s, const args *a, bool insert)
         }
         zp_clear_conds(z);
         *z = s->zp[--s->nzp];
+        update_filter(s);
         reply(s, "OK");
         return;
     }
@@ -707,6 +710,7 @@ static void h_break_point(vx_gdbserver *s, const args *a, bool insert)
         return;
     }
     if (z) { /* already in: its conditions were replaced */
+        update_filter(s);
         reply(s, "OK");
         return;
     }
@@ -727,6 +731,7 @@ static void h_break_point(vx_gdbserver *s, const args *a, bool insert)
         return;
     }
     s->zp[s->nzp++] = fresh;
+    update_filter(s);
     reply(s, "OK");
 }
 
@@ -848,6 +853,23 @@ static int break_lane(vx_gdbserver *s, uint32_t gw, uint32_t prefer)
     for (uint32_t l = 0; l < s->threads; l++)
         if (l != prefer && vx_lanes_test(wi.tmask, l) && conds_hold(s, wi.pc, gw, l)) return (int)l;
     return LANE_NONE;
+}
+
+/* The engine asks while it runs, the machine at the breakpoint: does a lane qualify? */
+static bool cond_filter(void *ctx, uint32_t gwarp, uint32_t pc)
+{
+    vx_gdbserver *s = ctx;
+    (void)pc; /* break_lane reads the warp's pc itself */
+    return break_lane(s, gwarp, s->focus_lane) != LANE_NONE;
+}
+
+/* Conditions are tested inside the engine's motions (both directions) while any exists. */
+static void update_filter(vx_gdbserver *s)
+{
+    bool any = false;
+    for (size_t i = 0; i < s->nzp && !any; i++)
+        any = s->zp[i].ncond > 0;
+    vx_engine_set_break_filter(s->e, any ? cond_filter : NULL, s);
 }
 
 /*
@@ -1872,6 +1894,7 @@ void vx_gdbserver_begin(vx_gdbserver *s, const vx_gdb_io *io)
     s->threads_xml = NULL;
     vx_engine_points_clear(s->e);
     zp_clear_all(s);
+    update_filter(s);
     /* Every session starts at the beginning of history, like a fresh replay. */
     if (vx_engine_seek(s->e, 0) != VX_OK && s->opts.log)
         fprintf(s->opts.log, "vxreplay: %s\n", vx_engine_errmsg(s->e));
@@ -1901,6 +1924,7 @@ void vx_gdbserver_end(vx_gdbserver *s)
 {
     vx_engine_points_clear(s->e);
     zp_clear_all(s);
+    update_filter(s);
     s->over = true;
     memset(&s->io, 0, sizeof s->io);
 }
