@@ -47,8 +47,8 @@ else ifeq ($(MODE),tsan)
   LDFLAGS  += -fsanitize=thread
 else ifeq ($(MODE),fuzz)
   CC       := clang
-  OPT      := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -DVX_DEBUG=1 -Wno-unknown-pragmas \
-             -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+  OPT      := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+             -DVX_DEBUG=1 -Wno-unknown-pragmas -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
   LDFLAGS  += -fsanitize=address,undefined
 else
   $(error unknown MODE=$(MODE) (use release, debug, tsan or fuzz))

@@ -705,7 +705,8 @@ static void h_break_point(vx_gdbserver *s, const args *a, bool insert)
         return;
     }
     zpoint fresh = {addr, (uint8_t)type, 0, NULL, NULL};
-    if (!parse_conds(a->str, a->str + a->slen, z ? z : &fresh)) {
+    const char *rest = a->str ? a->str : ""; /* no conditions: nothing after the kind */
+    if (!parse_conds(rest, rest + a->slen, z ? z : &fresh)) {
         reply(s, "E01");
         return;
     }
