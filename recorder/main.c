@@ -145,23 +145,18 @@ int main(int argc, char **argv)
                 goto out;
             }
             o.output = v;
-        } else if (!strcmp(a, "--verify") && i + 1 < argc && argv[i + 1][0] == '-' &&
-                   argv[i + 1][1]) {
+        } else if (is_opt(a, "--verify", NULL)) {
             if (verify || verify_later) {
                 fprintf(stderr, "%s: --verify given twice\n", vxrec_prog);
                 goto out;
             }
-            verify_later = true; /* `--verify -q TRACE` */
-        } else if (is_opt(a, "--verify", NULL)) {
-            if (!(v = opt_value(argc, argv, &i, "--verify", NULL)) || !*v) {
+            if (!strcmp(a, "--verify") && i + 1 < argc && argv[i + 1][0] == '-' && argv[i + 1][1])
+                verify_later = true; /* `--verify -q TRACE`: the trace comes later */
+            else if (!(v = opt_value(argc, argv, &i, "--verify", NULL)) || !*v) {
                 fprintf(stderr, "%s: --verify needs a trace file\n", vxrec_prog);
                 goto out;
-            }
-            if (verify || verify_later) {
-                fprintf(stderr, "%s: --verify given twice\n", vxrec_prog);
-                goto out;
-            }
-            verify = v;
+            } else
+                verify = v;
         } else if (is_opt(a, "--keyframe-interval", NULL)) {
             v = opt_value(argc, argv, &i, "--keyframe-interval", NULL);
             if (!v || !vx_cli_parse_u64(v, false, &o.keyframe_interval)) {

@@ -179,8 +179,6 @@ static void sim_page(void *ctx, uint32_t space, uint32_t addr, const uint8_t *pa
                 space);
 }
 
-static void tick_to(ver *v, uint64_t cycle);
-
 /*
  * Length of the Debug Module section at the end of a state encoding (sim/STATE.md
  * §7: u32 L, then L bytes starting with the DM layout version 1 and the warp
@@ -210,7 +208,7 @@ static void check_keyframe(ver *v, size_t k)
     }
     /* Cycles that passed without events (the Debug Module server ticking the idle
      * machine) show only in the keyframe's cycle: let them pass here too. */
-    tick_to(v, info.cycle);
+    vx_sim_dm_tick_to(v->sim, info.cycle);
     if (info.cycle != vx_sim_cycle(v->sim))
         diverge(v,
                 "keyframe %zu: recorded at cycle %" PRIu64 ", the simulator is at cycle %" PRIu64,
@@ -296,15 +294,10 @@ static void check_keyframes_here(ver *v)
 
 /* ---- driving the simulator from recorded events ---------------------------------------------- */
 
-static void tick_to(ver *v, uint64_t cycle)
-{
-    vx_sim_dm_tick_to(v->sim, cycle);
-}
-
 static vx_err apply_dm(ver *v, const vx_event *ev)
 {
     const vx_dm_event *d = &ev->dm;
-    tick_to(v, ev->cycle);
+    vx_sim_dm_tick_to(v->sim, ev->cycle);
     switch (d->op) {
     case VX_DM_READ:
     case VX_DM_INJECT_REJECT: return VX_OK;
@@ -355,10 +348,10 @@ static bool step(ver *v, const vx_event *rec_ev)
             return !v->diverged;
         }
         if (rec_ev->flags & VX_EVF_INJECTED) {
-            tick_to(v, rec_ev->cycle);
+            vx_sim_dm_tick_to(v->sim, rec_ev->cycle);
             e = vx_sim_inject(v->sim, gw, vx_lanes_first(rec_ev->tmask), rec_ev->insn, &stop);
         } else if (rec_ev->flags & VX_EVF_STEP) {
-            tick_to(v, rec_ev->cycle);
+            vx_sim_dm_tick_to(v->sim, rec_ev->cycle);
             e = vx_sim_step_warp(v->sim, gw, &stop);
         } else {
             e = vx_sim_issue(v->sim, rec_ev->core, rec_ev->warp, rec_ev->cycle, &stop);

@@ -554,8 +554,7 @@ static vx_err exec_pending(vx_engine *e)
     vx_err err2 = read_to_issue(e, DM_ALL);
     /* The issue ran; a damaged chunk after it is reported when its records are needed
      * (peek, step_once), not by this issue: a window ending here stays usable. */
-    if (err2 == VX_ERR_CORRUPT || err2 == VX_ERR_TRUNC || err2 == VX_ERR_IO) return VX_OK;
-    return err2;
+    return vx_engine_unreadable(err2) ? VX_OK : err2;
 }
 
 /* Can the issue at now be replayed from the cache (known, verified, DM effects after it known)? */

@@ -153,6 +153,13 @@ void vx_engine_set_break_filter(vx_engine *e, vx_engine_break_filter_fn fn, void
 
 vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *stop);
 
+/* An error of a part of the trace that cannot be read (damaged, cut off): history
+ * ends there, in the direction that met it; the engine stays usable before it. */
+static inline bool vx_engine_unreadable(vx_err err)
+{
+    return err == VX_ERR_CORRUPT || err == VX_ERR_TRUNC || err == VX_ERR_IO || err == VX_ERR_FORMAT;
+}
+
 /* ---- debugger state ---------------------------------------------------------------------------- */
 
 /* ebreak-halt mode (DCONFIG.ebreakh) at the current position, as set by recorded DM writes. */

@@ -873,6 +873,14 @@ static void update_filter(vx_gdbserver *s)
     vx_engine_set_break_filter(s->e, any ? cond_filter : NULL, s);
 }
 
+/* A session's end or start: no breakpoint, watchpoint or condition left. */
+static void points_clear(vx_gdbserver *s)
+{
+    vx_engine_points_clear(s->e);
+    zp_clear_all(s);
+    update_filter(s);
+}
+
 /*
  * Run one motion and answer with a stop reply.  step_gw/step_lane name the
  * stepping thread (for steps) so the stop reports the same thread.
@@ -880,28 +888,20 @@ static void update_filter(vx_gdbserver *s)
 static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step_lane)
 {
     vx_engine_stop st;
+    memset(&st, 0, sizeof st);
     vx_engine_set_poll(s->e, engine_poll, s);
-    vx_err err;
+    vx_err err = vx_engine_resume(s->e, m, &st);
+    /* The engine stopped at a breakpoint only where a lane meets its conditions
+     * (cond_filter): report that lane, the resumed one when it qualifies. */
     int cond_lane = LANE_ANY;
-    for (;;) {
-        memset(&st, 0, sizeof st);
-        err = vx_engine_resume(s->e, m, &st);
-        if (err != VX_OK || st.why != VX_WHY_BREAK || s->nzp == 0) break;
-        /* A conditional breakpoint stops only in a lane where a condition holds;
-         * where none does, the same motion goes on from there. */
+    if (err == VX_OK && st.why == VX_WHY_BREAK && s->nzp) {
         uint32_t prefer = st.gwarp == s->focus_gw ? s->focus_lane : st.has_lane ? st.lane : 0;
         cond_lane = break_lane(s, st.gwarp, prefer);
-        if (cond_lane != LANE_NONE) break;
-        if (engine_poll(s)) {
-            st.why = VX_WHY_INTERRUPT;
-            break;
-        }
     }
     if (err != VX_OK) {
         report_error(s, err);
         memset(&st, 0, sizeof st);
-        if (err == VX_ERR_CORRUPT || err == VX_ERR_TRUNC || err == VX_ERR_IO ||
-            err == VX_ERR_FORMAT) {
+        if (vx_engine_unreadable(err)) {
             /* The trace cannot be read past here: history ends here in this direction. */
             console(s, "vxreplay: history ends at event %" PRIu64 " (the trace is unreadable %s)\n",
                     vx_engine_now(s->e), m->backward ? "before it" : "past it");
@@ -1893,9 +1893,7 @@ void vx_gdbserver_begin(vx_gdbserver *s, const vx_gdb_io *io)
     s->have_last_stop = false;
     free(s->threads_xml);
     s->threads_xml = NULL;
-    vx_engine_points_clear(s->e);
-    zp_clear_all(s);
-    update_filter(s);
+    points_clear(s);
     /* Every session starts at the beginning of history, like a fresh replay. */
     if (vx_engine_seek(s->e, 0) != VX_OK && s->opts.log)
         fprintf(s->opts.log, "vxreplay: %s\n", vx_engine_errmsg(s->e));
@@ -1923,9 +1921,7 @@ bool vx_gdbserver_input(vx_gdbserver *s, const uint8_t *buf, size_t n)
 
 void vx_gdbserver_end(vx_gdbserver *s)
 {
-    vx_engine_points_clear(s->e);
-    zp_clear_all(s);
-    update_filter(s);
+    points_clear(s);
     s->over = true;
     memset(&s->io, 0, sizeof s->io);
 }

@@ -96,11 +96,17 @@ def _vx_refresh():
         pass
     # The selected thread's warp does not exist at the new position: take the
     # server's current thread (the next to issue there).
-    tid = int(_vx_config().get("thread", "0"))
+    t = _vx_thread(int(_vx_config().get("thread", "0")))
+    if t is not None:
+        t.switch()
+
+
+def _vx_thread(tid):
+    """The GDB thread of remote thread id tid, or None."""
     for t in gdb.selected_inferior().threads():
         if t.ptid[1] == tid or (t.ptid[1] == 0 and t.ptid[2] == tid):
-            t.switch()
-            return
+            return t
+    return None
 
 
 def _vx_select(gwarp, lane):
@@ -109,14 +115,14 @@ def _vx_select(gwarp, lane):
     per_warp = cfg.get("gdb_thread") == "warp"
     tid = 1 + gwarp if per_warp else 1 + gwarp * nt + lane
     gdb.execute("info threads", to_string=True)
-    for t in gdb.selected_inferior().threads():
-        if t.ptid[1] == tid or (t.ptid[1] == 0 and t.ptid[2] == tid):
-            t.switch()
-            if per_warp:
-                gdb.execute("monitor lane %d" % lane, to_string=True)
-                gdb.execute("maintenance flush register-cache", to_string=True)
-            gdb.execute("frame")
-            return
+    t = _vx_thread(tid)
+    if t is not None:
+        t.switch()
+        if per_warp:
+            gdb.execute("monitor lane %d" % lane, to_string=True)
+            gdb.execute("maintenance flush register-cache", to_string=True)
+        gdb.execute("frame")
+        return
     raise gdb.GdbError("warp %d lane %d is not a live thread now (see vx-warps)" % (gwarp, lane))
 
 

@@ -147,9 +147,9 @@
  *   of range).  A write moves the PC (vx_sim_set_pc) only when the warp is halted;
  *   otherwise, or when the warp has not been spawned yet (WSPAWN will set its PC),
  *   or when the value is not 4-byte aligned (RV32 without the C extension fetches
- *   only aligned words) or the simulator refuses it, it is ignored.  After an ebreak halt DPC is the address of the ebreak itself (the
- *   core does not advance past it), so "restore the word and resume" re-executes
- *   the original instruction.
+ *   only aligned words) or the simulator refuses it, it is ignored.  After an ebreak
+ *   halt DPC is the address of the ebreak itself (the core does not advance past
+ *   it), so "restore the word and resume" re-executes the original instruction.
  *
  * DSCRATCH0..3
  *   The debugger reads and writes CSR 0x7B2 + n of thread (warpsel, threadsel)

@@ -103,11 +103,16 @@ static int dms_nonblock(int fd)
     return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 }
 
+static const char *bind_addr_of(const vx_dmserver_opts *opts)
+{
+    return opts && opts->bind && *opts->bind ? opts->bind : "127.0.0.1";
+}
+
 vx_err vx_dmserver_bind(const vx_dmserver_opts *opts, int *lfd, char *msg, size_t cap)
 {
     if (msg && cap) msg[0] = '\0';
     *lfd = -1;
-    const char *bind_addr = opts && opts->bind && *opts->bind ? opts->bind : "127.0.0.1";
+    const char *bind_addr = bind_addr_of(opts);
     unsigned port = opts ? opts->port : 0;
     char portstr[16];
     struct addrinfo hints, *res = NULL, *ai;
@@ -161,7 +166,6 @@ static vx_err dms_listen(dms *s, const vx_dmserver_opts *opts, int lfd, char *ms
         if (e != VX_OK) return e;
     }
     s->lfd = lfd;
-    const char *bind_addr = opts && opts->bind && *opts->bind ? opts->bind : "127.0.0.1";
     unsigned port = opts ? opts->port : 0;
     struct sockaddr_storage ss;
     socklen_t sl = sizeof ss;
@@ -172,7 +176,7 @@ static vx_err dms_listen(dms *s, const vx_dmserver_opts *opts, int lfd, char *ms
         else if (ss.ss_family == AF_INET6)
             actual = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
     }
-    if (opts && opts->on_listen) opts->on_listen(opts->ctx, bind_addr, actual);
+    if (opts && opts->on_listen) opts->on_listen(opts->ctx, bind_addr_of(opts), actual);
     return VX_OK;
 }
 
