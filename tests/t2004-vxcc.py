@@ -97,6 +97,17 @@ class Vxcc(unittest.TestCase):
             r = vxtest.run([vxtest.prog("vxsim")] + shape + [elf])
             self.assertEqual((r.returncode, r.stdout), (0, "#0: c[63] = 189\n"), (shape, r.stderr))
 
+    def test_print_runtime(self):
+        """--print-runtime names the runtime in use, and refuses one without headers"""
+        r = self.vxcc("--print-runtime")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(os.path.isdir(os.path.join(r.stdout.strip(), "include")), r.stdout)
+        env = dict(os.environ, VXCC_HOME=os.path.join(self.tmp, "nonexist"))
+        r = subprocess.run([vxtest.prog("vxcc"), "--print-runtime"], env=env, capture_output=True,
+                           text=True, timeout=60)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("runtime headers missing", r.stderr)
+
     def test_gcc_long_options(self):
         """gcc's own long options still pass: --param (both spellings)"""
         src = self.write("p.c", "int main(void){return 0;}")

@@ -421,6 +421,12 @@ class RspTests(unittest.TestCase):
         self.assertEqual(self.c.cmds("Hc-1"), "OK")
         x = self.c.cmds("qXfer:threads:read::0,fff")
         self.assertIn('<thread id="1" core="0" name="warp 0 lane 0">', x)
+        # warp 1 at event 0: spawned later, so "not started"; at the end "finished"
+        nt = int(re.search(r"threads=(\d+)", self.c.monitor("config")[1]).group(1))
+        w1 = lambda: bytes.fromhex(self.c.cmds("qThreadExtraInfo,%x" % (1 + nt))).decode()  # noqa: E731
+        self.assertIn("not started", w1())
+        self.assertEqual(parse_stop(self.c.cmd("vCont;c"))[1].get("replaylog"), "end")
+        self.assertRegex(w1(), r", finished$")
 
     def test_step_and_reverse(self):
         """vCont;s steps thread 1's warp; bs comes back to the same registers; bc reaches the start"""

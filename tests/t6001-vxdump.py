@@ -297,6 +297,11 @@ class Summary(unittest.TestCase):
         self.assertIn("exit code 7 at cycle 28", r.stdout)
         self.assertIn("1 splits: 1 divergent, 0 uniform", r.stdout)
         self.assertRegex(r.stdout, r"\n\s+29\s+100\.0%\s+\d+\s+_start\n")
+        # 29 issues against a whole ELF: the file outweighs the raw log, and says so
+        t = t6kit.summary(T["regs"])["trace"]
+        self.assertLess(t["raw_bytes"], t["file_bytes"])
+        self.assertIn("%.1fx larger than the raw commit log" % (t["file_bytes"] / t["raw_bytes"]),
+                      r.stdout)
 
     def test_regs_and_divergence(self):
         """t6-regs: 29 issues, lane-ops from the masks, one divergent split"""
