@@ -37,7 +37,8 @@ if [ -z "$kernels" ]; then
     exit 0
 fi
 
-exec python3 - "$BIN" "$TMP" $kernels <<'PY'
+# not exec: the shell stays to run the trap that removes $TMP
+python3 - "$BIN" "$TMP" $kernels <<'PY'
 import os, re, resource, statistics, subprocess, sys, time
 
 binp, tmp, kernels = sys.argv[1], sys.argv[2], sys.argv[3:]
@@ -107,3 +108,4 @@ print("B/issue: EVENTS chunks per warp-instruction; B/issue*: whole file (image,
 print("warp-instruction; raw/trace: naive fixed-width commit log / trace file.  Targets:")
 print("wall x <= 1.5, B/issue <= 6 at 4 threads per warp.")
 PY
+exit $?
