@@ -7,9 +7,11 @@ warp short of a full core, NT*NW+1, more tasks than hardware threads (batching),
 tasks spread over several cores and clusters, 2-D and 3-D grids, and group (CTA)
 mode with blocks of one thread, part of a warp, several warps with a partial last
 warp, a whole core, multi-dimensional blocks, and a block too large to run (must be
-refused).  The kernel checks on the device that every (block, thread) ran exactly
-once with the right indices, that a block's threads shared one core, its local
-memory and its barrier, and that invalid launches return -1.
+refused); and 1-D launches through the v2.1 API (vx_spawn_tasks,
+vx_spawn_task_groups), whose callback arguments the kernel checks too.  The kernel
+checks on the device that every (block, thread) ran exactly once with the right
+indices, that a block's threads shared one core, its local memory and its barrier,
+and that invalid launches return -1.
 """
 import os
 import sys
@@ -107,6 +109,20 @@ class Spawn(unittest.TestCase):
         """group mode with 64-lane warps: partial last warp of more than 32 lanes"""
         self.check({"GX": 5, "BX": 100}, (1, 1, 2, 64))
         self.check({"GX": 11, "BX": 33}, (1, 1, 8, 32))
+
+    def test_old_api(self):
+        """the v2.1 API (vx_spawn_tasks, vx_spawn_task_groups) and its callback arguments"""
+        cases = [
+            {"OLDAPI": 1, "GX": 37},                     # tasks, batched on 4x4
+            {"OLDAPI": 1, "GX": 1},
+            {"OLDAPI": 1, "GX": 9, "BX": 1},             # groups of one thread
+            {"OLDAPI": 1, "GX": 9, "BX": 3},             # part of a warp
+            {"OLDAPI": 1, "GX": 9, "BX": 5},             # two warps, the last partial
+            {"OLDAPI": 1, "GX": 7, "BX": 16},            # the whole 4x4 core
+        ]
+        for shape in [(1, 1, 4, 4), (1, 2, 2, 8), (2, 2, 4, 4), (1, 1, 8, 32)]:
+            for defs in cases:
+                self.check(defs, shape)
 
 
 if __name__ == "__main__":

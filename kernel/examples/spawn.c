@@ -9,6 +9,9 @@
  *
  *   -DDIM=1..3 -DGX= -DGY= -DGZ=   grid (default 1-D, 37 blocks)
  *   -DBX= -DBY= -DBZ=              block (default: none, tasks mode)
+ *   -DOLDAPI=1                     launch a 1-D grid with the older API instead
+ *                                  (vx_spawn_tasks, or vx_spawn_task_groups when
+ *                                  BX is set) and check its callback arguments
  */
 #include "common.h"
 
@@ -42,15 +45,51 @@ static uint32_t seen[NTHREADS];
 static uint32_t where[NTHREADS];
 static uint32_t bad;
 
+#ifndef OLDAPI
+#define OLDAPI 0
+#endif
+#if OLDAPI && (DIM != 1 || GY != 1 || GZ != 1 || BY != 1 || BZ != 1)
+#error "OLDAPI launches 1-D grids and blocks only"
+#endif
+
+/* The checks of one thread: block blk, thread t in the block (both linear). */
+static void check_thread(uint32_t blk, uint32_t t, uint32_t e);
+
 static void spawn_cb(void *arg)
 {
     (void)arg;
-    uint32_t bs = BSIZE;
-    uint32_t blk = blockIdx.x + GX * (blockIdx.y + GY * blockIdx.z);
     uint32_t bx = BX ? BX : 1;
-    uint32_t t = threadIdx.x + bx * (threadIdx.y + BY * threadIdx.z);
+    check_thread(blockIdx.x + GX * (blockIdx.y + GY * blockIdx.z),
+                 threadIdx.x + bx * (threadIdx.y + BY * threadIdx.z), 0);
+}
+
+#if OLDAPI
+/* The older API's callbacks: their arguments against what the warp and lane say. */
+static void task_cb(int task_id, void *arg)
+{
+    check_thread((uint32_t)task_id, 0, (arg != &seen) + (blockIdx.x != (uint32_t)task_id));
+}
+
+static void group_cb(int local_task_id, int group_id, int local_group_id, int warps_per_group,
+                     void *arg)
+{
+    uint32_t nt = (uint32_t)vx_num_threads();
+    uint32_t wpg = (BSIZE + nt - 1) / nt;
+    uint32_t e = (arg != &seen) + ((uint32_t)warps_per_group != wpg);
+    /* blocks of one thread run in tasks mode: thread 0 of slot 0; else the warp's
+     * slot, and the thread's place in the warps of its block */
+    uint32_t w = (uint32_t)vx_warp_id();
+    e += (uint32_t)local_group_id != (BSIZE > 1 ? w / wpg : 0);
+    e += (uint32_t)local_task_id != (BSIZE > 1 ? (w % wpg) * nt + (uint32_t)vx_thread_id() : 0);
+    check_thread((uint32_t)group_id, (uint32_t)local_task_id, e);
+}
+#endif
+
+static void check_thread(uint32_t blk, uint32_t t, uint32_t e)
+{
+    uint32_t bs = BSIZE;
+    uint32_t bx = BX ? BX : 1;
     uint32_t g = blk * bs + t;
-    uint32_t e = 0;
 
     e += (blockIdx.x >= GX) + (blockIdx.y >= GY) + (blockIdx.z >= GZ);
     e += (threadIdx.x >= bx) + (threadIdx.y >= BY) + (threadIdx.z >= BZ);
@@ -96,7 +135,17 @@ int main(void)
     errors += vx_spawn_threads(1, grid, big, spawn_cb, 0) != -1;
     errors += vx_spawn_threads(1, grid, zero, spawn_cb, 0) != -1;
 
+#if OLDAPI
+    /* (no result: a launch the older API cannot run runs nothing) */
+    int r = BSIZE > cap ? -1 : 0;
+    if (BX)
+        vx_spawn_task_groups(GX, BX, group_cb, seen);
+    else
+        vx_spawn_tasks(GX, task_cb, seen);
+    (void)block;
+#else
     int r = vx_spawn_threads(DIM, grid, BX ? block : 0, spawn_cb, 0);
+#endif
     errors += csr_read(VX_CSR_MSCRATCH) != arg;
     if (BSIZE > cap) {
         errors += r != -1; /* a block larger than a core cannot run */

@@ -72,6 +72,24 @@ typedef void (*vx_serial_cb)(void *arg);
 int vx_spawn_threads(uint32_t dimension, const uint32_t *grid_dim, const uint32_t *block_dim,
                      vx_kernel_func_cb kernel_func, const void *arg);
 
+/*
+ * The launch API of Vortex up to v2.1, kept so that older kernels build unchanged.
+ * Both run on vx_spawn_threads with a 1-D grid (same distribution):
+ *   vx_spawn_tasks(n, cb, arg): cb(task_id, arg) for task_id 0 .. n-1 (tasks mode);
+ *   vx_spawn_task_groups(g, size, cb, arg): blocks of `size` threads, g of them;
+ *     cb(local_task_id, group_id, local_group_id, warps_per_group, arg), the
+ *     thread's index in its block, the block's index, its slot on the core (the
+ *     barrier id and local-memory slice of __local_group_id) and the warps per
+ *     block (a group barrier is vx_barrier(local_group_id, warps_per_group)).
+ * A launch vx_spawn_threads refuses (a block larger than a core) runs nothing.
+ */
+typedef void (*vx_spawn_tasks_cb)(int task_id, void *arg);
+typedef void (*vx_spawn_task_groups_cb)(int local_task_id, int group_id, int local_group_id,
+                                        int warps_per_group, void *arg);
+void vx_spawn_tasks(int num_tasks, vx_spawn_tasks_cb callback, void *arg);
+void vx_spawn_task_groups(int num_groups, int group_size, vx_spawn_task_groups_cb callback,
+                          void *arg);
+
 /* Run callback(arg) on each active lane of the calling warp in turn (lane order). */
 void vx_serial(vx_serial_cb callback, const void *arg);
 

@@ -213,3 +213,39 @@ int vx_spawn_threads(uint32_t dimension, const uint32_t *grid_dim, const uint32_
     csr_write(VX_CSR_MSCRATCH, saved);
     return 0;
 }
+
+/* The older API (vx_spawn.h): its callback and argument, for the adapters below. */
+typedef struct old_launch {
+    vx_spawn_tasks_cb task_cb;
+    vx_spawn_task_groups_cb group_cb;
+    void *arg;
+} old_launch;
+
+static void old_task(void *p)
+{
+    const old_launch *l = p;
+    l->task_cb((int)blockIdx.x, l->arg);
+}
+
+static void old_group(void *p)
+{
+    const old_launch *l = p;
+    l->group_cb((int)threadIdx.x, (int)blockIdx.x, (int)__local_group_id, (int)__warps_per_group,
+                l->arg);
+}
+
+void vx_spawn_tasks(int num_tasks, vx_spawn_tasks_cb callback, void *arg)
+{
+    old_launch l = {callback, 0, arg};
+    uint32_t grid = num_tasks > 0 ? (uint32_t)num_tasks : 0;
+    if (callback) vx_spawn_threads(1, &grid, 0, old_task, &l);
+}
+
+void vx_spawn_task_groups(int num_groups, int group_size, vx_spawn_task_groups_cb callback,
+                          void *arg)
+{
+    old_launch l = {0, callback, arg};
+    uint32_t grid = num_groups > 0 ? (uint32_t)num_groups : 0;
+    uint32_t block = group_size > 0 ? (uint32_t)group_size : 0;
+    if (callback) vx_spawn_threads(1, &grid, &block, old_group, &l);
+}
