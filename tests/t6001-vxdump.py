@@ -9,6 +9,7 @@ the JSON dump and from `nm`, and barrier waits from the raw effects.
 import collections
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -53,6 +54,28 @@ REGS = [
 # PC of each issue: straight line, except the split's body (0x38, join 0x3c) runs twice
 REGS_PC = [0x80000000 + 4 * i for i in range(16)] + [0x80000038, 0x8000003c] + \
           [0x80000040 + 4 * i for i in range(11)]
+
+# C++ names for --pc (test_pc_cplusplus); noinline so every function is called
+CXX_KERNEL = r"""
+#include <vx_intrinsics.h>
+#define NI __attribute__((noinline))
+namespace math {
+NI int square(int x) { return x * x; }
+NI int over(int x) { return x + 1; }
+NI float over(float x) { return x + 1.5f; }
+template <typename T> NI T id3(T x) { return x * 3; }
+namespace inner { NI int deep(int x) { return x - 7; } }
+}
+namespace { NI int cube(int x) { return x * x * x; } }
+static NI int twice(int x) { return 2 * x; }
+volatile int sink;
+int main() {
+    int v = vx_thread_id() + 2;
+    sink = math::square(v) + cube(v) + twice(v) + math::id3(v) + math::inner::deep(v) +
+           math::over(v) + (int)math::over(1.0f);
+    return 0;
+}
+"""
 
 ISSUE_KEYS = {"type", "index", "cycle", "core", "warp", "gwarp", "pc", "insn", "tmask", "flags",
               "disasm", "symbol", "commits", "mem", "wctl", "console", "fault"}
@@ -229,6 +252,56 @@ class Filters(unittest.TestCase):
         want = [e["index"] for e in ev if e["type"] == "issue" and spin[0] <= e["pc"] < spin[0] + spin[1]]
         self.assertGreater(len(want), 40, "both warps spin: 3 and 23 iterations")
         self.assertEqual([e["index"] for e in t6kit.events(T["bar"], "--pc", "spin")], want)
+
+    def test_pc_cplusplus(self):
+        """--pc with a C++ function's name: qualified or not, anonymous namespace, static,
+        template; several overloads are refused with their symbols listed"""
+        if not os.path.exists(vxtest.prog("vxcc")) or not shutil.which("riscv64-unknown-elf-g++"):
+            self.skipTest("vxcc or the RISC-V C++ compiler missing")
+        d = vxtest.tmpdir()
+        src, elf, trace = (os.path.join(d, n) for n in ("k.cpp", "k.elf", "k.vxt"))
+        with open(src, "w") as f:
+            f.write(CXX_KERNEL)
+        r = vxtest.run([vxtest.prog("vxcc"), "-O1", "-o", elf, src])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        t6kit.record(elf, trace, ["-w", "1", "-t", "4"], expect=0)
+        # the functions' ranges by binutils' demangled names (nm -C), not by vxdump's
+        r = vxtest.run(["riscv64-unknown-elf-nm", "-C", "-S", "--defined-only", elf])
+        fn = {}
+        for line in r.stdout.splitlines():
+            f = line.split(None, 3)
+            if len(f) == 4 and f[2] in "tTW":
+                fn[f[3]] = (int(f[0], 16), int(f[1], 16))
+        issues = [e for e in t6kit.events(trace) if e["type"] == "issue"]
+
+        def want(demangled):
+            lo, size = fn[demangled]
+            return [e["index"] for e in issues if lo <= e["pc"] < lo + size]
+
+        cases = {
+            "square": "math::square(int)",
+            "math::square": "math::square(int)",
+            "cube": "(anonymous namespace)::cube(int)",
+            "(anonymous namespace)::cube": "(anonymous namespace)::cube(int)",
+            "twice": "twice(int)",                      # internal linkage: _ZL
+            "id3": "int math::id3<int>(int)",           # a function template
+            "math::inner::deep": "math::inner::deep(int)",
+        }
+        for name, demangled in cases.items():
+            got = [e["index"] for e in t6kit.events(trace, "--pc", name)]
+            self.assertEqual(got, want(demangled), name)
+            self.assertTrue(got, name)
+        for bad in ("inner::square", "::square", "square::", "math::", "nosuch"):
+            r = vxtest.run([vxtest.prog("vxdump"), "--pc", bad, trace])
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn("no symbol '%s'" % bad, r.stderr)
+        r = vxtest.run([vxtest.prog("vxdump"), "--pc", "over", trace])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("2 functions are called 'over'", r.stderr)
+        self.assertIn("_ZN4math4overEi", r.stderr)
+        self.assertIn("_ZN4math4overEf", r.stderr)
+        r = vxtest.run([vxtest.prog("vxdump"), "--pc", "_ZN4math4overEf", trace])
+        self.assertEqual(r.returncode, 0, r.stderr)
 
     def test_branch_targets(self):
         """direct branches and jal show where they go, with the symbol (as objdump does)"""

@@ -85,7 +85,7 @@ static void usage(FILE *f)
             "      --warp W[,W...]     only warp W: CORE:WARP or a global warp id\n"
             "      --lane L            only events where lane L is active, and only its values\n"
             "      --pc ADDR|SYM[+OFF] only issues at that PC; a bare function name selects\n"
-            "                          every PC in the function\n"
+            "                          every PC in the function (C++: ns::f or f, unmangled)\n"
             "      --kind K[,K...]     only these kinds of events: issue, commit, mem, wctl,\n"
             "                          barrier, split, diverge, console, fault, dm, end, all\n\n"
             "output:\n"
@@ -283,6 +283,19 @@ static int parse_pc(const char *s, const vxd_symtab *syms, uint32_t *lo, uint32_
         has_off = true;
     }
     const vxd_sym *sym = vxd_symtab_find(syms, name);
+    size_t nmatch = 0;
+    if (!sym) /* a C++ function by its name: one symbol of that name */
+        for (size_t i = 0; i < syms->n; i++)
+            if (vxd_symtab_matches(&syms->syms[i], name) && !nmatch++) sym = &syms->syms[i];
+    if (nmatch > 1) {
+        fprintf(stderr, "%s: --pc: %zu functions are called '%s'; give one's symbol:", prog, nmatch,
+                name);
+        for (size_t i = 0; i < syms->n; i++)
+            if (vxd_symtab_matches(&syms->syms[i], name))
+                fprintf(stderr, " %s", syms->syms[i].name);
+        fputc('\n', stderr);
+        return -1;
+    }
     if (!sym) {
         fprintf(stderr, "%s: --pc: no symbol '%s' in the kernel of this trace%s\n", prog, name,
                 syms->n ? "" : " (it has no symbol table)");

@@ -2,6 +2,7 @@
  * symtab.c - code symbols of an ELF kernel image read with libelf from memory.
  */
 #include <gelf.h>
+#include <stdbool.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,4 +197,115 @@ const vxd_sym *vxd_symtab_find(const vxd_symtab *t, const char *name)
     for (size_t i = 0; i < t->n; i++)
         if (!strcmp(t->syms[i].name, name)) return &t->syms[i];
     return NULL;
+}
+
+/*
+ * The qualified name of a C++ function from its Itanium-ABI mangled symbol, as far
+ * as the name goes (not the parameter types): "_ZN2ns1fEi" is ns::f, "_Z1fv" f,
+ * "_ZL4helpi" (internal linkage) help, "_ZN12_GLOBAL__N_12cbEPv" (anonymous
+ * namespace)::cb, "_ZNSt3maxEii" std::max; template arguments (I...E) are skipped.
+ * At most VXD_MAX_PARTS components; 0 when the symbol is not mangled or its name has
+ * a form not handled here (constructors, operators, local entities, substitutions
+ * other than St), which then only matches its mangled spelling.
+ */
+#define VXD_MAX_PARTS 16
+
+typedef struct name_part {
+    const char *s;
+    size_t n;
+} name_part;
+
+/* A <source-name> (decimal length, then that many bytes) at *p; false if none. */
+static bool source_name(const char **p, name_part *out)
+{
+    const char *q = *p;
+    size_t n = 0;
+    if (*q < '1' || *q > '9') return false;
+    while (*q >= '0' && *q <= '9') {
+        n = n * 10 + (size_t)(*q++ - '0');
+        if (n > 4096) return false;
+    }
+    if (strnlen(q, n) < n) return false;
+    out->s = q;
+    out->n = n;
+    *p = q + n;
+    return true;
+}
+
+/* Skip template arguments "I ... E" at *p (nested I/N/X/L ... E balanced, source
+ * names skipped whole so their letters are not taken for codes). */
+static bool skip_template_args(const char **p)
+{
+    const char *q = *p;
+    unsigned depth = 0;
+    do {
+        name_part ignored;
+        if (!*q) return false;
+        if (*q >= '1' && *q <= '9') {
+            if (!source_name(&q, &ignored)) return false;
+            continue;
+        }
+        if (*q == 'I' || *q == 'N' || *q == 'X' || *q == 'L') depth++;
+        if (*q == 'E') depth--;
+        q++;
+    } while (depth);
+    *p = q;
+    return true;
+}
+
+static size_t mangled_parts(const char *sym, name_part *parts)
+{
+    if (strncmp(sym, "_Z", 2) != 0) return 0;
+    const char *p = sym + 2;
+    if (*p == 'L') p++;
+    size_t n = 0;
+    if (*p != 'N') { /* an unscoped name: one source name */
+        if (!source_name(&p, &parts[0])) return 0;
+        return 1;
+    }
+    p++;
+    while (*p == 'r' || *p == 'V' || *p == 'K' || *p == 'R' || *p == 'O')
+        p++; /* qualifiers of a member function */
+    if (p[0] == 'S' && p[1] == 't') {
+        parts[n++] = (name_part){"std", 3};
+        p += 2;
+    }
+    while (*p != 'E') {
+        if (*p == 'I') {
+            if (!n || !skip_template_args(&p)) return 0;
+            continue;
+        }
+        if (n == VXD_MAX_PARTS || !source_name(&p, &parts[n])) return 0;
+        n++;
+    }
+    return n;
+}
+
+/* Does component c of a mangled name spell w (w[0..wn), as a user writes it)? */
+static bool part_is(const name_part *c, const char *w, size_t wn)
+{
+    static const char anon[] = "_GLOBAL__N_1", shown[] = "(anonymous namespace)";
+    if (c->n == sizeof anon - 1 && !memcmp(c->s, anon, c->n))
+        return wn == sizeof shown - 1 && !memcmp(w, shown, wn);
+    return c->n == wn && !memcmp(c->s, w, wn);
+}
+
+bool vxd_symtab_matches(const vxd_sym *sym, const char *name)
+{
+    if (!strcmp(sym->name, name)) return true;
+    if (!*name) return false;
+    name_part parts[VXD_MAX_PARTS];
+    size_t n = mangled_parts(sym->name, parts);
+    if (!n) return false;
+    /* name is "a::b::c": its components must be the last ones of the symbol's */
+    const char *end = name + strlen(name);
+    while (end > name) {
+        const char *start = end;
+        while (start > name && !(start - name >= 2 && start[-1] == ':' && start[-2] == ':'))
+            start--;
+        if (!n || !part_is(&parts[--n], start, (size_t)(end - start))) return false;
+        end = start > name ? start - 2 : start;
+        if (start > name && end == name) return false; /* a leading "::" */
+    }
+    return true;
 }

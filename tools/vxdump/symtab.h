@@ -11,6 +11,7 @@
 #ifndef VXD_SYMTAB_H
 #define VXD_SYMTAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "vx_err.h"
@@ -49,6 +50,15 @@ size_t vxd_symtab_format(const vxd_symtab *t, uint32_t pc, char *buf, size_t cap
 
 /* The symbol called name, or NULL. */
 const vxd_sym *vxd_symtab_find(const vxd_symtab *t, const char *name);
+
+/*
+ * Is sym called name, either exactly or, for a mangled C++ symbol, by the function's
+ * qualified name without its parameter types, whole or by its last components:
+ * _ZN12_GLOBAL__N_18sgemm_cbEPv matches "sgemm_cb" and
+ * "(anonymous namespace)::sgemm_cb"; _ZN2ns1fEi and _ZN2ns1fEf both match "f" and
+ * "ns::f".
+ */
+bool vxd_symtab_matches(const vxd_sym *sym, const char *name);
 
 /* End address (exclusive) of symbol i: addr + size, or the next symbol's address. */
 uint32_t vxd_symtab_end(const vxd_symtab *t, size_t i);
