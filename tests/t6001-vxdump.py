@@ -215,6 +215,11 @@ class Filters(unittest.TestCase):
             part = t6kit.events(T["vecadd"], "--from", str(n // 2), "--to", str(n // 2 + 40))
             self.assertEqual(part, [e for e in full if n // 2 <= e["index"] <= n // 2 + 40],
                              "a window in the middle of a many-chunk trace, reached by seeking")
+            # the text summary of that window names the cycles it spans
+            r = vxtest.run([vxtest.prog("vxdump"), "--summary", "--from", str(n // 2), "--to",
+                            str(n // 2 + 40), T["vecadd"]])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn(" cycles %d..%d, " % (part[0]["cycle"], part[-1]["cycle"]), r.stdout)
 
     def test_lane(self):
         """--lane 1: events where lane 1 is active, only lane 1's values"""

@@ -382,11 +382,14 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
             "\ntotals      %" PRIu64 " events: %" PRIu64 " issues, %" PRIu64
             " DM events, %s end record\n",
             s->records, s->issues, s->dm, s->has_end ? "1" : "no");
-    fprintf(out,
-            "            %" PRIu64 " cycles, %" PRIu64
-            " lane-ops, %.2f active lanes per issue (%.1f%% of %u)\n",
-            s->last_cycle, s->lane_ops, ratio(s->lane_ops, s->issues),
-            100.0 * ratio(s->lane_ops, s->issues * h->threads), h->threads);
+    if (f->range) /* the cycles the range spans, not a count from cycle 0 */
+        fprintf(out, "            cycles %" PRIu64 "..%" PRIu64 ", ", s->first_cycle,
+                s->last_cycle);
+    else
+        fprintf(out, "            %" PRIu64 " cycles, ", s->last_cycle);
+    fprintf(out, "%" PRIu64 " lane-ops, %.2f active lanes per issue (%.1f%% of %u)\n", s->lane_ops,
+            ratio(s->lane_ops, s->issues), 100.0 * ratio(s->lane_ops, s->issues * h->threads),
+            h->threads);
     fprintf(out,
             "            %" PRIu64 " memory writes, %" PRIu64 " console bytes, %" PRIu64
             " warp-control effects, %" PRIu64 " faulting issues\n",
