@@ -1577,6 +1577,9 @@ static vx_err read_ending(vx_engine *e, const vx_trace_summary *sum)
         }
     }
 bad:
+    /* The last chunk is damaged: the end is not known, and history ends at the damage
+     * (the motions say so when they reach it) */
+    if (vx_engine_unreadable(err)) return VX_OK;
     seterr(e, "%s", vx_trace_reader_errmsg(e->sr)); /* it names the file */
     return err;
 }
@@ -1640,7 +1643,10 @@ static vx_err load_initial(vx_engine *e)
     if (e->hdr->flags & VX_TRACE_HF_EBREAK_HALT) vx_sim_set_ebreak_halt(e->sim, true);
     e->now = 0;
     e->st.reader_seeks++;
-    return read_to_issue(e, DM_ALL);
+    /* A damaged first chunk: history ends at 0, reported when the records are needed
+     * (as after any issue, step_once) */
+    err = read_to_issue(e, DM_ALL);
+    return vx_engine_unreadable(err) ? VX_OK : err;
 }
 
 vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **out, char *msg,

@@ -639,6 +639,49 @@ class CommandLineTests(unittest.TestCase):
         self.assertEqual((sig3, f3.get("replaylog")), (5, "begin"))
         self.assertRegex(when3, r"event 0 of")
 
+    def test_corrupt_first_or_last_chunk(self):
+        """a flipped byte in the first or the last EVENTS chunk: still served, history ends at it"""
+        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+        import vxt_spec
+        d = vxtest.tmpdir()
+        good = os.path.join(d, "chunks.vxt")
+        r = vxtest.run([vxtest.prog("vxrec"), "-q", "--chunk-size", "4096", vxtest.kernel("vecadd"),
+                        "-o", good])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(good, "rb") as f:
+            data = f.read()
+        events = [c for c in vxt_spec.Trace(data).chunks if c.type == vxt_spec.CH_EVENTS]
+        self.assertGreater(len(events), 2)
+        for which, ch in (("first", events[0]), ("last", events[-1])):
+            bad = bytearray(data)
+            bad[ch.off + 28 + ch.stored // 2] ^= 0x40
+            path = os.path.join(d, which + ".vxt")
+            with open(path, "wb") as f:
+                f.write(bad)
+            srv = Server(path)
+            try:
+                c = srv.client()
+                c.handshake()
+                c.console = []
+                sig, f = parse_stop(c.cmd("vCont;c"))
+                text = "".join(c.console)
+                when = c.monitor("when")[1]
+                pc0 = c.cmds("p20")                          # the pc at the stop: readable
+                sig2, f2 = parse_stop(c.cmd("bc"))
+                c.close()
+            finally:
+                srv.stop()
+            self.assertEqual((sig, f.get("replaylog")), (5, "end"), which)
+            self.assertIn("EVENTS chunk at offset %d" % ch.off, text)
+            n = int(re.search(r"event (\d+) of", when).group(1))
+            if which == "first":                             # nothing readable: the start
+                self.assertEqual(n, 0)
+                self.assertEqual(pc0, "00000080")            # _start, 0x80000000
+                self.assertEqual((sig2, f2.get("replaylog")), (5, "begin"))
+            else:                                            # up to the last chunk's first event
+                self.assertEqual(n, ch.key)
+                self.assertEqual((sig2, f2.get("replaylog")), (5, "begin"))
+
     def test_usage(self):
         """usage errors: exit 2; --help and --version: exit 0"""
         self.assertEqual(vxtest.run([vxtest.prog("vxreplay")]).returncode, 2)
