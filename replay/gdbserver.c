@@ -78,6 +78,12 @@ struct vx_gdbserver {
     int32_t sel_lane; /* --thread-per-warp: lane shown for registers (-1: first active) */
     vx_engine_stop last_stop;
     bool have_last_stop;
+    /* GDB's backward step over a breakpoint (z0 at the warp's pc, bs, Z0, bc) undoes,
+     * on one timeline, the issues other warps made since the warp's previous one,
+     * their breakpoint hits too: the bc that follows searches from where the step
+     * began (over_from) when nothing moved since the step ended (at over_to). */
+    bool over_valid;
+    uint64_t over_from, over_to;
 
     zpoint *zp; /* inserted breakpoints */
     size_t nzp, capzp;
@@ -812,7 +818,10 @@ static bool cond_reg(void *ctx, unsigned reg, uint64_t *v)
 static bool cond_mem(void *ctx, uint64_t addr, void *buf, size_t n)
 {
     const cond_ctx *c = ctx;
-    return read_mem(c->s, core_of(c->s, c->gw), addr, buf, n) == n;
+    /* Addresses are 32 bits: GDB sign-extends a register cast to a pointer
+     * (`*(int *)$a5` is `reg; ext 32; ref32`), so 0x80006064 comes as
+     * 0xffffffff80006064. */
+    return read_mem(c->s, core_of(c->s, c->gw), (uint32_t)addr, buf, n) == n;
 }
 
 /* Does any condition of the breakpoints at pc hold for (gw, lane)?  An expression
@@ -894,10 +903,8 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
     /* The engine stopped at a breakpoint only where a lane meets its conditions
      * (cond_filter): report that lane, the resumed one when it qualifies. */
     int cond_lane = LANE_ANY;
-    if (err == VX_OK && st.why == VX_WHY_BREAK && s->nzp) {
-        uint32_t prefer = st.gwarp == s->focus_gw ? s->focus_lane : st.has_lane ? st.lane : 0;
-        cond_lane = break_lane(s, st.gwarp, prefer);
-    }
+    if (err == VX_OK && st.why == VX_WHY_BREAK && s->nzp)
+        cond_lane = break_lane(s, st.gwarp, s->focus_lane);
     if (err != VX_OK) {
         report_error(s, err);
         memset(&st, 0, sizeof st);
@@ -927,10 +934,12 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
         if (st.why == VX_WHY_BEGIN) refocus(s);
         break;
     case VX_WHY_BREAK: {
-        /* Keep the user's lane when its warp is the one that stopped and the lane takes part. */
+        /* Keep the user's lane when it takes part, in whichever warp stopped: GDB decides
+         * thread-specific breakpoints (`break f thread N`, the scope of a `watch` on a
+         * local, `finish`) in the reported thread, and steps over a breakpoint with the
+         * thread it reported, so the lane must not drift to another warp's first lane. */
         vx_warp_info wi;
-        bool keep = st.gwarp == s->focus_gw && warp_info(s, st.gwarp, &wi) &&
-                    vx_lanes_test(wi.tmask, s->focus_lane);
+        bool keep = warp_info(s, st.gwarp, &wi) && vx_lanes_test(wi.tmask, s->focus_lane);
         if (cond_lane >= 0) {
             s->focus_lane = (uint32_t)cond_lane;
             /* --thread-per-warp with a lane picked: show the lane whose condition held */
@@ -949,6 +958,9 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
     }
     if (s->focus_gw >= s->nwarps) s->focus_gw = 0;
     if (s->focus_lane >= s->threads) s->focus_lane = 0;
+    if (st.why == VX_WHY_FAULT && st.fault.reason[0]) /* GDB shows only the signal */
+        console(s, "vxreplay: core %" PRIu32 " warp %" PRIu32 " faults at pc 0x%08" PRIx32 ": %s\n",
+                st.fault.core, st.fault.warp, st.fault.pc, st.fault.reason);
     remember_stop(s, &st);
     send_stop(s, &st);
 }
@@ -968,12 +980,35 @@ static bool motion_thread(vx_gdbserver *s, int64_t tid, uint32_t *gw, uint32_t *
         *lane = s->focus_lane;
         return true;
     }
-    return tid_decode(s, tid, gw, lane);
+    if (!tid_decode(s, tid, gw, lane)) return false;
+    /* --thread-per-warp: a warp-thread names no lane; keep the one it shows (GDB steps
+     * over a watchpoint's access with the warp: the writer's lane stays shown) */
+    if (s->opts.thread_per_warp) *lane = shown_lane(s, *gw);
+    return true;
+}
+
+/* Is a breakpoint (Z0/Z1) inserted at addr? */
+static bool break_at(const vx_gdbserver *s, uint32_t addr)
+{
+    for (size_t i = 0; i < s->nzp; i++)
+        if (s->zp[i].addr == addr && s->zp[i].type <= 1) return true;
+    return false;
+}
+
+/* A backward step of warp gw is GDB stepping over the breakpoint it stopped at: the
+ * last stop was that warp's breakpoint hit, and GDB took the breakpoint out. */
+static bool stepping_over_break(const vx_gdbserver *s, uint32_t gw)
+{
+    vx_warp_info wi;
+    return s->have_last_stop && s->last_stop.why == VX_WHY_BREAK && s->last_stop.gwarp == gw &&
+           warp_info(s, gw, &wi) && !break_at(s, wi.pc);
 }
 
 static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step_tid, bool others,
                          int64_t only_tid)
 {
+    bool after_over = s->over_valid && vx_engine_now(s->e) == s->over_to;
+    s->over_valid = false;
     vx_engine_motion m;
     memset(&m, 0, sizeof m);
     m.backward = backward;
@@ -1000,7 +1035,19 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
         s->focus_gw = gw;
         s->focus_lane = lane;
     }
+    if (backward && !step && after_over) {
+        /* back where the step over began: the hits it passed come first (a failed
+         * seek leaves the search where it is) */
+        (void)vx_engine_seek(s->e, s->over_from);
+    }
+    bool over = backward && step && stepping_over_break(s, gw);
+    uint64_t from = vx_engine_now(s->e);
     run_motion(s, &m, lane);
+    if (over && s->last_stop.why == VX_WHY_STEP) {
+        s->over_valid = true;
+        s->over_from = from;
+        s->over_to = vx_engine_now(s->e);
+    }
 }
 
 static void h_continue(vx_gdbserver *s, const args *a)
@@ -1546,10 +1593,13 @@ static void mon_lane(vx_gdbserver *s, text *t, const char *arg)
         if (s->opts.thread_per_warp)
             tprintf(t, "lane %" PRIu32 " of warp %" PRIu32 " is shown%s\n",
                     shown_lane(s, s->focus_gw), s->focus_gw,
-                    s->sel_lane < 0 ? " (first active lane)" : "");
+                    s->sel_lane < 0 ? " (auto: the lane of the last stop or step, else the "
+                                      "first active lane)"
+                                    : "");
         else
             tprintf(t,
-                    "current thread: warp %" PRIu32 " lane %" PRIu32 " (GDB thread %" PRIu64 ")\n",
+                    "current thread: warp %" PRIu32 " lane %" PRIu32 " (target id Thread %" PRIu64
+                    ")\n",
                     s->focus_gw, s->focus_lane, vx_gdbserver_tid(s, s->focus_gw, s->focus_lane));
         return;
     }
@@ -1566,11 +1616,11 @@ static void mon_lane(vx_gdbserver *s, text *t, const char *arg)
         s->sel_lane = (int32_t)n;
         tprintf(t, "registers now show lane %" PRIu64 " (then: maint flush register-cache)\n", n);
     } else {
+        /* GDB numbers its threads itself: only the target id is the server's */
         tprintf(t,
-                "lane %" PRIu64 " of warp %" PRIu32 " is GDB thread %" PRIu64
-                " (use: thread %" PRIu64 ")\n",
-                n, s->focus_gw, vx_gdbserver_tid(s, s->focus_gw, (uint32_t)n),
-                vx_gdbserver_tid(s, s->focus_gw, (uint32_t)n));
+                "lane %" PRIu64 " of warp %" PRIu32 " is target id Thread %" PRIu64
+                " in `info threads` (select it with vxrr.gdb's vx-lane %" PRIu64 ")\n",
+                n, s->focus_gw, vx_gdbserver_tid(s, s->focus_gw, (uint32_t)n), n);
     }
 }
 

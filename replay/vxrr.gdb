@@ -90,15 +90,29 @@ def _vx_refresh():
     gdb.execute("info threads", to_string=True)  # refresh the thread list
     try:
         th = gdb.selected_thread()
-        if th is not None and th.is_valid() and not th.is_exited():
-            return
+        if th is None or not th.is_valid() or th.is_exited():
+            raise LookupError
     except Exception:  # GDB has dropped the selected thread's object
-        pass
-    # The selected thread's warp does not exist at the new position: take the
-    # server's current thread (the next to issue there).
-    t = _vx_thread(int(_vx_config().get("thread", "0")))
-    if t is not None:
-        t.switch()
+        # The selected thread's warp does not exist at the new position: take the
+        # server's current thread (the next to issue there).
+        t = _vx_thread(int(_vx_config().get("thread", "0")))
+        if t is not None:
+            t.switch()
+    _vx_rearm_watchpoints()
+
+
+def _vx_rearm_watchpoints():
+    """Watchpoints keep the value GDB last saw, for their next "Old value": after a
+    jump in time re-read it (enabling a watchpoint evaluates its expression again)."""
+    kinds = {gdb.BP_WATCHPOINT, gdb.BP_HARDWARE_WATCHPOINT, gdb.BP_READ_WATCHPOINT,
+             gdb.BP_ACCESS_WATCHPOINT}
+    for b in gdb.breakpoints():
+        if b.is_valid() and b.type in kinds and b.enabled:
+            try:
+                b.enabled = False
+                b.enabled = True
+            except gdb.error:  # out of scope here: GDB deletes or keeps it as it does
+                pass
 
 
 def _vx_thread(tid):

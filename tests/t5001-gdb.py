@@ -478,6 +478,73 @@ R["tid3"] = [val("x"), val("$vx_thread_id"), func()]
         self.assertEqual((lane3, fn3), (3, "leaf"))
         self.assertGreater(x3, 20)
 
+    def test_condition_through_pointer_cast(self):
+        """a condition reading memory through a register cast to a pointer (GDB sign-extends it)"""
+        out, R = self.gdb('''
+stop_at("leaf")
+off = int(gdb.parse_and_eval("(char *)&x - (char *)$sp"))
+ex("break leaf if *(int *)((int)$sp + %d) == 13" % off)
+R["info"] = ex("info breakpoints")
+st = go("continue")
+R["hit"] = [val("x"), func(), st.get("thread") == tid()]
+''')
+        self.assertIn("target", R["info"])                  # the server evaluates it
+        self.assertEqual(R["hit"], [13, "leaf", True])
+
+    def test_thread_breakpoint_other_warps(self):
+        """break ... thread N from a lane other than the first: stops in that thread, both ways"""
+        out, R = self.gdb('''
+ex("break leaf if x == 10")
+go("continue")
+ex("delete")
+t0 = tid()
+R["start"] = [val("x"), warp_lane()]
+ex("break leaf thread %d" % gdb.selected_thread().num)
+st = go("continue")
+R["fwd"] = [val("x"), func(), tid() == t0, st.get("thread") == t0]
+st = go("reverse-continue")
+R["back"] = [val("x"), func(), tid() == t0]
+''')
+        # 32 tasks on 4 warps of 4 lanes: warp w runs tasks 8w + l, then 8w + 4 + l, in lane l
+        self.assertEqual(R["start"], [10, [1, 2]])
+        self.assertEqual(R["fwd"], [14, "leaf", True, True])
+        self.assertEqual(R["back"], [10, "leaf", True])
+
+    def test_watch_local_leaves_scope(self):
+        """watch on a local in a lane other than the first: deleted when its frame returns, in that lane"""
+        out, R = self.gdb('''
+ex("break leaf if x == 19")
+go("continue")
+ex("delete")
+t0 = tid()
+ex("watch y")
+for i in range(4):
+    st = go("continue")
+    if func() != "leaf":
+        break
+R["after"] = [func(), tid() == t0, val("$a0")]
+''')
+        text = "".join(t for _, t in segments(out))
+        self.assertIn("left the block in\nwhich its expression is valid", text)
+        # task 19: warp 2, lane 3 (warp 1 returns from leaf first, through the same address)
+        self.assertEqual(R["after"], ["middle", True, 3 * 19 + 1])   # leaf's return value
+
+    def test_seek_refreshes_watchpoints(self):
+        """vx-seek back to the start: a watchpoint's "Old value" is the value there, not the one before"""
+        out, R = self.gdb('''
+go("continue")
+ex("watch -l out[6]")
+R["end"] = val("out[6]")
+ex("vx-seek 0")
+R["start"] = val("out[6]")
+st = go("continue")
+R["hit"] = [func(), val("out[6]")]
+''')
+        seg = segments(out)[-1][1]
+        self.assertEqual([R["end"], R["start"]], [3 * 6 + 3, 0])
+        self.assertEqual(R["hit"], ["body", 3 * 6 + 3])
+        self.assertIn("Old value = 0\nNew value = 21", seg)
+
     def test_other_threads_fresh_after_step(self):
         """after next (one warp resumed, scheduler locked) other warps show where they are now"""
         out, R = self.gdb('''
@@ -564,6 +631,9 @@ R["begin"] = st["when"]
         segs = segments(out)
         self.assertEqual(R["sig"], "SIGBUS")
         self.assertIn("SIGBUS", segs[0][1])
+        # the fault's reason, which the signal alone does not tell (GDB prints the
+        # server's console output on stderr in batch mode)
+        self.assertRegex(out, r"vxreplay: core 0 warp \d+ faults at pc 0x%08x: misaligned" % R["at"][2])
         self.assertEqual(R["at"][:2], ["fetch", L["FAULT"]])
         self.assertNotEqual(R["back"][1], R["at"][2])
         self.assertEqual(R["again"], ["SIGBUS", R["at"][2]])

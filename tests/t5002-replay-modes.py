@@ -12,6 +12,7 @@
 - a new client starts at event 0 with no breakpoints left from the last one.
 """
 import importlib.util
+import json
 import os
 import re
 import struct
@@ -230,6 +231,79 @@ class ThreadPerWarp(unittest.TestCase):
         c.send("D")
         c.reply()
         c.close()
+
+    def test_watch_shows_writer_lane(self):
+        """a write watchpoint hit shows the writing lane, and still does after GDB's step of the warp"""
+        c = self.srv.client()
+        c.handshake()
+        c.monitor("lane auto")
+        # 32 tasks on 4 warps x 4 lanes: warp w runs tasks 8w + l and 8w + 4 + l in lane l,
+        # so body's store to out[6] is by warp 0, lane 2 (crt0 clears it before, too)
+        out6 = elf_symbol(self.elf, "out") + 6 * 4
+        tid_csr = 65 + 0xCC0
+        hits = []
+        for _ in range(8):
+            self.assertEqual(c.cmds("Z2,%x,4" % out6), "OK")
+            sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+            if "watch" not in f:
+                break
+            tid = int(f["thread"], 16)
+            lane_stop = int(c.cmds("p%x" % tid_csr)[:2], 16)
+            shown = c.monitor("lane")[1]
+            self.assertEqual(c.cmds("z2,%x,4" % out6), "OK")
+            rsplib.parse_stop(c.cmd("vCont;s:%x" % tid))     # GDB steps over the access
+            c.cmds("Hg%x" % tid)
+            lane_step = int(c.cmds("p%x" % tid_csr)[:2], 16)
+            hits.append((tid, lane_stop, lane_step))
+            self.assertIn("lane %d of warp %d is shown" % (lane_stop, tid - 1), shown)
+        self.assertEqual(hits[-1], (1, 2, 2))                # body: warp 0 (thread 1), lane 2
+        for tid, lane_stop, lane_step in hits:
+            self.assertEqual(lane_step, lane_stop)
+        c.send("D")
+        c.reply()
+        c.close()
+
+class StepOver(unittest.TestCase):
+    """GDB's reverse-continue from a breakpoint: z0 at the pc, bs (the warp alone), Z0, bc."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.elf = build("rrtest")
+        cls.trace = rsplib.record(cls.elf)
+        cls.srv = rsplib.Server(cls.trace)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.stop()
+
+    def test_backward_step_over_keeps_other_warps_hits(self):
+        """every warp's hit at leaf, in reverse order, although each step over goes back past others"""
+        leaf = elf_symbol(self.elf, "leaf")
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", "--pc", "0x%x" % leaf,
+                        self.trace])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        want = [(e["index"], e["gwarp"]) for e in map(json.loads, r.stdout.splitlines())][::-1]
+        self.assertEqual(len(want), 8)                       # 4 warps, 2 runs of tasks each
+        c = self.srv.client()
+        c.handshake()
+        c.cmd("vCont;c")                                     # to the end
+        got = []
+        for _ in range(len(want) + 1):
+            self.assertEqual(c.cmds("Z0,%x,4" % leaf), "OK")
+            c.cmds("Hc0")
+            sig, f = rsplib.parse_stop(c.cmd("bc"))
+            if "replaylog" in f:
+                break
+            n = int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))
+            t = int(f["thread"], 16)
+            got.append((n, (t - 1) // 4))
+            self.assertEqual(c.cmds("z0,%x,4" % leaf), "OK")  # step over it, that warp only
+            c.cmds("Hc%x" % t)
+            rsplib.parse_stop(c.cmd("bs"))
+        c.send("D")
+        c.reply()
+        c.close()
+        self.assertEqual(got, want)
 
 
 class Interrupts(unittest.TestCase):
@@ -459,4 +533,4 @@ if __name__ == "__main__":
     rsplib.prerequisites()
     if not os.path.exists(vxtest.prog("vxcc")):
         vxtest.skip_all("vxcc missing")
-    vxtest.main(WatchTiming, ThreadPerWarp, Interrupts, SmallBudget, DamagedTraces)
+    vxtest.main(WatchTiming, ThreadPerWarp, StepOver, Interrupts, SmallBudget, DamagedTraces)
