@@ -66,7 +66,7 @@ FMT_PY = [
     "[%f] [%f] [%F] [%f]" % (float("inf"), float("-inf"), float("nan"), 1.5),
     # C: %#o adds one leading 0, %#X of 0 has no prefix, hh/h truncate, NULL %s is
     # "(null)", %p is 0x + hex; large %f values switch to exponent form (documented).
-    "[010] [0] [5] [4464] [1] [12] [(null)] [0x1234] [0x0] [1.0e+30]",
+    "[010] [0] [5] [4464] [1] [12] [(null)] [0x1234] [0x0] [%5.1f]" % 1e30,
     "-255",
     "ff",
     "2.500",
@@ -352,6 +352,43 @@ class Runtime(unittest.TestCase):
         r = self.vxsim(elf)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(console(r.stdout), [(0, s) for s in FMT_PY])
+
+    def test_printf_float_exact(self):
+        """vx_printf of doubles: exact digits, round half to even, %g's exponent after
+        rounding, huge and subnormal values (against Python's own formatting)"""
+        import random
+        import struct as st
+        rnd = random.Random(7)
+        values = [0.15, 0.5, 1.5, 2.5, 0.125, 0.375, 100.5, 9.999999, 0.9999995, 0.45, 0.05,
+                  1 / 3, 2 / 3, 9.5, 99.5, 999999.5, 1e-5, 1e19, 1e22, 1e23, 123456789.125,
+                  5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 0.1, 0.0, -0.0,
+                  -2.5, 1e-300, 9.9999e-5, 0.00001234, 123.456, 4503599627370496.5,
+                  float(st.unpack("<f", st.pack("<f", 0.1))[0]), 65504.0, 1e15 + 0.3]
+        values += [rnd.uniform(-1e6, 1e6) for _ in range(12)]
+        values += [st.unpack("<d", st.pack("<Q", rnd.getrandbits(63)))[0] for _ in range(8)]
+        fmts = ["%.0f", "%.1f", "%.2f", "%.3f", "%f", "%.17f", "%.40f", "%e", "%.0e", "%.3e",
+                "%.16e", "%g", "%.1g", "%.3g", "%.17g", "%#g", "%#.3g", "%G", "%+.2f",
+                "%012.3f", "%-14.2e|", "%#.0f", "%#.0e"]
+        fmt = " ".join("[" + f + "]" for f in fmts)
+        words = ",".join("0x%016xull" % st.unpack("<Q", st.pack("<d", v))[0] for v in values)
+        src = (
+            "#include <stdint.h>\n#include <vx_print.h>\n"
+            "static const uint64_t w[] = {%s};\n"
+            "int main(void) {\n"
+            "    for (unsigned i = 0; i < sizeof w / sizeof w[0]; i++) {\n"
+            "        union { uint64_t u; double d; } x = {w[i]};\n"
+            "        double d = x.d;\n"
+            "        vx_printf(\"%s\\n\", %s);\n"
+            "    }\n"
+            "    return 0;\n}\n" % (words, fmt, ", ".join(["d"] * len(fmts))))
+        elf = self.build("fexact", src)
+        r = self.vxsim(elf, (1, 1, 1, 1))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = [t for _, t in console(r.stdout)]
+        want = [fmt % ((v,) * len(fmts)) for v in values]
+        self.assertEqual(len(got), len(want))
+        for v, g, w_ in zip(values, got, want):
+            self.assertEqual(g, w_, repr(v))
 
     def exit_status(self, mode, shape):
         elf = self.build("exit%d" % mode, EXIT_C, flags=["-DMODE=%d" % mode])

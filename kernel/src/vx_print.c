@@ -17,8 +17,8 @@
  *
  * The formatter is our own small printf: flags - 0 + space #, width and
  * precision (also *), length hh h l ll z j t, conversions d i u o x X c s p f F
- * e E g G %.  Floating point is simple (digit by digit in double precision), not
- * correctly rounded in the last digit for long precisions.
+ * e E g G %.  Floating point is exact and rounded to nearest, ties to even, as in
+ * glibc (precision capped at 40).
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -104,6 +104,24 @@ static void emit_number(out *o, const spec *s, const char *prefix, const char *d
     if (s->flags & F_LEFT) pad(o, ' ', fill);
 }
 
+/* The same for text in reading order (floating point: no precision zeros). */
+static void emit_text(out *o, const spec *s, const char *prefix, const char *text, int len)
+{
+    int plen = prefix[0] != 0;
+    int fill = s->width > plen + len ? s->width - plen - len : 0;
+    int zeros = 0;
+    if ((s->flags & F_ZERO) && !(s->flags & F_LEFT)) {
+        zeros = fill;
+        fill = 0;
+    }
+    if (!(s->flags & F_LEFT)) pad(o, ' ', fill);
+    if (plen) put(o, prefix[0]);
+    pad(o, '0', zeros);
+    for (int i = 0; i < len; i++)
+        put(o, text[i]);
+    if (s->flags & F_LEFT) pad(o, ' ', fill);
+}
+
 static int to_digits(char *buf, uint64_t v, unsigned base, int upper)
 {
     const char *dig = upper ? "0123456789ABCDEF" : "0123456789abcdef";
@@ -165,64 +183,215 @@ static void fmt_str(out *o, const spec *s, const char *str)
 }
 
 /*
- * Floating point: builds the text into buf (at most ~60 chars: precision is
- * capped at 20), then pads it like a number.
+ * Floating point, exactly: a finite double is m * 2^e, so its decimal expansion is
+ * finite; we compute the digits we need with a small big-number (an integer part
+ * of up to 1024 bits, a binary fraction of up to 1074 bits) and round the decimal
+ * digit string to nearest, ties to even, as C libraries do.  Precision is capped
+ * at 40.  Digits are numbered from the first significant one: the value is
+ * 0.D0 D1 D2 ... x 10^dexp.
  */
-#define FBUF 96
+#define PREC_MAX 40
+#define NDIG     (309 + PREC_MAX + 2) /* %f of the largest double, its rounding digit */
+#define FBUF     (NDIG + 8)
+#define BN_WORDS 36 /* 1152 bits */
 
-static int fmt_fixed(char *b, double v, int prec, int alt)
+typedef struct bn {
+    uint32_t w[BN_WORDS]; /* little-endian words */
+    int n;                /* words in use; w[n-1] != 0 unless n == 0 */
+} bn;
+
+static void bn_trim(bn *a)
 {
-    /* v >= 0, v < 1e19 */
-    double r = 0.5;
-    for (int i = 0; i < prec; i++)
-        r /= 10.0;
-    v += r;
-    uint64_t ip = (uint64_t)v;
-    double frac = v - (double)ip;
-    char tmp[24];
-    int n = to_digits(tmp, ip, 10, 0);
-    int len = 0;
-    while (n > 0)
-        b[len++] = tmp[--n];
-    if (prec > 0 || alt) b[len++] = '.';
-    for (int i = 0; i < prec; i++) {
-        frac *= 10.0;
-        int d = (int)frac;
-        if (d > 9) d = 9;
-        b[len++] = (char)('0' + d);
-        frac -= d;
+    while (a->n > 0 && a->w[a->n - 1] == 0)
+        a->n--;
+}
+
+/* a /= d; returns the remainder. */
+static uint32_t bn_div_small(bn *a, uint32_t d)
+{
+    uint64_t r = 0;
+    for (int i = a->n - 1; i >= 0; i--) {
+        uint64_t cur = r << 32 | a->w[i];
+        a->w[i] = (uint32_t)(cur / d);
+        r = cur % d;
     }
+    bn_trim(a);
+    return (uint32_t)r;
+}
+
+/* a *= 10 (a < 2^(32 * (BN_WORDS - 1)) here: no overflow). */
+static void bn_mul10(bn *a)
+{
+    uint32_t carry = 0;
+    for (int i = 0; i < a->n; i++) {
+        uint64_t cur = (uint64_t)a->w[i] * 10u + carry;
+        a->w[i] = (uint32_t)cur;
+        carry = (uint32_t)(cur >> 32);
+    }
+    if (carry) a->w[a->n++] = carry;
+}
+
+/* a = m << sh */
+static void bn_set_shifted(bn *a, uint64_t m, int sh)
+{
+    for (int i = 0; i < BN_WORDS; i++)
+        a->w[i] = 0;
+    int q = sh / 32, r = sh % 32;
+    uint32_t lo = (uint32_t)m, hi = (uint32_t)(m >> 32);
+    a->w[q] |= lo << r;
+    a->w[q + 1] |= (r ? lo >> (32 - r) : 0) | hi << r;
+    a->w[q + 2] |= r ? hi >> (32 - r) : 0;
+    a->n = q + 3;
+    bn_trim(a);
+}
+
+/* The top digit of a fraction f of k bits times 10: f = f * 10, returns f >> k and
+ * keeps the low k bits. */
+static int bn_frac_digit(bn *f, int k)
+{
+    bn_mul10(f);
+    int q = k / 32, r = k % 32;
+    uint32_t d = q < f->n ? f->w[q] >> r : 0;
+    if (r && q + 1 < f->n) d |= f->w[q + 1] << (32 - r);
+    if (q < f->n) f->w[q] &= r ? (1u << r) - 1 : 0;
+    for (int i = q + 1; i < f->n; i++)
+        f->w[i] = 0;
+    bn_trim(f);
+    return (int)d;
+}
+
+enum {
+    R_FIXED, /* prec digits after the decimal point */
+    R_SIG    /* prec + 1 significant digits */
+};
+
+/*
+ * The digits of v > 0 (finite) rounded as mode and prec say: dig[0 .. *nd) ('0' to
+ * '9'), the first one significant (or none when the value rounds to 0 in R_FIXED),
+ * and *dexp.  *nd is the number of digits that rounding kept.
+ */
+static void exact_digits(double v, int mode, int prec, char *dig, int *nd, int *dexp)
+{
+    union {
+        double d;
+        uint64_t u;
+    } bits = {v};
+
+    int be = (int)(bits.u >> 52 & 0x7ff);
+    uint64_t m = bits.u & ((1ull << 52) - 1);
+    int e2 = be ? be - 1075 : -1074;
+    if (be) m |= 1ull << 52;
+    while (!(m & 1)) { /* (m != 0: v > 0) */
+        m >>= 1;
+        e2++;
+    }
+
+    bn x; /* the integer part, then the fraction */
+    int n = 0, k = e2 < 0 ? -e2 : 0;
+    if (e2 >= 0)
+        bn_set_shifted(&x, m, e2);
+    else
+        bn_set_shifted(&x, k < 64 ? m >> k : 0, 0);
+    /* integer digits, 9 at a time, least significant first */
+    char rev[NDIG];
+    int nrev = 0;
+    while (x.n > 0) {
+        uint32_t chunk = bn_div_small(&x, 1000000000u);
+        for (int i = 0; i < 9; i++, chunk /= 10)
+            rev[nrev++] = (char)('0' + chunk % 10);
+    }
+    while (nrev > 0 && rev[nrev - 1] == '0')
+        nrev--;
+    for (int i = 0; i < nrev; i++)
+        dig[n++] = rev[nrev - 1 - i];
+    *dexp = nrev;
+
+    /* the digits to keep (want) and one more, for rounding; sticky: anything after */
+    int want = mode == R_FIXED ? *dexp + prec : prec + 1;
+    int sticky = 0;
+    if (n > want + 1) {
+        for (int i = want + 1; i < n; i++)
+            sticky |= dig[i] != '0';
+        n = want + 1;
+    }
+    if (k) { /* the fraction: m mod 2^k */
+        bn_set_shifted(&x, k < 64 ? m & ((1ull << k) - 1) : m, 0);
+        while (x.n > 0 && n < want + 1) {
+            int d = bn_frac_digit(&x, k);
+            if (n == 0 && d == 0) { /* a leading zero of a value below 1 */
+                (*dexp)--;
+                if (mode == R_FIXED) {
+                    want--;
+                    if (want < -1) break; /* rounds to 0: nothing more matters */
+                }
+                continue;
+            }
+            dig[n++] = (char)('0' + d);
+        }
+        sticky |= x.n > 0;
+    }
+    if (want < 0) { /* below half of the last place */
+        *nd = 0;
+        return;
+    }
+    while (n < want + 1)
+        dig[n++] = '0';
+    /* round dig[0 .. want) by dig[want], ties to even */
+    int d = dig[want] - '0';
+    int odd = want > 0 && ((dig[want - 1] - '0') & 1);
+    n = want;
+    if (d > 5 || (d == 5 && (sticky || odd))) {
+        int i = n - 1;
+        while (i >= 0 && dig[i] == '9')
+            dig[i--] = '0';
+        if (i >= 0) {
+            dig[i]++;
+        } else { /* 9...9 -> 10...0: one more digit before the point */
+            for (int j = n; j > 0; j--)
+                dig[j] = dig[j - 1];
+            dig[0] = '1';
+            (*dexp)++;
+            if (mode == R_FIXED) n++;
+        }
+    }
+    *nd = n;
+}
+
+/* Digit i of the rounded value (0 past the kept ones). */
+static char digit_at(const char *dig, int nd, int i)
+{
+    return i >= 0 && i < nd ? dig[i] : '0';
+}
+
+/* [-]ddd.ddd from the digits (prec after the point). */
+static int put_fixed(char *b, const char *dig, int nd, int dexp, int prec, int alt)
+{
+    int len = 0;
+    if (dexp <= 0)
+        b[len++] = '0';
+    else
+        for (int i = 0; i < dexp; i++)
+            b[len++] = digit_at(dig, nd, i);
+    if (prec > 0 || alt) b[len++] = '.';
+    for (int i = 0; i < prec; i++)
+        b[len++] = digit_at(dig, nd, dexp + i);
     return len;
 }
 
-static int fmt_exp(char *b, double v, int prec, int alt, int upper)
+/* d.ddde+XX from prec + 1 digits (dexp - 1 is the exponent; 0 for zero). */
+static int put_exp(char *b, const char *dig, int nd, int x, int prec, int alt, int upper)
 {
-    /* v >= 0 */
-    int e = 0;
-    if (v != 0.0) {
-        while (v >= 10.0) {
-            v /= 10.0;
-            e++;
-        }
-        while (v < 1.0) {
-            v *= 10.0;
-            e--;
-        }
-        double r = 0.5;
-        for (int i = 0; i < prec; i++)
-            r /= 10.0;
-        if (v + r >= 10.0) {
-            v /= 10.0;
-            e++;
-        }
-    }
-    int len = fmt_fixed(b, v, prec, alt);
+    int len = 0;
+    b[len++] = digit_at(dig, nd, 0);
+    if (prec > 0 || alt) b[len++] = '.';
+    for (int i = 1; i <= prec; i++)
+        b[len++] = digit_at(dig, nd, i);
     b[len++] = upper ? 'E' : 'e';
-    b[len++] = e < 0 ? '-' : '+';
-    if (e < 0) e = -e;
-    if (e >= 100) b[len++] = (char)('0' + e / 100);
-    b[len++] = (char)('0' + e / 10 % 10);
-    b[len++] = (char)('0' + e % 10);
+    b[len++] = x < 0 ? '-' : '+';
+    if (x < 0) x = -x;
+    if (x >= 100) b[len++] = (char)('0' + x / 100);
+    b[len++] = (char)('0' + x / 10 % 10);
+    b[len++] = (char)('0' + x % 10);
     return len;
 }
 
@@ -240,10 +409,11 @@ static int strip_zeros(char *b, int len)
 
 static void fmt_float(out *o, const spec *s, double v, char conv)
 {
-    char b[FBUF];
-    int len = 0;
+    char b[FBUF], dig[NDIG];
+    int len = 0, nd = 0, dexp = 0;
     int upper = conv == 'F' || conv == 'E' || conv == 'G';
-    int prec = s->prec < 0 ? 6 : (s->prec > 20 ? 20 : s->prec);
+    int alt = s->flags & F_ALT;
+    int prec = s->prec < 0 ? 6 : (s->prec > PREC_MAX ? PREC_MAX : s->prec);
     int neg = 0;
 
     /* sign from the bit pattern, so -0.0 and -nan print their sign */
@@ -265,26 +435,21 @@ static void fmt_float(out *o, const spec *s, double v, char conv)
         while (*special)
             b[len++] = *special++;
     } else if (conv == 'e' || conv == 'E') {
-        len = fmt_exp(b, v, prec, s->flags & F_ALT, upper);
+        if (v != 0.0) exact_digits(v, R_SIG, prec, dig, &nd, &dexp);
+        len = put_exp(b, dig, nd, v != 0.0 ? dexp - 1 : 0, prec, alt, upper);
     } else if (conv == 'g' || conv == 'G') {
-        if (prec == 0) prec = 1;
-        int e = 0;
-        double t = v;
-        if (t != 0.0) {
-            while (t >= 10.0) {
-                t /= 10.0;
-                e++;
-            }
-            while (t < 1.0) {
-                t *= 10.0;
-                e--;
-            }
+        /* P significant digits; the exponent X is that of the rounded value */
+        int P = prec == 0 ? 1 : prec, x = 0;
+        if (v != 0.0) {
+            exact_digits(v, R_SIG, P - 1, dig, &nd, &dexp);
+            x = dexp - 1;
         }
-        if (e < -4 || e >= prec || v >= 1e19)
-            len = fmt_exp(b, v, prec - 1, s->flags & F_ALT, upper);
-        else
-            len = fmt_fixed(b, v, prec - 1 - e, s->flags & F_ALT);
-        if (!(s->flags & F_ALT)) {
+        if (x < -4 || x >= P) {
+            len = put_exp(b, dig, nd, x, P - 1, alt, upper);
+        } else { /* the same rounding, shown with P - 1 - X decimals */
+            len = put_fixed(b, dig, nd, v != 0.0 ? dexp : 1, P - 1 - x, alt);
+        }
+        if (!alt) {
             /* strip zeros of the mantissa only */
             int epos = len;
             for (int i = 0; i < len; i++)
@@ -294,10 +459,9 @@ static void fmt_float(out *o, const spec *s, double v, char conv)
                 b[m++] = b[i];
             len = m;
         }
-    } else if (v >= 1e19) {
-        len = fmt_exp(b, v, prec, s->flags & F_ALT, upper);
     } else {
-        len = fmt_fixed(b, v, prec, s->flags & F_ALT);
+        if (v != 0.0) exact_digits(v, R_FIXED, prec, dig, &nd, &dexp);
+        len = put_fixed(b, dig, nd, dexp, prec, alt);
     }
     char prefix[2] = {0, 0};
     if (neg)
@@ -306,14 +470,10 @@ static void fmt_float(out *o, const spec *s, double v, char conv)
         prefix[0] = '+';
     else if (s->flags & F_SPACE)
         prefix[0] = ' ';
-    /* emit_number wants digits reversed */
-    char rev[FBUF];
-    for (int i = 0; i < len; i++)
-        rev[i] = b[len - 1 - i];
     spec s2 = *s;
     s2.prec = -1;
     if (special) s2.flags &= ~F_ZERO;
-    emit_number(o, &s2, prefix, rev, len);
+    emit_text(o, &s2, prefix, b, len);
 }
 
 enum {
