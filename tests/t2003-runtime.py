@@ -390,6 +390,49 @@ class Runtime(unittest.TestCase):
         for v, g, w_ in zip(values, got, want):
             self.assertEqual(g, w_, repr(v))
 
+    def test_assert_and_abort(self):
+        """assert links; a failing one prints its message and stops the kernel at abort
+        (an ebreak fault, exit 3), in a spawned warp's lane too; raise does the same"""
+        src = (
+            "#include <assert.h>\n#include <signal.h>\n#include <vx_print.h>\n"
+            "#include <vx_spawn.h>\n"
+            "static volatile int three = 3;\n"
+            "static void cb(void *arg) {\n"
+            "    (void)arg;\n"
+            "    assert(three == 3);\n"
+            "    if (MODE == 2) assert(blockIdx.x * 0 + three == 2);\n"
+            "}\n"
+            "int main(void) {\n"
+            "    uint32_t n = 8;\n"
+            "    vx_spawn_threads(1, &n, 0, cb, 0);\n"
+            "    vx_printf(\"spawned\\n\");\n"
+            "    if (MODE == 1) assert(three == 2);\n"
+            "    if (MODE == 3) raise(SIGABRT);\n"
+            "    vx_printf(\"end\\n\");\n"
+            "    return 0;\n}\n")
+        results = {}
+        for mode in (0, 1, 2, 3):
+            elf = self.build("assert%d" % mode, src, flags=["-DMODE=%d" % mode])
+            r = vxtest.run(["riscv64-unknown-elf-nm", elf])
+            abort = [int(ln.split()[0], 16) for ln in r.stdout.splitlines()
+                     if ln.split()[-1] == "abort"][0]
+            r = self.vxsim(elf)
+            results[mode] = (r.returncode, [t for _, t in console(r.stdout)], r.stderr, abort)
+        self.assertEqual(results[0][:2], (0, ["spawned", "end"]))
+        for mode in (1, 2, 3):
+            code, lines, err, abort = results[mode]
+            self.assertEqual(code, 3, err)
+            self.assertIn("ebreak", err)
+            m = re.search(r"fault at pc 0x([0-9a-f]+)", err)
+            self.assertTrue(m and abort <= int(m.group(1), 16) < abort + 8, err)
+            self.assertNotIn("end", lines)
+        self.assertIn('assertion "three == 2" failed', " ".join(results[1][1]))
+        self.assertEqual(results[1][1][0], "spawned")
+        self.assertTrue(any('assertion "blockIdx.x * 0 + three == 2" failed' in t
+                            for t in results[2][1]), results[2][1])
+        self.assertNotIn("spawned", results[2][1])        # the kernel stopped in the callback
+        self.assertEqual(results[3][1], ["spawned"])
+
     def exit_status(self, mode, shape):
         elf = self.build("exit%d" % mode, EXIT_C, flags=["-DMODE=%d" % mode])
         word = os.path.join(self.tmp, "word%d" % mode)

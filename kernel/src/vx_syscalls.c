@@ -8,6 +8,11 @@
  *   stdout   picolibc's printf/puts/putchar write to the calling hart's console
  *            slot through vx_putchar.  Unlike vx_printf they are not serialised
  *            across lanes: call them with one lane active.
+ *   abort    (and so a failing assert, after its message) stops the kernel right
+ *            there with an ebreak: a breakpoint-trap fault that vxsim reports and
+ *            vxrec records (or, with the Debug Module's ebreak-halt set, a halt of
+ *            the warp), so a debugger lands on it, as with a device-side assert
+ *            on other GPUs.  raise/kill of the kernel itself do the same.
  *
  * _exit is in crt0.S.
  */
@@ -68,3 +73,27 @@ static FILE console = FDEV_SETUP_STREAM(console_put, NULL, NULL, _FDEV_SETUP_WRI
 FILE *const stdin = &console;
 FILE *const stdout = &console;
 FILE *const stderr = &console;
+
+__attribute__((noinline)) void abort(void)
+{
+    for (;;)
+        __asm__ volatile("ebreak");
+}
+
+int getpid(void);
+int kill(int pid, int sig);
+
+int getpid(void)
+{
+    return 1;
+}
+
+int kill(int pid, int sig)
+{
+    if (pid != 1) {
+        errno = ESRCH;
+        return -1;
+    }
+    if (sig != 0) abort();
+    return 0;
+}
