@@ -9,6 +9,7 @@ the JSON dump and from `nm`, and barrier waits from the raw effects.
 import collections
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -330,6 +331,17 @@ class Filters(unittest.TestCase):
 
 
 class Summary(unittest.TestCase):
+    def test_cycles_as_vxsim_counts(self):
+        """the text summary counts cycles as vxsim --stats does (0 .. last: one more than the last)"""
+        if "vecadd" not in T:
+            self.skipTest("vecadd kernel not built")
+        r = vxtest.run([vxtest.prog("vxsim"), "--stats", vxtest.kernel("vecadd")])
+        m = re.search(r"^cycles: (\d+)$", r.stdout + r.stderr, re.M)
+        self.assertTrue(m, r.stdout + r.stderr)
+        n = int(m.group(1))
+        r = vxtest.run([vxtest.prog("vxdump"), "--summary", T["vecadd"]])
+        self.assertIn(" %d cycles (0..%d), " % (n, n - 1), r.stdout)
+
     def test_vecadd_counts(self):
         """--summary numbers recomputed from the JSON dump and nm"""
         if "vecadd" not in T:

@@ -385,8 +385,11 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
     if (f->range) /* the cycles the range spans, not a count from cycle 0 */
         fprintf(out, "            cycles %" PRIu64 "..%" PRIu64 ", ", s->first_cycle,
                 s->last_cycle);
+    else if (s->records) /* cycles 0 .. last: as many as vxsim --stats counts */
+        fprintf(out, "            %" PRIu64 " cycles (0..%" PRIu64 "), ", s->last_cycle + 1,
+                s->last_cycle);
     else
-        fprintf(out, "            %" PRIu64 " cycles, ", s->last_cycle);
+        fprintf(out, "            0 cycles, ");
     fprintf(out, "%" PRIu64 " lane-ops, %.2f active lanes per issue (%.1f%% of %u)\n", s->lane_ops,
             ratio(s->lane_ops, s->issues), 100.0 * ratio(s->lane_ops, s->issues * h->threads),
             h->threads);
