@@ -221,6 +221,83 @@ class VxRestart(gdb.Command):
         gdb.execute("frame")
 
 
+def _vx_tls_place(name):
+    """(type, offset) of thread-local variable NAME: GDB 13 cannot read thread-local
+    storage on a bare-metal target, but the offset is in the debug info, and on RISC-V
+    a thread's variable is at $tp + offset (tp points at its TLS block)."""
+    sym = gdb.lookup_global_symbol(name) or gdb.lookup_static_symbol(name)
+    if sym is None:
+        sym = gdb.lookup_symbol(name)[0]
+    if sym is None:
+        raise gdb.GdbError("no symbol \"%s\"" % name)
+    out = gdb.execute("info address " + name, to_string=True)
+    m = re.search(r"thread-local variable at offset (0x[0-9a-fA-F]+|\d+)", out)
+    if not m:
+        raise gdb.GdbError("%s is not a thread-local variable" % name)
+    return sym.type, int(m.group(1), 0)
+
+
+def _vx_tls(name):
+    t, off = _vx_tls_place(name)
+    tp = int(gdb.parse_and_eval("$tp")) & 0xffffffff
+    return gdb.Value(tp + off).cast(t.pointer()).dereference()
+
+
+def _vx_scalar_fields(t, prefix, off):
+    """(name, type, offset) of the scalar members of struct or union type t at off,
+    anonymous members flattened, arrays left out."""
+    t = t.strip_typedefs()
+    if t.code not in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
+        return []
+    out = []
+    for f in t.fields():
+        if f.bitpos is None or f.bitpos % 8:
+            continue
+        ft = f.type.strip_typedefs()
+        name = prefix + "." + f.name if f.name else prefix
+        o = off + f.bitpos // 8
+        if ft.code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
+            out += _vx_scalar_fields(f.type, name, o)
+        elif ft.code in (gdb.TYPE_CODE_INT, gdb.TYPE_CODE_FLT, gdb.TYPE_CODE_PTR,
+                         gdb.TYPE_CODE_ENUM, gdb.TYPE_CODE_BOOL, gdb.TYPE_CODE_CHAR):
+            out.append((name, f.type, o))
+    return out
+
+
+class VxTlsFunction(gdb.Function):
+    """$vx_tls("NAME"): the selected thread's thread-local variable NAME, such as
+    blockIdx or threadIdx (p $vx_tls("blockIdx").x)."""
+
+    def __init__(self):
+        super().__init__("vx_tls")
+
+    def invoke(self, name):
+        return _vx_tls(name.string())
+
+
+class VxTls(gdb.Command):
+    """vx-tls NAME: print the selected thread's thread-local variable NAME (blockIdx,
+    threadIdx, ...) and the expression that reads it in a breakpoint condition the
+    server evaluates for every lane."""
+
+    def __init__(self):
+        super().__init__("vx-tls", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        name = arg.strip()
+        if not name:
+            raise gdb.GdbError("usage: vx-tls NAME")
+        t, off = _vx_tls_place(name)
+        print("%s = %s" % (name, _vx_tls(name)))
+        fields = _vx_scalar_fields(t, name, off)
+        if not fields:
+            fields = [(name, t, off)]
+        # GDB compiles these to bytecode (members of anonymous structs it does not)
+        print("in a condition (evaluated for every lane):")
+        for fname, ftype, foff in fields:
+            print("  %s: *(%s *)($tp + %d)" % (fname, ftype, foff))
+
+
 def _vx_on_stop(event):
     """One timeline: a step of one warp (scheduler locked) moves the others too, but
     GDB only drops the stepped thread's registers.  Drop them all at every stop."""
@@ -237,6 +314,8 @@ VxWarp()
 VxLane()
 VxSeek()
 VxRestart()
+VxTlsFunction()
+VxTls()
 end
 
 define vx-when

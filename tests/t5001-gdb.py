@@ -545,6 +545,30 @@ R["hit"] = [func(), val("out[6]")]
         self.assertEqual(R["hit"], ["body", 3 * 6 + 3])
         self.assertIn("Old value = 0\nNew value = 21", seg)
 
+    def test_thread_local_variables(self):
+        """$vx_tls("blockIdx") per lane (GDB 13 reads no TLS here), and vx-tls's condition form"""
+        out, R = self.gdb('''
+stop_at("leaf")
+w, _ = warp_lane()
+R["lanes"] = []
+for l in range(NT):
+    ex("vx-lane %d" % l)
+    R["lanes"].append([val("x"), val("$vx_tls(\\"blockIdx\\").x")])
+hint = ex("vx-tls blockIdx")
+expr = re.search(r"blockIdx\\.x: (.*)", hint).group(1).strip()
+ex("break leaf if %s == 13" % expr)
+R["info"] = ex("info breakpoints")
+st = go("continue")
+R["hit"] = [val("x"), func(), st.get("thread") == tid()]
+''')
+        # leaf(x) is called with x = blockIdx.x (rrtest.c: body -> middle(i) -> leaf)
+        self.assertEqual(len(R["lanes"]), 4)
+        for x, bx in R["lanes"]:
+            self.assertEqual(bx, x)
+        self.assertEqual(len({x for x, _ in R["lanes"]}), 4)
+        self.assertIn("target evals", R["info"])
+        self.assertEqual(R["hit"], [13, "leaf", True])
+
     def test_other_threads_fresh_after_step(self):
         """after next (one warp resumed, scheduler locked) other warps show where they are now"""
         out, R = self.gdb('''
