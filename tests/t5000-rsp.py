@@ -591,8 +591,8 @@ class CommandLineTests(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("cut.vxt", r.stderr)
 
-    def test_corrupt_chunk_ends_history(self):
-        """a flipped byte in a middle EVENTS chunk: history ends before it (replaylog), named on the console"""
+    def many_chunks(self):
+        """vecadd recorded in small chunks: (directory, trace bytes, its EVENTS chunks)"""
         sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
         import vxt_spec
         d = vxtest.tmpdir()
@@ -601,24 +601,48 @@ class CommandLineTests(unittest.TestCase):
                         "-o", good])
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(good, "rb") as f:
-            data = bytearray(f.read())
-        events = [c for c in vxt_spec.Trace(bytes(data)).chunks if c.type == vxt_spec.CH_EVENTS]
-        self.assertGreater(len(events), 4)
-        bad_chunk = events[len(events) // 2]
-        data[bad_chunk.off + 28 + bad_chunk.stored // 2] ^= 0x40
-        bad = os.path.join(d, "flipped.vxt")
-        with open(bad, "wb") as f:
-            f.write(data)
-        srv = Server(bad)
+            data = f.read()
+        return d, data, [c for c in vxt_spec.Trace(data).chunks if c.type == vxt_spec.CH_EVENTS]
+
+    @staticmethod
+    def flipped(d, data, chunk, name):
+        """A copy of the trace with a byte of chunk's payload flipped; its path."""
+        bad = bytearray(data)
+        bad[chunk.off + 28 + chunk.stored // 2] ^= 0x40
+        path = os.path.join(d, name)
+        with open(path, "wb") as f:
+            f.write(bad)
+        return path
+
+    def served_until_damage(self, path):
+        """Continue, then reverse-continue: (stop, console text, when) of each."""
+        srv = Server(path)
         try:
             c = srv.client()
             c.handshake()
             c.console = []
-            sig, f = parse_stop(c.cmd("vCont;c"))
+            fwd = parse_stop(c.cmd("vCont;c"))
             text = "".join(c.console)
             when = c.monitor("when")[1]
-            sig2, f2 = parse_stop(c.cmd("bc"))
+            pc = c.cmds("p20")                               # the pc there: readable
+            back = parse_stop(c.cmd("bc"))
             when2 = c.monitor("when")[1]
+            c.close()
+        finally:
+            srv.stop()
+        return fwd, text, when, pc, back, when2
+
+    def test_corrupt_chunk_ends_history(self):
+        """a flipped byte in a middle EVENTS chunk: history ends before it (replaylog), named on the console"""
+        d, data, events = self.many_chunks()
+        self.assertGreater(len(events), 4)
+        bad_chunk = events[len(events) // 2]
+        bad = self.flipped(d, data, bad_chunk, "flipped.vxt")
+        (sig, f), text, when, _, (sig2, f2), when2 = self.served_until_damage(bad)
+        srv = Server(bad)
+        try:
+            c = srv.client()
+            c.handshake()
             # again with a read watchpoint: backward windows are re-executed up to the edge
             parse_stop(c.cmd("vCont;c"))
             self.assertEqual(c.cmds("Z3,10,4"), "OK")            # an address nothing reads
@@ -641,36 +665,11 @@ class CommandLineTests(unittest.TestCase):
 
     def test_corrupt_first_or_last_chunk(self):
         """a flipped byte in the first or the last EVENTS chunk: still served, history ends at it"""
-        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
-        import vxt_spec
-        d = vxtest.tmpdir()
-        good = os.path.join(d, "chunks.vxt")
-        r = vxtest.run([vxtest.prog("vxrec"), "-q", "--chunk-size", "4096", vxtest.kernel("vecadd"),
-                        "-o", good])
-        self.assertEqual(r.returncode, 0, r.stderr)
-        with open(good, "rb") as f:
-            data = f.read()
-        events = [c for c in vxt_spec.Trace(data).chunks if c.type == vxt_spec.CH_EVENTS]
+        d, data, events = self.many_chunks()
         self.assertGreater(len(events), 2)
         for which, ch in (("first", events[0]), ("last", events[-1])):
-            bad = bytearray(data)
-            bad[ch.off + 28 + ch.stored // 2] ^= 0x40
-            path = os.path.join(d, which + ".vxt")
-            with open(path, "wb") as f:
-                f.write(bad)
-            srv = Server(path)
-            try:
-                c = srv.client()
-                c.handshake()
-                c.console = []
-                sig, f = parse_stop(c.cmd("vCont;c"))
-                text = "".join(c.console)
-                when = c.monitor("when")[1]
-                pc0 = c.cmds("p20")                          # the pc at the stop: readable
-                sig2, f2 = parse_stop(c.cmd("bc"))
-                c.close()
-            finally:
-                srv.stop()
+            path = self.flipped(d, data, ch, which + ".vxt")
+            (sig, f), text, when, pc0, (sig2, f2), _ = self.served_until_damage(path)
             self.assertEqual((sig, f.get("replaylog")), (5, "end"), which)
             self.assertIn("EVENTS chunk at offset %d" % ch.off, text)
             n = int(re.search(r"event (\d+) of", when).group(1))

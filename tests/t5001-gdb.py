@@ -494,9 +494,7 @@ R["hit"] = [val("x"), func(), st.get("thread") == tid()]
     def test_thread_breakpoint_other_warps(self):
         """break ... thread N from a lane other than the first: stops in that thread, both ways"""
         out, R = self.gdb('''
-ex("break leaf if x == 10")
-go("continue")
-ex("delete")
+stop_at("leaf if x == 10")
 t0 = tid()
 R["start"] = [val("x"), warp_lane()]
 ex("break leaf thread %d" % gdb.selected_thread().num)
@@ -513,9 +511,7 @@ R["back"] = [val("x"), func(), tid() == t0]
     def test_watch_local_leaves_scope(self):
         """watch on a local in a lane other than the first: deleted when its frame returns, in that lane"""
         out, R = self.gdb('''
-ex("break leaf if x == 19")
-go("continue")
-ex("delete")
+stop_at("leaf if x == 19")
 t0 = tid()
 ex("watch y")
 for i in range(4):
