@@ -1759,6 +1759,48 @@ fail:
     return err;
 }
 
+typedef struct console_scan {
+    vx_engine_console_fn fn;
+    void *ctx;
+    uint32_t slot;
+} console_scan;
+
+static void console_line(void *ctx, const char *line, size_t len)
+{
+    const console_scan *cs = ctx;
+    cs->fn(cs->ctx, cs->slot, line, len, true);
+}
+
+vx_err vx_engine_console(vx_engine *e, uint64_t upto, vx_engine_console_fn fn, void *ctx)
+{
+    vx_trace_reader *r;
+    vx_err err = vx_trace_reader_new(&r);
+    if (err) return err;
+    vx_conline lines[VX_CONSOLE_SLOTS];
+    memset(lines, 0, sizeof lines);
+    console_scan cs = {fn, ctx, 0};
+    err = vx_trace_reader_open(r, e->path);
+    while (!err) {
+        const vx_event *ev;
+        err = vx_trace_reader_next(r, &ev);
+        if (err || ev->kind == VX_EV_END) break;
+        if (ev->kind != VX_EV_ISSUE) continue;
+        if (ev->index >= upto) break;
+        for (uint32_t i = 0; i < ev->nconsole; i++) {
+            cs.slot = ev->console[i].slot % VX_CONSOLE_SLOTS;
+            vx_conline_put(&lines[cs.slot], ev->console[i].byte, console_line, &cs);
+        }
+    }
+    if (err == VX_ERR_END) err = VX_OK;
+    if (err) seterr(e, "%s", vx_trace_reader_errmsg(r));
+    for (uint32_t slot = 0; slot < VX_CONSOLE_SLOTS; slot++) {
+        if (lines[slot].len) fn(ctx, slot, lines[slot].data, lines[slot].len, false);
+        vx_conline_free(&lines[slot]);
+    }
+    vx_trace_reader_free(r);
+    return err;
+}
+
 void vx_engine_free(vx_engine *e)
 {
     if (!e) return;

@@ -74,6 +74,17 @@ bool vx_engine_next_issue(vx_engine *e, vx_engine_issue *out);
 /* Go to a position (clamped to end). */
 vx_err vx_engine_seek(vx_engine *e, uint64_t pos);
 
+/*
+ * What the kernel printed before position upto: the console bytes of the issues
+ * before it, read from the trace and assembled into lines as the simulator does
+ * (vx_conline).  fn gets each line in the order lines were completed, complete =
+ * true, then each slot's unterminated line, complete = false.  A part of the trace
+ * that cannot be read ends the scan with its error (the lines before it given).
+ */
+typedef void (*vx_engine_console_fn)(void *ctx, uint32_t slot, const char *line, size_t len,
+                                     bool complete);
+vx_err vx_engine_console(vx_engine *e, uint64_t upto, vx_engine_console_fn fn, void *ctx);
+
 /* ---- breakpoints and watchpoints ------------------------------------------------------------- */
 
 #define VX_ENGINE_ANY_WARP UINT32_MAX

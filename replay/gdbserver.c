@@ -1499,6 +1499,7 @@ static void mon_help(vx_gdbserver *s, text *t, const char *arg)
                "  info checkpoints   user checkpoints\n"
                "  stats              replay statistics (checkpoints, memory, issues replayed)\n"
                "  config             platform shape and thread numbering (for scripts)\n"
+               "  console [N|all]    the last N (20) lines the kernel printed before now\n"
                "  help               this text\n"
                "Positions: event N is 'N issues executed, issue N next'.\n");
 }
@@ -1560,6 +1561,57 @@ static void mon_seek(vx_gdbserver *s, text *t, const char *arg)
     }
     refocus(s);
     mon_when(s, t, NULL);
+}
+
+/* monitor console: the last `keep` complete lines, then the unfinished ones. */
+typedef struct con_lines {
+    char **ring;
+    size_t keep, total;
+    text *unfinished;
+} con_lines;
+
+static void con_line(void *ctx, uint32_t slot, const char *line, size_t len, bool complete)
+{
+    con_lines *c = ctx;
+    if (!complete) {
+        tprintf(c->unfinished, "#%" PRIu32 ": %.*s   (no newline yet)\n", slot, (int)len, line);
+        return;
+    }
+    char **at = &c->ring[c->total++ % c->keep];
+    free(*at);
+    size_t n = len + 16;
+    *at = malloc(n);
+    if (*at) snprintf(*at, n, "#%" PRIu32 ": %.*s", slot, (int)len, line);
+}
+
+static void mon_console(vx_gdbserver *s, text *t, const char *arg)
+{
+    uint64_t keep = 20;
+    if (arg && strcmp(arg, "all") == 0)
+        keep = 100000;
+    else if (arg && *arg && (!parse_u64(arg, &keep) || keep == 0 || keep > 100000)) {
+        tprintf(t, "usage: monitor console [N | all] (N: 1..100000 lines, default 20)\n");
+        return;
+    }
+    text unfinished = {0};
+    con_lines c = {calloc((size_t)keep, sizeof(char *)), (size_t)keep, 0, &unfinished};
+    if (!c.ring) {
+        tprintf(t, "out of memory\n");
+        return;
+    }
+    uint64_t now = vx_engine_now(s->e);
+    vx_err err = vx_engine_console(s->e, now, con_line, &c);
+    size_t first = c.total > c.keep ? c.total - c.keep : 0;
+    if (first) tprintf(t, "(%zu earlier lines; monitor console all)\n", first);
+    for (size_t i = first; i < c.total; i++)
+        tprintf(t, "%s\n", c.ring[i % c.keep] ? c.ring[i % c.keep] : "(line lost: out of memory)");
+    if (unfinished.len) tprintf(t, "%.*s", (int)unfinished.len, unfinished.buf);
+    if (!c.total && !unfinished.len) tprintf(t, "nothing printed before event %" PRIu64 "\n", now);
+    if (err) tprintf(t, "(the trace cannot be read further: %s)\n", vx_engine_errmsg(s->e));
+    for (size_t i = 0; i < c.keep; i++)
+        free(c.ring[i]);
+    free(c.ring);
+    free(unfinished.buf);
 }
 
 static void mon_warps(vx_gdbserver *s, text *t, const char *arg)
@@ -1749,6 +1801,7 @@ static const struct {
     {"restart", mon_restart},
     {"stats", mon_stats},
     {"config", mon_config},
+    {"console", mon_console},
 };
 
 static void h_rcmd(vx_gdbserver *s, const args *a)

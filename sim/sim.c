@@ -172,7 +172,7 @@ void vx_sim_free(vx_sim *s)
     if (s->dm) vx_dm_free(s->dm);
     vx_mem_free_all(s);
     for (uint32_t i = 0; i < VX_CONSOLE_SLOTS; i++)
-        free(s->console[i].data);
+        vx_conline_free(&s->console[i]);
     free(s->cores);
     free(s->warps);
     free(s->xregs);
@@ -289,23 +289,17 @@ void vx_sim_set_console(vx_sim *s, vx_sim_console_fn fn, void *ctx)
     s->con_ctx = ctx;
 }
 
-static void console_emit(vx_sim *s, uint32_t slot)
+void vx_conline_put(vx_conline *b, uint8_t byte, vx_conline_fn emit, void *ctx)
 {
-    vx_console_buf *b = &s->console[slot];
-    if (s->con_fn) s->con_fn(s->con_ctx, slot, b->data ? b->data : "", b->len);
-    b->len = 0;
-}
-
-void vx_console_put(vx_sim *s, uint32_t slot, uint8_t byte)
-{
-    vx_console_buf *b = &s->console[slot & (VX_CONSOLE_SLOTS - 1)];
     if (byte == '\n') {
-        console_emit(s, slot & (VX_CONSOLE_SLOTS - 1));
+        emit(ctx, b->data ? b->data : "", b->len);
+        b->len = 0;
         return;
     }
     if (b->len == b->cap) {
-        if (b->cap >= VX_CONSOLE_MAXLINE) {
-            console_emit(s, slot & (VX_CONSOLE_SLOTS - 1)); /* pass a very long line on in pieces */
+        if (b->cap >= VX_CONSOLE_MAXLINE) { /* pass a very long line on in pieces */
+            emit(ctx, b->data, b->len);
+            b->len = 0;
         } else {
             uint32_t ncap = b->cap ? b->cap * 2 : 64;
             char *nd = realloc(b->data, ncap);
@@ -317,10 +311,39 @@ void vx_console_put(vx_sim *s, uint32_t slot, uint8_t byte)
     b->data[b->len++] = (char)byte;
 }
 
+void vx_conline_free(vx_conline *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+/* The simulator's console callback for one slot's line. */
+typedef struct slot_emit {
+    vx_sim *s;
+    uint32_t slot;
+} slot_emit;
+
+static void emit_line(void *ctx, const char *line, size_t len)
+{
+    const slot_emit *e = ctx;
+    if (e->s->con_fn) e->s->con_fn(e->s->con_ctx, e->slot, line, len);
+}
+
+void vx_console_put(vx_sim *s, uint32_t slot, uint8_t byte)
+{
+    slot_emit e = {s, slot & (VX_CONSOLE_SLOTS - 1)};
+    vx_conline_put(&s->console[e.slot], byte, emit_line, &e);
+}
+
 void vx_sim_console_flush(vx_sim *s)
 {
-    for (uint32_t i = 0; i < VX_CONSOLE_SLOTS; i++)
-        if (s->console[i].len) console_emit(s, i);
+    for (uint32_t i = 0; i < VX_CONSOLE_SLOTS; i++) {
+        if (!s->console[i].len) continue;
+        slot_emit e = {s, i};
+        emit_line(&e, s->console[i].data, s->console[i].len);
+        s->console[i].len = 0;
+    }
 }
 
 size_t vx_sim_console_pending(const vx_sim *s, uint32_t slot, char *buf, size_t cap)
@@ -329,7 +352,7 @@ size_t vx_sim_console_pending(const vx_sim *s, uint32_t slot, char *buf, size_t 
         if (cap) buf[0] = 0;
         return 0;
     }
-    const vx_console_buf *b = &s->console[slot];
+    const vx_conline *b = &s->console[slot];
     if (cap) {
         size_t n = b->len < cap - 1 ? b->len : cap - 1;
         if (n) memcpy(buf, b->data, n);

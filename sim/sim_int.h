@@ -19,19 +19,17 @@
 #include "vx_isa.h"
 #include "dm_int.h"
 
-#define VX_XROWS           33u /* x0..x31 + the x0 sink */
-#define VX_XSINK           32u
-#define VX_PAGE_SHIFT      12u
-#define VX_L1_SIZE         1024u /* 4 MiB per level-1 entry */
-#define VX_L2_SIZE         1024u
-#define VX_NPAGES          (1u << 20)
-#define VX_LMEM_SIZE       (1u << VX_LMEM_LOG2_SIZE)
-#define VX_LMEM_PAGES      (VX_LMEM_SIZE / VX_PAGE_SIZE)
-#define VX_GMEM_BASE       0x80u /* [0x80, 0xFFFF0000) is global memory */
-#define VX_GMEM_END        0xFFFF0000u
-#define VX_ICACHE_SIZE     4096u /* decoded-instruction cache entries (power of two) */
-#define VX_CONSOLE_SLOTS   64u
-#define VX_CONSOLE_MAXLINE 4096u /* a longer line is passed on in pieces */
+#define VX_XROWS       33u /* x0..x31 + the x0 sink */
+#define VX_XSINK       32u
+#define VX_PAGE_SHIFT  12u
+#define VX_L1_SIZE     1024u /* 4 MiB per level-1 entry */
+#define VX_L2_SIZE     1024u
+#define VX_NPAGES      (1u << 20)
+#define VX_LMEM_SIZE   (1u << VX_LMEM_LOG2_SIZE)
+#define VX_LMEM_PAGES  (VX_LMEM_SIZE / VX_PAGE_SIZE)
+#define VX_GMEM_BASE   0x80u /* [0x80, 0xFFFF0000) is global memory */
+#define VX_GMEM_END    0xFFFF0000u
+#define VX_ICACHE_SIZE 4096u /* decoded-instruction cache entries (power of two) */
 
 /* Plain-storage machine CSRs (per warp; see csr.c for the list). */
 enum {
@@ -109,11 +107,6 @@ typedef struct vx_core {
     vx_page *lmem[VX_LMEM_PAGES];
 } vx_core;
 
-typedef struct vx_console_buf {
-    uint32_t len, cap;
-    char *data;
-} vx_console_buf;
-
 /* Growable array of wctl effects for the observer (filled up to iev.nwctl). */
 typedef struct vx_wctl_vec {
     vx_wctl *v;
@@ -161,7 +154,7 @@ struct vx_sim {
     uint32_t exit_code;
     vx_fault fault;
     vx_sim_stats stats;
-    vx_console_buf console[VX_CONSOLE_SLOTS];
+    vx_conline console[VX_CONSOLE_SLOTS];
 
     /* memory */
     vx_ptab mem;

@@ -38,7 +38,7 @@ struct vx_sim_snap {
     vx_fault fault;
     vx_sim_stats stats;
     uint32_t start_pc, arg;
-    vx_console_buf console[VX_CONSOLE_SLOTS];
+    vx_conline console[VX_CONSOLE_SLOTS];
     vx_ptab mem;
     uint64_t npages;
     uint8_t *dm;
@@ -150,7 +150,7 @@ vx_err vx_sim_snap_save(vx_sim *s, vx_sim_snap **out)
         for (uint32_t i = 0; i < VX_LMEM_PAGES; i++)
             if (sn->cores[c].lmem[i]) sn->cores[c].lmem[i]->refs++;
     for (uint32_t i = 0; i < VX_CONSOLE_SLOTS; i++) {
-        const vx_console_buf *cb = &s->console[i];
+        const vx_conline *cb = &s->console[i];
         if (!cb->len) continue;
         sn->console[i].data = dup_mem(cb->data, cb->len);
         if (!sn->console[i].data) {
@@ -272,7 +272,7 @@ vx_err vx_sim_snap_restore(vx_sim *s, const vx_sim_snap *sn)
     memcpy(s->gbar_need, sn->gbar_need, b.gbar);
     memcpy(s->gbar_rep, sn->gbar_rep, b.gbar_rep);
     for (uint32_t i = 0; i < VX_CONSOLE_SLOTS; i++) {
-        vx_console_buf *cb = &s->console[i];
+        vx_conline *cb = &s->console[i];
         cb->len = 0;
         uint32_t n = sn->console[i].len;
         if (!n) continue;
@@ -590,7 +590,7 @@ vx_err vx_sim_state_decode(vx_sim *s, const uint8_t *buf, size_t len)
     tmp.gbar_count = calloc(1, b.gbar);
     tmp.gbar_need = calloc(1, b.gbar);
     tmp.gbar_rep = calloc(1, b.gbar_rep);
-    vx_console_buf con[VX_CONSOLE_SLOTS];
+    vx_conline con[VX_CONSOLE_SLOTS];
     memset(con, 0, sizeof con);
     uint8_t *dmbuf = NULL;
     vx_err err = VX_OK;

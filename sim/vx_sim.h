@@ -288,6 +288,26 @@ void vx_sim_console_flush(vx_sim *sim);
 /* Console bytes per slot are kept until a newline; this returns the partial line of slot. */
 size_t vx_sim_console_pending(const vx_sim *sim, uint32_t slot, char *buf, size_t cap);
 
+/*
+ * The line assembly of one console slot, as the simulator does it, for whoever
+ * reads recorded console bytes (vx_event.h) and wants the same lines: a byte is
+ * added to the line; '\n' passes the line (without it) to emit and starts a new
+ * one; a line that reached VX_CONSOLE_MAXLINE bytes is passed on before the next
+ * byte.  Zero-initialise; vx_conline_free releases the buffer.  A byte that cannot
+ * be stored (no memory) is dropped.
+ */
+#define VX_CONSOLE_SLOTS   64u
+#define VX_CONSOLE_MAXLINE 4096u
+
+typedef struct vx_conline {
+    uint32_t len, cap;
+    char *data;
+} vx_conline;
+
+typedef void (*vx_conline_fn)(void *ctx, const char *line, size_t len);
+void vx_conline_put(vx_conline *b, uint8_t byte, vx_conline_fn emit, void *ctx);
+void vx_conline_free(vx_conline *b);
+
 typedef struct vx_sim_stats {
     uint64_t issues;   /* warp-instructions */
     uint64_t lane_ops; /* sum of active lanes over issues */

@@ -10,6 +10,7 @@ mid-packet, the stdio transport and bad command lines.
 The RspClient class and the server helpers here are also used by the other
 t5xxx tests (loaded with rsplib()).
 """
+import json
 import os
 import re
 import socket
@@ -680,6 +681,49 @@ class CommandLineTests(unittest.TestCase):
             else:                                            # up to the last chunk's first event
                 self.assertEqual(n, ch.key)
                 self.assertEqual((sig2, f2.get("replaylog")), (5, "begin"))
+
+    def test_monitor_console(self):
+        """monitor console: what the kernel printed before now, as vxsim printed it at the end,
+        and as the recorded console bytes (vxdump) assemble into lines at a middle position"""
+        kernel = vxtest.kernel("printf")
+        trace = record("printf")
+        sim = vxtest.run([vxtest.prog("vxsim"), kernel])
+        self.assertEqual(sim.returncode, 0, sim.stderr)
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "console", trace])
+        bytes_at = [(e["index"], c["slot"], c["byte"])
+                    for e in map(json.loads, r.stdout.splitlines()) for c in e["console"]]
+        mid = bytes_at[len(bytes_at) // 2][0]             # an issue that prints
+        done, partial = [], {}
+        for idx, slot, b in bytes_at:
+            if idx >= mid:
+                break
+            if b == 10:
+                done.append("#%d: %s" % (slot, partial.pop(slot, "")))
+            else:
+                partial[slot] = partial.get(slot, "") + chr(b)
+        srv = Server(trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            r0, at0 = c.monitor("console")
+            parse_stop(c.cmd("vCont;c"))
+            r1, at_end = c.monitor("console all")
+            r2, tail = c.monitor("console 2")
+            c.monitor("seek %d" % mid)
+            r3, at_mid = c.monitor("console all")
+            r4, bad = c.monitor("console 0")
+            c.close()
+        finally:
+            srv.stop()
+        self.assertEqual(at0, "nothing printed before event 0\n")
+        self.assertEqual(at_end.splitlines(), sim.stdout.splitlines())
+        lines = at_end.splitlines()
+        self.assertEqual(tail.splitlines(), ["(%d earlier lines; monitor console all)" % (len(lines) - 2)]
+                         + lines[-2:])
+        want = done + ["#%d: %s   (no newline yet)" % (slot, partial[slot]) for slot in sorted(partial)]
+        self.assertTrue(partial)                             # mid-line somewhere
+        self.assertEqual(at_mid.splitlines(), want)
+        self.assertIn("usage", bad)
 
     def test_usage(self):
         """usage errors: exit 2; --help and --version: exit 0"""
