@@ -663,6 +663,29 @@ R["begin"] = st["when"]
         self.assertRegex(R["begin"], r"event 0 of")
 
 
+class BacktraceTests(GdbCase):
+    kernel = "rrbt"
+
+    def test_backtrace_through_runtime(self):
+        """bt inside vx_printf reaches main; in a spawned warp it ends at the warp's entry"""
+        out, R = self.gdb('''
+ex("break vx_putchar")
+go("continue")
+R["main"] = [f.split()[-1] for f in re.findall(r"^#\\d+\\s+(?:0x[0-9a-f]+ in )?(\\S+)", ex("bt"), re.M)]
+ex("delete")
+ex("break report_value if v != 42")
+go("continue")
+R["warp"] = warp_lane()[0]
+R["spawned"] = [f.split()[-1] for f in re.findall(r"^#\\d+\\s+(?:0x[0-9a-f]+ in )?(\\S+)", ex("bt"), re.M)]
+''')
+        self.assertEqual(R["main"][0], "vx_putchar")
+        for f in ("vx_serial", "vx_vprintf", "vx_printf", "report_value", "work", "main"):
+            self.assertIn(f, R["main"])
+        self.assertNotEqual(R["warp"], 0)
+        self.assertEqual(R["spawned"][:3], ["report_value", "work", "cb"])
+        self.assertEqual(R["spawned"][-1], "__vx_spawn_warp_entry")   # the outermost frame
+
+
 class DivergenceTests(unittest.TestCase):
     def test_tampered_trace(self):
         """a trace whose recorded result was changed: replay reports where it diverged"""
@@ -694,4 +717,4 @@ class DivergenceTests(unittest.TestCase):
 
 if __name__ == "__main__":
     prerequisites()
-    vxtest.main(ReverseTests, FaultTests, DivergenceTests)
+    vxtest.main(ReverseTests, FaultTests, BacktraceTests, DivergenceTests)

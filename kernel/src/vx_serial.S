@@ -9,6 +9,8 @@
 #define SPLIT(rd, rs) .insn r 0x0B, 2, 0, rd, rs, x0
 #define JOIN(rs)      .insn r 0x0B, 3, 0, x0, rs, x0
 
+    /* unwind information for debuggers (link32.ld keeps .debug_frame, not .eh_frame) */
+    .cfi_sections .debug_frame
     .text
 
 /*
@@ -22,7 +24,9 @@
     .globl vx_serial
     .type vx_serial, @function
 vx_serial:
+    .cfi_startproc
     addi  sp, sp, -32
+    .cfi_def_cfa_offset 32
     sw    ra, 28(sp)
     sw    s0, 24(sp)
     sw    s1, 20(sp)
@@ -31,6 +35,14 @@ vx_serial:
     sw    s4, 8(sp)
     sw    s5, 4(sp)
     sw    s6, 0(sp)
+    .cfi_offset ra, -4
+    .cfi_offset s0, -8
+    .cfi_offset s1, -12
+    .cfi_offset s2, -16
+    .cfi_offset s3, -20
+    .cfi_offset s4, -24
+    .cfi_offset s5, -28
+    .cfi_offset s6, -32
     mv    s0, a0                      /* callback (the same in every lane) */
     mv    s1, a1                      /* argument (per lane) */
     csrr  s2, VX_CSR_THREAD_ID
@@ -61,5 +73,7 @@ vx_serial:
     lw    s5, 4(sp)
     lw    s6, 0(sp)
     addi  sp, sp, 32
+    .cfi_def_cfa_offset 0
     ret
+    .cfi_endproc
     .size vx_serial, . - vx_serial

@@ -17,6 +17,8 @@
 #define TMC(rs)       .insn r 0x0B, 0, 0, x0, rs, x0
 #define PRED(rc, rm)  .insn r 0x0B, 5, 0, x0, rc, rm
 
+    /* unwind information for debuggers (link32.ld keeps .debug_frame, not .eh_frame) */
+    .cfi_sections .debug_frame
     .text
 
 /*
@@ -27,8 +29,11 @@
     .globl __vx_spawn_run
     .type __vx_spawn_run, @function
 __vx_spawn_run:
+    .cfi_startproc
     addi  sp, sp, -16
+    .cfi_def_cfa_offset 16
     sw    ra, 12(sp)
+    .cfi_offset ra, -4
     li    t0, -1
     TMC(t0)
     call  __vx_spawn_lane_on
@@ -39,7 +44,9 @@ __vx_spawn_run:
     TMC(t0)
     lw    ra, 12(sp)
     addi  sp, sp, 16
+    .cfi_def_cfa_offset 0
     ret
+    .cfi_endproc
     .size __vx_spawn_run, . - __vx_spawn_run
 
 /*
@@ -49,6 +56,8 @@ __vx_spawn_run:
     .globl __vx_spawn_warp_entry
     .type __vx_spawn_warp_entry, @function
 __vx_spawn_warp_entry:
+    .cfi_startproc
+    .cfi_undefined ra                 /* the outermost frame of a spawned warp */
     li    t0, -1
     TMC(t0)
     call  __vx_spawn_lane_on
@@ -57,4 +66,5 @@ __vx_spawn_warp_entry:
     call  __vx_spawn_lane_main
     TMC(x0)
 1:  j     1b
+    .cfi_endproc
     .size __vx_spawn_warp_entry, . - __vx_spawn_warp_entry
