@@ -76,11 +76,11 @@ static void group_cb(int local_task_id, int group_id, int local_group_id, int wa
     uint32_t nt = (uint32_t)vx_num_threads();
     uint32_t wpg = (BSIZE + nt - 1) / nt;
     uint32_t e = (arg != &seen) + ((uint32_t)warps_per_group != wpg);
-    /* blocks of one thread run in tasks mode: thread 0 of slot 0; else the warp's
-     * slot, and the thread's place in the warps of its block */
+    /* the warp's slot, and the thread's place in the warps of its block (as in
+     * Vortex v2.1, a block of one thread takes a warp of its own) */
     uint32_t w = (uint32_t)vx_warp_id();
-    e += (uint32_t)local_group_id != (BSIZE > 1 ? w / wpg : 0);
-    e += (uint32_t)local_task_id != (BSIZE > 1 ? (w % wpg) * nt + (uint32_t)vx_thread_id() : 0);
+    e += (uint32_t)local_group_id != w / wpg;
+    e += (uint32_t)local_task_id != (w % wpg) * nt + (uint32_t)vx_thread_id();
     check_thread((uint32_t)group_id, (uint32_t)local_task_id, e);
 }
 #endif
@@ -107,7 +107,7 @@ static void check_thread(uint32_t blk, uint32_t t, uint32_t e)
     __atomic_fetch_add(&seen[g], 1, __ATOMIC_RELAXED);
     where[g] = (uint32_t)vx_core_id();
 
-    if (BX && BSIZE > 1) {
+    if (BX && (BSIZE > 1 || OLDAPI)) { /* (OLDAPI: also a block's own slice of one) */
         uint32_t *lm = __local_mem(bs * sizeof(uint32_t));
         lm[t] = g + 1;
         __syncthreads();

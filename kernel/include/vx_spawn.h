@@ -81,6 +81,7 @@ int vx_spawn_threads(uint32_t dimension, const uint32_t *grid_dim, const uint32_
  *     thread's index in its block, the block's index, its slot on the core (the
  *     barrier id and local-memory slice of __local_group_id) and the warps per
  *     block (a group barrier is vx_barrier(local_group_id, warps_per_group)).
+ *     As in v2.1, a block of one thread takes a warp of its own (its own slot).
  * A launch vx_spawn_threads refuses (a block larger than a core) runs nothing.
  */
 typedef void (*vx_spawn_tasks_cb)(int task_id, void *arg);

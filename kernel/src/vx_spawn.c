@@ -36,7 +36,8 @@ typedef struct spawn_args {
     const void *arg;
     dim3_t grid;
     dim3_t block;
-    uint32_t group_size; /* threads per block; 1 = tasks mode */
+    uint32_t group_size; /* threads per block */
+    uint32_t tasks;      /* tasks mode (blocks of one thread, one per lane) */
     uint32_t first;      /* first block of this core */
     uint32_t count;      /* blocks of this core */
     /* tasks mode */
@@ -72,7 +73,7 @@ int __vx_spawn_lane_on(void)
     uint32_t wid = (uint32_t)vx_warp_id();
     uint32_t lane = (uint32_t)vx_thread_id();
     uint32_t nt = (uint32_t)vx_num_threads();
-    if (a->group_size == 1) return wid == 0 && a->tail ? lane < a->tail : 1;
+    if (a->tasks) return wid == 0 && a->tail ? lane < a->tail : 1;
     /* group mode: the last warp of a block is partial */
     uint32_t r = wid % a->warps_per_group;
     return lane < a->group_size - r * nt;
@@ -135,8 +136,8 @@ void __vx_spawn_lane_main(void)
     uint32_t lane = (uint32_t)vx_thread_id();
     uint32_t nt = (uint32_t)vx_num_threads();
     set_dims(a);
-    __warps_per_group = a->group_size == 1 ? 1 : a->warps_per_group;
-    if (a->group_size == 1)
+    __warps_per_group = a->tasks ? 1 : a->warps_per_group;
+    if (a->tasks)
         lane_main_tasks(a, wid, lane, nt);
     else
         lane_main_groups(a, wid, lane, nt);
@@ -167,8 +168,10 @@ static int core_share(uint32_t total, uint32_t per_core_capacity, uint32_t *firs
     return 1;
 }
 
-int vx_spawn_threads(uint32_t dimension, const uint32_t *grid_dim, const uint32_t *block_dim,
-                     vx_kernel_func_cb kernel_func, const void *arg)
+/* vx_spawn_threads; groups: group mode even for blocks of one thread (a warp each,
+ * as Vortex v2.1's vx_spawn_task_groups runs them) */
+static int spawn(uint32_t dimension, const uint32_t *grid_dim, const uint32_t *block_dim,
+                 vx_kernel_func_cb kernel_func, const void *arg, int groups)
 {
     if (dimension < 1 || dimension > 3 || !grid_dim || !kernel_func) return -1;
 
@@ -186,7 +189,8 @@ int vx_spawn_threads(uint32_t dimension, const uint32_t *grid_dim, const uint32_
 
     uint32_t warps;
     a.tail = 0;
-    if (a.group_size == 1) {
+    a.tasks = a.group_size == 1 && !groups;
+    if (a.tasks) {
         if (!core_share(num_groups, nw * nt, &a.first, &a.count)) return 0;
         uint32_t runs = a.count / nt;
         a.runs_per_warp = runs / nw;
@@ -205,13 +209,19 @@ int vx_spawn_threads(uint32_t dimension, const uint32_t *grid_dim, const uint32_
     size_t saved = csr_swap(VX_CSR_MSCRATCH, &a);
     if (warps > 1) vx_wspawn((int)warps, __vx_spawn_warp_entry);
     if (warps > 0) __vx_spawn_run();
-    if (a.group_size == 1 && a.count % nt != 0) {
+    if (a.tasks && a.count % nt != 0) {
         a.tail = a.count % nt;
         __vx_spawn_run();
     }
     if (warps > 1) vx_wspawn(1, 0); /* wait until the other warps have ended */
     csr_write(VX_CSR_MSCRATCH, saved);
     return 0;
+}
+
+int vx_spawn_threads(uint32_t dimension, const uint32_t *grid_dim, const uint32_t *block_dim,
+                     vx_kernel_func_cb kernel_func, const void *arg)
+{
+    return spawn(dimension, grid_dim, block_dim, kernel_func, arg, 0);
 }
 
 /* The older API (vx_spawn.h): its callback and argument, for the adapters below. */
@@ -247,5 +257,5 @@ void vx_spawn_task_groups(int num_groups, int group_size, vx_spawn_task_groups_c
     old_launch l = {0, callback, arg};
     uint32_t grid = num_groups > 0 ? (uint32_t)num_groups : 0;
     uint32_t block = group_size > 0 ? (uint32_t)group_size : 0;
-    if (callback) vx_spawn_threads(1, &grid, &block, old_group, &l);
+    if (callback) spawn(1, &grid, &block, old_group, &l, 1);
 }
