@@ -368,7 +368,7 @@ class Runtime(unittest.TestCase):
         values += [st.unpack("<d", st.pack("<Q", rnd.getrandbits(63)))[0] for _ in range(8)]
         fmts = ["%.0f", "%.1f", "%.2f", "%.3f", "%f", "%.17f", "%.40f", "%e", "%.0e", "%.3e",
                 "%.16e", "%g", "%.1g", "%.3g", "%.17g", "%#g", "%#.3g", "%G", "%+.2f",
-                "%012.3f", "%-14.2e|", "%#.0f", "%#.0e"]
+                "%012.3f", "%-14.2e|", "%#.0f", "%#.0e", "%a"]
         fmt = " ".join("[" + f + "]" for f in fmts)
         words = ",".join("0x%016xull" % st.unpack("<Q", st.pack("<d", v))[0] for v in values)
         src = (
@@ -385,7 +385,16 @@ class Runtime(unittest.TestCase):
         r = self.vxsim(elf, (1, 1, 1, 1))
         self.assertEqual(r.returncode, 0, r.stderr)
         got = [t for _, t in console(r.stdout)]
-        want = [fmt % ((v,) * len(fmts)) for v in values]
+        def hexa(v):
+            """C's %a (glibc): float.hex without the mantissa's trailing zeros"""
+            h = float.hex(v)
+            if "p" not in h:
+                return h
+            mant, exp = h.split("p")
+            if "." in mant:
+                mant = mant.rstrip("0").rstrip(".")
+            return mant + "p" + exp
+        want = [fmt.replace("%a", "%s") % ((v,) * (len(fmts) - 1) + (hexa(v),)) for v in values]
         self.assertEqual(len(got), len(want))
         for v, g, w_ in zip(values, got, want):
             self.assertEqual(g, w_, repr(v))
@@ -432,6 +441,23 @@ class Runtime(unittest.TestCase):
                             for t in results[2][1]), results[2][1])
         self.assertNotIn("spawned", results[2][1])        # the kernel stopped in the callback
         self.assertEqual(results[3][1], ["spawned"])
+
+    def test_printf_hex_float(self):
+        """%a and %A with precisions (rounded to even), flags and widths; values by hand"""
+        cases = [("%.0a", "1.5", "0x2p+0"), ("%.0a", "2.5", "0x1p+1"), ("%.0a", "1.0", "0x1p+0"),
+                 ("%.1a", "1.0", "0x1.0p+0"), ("%.2a", "0.1", "0x1.9ap-4"),
+                 ("%.1a", "1.96875", "0x2.0p+0"), ("%A", "0.1", "0X1.999999999999AP-4"),
+                 ("%012a", "1.0", "0x0000001p+0"), ("%.3a", "0.0", "0x0.000p+0"),
+                 ("%#.0a", "1.0", "0x1.p+0"), ("%a", "-0.0", "-0x0p+0"),
+                 ("%+.1a", "-3.0", "-0x1.8p+1"), ("%.15a", "1.0", "0x1.000000000000000p+0"),
+                 ("%-9a|", "2.0", "0x1p+1   |"), ("%a", "5e-324", "0x0.0000000000001p-1022"),
+                 ("%.1a", "5e-324", "0x0.0p-1022"), ("%a|%d", "1.0, 7", "0x1p+0|7")]
+        body = "".join('    vx_printf("%s\\n", %s);\n' % (f, a) for f, a, _ in cases)
+        elf = self.build("hexa", "#include <vx_print.h>\nint main(void) {\n%s    return 0;\n}\n"
+                         % body)
+        r = self.vxsim(elf, (1, 1, 1, 1))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([t for _, t in console(r.stdout)], [w for _, _, w in cases])
 
     def exit_status(self, mode, shape):
         elf = self.build("exit%d" % mode, EXIT_C, flags=["-DMODE=%d" % mode])

@@ -17,8 +17,8 @@
  *
  * The formatter is our own small printf: flags - 0 + space #, width and
  * precision (also *), length hh h l ll z j t, conversions d i u o x X c s p f F
- * e E g G %.  Floating point is exact and rounded to nearest, ties to even, as in
- * glibc (precision capped at 40).
+ * e E g G a A %.  Floating point is exact and rounded to nearest, ties to even, as
+ * in glibc (precision capped at 40).
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -104,24 +104,6 @@ static void emit_number(out *o, const spec *s, const char *prefix, const char *d
     if (s->flags & F_LEFT) pad(o, ' ', fill);
 }
 
-/* The same for text in reading order (floating point: no precision zeros). */
-static void emit_text(out *o, const spec *s, const char *prefix, const char *text, int len)
-{
-    int plen = prefix[0] != 0;
-    int fill = s->width > plen + len ? s->width - plen - len : 0;
-    int zeros = 0;
-    if ((s->flags & F_ZERO) && !(s->flags & F_LEFT)) {
-        zeros = fill;
-        fill = 0;
-    }
-    if (!(s->flags & F_LEFT)) pad(o, ' ', fill);
-    if (plen) put(o, prefix[0]);
-    pad(o, '0', zeros);
-    for (int i = 0; i < len; i++)
-        put(o, text[i]);
-    if (s->flags & F_LEFT) pad(o, ' ', fill);
-}
-
 static int to_digits(char *buf, uint64_t v, unsigned base, int upper)
 {
     const char *dig = upper ? "0123456789ABCDEF" : "0123456789abcdef";
@@ -192,8 +174,7 @@ static void fmt_str(out *o, const spec *s, const char *str)
  */
 #define PREC_MAX 40
 #define NDIG     (309 + PREC_MAX + 2) /* %f of the largest double, its rounding digit */
-#define FBUF     (NDIG + 8)
-#define BN_WORDS 36 /* 1152 bits */
+#define BN_WORDS 36                   /* 1152 bits */
 
 typedef struct bn {
     uint32_t w[BN_WORDS]; /* little-endian words */
@@ -292,19 +273,20 @@ static void exact_digits(double v, int mode, int prec, char *dig, int *nd, int *
         bn_set_shifted(&x, m, e2);
     else
         bn_set_shifted(&x, k < 64 ? m >> k : 0, 0);
-    /* integer digits, 9 at a time, least significant first */
-    char rev[NDIG];
-    int nrev = 0;
+    /* integer digits, 9 at a time, least significant first, then turned around */
     while (x.n > 0) {
         uint32_t chunk = bn_div_small(&x, 1000000000u);
         for (int i = 0; i < 9; i++, chunk /= 10)
-            rev[nrev++] = (char)('0' + chunk % 10);
+            dig[n++] = (char)('0' + chunk % 10);
     }
-    while (nrev > 0 && rev[nrev - 1] == '0')
-        nrev--;
-    for (int i = 0; i < nrev; i++)
-        dig[n++] = rev[nrev - 1 - i];
-    *dexp = nrev;
+    while (n > 0 && dig[n - 1] == '0')
+        n--;
+    for (int i = 0, j = n - 1; i < j; i++, j--) {
+        char t = dig[i];
+        dig[i] = dig[j];
+        dig[j] = t;
+    }
+    *dexp = n;
 
     /* the digits to keep (want) and one more, for rounding; sticky: anything after */
     int want = mode == R_FIXED ? *dexp + prec : prec + 1;
@@ -363,55 +345,133 @@ static char digit_at(const char *dig, int nd, int i)
     return i >= 0 && i < nd ? dig[i] : '0';
 }
 
-/* [-]ddd.ddd from the digits (prec after the point). */
-static int put_fixed(char *b, const char *dig, int nd, int dexp, int prec, int alt)
+/*
+ * A formatted floating-point number, produced character by character (twice: once
+ * to measure it for the padding, once to print it), so that no text buffer is
+ * needed on the lanes' small stacks.
+ */
+enum {
+    N_SPECIAL,
+    N_FIXED,
+    N_EXP,
+    N_HEX
+};
+
+typedef struct fnum {
+    int form;
+    const char *special; /* N_SPECIAL: "inf", "NAN", ... */
+    const char *dig;     /* N_FIXED, N_EXP: the digits (digit_at) */
+    int nd, dexp;        /* N_FIXED: dexp digits before the point */
+    int x;               /* N_EXP, N_HEX: the exponent */
+    int prec, dot, upper;
+    uint64_t hex; /* N_HEX: the leading digit, then hp digits, 4 bits each */
+    int hp;       /* N_HEX: digits in hex (at most 15); zeros after them */
+} fnum;
+
+static const char *hexdig(int upper)
 {
-    int len = 0;
-    if (dexp <= 0)
-        b[len++] = '0';
-    else
-        for (int i = 0; i < dexp; i++)
-            b[len++] = digit_at(dig, nd, i);
-    if (prec > 0 || alt) b[len++] = '.';
-    for (int i = 0; i < prec; i++)
-        b[len++] = digit_at(dig, nd, dexp + i);
-    return len;
+    return upper ? "0123456789ABCDEF" : "0123456789abcdef";
 }
 
-/* d.ddde+XX from prec + 1 digits (dexp - 1 is the exponent; 0 for zero). */
-static int put_exp(char *b, const char *dig, int nd, int x, int prec, int alt, int upper)
+/* Character i of f, or 0 past its end. */
+static char fnum_at(const fnum *f, int i)
 {
-    int len = 0;
-    b[len++] = digit_at(dig, nd, 0);
-    if (prec > 0 || alt) b[len++] = '.';
-    for (int i = 1; i <= prec; i++)
-        b[len++] = digit_at(dig, nd, i);
-    b[len++] = upper ? 'E' : 'e';
-    b[len++] = x < 0 ? '-' : '+';
-    if (x < 0) x = -x;
-    if (x >= 100) b[len++] = (char)('0' + x / 100);
-    b[len++] = (char)('0' + x / 10 % 10);
-    b[len++] = (char)('0' + x % 10);
-    return len;
+    if (f->form == N_SPECIAL) return f->special[i];
+    int k = i;
+    if (f->form == N_HEX) {
+        if (k < 2) return k ? (f->upper ? 'X' : 'x') : '0';
+        k -= 2;
+    }
+    /* the mantissa: lead digits, the point, prec digits */
+    int lead = f->form == N_FIXED ? (f->dexp > 0 ? f->dexp : 1) : 1;
+    if (k < lead) {
+        if (f->form == N_HEX) return hexdig(f->upper)[(f->hex >> (4 * f->hp)) & 15];
+        if (f->form == N_FIXED && f->dexp <= 0) return '0';
+        return digit_at(f->dig, f->nd, k);
+    }
+    k -= lead;
+    if (f->dot && k-- == 0) return '.';
+    if (k < f->prec) {
+        if (f->form == N_HEX)
+            return k < f->hp ? hexdig(f->upper)[(f->hex >> (4 * (f->hp - 1 - k))) & 15] : '0';
+        return digit_at(f->dig, f->nd, (f->form == N_FIXED ? f->dexp : 1) + k);
+    }
+    k -= f->prec;
+    if (f->form == N_FIXED) return 0;
+    /* the exponent: e+05 (at least two digits), p+5 (decimal, at least one) */
+    int x = f->x < 0 ? -f->x : f->x, ndig = f->form == N_HEX ? 1 : 2;
+    for (int t = x / (f->form == N_HEX ? 10 : 100); t; t /= 10)
+        ndig++;
+    if (k == 0) return f->form == N_HEX ? (f->upper ? 'P' : 'p') : (f->upper ? 'E' : 'e');
+    if (k == 1) return f->x < 0 ? '-' : '+';
+    k -= 2;
+    if (k >= ndig) return 0;
+    for (int t = ndig - 1 - k; t > 0; t--)
+        x /= 10;
+    return (char)('0' + x % 10);
 }
 
-static int strip_zeros(char *b, int len)
+static int fnum_len(const fnum *f)
 {
-    int dot = -1;
-    for (int i = 0; i < len; i++)
-        if (b[i] == '.') dot = i;
-    if (dot < 0) return len;
-    while (len > dot + 1 && b[len - 1] == '0')
-        len--;
-    if (len == dot + 1) len--;
-    return len;
+    int n = 0;
+    while (fnum_at(f, n))
+        n++;
+    return n;
+}
+
+/* The number of significant digits among the first p (trailing zeros dropped). */
+static int sig_digits(const char *dig, int nd, int p)
+{
+    while (p > 0 && digit_at(dig, nd, p - 1) == '0')
+        p--;
+    return p;
+}
+
+/* %a: v >= 0 finite as 0x1.hhhp+e (normal) or 0x0.hhhp-1022 (subnormal); prec < 0:
+ * as many hex digits as needed, else rounded to prec digits, ties to even. */
+static void hex_float(fnum *f, double v, int prec, int alt)
+{
+    union {
+        double d;
+        uint64_t u;
+    } bits = {v};
+
+    int be = (int)(bits.u >> 52 & 0x7ff);
+    uint64_t m = bits.u & ((1ull << 52) - 1); /* 13 hex digits */
+    uint64_t lead = be != 0;
+    f->form = N_HEX;
+    f->x = v == 0.0 ? 0 : be ? be - 1023 : -1022;
+    if (prec < 0) { /* exact: drop trailing zero digits */
+        prec = 13;
+        while (prec > 0 && !(m & 15)) {
+            m >>= 4;
+            prec--;
+        }
+    } else if (prec < 13) {
+        int drop = 4 * (13 - prec);
+        uint64_t rest = m & ((1ull << drop) - 1), half = 1ull << (drop - 1);
+        m >>= drop;
+        uint64_t last = prec ? m : lead; /* the last digit kept: ties go to even */
+        if (rest > half || (rest == half && (last & 1))) m++;
+        if (m >> (4 * prec)) { /* carried into the leading digit */
+            m &= (1ull << (4 * prec)) - 1;
+            lead++;
+        }
+    }
+    int hp = prec < 13 ? prec : 13; /* (more digits than a double has: zeros) */
+    f->hex = lead << (4 * hp) | m;
+    f->hp = hp;
+    f->prec = prec;
+    f->dot = prec > 0 || alt;
 }
 
 static void fmt_float(out *o, const spec *s, double v, char conv)
 {
-    char b[FBUF], dig[NDIG];
-    int len = 0, nd = 0, dexp = 0;
-    int upper = conv == 'F' || conv == 'E' || conv == 'G';
+    char dig[NDIG];
+    fnum f = {0};
+    int nd = 0, dexp = 0;
+    int lower = conv | 0x20;
+    f.upper = conv != lower;
     int alt = s->flags & F_ALT;
     int prec = s->prec < 0 ? 6 : (s->prec > PREC_MAX ? PREC_MAX : s->prec);
     int neg = 0;
@@ -426,54 +486,62 @@ static void fmt_float(out *o, const spec *s, double v, char conv)
         neg = 1;
         v = -v;
     }
-    const char *special = 0;
-    if (v != v)
-        special = upper ? "NAN" : "nan";
-    else if (v > 1.7976931348623157e308)
-        special = upper ? "INF" : "inf";
-    if (special) {
-        while (*special)
-            b[len++] = *special++;
-    } else if (conv == 'e' || conv == 'E') {
+    f.dig = dig;
+    if (v != v || v > 1.7976931348623157e308) {
+        f.form = N_SPECIAL;
+        f.special = v != v ? (f.upper ? "NAN" : "nan") : (f.upper ? "INF" : "inf");
+    } else if (lower == 'a') {
+        hex_float(&f, v, s->prec < 0 ? -1 : prec, alt);
+    } else if (lower == 'e') {
         if (v != 0.0) exact_digits(v, R_SIG, prec, dig, &nd, &dexp);
-        len = put_exp(b, dig, nd, v != 0.0 ? dexp - 1 : 0, prec, alt, upper);
-    } else if (conv == 'g' || conv == 'G') {
-        /* P significant digits; the exponent X is that of the rounded value */
+        f.form = N_EXP;
+        f.x = v != 0.0 ? dexp - 1 : 0;
+        f.prec = prec;
+    } else if (lower == 'g') {
+        /* P significant digits; the exponent X is that of the rounded value; without
+         * '#' trailing zeros go */
         int P = prec == 0 ? 1 : prec, x = 0;
         if (v != 0.0) {
             exact_digits(v, R_SIG, P - 1, dig, &nd, &dexp);
             x = dexp - 1;
         }
+        int sig = alt ? P : sig_digits(dig, nd, P);
         if (x < -4 || x >= P) {
-            len = put_exp(b, dig, nd, x, P - 1, alt, upper);
-        } else { /* the same rounding, shown with P - 1 - X decimals */
-            len = put_fixed(b, dig, nd, v != 0.0 ? dexp : 1, P - 1 - x, alt);
-        }
-        if (!alt) {
-            /* strip zeros of the mantissa only */
-            int epos = len;
-            for (int i = 0; i < len; i++)
-                if (b[i] == 'e' || b[i] == 'E') epos = i;
-            int m = strip_zeros(b, epos);
-            for (int i = epos; i < len; i++)
-                b[m++] = b[i];
-            len = m;
+            f.form = N_EXP;
+            f.x = x;
+            f.prec = sig > 1 ? sig - 1 : 0;
+        } else { /* the same rounding, shown with P - 1 - X decimals at the most */
+            f.form = N_FIXED;
+            dexp = v != 0.0 ? dexp : 1;
+            f.prec = sig - 1 - x > 0 ? sig - 1 - x : 0;
         }
     } else {
         if (v != 0.0) exact_digits(v, R_FIXED, prec, dig, &nd, &dexp);
-        len = put_fixed(b, dig, nd, dexp, prec, alt);
+        f.form = N_FIXED;
+        f.prec = prec;
     }
-    char prefix[2] = {0, 0};
-    if (neg)
-        prefix[0] = '-';
-    else if (s->flags & F_PLUS)
-        prefix[0] = '+';
-    else if (s->flags & F_SPACE)
-        prefix[0] = ' ';
-    spec s2 = *s;
-    s2.prec = -1;
-    if (special) s2.flags &= ~F_ZERO;
-    emit_text(o, &s2, prefix, b, len);
+    f.nd = nd;
+    f.dexp = dexp;
+    if (f.form != N_SPECIAL && f.form != N_HEX) f.dot = f.prec > 0 || alt;
+
+    /* sign, padding (zeros after the sign and 0x), the number */
+    int len = fnum_len(&f), pre = neg || (s->flags & (F_PLUS | F_SPACE)) ? 1 : 0;
+    int fill = s->width > pre + len ? s->width - pre - len : 0, zeros = 0, skip = 0;
+    if ((s->flags & F_ZERO) && !(s->flags & F_LEFT) && f.form != N_SPECIAL) {
+        zeros = fill;
+        fill = 0;
+    }
+    if (!(s->flags & F_LEFT)) pad(o, ' ', fill);
+    if (pre) put(o, neg ? '-' : (s->flags & F_PLUS) ? '+' : ' ');
+    if (f.form == N_HEX && zeros) { /* 0x000001p+0: the zeros after 0x */
+        put(o, '0');
+        put(o, f.upper ? 'X' : 'x');
+        skip = 2;
+    }
+    pad(o, '0', zeros);
+    for (int i = skip; i < len; i++)
+        put(o, fnum_at(&f, i));
+    if (s->flags & F_LEFT) pad(o, ' ', fill);
 }
 
 enum {
@@ -613,7 +681,9 @@ static int format(const char *fmt, va_list ap)
         case 'e':
         case 'E':
         case 'g':
-        case 'G': fmt_float(&o, &s, va_arg(ap, double), c); break;
+        case 'G':
+        case 'a':
+        case 'A': fmt_float(&o, &s, va_arg(ap, double), c); break;
         case '%': put(&o, '%'); break;
         default: /* unknown conversion: print it as written */
             put(&o, '%');
