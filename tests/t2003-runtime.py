@@ -401,7 +401,8 @@ class Runtime(unittest.TestCase):
 
     def test_assert_and_abort(self):
         """assert links; a failing one prints its message and stops the kernel at abort
-        (an ebreak fault, exit 3), in a spawned warp's lane too; raise does the same"""
+        (an ebreak fault, exit 3), in a spawned warp's lane too, also when only some
+        lanes fail; raise does the same; NDEBUG removes it"""
         src = (
             "#include <assert.h>\n#include <signal.h>\n#include <vx_print.h>\n"
             "#include <vx_spawn.h>\n"
@@ -410,6 +411,7 @@ class Runtime(unittest.TestCase):
             "    (void)arg;\n"
             "    assert(three == 3);\n"
             "    if (MODE == 2) assert(blockIdx.x * 0 + three == 2);\n"
+            "    if (MODE == 4) assert(blockIdx.x != 5); /* fails in one lane only */\n"
             "}\n"
             "int main(void) {\n"
             "    uint32_t n = 8;\n"
@@ -420,7 +422,7 @@ class Runtime(unittest.TestCase):
             "    vx_printf(\"end\\n\");\n"
             "    return 0;\n}\n")
         results = {}
-        for mode in (0, 1, 2, 3):
+        for mode in (0, 1, 2, 3, 4):
             elf = self.build("assert%d" % mode, src, flags=["-DMODE=%d" % mode])
             r = vxtest.run(["riscv64-unknown-elf-nm", elf])
             abort = [int(ln.split()[0], 16) for ln in r.stdout.splitlines()
@@ -428,7 +430,7 @@ class Runtime(unittest.TestCase):
             r = self.vxsim(elf)
             results[mode] = (r.returncode, [t for _, t in console(r.stdout)], r.stderr, abort)
         self.assertEqual(results[0][:2], (0, ["spawned", "end"]))
-        for mode in (1, 2, 3):
+        for mode in (1, 2, 3, 4):
             code, lines, err, abort = results[mode]
             self.assertEqual(code, 3, err)
             self.assertIn("ebreak", err)
@@ -441,6 +443,16 @@ class Runtime(unittest.TestCase):
                             for t in results[2][1]), results[2][1])
         self.assertNotIn("spawned", results[2][1])        # the kernel stopped in the callback
         self.assertEqual(results[3][1], ["spawned"])
+        # a lane-dependent assert (a divergent branch for GCC): the failing lane is split
+        # off and reports; 8 tasks on 4 warps x 4 lanes: task 5 is warp 1, lane 1
+        self.assertEqual([t for t in results[4][1] if "assertion" in t],
+                         ['assertion "blockIdx.x != 5" failed: file "%s", line 10, function: cb'
+                          % os.path.join(self.tmp, "assert4.c")])
+        self.assertIn("(core 0, warp 1, lanes 0x2)", results[4][2])
+        # NDEBUG: no check at all
+        elf = self.build("assert_nd", src, flags=["-DMODE=4", "-DNDEBUG"])
+        r = self.vxsim(elf)
+        self.assertEqual((r.returncode, [t for _, t in console(r.stdout)]), (0, ["spawned", "end"]))
 
     def test_printf_hex_float(self):
         """%a and %A with precisions (rounded to even), flags and widths; values by hand"""
