@@ -159,6 +159,21 @@ class Vxcc(unittest.TestCase):
             s = self.vxsim(out)
             self.assertEqual((s.returncode, s.stdout), (0, "#0: c++ 42\n"), s.stderr)
 
+    def test_cxx_standard_headers(self):
+        """<algorithm>, <cmath>, <limits>, <new>, <utility>, <cstdint>... (kernel/include/c++)"""
+        src = os.path.join(vxtest.ROOT, "tests", "kernels", "cxxstd.cpp")
+        out = os.path.join(self.tmp, "cxxstd.elf")
+        r = self.vxcc("-O2", "-Wall", "-Wextra", "-Werror", src, "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        s = self.vxsim(out)
+        self.assertEqual(s.returncode, 0, s.stderr)
+        # by hand: what C++ says these calls give (libstdc++ on the host prints the same)
+        self.assertEqual(s.stdout.replace("#0: ", "").splitlines(), [
+            "ints 7 -5 1", "minmax 3 9 10 1.50", "swap 2 1", "fill 4 4", "pair 1 2.5", "new 42",
+            "math 1.414214 1.414214 1024.000000 -3.000000", "abs 4 1.5 7", "class 1 1 1 1",
+            "limits 2147483647 4294967295 -9223372036854775808 1.19209e-07 -1.79769e+308 24",
+            "traits 1 0", "str 3 1", "limits.h 2147483647 3.40282e+38"])
+
     def test_elf_layout(self):
         """RV32 ELF, entry _start at 0x80000000, no compressed instructions"""
         src = self.write("main.c", HELLO)
@@ -214,7 +229,8 @@ class Vxcc(unittest.TestCase):
         vxcc = os.path.join(prefix, "bin", "vxcc")
         share = os.path.join(prefix, "share", "vxrr", "kernel")
         self.assertTrue(os.access(vxcc, os.X_OK))
-        for f in ("include/vx_intrinsics.h", "include/VX_config.h", "link32.ld", "src/crt0.S"):
+        for f in ("include/vx_intrinsics.h", "include/VX_config.h", "include/c++/algorithm",
+                  "link32.ld", "src/crt0.S"):
             self.assertTrue(os.path.exists(os.path.join(share, f)), f)
         r = vxtest.run([vxcc, "--print-runtime"])
         self.assertEqual(r.stdout.strip(), os.path.realpath(share))
