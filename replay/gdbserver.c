@@ -84,6 +84,10 @@ struct vx_gdbserver {
      * began (over_from) when nothing moved since the step ended (at over_to). */
     bool over_valid;
     uint64_t over_from, over_to;
+    /* a 0x03 that came while stopped: GDB was busy with a stop of its own (a condition
+     * it evaluates, a step over) and resumes next; that resume stops at once */
+    bool pending_int;
+    bool swallow_int; /* the 0x03 behind the packet stopped its motion: not again */
 
     zpoint *zp; /* inserted breakpoints */
     size_t nzp, capzp;
@@ -794,7 +798,10 @@ static bool engine_poll(void *ctx)
     vx_gdbserver *s = ctx;
     /* a 0x03 sent right behind the packet (read with it), before any next packet */
     for (size_t i = 0; i < s->nrest && s->rest[i] != '$'; i++)
-        if (s->rest[i] == 0x03) return true;
+        if (s->rest[i] == 0x03) {
+            s->swallow_int = true; /* on_interrupt gets it after this motion */
+            return true;
+        }
     return s->io.poll && s->io.poll(s->io.ctx);
 }
 
@@ -898,6 +905,14 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
 {
     vx_engine_stop st;
     memset(&st, 0, sizeof st);
+    if (s->pending_int) { /* interrupted before it began: stop where we are */
+        s->pending_int = false;
+        st.why = VX_WHY_INTERRUPT;
+        st.gwarp = s->focus_gw;
+        remember_stop(s, &st);
+        send_stop(s, &st);
+        return;
+    }
     vx_engine_set_poll(s->e, engine_poll, s);
     vx_err err = vx_engine_resume(s->e, m, &st);
     /* The engine stopped at a breakpoint only where a lane meets its conditions
@@ -1932,8 +1947,11 @@ static void on_packet(void *ctx, const char *data, size_t len, vx_rsp_status st)
 
 static void on_interrupt(void *ctx)
 {
-    /* 0x03 while nothing runs: the stop reply is already on its way; ignore it. */
-    (void)ctx;
+    vx_gdbserver *s = ctx;
+    if (s->swallow_int)
+        s->swallow_int = false;
+    else
+        s->pending_int = true;
 }
 
 static void on_write(void *ctx, const uint8_t *buf, size_t len)
@@ -1994,6 +2012,8 @@ void vx_gdbserver_begin(vx_gdbserver *s, const vx_gdb_io *io)
     s->g_tid = s->c_tid = 0;
     s->sel_lane = -1;
     s->have_last_stop = false;
+    s->over_valid = false;
+    s->pending_int = s->swallow_int = false;
     free(s->threads_xml);
     s->threads_xml = NULL;
     points_clear(s);

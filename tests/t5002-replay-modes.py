@@ -359,6 +359,24 @@ class Interrupts(unittest.TestCase):
         c.reply()
         c.close()
 
+    def test_interrupt_while_stopped(self):
+        """a 0x03 that arrives while stopped (GDB evaluating a condition itself, say) stops
+        the next resume at once; the one after runs"""
+        c = self.srv.client()
+        c.handshake()
+        c.monitor("seek 1000")
+        before = c.monitor("when")[1]
+        c.raw_send(b"\x03")
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+        self.assertEqual(sig, 2)
+        self.assertEqual(c.monitor("when")[1], before)            # it did not move
+        sig, f = rsplib.parse_stop(c.cmd("vCont;s:%s" % f["thread"]))
+        self.assertEqual(sig, 5)                                  # a step, not SIGINT again
+        self.assertNotEqual(c.monitor("when")[1], before)
+        c.send("D")
+        c.reply()
+        c.close()
+
     def test_interrupt_reverse_with_read_watch(self):
         """0x03 stops a reverse-continue that re-executes (read watchpoint) and leaves the position
         as it was (0x03 sent with the packet, and 20 ms after it)"""
