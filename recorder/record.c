@@ -345,6 +345,8 @@ static void summary(rec *r, const char *kernel)
         if (vx_sim_warp_info(r->sim, g, &wi) == VX_OK && wi.issued) ran++;
     }
     double per = st.issues ? (double)st.event_bytes / (double)st.issues : 0;
+    vx_sim_stats ss; /* cycles as vxsim --stats and vxdump --summary count them */
+    vx_sim_get_stats(r->sim, &ss);
     fprintf(stderr,
             "%s: recorded %s to %s\n"
             "%s:   %" PRIu64 " events (%" PRIu64 " issues, %" PRIu64
@@ -353,10 +355,10 @@ static void summary(rec *r, const char *kernel)
             " keyframe%s (%sB)\n"
             "%s:   raw commit log %" PRIu64 " bytes (%sB): compression ratio %.3gx\n",
             vxrec_prog, base_name(kernel), r->path, vxrec_prog, st.records, st.issues, st.dm_events,
-            st.cycle, ran, nw, vxrec_prog, st.file_bytes, human((double)st.file_bytes, a, sizeof a),
-            per, st.keyframes, st.keyframes == 1 ? "" : "s",
-            human((double)st.keyframe_bytes, b, sizeof b), vxrec_prog, st.raw_bytes,
-            human((double)st.raw_bytes, c, sizeof c),
+            ss.cycles, ran, nw, vxrec_prog, st.file_bytes,
+            human((double)st.file_bytes, a, sizeof a), per, st.keyframes,
+            st.keyframes == 1 ? "" : "s", human((double)st.keyframe_bytes, b, sizeof b), vxrec_prog,
+            st.raw_bytes, human((double)st.raw_bytes, c, sizeof c),
             st.file_bytes ? (double)st.raw_bytes / (double)st.file_bytes : 0.0);
 }
 

@@ -105,6 +105,10 @@ class Vxrec(unittest.TestCase):
         # 2 + 10 * 3 + 10 instructions = 42 issues, all by warp 0
         self.assertRegex(r.stderr, r"43 events \(42 issues, 0 Debug Module events\)", "and END")
         self.assertRegex(r.stderr, r"1 of 4 warps ran")
+        # one warp issuing every cycle: 42 cycles (0..41), as vxsim --stats counts them
+        self.assertRegex(r.stderr, r"Debug Module events\), 42 cycles,")
+        st = vxtest.run([vxtest.prog("vxsim"), "--stats", b])
+        self.assertIn("cycles: 42\n", st.stderr)
         self.assertRegex(r.stderr, r"bytes/issue")
         self.assertRegex(r.stderr, r" 1 keyframe \(", "keyframe 0 only (singular)")
         self.assertRegex(r.stderr, r"compression ratio [0-9.]+x")

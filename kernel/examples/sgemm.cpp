@@ -7,8 +7,8 @@
  * B[k][c]), plus every element of the first and last rows.
  *
  * The inputs are small integers, so every float product and sum is exact.
- * -DN=... changes the size: N = 128 is about 5.5M warp-instructions on the
- * default 1x1x4x4 platform, N = 256 about 35M, N = 288 about 48M.
+ * -DN=... changes the size: N = 128 is about 3.9M warp-instructions on the
+ * default 1x1x4x4 platform, N = 256 about 28M, N = 288 about 40M.
  */
 #include "common.h"
 

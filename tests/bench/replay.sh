@@ -1,6 +1,6 @@
 #!/bin/sh
 # Benchmark of vxreplay, measured through the GDB remote protocol (a Python RSP
-# client; see tests/t5000-rsp.py): on a trace of at least 50 million
+# client; see tests/t5000-rsp.py): on a trace of about 47 million
 # warp-instructions (sgemm, N = 304 by default), the latency of reverse-stepi at
 # 200 random positions (median, p99), reverse-continue from the end of history
 # to a breakpoint near the start, seeks to 100 random event indices, and the
