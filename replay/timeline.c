@@ -99,9 +99,10 @@ vx_err vx_tl_add(vx_timeline *tl, vx_sim *sim, uint64_t pos, vx_ckpt_kind kind, 
     c->snap = snap;
     c->kind = (uint8_t)kind;
     c->user_id = user_id;
-    c->bytes = vx_sim_snap_bytes(snap);
+    c->bytes = vx_sim_snap_bytes(snap); /* (its pages are all the live machine's yet) */
     c->stamp = ++tl->stamp;
     tl->bytes += c->bytes;
+    tl->adds++;
     return VX_OK;
 }
 
@@ -113,14 +114,15 @@ static void remove_at(vx_timeline *tl, size_t i)
     tl->n--;
 }
 
-void vx_tl_remeasure(vx_timeline *tl)
+void vx_tl_remeasure(vx_timeline *tl, const vx_sim *sim)
 {
     uint64_t sum = 0;
     for (size_t i = 0; i < tl->n; i++) {
-        tl->v[i].bytes = vx_sim_snap_bytes(tl->v[i].snap);
+        tl->v[i].bytes = vx_sim_snap_bytes_beyond(sim, tl->v[i].snap, i ? tl->v[i - 1].snap : NULL);
         sum += tl->v[i].bytes;
     }
     tl->bytes = sum;
+    tl->adds = 0;
 }
 
 /* Keep at most `max` checkpoints of a kind: drop the oldest. */
@@ -150,15 +152,17 @@ static unsigned bucket_of(const vx_timeline *tl, uint64_t pos, uint64_t now)
     return b;
 }
 
-void vx_tl_thin(vx_timeline *tl, uint64_t now)
+void vx_tl_thin(vx_timeline *tl, const vx_sim *sim, uint64_t now)
 {
     cap_kind(tl, VX_CKPT_STOP, tl->max_stop);
     cap_kind(tl, VX_CKPT_SHORT, tl->max_short);
+    if (tl->bytes <= tl->budget && tl->adds < VX_TL_MEASURE_EVERY) return;
+    vx_tl_remeasure(tl, sim);
     if (tl->bytes <= tl->budget) return;
-    vx_tl_remeasure(tl);
+    const uint64_t target = tl->budget / 4 * 3;
     /* Log-scale thinning of periodic checkpoints, tighter and tighter. */
-    for (unsigned per = tl->per_bucket; per >= 1 && tl->bytes > tl->budget; per /= 2) {
-        for (unsigned b = 0; b < 64 && tl->bytes > tl->budget; b++) {
+    for (unsigned per = tl->per_bucket; per >= 1 && tl->bytes > target; per /= 2) {
+        for (unsigned b = 0; b < 64 && tl->bytes > target; b++) {
             /* Collect the bucket's periodic checkpoints, in position order. */
             unsigned count = 0;
             for (size_t i = 0; i < tl->n; i++)
@@ -180,20 +184,25 @@ void vx_tl_thin(vx_timeline *tl, uint64_t now)
         }
         if (per == 1) break;
     }
-    /* Still too big: the farthest evictable checkpoints go. */
-    while (tl->bytes > tl->budget) {
-        long far = -1;
-        uint64_t fd = 0;
-        for (size_t i = 0; i < tl->n; i++) {
-            if (permanent(tl->v[i].kind)) continue;
-            uint64_t d = tl->v[i].pos > now ? tl->v[i].pos - now : now - tl->v[i].pos;
-            if (far < 0 || d > fd) {
-                far = (long)i;
-                fd = d;
+    /* Still too big: the farthest evictable checkpoints go.  A removal can leave
+     * pages it shared with its neighbour behind (the running sum then undercounts):
+     * measure again, a few rounds at most. */
+    for (unsigned round = 0; round < 8; round++) {
+        while (tl->bytes > target) {
+            long far = -1;
+            uint64_t fd = 0;
+            for (size_t i = 0; i < tl->n; i++) {
+                if (permanent(tl->v[i].kind)) continue;
+                uint64_t d = tl->v[i].pos > now ? tl->v[i].pos - now : now - tl->v[i].pos;
+                if (far < 0 || d > fd) {
+                    far = (long)i;
+                    fd = d;
+                }
             }
+            if (far < 0) break;
+            remove_at(tl, (size_t)far);
         }
-        if (far < 0) break;
-        remove_at(tl, (size_t)far);
+        vx_tl_remeasure(tl, sim);
+        if (tl->bytes <= tl->budget) break;
     }
-    vx_tl_remeasure(tl);
 }

@@ -32,7 +32,7 @@ typedef struct vx_ckpt {
     vx_sim_snap *snap;
     uint8_t kind;     /* vx_ckpt_kind */
     unsigned user_id; /* VX_CKPT_USER */
-    uint64_t bytes;   /* vx_sim_snap_bytes when last measured */
+    uint64_t bytes;   /* its share when last measured (vx_tl_remeasure) */
     uint64_t stamp;   /* insertion order (to age STOP / SHORT ones) */
 } vx_ckpt;
 
@@ -40,7 +40,8 @@ typedef struct vx_timeline {
     vx_ckpt *v; /* sorted by pos; a position holds at most one checkpoint */
     size_t n, cap;
     uint64_t budget;
-    uint64_t bytes; /* sum of bytes */
+    uint64_t bytes; /* sum of bytes: the checkpoints' memory beyond the live machine */
+    unsigned adds;  /* checkpoints added since the last measurement */
     uint64_t stamp;
     unsigned max_stop, max_short;
     unsigned per_bucket;
@@ -63,13 +64,20 @@ vx_ckpt *vx_tl_at(vx_timeline *tl, uint64_t pos);
 vx_err vx_tl_add(vx_timeline *tl, vx_sim *sim, uint64_t pos, vx_ckpt_kind kind, unsigned user_id);
 
 /*
- * Evict checkpoints until the total fits the budget: too many STOP/SHORT ones
- * first (oldest), then PERIODIC ones far from `now` where they are denser than
- * the log-scale policy allows, then the farthest.  BASE and USER stay.
+ * Keep the checkpoints within the budget: too many STOP/SHORT ones go first
+ * (oldest); then, when the memory measured against the live machine sim exceeds
+ * the budget, PERIODIC ones far from `now` where they are denser than the
+ * log-scale policy allows, then the farthest, down to 3/4 of the budget (so that
+ * the next checkpoints do not start it again at once).  BASE and USER stay.
+ * The memory is measured again every VX_TL_MEASURE_EVERY additions and whenever
+ * the running sum says the budget is exceeded: pages the live machine writes after
+ * a checkpoint become the checkpoints' (copy-on-write), which no running sum sees.
  */
-void vx_tl_thin(vx_timeline *tl, uint64_t now);
+#define VX_TL_MEASURE_EVERY 16u
+void vx_tl_thin(vx_timeline *tl, const vx_sim *sim, uint64_t now);
 
-/* Re-measure every checkpoint's bytes (sharing changes as the live machine writes). */
-void vx_tl_remeasure(vx_timeline *tl);
+/* Measure every checkpoint's share of memory against the live machine (position
+ * order: a page shared with the previous checkpoint counts once). */
+void vx_tl_remeasure(vx_timeline *tl, const vx_sim *sim);
 
 #endif /* VX_TIMELINE_H */

@@ -325,6 +325,36 @@ size_t vx_sim_snap_bytes(const vx_sim_snap *sn)
     return n;
 }
 
+/* The page of table t at slot (i, j), or NULL. */
+static const vx_page *pt_page(const vx_ptab *t, uint32_t i, uint32_t j)
+{
+    return t->l1[i] ? t->l1[i][j] : NULL;
+}
+
+size_t vx_sim_snap_bytes_beyond(const vx_sim *s, const vx_sim_snap *sn, const vx_sim_snap *prev)
+{
+    size_t n = sn->state_bytes;
+    for (uint32_t i = 0; i < VX_L1_SIZE; i++) {
+        vx_page **l2 = sn->mem.l1[i];
+        if (!l2) continue;
+        for (uint32_t j = 0; j < VX_L2_SIZE; j++) {
+            const vx_page *p = l2[j];
+            if (p && p != pt_page(&s->mem, i, j) && (!prev || p != pt_page(&prev->mem, i, j)))
+                n += sizeof(vx_page);
+        }
+    }
+    for (uint32_t c = 0; c < sn->nc; c++)
+        for (uint32_t i = 0; i < VX_LMEM_PAGES; i++) {
+            const vx_page *p = sn->cores[c].lmem[i];
+            if (p && (c >= s->nc || p != s->cores[c].lmem[i]) &&
+                (!prev || c >= prev->nc || p != prev->cores[c].lmem[i]))
+                n += sizeof(vx_page);
+        }
+    for (uint32_t i = 0; i < VX_CONSOLE_SLOTS; i++)
+        n += sn->console[i].len;
+    return n;
+}
+
 /* ---- portable state encoding (sim/STATE.md) ---------------------------------------------------- */
 
 #define STATE_MAGIC   "VXST"

@@ -398,6 +398,16 @@ uint64_t vx_sim_snap_index(const vx_sim_snap *snap);
 size_t vx_sim_snap_bytes(const vx_sim_snap *snap);
 
 /*
+ * The memory a set of snapshots of sim holds beyond the live machine, counted one
+ * snapshot at a time in position order: registers, plus the pages of snap that the
+ * live sim does not hold and that prev (the snapshot before it, or NULL) does not
+ * hold at the same address either.  Pages shared by snapshots that are not
+ * neighbours are counted more than once (an overestimate, never an under-).
+ */
+size_t vx_sim_snap_bytes_beyond(const vx_sim *sim, const vx_sim_snap *snap,
+                                const vx_sim_snap *prev);
+
+/*
  * Portable state encoding for trace keyframes (format in sim/STATE.md, normative
  * part of trace-format/FORMAT.md): everything but memory.  *buf is malloc'd.
  */

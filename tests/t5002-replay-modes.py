@@ -430,6 +430,36 @@ class SmallBudget(unittest.TestCase):
         finally:
             srv.stop()
 
+    def test_budget_bounds_the_memory(self):
+        """--mem bounds what the checkpoints take: the server's peak memory over a whole
+        continue grows with the budget by at most the budget (pages the machine writes
+        after a checkpoint become the checkpoint's and must be counted)"""
+        out = os.path.join(vxtest.tmpdir(), "vecadd400k.elf")
+        r = vxtest.run([vxtest.prog("vxcc"), "-O2", "-DN=400000", "-o", out,
+                        os.path.join(vxtest.ROOT, "kernel", "examples", "vecadd.c")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        trace = rsplib.record(out)
+
+        def peak(budget):
+            srv = rsplib.Server(trace, "--mem", budget)
+            try:
+                c = srv.client()
+                c.handshake()
+                rsplib.parse_stop(c.cmd("vCont;c"))             # 14 M issues, 3 arrays written
+                with open("/proc/%d/status" % srv.p.pid) as f:
+                    hwm = [int(ln.split()[1]) for ln in f if ln.startswith("VmHWM")][0]
+                used = float(re.search(r"using ([\d.]+) MiB", c.monitor("stats")[1]).group(1))
+                c.close()
+            finally:
+                srv.stop()
+            return hwm * 1024, used
+
+        low, _ = peak("1M")
+        high, used = peak("16M")
+        self.assertGreater(used, 8)                                # the budget was needed
+        self.assertLessEqual(used, 16)
+        self.assertLess(high - low, (16 + 4) << 20, "peak %d vs %d bytes" % (high, low))
+
 
 class DamagedTraces(unittest.TestCase):
     @classmethod

@@ -260,6 +260,25 @@ static void test_snapshots(void)
     ok(vx_sim_snap_restore(u, snap) == VX_ERR_INVAL, "restore into a different shape is refused");
     vx_sim_free(u);
 
+    /* the memory two snapshots hold beyond the live machine (one 4 KiB page written
+     * after them, then another after the second): counted once, not by nobody */
+    vx_sim_snap *s1 = NULL, *s2 = NULL;
+    ok(vx_sim_snap_restore(t, snap) == VX_OK && vx_sim_snap_save(t, &s1) == VX_OK &&
+           vx_sim_snap_save(t, &s2) == VX_OK,
+       "two snapshots of one state");
+    size_t r1 = vx_sim_snap_bytes_beyond(t, s1, NULL), r2 = vx_sim_snap_bytes_beyond(t, s2, s1);
+    ok(r1 == vx_sim_snap_bytes(s1) && r2 == vx_sim_snap_bytes(s2),
+       "all their pages are the live machine's: registers only (%zu, %zu)", r1, r2);
+    st_w32(t, ST_CODE + 0x800, 0x1234); /* a page they have: copy-on-write, both keep the old one */
+    size_t w1 = vx_sim_snap_bytes_beyond(t, s1, NULL), w2 = vx_sim_snap_bytes_beyond(t, s2, s1);
+    ok(w1 - r1 >= VX_PAGE_SIZE && w1 - r1 < 2 * VX_PAGE_SIZE,
+       "the first counts the page they share (%zu more)", w1 - r1);
+    is_u32((uint32_t)(w2 - r2), 0, "the second, its neighbour, does not count it again");
+    ok(vx_sim_snap_bytes(s1) == r1 && vx_sim_snap_bytes(s2) == r2,
+       "while the per-snapshot count sees it in neither (shared)");
+    vx_sim_snap_free(s1);
+    vx_sim_snap_free(s2);
+
     /* memory written after the snapshot is undone */
     st_w32(t, ST_DATA + 0x1800, 0x1234);
     vx_sim_snap_restore(t, snap);
