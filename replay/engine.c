@@ -35,7 +35,7 @@
 #include "vx_trace.h"
 
 #define DEFAULT_BUDGET  (512ull << 20)
-#define INTERVAL        32768u /* issues between periodic checkpoints */
+#define INTERVAL        32768u /* issues between periodic checkpoints (at least; see below) */
 #define SHORT_GAP       2048u  /* a short checkpoint this far before a seek target */
 #define POLL_EVERY      4096u  /* issues between interrupt polls */
 #define SCAN_FIRST      4096u  /* first backward scan window */
@@ -670,7 +670,7 @@ static void maybe_ckpt(vx_engine *e)
     if (e->now == e->short_at) {
         e->short_at = NO_ISSUE;
         if (!vx_tl_at(&e->tl, e->now)) add_ckpt(e, VX_CKPT_SHORT);
-    } else if (e->now % INTERVAL == 0 && e->now && !vx_tl_at(&e->tl, e->now)) {
+    } else if (e->now % e->tl.interval == 0 && e->now && !vx_tl_at(&e->tl, e->now)) {
         add_ckpt(e, VX_CKPT_PERIODIC);
     }
 }
@@ -1709,6 +1709,11 @@ vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **
     e->W = cfg.warps;
     e->ngw = vx_sim_num_warps(e->sim);
     e->regs_bytes = (uint64_t)e->ngw * e->T * (33 + 32 + 4 + 2) * 4;
+    /* A checkpoint copies the registers: on large platforms (tens of MiB of them)
+     * one every INTERVAL issues would cost more than the replay between them, so
+     * the spacing grows with them (about 64 issues per register byte copied). */
+    uint64_t spacing = e->regs_bytes / 64;
+    if (spacing > INTERVAL) e->tl.interval = (spacing + INTERVAL - 1) / INTERVAL * INTERVAL;
     update_observer(e);
 
     vx_trace_summary sum;
