@@ -471,6 +471,18 @@ class Runtime(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual([t for _, t in console(r.stdout)], [w for _, _, w in cases])
 
+    def test_too_many_harts(self):
+        """a platform whose 8 KiB stacks would reach the image: a message and a stop,
+        not a kernel silently overwriting itself; 31 such cores still fit"""
+        hello = vxtest.kernel("hello")
+        r = self.vxsim(hello, (1, 32, 64, 128))        # 262144 harts x 8 KiB = 2 GiB of stack
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertEqual(len(console(r.stdout)), 1)
+        self.assertIn("too many harts for this runtime's memory layout", console(r.stdout)[0][1])
+        self.assertIn("ebreak", r.stderr)
+        r = self.vxsim(hello, (1, 31, 64, 128))
+        self.assertEqual(r.returncode, 0, r.stderr)
+
     def exit_status(self, mode, shape):
         elf = self.build("exit%d" % mode, EXIT_C, flags=["-DMODE=%d" % mode])
         word = os.path.join(self.tmp, "word%d" % mode)

@@ -57,6 +57,29 @@
     .globl _start
     .type _start, @function
 _start:
+    /* 0. the stacks (8 KiB a hart, down from STACK_BASE_ADDR) and the TLS blocks (one
+          a hart, up from __vx_tls_area after the image) must not meet: on a platform
+          with too many harts, say so and stop (core 0; the others wait for it) */
+    csrr  t0, VX_CSR_NUM_CORES
+    csrr  t1, VX_CSR_NUM_WARPS
+    mul   t0, t0, t1
+    csrr  t1, VX_CSR_NUM_THREADS
+    mul   t0, t0, t1                 /* harts (at most 2^25) */
+    li    t1, STACK_BASE_ADDR >> STACK_LOG2_SIZE
+    bgeu  t0, t1, .Ltoo_many         /* the stacks alone reach address 0 */
+    slli  t1, t0, STACK_LOG2_SIZE
+    li    t2, STACK_BASE_ADDR
+    sub   t1, t2, t1                 /* the lowest stack's bottom */
+    lui   t2, %hi(__vx_tls_block)
+    addi  t2, t2, %lo(__vx_tls_block)
+    mulhu t3, t0, t2
+    bnez  t3, .Ltoo_many
+    mul   t2, t0, t2
+    la    t3, __vx_tls_area
+    add   t2, t3, t2                 /* the end of the last TLS block */
+    bltu  t2, t3, .Ltoo_many
+    bgtu  t2, t1, .Ltoo_many
+
     /* 1. registers of every thread */
     csrr  t0, VX_CSR_NUM_WARPS
     la    t1, __vx_init_warp
@@ -84,6 +107,27 @@ _start:
     call  main
     tail  exit
     .size _start, . - _start
+
+/* Step 0 failed: core 0 prints why on its console slot and stops with an ebreak. */
+.Ltoo_many:
+    csrr  t0, VX_CSR_CORE_ID
+    bnez  t0, 2f
+    csrr  t1, VX_CSR_MHARTID
+    andi  t1, t1, 63
+    addi  t1, t1, IO_COUT_ADDR
+    la    t2, .Ltoo_many_msg
+1:  lbu   t3, 0(t2)
+    beqz  t3, 3f
+    sb    t3, 0(t1)
+    addi  t2, t2, 1
+    j     1b
+3:  ebreak
+2:  j     2b
+
+    .section .rodata
+.Ltoo_many_msg:
+    .asciz "crt0: too many harts for this runtime's memory layout: their 8 KiB stacks (down from 0xffff0000) would overlap the kernel image and TLS blocks; use fewer cores, warps or threads\n"
+    .text
 
 /* Global barrier of all cores (nothing with one core); a leaf. */
     .type __vx_all_cores, @function
