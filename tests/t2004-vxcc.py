@@ -172,7 +172,8 @@ class Vxcc(unittest.TestCase):
             "ints 7 -5 1", "minmax 3 9 10 1.50", "swap 2 1", "fill 4 4", "pair 1 2.5", "new 42",
             "math 1.414214 1.414214 1024.000000 -3.000000", "abs 4 1.5 7", "class 1 1 1 1",
             "limits 2147483647 4294967295 -9223372036854775808 1.19209e-07 -1.79769e+308 24",
-            "traits 1 0", "str 3 1", "limits.h 2147483647 3.40282e+38"])
+            "traits 1 0", "str 3 1", "limits.h 2147483647 3.40282e+38",
+            "promote 1024.0 1 3.0 0 1", "more 1 2.5 4 3 9 3.4028e+38 1 3 -2.0"])
 
     def test_elf_layout(self):
         """RV32 ELF, entry _start at 0x80000000, no compressed instructions"""

@@ -41,6 +41,16 @@ int main() {
     OUT("traits %d %d\n", (int)std::is_same<std::remove_reference_t<int &>, int>::value, (int)std::is_same<int, long>::value);
     char s[8]; std::strcpy(s, "abc"); OUT("str %u %d\n", (unsigned)std::strlen(s), std::memcmp(s, "abd", 3) < 0);
     OUT("limits.h %d %g\n", INT_MAX, (double)FLT_MAX);
+    // C++'s promotions: float with an integer computes in double; integers as doubles
+    volatile int nine = 9;
+    OUT("promote %.1f %d %.1f %d %d\n", std::pow(xf, 10), (int)std::is_same_v<decltype(std::pow(2.0f, 10)), double>,
+        std::sqrt(nine), (int)std::isnan(nine), (int)std::is_same_v<decltype(std::pow(2.0f, 2.0f)), float>);
+    std::pair<int, float> pf2(1, 2.5f);
+    int aa[3] = {1, 2, 3}, bb[3] = {4, 5, 6};
+    std::swap(aa, bb);
+    OUT("more %d %.1f %d %d %d %.5g %d %d %.1f\n", pf2.first, (double)pf2.second, aa[0], bb[2],
+        std::numeric_limits<int>::digits10, (double)std::numeric_limits<const float>::max(),
+        std::min({3, 1, 2}), std::max({3, 1, 2}), (double)std::copysign(2.0f, -1.0f));
     assert(u == 7);
     return 0;
 }
