@@ -660,8 +660,7 @@ static vx_err peek(vx_engine *e, bool need_ev, nexti *ni)
 static void add_ckpt(vx_engine *e, vx_ckpt_kind kind)
 {
     vx_tl_add(&e->tl, e->sim, e->now, kind, 0);
-    if (e->tl.bytes > e->tl.budget || e->tl.adds >= VX_TL_MEASURE_EVERY || kind == VX_CKPT_STOP ||
-        kind == VX_CKPT_SHORT)
+    if (vx_tl_due(&e->tl) || kind == VX_CKPT_STOP || kind == VX_CKPT_SHORT)
         vx_tl_thin(&e->tl, e->sim, e->now);
 }
 

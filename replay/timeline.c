@@ -156,7 +156,7 @@ void vx_tl_thin(vx_timeline *tl, const vx_sim *sim, uint64_t now)
 {
     cap_kind(tl, VX_CKPT_STOP, tl->max_stop);
     cap_kind(tl, VX_CKPT_SHORT, tl->max_short);
-    if (tl->bytes <= tl->budget && tl->adds < VX_TL_MEASURE_EVERY) return;
+    if (!vx_tl_due(tl)) return;
     vx_tl_remeasure(tl, sim);
     if (tl->bytes <= tl->budget) return;
     const uint64_t target = tl->budget / 4 * 3;

@@ -69,12 +69,20 @@ vx_err vx_tl_add(vx_timeline *tl, vx_sim *sim, uint64_t pos, vx_ckpt_kind kind, 
  * the budget, PERIODIC ones far from `now` where they are denser than the
  * log-scale policy allows, then the farthest, down to 3/4 of the budget (so that
  * the next checkpoints do not start it again at once).  BASE and USER stay.
- * The memory is measured again every VX_TL_MEASURE_EVERY additions and whenever
- * the running sum says the budget is exceeded: pages the live machine writes after
- * a checkpoint become the checkpoints' (copy-on-write), which no running sum sees.
+ * The memory is measured again (vx_tl_due) every VX_TL_MEASURE_EVERY additions, or
+ * every n/8 with n checkpoints (a measurement visits them all: so its cost per
+ * addition stays constant), and whenever the running sum says the budget is
+ * exceeded: pages the live machine writes after a checkpoint become the
+ * checkpoints' (copy-on-write), which no running sum sees.
  */
 #define VX_TL_MEASURE_EVERY 16u
 void vx_tl_thin(vx_timeline *tl, const vx_sim *sim, uint64_t now);
+
+/* Is a measurement (vx_tl_thin) due? */
+static inline bool vx_tl_due(const vx_timeline *tl)
+{
+    return tl->bytes > tl->budget || tl->adds >= VX_TL_MEASURE_EVERY + tl->n / 8;
+}
 
 /* Measure every checkpoint's share of memory against the live machine (position
  * order: a page shared with the previous checkpoint counts once). */
