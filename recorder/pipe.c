@@ -159,24 +159,6 @@ static void free_kf(vxrec_pipe *p, qkf *k)
     k->state = k->pages = NULL;
 }
 
-static inline void clear_event(vx_event *ev)
-{
-    ev->kind = ev->flags = 0;
-    ev->index = ev->cycle = 0;
-    ev->core = ev->warp = ev->pc = ev->insn = 0;
-    ev->tmask = 0;
-    ev->ncommits = ev->nmem = ev->nreads = ev->nwctl = ev->nconsole = 0;
-    ev->commits = NULL;
-    ev->mem = NULL;
-    ev->reads = NULL;
-    ev->wctl = NULL;
-    ev->console = NULL;
-    ev->fault = NULL;
-    ev->dm = (vx_dm_event){0, 0, 0, 0, 0, 0};
-    ev->end_status = 0;
-    ev->exit_code = 0;
-}
-
 static void consume_batch(vxrec_pipe *p, uint8_t *b, size_t len)
 {
     size_t off = 0;
@@ -213,10 +195,9 @@ static void consume_batch(vxrec_pipe *p, uint8_t *b, size_t len)
         }
         if (p->err) continue;
         vx_event ev;
-        clear_event(&ev); /* field by field: a 192-byte memset per event shows in profiles */
+        vx_event_clear(&ev, vx_trace_writer_index(p->w));
         ev.kind = q->kind;
         ev.flags = q->flags;
-        ev.index = vx_trace_writer_index(p->w);
         ev.cycle = p->ccycle = q->cycle;
         if (q->kind == VX_EV_DM) {
             memcpy(&ev.dm, d, sizeof ev.dm);

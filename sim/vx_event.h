@@ -241,6 +241,27 @@ typedef struct vx_event {
     uint32_t exit_code;
 } vx_event;
 
+/* An empty event with index `index`: every field zero or NULL.  Field by field: a
+ * memset of the whole struct per record is measurable where events are decoded. */
+static inline void vx_event_clear(vx_event *ev, uint64_t index)
+{
+    ev->kind = ev->flags = 0;
+    ev->index = index;
+    ev->cycle = 0;
+    ev->core = ev->warp = ev->pc = ev->insn = 0;
+    ev->tmask = 0;
+    ev->ncommits = ev->nmem = ev->nreads = ev->nwctl = ev->nconsole = 0;
+    ev->commits = NULL;
+    ev->mem = NULL;
+    ev->reads = NULL;
+    ev->wctl = NULL;
+    ev->console = NULL;
+    ev->fault = NULL;
+    ev->dm = (vx_dm_event){0, 0, 0, 0, 0, 0};
+    ev->end_status = 0;
+    ev->exit_code = 0;
+}
+
 /*
  * The compact record of a common issue (vx_sim_set_log; vx_trace_writer_logrecs):
  * no flags, fault, warp-control effect or console byte, at most 32 threads per

@@ -1289,19 +1289,6 @@ void vxt_evbuf_free(vxt_evbuf *eb)
     memset(eb, 0, sizeof *eb);
 }
 
-static bool grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
-{
-    if (need <= *cap) return true;
-    uint32_t n = *cap ? *cap : 8;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(*arr, (size_t)n * elem);
-    if (!q) return false;
-    *arr = q;
-    *cap = n;
-    return true;
-}
-
 bool vxt_dec_fault(vxt_cur *c, vx_fault *f, unsigned lb, vx_lanes all)
 {
     uint64_t n;
@@ -1416,7 +1403,7 @@ static vx_err dec_mem(vxt_pred *ps, vxt_warp *ws, vxt_cur *c, vxt_evbuf *eb, vx_
         if (n == 0 || n > VX_TRACE_MAX_MEM || n > vxt_cur_left(c))
             return vxt_fail(c, "bad memory write count"), VX_ERR_CORRUPT;
     }
-    if (!grow((void **)&eb->mem, &eb->mem_cap, n, sizeof(vx_memwrite))) return VX_ERR_NOMEM;
+    if (!vxt_grow((void **)&eb->mem, &eb->mem_cap, n, sizeof(vx_memwrite))) return VX_ERR_NOMEM;
     vx_memwrite *m = eb->mem;
     memset(m, 0, sizeof *m * n);
     if (G & 4) {
@@ -1495,7 +1482,7 @@ static vx_err dec_wctl(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb)
     if (!vxt_get_v32(c, &n)) return VX_ERR_CORRUPT;
     if (n == 0 || n > VX_TRACE_MAX_WCTL || n > vxt_cur_left(c) / 2)
         return vxt_fail(c, "bad warp-control effect count"), VX_ERR_CORRUPT;
-    if (!grow((void **)&eb->wctl, &eb->wctl_cap, n, sizeof(vx_wctl))) return VX_ERR_NOMEM;
+    if (!vxt_grow((void **)&eb->wctl, &eb->wctl_cap, n, sizeof(vx_wctl))) return VX_ERR_NOMEM;
     for (uint32_t i = 0; i < n; i++) {
         vx_wctl *w = &eb->wctl[i];
         uint8_t P;
@@ -1574,7 +1561,7 @@ static vx_err dec_issue(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb, uint8_t H)
         return VX_ERR_CORRUPT;
 
     if (ncommits) {
-        if (!grow((void **)&eb->commits, &eb->commits_cap, ncommits, sizeof(vx_commit)))
+        if (!vxt_grow((void **)&eb->commits, &eb->commits_cap, ncommits, sizeof(vx_commit)))
             return VX_ERR_NOMEM;
         /* values keeps commits_cap * T entries */
         if (eb->values_cap < eb->commits_cap) {
@@ -1599,7 +1586,7 @@ static vx_err dec_issue(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb, uint8_t H)
         if (!vxt_get_v32(c, &n)) return VX_ERR_CORRUPT;
         if (n == 0 || n > VX_TRACE_MAX_CONSOLE || n > vxt_cur_left(c) / 2)
             return vxt_fail(c, "bad console byte count"), VX_ERR_CORRUPT;
-        if (!grow((void **)&eb->console, &eb->console_cap, n, sizeof(vx_console)))
+        if (!vxt_grow((void **)&eb->console, &eb->console_cap, n, sizeof(vx_console)))
             return VX_ERR_NOMEM;
         for (uint32_t i = 0; i < n; i++) {
             eb->console[i].slot = c->p[0];
@@ -1632,22 +1619,7 @@ vx_err vxt_dec_record(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb, uint64_t index, b
     uint8_t k;
     uint64_t len;
 
-    /* Field by field (a 192-byte memset per record is measurable when reading). */
-    ev->kind = ev->flags = 0;
-    ev->index = index;
-    ev->cycle = 0;
-    ev->core = ev->warp = ev->pc = ev->insn = 0;
-    ev->tmask = 0;
-    ev->ncommits = ev->nmem = ev->nreads = ev->nwctl = ev->nconsole = 0;
-    ev->commits = NULL;
-    ev->mem = NULL;
-    ev->reads = NULL;
-    ev->wctl = NULL;
-    ev->console = NULL;
-    ev->fault = NULL;
-    ev->dm = (vx_dm_event){0, 0, 0, 0, 0, 0};
-    ev->end_status = 0;
-    ev->exit_code = 0;
+    vx_event_clear(ev, index);
     *skipped = false;
     if (!vxt_get_u8(c, &k)) return VX_ERR_CORRUPT;
     if (k < 0x80) {

@@ -5,10 +5,27 @@
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "trace_int.h"
+
+bool vxt_grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return true;
+    size_t n = *cap ? *cap : 16;
+    while (n < need) {
+        if (n > SIZE_MAX / 2 / elem) return false;
+        n *= 2;
+    }
+    void *q = realloc(*arr, n * elem);
+    if (!q) return false;
+    *arr = q;
+    *cap = n;
+    return true;
+}
 
 uint64_t vx_trace_event_raw_size(const vx_event *ev, uint32_t threads)
 {

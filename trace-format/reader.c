@@ -113,19 +113,6 @@ static const char *chunk_name(unsigned t)
     return t < VX_ARRAY_SIZE(names) ? names[t] : "unknown";
 }
 
-static bool reserve(uint8_t **b, size_t *cap, size_t need)
-{
-    if (need <= *cap) return true;
-    size_t n = *cap ? *cap : 4096;
-    while (n < need)
-        n *= 2;
-    uint8_t *q = realloc(*b, n);
-    if (!q) return false;
-    *b = q;
-    *cap = n;
-    return true;
-}
-
 vx_err vx_trace_reader_new(vx_trace_reader **out)
 {
     vx_trace_reader *r = calloc(1, sizeof *r);
@@ -276,10 +263,10 @@ static vx_err read_chunk(vx_trace_reader *r, uint64_t off, uint8_t expect_type, 
                      chunk_name(c->type), off, c->stored, c->raw);
     uint8_t *dst;
     if (lz) {
-        if (!reserve(&r->sbuf, &r->scap, c->stored ? c->stored : 1)) return VX_ERR_NOMEM;
+        if (!vxt_reserve(&r->sbuf, &r->scap, c->stored ? c->stored : 1)) return VX_ERR_NOMEM;
         dst = r->sbuf;
     } else {
-        if (!reserve(raw, raw_cap, c->raw ? c->raw : 1)) return VX_ERR_NOMEM;
+        if (!vxt_reserve(raw, raw_cap, c->raw ? c->raw : 1)) return VX_ERR_NOMEM;
         dst = *raw;
     }
     if (c->stored && (e = pread_all(r, dst, c->stored, off + VXT_CHDR_LEN))) return e;
@@ -287,7 +274,7 @@ static vx_err read_chunk(vx_trace_reader *r, uint64_t off, uint8_t expect_type, 
         return rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 ": payload checksum mismatch",
                      chunk_name(c->type), off);
     if (lz) {
-        if (!reserve(raw, raw_cap, c->raw ? c->raw : 1)) return VX_ERR_NOMEM;
+        if (!vxt_reserve(raw, raw_cap, c->raw ? c->raw : 1)) return VX_ERR_NOMEM;
         int n =
             LZ4_decompress_safe((const char *)r->sbuf, (char *)*raw, (int)c->stored, (int)c->raw);
         if (n < 0 || (uint32_t)n != c->raw)
@@ -1036,7 +1023,7 @@ static vx_err check_payload_crc(vx_trace_reader *r, uint64_t off, const chdr *c)
     uint64_t pos = off + VXT_CHDR_LEN, left = c->stored;
     size_t blk = left < (1u << 20) ? (size_t)left : (size_t)1 << 20;
     uint32_t crc = 0;
-    if (!reserve(&r->sbuf, &r->scap, blk ? blk : 1)) return VX_ERR_NOMEM;
+    if (!vxt_reserve(&r->sbuf, &r->scap, blk ? blk : 1)) return VX_ERR_NOMEM;
     while (left) {
         size_t n = left < blk ? (size_t)left : blk;
         vx_err e = pread_all(r, r->sbuf, n, pos);

@@ -428,19 +428,29 @@ bool vxt_log_commit_ok(unsigned commit, uint32_t T);
 typedef struct vxt_evbuf {
     vx_event ev;
     vx_commit *commits;
-    uint32_t commits_cap;
+    size_t commits_cap;
     uint32_t *values; /* values_cap * T */
-    uint32_t values_cap;
+    size_t values_cap;
     vx_memwrite *mem;
-    uint32_t mem_cap;
+    size_t mem_cap;
     vx_wctl *wctl;
-    uint32_t wctl_cap;
+    size_t wctl_cap;
     vx_console *console;
-    uint32_t console_cap;
+    size_t console_cap;
     vx_fault fault;
 } vxt_evbuf;
 
 void vxt_evbuf_free(vxt_evbuf *eb);
+
+/* Make *arr hold at least `need` items of `elem` bytes, doubling its capacity *cap
+ * (from 16).  False, with *arr as it was, when out of memory. */
+bool vxt_grow(void **arr, size_t *cap, size_t need, size_t elem);
+
+/* vxt_grow for a byte buffer. */
+static inline bool vxt_reserve(uint8_t **b, size_t *cap, size_t need)
+{
+    return vxt_grow((void **)b, cap, need, 1);
+}
 
 /*
  * Decode one record at c into eb->ev (index = event index of this record).

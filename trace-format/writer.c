@@ -161,32 +161,6 @@ static void update_fast(vx_trace_writer *w)
 }
 
 /* Room for need items of elem bytes in *arr (capacity *cap items), doubling from 16. */
-static bool grow_items(void **arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap) return true;
-    size_t n = *cap ? 2 * *cap : 16;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(*arr, n * elem);
-    if (!q) return false;
-    *arr = q;
-    *cap = n;
-    return true;
-}
-
-static bool reserve(uint8_t **b, size_t *cap, size_t need)
-{
-    if (need <= *cap) return true;
-    size_t n = *cap ? *cap : 4096;
-    while (n < need)
-        n *= 2;
-    uint8_t *q = realloc(*b, n);
-    if (!q) return false;
-    *b = q;
-    *cap = n;
-    return true;
-}
-
 vx_err vx_trace_writer_new(vx_trace_writer **out)
 {
     vx_trace_writer *w = calloc(1, sizeof *w);
@@ -302,7 +276,7 @@ static vx_err write_chunk(vx_trace_writer *w, uint8_t type, uint64_t key, const 
     int z = 0;
     if (!(w->opts.flags & VX_TRACE_W_NOCOMPRESS) && rawlen > 0) {
         int bound = LZ4_compressBound((int)rawlen);
-        if (!reserve(&w->zbuf, &w->zcap, (size_t)bound)) return VX_ERR_NOMEM;
+        if (!vxt_reserve(&w->zbuf, &w->zcap, (size_t)bound)) return VX_ERR_NOMEM;
         /* The prologue's files are written once and kept for good: the slower, tighter
          * LZ4HC (the same block format, the same decoder) pays there, at a low level:
          * for a 175 KiB kernel ELF level 4 takes about 1 ms where the default level 9
@@ -427,7 +401,7 @@ vx_err vx_trace_writer_header(vx_trace_writer *w, const vx_trace_header *h)
     for (uint32_t i = 0; !e && i < h->nloads; i++)
         e = write_chunk(w, VXT_CH_LOAD, i, h->loads[i].bytes, h->loads[i].len, NULL);
     if (e) return e;
-    if (!reserve(&w->buf, &w->cap, w->opts.chunk_bytes + 65536)) return VX_ERR_NOMEM;
+    if (!vxt_reserve(&w->buf, &w->cap, w->opts.chunk_bytes + 65536)) return VX_ERR_NOMEM;
     w->state = W_OPEN;
     update_fast(w);
     w->st.file_bytes = w->off;
@@ -452,7 +426,7 @@ static size_t digest_payload(vx_trace_writer *w, uint8_t *out)
 /* An EVENTS chunk and its DIGEST chunk are written: the index learns them. */
 static vx_err add_chunk(vx_trace_writer *w, uint64_t key, uint64_t off, uint64_t dg_off)
 {
-    if (!grow_items((void **)&w->chunks, &w->chunks_cap, w->nchunks + 1, sizeof *w->chunks))
+    if (!vxt_grow((void **)&w->chunks, &w->chunks_cap, w->nchunks + 1, sizeof *w->chunks))
         return VX_ERR_NOMEM;
     w->chunks[w->nchunks].key = key;
     w->chunks[w->nchunks].off = off;
@@ -512,7 +486,8 @@ static vx_err queue_events(vx_trace_writer *w)
     }
     wjob *j = &w->jobs[(w->jhead + w->jcount) % WJOBS];
     const size_t bound = (size_t)LZ4_compressBound((int)w->len);
-    if (!reserve(&j->z, &j->zcap, bound) || !reserve(&j->dg, &j->dgcap, vxt_dg_bound(w->W * w->C)))
+    if (!vxt_reserve(&j->z, &j->zcap, bound) ||
+        !vxt_reserve(&j->dg, &j->dgcap, vxt_dg_bound(w->W * w->C)))
         return VX_ERR_NOMEM;
     j->dglen = digest_payload(w, j->dg);
     j->key = w->chunk_key;
@@ -528,7 +503,7 @@ static vx_err queue_events(vx_trace_writer *w)
     atomic_store_explicit(&j->seq, w->jseq++, memory_order_relaxed);
     atomic_store_explicit(&j->state, J_RAW, memory_order_release);
     w->jcount++;
-    if (!reserve(&w->buf, &w->cap, w->opts.chunk_bytes + 65536)) return VX_ERR_NOMEM;
+    if (!vxt_reserve(&w->buf, &w->cap, w->opts.chunk_bytes + 65536)) return VX_ERR_NOMEM;
     if (w->on_job) w->on_job(w->on_job_ctx);
     return VX_OK;
 }
@@ -727,7 +702,7 @@ vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev)
     if (VX_UNLIKELY(w->cap - w->len < 65536 || ev->ncommits > 16 || ev->nmem > 1024 ||
                     ev->nwctl > 256 || ev->nconsole > 4096)) {
         size_t bound = vxt_event_bound(ev, w->T);
-        if (!reserve(&w->buf, &w->cap, w->len + bound)) return VX_ERR_NOMEM;
+        if (!vxt_reserve(&w->buf, &w->cap, w->len + bound)) return VX_ERR_NOMEM;
     }
     if (!w->len) start_chunk(w);
     uint8_t *p = vxt_enc_event(&w->pred, w->buf + w->len, ev);
@@ -835,7 +810,7 @@ vx_err vx_trace_writer_keyframe_begin(vx_trace_writer *w, uint64_t cycle, const 
     vx_err e = flush_events(w);
     if (!e) e = drain_jobs(w);
     if (e) return e;
-    if (!reserve(&w->kf_state, &w->kf_state_cap, len ? len : 1)) return VX_ERR_NOMEM;
+    if (!vxt_reserve(&w->kf_state, &w->kf_state_cap, len ? len : 1)) return VX_ERR_NOMEM;
     if (len) memcpy(w->kf_state, state, len);
     w->kf_len = len;
     w->kf_cycle = cycle;
@@ -844,7 +819,7 @@ vx_err vx_trace_writer_keyframe_begin(vx_trace_writer *w, uint64_t cycle, const 
     w->kf_start_off = w->off;
     w->pcount = 0;
     w->plen = PAGES_HEADROOM;
-    if (!reserve(&w->pbuf, &w->pcap, PAGES_HEADROOM + 64)) return VX_ERR_NOMEM;
+    if (!vxt_reserve(&w->pbuf, &w->pcap, PAGES_HEADROOM + 64)) return VX_ERR_NOMEM;
     w->in_kf = true;
     update_fast(w);
     return VX_OK;
@@ -875,7 +850,7 @@ vx_err vx_trace_writer_keyframe_page(vx_trace_writer *w, uint32_t space, uint32_
     if (!w->in_kf) return wfail(w, VX_ERR_STATE, "page outside a keyframe");
     if (addr & (VX_TRACE_PAGE_SIZE - 1) || !page)
         return wfail(w, VX_ERR_INVAL, "page address 0x%08x is not page aligned", addr);
-    if (!reserve(&w->pbuf, &w->pcap, w->plen + 16 + VX_TRACE_PAGE_SIZE)) return VX_ERR_NOMEM;
+    if (!vxt_reserve(&w->pbuf, &w->pcap, w->plen + 16 + VX_TRACE_PAGE_SIZE)) return VX_ERR_NOMEM;
     uint8_t *p = w->pbuf + w->plen;
     p = vxt_put_varint(p, space);
     p = vxt_put_varint(p, addr >> 12);
@@ -898,7 +873,7 @@ vx_err vx_trace_writer_keyframe_end(vx_trace_writer *w)
     if (!w->in_kf) return wfail(w, VX_ERR_STATE, "keyframe end without begin");
     vx_err e = flush_pages(w);
     if (e) return e;
-    if (!reserve(&w->pbuf, &w->pcap, w->kf_len + 32)) return VX_ERR_NOMEM;
+    if (!vxt_reserve(&w->pbuf, &w->pcap, w->kf_len + 32)) return VX_ERR_NOMEM;
     uint8_t *p = w->pbuf;
     p = vxt_put_varint(p, w->kf_cycle);
     p = vxt_put_varint(p, w->kf_npages);
@@ -908,7 +883,7 @@ vx_err vx_trace_writer_keyframe_end(vx_trace_writer *w)
     uint64_t off;
     e = write_chunk(w, VXT_CH_KEYFRAME2, w->index, w->pbuf, (size_t)(p - w->pbuf), &off);
     if (e) return e;
-    if (!grow_items((void **)&w->kfs, &w->kf_cap, w->nkf + 1, sizeof *w->kfs)) return VX_ERR_NOMEM;
+    if (!vxt_grow((void **)&w->kfs, &w->kf_cap, w->nkf + 1, sizeof *w->kfs)) return VX_ERR_NOMEM;
     w->kfs[w->nkf++] = (wkf){w->index, off, w->kf_npages ? w->kf_first_off : 0, w->kf_cycle};
     w->in_kf = false;
     update_fast(w);
