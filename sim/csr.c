@@ -11,6 +11,7 @@
  *  0x341-0x344      mepc mcause mtval mip    RW      per warp    plain storage (mret jumps to mepc)
  *  0x3A0-0x3A3      pmpcfg0-3                RW      per warp    plain storage
  *  0x3B0-0x3BF      pmpaddr0-15              RW      per warp    plain storage
+ *  0x744            mnstatus                 RW      global      reads 0, writes ignored (research §2.2)
  *  0x7B2-0x7B5      dscratch0-3              RW      per thread  VxDebug DSCRATCH (the DM's view)
  *  0xB00 / 0xB80    mcycle / mcycleh         RO      global      the global cycle counter
  *  0xB02 / 0xB82    minstret / minstreth     RO      per core    instructions issued by the core
@@ -63,7 +64,8 @@ int vx_csr_access(uint32_t csr)
     case 0x002:
     case 0x003:
     case 0x301:
-    case 0x340: return 1;
+    case 0x340:
+    case 0x744: return 1;
     case 0xB00:
     case 0xB80:
     case 0xB02:
@@ -163,6 +165,6 @@ void vx_csr_write(vx_sim *s, uint32_t gw, uint32_t lane, uint32_t csr, uint32_t 
     case 0x002: w->fcsr = (uint8_t)((w->fcsr & 0x1f) | ((val & 7) << 5)); break;
     case 0x003: w->fcsr = (uint8_t)val; break;
     case 0x340: s->cores[gw / s->nw].mscratch = val; break;
-    default: break; /* misa: WARL, writes ignored; read-only CSRs never get here */
+    default: break; /* misa (WARL) and mnstatus: writes ignored; read-only CSRs never get here */
     }
 }

@@ -165,6 +165,7 @@ const char *vx_isa_csr_name(uint32_t csr)
     case 0x342: return "mcause";
     case 0x343: return "mtval";
     case 0x344: return "mip";
+    case 0x744: return "mnstatus";
     case 0xB00: return "mcycle";
     case 0xB02: return "minstret";
     case 0xB80: return "mcycleh";

@@ -121,6 +121,16 @@ static void test_rw(void)
     ok(st.reason == VX_STOP_EXIT && st_x(s, 0, 0, 2) == 0x40001121, "misa is WARL: write ignored");
     vx_sim_free(s);
 
+    /* mnstatus exists (research §2.2): reads 0, writes ignored, no fault */
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 5, 0x1888);
+    st_setx_all(s, 0, 1, 0xdead);
+    RUN(s, &st, CSRRW(1, 0x744, 5), CSRRS(2, 0x744, 0), CSRRSI(3, 0x744, 8));
+    ok(st.reason == VX_STOP_EXIT && st_x(s, 0, 0, 1) == 0 && st_x(s, 0, 0, 2) == 0 &&
+           st_x(s, 0, 0, 3) == 0,
+       "mnstatus reads 0 and ignores writes");
+    vx_sim_free(s);
+
     /* DSCRATCH per thread */
     s = st_warp(4, 0);
     for (uint32_t l = 0; l < 4; l++)
