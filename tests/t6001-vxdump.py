@@ -528,6 +528,9 @@ class DebugSession(unittest.TestCase):
         self.assertTrue({"read", "write", "halt", "resume"} <= ops, ops)
         halts = [e for e in dm if e["op"] == "halt"]
         self.assertTrue(any(e["gwarp"] == 0 for e in halts))
+        # only register accesses name a register (a halt is not a PLATFORM access)
+        self.assertEqual({e["reg"] for e in dm if e["op"] not in ("read", "write")}, {None})
+        self.assertIn("dctrl", {e["reg"] for e in dm if e["op"] == "write"})
         inj = [e for e in ev if e["type"] == "issue" and e["flags"] & 1]
         step = [e for e in ev if e["type"] == "issue" and e["flags"] & 2]
         self.assertGreaterEqual(len(inj), 1, "read_gpr injects a csrw dscratch")

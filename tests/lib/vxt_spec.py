@@ -1219,11 +1219,12 @@ class EventDecoder:
         cycle = cur_cycle + d
         if cycle < 0 or cycle > M64:
             raise corrupt("%s: cycle out of range" % where)
-        # SCHEMA.md (dm): "reg" is present for every op, the name of addr (meaningful for
-        # read and write only).
+        # SCHEMA.md (dm): "reg" is present for every op: the name of addr for read (1) and
+        # write (2), null for the others.
         return {"type": "dm", "index": index, "cycle": cycle,
                 "op": DM_OPS.get(op, UNKNOWN), "addr": addr,
-                "reg": DM_REGS.get(addr, "reg?"), "value": value, "gwarp": gwarp,
+                "reg": DM_REGS.get(addr, "reg?") if op in (1, 2) else None,
+                "value": value, "gwarp": gwarp,
                 "lane": lane, "arg": arg}, cycle
 
     def _end(self, body, index, cur_cycle, where):

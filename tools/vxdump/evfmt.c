@@ -881,11 +881,14 @@ void vxd_fmt_event_json(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
         json_issue(f, ev, b);
     } else if (ev->kind == VX_EV_DM) {
         const vx_dm_event *d = &ev->dm;
-        vxd_sb_printf(b,
-                      ",\"op\":\"%s\",\"addr\":%u,\"reg\":\"%s\",\"value\":%" PRIu32
-                      ",\"gwarp\":%" PRIu32 ",\"lane\":%" PRIu32 ",\"arg\":%" PRIu32,
-                      vxd_dm_op_name(d->op), d->addr, vxd_dm_reg_name(d->addr), d->value, d->gwarp,
-                      d->lane, d->arg);
+        /* Only a register access names a register (the other ops carry addr 0). */
+        const bool access = d->op == VX_DM_READ || d->op == VX_DM_WRITE;
+        vxd_sb_printf(b, ",\"op\":\"%s\",\"addr\":%u,\"reg\":%s%s%s", vxd_dm_op_name(d->op),
+                      d->addr, access ? "\"" : "", access ? vxd_dm_reg_name(d->addr) : "null",
+                      access ? "\"" : "");
+        vxd_sb_printf(
+            b, ",\"value\":%" PRIu32 ",\"gwarp\":%" PRIu32 ",\"lane\":%" PRIu32 ",\"arg\":%" PRIu32,
+            d->value, d->gwarp, d->lane, d->arg);
     } else if (ev->kind == VX_EV_END) {
         vxd_sb_printf(b, ",\"status\":\"%s\",\"exit_code\":%" PRIu32 ",\"fault\":",
                       vxd_end_name(ev->end_status), ev->exit_code);
