@@ -142,9 +142,15 @@ struct vx_engine {
     size_t nwp, capwp;
     uint32_t nwrite_wp, nread_wp;
 
-    /* the issue whose stop was reported last (not reported again when resuming) */
+    /*
+     * The issue whose stop was reported last: what stopped there is not reported
+     * again when resuming (it is what GDB steps over).  After a breakpoint only its
+     * breakpoints are skipped (a watchpoint the same issue triggers is still to be
+     * reported); after a forward watch stop both; after a backward one (the issue
+     * just undone) only its watchpoints.
+     */
     uint64_t rep_issue;
-    bool rep_watch_only; /* only its watchpoints are skipped (backward watch stop) */
+    bool rep_skip_bp, rep_skip_wp;
 
     /*
      * Forward steps not yet undone: (from, to, warp).  A reverse step of that warp
@@ -996,6 +1002,24 @@ static bool poll_tick(vx_engine *e, uint64_t work)
     return e->interrupted;
 }
 
+/* Is a breakpoint / watchpoint hit at issue t the one reported last (not to report again)? */
+static inline bool rep_bp(const vx_engine *e, uint64_t t)
+{
+    return t == e->rep_issue && e->rep_skip_bp;
+}
+
+static inline bool rep_wp(const vx_engine *e, uint64_t t)
+{
+    return t == e->rep_issue && e->rep_skip_wp;
+}
+
+static void set_reported(vx_engine *e, uint64_t t, bool bp, bool wp)
+{
+    e->rep_issue = t;
+    e->rep_skip_bp = bp;
+    e->rep_skip_wp = wp;
+}
+
 /* ---- forward motion --------------------------------------------------------------------------------- */
 
 static void fault_stop(const vx_engine *e, vx_engine_stop *st)
@@ -1034,21 +1058,22 @@ static vx_err run_forward(vx_engine *e, const vx_engine_motion *m, vx_engine_sto
         bool own = m->step && (any_step || gw == m->step_gwarp);
         bool eligible = m->step ? (own || m->others)
                                 : (m->only_gwarp == VX_ENGINE_ANY_WARP || gw == m->only_gwarp);
-        bool reported = e->now == e->rep_issue;
-        if (eligible && !reported) {
+        const bool skip_wp = rep_wp(e, e->now);
+        if (eligible) {
             /* A breakpoint on the stepping warp's own instruction is what GDB steps over. */
-            if (!own && bp_hit_at(e, ni.pc, gw, ni.flags) && bp_cond(e, gw, ni.pc)) {
+            if (!own && !rep_bp(e, e->now) && bp_hit_at(e, ni.pc, gw, ni.flags) &&
+                bp_cond(e, gw, ni.pc)) {
                 break_stop_at(e, gw, 0, st);
                 return VX_OK;
             }
             memset(st, 0, sizeof *st);
-            if (ni.ev && write_hit(e, ni.ev, st)) return VX_OK;
+            if (!skip_wp && ni.ev && write_hit(e, ni.ev, st)) return VX_OK;
         }
         maybe_ckpt(e);
         uint64_t t = e->now;
         err = ni.ev ? exec_pending(e) : step_once(e);
         if (err) return err;
-        if (eligible && !reported && e->read_hit) {
+        if (eligible && !skip_wp && e->read_hit) {
             /* Reads are known only once executed: go back before the load. */
             vx_engine_stop rs;
             memset(&rs, 0, sizeof rs);
@@ -1119,7 +1144,7 @@ static vx_err scan_range(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
             /* the step undoes issue t: a watched write there stops after it instead */
             vx_engine_stop ws;
             memset(&ws, 0, sizeof ws);
-            if (t != e->rep_issue && write_hit(e, ev, &ws)) {
+            if (!rep_wp(e, t) && write_hit(e, ev, &ws)) {
                 c->pos = t + 1;
                 c->stop = ws;
             }
@@ -1128,12 +1153,12 @@ static vx_err scan_range(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
         if (m->only_gwarp != VX_ENGINE_ANY_WARP && gw != m->only_gwarp) continue;
         vx_engine_stop ws;
         memset(&ws, 0, sizeof ws);
-        if (t != e->rep_issue && write_hit(e, ev, &ws)) {
+        if (!rep_wp(e, t) && write_hit(e, ev, &ws)) {
             c->found = true;
             c->pos = t + 1;
             c->issue = t;
             c->stop = ws;
-        } else if ((t != e->rep_issue || e->rep_watch_only) && bp_hit(e, ev)) {
+        } else if (!rep_bp(e, t) && bp_hit(e, ev)) {
             c->found = true;
             c->pos = t;
             c->issue = t;
@@ -1204,12 +1229,12 @@ static vx_err sim_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
         uint32_t gw = ni.gwarp;
         bool mine = m->step ? (m->step_gwarp == VX_ENGINE_ANY_WARP || gw == m->step_gwarp)
                             : (m->only_gwarp == VX_ENGINE_ANY_WARP || gw == m->only_gwarp);
-        bool skip = t == e->rep_issue;
+        const bool skip_wp = rep_wp(e, t);
         vx_engine_stop ws;
         memset(&ws, 0, sizeof ws);
-        bool whit = mine && !skip && ni.ev && write_hit(e, ni.ev, &ws);
-        bool bhit = mine && !m->step && (!skip || e->rep_watch_only) &&
-                    bp_hit_at(e, ni.pc, gw, ni.flags) && bp_cond(e, gw, ni.pc);
+        bool whit = mine && !skip_wp && ni.ev && write_hit(e, ni.ev, &ws);
+        bool bhit = mine && !m->step && !rep_bp(e, t) && bp_hit_at(e, ni.pc, gw, ni.flags) &&
+                    bp_cond(e, gw, ni.pc);
         vx_engine_stop bs;
         if (bhit) break_stop_at(e, gw, 0, &bs);
         if (m->step && mine) {
@@ -1223,7 +1248,7 @@ static vx_err sim_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
         maybe_ckpt(e);
         err = ni.ev ? exec_pending(e) : step_once(e);
         if (err) return err;
-        bool rhit = mine && !skip && e->read_hit;
+        bool rhit = mine && !skip_wp && e->read_hit;
         if (whit || rhit) {
             c->found = true;
             c->pos = t + 1;
@@ -1376,8 +1401,7 @@ vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop 
         if (err) return err;
         st->why = VX_WHY_STEP;
         st->gwarp = m->step_gwarp;
-        e->rep_issue = NO_ISSUE;
-        e->rep_watch_only = false;
+        set_reported(e, NO_ISSUE, false, false);
         if (e->regs_bytes < STOP_SNAP_LIMIT && !vx_tl_at(&e->tl, e->now)) add_ckpt(e, VX_CKPT_STOP);
         return VX_OK;
     }
@@ -1393,18 +1417,15 @@ vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop 
     } else {
         err = run_backward(e, m, st);
     }
-    e->rep_issue = NO_ISSUE;
-    e->rep_watch_only = false;
+    set_reported(e, NO_ISSUE, false, false);
     if (err) return err;
-    if (st->why == VX_WHY_BREAK) e->rep_issue = e->now;
+    if (st->why == VX_WHY_BREAK) set_reported(e, e->now, true, false);
     if (st->why == VX_WHY_WATCH) {
         /* forward: the access is the next issue; backward: the one just undone */
-        if (!m->backward) {
-            e->rep_issue = e->now;
-        } else if (e->now > 0) {
-            e->rep_issue = e->now - 1;
-            e->rep_watch_only = true;
-        }
+        if (!m->backward)
+            set_reported(e, e->now, true, true);
+        else if (e->now > 0)
+            set_reported(e, e->now - 1, false, true);
     }
     /* Remember where we stopped: undoing the next step is then a plain restore. */
     if (e->regs_bytes < STOP_SNAP_LIMIT && !vx_tl_at(&e->tl, e->now)) add_ckpt(e, VX_CKPT_STOP);
@@ -1414,8 +1435,7 @@ vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop 
 vx_err vx_engine_seek(vx_engine *e, uint64_t pos)
 {
     e->nundo = 0;
-    e->rep_issue = NO_ISSUE;
-    e->rep_watch_only = false;
+    set_reported(e, NO_ISSUE, false, false);
     e->interrupted = false;
     return goto_pos(e, pos > e->end ? e->end : pos);
 }

@@ -966,8 +966,15 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
     }
     case VX_WHY_WATCH:
     case VX_WHY_FAULT:
+        /* The lane that accessed or faulted, except in the warp GDB is stepping: there
+         * GDB expects the stepped thread back (a watchpoint that fires while it steps
+         * over a breakpoint, from another thread of the same warp, trips its
+         * finish_step_over assertion). */
+        if (m->step && st.gwarp == m->step_gwarp)
+            s->focus_lane = step_lane;
+        else if (st.has_lane)
+            s->focus_lane = st.lane;
         s->focus_gw = st.gwarp;
-        if (st.has_lane) s->focus_lane = st.lane;
         break;
     case VX_WHY_INTERRUPT: break;
     }

@@ -339,6 +339,41 @@ R["lines"] = lines
         for ln in R["lines"]:     # GDB stepped over the store itself: the next statement
             self.assertIn(ln, (L["BODY_TOTAL"], L["BODY_TOTAL"] + 1))
 
+    def test_watch_after_breakpoint_stop(self):
+        """a watchpoint on what the instruction of a breakpoint stop writes fires on the next
+        stepi and on the next continue (GDB steps over the breakpoint: a watch stop then)"""
+        out, R = self.gdb('''
+m = re.search(r"starts at address (0x[0-9a-f]+).*? and ends at (0x[0-9a-f]+)",
+              ex("info line rrtest.c:LINE"), re.S)
+lo, hi = int(m.group(1), 16), int(m.group(2), 16)
+arch = gdb.selected_frame().architecture()
+st = [i["addr"] for i in arch.disassemble(lo, hi - 4) if i["asm"].split()[0] == "sw"]
+R["store"] = st[0]
+for c in ("stepi", "continue"):
+    ex("delete")
+    ex("monitor seek 0")
+    ex("maint flush register-cache")
+    ex("break *%d" % st[0])
+    go("continue")
+    R[c + "_at"] = pc()
+    R[c + "_old"] = val("total")
+    ex("watch total")
+    R[c + "_stop"] = go(c)
+    R[c + "_new"] = val("total")
+    R[c + "_pc"] = pc()
+'''.replace("LINE", str(self.lines["BODY_TOTAL"])))
+        segs = segments(out)
+        self.assertEqual([c for c, _ in segs], ["continue", "stepi", "continue", "continue"], out[-2000:])
+        for k, c in ((1, "stepi"), (3, "continue")):
+            self.assertEqual(R[c + "_at"], R["store"], "the breakpoint stops at the store")
+            text = segs[k][1]
+            m = re.search(r"Old value = (-?\d+)\s+New value = (-?\d+)", text)
+            self.assertTrue(m, "%s after the breakpoint reports no watchpoint:\n%s" % (c, text))
+            self.assertEqual((int(m.group(1)), int(m.group(2))), (R[c + "_old"], R[c + "_new"]))
+            self.assertNotEqual(R[c + "_old"], R[c + "_new"])
+            self.assertEqual(R[c + "_new"] % 3, 0, "a value some task stores (3 * task + 3)")
+            self.assertEqual(R[c + "_pc"], R["store"] + 4, "stopped right after the store")
+
     def test_read_watchpoint(self):
         """rwatch a global read by every lane, forward and reverse"""
         out, R = self.gdb('''
