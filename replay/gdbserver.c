@@ -22,6 +22,7 @@
  */
 #include "gdbserver.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -1559,10 +1560,11 @@ static bool parse_u64(const char *arg, uint64_t *v)
 {
     if (!arg || !*arg) return false;
     char *end;
+    errno = 0;
     unsigned long long x = strtoull(arg, &end, 0);
     while (*end == ' ')
         end++;
-    if (*end || arg[0] == '-') return false;
+    if (*end || arg[0] == '-' || errno == ERANGE) return false;
     *v = x;
     return true;
 }
@@ -1570,9 +1572,14 @@ static bool parse_u64(const char *arg, uint64_t *v)
 static void mon_seek(vx_gdbserver *s, text *t, const char *arg)
 {
     uint64_t n;
+    const uint64_t end = vx_engine_end(s->e);
     if (!parse_u64(arg, &n)) {
-        tprintf(t, "usage: monitor seek N (an event index, 0..%" PRIu64 ")\n", vx_engine_end(s->e));
+        tprintf(t, "usage: monitor seek N (an event index, 0..%" PRIu64 ")\n", end);
         return;
+    }
+    if (n > end) {
+        tprintf(t, "event %" PRIu64 " is past the end of history: going to its end\n", n);
+        n = end;
     }
     vx_engine_set_poll(s->e, engine_poll, s);
     vx_err err = vx_engine_seek(s->e, n);
@@ -1812,18 +1819,14 @@ static void mon_info(vx_gdbserver *s, text *t, const char *arg)
 static const struct {
     const char *name;
     void (*fn)(vx_gdbserver *, text *, const char *);
+    bool noarg; /* takes no argument: one is an error, not ignored */
 } monitor_cmds[] = {
-    {"help", mon_help},
-    {"when", mon_when},
-    {"seek", mon_seek},
-    {"warps", mon_warps},
-    {"lane", mon_lane},
-    {"info", mon_info},
-    {"checkpoint", mon_checkpoint},
-    {"restart", mon_restart},
-    {"stats", mon_stats},
-    {"config", mon_config},
-    {"console", mon_console},
+    {"help", mon_help, false}, /* "help seek" shows the whole list */
+    {"when", mon_when, true},        {"seek", mon_seek, false},
+    {"warps", mon_warps, true},      {"lane", mon_lane, false},
+    {"info", mon_info, false},       {"checkpoint", mon_checkpoint, true},
+    {"restart", mon_restart, false}, {"stats", mon_stats, true},
+    {"config", mon_config, true},    {"console", mon_console, false},
 };
 
 static void h_rcmd(vx_gdbserver *s, const args *a)
@@ -1853,7 +1856,10 @@ static void h_rcmd(vx_gdbserver *s, const args *a)
     bool found = false;
     for (size_t i = 0; i < VX_ARRAY_SIZE(monitor_cmds); i++) {
         if (strcmp(name, monitor_cmds[i].name) == 0) {
-            monitor_cmds[i].fn(s, &t, p);
+            if (monitor_cmds[i].noarg && *p)
+                tprintf(&t, "usage: monitor %s (takes no argument)\n", name);
+            else
+                monitor_cmds[i].fn(s, &t, p);
             found = true;
             break;
         }

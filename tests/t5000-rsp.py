@@ -523,6 +523,23 @@ class RspTests(unittest.TestCase):
         r, out = self.c.monitor("seek banana")
         self.assertIn("usage", out)
         self.c.monitor("seek 0")
+        # beyond 64 bits or two numbers: refused, the position stays
+        end = int(re.search(r"events=(\d+)", self.c.monitor("config")[1]).group(1))
+        for bad in ("99999999999999999999", "1 2", "-1"):
+            r, out = self.c.monitor("seek " + bad)
+            self.assertIn("usage: monitor seek N (an event index, 0..%d)" % end, out, bad)
+        self.assertRegex(self.c.monitor("when")[1], r"^event 0 of")
+        # past the end: to the end, and it says so
+        out = self.c.monitor("seek %d" % (end + 5))[1]
+        self.assertIn("event %d is past the end of history" % (end + 5), out)
+        self.assertRegex(out, r"\nevent %d of %d" % (end, end))
+        self.assertRegex(self.c.monitor("seek %d" % end)[1], r"^event %d of %d" % (end, end))
+        # an argument to a command that takes none is an error, not ignored
+        for cmd in ("when now", "warps 3", "checkpoint foo", "stats x", "config y"):
+            r, out = self.c.monitor(cmd)
+            self.assertIn("takes no argument", out, cmd)
+        self.assertNotRegex(self.c.monitor("checkpoint foo")[1], r"checkpoint \d+ at event")
+        self.c.monitor("seek 0")
 
     def test_random_packets(self):
         """hundreds of random well-framed packets and raw noise: the server answers each and survives"""
