@@ -36,8 +36,10 @@ $(KLIB)/vx_syscalls.o: kernel/src/vx_syscalls.c $(VXRT_HDRS)
 $(KLIB)/%.o: kernel/src/% $(VXRT_HDRS)
 	@mkdir -p $(@D)
 	$(RISCV_CC) $(VXRT_FLAGS) -c $< -o $@
-$(KLIB)/libvxrt.a: $(VXRT_LIB_OBJS)
-	rm -f $@ && $(RISCV_AR) rcs $@ $^
+# vxcc takes the prebuilt runtime only when libvxrt.a is newer than every runtime
+# source and header, crt0.S included: the archive is made after the other objects.
+$(KLIB)/libvxrt.a: $(VXRT_LIB_OBJS) $(KLIB)/crt0.o $(KLIB)/vx_syscalls.o
+	rm -f $@ && $(RISCV_AR) rcs $@ $(VXRT_LIB_OBJS)
 
 # Examples are built with vxcc itself, so the driver is exercised by every build.
 # (each also gets NAME.vxbin, the Vortex image).
