@@ -17,6 +17,8 @@
 #   vx-lane L               select lane L of the current warp
 #   vx-checkpoint           remember this position;  vx-restart N goes back to it
 #   vx-info-dm              Debug Module state recorded in the trace
+#   vx-tls NAME             a runtime thread-local (blockIdx, threadIdx, ...) of the
+#                           current lane; also $vx_tls("NAME") in expressions
 # and every 'monitor' command of vxreplay ('monitor help').
 
 # Reverse stepping sends one packet per instruction; keep breakpoints in the
@@ -123,9 +125,21 @@ def _vx_thread(tid):
     return None
 
 
+def _vx_int(text, what):
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise gdb.GdbError("%s must be a number, not '%s'" % (what, text))
+
+
 def _vx_select(gwarp, lane):
     cfg = _vx_config()
     nt = int(cfg.get("threads", "1"))
+    nw = int(cfg.get("clusters", "1")) * int(cfg.get("cores", "1")) * int(cfg.get("warps", "1"))
+    if not 0 <= gwarp < nw:
+        raise gdb.GdbError("no warp %d: global warps are 0..%d" % (gwarp, nw - 1))
+    if not 0 <= lane < nt:
+        raise gdb.GdbError("no lane %d: lanes are 0..%d" % (lane, nt - 1))
     per_warp = cfg.get("gdb_thread") == "warp"
     tid = 1 + gwarp if per_warp else 1 + gwarp * nt + lane
     gdb.execute("info threads", to_string=True)
@@ -162,7 +176,7 @@ class VxThread(gdb.Command):
         a = gdb.string_to_argv(arg)
         if len(a) != 2:
             raise gdb.GdbError("usage: vx-thread WARP LANE")
-        _vx_select(int(a[0], 0), int(a[1], 0))
+        _vx_select(_vx_int(a[0], "WARP"), _vx_int(a[1], "LANE"))
 
 
 class VxWarp(gdb.Command):
@@ -176,7 +190,7 @@ class VxWarp(gdb.Command):
         if len(a) != 1:
             raise gdb.GdbError("usage: vx-warp WARP")
         _, lane = _vx_current()
-        _vx_select(int(a[0], 0), lane)
+        _vx_select(_vx_int(a[0], "WARP"), lane)
 
 
 class VxLane(gdb.Command):
@@ -190,7 +204,7 @@ class VxLane(gdb.Command):
         if len(a) != 1:
             raise gdb.GdbError("usage: vx-lane LANE")
         gw, _ = _vx_current()
-        _vx_select(gw, int(a[0], 0))
+        _vx_select(gw, _vx_int(a[0], "LANE"))
 
 
 class VxSeek(gdb.Command):

@@ -585,6 +585,15 @@ R["lanes"] = []
 for l in range(NT):
     ex("vx-lane %d" % l)
     R["lanes"].append([val("x"), val("$vx_tls(\\"blockIdx\\").x")])
+before = tid()
+R["bad"] = []
+for cmd in ("vx-lane %d" % NT, "vx-lane -1", "vx-lane x", "vx-thread 999 0", "vx-warp 1 2"):
+    try:
+        ex(cmd)
+        R["bad"].append([cmd, "accepted"])
+    except gdb.error as e:
+        R["bad"].append([cmd, str(e)])
+R["same"] = tid() == before
 hint = ex("vx-tls blockIdx")
 expr = re.search(r"blockIdx\\.x: (.*)", hint).group(1).strip()
 ex("break leaf if %s == 13" % expr)
@@ -597,6 +606,14 @@ R["hit"] = [val("x"), func(), st.get("thread") == tid()]
         for x, bx in R["lanes"]:
             self.assertEqual(bx, x)
         self.assertEqual(len({x for x, _ in R["lanes"]}), 4)
+        # a lane or warp that does not exist is refused with a message, nothing moves
+        msgs = dict(R["bad"])
+        self.assertEqual(msgs["vx-lane 4"], "no lane 4: lanes are 0..3")
+        self.assertEqual(msgs["vx-lane -1"], "no lane -1: lanes are 0..3")
+        self.assertEqual(msgs["vx-lane x"], "LANE must be a number, not 'x'")
+        self.assertRegex(msgs["vx-thread 999 0"], r"^no warp 999: global warps are 0\.\.\d+$")
+        self.assertEqual(msgs["vx-warp 1 2"], "usage: vx-warp WARP")
+        self.assertTrue(R["same"], "a refused selection leaves the thread selected")
         self.assertIn("target evals", R["info"])
         self.assertEqual(R["hit"], [13, "leaf", True])
 
