@@ -308,6 +308,19 @@ class Filters(unittest.TestCase):
         self.assertIn("_ZN4math4overEf", r.stderr)
         r = vxtest.run([vxtest.prog("vxdump"), "--pc", "_ZN4math4overEf", trace])
         self.assertEqual(r.returncode, 0, r.stderr)
+        # the listing and the summary show nm -C's names without the parameters; the
+        # overloads, which that would confuse, their ELF names; JSON the ELF names
+        col, lines = listing(trace, "--pc", "math::inner::deep")
+        self.assertTrue(lines and all("<math::inner::deep" in ln for ln in lines), lines[:2])
+        col, lines = listing(trace, "--pc", "cube")
+        self.assertTrue(lines and all("<(anonymous namespace)::cube" in ln for ln in lines))
+        col, lines = listing(trace, "--pc", "_ZN4math4overEi")
+        self.assertTrue(lines and all("<_ZN4math4overEi" in ln for ln in lines))
+        summ = vxtest.run([vxtest.prog("vxdump"), "--summary", trace]).stdout
+        for shown in ("math::square", "(anonymous namespace)::cube", "math::id3", "twice",
+                      "_ZN4math4overEi", "_ZN4math4overEf"):
+            self.assertRegex(summ, r"\s%s\n" % re.escape(shown))
+        self.assertEqual([e["symbol"] for e in t6kit.events(trace, "--pc", "twice")][:1], ["_ZL5twicei"])
 
     def test_branch_targets(self):
         """direct branches and jal show where they go, with the symbol (as objdump does)"""

@@ -206,7 +206,7 @@ static fn_row *fn_rows(const vxd_summary *s, size_t *n)
 
 static const char *fn_name(const vxd_summary *s, size_t i)
 {
-    return i < s->syms->n ? s->syms->syms[i].name : "(no symbol)";
+    return i < s->syms->n ? s->syms->syms[i].shown : "(no symbol)";
 }
 
 static double ratio(uint64_t a, uint64_t b)

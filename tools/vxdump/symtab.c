@@ -42,6 +42,8 @@ static int boring(const char *n)
     return !n[0] || n[0] == '$' || !strncmp(n, ".L", 2) || !strncmp(n, "__tls", 5);
 }
 
+static vx_err name_symbols(vxd_symtab *t);
+
 static vx_err collect(Elf *e, vxd_symtab *t, char *msg, size_t cap)
 {
     Elf_Scn *scn = NULL;
@@ -99,10 +101,10 @@ static vx_err collect(Elf *e, vxd_symtab *t, char *msg, size_t cap)
             err = VX_ERR_NOMEM;
             goto out;
         }
-        size_t l = strlen(s->name);
-        if (l > t->maxlen) t->maxlen = l;
+        s->shown = s->name;
         t->n++;
     }
+    err = name_symbols(t);
 out:
     if (err == VX_ERR_NOMEM && msg && cap) snprintf(msg, cap, "out of memory reading symbols");
     free(c);
@@ -139,8 +141,10 @@ vx_err vxd_symtab_load(vxd_symtab *t, uint8_t kind, const uint8_t *image, size_t
 void vxd_symtab_release(vxd_symtab *t)
 {
     if (!t) return;
-    for (size_t i = 0; i < t->n; i++)
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->syms[i].shown != t->syms[i].name) free(t->syms[i].shown);
         free(t->syms[i].name);
+    }
     free(t->syms);
     memset(t, 0, sizeof *t);
 }
@@ -186,9 +190,9 @@ size_t vxd_symtab_format(const vxd_symtab *t, uint32_t pc, char *buf, size_t cap
     if (!s)
         n = snprintf(buf, cap, "%s", "");
     else if (off)
-        n = snprintf(buf, cap, "<%s+0x%x>", s->name, off);
+        n = snprintf(buf, cap, "<%s+0x%x>", s->shown, off);
     else
-        n = snprintf(buf, cap, "<%s>", s->name);
+        n = snprintf(buf, cap, "<%s>", s->shown);
     return n < 0 ? 0 : (size_t)n;
 }
 
@@ -281,13 +285,93 @@ static size_t mangled_parts(const char *sym, name_part *parts)
     return n;
 }
 
-/* Does component c of a mangled name spell w (w[0..wn), as a user writes it)? */
-static bool part_is(const name_part *c, const char *w, size_t wn)
+/* Component c of a mangled name as a user writes it: the anonymous namespace is
+ * "(anonymous namespace)". */
+static name_part part_spelling(const name_part *c)
 {
     static const char anon[] = "_GLOBAL__N_1", shown[] = "(anonymous namespace)";
     if (c->n == sizeof anon - 1 && !memcmp(c->s, anon, c->n))
-        return wn == sizeof shown - 1 && !memcmp(w, shown, wn);
-    return c->n == wn && !memcmp(c->s, w, wn);
+        return (name_part){shown, sizeof shown - 1};
+    return *c;
+}
+
+/* Does component c of a mangled name spell w (w[0..wn), as a user writes it)? */
+static bool part_is(const name_part *c, const char *w, size_t wn)
+{
+    const name_part u = part_spelling(c);
+    return u.n == wn && !memcmp(u.s, w, wn);
+}
+
+/* "ns::f" for a mangled symbol whose name mangled_parts reads (malloc'd); NULL when it
+ * is not one (*oom: out of memory). */
+static char *qualified_name(const char *sym, bool *oom)
+{
+    name_part parts[VXD_MAX_PARTS];
+    size_t n = mangled_parts(sym, parts), len = 0;
+    if (!n) return NULL;
+    for (size_t i = 0; i < n; i++)
+        len += part_spelling(&parts[i]).n + 2;
+    char *q = malloc(len), *p = q;
+    if (!q) {
+        *oom = true;
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const name_part u = part_spelling(&parts[i]);
+        if (i) {
+            memcpy(p, "::", 2);
+            p += 2;
+        }
+        memcpy(p, u.s, u.n);
+        p += u.n;
+    }
+    *p = 0;
+    return q;
+}
+
+typedef struct shown_cand {
+    const char *s;
+    size_t i;
+} shown_cand;
+
+static int shown_cmp(const void *a, const void *b)
+{
+    return strcmp(((const shown_cand *)a)->s, ((const shown_cand *)b)->s);
+}
+
+/* Give each symbol its shown name: the qualified name of a mangled C++ function unless
+ * another symbol would be shown the same (overloads keep their ELF names). */
+static vx_err name_symbols(vxd_symtab *t)
+{
+    shown_cand *c = malloc((t->n ? t->n : 1) * sizeof *c);
+    if (!c) return VX_ERR_NOMEM;
+    for (size_t i = 0; i < t->n; i++) {
+        bool oom = false;
+        char *q = qualified_name(t->syms[i].name, &oom);
+        if (oom) {
+            free(c);
+            return VX_ERR_NOMEM;
+        }
+        if (q) t->syms[i].shown = q;
+        c[i] = (shown_cand){t->syms[i].shown, i};
+    }
+    qsort(c, t->n, sizeof *c, shown_cmp);
+    for (size_t i = 0, j; i < t->n; i = j) {
+        for (j = i + 1; j < t->n && !strcmp(c[j].s, c[i].s); j++)
+            ;
+        if (j - i < 2) continue;
+        for (size_t k = i; k < j; k++) {
+            vxd_sym *s = &t->syms[c[k].i];
+            if (s->shown != s->name) free(s->shown);
+            s->shown = s->name;
+        }
+    }
+    free(c);
+    for (size_t i = 0; i < t->n; i++) {
+        size_t l = strlen(t->syms[i].shown);
+        if (l > t->maxlen) t->maxlen = l;
+    }
+    return VX_OK;
 }
 
 bool vxd_symtab_matches(const vxd_sym *sym, const char *name)

@@ -19,13 +19,15 @@
 typedef struct vxd_sym {
     uint32_t addr;
     uint32_t size; /* 0: unknown, the symbol extends to the next one */
-    char *name;
+    char *name;    /* as in the ELF (JSON output, matching) */
+    char *shown;   /* for people: a C++ function's qualified name (ns::f), when no other
+                      symbol has that name; else the ELF name (then the same pointer) */
 } vxd_sym;
 
 typedef struct vxd_symtab {
     vxd_sym *syms; /* sorted by address, one per address */
     size_t n;
-    size_t maxlen; /* longest name */
+    size_t maxlen; /* longest shown name */
 } vxd_symtab;
 
 /*
@@ -45,7 +47,7 @@ const vxd_sym *vxd_symtab_lookup(const vxd_symtab *t, uint32_t pc, uint32_t *off
 /* Index of the symbol containing pc in t->syms, or t->n when none. */
 size_t vxd_symtab_index(const vxd_symtab *t, uint32_t pc);
 
-/* "<main+0x14>", "<main>" or "" when pc has no symbol; snprintf conventions. */
+/* "<main+0x14>", "<main>" or "" when pc has no symbol (shown names); snprintf conventions. */
 size_t vxd_symtab_format(const vxd_symtab *t, uint32_t pc, char *buf, size_t cap);
 
 /* The symbol called name, or NULL. */

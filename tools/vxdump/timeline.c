@@ -167,7 +167,7 @@ static void close_slice(vxd_timeline *tl, size_t g, uint64_t end)
     switch (t->state) {
     case ST_RUN:
         if (t->fn < tl->syms->n) {
-            const char *n = tl->syms->syms[t->fn].name;
+            const char *n = tl->syms->syms[t->fn].shown;
             vxd_sb_json_str(&b, n, strlen(n));
         } else {
             snprintf(nm, sizeof nm, "code without symbols (from pc 0x%08" PRIx32 ")", t->pc0);
