@@ -1631,7 +1631,8 @@ static void mon_console(vx_gdbserver *s, text *t, const char *arg)
     uint64_t now = vx_engine_now(s->e);
     vx_err err = vx_engine_console(s->e, now, con_line, &c);
     size_t first = c.total > c.keep ? c.total - c.keep : 0;
-    if (first) tprintf(t, "(%zu earlier lines; monitor console all)\n", first);
+    if (first)
+        tprintf(t, "(%zu earlier line%s; monitor console all)\n", first, first == 1 ? "" : "s");
     for (size_t i = first; i < c.total; i++)
         tprintf(t, "%s\n", c.ring[i % c.keep] ? c.ring[i % c.keep] : "(line lost: out of memory)");
     if (unfinished.len) tprintf(t, "%.*s", (int)unfinished.len, unfinished.buf);

@@ -206,6 +206,12 @@ class Filters(unittest.TestCase):
         self.assertEqual(indexes(listing(T["regs"], "--from", "5", "--to", "9")[1]), [5, 6, 7, 8, 9])
         self.assertEqual(indexes(listing(T["regs"], "--from", "27")[1]), [27, 28, 29])
         self.assertEqual(listing(T["regs"], "--from", "1000")[1], [])
+        # an empty selection past the end is not an error, but vxdump says why it is empty
+        r = vxtest.run([vxtest.prog("vxdump"), "--from", "1000", T["regs"]])
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("no event at or after --from 1000 (the last is 29)", r.stderr)
+        r = vxtest.run([vxtest.prog("vxdump"), "--from", "29", T["regs"]])
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
         # the summary's range: --from alone ends at the last event (index 29, the END)
         self.assertEqual(t6kit.summary(T["regs"], "--from", "27")["range"], {"from": 27, "to": 29})
         self.assertEqual(t6kit.summary(T["regs"], "--from", "5", "--to", "9")["range"],

@@ -538,7 +538,9 @@ int main(int argc, char **argv)
 
     const vx_event *ev;
     uint64_t last_cycle = 0, shown = 0, last_index = o.from;
+    bool any = false;
     while ((e = vx_trace_reader_next(r, &ev)) == VX_OK) {
+        any = true;
         if (o.has_to && ev->index > o.to) break;
         last_cycle = ev->cycle;
         last_index = ev->index;
@@ -563,6 +565,11 @@ int main(int argc, char **argv)
         fflush(stdout);
         fprintf(stderr, "%s: %s\n", prog, vx_trace_reader_errmsg(r));
         status = VX_EXIT_USAGE;
+    } else if (o.has_from && !any) {
+        /* not an error (an empty selection), but say why nothing came */
+        fprintf(stderr, "%s: %s: no event at or after --from %" PRIu64, prog, o.trace, o.from);
+        if (ts.records) fprintf(stderr, " (the last is %" PRIu64 ")", ts.records - 1);
+        fputc('\n', stderr);
     }
     if (tl) {
         vxd_timeline_finish(tl, last_cycle);

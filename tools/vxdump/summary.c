@@ -334,8 +334,8 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
     fprintf(out, "trace       %s: %" PRIu64 " bytes, %s, format %u.%u, recorded by vxrr %s\n",
             f->path, ts->file_bytes, ts->complete ? "complete" : "INCOMPLETE (cut off)", h->major,
             h->minor, h->sim_version ? h->sim_version : "?");
-    fprintf(out, "            %" PRIu64 " event chunks, %" PRIu64 " keyframes", ts->chunks,
-            ts->keyframes);
+    fprintf(out, "            %" PRIu64 " event chunk%s, %" PRIu64 " keyframe%s", ts->chunks,
+            ts->chunks == 1 ? "" : "s", ts->keyframes, ts->keyframes == 1 ? "" : "s");
     if (ts->raw_bytes && ts->file_bytes) {
         /* a short run of a big platform: the keyframe outweighs its commits */
         const double q = (double)ts->raw_bytes / (double)ts->file_bytes;
