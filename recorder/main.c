@@ -29,7 +29,8 @@ static void usage(FILE *f)
             "  -f, --force               overwrite an existing trace\n"
             "      --keyframe-interval N a full-state keyframe every N issues (default %u;\n"
             "                            0 = only the one at the start)\n"
-            "      --chunk-size BYTES    raw bytes per compressed chunk (default %u)\n"
+            "      --chunk-size SIZE     raw bytes per compressed chunk, 64..64M, suffix K/M\n"
+            "                            (default %u)\n"
             "      --no-compress         store chunks uncompressed\n"
             "      --writer-thread       encode and write the trace in a second thread (the\n"
             "                            default when 2 or more CPUs are online; the trace is\n"
@@ -62,8 +63,8 @@ static void usage(FILE *f)
             "exit status: recording: the kernel's exit code (mod 256) when it finished;\n"
             "2 usage or input error (or the trace exists); 3 kernel fault (recorded: the trace\n"
             "ends with it); 4 --max-cycles reached; 130 interrupted (the trace ends there).\n"
-            "--verify: 0 the trace matches, 1 it diverges (the first difference is\n"
-            "reported), 2 error.\n",
+            "--verify: 0 the trace matches (a cut-off trace: up to its last complete\n"
+            "chunk, with a note), 1 it diverges (the first difference is reported), 2 error.\n",
             vx_cli_run_help(), VX_TRACE_DEFAULT_KEYFRAME_ISSUES, VX_TRACE_DEFAULT_CHUNK);
 }
 
