@@ -23,6 +23,7 @@ typedef struct dump_req {
     uint32_t addr;
     uint64_t len;
     const char *file;
+    FILE *f; /* opened before the run, so that an unwritable FILE is known at once */
 } dump_req;
 
 typedef struct tracer {
@@ -178,6 +179,7 @@ static void trace_event(void *ctx, const vx_event *ev)
     fprintf(f, "\n");
 }
 
+/* 0, -1 when v is not ADDR:LEN=FILE, -2 when the range passes 4 GiB. */
 static int parse_dump(const char *v, dump_req *d)
 {
     const char *colon = strchr(v, ':'), *eq = colon ? strchr(colon, '=') : NULL;
@@ -190,12 +192,13 @@ static int parse_dump(const char *v, dump_req *d)
     memcpy(l, colon + 1, nl);
     l[nl] = 0;
     if (!vx_cli_parse_u32(a, &d->addr) || !vx_cli_parse_u64(l, true, &d->len)) return -1;
-    if ((uint64_t)d->addr + d->len > (1ull << 32)) return -1;
+    if ((uint64_t)d->addr + d->len > (1ull << 32)) return -2;
     d->file = eq + 1;
+    d->f = NULL;
     return 0;
 }
 
-static int do_dumps(vx_sim *s, const dump_req *d, size_t n)
+static int do_dumps(vx_sim *s, dump_req *d, size_t n)
 {
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
@@ -212,8 +215,11 @@ static int do_dumps(vx_sim *s, const dump_req *d, size_t n)
             rc = 2;
             continue;
         }
-        FILE *f = fopen(d[i].file, "wb");
-        if (!f || fwrite(buf, 1, d[i].len, f) != d[i].len || fclose(f) != 0) {
+        FILE *f = d[i].f;
+        d[i].f = NULL;
+        bool ok = fwrite(buf, 1, d[i].len, f) == d[i].len;
+        if (fclose(f) != 0) ok = false;
+        if (!ok) {
             fprintf(stderr, "%s: cannot write '%s': %s\n", prog, d[i].file, strerror(errno));
             rc = 2;
         }
@@ -291,7 +297,13 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--dump") || !strncmp(a, "--dump=", 7)) {
             const char *v = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
             dump_req d;
-            if (!v || parse_dump(v, &d)) {
+            int pe = v ? parse_dump(v, &d) : -1;
+            if (pe == -2) {
+                fprintf(stderr, "%s: --dump '%s': the range runs past the 4 GiB address space\n",
+                        prog, v);
+                goto out;
+            }
+            if (pe) {
                 fprintf(stderr, "%s: --dump wants ADDR:LEN=FILE (got '%s')\n", prog, v ? v : "");
                 goto out;
             }
@@ -346,6 +358,14 @@ int main(int argc, char **argv)
         vx_sim_set_observer(s, trace_event, &tr, 0);
     }
 
+    for (size_t i = 0; i < ndumps; i++) {
+        if (!(dumps[i].f = fopen(dumps[i].file, "wb"))) {
+            fprintf(stderr, "%s: --dump: cannot write '%s': %s\n", prog, dumps[i].file,
+                    strerror(errno));
+            rc = 2;
+            goto out;
+        }
+    }
     vx_stop stop;
     if (dm) {
         vx_dmserver_opts o = {dm_bind ? dm_bind : "127.0.0.1", dm_port, on_listen, NULL};
@@ -391,6 +411,8 @@ out:
     vx_disasm_free(tr.dis);
     vx_sim_free(s);
     vx_cli_run_release(&run);
+    for (size_t i = 0; i < ndumps; i++)
+        if (dumps[i].f) fclose(dumps[i].f);
     free(dumps);
     return rc;
 }
