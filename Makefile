@@ -8,6 +8,8 @@
 #   make demo            install missing packages, build, run the end-to-end demo
 #   make bench           benchmarks (release build), prints measured ratios
 #   make fuzz            libFuzzer harnesses (clang), FUZZ_TIME seconds each
+#   make check [T=tests/tNNNN-x.py]  the suite (or one file) against this MODE only, no set-up
+#   make refresh-goldens re-record tests/golden/'s traces after an intended behaviour change
 #   make kernels         build the example kernels into build/kernels/
 #   make install PREFIX=/usr/local
 #   make check-format / format / clean
