@@ -259,6 +259,12 @@ class Filters(unittest.TestCase):
         """--pc by address, by symbol+offset, and a whole function"""
         self.assertEqual(indexes(listing(T["regs"], "--pc", "0x80000038")[1]), [14, 16])
         self.assertEqual(indexes(listing(T["regs"], "--pc", "_start+0x38")[1]), [14, 16])
+        # an offset between instructions, or hex without 0x: refused with a reason
+        for arg, why in (("_start+0x3a", "'_start+0x3a' is 0x8000003a, not an instruction's address"),
+                         ("80000038", "no symbol '80000038' in the kernel of this trace (an address in hex is written 0x...)")):
+            r = vxtest.run([vxtest.prog("vxdump"), "--pc", arg, T["regs"]])
+            self.assertEqual(r.returncode, 2, arg)
+            self.assertIn(why, r.stderr)
         spin = [f for f in t6kit.nm_functions(K["t6-bar"]) if f[2] == "spin"][0]
         ev = t6kit.events(T["bar"])
         want = [e["index"] for e in ev if e["type"] == "issue" and spin[0] <= e["pc"] < spin[0] + spin[1]]

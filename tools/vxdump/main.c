@@ -298,7 +298,16 @@ static int parse_pc(const char *s, const vxd_symtab *syms, uint32_t *lo, uint32_
     }
     if (!sym) {
         fprintf(stderr, "%s: --pc: no symbol '%s' in the kernel of this trace%s\n", prog, name,
-                syms->n ? "" : " (it has no symbol table)");
+                !syms->n                           ? " (it has no symbol table)"
+                : name[0] >= '0' && name[0] <= '9' ? " (an address in hex is written 0x...)"
+                                                   : "");
+        return -1;
+    }
+    if (has_off && ((sym->addr + off) & 3)) {
+        fprintf(stderr,
+                "%s: --pc: '%s' is 0x%08" PRIx32
+                ", not an instruction's address (a multiple of 4)\n",
+                prog, s, sym->addr + off);
         return -1;
     }
     if (has_off) {
