@@ -259,9 +259,11 @@ class Filters(unittest.TestCase):
         """--pc by address, by symbol+offset, and a whole function"""
         self.assertEqual(indexes(listing(T["regs"], "--pc", "0x80000038")[1]), [14, 16])
         self.assertEqual(indexes(listing(T["regs"], "--pc", "_start+0x38")[1]), [14, 16])
-        # an offset between instructions, or hex without 0x: refused with a reason
+        # a PC copied from the listing (8 hex digits) is hex
+        self.assertEqual(indexes(listing(T["regs"], "--pc", "80000038")[1]), [14, 16])
+        # an offset between instructions, or other hex without 0x: refused with a reason
         for arg, why in (("_start+0x3a", "'_start+0x3a' is 0x8000003a, not an instruction's address"),
-                         ("80000038", "no symbol '80000038' in the kernel of this trace (an address in hex is written 0x...)")):
+                         ("8000003c0", "no symbol '8000003c0' in the kernel of this trace (an address in hex is written 0x...)")):
             r = vxtest.run([vxtest.prog("vxdump"), "--pc", arg, T["regs"]])
             self.assertEqual(r.returncode, 2, arg)
             self.assertIn(why, r.stderr)

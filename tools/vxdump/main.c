@@ -84,8 +84,9 @@ static void usage(FILE *f)
             "      --to N              stop after event index N\n"
             "      --warp W[,W...]     only warp W: CORE:WARP or a global warp id\n"
             "      --lane L            only events where lane L is active, and only its values\n"
-            "      --pc ADDR|SYM[+OFF] only issues at that PC; a bare function name selects\n"
-            "                          every PC in the function (C++: ns::f or f, unmangled)\n"
+            "      --pc ADDR|SYM[+OFF] only issues at that PC (ADDR: 0x..., or 8 hex digits as\n"
+            "                          listed); a bare function name selects every PC in\n"
+            "                          the function (C++: ns::f or f, unmangled)\n"
             "      --kind K[,K...]     only these kinds of events: issue, commit, mem, wctl,\n"
             "                          barrier, split, diverge, console, fault, dm, end, all\n\n"
             "output:\n"
@@ -264,7 +265,10 @@ static bool in_warps(const warpset *ws, uint32_t g)
 static int parse_pc(const char *s, const vxd_symtab *syms, uint32_t *lo, uint32_t *hi)
 {
     uint32_t v;
-    if (vx_cli_parse_u32(s, &v)) {
+    /* eight hex digits, as the listing prints a PC, are hex without the 0x */
+    const bool hex8 = strlen(s) == 8 && strspn(s, "0123456789abcdefABCDEF") == 8;
+    if (hex8) v = (uint32_t)strtoul(s, NULL, 16);
+    if (hex8 || vx_cli_parse_u32(s, &v)) {
         *lo = v;
         *hi = v + 1;
         return 0;
