@@ -819,7 +819,13 @@ static vx_err dec_seek(vx_trace_reader *r, vxt_dec *d, uint64_t index)
      * in the first one that starts at or after it. */
     size_t ci = lower_chunk(r, index);
     if (ci > 0) ci--;
-    dec_position(d, ci, ci < r->nchunks ? r->chunks[ci].key : 0);
+    /* Already inside chunk ci or a later one, with every event returned so far before
+     * index (the next issue's index is below it, and a DM or END record carries the
+     * index of the issue after it): decode on from here instead of from ci's start.
+     * Readers that seek a little forward again and again (vxdiff's context) then
+     * decode each event once. */
+    const bool onward = d->loaded && !d->pending && !d->ended && d->chunk >= ci && d->index < index;
+    if (!onward) dec_position(d, ci, ci < r->nchunks ? r->chunks[ci].key : 0);
     for (;;) {
         const vx_event *ev;
         vx_err e = dec_next(r, d, &ev);
