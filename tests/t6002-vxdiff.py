@@ -226,6 +226,36 @@ class ChangedKernel(unittest.TestCase):
         self.assertTrue(lines[at + 1].startswith("- ") and int(lines[at + 1][2:].split()[0]) == 5, lines)
         self.assertTrue(lines[at + 2].startswith("+ ") and int(lines[at + 2][2:].split()[0]) == 5, lines)
 
+    def test_context_of_every_difference(self):
+        """--max 0: every difference's context is exactly the events around it in each trace,
+        for contexts wider than the distance between differences and than 64 events"""
+        src = os.path.join(D, "dense.c")
+        with open(src, "w") as f:   # every iteration's sum depends on the input word
+            f.write("int main(void) { volatile unsigned *in = (volatile unsigned *)0x20014;\n"
+                    "  unsigned s = 0; for (int i = 0; i < 60; i++) s += *in * i;\n"
+                    "  return s & 3; }\n")
+        elf = os.path.join(D, "dense.elf")
+        r = vxtest.run([vxtest.prog("vxcc"), "-O1", "-o", elf, src])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        a = rec(elf, "dense-a.vxt", ["-w", "1", "-t", "1"] + load("in1.bin"))
+        b = rec(elf, "dense-b.vxt", ["-w", "1", "-t", "1"] + load("in2.bin"))
+        ev = {k: t6kit.events(t) for k, t in (("a", a), ("b", b))}
+        for c in (1, 4, 70):
+            rc, objs, err = diff_json("--max", "0", "-C", str(c), "--ignore", "header", a, b)
+            self.assertEqual(rc, 1, err)
+            d = [o for o in objs if o["type"] == "difference"]
+            self.assertGreater(len(d), 50)
+            for o in d:
+                for k in ("a", "b"):
+                    at = o["index_" + k]
+                    idx = [e["index"] for e in ev[k]]
+                    want_before = [i for i in idx if i < at][-c:]
+                    want_after = [i for i in idx if i > at][:c] if o[k] else []
+                    self.assertEqual([e["index"] for e in o["before_" + k]], want_before, (c, at, k))
+                    self.assertEqual([e["index"] for e in o["after_" + k]], want_after, (c, at, k))
+                    if o[k]:
+                        self.assertEqual(o["before_" + k][-1:], [e for e in ev[k] if e["index"] == at - 1][-1:])
+
     def test_ignore(self):
         """--ignore header leaves the image out; regs,mem,header makes these two equal"""
         rc, objs, err = diff_json("--ignore", "header", self.a, self.b)

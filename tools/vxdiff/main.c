@@ -51,6 +51,15 @@ typedef struct side {
     const char *path;
     vx_trace_reader *r;    /* the comparison */
     vx_trace_reader *view; /* context rendering (seeks) */
+    /* lockstep: the compared events last rendered for context, consecutive, the view
+     * reader standing right after the last one (so that the context of differences
+     * close together is read once, not sought again for each) */
+    pos *wpos;
+    char **wline;
+    size_t wlen, wcap;
+    uint64_t vindex; /* the view's last event read, for its ord */
+    uint32_t vord;
+    bool vstarted, vended;
     const vx_trace_header *h;
     vx_trace_summary ts;
     vxd_symtab syms;
@@ -438,10 +447,10 @@ static void free_list(char **l)
     free(l);
 }
 
-static void json_array(vxd_sb *b, char **l)
+static void json_array(vxd_sb *b, char **l, size_t n)
 {
     vxd_sb_putc(b, '[');
-    for (size_t i = 0; l && l[i]; i++) {
+    for (size_t i = 0; l && i < n && l[i]; i++) {
         if (i) vxd_sb_putc(b, ',');
         vxd_sb_puts(b, l[i]);
     }
@@ -452,15 +461,15 @@ static void json_array(vxd_sb *b, char **l)
  * Report one difference.  ea/eb: the two events (NULL: that stream ended), already
  * rendered into d->la / d->lb; before/after: positions of the context on each side.
  */
-static void report(differ *d, const char *title, const vxf_items *it, const ctxlist before[2],
-                   const ctxlist after[2], const char *warpinfo)
+typedef struct lines {
+    char **v; /* v[0..n) (NULL: could not be rendered) */
+    size_t n;
+} lines;
+
+static void report_lines(differ *d, const char *title, const vxf_items *it, const lines before[2],
+                         const lines after[2], const char *warpinfo)
 {
-    if (d->o.quiet) return;
-    char **bl[2], **al[2];
-    for (int k = 0; k < 2; k++) {
-        bl[k] = render_list(d, k, &before[k]);
-        al[k] = render_list(d, k, &after[k]);
-    }
+    char **bl[2] = {before[0].v, before[1].v}, **al[2] = {after[0].v, after[1].v};
     if (d->o.json) {
         vxd_sb out = {0};
         vxd_sb_printf(&out, "{\"type\":\"difference\",\"mode\":\"%s\"",
@@ -473,10 +482,10 @@ static void report(differ *d, const char *title, const vxf_items *it, const ctxl
         vxd_sb_printf(&out, ",\"a\":%s,\"b\":%s", d->la.s ? d->la.s : "null",
                       d->lb.s ? d->lb.s : "null");
         const char *names[4] = {"before_a", "before_b", "after_a", "after_b"};
-        char **lists[4] = {bl[0], bl[1], al[0], al[1]};
+        const lines *lists[4] = {&before[0], &before[1], &after[0], &after[1]};
         for (int i = 0; i < 4; i++) {
             vxd_sb_printf(&out, ",\"%s\":", names[i]);
-            json_array(&out, lists[i]);
+            json_array(&out, lists[i]->v, lists[i]->n);
         }
         vxd_sb_putc(&out, '}');
         if (out.s) puts(out.s);
@@ -499,13 +508,127 @@ static void report(differ *d, const char *title, const vxf_items *it, const ctxl
             print_pair(i < after[0].n && al[0] ? al[0][i] : NULL,
                        i < after[1].n && al[1] ? al[1][i] : NULL);
     }
+}
+
+/* report_lines with the context given by positions, read with the view readers. */
+static void report(differ *d, const char *title, const vxf_items *it, const ctxlist before[2],
+                   const ctxlist after[2], const char *warpinfo)
+{
+    if (d->o.quiet) return;
+    lines bl[2], al[2];
     for (int k = 0; k < 2; k++) {
-        free_list(bl[k]);
-        free_list(al[k]);
+        bl[k] = (lines){render_list(d, k, &before[k]), before[k].n};
+        al[k] = (lines){render_list(d, k, &after[k]), after[k].n};
+    }
+    report_lines(d, title, it, bl, al, warpinfo);
+    for (int k = 0; k < 2; k++) {
+        free_list(bl[k].v);
+        free_list(al[k].v);
     }
 }
 
 /* ---- lockstep ---------------------------------------------------------------------------------------- */
+
+static bool pos_eq(pos a, pos b)
+{
+    return a.valid && b.valid && a.index == b.index && a.ord == b.ord;
+}
+
+static void window_drop(side *s, size_t n)
+{
+    for (size_t i = 0; i < n && i < s->wlen; i++)
+        free(s->wline[i]);
+    if (n >= s->wlen) {
+        s->wlen = 0;
+        return;
+    }
+    memmove(s->wpos, s->wpos + n, (s->wlen - n) * sizeof *s->wpos);
+    memmove(s->wline, s->wline + n, (s->wlen - n) * sizeof *s->wline);
+    s->wlen -= n;
+}
+
+/* Read the view's next compared event into the window; false at the end or on error. */
+static bool window_read(differ *d, int k)
+{
+    side *s = &d->s[k];
+    vx_trace_reader *v = view_of(d, k);
+    const vx_event *e;
+    while (v && !s->vended) {
+        if (vx_trace_reader_next(v, &e)) {
+            s->vended = true;
+            break;
+        }
+        s->vord = s->vstarted && e->index == s->vindex ? s->vord + 1 : 0;
+        s->vstarted = true;
+        s->vindex = e->index;
+        if (!vxf_compared(e, &d->ctx)) continue;
+        if (s->wlen == s->wcap) return false; /* sized for the context: cannot happen */
+        render(d, k, e, &d->line);
+        s->wpos[s->wlen] = (pos){e->index, s->vord, true};
+        s->wline[s->wlen] = strdup(d->line.s ? d->line.s : "");
+        s->wlen++;
+        return true;
+    }
+    return false;
+}
+
+/* Start the window at `start` (a compared event): seek the view there. */
+static void window_restart(differ *d, int k, pos start)
+{
+    side *s = &d->s[k];
+    window_drop(s, s->wlen);
+    vx_trace_reader *v = view_of(d, k);
+    s->vended = true;
+    if (!v || vx_trace_reader_seek(v, start.index)) return;
+    s->vended = false;
+    s->vstarted = false;
+    /* the events of start.index before start: read and not kept */
+    const vx_event *e;
+    for (uint32_t i = 0; i < start.ord; i++) {
+        if (vx_trace_reader_next(v, &e)) {
+            s->vended = true;
+            return;
+        }
+        s->vord = s->vstarted ? s->vord + 1 : 0;
+        s->vstarted = true;
+        s->vindex = e->index;
+    }
+}
+
+/*
+ * The rendered context of a difference at p on side k: the compared events at the
+ * positions B[0..nb) before it (consecutive, ending right before p) and the next n
+ * after it, through the window, which keeps what the last difference read.  p not
+ * valid: that side has ended, B only.
+ */
+static void window_context(differ *d, int k, const pos *B, size_t nb, pos p, size_t n,
+                           lines *before, lines *after)
+{
+    side *s = &d->s[k];
+    const pos start = nb ? B[0] : p;
+    *before = *after = (lines){NULL, 0};
+    if (!start.valid) return;
+    const size_t need = nb + (p.valid ? 1 + n : 0);
+    size_t i = 0;
+    while (i < s->wlen && !pos_eq(s->wpos[i], start))
+        i++;
+    if (i < s->wlen)
+        window_drop(s, i);
+    else
+        window_restart(d, k, start);
+    while (s->wlen < need && window_read(d, k))
+        ;
+    /* the window must hold B and p where expected; otherwise render nothing */
+    bool ok = s->wlen >= nb + (p.valid ? 1 : 0) && (!p.valid || pos_eq(s->wpos[nb], p));
+    for (size_t j = 0; ok && j < nb; j++)
+        ok = pos_eq(s->wpos[j], B[j]);
+    if (!ok) return;
+    *before = (lines){s->wline, nb};
+    if (p.valid) {
+        size_t na = s->wlen - nb - 1;
+        *after = (lines){s->wline + nb + 1, na < n ? na : n};
+    }
+}
 
 /* Positions of the next n compared events after p on side k (view reader). */
 static size_t after_positions(differ *d, int k, pos p, size_t n, pos *out, int64_t gwarp)
@@ -540,9 +663,17 @@ static void run_lockstep(differ *d)
 {
     size_t n = d->o.context;
     pos *ring[2] = {calloc(n + 1, sizeof(pos)), calloc(n + 1, sizeof(pos))};
-    pos *aft[2] = {calloc(n + 1, sizeof(pos)), calloc(n + 1, sizeof(pos))};
+    pos *tmp[2] = {calloc(n + 1, sizeof(pos)), calloc(n + 1, sizeof(pos))};
     size_t rlen = 0, rhead = 0;
-    if (!ring[0] || !ring[1] || !aft[0] || !aft[1]) {
+    bool oom = !ring[0] || !ring[1] || !tmp[0] || !tmp[1];
+    for (int k = 0; k < 2 && !oom; k++) {
+        side *s = &d->s[k];
+        s->wcap = 2 * n + 2; /* before, the event, after */
+        s->wpos = calloc(s->wcap, sizeof *s->wpos);
+        s->wline = calloc(s->wcap, sizeof *s->wline);
+        oom = !s->wpos || !s->wline;
+    }
+    if (oom) {
         fprintf(stderr, "%s: out of memory\n", prog);
         d->status = EXIT_ERROR;
         goto out;
@@ -556,26 +687,27 @@ static void run_lockstep(differ *d)
         if (!ea && !eb) break;
         vxf_items it = {0};
         vxf_cmp_events(ea, eb, &d->ctx, &it);
-        if (it.total) {
+        if (it.total && d->o.quiet) { /* counted, not shown: no context to gather */
+            d->nfound++;
+            d->ndiff++;
+            if (d->o.max && d->ndiff >= d->o.max) break;
+        } else if (it.total) {
             d->nfound++;
             d->ndiff++;
             render(d, 0, ea, &d->la);
             render(d, 1, eb, &d->lb);
-            ctxlist before[2], after[2];
-            pos tmp[2][64];
+            lines before[2], after[2];
             for (int k = 0; k < 2; k++) {
                 /* the ring in order, oldest first */
-                size_t m = rlen < 64 ? rlen : 64;
-                for (size_t i = 0; i < m; i++)
+                for (size_t i = 0; i < rlen; i++)
                     tmp[k][i] = ring[k][(rhead + (n + 1) - rlen + i) % (n + 1)];
-                before[k] = (ctxlist){tmp[k], m};
+                /* the view readers render the context, so ea / eb (main readers) stay valid */
+                pos p = (k ? eb : ea) ? (k ? pb : pa) : (pos){0, 0, false};
+                if (n)
+                    window_context(d, k, tmp[k], rlen, p, n, &before[k], &after[k]);
+                else
+                    before[k] = after[k] = (lines){NULL, 0};
             }
-            /* the rings hold indexes of events already compared; fetching them
-             * uses the view readers, so ea / eb (main readers) stay valid */
-            const vx_event *e0 = ea, *e1 = eb;
-            pos p0 = pa, p1 = pb;
-            after[0] = (ctxlist){aft[0], e0 ? after_positions(d, 0, p0, n, aft[0], -1) : 0};
-            after[1] = (ctxlist){aft[1], e1 ? after_positions(d, 1, p1, n, aft[1], -1) : 0};
             char title[160];
             if (ea && eb && ea->index == eb->index && ea->cycle == eb->cycle)
                 snprintf(title, sizeof title,
@@ -594,7 +726,7 @@ static void run_lockstep(differ *d)
             char warpinfo[160];
             snprintf(warpinfo, sizeof warpinfo, "\"index_a\":%" PRIu64 ",\"index_b\":%" PRIu64,
                      ea ? ea->index : d->s[0].last_index, eb ? eb->index : d->s[1].last_index);
-            report(d, title, &it, before, after, warpinfo);
+            report_lines(d, title, &it, before, after, warpinfo);
             if (d->o.max && d->ndiff >= d->o.max) break;
         }
         if (!ea || !eb) break;
@@ -607,8 +739,12 @@ static void run_lockstep(differ *d)
     }
 out:
     for (int k = 0; k < 2; k++) {
+        side *s = &d->s[k];
+        window_drop(s, s->wlen);
+        free(s->wpos);
+        free(s->wline);
         free(ring[k]);
-        free(aft[k]);
+        free(tmp[k]);
     }
 }
 
