@@ -121,6 +121,7 @@ struct vx_engine {
     uint32_t exit_code;
     vx_fault end_fault;
     bool fault_at_end; /* the issue at `end` is the recorded fault */
+    bool fault_after;  /* the END record's fault follows the last issue (a deadlock) */
 
     /* keyframes */
     size_t nkf;
@@ -1042,7 +1043,7 @@ static vx_err run_forward(vx_engine *e, const vx_engine_motion *m, vx_engine_sto
     bool any_step = m->step && m->step_gwarp == VX_ENGINE_ANY_WARP;
     for (;;) {
         if (at_end(e)) {
-            if (e->now != start && e->fault_at_end) {
+            if (e->now != start && (e->fault_at_end || e->fault_after)) {
                 fault_stop(e, st);
             } else {
                 memset(st, 0, sizeof *st);
@@ -1593,6 +1594,7 @@ static vx_err read_ending(vx_engine *e, const vx_trace_summary *sum)
         if (ev->kind == VX_EV_END) {
             e->exit_code = ev->exit_code;
             if (ev->fault) e->end_fault = *ev->fault;
+            e->fault_after = ev->fault && !e->fault_at_end && ev->end_status == VX_END_FAULT;
             return VX_OK;
         }
     }

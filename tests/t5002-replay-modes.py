@@ -461,6 +461,39 @@ class SmallBudget(unittest.TestCase):
         self.assertLess(high - low, (16 + 4) << 20, "peak %d vs %d bytes" % (high, low))
 
 
+class Deadlock(unittest.TestCase):
+    def test_deadlock_verify_and_replay(self):
+        """a kernel that ends in a deadlock (found after its last issue): vxrec --verify
+        accepts the trace; continuing to the end reports the fault (SIGABRT, the reason on
+        the console), then the end of history; reverse-continue goes back from there"""
+        elf = build("rrdeadlock")
+        trace = os.path.join(vxtest.tmpdir(), "rrdeadlock.vxt")
+        r = vxtest.run([vxtest.prog("vxrec"), "-q", "-f", elf, "-o", trace])
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("deadlock", r.stderr)
+        v = vxtest.run([vxtest.prog("vxrec"), "--verify", trace])
+        self.assertEqual(v.returncode, 0, v.stdout + v.stderr)
+        srv = rsplib.Server(trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            c.console = []
+            sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+            self.assertEqual((sig, f.get("replaylog")), (6, None))
+            self.assertRegex("".join(c.console), r"faults at pc 0x[0-9a-f]+: deadlock")
+            events = int(re.search(r"events=(\d+)", c.monitor("config")[1]).group(1))
+            self.assertRegex(c.monitor("when")[1], r"^event %d of %d" % (events, events))
+            sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+            self.assertEqual((sig, f.get("replaylog")), (5, "end"))
+            sig, f = rsplib.parse_stop(c.cmd("bc"))
+            self.assertEqual((sig, f.get("replaylog")), (5, "begin"))
+            c.send("D")
+            c.reply()
+            c.close()
+        finally:
+            srv.stop()
+
+
 class DamagedTraces(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -581,4 +614,5 @@ if __name__ == "__main__":
     rsplib.prerequisites()
     if not os.path.exists(vxtest.prog("vxcc")):
         vxtest.skip_all("vxcc missing")
-    vxtest.main(WatchTiming, ThreadPerWarp, StepOver, Interrupts, SmallBudget, DamagedTraces)
+    vxtest.main(WatchTiming, ThreadPerWarp, StepOver, Interrupts, SmallBudget, Deadlock,
+                DamagedTraces)
