@@ -328,6 +328,17 @@ static void refocus(vx_gdbserver *s)
     default_focus(s);
 }
 
+/* monitor seek / restart moved in time: the last stop no longer says where we are (no
+ * step over of its breakpoint can follow), and a thread picked by Hg before is
+ * forgotten as after a stop. */
+static void time_jumped(vx_gdbserver *s)
+{
+    s->have_last_stop = false;
+    s->over_valid = false;
+    s->g_pick = 0;
+    refocus(s);
+}
+
 /* ---- registers ------------------------------------------------------------------------------ */
 
 static bool read_reg(const vx_gdbserver *s, uint32_t gw, uint32_t lane, const vx_regdesc *r,
@@ -1588,7 +1599,7 @@ static void mon_seek(vx_gdbserver *s, text *t, const char *arg)
         tprintf(t, "seek failed: %s\n", m && *m ? m : vx_strerror(err));
         if (s->opts.log) fprintf(s->opts.log, "vxreplay: %s\n", m && *m ? m : vx_strerror(err));
     }
-    refocus(s);
+    time_jumped(s);
     mon_when(s, t, NULL);
 }
 
@@ -1761,7 +1772,7 @@ static void mon_restart(vx_gdbserver *s, text *t, const char *arg)
         tprintf(t, "restart failed: %s\n", m && *m ? m : vx_strerror(err));
         return;
     }
-    refocus(s);
+    time_jumped(s);
     mon_when(s, t, NULL);
 }
 

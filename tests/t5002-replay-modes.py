@@ -305,6 +305,39 @@ class StepOver(unittest.TestCase):
         c.close()
         self.assertEqual(got, want)
 
+    def test_no_step_over_after_seek(self):
+        """a seek between a breakpoint stop and a reverse step of that warp: no step over
+        follows, the reverse-continue searches back from where the step ended"""
+        leaf = elf_symbol(self.elf, "leaf")
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", "--pc", "0x%x" % leaf,
+                        self.trace])
+        hits = [(e["index"], e["gwarp"]) for e in map(json.loads, r.stdout.splitlines())]
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", self.trace])
+        ev = [json.loads(ln) for ln in r.stdout.splitlines()]
+        c = self.srv.client()
+        c.handshake()
+        self.assertEqual(c.cmds("Z0,%x,4" % leaf), "OK")
+        first, g = hits[0]
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))        # the first hit, warp g
+        t = int(f["thread"], 16)
+        self.assertEqual((t - 1) // 4, g)
+        # right after another warp's hit, then one reverse step of warp g (back past that
+        # hit), then reverse-continue: that hit is not before where the step ended
+        other = [i for i, w in hits if w != g][-1]
+        c.monitor("seek %d" % (other + 1))
+        c.cmds("Hc%x" % t)
+        rsplib.parse_stop(c.cmd("bs"))
+        at = int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))
+        mine = [e["index"] for e in ev if e["gwarp"] == g and e["index"] <= other]
+        self.assertEqual(at, mine[-1], "bs goes to warp g's previous issue")
+        c.cmds("Hc0")
+        sig, f = rsplib.parse_stop(c.cmd("bc"))
+        n = int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))
+        self.assertEqual(n, max(i for i, _ in hits if i < at), "the last hit before, searched from there")
+        c.send("D")
+        c.reply()
+        c.close()
+
 
 class Interrupts(unittest.TestCase):
     @classmethod
