@@ -1385,6 +1385,26 @@ static void undo_push(vx_engine *e, uint64_t from, uint64_t to, uint32_t gw)
     e->undo[e->nundo++] = (struct undo){from, to, gw};
 }
 
+/*
+ * Would a reverse step of the warp whose forward step ended with issue t stop at a
+ * watchpoint there?  A reverse step reports only its own warp's accesses, so only
+ * issue t counts: a recorded write to a write or access watchpoint, or any read
+ * watchpoint (reads are not recorded).  True when unsure.
+ */
+static bool undo_hits_watch(vx_engine *e, uint64_t t)
+{
+    if (!e->nwp) return false;
+    if (e->nread_wp) return true;
+    const vx_event *ev;
+    if (vx_trace_reader_seek(e->sr, t)) return true;
+    do {
+        if (vx_trace_reader_next(e->sr, &ev)) return true;
+    } while (ev->kind != VX_EV_ISSUE);
+    vx_engine_stop ws;
+    memset(&ws, 0, sizeof ws);
+    return ev->index != t || write_hit(e, ev, &ws);
+}
+
 vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *st)
 {
     memset(st, 0, sizeof *st);
@@ -1394,7 +1414,7 @@ vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop 
     uint64_t start = e->now;
     struct undo *top = e->nundo ? &e->undo[e->nundo - 1] : NULL;
     if (m->backward && m->step && top && top->to == e->now && top->gwarp == m->step_gwarp &&
-        !e->nwp) {
+        !undo_hits_watch(e, top->to - 1)) {
         /* Undo a forward step of this warp: back to exactly where it started. */
         uint64_t from = top->from;
         e->nundo--;

@@ -106,6 +106,31 @@ class WatchTiming(unittest.TestCase):
         c.reply()
         c.close()
 
+    def test_reverse_step_undoes_forward_step_with_watchpoints(self):
+        """a reverse step right after forward steps returns to where the last one began
+        (every warp as it was), whether or not a watchpoint that the warp's own issue
+        does not touch is set (the stepped-over access itself: test_write_watch_timing)"""
+        where = lambda c: int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))  # noqa: E731
+        res = {}
+        for wp in (None, self.total + 64):
+            c = self.srv.client()
+            c.handshake()
+            c.monitor("seek 1500")
+            tid = int(rsplib.parse_stop(c.cmd("?"))[1]["thread"], 16)
+            rsplib.parse_stop(c.cmd("vCont;s:%x" % tid))
+            began = where(c)
+            if wp:
+                self.assertEqual(c.cmds("Z2,%x,4" % wp), "OK")
+            rsplib.parse_stop(c.cmd("vCont;s:%x" % tid))
+            c.cmds("Hc%x" % tid)
+            sig, f = rsplib.parse_stop(c.cmd("bs"))
+            res[str(wp)] = (where(c), f.get("watch"), began)
+            c.send("D")
+            c.reply()
+            c.close()
+        self.assertEqual(res["None"][:2], (res["None"][2], None))
+        self.assertEqual(res[str(self.total + 64)], res["None"])
+
     def test_range_watch_and_access(self):
         """a watchpoint on a 256-byte array fires for any element; access watchpoints see loads and stores"""
         c = self.srv.client()
