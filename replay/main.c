@@ -213,6 +213,11 @@ int main(int argc, char **argv)
             snprintf(elf_path, sizeof elf_path, "%s", elf_out);
         else
             snprintf(elf_path, sizeof elf_path, "%s.elf", trace);
+        if (vx_cli_same_file(elf_path, trace)) {
+            fprintf(stderr, "%s: --extract-elf '%s' is the trace itself\n", prog, elf_path);
+            vx_engine_free(eng);
+            return VX_EXIT_USAGE;
+        }
         if (!write_elf(elf_path, img, img_len, msg, sizeof msg)) {
             fprintf(stderr, "%s: %s\n", prog, msg);
             if (elf_out) {

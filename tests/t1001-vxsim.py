@@ -139,6 +139,8 @@ class VxsimTests(unittest.TestCase):
             (["--mem-limit", "12Q", k], "--mem-limit"),
             (["--dump", "0x100", k], "ADDR:LEN=FILE"),
             (["--dump", "0xFFFFFFF0:1M=x", k], "runs past the 4 GiB address space"),
+            (["--dump", "0x10000:4=" + k, k], "the output '%s' is an input of the run" % k),
+            (["--trace-insn=" + k, k], "the output '%s' is an input of the run" % k),
             (["--dump", "0x10000:4=" + os.path.join(self.dir, "no", "dir"), k],
              "--dump: cannot write '%s'" % os.path.join(self.dir, "no", "dir")),
             (["--dm-bind", "::1", k], "--dm-port"),
@@ -267,6 +269,10 @@ class VxsimTests(unittest.TestCase):
         r = self.run_sim("--dump", "0x10:4=" + os.path.join(self.dir, "x"), kernel=k)
         self.assertEqual(r.returncode, 2)
         self.assertIn("not readable", r.stderr)
+        if os.path.exists("/dev/full"):   # a lost instruction trace is an error, not silence
+            r = self.run_sim("--trace-insn=/dev/full", kernel=k)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("cannot write '/dev/full'", r.stderr)
 
     def test_shape(self):
         # exit code = NT * 100 + NW * 10 + total cores (all single digits here)

@@ -82,6 +82,14 @@ class Vxcc(unittest.TestCase):
             self.assertEqual(r.returncode, 2, "%s: %s" % (args, r.stderr))
             self.assertIn(msg, r.stderr)
             self.assertTrue(r.stderr.startswith("vxcc: "), r.stderr)
+        # -o naming an input (either order): refused, the source intact
+        src = self.write("same.c", "int main(void){return 0;}\n")
+        for args in (("-o", src, src), (src, "-o", src), ("-c", "-o", src, src)):
+            r = self.vxcc(*args)
+            self.assertEqual(r.returncode, 2, "%s: %s" % (args, r.stderr))
+            self.assertIn("the output file (-o) is this input", r.stderr)
+            with open(src) as f:
+                self.assertEqual(f.read(), "int main(void){return 0;}\n")
 
     def test_readme_example(self):
         """the README's kernel builds and checks itself on several shapes (several cores too)"""

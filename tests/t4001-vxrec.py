@@ -195,6 +195,16 @@ class Vxrec(unittest.TestCase):
         r = self.rec(["--force", b, "-o", out])
         self.assertEqual(r.returncode, 55, r.stderr)
         self.assertEqual(self.verify(out).returncode, 0)
+        # never an input, even with --force: the kernel or a --load file
+        with open(b, "rb") as f:
+            kernel = f.read()
+        for args in ([b, "-o", b], ["--load", out + "@0x20000", b, "-o", out]):
+            r = self.rec(["--force"] + args)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("would overwrite the input", r.stderr)
+        with open(b, "rb") as f:
+            self.assertEqual(f.read(), kernel)
+        self.assertEqual(self.verify(out).returncode, 0)
 
     def test_deterministic(self):
         """two recordings with the same options are byte-identical"""

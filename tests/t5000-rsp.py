@@ -12,6 +12,7 @@ t5xxx tests (loaded with rsplib()).
 """
 import json
 import os
+import shutil
 import re
 import socket
 import struct
@@ -585,6 +586,19 @@ class CommandLineTests(unittest.TestCase):
         r = vxtest.run([vxtest.prog("vxreplay"), "/nonexistent/x.vxt"])
         self.assertEqual(r.returncode, 2)
         self.assertIn("/nonexistent/x.vxt", r.stderr)
+
+    def test_extract_elf_not_over_the_trace(self):
+        """--extract-elf naming the trace itself: refused (exit 2), the trace intact"""
+        d = vxtest.tmpdir()
+        t = os.path.join(d, "t.vxt")
+        shutil.copy(record("vecadd"), t)
+        with open(t, "rb") as f:
+            data = f.read()
+        r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", "--extract-elf", t, t], input="")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("is the trace itself", r.stderr)
+        with open(t, "rb") as f:
+            self.assertEqual(f.read(), data)
 
     def test_not_a_trace(self):
         """a file that is not a trace: exit status 2"""

@@ -726,6 +726,41 @@ class Extract(unittest.TestCase):
         d = t6kit.vxdiff(orig, again)
         self.assertEqual(d.returncode, 0, d.stdout + d.stderr)
 
+    def test_outputs_never_overwrite_the_trace(self):
+        """--timeline and --extract refuse to write over the trace they read; a load named
+        like the kernel is extracted under another name (re-recording works)"""
+        d = vxtest.tmpdir()
+        inp = os.path.join(d, "t6-regs.elf")          # a data file with the kernel's name
+        with open(inp, "wb") as f:
+            f.write(bytes(range(32)))
+        trace = os.path.join(d, "kk.vxt")
+        t6kit.record(K["t6-regs"], trace, ["-w", "1", "--load", inp + "@0x20000"], expect=7)
+        with open(trace, "rb") as f:
+            data = f.read()
+        r = t6kit.vxdump("--timeline", trace, trace)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("is the trace itself", r.stderr)
+        out = os.path.join(d, "x")
+        r = t6kit.vxdump("--extract", out, trace)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        args = r.stdout.split()
+        loads = [a.split("@")[0] for a in args if "@" in a]
+        self.assertEqual(len(set(loads + [args[-1]])), 2, args)
+        with open(args[-1], "rb") as f, open(K["t6-regs"], "rb") as g:
+            self.assertEqual(f.read(), g.read())
+        again = os.path.join(d, "again.vxt")
+        t6kit.record(args[-1], again, args[:-1], expect=7)
+        self.assertEqual(t6kit.vxdiff(trace, again).returncode, 0)
+        # a trace named like its kernel, extracted into its own directory
+        named = os.path.join(d, "t6-regs.elf.vxt")
+        shutil.copy(trace, named)
+        os.rename(named, os.path.join(d, "t6-regs.elf"))
+        r = t6kit.vxdump("--extract", d, os.path.join(d, "t6-regs.elf"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("would overwrite the trace itself", r.stderr)
+        with open(os.path.join(d, "t6-regs.elf"), "rb") as f:
+            self.assertEqual(f.read(), data)
+
 
 if __name__ == "__main__":
     vxtest.main(Listing, Filters, Summary, Timeline, DebugSession, Errors, Strings, Extract)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "vx_isa.h"
 #include "vx_trace.h"
 
@@ -384,4 +385,11 @@ bool vx_cli_stdout_check(const char *prog, const char *what)
     fprintf(stderr, "%s: %s could not be written to standard output%s%s\n", prog, what,
             errno ? ": " : "", errno ? strerror(errno) : "");
     return false;
+}
+
+bool vx_cli_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
 }

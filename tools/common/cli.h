@@ -117,6 +117,9 @@ bool vx_cli_trace_version_note(const char *prog, const char *path, unsigned majo
  * reported on stderr (vx_cli_stdout_check: false if it was lost).
  */
 void vx_cli_ignore_sigpipe(void);
+
+/* Do paths a and b name one existing file (an output that would overwrite an input)? */
+bool vx_cli_same_file(const char *a, const char *b);
 bool vx_cli_stdout_check(const char *prog, const char *what);
 
 #endif /* VX_CLI_H */

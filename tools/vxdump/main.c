@@ -409,7 +409,17 @@ static void safe_name(const char *name, const char *fallback, char *out, size_t 
         if (*p == '/' || *p == '\\' || (unsigned char)*p < 0x20) *p = '_';
 }
 
-static int extract(const char *dir, const vx_trace_header *h)
+/* Write one extracted file, unless it would be the trace being read. */
+static int extract_file(const char *path, const char *trace, const uint8_t *buf, size_t len)
+{
+    if (vx_cli_same_file(path, trace)) {
+        fprintf(stderr, "%s: --extract: '%s' would overwrite the trace itself\n", prog, path);
+        return -1;
+    }
+    return write_file(path, buf, len);
+}
+
+static int extract(const char *dir, const char *trace, const vx_trace_header *h)
 {
     char name[512], path[4096];
     if (mkdir(dir, 0777) && errno != EEXIST) {
@@ -418,7 +428,7 @@ static int extract(const char *dir, const vx_trace_header *h)
     }
     safe_name(h->image_name, "kernel.bin", name, sizeof name);
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (write_file(path, h->image, h->image_len)) return VX_EXIT_USAGE;
+    if (extract_file(path, trace, h->image, h->image_len)) return VX_EXIT_USAGE;
     printf("-C %u -c %u -w %u -t %u", h->clusters, h->cores, h->warps, h->threads);
     if (h->arg) printf(" --arg 0x%" PRIx32, h->arg);
     if (h->max_cycles) printf(" --max-cycles %" PRIu64, h->max_cycles);
@@ -427,7 +437,8 @@ static int extract(const char *dir, const vx_trace_header *h)
         char lname[512], fb[32], lpath[4096];
         snprintf(fb, sizeof fb, "load%u.bin", i);
         safe_name(h->loads[i].name, fb, lname, sizeof lname);
-        /* two loads of files with the same name: keep both */
+        /* a load with the kernel's name, or two loads of files with the same name: keep all */
+        if (!strcmp(lname, name)) snprintf(lname, sizeof lname, "load%u.bin", i);
         for (uint32_t j = 0; j < i; j++) {
             char other[512];
             char fb2[32];
@@ -439,7 +450,7 @@ static int extract(const char *dir, const vx_trace_header *h)
             }
         }
         snprintf(lpath, sizeof lpath, "%s/%s", dir, lname);
-        if (write_file(lpath, h->loads[i].bytes, h->loads[i].len)) return VX_EXIT_USAGE;
+        if (extract_file(lpath, trace, h->loads[i].bytes, h->loads[i].len)) return VX_EXIT_USAGE;
         printf(" --load %s@0x%" PRIx32, lpath, h->loads[i].addr);
     }
     printf(" %s\n", path);
@@ -479,7 +490,7 @@ int main(int argc, char **argv)
         goto out;
     }
     if (o.extract) {
-        status = extract(o.extract, h);
+        status = extract(o.extract, o.trace, h);
         goto out;
     }
     vx_trace_summary ts;
@@ -522,6 +533,11 @@ int main(int argc, char **argv)
     bool listing = !o.summary && !o.timeline;
     if (o.summary && (e = vxd_summary_new(&sum, h, &syms))) {
         fprintf(stderr, "%s: out of memory\n", prog);
+        status = VX_EXIT_USAGE;
+        goto out;
+    }
+    if (o.timeline && vx_cli_same_file(o.timeline, o.trace)) {
+        fprintf(stderr, "%s: --timeline '%s' is the trace itself\n", prog, o.timeline);
         status = VX_EXIT_USAGE;
         goto out;
     }

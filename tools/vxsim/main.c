@@ -342,6 +342,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: --dm-bind needs --dm-port\n", prog);
         goto out;
     }
+    /* an output file must not be an input: the kernel or a --load file */
+    for (size_t i = 0; i <= ndumps; i++) {
+        const char *o = i < ndumps ? dumps[i].file : trace_file;
+        bool clash = vx_cli_same_file(o, kernel);
+        for (size_t j = 0; !clash && j < run.nloads; j++)
+            clash = vx_cli_same_file(o, run.loads[j].path);
+        if (clash) {
+            fprintf(stderr, "%s: the output '%s' is an input of the run\n", prog, o);
+            goto out;
+        }
+    }
     if (vx_cli_setup(&run, kernel, &s, NULL, msg, sizeof msg)) {
         fprintf(stderr, "%s: %s\n", prog, msg);
         goto out;
@@ -405,6 +416,15 @@ int main(int argc, char **argv)
     if (ndumps) {
         int drc = do_dumps(s, dumps, ndumps);
         if (drc && rc == 0) rc = drc;
+    }
+    if (tr.f && tr.f != stderr) {
+        bool lost = ferror(tr.f) != 0;
+        if (fclose(tr.f) != 0) lost = true;
+        tr.f = NULL;
+        if (lost) {
+            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, trace_file, strerror(errno));
+            if (rc == 0) rc = VX_EXIT_USAGE;
+        }
     }
 out:
     if (tr.f && tr.f != stderr) fclose(tr.f);
