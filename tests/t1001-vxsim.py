@@ -269,6 +269,15 @@ class VxsimTests(unittest.TestCase):
         r = self.run_sim("--dump", "0x10:4=" + os.path.join(self.dir, "x"), kernel=k)
         self.assertEqual(r.returncode, 2)
         self.assertIn("not readable", r.stderr)
+        # a --load larger than guest memory is refused as soon as that much is read
+        r = self.run_sim("--mem-limit", "1M", "--load", "/dev/zero@0x10000", kernel=k)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("cannot read '/dev/zero': larger than 1048576 bytes (the guest memory limit", r.stderr)
+        hello = vxtest.kernel("hello")
+        if os.path.exists(hello):   # it does not fit in 4 KiB: the message names it
+            r = self.run_sim("--mem-limit", "4K", kernel=hello)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("cannot load kernel '%s'" % hello, r.stderr)
         if os.path.exists("/dev/full"):   # a lost instruction trace is an error, not silence
             r = self.run_sim("--trace-insn=/dev/full", kernel=k)
             self.assertEqual(r.returncode, 2)

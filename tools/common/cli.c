@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -183,6 +184,12 @@ int vx_cli_run_option(vx_cli_run *o, int argc, char **argv, int *i, char *msg, s
 
 vx_err vx_cli_read_file(const char *path, uint8_t **buf, size_t *len, char *msg, size_t cap)
 {
+    return vx_cli_read_file_max(path, (uint64_t)1 << 32, buf, len, msg, cap);
+}
+
+vx_err vx_cli_read_file_max(const char *path, uint64_t max, uint8_t **buf, size_t *len, char *msg,
+                            size_t cap)
+{
     *buf = NULL;
     *len = 0;
     FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
@@ -201,6 +208,12 @@ vx_err vx_cli_read_file(const char *path, uint8_t **buf, size_t *len, char *msg,
         }
         size_t got = fread(b + n, 1, c - n, f);
         n += got;
+        if (n > max) { /* before reading all of a huge file (or /dev/zero) */
+            snprintf(msg, cap, "cannot read '%s': larger than %" PRIu64 " bytes%s", path, max,
+                     max < ((uint64_t)1 << 32) ? " (the guest memory limit, --mem-limit)" : "");
+            err = VX_ERR_FORMAT;
+            break;
+        }
         if (got == 0) {
             if (ferror(f)) {
                 snprintf(msg, cap, "cannot read '%s': %s", path, strerror(errno));
@@ -209,15 +222,12 @@ vx_err vx_cli_read_file(const char *path, uint8_t **buf, size_t *len, char *msg,
             break;
         }
         if (n == c) {
-            if (c >= ((size_t)1 << 32)) {
-                snprintf(msg, cap, "cannot read '%s': larger than 4 GiB", path);
-                err = VX_ERR_FORMAT;
-                break;
-            }
-            uint8_t *nb = realloc(b, c * 2);
+            /* one byte past max is enough to know the file is too large */
+            size_t nc = (uint64_t)c * 2 > max + 1 ? (size_t)(max + 1) : c * 2;
+            uint8_t *nb = realloc(b, nc);
             if (!nb) free(b);
             b = nb;
-            c *= 2;
+            c = nc;
         }
     }
     if (f != stdin) fclose(f);
@@ -272,7 +282,7 @@ vx_err vx_cli_setup(const vx_cli_run *o, const char *kernel, vx_sim **out, vx_cl
     l->kind = vx_image_detect(kernel, l->kernel.data, l->kernel.len);
     err = vx_sim_load_image(s, kernel, l->kind, l->kernel.data, l->kernel.len, &l->kernel.addr);
     if (err) {
-        snprintf(msg, cap, "cannot load kernel: %s", vx_sim_errmsg(s));
+        snprintf(msg, cap, "cannot load kernel '%s': %s", kernel, vx_sim_errmsg(s));
         goto fail;
     }
     if (o->nloads) {
@@ -286,7 +296,8 @@ vx_err vx_cli_setup(const vx_cli_run *o, const char *kernel, vx_sim **out, vx_cl
     for (size_t i = 0; i < o->nloads; i++) {
         vx_cli_blob *b = &l->loads[i];
         l->nloads = i + 1;
-        err = vx_cli_read_file(o->loads[i].path, &b->data, &b->len, msg, cap);
+        const uint64_t lim = o->cfg.mem_limit ? o->cfg.mem_limit : VX_SIM_DEFAULT_MEM_LIMIT;
+        err = vx_cli_read_file_max(o->loads[i].path, lim, &b->data, &b->len, msg, cap);
         if (err) goto fail;
         b->path = strdup(o->loads[i].path);
         b->addr = o->loads[i].addr;
