@@ -62,7 +62,8 @@ static void usage(FILE *f)
             "A trace is readable even when vxrec is killed (up to its last complete chunk).\n\n"
             "exit status: recording: the kernel's exit code (mod 256) when it finished;\n"
             "2 usage or input error (or the trace exists); 3 kernel fault (recorded: the trace\n"
-            "ends with it); 4 --max-cycles reached; 130 interrupted (the trace ends there).\n"
+            "ends with it); 4 --max-cycles reached; 130 interrupted (SIGINT, SIGTERM or\n"
+            "SIGHUP: the trace ends there).\n"
             "--verify: 0 the trace matches (a cut-off trace: up to its last complete\n"
             "chunk, with a note), 1 it diverges (the first difference is reported), 2 error.\n",
             vx_cli_run_help(), VX_TRACE_DEFAULT_KEYFRAME_ISSUES, VX_TRACE_DEFAULT_CHUNK);

@@ -404,7 +404,7 @@ int vxrec_record(const vxrec_opts *o)
     char *path = NULL;
     vx_trace_load *loads = NULL;
     vx_stop stop;
-    struct sigaction sa, old_int, old_term;
+    struct sigaction sa, old_int, old_term, old_hup;
     bool sig_installed = false, server_failed = false;
     vxrec_pipe_times times = {0, 0, 0, 0, 0, 0, false};
     char cbuf[96] = "";
@@ -555,6 +555,7 @@ int vxrec_record(const vxrec_opts *o)
         sigemptyset(&sa.sa_mask);
         sigaction(SIGINT, &sa, &old_int);
         sigaction(SIGTERM, &sa, &old_term);
+        sigaction(SIGHUP, &sa, &old_hup); /* its terminal closed */
         sig_installed = true;
         for (;;) {
             keyframe_if_due(&r);
@@ -658,6 +659,7 @@ out:
     if (sig_installed) {
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
+        sigaction(SIGHUP, &old_hup, NULL);
     }
     vx_trace_writer_free(r.w);
     vx_sim_free(r.sim);

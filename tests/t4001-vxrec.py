@@ -397,9 +397,9 @@ class Vxrec(unittest.TestCase):
         self.assertEqual(v.returncode, 0, v.stderr)
         self.assertIn("incomplete", v.stderr)
 
-    def _long_run(self, sig):
+    def _long_run(self, sig, name="long.vxt"):
         b = self.bin("loop.bin", LOOP)
-        t = os.path.join(self.dir, "long.vxt")
+        t = os.path.join(self.dir, name)
         p = subprocess.Popen([vxtest.prog("vxrec"), "-q", "--chunk-size", "4096", b, "-o", t],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=self.dir)
         deadline = time.time() + 30
@@ -418,13 +418,14 @@ class Vxrec(unittest.TestCase):
         self.assertIn("incomplete", v.stderr)
 
     def test_interrupt_finishes_trace(self):
-        """SIGINT: exit 130, the trace is complete (END = abort) and verifies"""
-        rc, err, t = self._long_run(signal.SIGINT)
-        self.assertEqual(rc, 130, err)
-        self.assertIn("interrupted at event", err)
-        v = self.verify(t)
-        self.assertEqual(v.returncode, 0, v.stderr)
-        self.assertNotIn("incomplete", v.stderr)
+        """SIGINT, SIGTERM, SIGHUP: exit 130, the trace is complete (END = abort) and verifies"""
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            rc, err, t = self._long_run(sig, "long-%d.vxt" % sig)
+            self.assertEqual(rc, 130, (sig, err))
+            self.assertIn("interrupted at event", err)
+            v = self.verify(t)
+            self.assertEqual(v.returncode, 0, v.stderr)
+            self.assertNotIn("incomplete", v.stderr)
 
 
 if __name__ == "__main__":
