@@ -146,6 +146,13 @@ int main(int argc, char **argv)
                 fprintf(stderr, "%s: -o needs a trace file name\n", vxrec_prog);
                 goto out;
             }
+            if (!strcmp(v, "-")) { /* the index and the trailer are written at the end */
+                fprintf(stderr,
+                        "%s: -o -: a trace goes to a file, not to standard output (name one, "
+                        "or ./- for a file called '-')\n",
+                        vxrec_prog);
+                goto out;
+            }
             o.output = v;
         } else if (is_opt(a, "--verify", NULL)) {
             if (verify || verify_later) {

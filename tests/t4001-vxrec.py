@@ -180,6 +180,14 @@ class Vxrec(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("could not be written to standard output", r.stderr)
 
+    def test_output_dash(self):
+        """-o - is refused with a reason (exit 2), no file called '-' appears"""
+        b = self.bin("sum.bin", SUM)
+        r = self.rec([b, "-o", "-"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("not to standard output", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "-")))
+
     def test_refuse_overwrite(self):
         """an existing trace is not overwritten without --force (exit 2)"""
         b = self.bin("sum.bin", SUM)
