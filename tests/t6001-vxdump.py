@@ -570,6 +570,15 @@ class DebugSession(unittest.TestCase):
         self.assertEqual(len(listing(trace, "--kind", "dm")[1]), len(dm))
         self.assertEqual(len(t6kit.events(trace, "--kind", "dm", "--warp", "0")),
                          sum(1 for e in dm if e["op"] in ("halt", "resume", "set-pc", "scratch") and e["gwarp"] == 0))
+        # vxdiff --per-warp against the same run without a debugger: the Debug Module
+        # stream's difference has index_a / index_b too (null on the side without one)
+        plain = os.path.join(D, "nodm.vxt")
+        t6kit.record(K["t6-regs"], plain, ["-w", "1"], expect=7)
+        r = t6kit.vxdiff("--per-warp", "--json", "--max", "0", plain, trace)
+        objs = [json.loads(ln) for ln in r.stdout.splitlines()]
+        dmd = [o for o in objs if o["type"] == "difference" and o["warp"] is None]
+        self.assertEqual(len(dmd), 1, r.stdout[-2000:])
+        self.assertEqual((dmd[0]["index_a"], dmd[0]["index_b"]), (None, dm[0]["index"]))
         tr = tracks(json.loads(json.dumps(self._timeline(trace))))
         self.assertTrue(any(e["name"].startswith("halted") for e in tr[(0, 0)]))
         self.assertTrue(any(e["name"] == "step" for e in tr[(0, 0)]))

@@ -962,7 +962,12 @@ static void run_per_warp(differ *d)
         if (m->unit == nw) {
             snprintf(title, sizeof title,
                      "the Debug Module event streams differ at their event %" PRIu64, m->k);
-            snprintf(warpinfo, sizeof warpinfo, "\"warp\":null,\"position\":%" PRIu64, m->k);
+            char ja[32] = "null", jb[32] = "null";
+            if (m->a.valid) snprintf(ja, sizeof ja, "%" PRIu64, m->a.index);
+            if (m->b.valid) snprintf(jb, sizeof jb, "%" PRIu64, m->b.index);
+            snprintf(warpinfo, sizeof warpinfo,
+                     "\"warp\":null,\"position\":%" PRIu64 ",\"index_a\":%s,\"index_b\":%s", m->k,
+                     ja, jb);
         } else {
             char wa[40], wb[40], ia[32], ib[32], ja[32], jb[32];
             for (int k = 0; k < 2; k++) {
@@ -1017,18 +1022,19 @@ static void run_per_warp(differ *d)
         }
         render(d, 0, ea, &d->la);
         render(d, 1, eb, &d->lb);
-        pos aft[2][64];
+        pos *aft[2] = {calloc(n + 1, sizeof(pos)), calloc(n + 1, sizeof(pos))};
         ctxlist before[2], after[2];
         for (int k = 0; k < 2; k++) {
             before[k] = (ctxlist){m->before[k], m->before[k] ? m->nbefore : 0};
             pos at = k == 0 ? m->a : m->b;
-            size_t cn = n < 64 ? n : 64;
             after[k] =
-                (ctxlist){aft[k], at.valid && m->unit < nw
-                                      ? after_positions(d, k, at, cn, aft[k], (int64_t)m->unit)
+                (ctxlist){aft[k], aft[k] && at.valid && m->unit < nw
+                                      ? after_positions(d, k, at, n, aft[k], (int64_t)m->unit)
                                       : 0};
         }
         report(d, title, &it, before, after, warpinfo);
+        free(aft[0]);
+        free(aft[1]);
     }
     /* the END records, without their cycles */
     if (d->status != EXIT_ERROR && (!d->o.max || d->ndiff < d->o.max)) {
