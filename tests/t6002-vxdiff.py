@@ -327,6 +327,13 @@ class Damaged(unittest.TestCase):
         self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
         self.assertIn("dcut.vxt", r.stderr)
         self.assertIn("incomplete", r.stderr)
+        # where B's events run out: A's next event against B's end, which has no index
+        rc, objs, err = diff_json("--ignore", "header", a, cut)
+        d = [o for o in objs if o["type"] == "difference"][0]
+        self.assertIsNone(d["index_b"])
+        self.assertIsNone(d["b"])
+        self.assertEqual(d["a"]["index"], d["index_a"])
+        self.assertIn("of A / the end of B's events", d["title"])
         r = t6kit.vxdiff(cut, cut)
         self.assertEqual(r.returncode, 2, "even two identical cut-off traces: the comparison is not complete")
         r = t6kit.vxdiff(a, os.path.join(D, "missing.vxt"))

@@ -718,14 +718,18 @@ static void run_lockstep(differ *d)
                          "%s difference at event %" PRIu64 " (cycle %" PRIu64 " in A, %" PRIu64
                          " in B)",
                          d->ndiff == 1 ? "first" : "next", ea->index, ea->cycle, eb->cycle);
-            else
-                snprintf(title, sizeof title,
-                         "%s difference at event %" PRIu64 " of A / %" PRIu64 " of B",
-                         d->ndiff == 1 ? "first" : "next", ea ? ea->index : d->s[0].last_index,
-                         eb ? eb->index : d->s[1].last_index);
-            char warpinfo[160];
-            snprintf(warpinfo, sizeof warpinfo, "\"index_a\":%" PRIu64 ",\"index_b\":%" PRIu64,
-                     ea ? ea->index : d->s[0].last_index, eb ? eb->index : d->s[1].last_index);
+            else {
+                /* a side whose events have run out (a cut-off trace) has no index there */
+                char sa[48] = "the end of A's events", sb2[48] = "the end of B's events";
+                if (ea) snprintf(sa, sizeof sa, "event %" PRIu64 " of A", ea->index);
+                if (eb) snprintf(sb2, sizeof sb2, "event %" PRIu64 " of B", eb->index);
+                snprintf(title, sizeof title, "%s difference at %s / %s",
+                         d->ndiff == 1 ? "first" : "next", sa, sb2);
+            }
+            char warpinfo[160], ja[24] = "null", jb[24] = "null";
+            if (ea) snprintf(ja, sizeof ja, "%" PRIu64, ea->index);
+            if (eb) snprintf(jb, sizeof jb, "%" PRIu64, eb->index);
+            snprintf(warpinfo, sizeof warpinfo, "\"index_a\":%s,\"index_b\":%s", ja, jb);
             report_lines(d, title, &it, before, after, warpinfo);
             if (d->o.max && d->ndiff >= d->o.max) break;
         }
