@@ -256,7 +256,7 @@ int main(int argc, char **argv)
     unsigned actual = port;
     int lfd = vx_net_listen(bind, port, &actual, msg, sizeof msg);
     if (lfd < 0) {
-        fprintf(stderr, "%s: %s (choose another with --port)\n", prog, msg);
+        fprintf(stderr, "%s: %s\n", prog, msg);
         vx_gdbserver_free(srv);
         vx_engine_free(eng);
         return VX_EXIT_USAGE;

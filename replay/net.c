@@ -47,7 +47,8 @@ int vx_net_listen(const char *bind_addr, unsigned port, unsigned *actual, char *
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 1) != 0) {
-        snprintf(msg, cap, "cannot listen on %s:%u: %s", bind_addr, port, strerror(errno));
+        snprintf(msg, cap, "cannot listen on %s:%u: %s%s", bind_addr, port, strerror(errno),
+                 errno == EADDRINUSE ? " (choose another with --port)" : "");
         close(fd);
         return -1;
     }

@@ -778,6 +778,12 @@ class CommandLineTests(unittest.TestCase):
         s.close()
         self.assertEqual(r.returncode, 2)
         self.assertIn(str(port), r.stderr)
+        self.assertIn("(choose another with --port)", r.stderr)
+        # an address that does not resolve: said so, without the port hint
+        r = vxtest.run([vxtest.prog("vxreplay"), "--bind", "no-such-host.invalid", record("vecadd")])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("cannot resolve bind address 'no-such-host.invalid'", r.stderr)
+        self.assertNotIn("--port", r.stderr)
 
     def test_banner(self):
         """the banner prints the gdb command that connects"""
