@@ -957,8 +957,16 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
             s->focus_gw = m->step_gwarp;
             s->focus_lane = step_lane;
         }
-        /* back at the start, a warp spawned later does not exist yet */
-        if (st.why == VX_WHY_BEGIN) refocus(s);
+        /* back at the start, a warp spawned later does not exist yet; a reverse-continue
+         * that ran out of history reports a lane that is active there (only lane 0 of
+         * warp 0 at the very start), as any stop does */
+        if (st.why == VX_WHY_BEGIN) {
+            refocus(s);
+            vx_warp_info wi;
+            if (!m->step && warp_info(s, s->focus_gw, &wi) && wi.tmask &&
+                !vx_lanes_test(wi.tmask, s->focus_lane))
+                s->focus_lane = vx_lanes_first(wi.tmask);
+        }
         break;
     case VX_WHY_BREAK: {
         /* Keep the user's lane when it takes part, in whichever warp stopped: GDB decides

@@ -131,6 +131,20 @@ class WatchTiming(unittest.TestCase):
         self.assertEqual(res["None"][:2], (res["None"][2], None))
         self.assertEqual(res[str(self.total + 64)], res["None"])
 
+    def test_begin_reports_an_active_lane(self):
+        """a reverse-continue of lane 2's thread that runs out of history stops in lane 0,
+        the only active lane at the start"""
+        c = self.srv.client()
+        c.handshake()
+        c.monitor("seek 300")
+        c.cmds("Hc3")                       # warp 0 lane 2
+        sig, f = rsplib.parse_stop(c.cmd("bc"))
+        self.assertEqual((sig, f.get("replaylog")), (5, "begin"))
+        self.assertEqual(int(f["thread"], 16), 1)
+        c.send("D")
+        c.reply()
+        c.close()
+
     def test_range_watch_and_access(self):
         """a watchpoint on a 256-byte array fires for any element; access watchpoints see loads and stores"""
         c = self.srv.client()
