@@ -69,11 +69,20 @@ namespace inner { NI int deep(int x) { return x - 7; } }
 }
 namespace { NI int cube(int x) { return x * x * x; } }
 static NI int twice(int x) { return 2 * x; }
+namespace math { template <typename T> NI T pick(T x) { return x + 1; } }
+namespace geo {
+template <typename T, int N> struct Buf { T v[N]; NI T at(int i) const { return v[i % N]; } };
+struct Counter { int c; NI Counter(int x) : c(x) {} };
+}
+namespace std { NI int mine(int x) { return x + 4; } }
 volatile int sink;
 int main() {
     int v = vx_thread_id() + 2;
+    geo::Buf<int, 4> b = {{1, 2, 3, 4}};
+    geo::Counter k(v);
     sink = math::square(v) + cube(v) + twice(v) + math::id3(v) + math::inner::deep(v) +
-           math::over(v) + (int)math::over(1.0f);
+           math::over(v) + (int)math::over(1.0f) + math::pick(v) + (int)math::pick(2.5f) +
+           b.at(v) + k.c + std::mine(v);
     return 0;
 }
 """
@@ -306,12 +315,20 @@ class Filters(unittest.TestCase):
             "twice": "twice(int)",                      # internal linkage: _ZL
             "id3": "int math::id3<int>(int)",           # a function template
             "math::inner::deep": "math::inner::deep(int)",
+            # the template arguments, the std namespace, constructors: as GDB spells them
+            "math::pick<float>": "float math::pick<float>(float)",
+            "pick<int>": "int math::pick<int>(int)",
+            "geo::Buf<int, 4>::at": "geo::Buf<int, 4>::at(int) const",
+            "geo::Buf<int,4>::at": "geo::Buf<int, 4>::at(int) const",
+            "geo::Buf::at": "geo::Buf<int, 4>::at(int) const",
+            "std::mine": "std::mine(int)",
+            "geo::Counter::Counter": "geo::Counter::Counter(int)",
         }
         for name, demangled in cases.items():
             got = [e["index"] for e in t6kit.events(trace, "--pc", name)]
             self.assertEqual(got, want(demangled), name)
             self.assertTrue(got, name)
-        for bad in ("inner::square", "::square", "square::", "math::", "nosuch"):
+        for bad in ("inner::square", "::square", "square::", "math::", "nosuch", "math::pick<double>"):
             r = vxtest.run([vxtest.prog("vxdump"), "--pc", bad, trace])
             self.assertEqual(r.returncode, 2, bad)
             self.assertIn("no symbol '%s'" % bad, r.stderr)
@@ -331,8 +348,9 @@ class Filters(unittest.TestCase):
         col, lines = listing(trace, "--pc", "_ZN4math4overEi")
         self.assertTrue(lines and all("<_ZN4math4overEi" in ln for ln in lines))
         summ = vxtest.run([vxtest.prog("vxdump"), "--summary", trace]).stdout
-        for shown in ("math::square", "(anonymous namespace)::cube", "math::id3", "twice",
-                      "_ZN4math4overEi", "_ZN4math4overEf"):
+        for shown in ("math::square", "(anonymous namespace)::cube", "math::id3<int>", "twice",
+                      "_ZN4math4overEi", "_ZN4math4overEf", "math::pick<float>", "math::pick<int>",
+                      "geo::Buf<int, 4>::at", "std::mine", "geo::Counter::Counter"):
             self.assertRegex(summ, r"\s%s\n" % re.escape(shown))
         self.assertEqual([e["symbol"] for e in t6kit.events(trace, "--pc", "twice")][:1], ["_ZL5twicei"])
 

@@ -205,48 +205,206 @@ const vxd_sym *vxd_symtab_find(const vxd_symtab *t, const char *name)
 
 /*
  * The qualified name of a C++ function from its Itanium-ABI mangled symbol, as far
- * as the name goes (not the parameter types): "_ZN2ns1fEi" is ns::f, "_Z1fv" f,
- * "_ZL4helpi" (internal linkage) help, "_ZN12_GLOBAL__N_12cbEPv" (anonymous
- * namespace)::cb, "_ZNSt3maxEii" std::max; template arguments (I...E) are skipped.
- * At most VXD_MAX_PARTS components; 0 when the symbol is not mangled or its name has
- * a form not handled here (constructors, operators, local entities, substitutions
- * other than St), which then only matches its mangled spelling.
+ * as the name goes (not the parameter types), the way c++filt and GDB spell it:
+ * "_ZN2ns1fEi" is ns::f, "_Z1fv" f, "_ZL4helpi" (internal linkage) help,
+ * "_ZN12_GLOBAL__N_12cbEPv" (anonymous namespace)::cb, "_ZSt4sqrtf" std::sqrt,
+ * "_ZN3geo3BufIiLi4EE2atEi" geo::Buf<int, 4>::at, "_ZN3geo6squareIiEET_S1_"
+ * geo::square<int>, "_ZN3geo7CounterC2Ei" geo::Counter::Counter.  Template arguments
+ * are spelled when they are built-in types, pointers, references, const, class names
+ * or integer literals; other ones (substitutions, template parameters, expressions)
+ * are skipped, and the name is then only matched, not shown.  0 components when the
+ * symbol is not mangled or its name has a form not handled here (operators, local
+ * entities such as lambdas), which then only matches its mangled spelling.
  */
 #define VXD_MAX_PARTS 16
+#define VXD_PART_TEXT 256
 
 typedef struct name_part {
-    const char *s;
-    size_t n;
+    char base[VXD_PART_TEXT]; /* the component as a user writes it */
+    char args[VXD_PART_TEXT]; /* its template arguments, "<int, 4>", or "" */
+    bool args_unknown;        /* it has template arguments not spelled here */
 } name_part;
 
+typedef struct out_buf {
+    char *s;
+    size_t cap, len;
+    bool full;
+} out_buf;
+
+static void put(out_buf *o, const char *t, size_t n)
+{
+    if (o->len + n >= o->cap) {
+        o->full = true;
+        return;
+    }
+    memcpy(o->s + o->len, t, n);
+    o->len += n;
+    o->s[o->len] = 0;
+}
+
+static void puts_(out_buf *o, const char *t)
+{
+    put(o, t, strlen(t));
+}
+
 /* A <source-name> (decimal length, then that many bytes) at *p; false if none. */
-static bool source_name(const char **p, name_part *out)
+static bool source_name(const char **p, const char **s, size_t *n)
 {
     const char *q = *p;
-    size_t n = 0;
+    size_t k = 0;
     if (*q < '1' || *q > '9') return false;
     while (*q >= '0' && *q <= '9') {
-        n = n * 10 + (size_t)(*q++ - '0');
-        if (n > 4096) return false;
+        k = k * 10 + (size_t)(*q++ - '0');
+        if (k > 4096) return false;
     }
-    if (strnlen(q, n) < n) return false;
-    out->s = q;
-    out->n = n;
-    *p = q + n;
+    if (strnlen(q, k) < k) return false;
+    *s = q;
+    *n = k;
+    *p = q + k;
     return true;
 }
 
-/* Skip template arguments "I ... E" at *p (nested I/N/X/L ... E balanced, source
- * names skipped whole so their letters are not taken for codes). */
+/* A source name as a user writes it (the anonymous namespace has a name of its own). */
+static void put_source(out_buf *o, const char *s, size_t n)
+{
+    static const char anon[] = "_GLOBAL__N_1";
+    if (n == sizeof anon - 1 && !memcmp(s, anon, n))
+        puts_(o, "(anonymous namespace)");
+    else
+        put(o, s, n);
+}
+
+static const char *builtin_type(char c)
+{
+    switch (c) {
+    case 'v': return "void";
+    case 'w': return "wchar_t";
+    case 'b': return "bool";
+    case 'c': return "char";
+    case 'a': return "signed char";
+    case 'h': return "unsigned char";
+    case 's': return "short";
+    case 't': return "unsigned short";
+    case 'i': return "int";
+    case 'j': return "unsigned int";
+    case 'l': return "long";
+    case 'm': return "unsigned long";
+    case 'x': return "long long";
+    case 'y': return "unsigned long long";
+    case 'f': return "float";
+    case 'd': return "double";
+    case 'e': return "long double";
+    default: return NULL;
+    }
+}
+
+static bool nested_name(const char **p, name_part *parts, size_t *n);
+static bool template_args(const char **p, out_buf *o);
+
+/* A <type> at *p, spelled into o; false for a form not handled here. */
+static bool type_name(const char **p, out_buf *o, unsigned depth)
+{
+    const char *q = *p, *s;
+    size_t n;
+    if (depth > 8) return false;
+    if (builtin_type(*q)) {
+        puts_(o, builtin_type(*q));
+        *p = q + 1;
+        return true;
+    }
+    if (*q == 'P' || *q == 'R' || *q == 'O' || *q == 'K') {
+        const char c = *q++;
+        if (!type_name(&q, o, depth + 1)) return false;
+        puts_(o, c == 'P' ? "*" : c == 'R' ? "&" : c == 'O' ? "&&" : " const");
+        *p = q;
+        return true;
+    }
+    if (source_name(&q, &s, &n)) {
+        put_source(o, s, n);
+        if (*q == 'I' && !template_args(&q, o)) return false;
+        *p = q;
+        return true;
+    }
+    if (*q == 'N') {
+        name_part parts[VXD_MAX_PARTS];
+        size_t k = 0;
+        if (!nested_name(&q, parts, &k)) return false;
+        for (size_t i = 0; i < k; i++) {
+            if (parts[i].args_unknown) return false;
+            if (i) puts_(o, "::");
+            puts_(o, parts[i].base);
+            puts_(o, parts[i].args);
+        }
+        *p = q;
+        return true;
+    }
+    return false;
+}
+
+/* An integer literal "L <type> [n] <digits> E" at *p, as c++filt spells it. */
+static bool literal(const char **p, out_buf *o)
+{
+    const char *q = *p + 1, t = *q++;
+    static const char *const sfx[][2] = {{"i", ""},   {"j", "u"},  {"l", "l"},
+                                         {"m", "ul"}, {"x", "ll"}, {"y", "ull"}};
+    const char *suffix = NULL;
+    for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++)
+        if (t == sfx[i][0][0]) suffix = sfx[i][1];
+    if (t == 'b' && (q[0] == '0' || q[0] == '1') && q[1] == 'E') {
+        puts_(o, q[0] == '1' ? "true" : "false");
+        *p = q + 2;
+        return true;
+    }
+    if (!suffix) return false;
+    const char *d = q;
+    if (*d == 'n') d++;
+    if (*d < '0' || *d > '9') return false;
+    while (*d >= '0' && *d <= '9')
+        d++;
+    if (*d != 'E') return false;
+    if (*q == 'n') {
+        puts_(o, "-");
+        q++;
+    }
+    put(o, q, (size_t)(d - q));
+    puts_(o, suffix);
+    *p = d + 1;
+    return true;
+}
+
+/* Template arguments "I ... E" at *p, spelled "<a, b>" into o. */
+static bool template_args(const char **p, out_buf *o)
+{
+    const char *q = *p + 1;
+    puts_(o, "<");
+    for (bool first = true; *q != 'E'; first = false) {
+        if (!*q) return false;
+        if (!first) puts_(o, ", ");
+        if (*q == 'L') {
+            if (!literal(&q, o)) return false;
+        } else if (!type_name(&q, o, 0)) {
+            return false;
+        }
+    }
+    /* "f<g<int> >" as c++filt writes nested closing brackets */
+    if (o->len && o->s[o->len - 1] == '>') puts_(o, " ");
+    puts_(o, ">");
+    *p = q + 1;
+    return !o->full;
+}
+
+/* Skip template arguments "I ... E" at *p that template_args cannot spell (nested
+ * I/N/X/L ... E balanced, source names skipped whole so their letters are not taken
+ * for codes). */
 static bool skip_template_args(const char **p)
 {
-    const char *q = *p;
+    const char *q = *p, *s;
+    size_t n;
     unsigned depth = 0;
     do {
-        name_part ignored;
         if (!*q) return false;
         if (*q >= '1' && *q <= '9') {
-            if (!source_name(&q, &ignored)) return false;
+            if (!source_name(&q, &s, &n)) return false;
             continue;
         }
         if (*q == 'I' || *q == 'N' || *q == 'X' || *q == 'L') depth++;
@@ -257,75 +415,132 @@ static bool skip_template_args(const char **p)
     return true;
 }
 
+/* Template arguments of the last component, spelled when possible, else skipped. */
+static bool part_args(const char **p, name_part *c)
+{
+    const char *q = *p;
+    out_buf o = {c->args, sizeof c->args, 0, false};
+    c->args[0] = 0;
+    if (template_args(&q, &o)) {
+        *p = q;
+        return true;
+    }
+    c->args[0] = 0;
+    c->args_unknown = true;
+    return skip_template_args(p);
+}
+
+/* A new component at parts[*n] spelled from s[0..n); false when there is no room. */
+static bool new_part(name_part *parts, size_t *n, const char *s, size_t len, bool source)
+{
+    if (*n == VXD_MAX_PARTS) return false;
+    name_part *c = &parts[(*n)++];
+    out_buf o = {c->base, sizeof c->base, 0, false};
+    c->base[0] = c->args[0] = 0;
+    c->args_unknown = false;
+    if (source)
+        put_source(&o, s, len);
+    else
+        put(&o, s, len);
+    return !o.full;
+}
+
+/* A <nested-name> "N ... E" at *p. */
+static bool nested_name(const char **p, name_part *parts, size_t *n)
+{
+    const char *q = *p + 1, *s;
+    size_t len;
+    while (*q == 'r' || *q == 'V' || *q == 'K' || *q == 'R' || *q == 'O')
+        q++; /* qualifiers of a member function */
+    if (q[0] == 'S' && q[1] == 't') {
+        if (!new_part(parts, n, "std", 3, false)) return false;
+        q += 2;
+    }
+    while (*q != 'E') {
+        if (*q == 'I') {
+            if (!*n || !part_args(&q, &parts[*n - 1])) return false;
+        } else if (source_name(&q, &s, &len)) {
+            if (!new_part(parts, n, s, len, true)) return false;
+        } else if ((q[0] == 'C' && q[1] >= '1' && q[1] <= '3') ||
+                   (q[0] == 'D' && q[1] >= '0' && q[1] <= '2')) {
+            /* constructor / destructor: the class's own name */
+            if (!*n) return false;
+            char name[VXD_PART_TEXT + 1];
+            snprintf(name, sizeof name, "%s%s", q[0] == 'D' ? "~" : "", parts[*n - 1].base);
+            if (!new_part(parts, n, name, strlen(name), false)) return false;
+            q += 2;
+        } else {
+            return false;
+        }
+    }
+    *p = q + 1;
+    return true;
+}
+
 static size_t mangled_parts(const char *sym, name_part *parts)
 {
     if (strncmp(sym, "_Z", 2) != 0) return 0;
-    const char *p = sym + 2;
+    const char *p = sym + 2, *s;
+    size_t n = 0, len;
     if (*p == 'L') p++;
-    size_t n = 0;
-    if (*p != 'N') { /* an unscoped name: one source name */
-        if (!source_name(&p, &parts[0])) return 0;
-        return 1;
-    }
-    p++;
-    while (*p == 'r' || *p == 'V' || *p == 'K' || *p == 'R' || *p == 'O')
-        p++; /* qualifiers of a member function */
+    if (*p == 'N') return nested_name(&p, parts, &n) ? n : 0;
+    /* an unscoped name, maybe in std, maybe a template */
     if (p[0] == 'S' && p[1] == 't') {
-        parts[n++] = (name_part){"std", 3};
+        if (!new_part(parts, &n, "std", 3, false)) return 0;
         p += 2;
     }
-    while (*p != 'E') {
-        if (*p == 'I') {
-            if (!n || !skip_template_args(&p)) return 0;
-            continue;
-        }
-        if (n == VXD_MAX_PARTS || !source_name(&p, &parts[n])) return 0;
-        n++;
-    }
+    if (!source_name(&p, &s, &len) || !new_part(parts, &n, s, len, true)) return 0;
+    if (*p == 'I' && !part_args(&p, &parts[n - 1])) return 0;
     return n;
 }
 
-/* Component c of a mangled name as a user writes it: the anonymous namespace is
- * "(anonymous namespace)". */
-static name_part part_spelling(const name_part *c)
+/* Equal, spaces aside ("Buf<int,4>" is "Buf<int, 4>")? */
+static bool same_spelling(const char *a, const char *w, size_t wn)
 {
-    static const char anon[] = "_GLOBAL__N_1", shown[] = "(anonymous namespace)";
-    if (c->n == sizeof anon - 1 && !memcmp(c->s, anon, c->n))
-        return (name_part){shown, sizeof shown - 1};
-    return *c;
+    const char *we = w + wn;
+    for (;;) {
+        while (*a == ' ')
+            a++;
+        while (w < we && *w == ' ')
+            w++;
+        if (!*a || w == we) return !*a && w == we;
+        if (*a++ != *w++) return false;
+    }
 }
 
-/* Does component c of a mangled name spell w (w[0..wn), as a user writes it)? */
+/* Does component c spell w[0..wn)?  With its template arguments when w has some. */
 static bool part_is(const name_part *c, const char *w, size_t wn)
 {
-    const name_part u = part_spelling(c);
-    return u.n == wn && !memcmp(u.s, w, wn);
+    const char *lt = memchr(w, '<', wn);
+    if (!lt) return strlen(c->base) == wn && !memcmp(c->base, w, wn);
+    if (c->args_unknown) return false;
+    char full[2 * VXD_PART_TEXT];
+    snprintf(full, sizeof full, "%s%s", c->base, c->args);
+    return same_spelling(full, w, wn);
 }
 
-/* "ns::f" for a mangled symbol whose name mangled_parts reads (malloc'd); NULL when it
- * is not one (*oom: out of memory). */
+/* "ns::f<int>" for a mangled symbol whose name mangled_parts reads and spells whole
+ * (malloc'd); NULL when it is not one (*oom: out of memory). */
 static char *qualified_name(const char *sym, bool *oom)
 {
     name_part parts[VXD_MAX_PARTS];
-    size_t n = mangled_parts(sym, parts), len = 0;
+    size_t n = mangled_parts(sym, parts), len = 1;
     if (!n) return NULL;
-    for (size_t i = 0; i < n; i++)
-        len += part_spelling(&parts[i]).n + 2;
-    char *q = malloc(len), *p = q;
+    for (size_t i = 0; i < n; i++) {
+        if (parts[i].args_unknown) return NULL;
+        len += strlen(parts[i].base) + strlen(parts[i].args) + 2;
+    }
+    char *q = malloc(len);
     if (!q) {
         *oom = true;
         return NULL;
     }
+    q[0] = 0;
     for (size_t i = 0; i < n; i++) {
-        const name_part u = part_spelling(&parts[i]);
-        if (i) {
-            memcpy(p, "::", 2);
-            p += 2;
-        }
-        memcpy(p, u.s, u.n);
-        p += u.n;
+        if (i) strcat(q, "::");
+        strcat(q, parts[i].base);
+        strcat(q, parts[i].args);
     }
-    *p = 0;
     return q;
 }
 
@@ -381,12 +596,18 @@ bool vxd_symtab_matches(const vxd_sym *sym, const char *name)
     name_part parts[VXD_MAX_PARTS];
     size_t n = mangled_parts(sym->name, parts);
     if (!n) return false;
-    /* name is "a::b::c": its components must be the last ones of the symbol's */
+    /* name is "a::b<x::y>::c": its components (split at "::" outside <...>) must be the
+     * last ones of the symbol's */
     const char *end = name + strlen(name);
     while (end > name) {
         const char *start = end;
-        while (start > name && !(start - name >= 2 && start[-1] == ':' && start[-2] == ':'))
+        int angle = 0;
+        while (start > name) {
+            if (start[-1] == '>') angle++;
+            if (start[-1] == '<') angle--;
+            if (!angle && start - name >= 2 && start[-1] == ':' && start[-2] == ':') break;
             start--;
+        }
         if (!n || !part_is(&parts[--n], start, (size_t)(end - start))) return false;
         end = start > name ? start - 2 : start;
         if (start > name && end == name) return false; /* a leading "::" */
