@@ -329,13 +329,17 @@ static void refocus(vx_gdbserver *s)
 }
 
 /* monitor seek / restart moved in time: the last stop no longer says where we are (no
- * step over of its breakpoint can follow), and a thread picked by Hg before is
- * forgotten as after a stop. */
+ * step over of its breakpoint can follow), and a thread picked by Hg before is kept
+ * only while its warp is live (as the selected thread is, by refocus). */
 static void time_jumped(vx_gdbserver *s)
 {
     s->have_last_stop = false;
     s->over_valid = false;
-    s->g_pick = 0;
+    uint32_t gw, lane;
+    vx_warp_info wi;
+    if (s->g_pick > 0 &&
+        !(tid_decode(s, s->g_pick, &gw, &lane) && warp_info(s, gw, &wi) && wi.active))
+        s->g_pick = 0;
     refocus(s);
 }
 

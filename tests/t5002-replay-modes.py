@@ -68,7 +68,8 @@ class WatchTiming(unittest.TestCase):
     def setUpClass(cls):
         cls.elf = build("rrtest")
         cls.total = elf_symbol(cls.elf, "total")
-        cls.srv = rsplib.Server(rsplib.record(cls.elf))
+        cls.trace = rsplib.record(cls.elf)
+        cls.srv = rsplib.Server(cls.trace)
 
     @classmethod
     def tearDownClass(cls):
@@ -130,6 +131,29 @@ class WatchTiming(unittest.TestCase):
             c.close()
         self.assertEqual(res["None"][:2], (res["None"][2], None))
         self.assertEqual(res[str(self.total + 64)], res["None"])
+
+    def test_hg_pick_across_seeks(self):
+        """a thread picked with Hg stays the one bs steps (Hc0) across a seek while its warp
+        is live, and is dropped by a seek to where its warp does not exist"""
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", self.trace])
+        w1 = [json.loads(ln)["index"] for ln in r.stdout.splitlines() if json.loads(ln)["gwarp"] == 1]
+        self.assertGreater(len(w1), 20)
+        c = self.srv.client()
+        c.handshake()
+        c.monitor("seek %d" % (w1[10] + 1))
+        c.cmds("Hg5")                       # warp 1 lane 0
+        c.monitor("seek %d" % (w1[12] + 1))
+        c.cmds("Hc0")
+        sig, f = rsplib.parse_stop(c.cmd("bs"))
+        self.assertEqual(int(f["thread"], 16), 5)
+        self.assertRegex(c.monitor("when")[1], r"^event %d of" % w1[12])
+        c.cmds("Hg5")
+        c.monitor("seek 0")                 # only warp 0 exists at the start
+        sig, f = rsplib.parse_stop(c.cmd("bs"))
+        self.assertEqual((f.get("replaylog"), int(f["thread"], 16)), ("begin", 1))
+        c.send("D")
+        c.reply()
+        c.close()
 
     def test_begin_reports_an_active_lane(self):
         """a reverse-continue of lane 2's thread that runs out of history stops in lane 0,
