@@ -921,7 +921,7 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
 {
     vx_engine_stop st;
     memset(&st, 0, sizeof st);
-    if (s->pending_int) { /* interrupted before it began: stop where we are */
+    if (s->pending_int && !m->step) { /* interrupted before it began: stop where we are */
         s->pending_int = false;
         st.why = VX_WHY_INTERRUPT;
         st.gwarp = s->focus_gw;
@@ -1086,7 +1086,14 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
          * seek leaves the search where it is) */
         (void)vx_engine_seek(s->e, s->over_from);
     }
-    bool over = backward && step && stepping_over_break(s, gw);
+    /* A 0x03 that came while stopped stops the next continue at once: GDB sent it
+     * while busy with a stop of its own (a condition it evaluates) and resumes with a
+     * step over the breakpoint, then a continue.  Any other step means GDB is not
+     * resuming on its own but for the user, who is past that interrupt: drop it
+     * (a stopped stub ignores 0x03). */
+    const bool step_over = step && stepping_over_break(s, gw);
+    if (step && !step_over) s->pending_int = false;
+    bool over = backward && step_over;
     uint64_t from = vx_engine_now(s->e);
     run_motion(s, &m, lane);
     if (over && s->last_stop.why == VX_WHY_STEP) {

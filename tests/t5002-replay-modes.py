@@ -469,6 +469,38 @@ class Interrupts(unittest.TestCase):
         sig, f = rsplib.parse_stop(c.cmd("vCont;s:%s" % f["thread"]))
         self.assertEqual(sig, 5)                                  # a step, not SIGINT again
         self.assertNotEqual(c.monitor("when")[1], before)
+        # GDB's own resume after a breakpoint stop: a step over it, then a continue; the
+        # 0x03 that came in between stops the continue
+        pc = rsplib.le32(rsplib.parse_stop(c.cmd("?"))[1]["20"])
+        self.assertEqual(c.cmds("Z0,%x,4" % pc), "OK")
+        c.monitor("seek 0")
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+        self.assertIn("swbreak", f)
+        c.raw_send(b"\x03")
+        self.assertEqual(c.cmds("z0,%x,4" % pc), "OK")
+        sig, f = rsplib.parse_stop(c.cmd("vCont;s:%s" % f["thread"]))
+        self.assertEqual(sig, 5)
+        self.assertEqual(c.cmds("Z0,%x,4" % pc), "OK")
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+        self.assertEqual(sig, 2)
+        c.send("D")
+        c.reply()
+        c.close()
+
+    def test_stale_interrupt_does_not_cancel_a_step(self):
+        """a 0x03 while stopped followed by the user's step (an IDE's pause racing a stop):
+        the step moves, and the continue after it runs"""
+        c = self.srv.client()
+        c.handshake()
+        c.monitor("seek 1000")
+        before = c.monitor("when")[1]
+        tid = rsplib.parse_stop(c.cmd("?"))[1]["thread"]
+        c.raw_send(b"\x03")
+        sig, f = rsplib.parse_stop(c.cmd("vCont;s:%s" % tid))
+        self.assertEqual(sig, 5)
+        self.assertNotEqual(c.monitor("when")[1], before)
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+        self.assertNotEqual(sig, 2)
         c.send("D")
         c.reply()
         c.close()
