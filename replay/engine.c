@@ -1339,7 +1339,9 @@ static vx_err run_backward(vx_engine *e, const vx_engine_motion *m, vx_engine_st
         vx_err err = need_sim ? sim_window(e, lo, hi, m, &c) : scan_window(e, lo, hi, m, &c);
         if (err) return err;
         if (e->interrupted) {
-            vx_err err2 = goto_pos(e, p);
+            /* [hi, p) was searched whole and holds no stop: keep that progress (the
+             * window being searched may have been cut short) */
+            vx_err err2 = goto_pos(e, hi);
             if (err2) return err2;
             memset(st, 0, sizeof *st);
             st->why = VX_WHY_INTERRUPT;

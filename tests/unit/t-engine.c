@@ -593,6 +593,25 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
        vx_engine_now(e));
     polls_left = -1;
 
+    /* interrupt a long reverse-continue that re-executes windows (a read watchpoint
+     * nothing triggers) at its second poll: it stops where the search got to, not where
+     * it began (a short trace is searched whole before that poll) */
+    vx_engine_seek(e, r.n);
+    move(e, false, false, 0, &st); /* checkpoints all the way: windows to search */
+    vx_engine_watch_insert(e, VX_WATCH_READ, 0x10, 4, 0);
+    polls_left = 1;
+    move(e, true, false, 0, &st);
+    if (st.why == VX_WHY_INTERRUPT)
+        ok(vx_engine_now(e) < r.n && at_hash(e, &r),
+           "%s: an interrupted reverse-continue stops where its search got to (%" PRIu64
+           " of %" PRIu64 ")",
+           name, vx_engine_now(e), (uint64_t)r.n);
+    else
+        ok(st.why == VX_WHY_BEGIN && vx_engine_now(e) == 0,
+           "%s: a reverse-continue searched whole before its second poll", name);
+    polls_left = -1;
+    vx_engine_watch_remove(e, VX_WATCH_READ, 0x10, 4, 0);
+
     /* user checkpoints */
     unsigned id;
     vx_engine_seek(e, r.n / 4);
