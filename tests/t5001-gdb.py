@@ -729,6 +729,15 @@ ex("break report_value if v != 42")
 go("continue")
 R["warp"] = warp_lane()[0]
 R["spawned"] = [f.split()[-1] for f in re.findall(r"^#\\d+\\s+(?:0x[0-9a-f]+ in )?(\\S+)", ex("bt"), re.M)]
+ex("delete")
+ex("break touch")
+go("continue")
+R["w0"] = {}
+for l in range(NT):
+    ex("vx-thread 0 %d" % l)
+    bt = ex("bt")
+    R["w0"][l] = [bt.count("0x00000000"), "frame did not save the PC" in bt,
+                  [f.split()[-1] for f in re.findall(r"^#\\d+\\s+(?:0x[0-9a-f]+ in )?(\\S+)", bt, re.M)]]
 ''')
         self.assertEqual(R["main"][0], "vx_putchar")
         for f in ("vx_serial", "vx_vprintf", "vx_printf", "report_value", "work", "main"):
@@ -736,6 +745,16 @@ R["spawned"] = [f.split()[-1] for f in re.findall(r"^#\\d+\\s+(?:0x[0-9a-f]+ in 
         self.assertNotEqual(R["warp"], 0)
         self.assertEqual(R["spawned"][:3], ["report_value", "work", "cb"])
         self.assertEqual(R["spawned"][-1], "__vx_spawn_warp_entry")   # the outermost frame
+        # warp 0: lane 0 runs under main's vx_spawn_threads; the other lanes' backtraces
+        # end cleanly at the warp's entry, as in a spawned warp (no zero PC)
+        lanes = {int(k): v for k, v in R["w0"].items()}
+        self.assertEqual(sorted(lanes), list(range(4)))
+        self.assertIn("main", lanes[0][2])
+        for l in range(1, 4):
+            zero, stopped, frames = lanes[l]
+            self.assertEqual((zero, stopped), (0, False), frames)
+            self.assertEqual(frames[:2], ["touch", "cb"], frames)
+            self.assertEqual(frames[-1], "__vx_spawn_warp_entry", frames)
 
 
 class DivergenceTests(unittest.TestCase):

@@ -16,6 +16,9 @@
 
 #define TMC(rs)       .insn r 0x0B, 0, 0, x0, rs, x0
 #define PRED(rc, rm)  .insn r 0x0B, 5, 0, x0, rc, rm
+/* Zicond: rd = rs2 == 0 ? 0 : rs1 (eqz), rd = rs2 != 0 ? 0 : rs1 (nez) */
+#define CZERO_EQZ(rd, rs1, rs2) .insn r 0x33, 5, 7, rd, rs1, rs2
+#define CZERO_NEZ(rd, rs1, rs2) .insn r 0x33, 7, 7, rd, rs1, rs2
 
     /* unwind information for debuggers (link32.ld keeps .debug_frame, not .eh_frame) */
     .cfi_sections .debug_frame
@@ -25,6 +28,11 @@
  * void __vx_spawn_run(void)   (warp 0, lane 0 only)
  * Run __vx_spawn_lane_main on the lanes of warp 0 that have work, then go back
  * to lane 0.
+ *
+ * The other lanes get a frame like lane 0's (their sp 16 lower while they run), whose
+ * saved ra is inside __vx_spawn_warp_entry: a debugger unwinding them stops there, as
+ * in a spawned warp, instead of reading a return address that only lane 0 stored.
+ * Lanes that sit out give their 16 bytes back before PRED, the others after.
  */
     .globl __vx_spawn_run
     .type __vx_spawn_run, @function
@@ -36,10 +44,28 @@ __vx_spawn_run:
     .cfi_offset ra, -4
     li    t0, -1
     TMC(t0)
+    csrr  t1, VX_CSR_THREAD_ID
+    li    t2, 16
+    CZERO_EQZ(t2, t2, t1)               /* lanes other than 0: 16, lane 0: 0 */
+    sub   sp, sp, t2
+    la    t0, __vx_spawn_warp_entry + 4
+    CZERO_EQZ(t0, t0, t1)
+    CZERO_NEZ(t2, ra, t1)
+    or    t0, t0, t2                    /* lane 0: its ra; the others: the sentinel */
+    sw    t0, 12(sp)
     call  __vx_spawn_lane_on
+    csrr  t1, VX_CSR_THREAD_ID
+    li    t2, 16
+    CZERO_EQZ(t2, t2, t1)
+    CZERO_NEZ(t2, t2, a0)               /* lanes other than 0 without work */
+    add   sp, sp, t2
     li    t0, 1
     PRED(a0, t0)
     call  __vx_spawn_lane_main
+    csrr  t1, VX_CSR_THREAD_ID
+    li    t2, 16
+    CZERO_EQZ(t2, t2, t1)
+    add   sp, sp, t2                    /* the lanes that worked */
     li    t0, 1
     TMC(t0)
     lw    ra, 12(sp)

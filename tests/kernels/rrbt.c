@@ -16,10 +16,19 @@ __attribute__((noinline)) void work(int v)
     report_value(v * 2);
 }
 
+volatile int sink;
+
+/* run by every lane of warp 0: lanes other than 0 run under main's spawn call too */
+__attribute__((noinline)) void touch(int v)
+{
+    sink = v;
+}
+
 static void cb(void *arg)
 {
     (void)arg;
     if (vx_warp_id() != 0) work((int)blockIdx.x); /* uniform per warp */
+    if (vx_warp_id() == 0) touch((int)blockIdx.x);
 }
 
 int main(void)
