@@ -433,14 +433,12 @@ int vxrec_record(const vxrec_opts *o)
     }
     r.path = path;
     /* --force replaces an old trace, never the kernel or a --load file */
-    for (size_t i = 0; i <= o->run.nloads; i++) {
-        const char *in = i < o->run.nloads ? o->run.loads[i].path : o->kernel;
-        if (vx_cli_same_file(path, in)) {
-            fprintf(stderr, "%s: the trace '%s' would overwrite the input '%s'\n", vxrec_prog, path,
-                    in);
-            free(path);
-            return VX_EXIT_USAGE;
-        }
+    const char *in = vx_cli_run_input(&o->run, o->kernel, path);
+    if (in) {
+        fprintf(stderr, "%s: the trace '%s' would overwrite the input '%s'\n", vxrec_prog, path,
+                in);
+        free(path);
+        return VX_EXIT_USAGE;
     }
 
     if (vx_cli_setup(&o->run, o->kernel, &r.sim, &ld, msg, sizeof msg)) {

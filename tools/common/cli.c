@@ -404,3 +404,11 @@ bool vx_cli_same_file(const char *a, const char *b)
     return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
            sa.st_ino == sb.st_ino;
 }
+
+const char *vx_cli_run_input(const vx_cli_run *run, const char *kernel, const char *path)
+{
+    if (vx_cli_same_file(path, kernel)) return kernel;
+    for (size_t i = 0; i < run->nloads; i++)
+        if (vx_cli_same_file(path, run->loads[i].path)) return run->loads[i].path;
+    return NULL;
+}

@@ -123,6 +123,9 @@ void vx_cli_ignore_sigpipe(void);
 
 /* Do paths a and b name one existing file (an output that would overwrite an input)? */
 bool vx_cli_same_file(const char *a, const char *b);
+
+/* The input of a run (the kernel or a --load file) that path names, or NULL. */
+const char *vx_cli_run_input(const vx_cli_run *run, const char *kernel, const char *path);
 bool vx_cli_stdout_check(const char *prog, const char *what);
 
 #endif /* VX_CLI_H */

@@ -271,6 +271,16 @@ static vx_trace_reader *view_of(differ *d, int k)
     return s->view;
 }
 
+/* The ordinal of an event among those sharing its index (0 for the first), after the
+ * event read before it (*last; *started false before the first). */
+static uint32_t ord_of(bool *started, uint64_t *last, uint32_t ord, uint64_t index)
+{
+    ord = *started && index == *last ? ord + 1 : 0;
+    *started = true;
+    *last = index;
+    return ord;
+}
+
 /*
  * The next event that takes part in the comparison; *ev NULL at the end.  A read
  * error is reported and sets the status; it also ends the stream.
@@ -293,12 +303,7 @@ static void next_event(differ *d, int k, const vx_event **ev, pos *p)
             s->ended = true;
             break;
         }
-        if (s->started && e->index == s->last_index)
-            s->ord++;
-        else
-            s->ord = 0;
-        s->started = true;
-        s->last_index = e->index;
+        s->ord = ord_of(&s->started, &s->last_index, s->ord, e->index);
         if (!vxf_compared(e, &d->ctx)) continue;
         s->compared++;
         *ev = e;
@@ -558,9 +563,7 @@ static bool window_read(differ *d, int k)
             s->vended = true;
             break;
         }
-        s->vord = s->vstarted && e->index == s->vindex ? s->vord + 1 : 0;
-        s->vstarted = true;
-        s->vindex = e->index;
+        s->vord = ord_of(&s->vstarted, &s->vindex, s->vord, e->index);
         if (!vxf_compared(e, &d->ctx)) continue;
         if (s->wlen == s->wcap) return false; /* sized for the context: cannot happen */
         render(d, k, e, &d->line);
@@ -589,9 +592,7 @@ static void window_restart(differ *d, int k, pos start)
             s->vended = true;
             return;
         }
-        s->vord = s->vstarted ? s->vord + 1 : 0;
-        s->vstarted = true;
-        s->vindex = e->index;
+        s->vord = ord_of(&s->vstarted, &s->vindex, s->vord, e->index);
     }
 }
 

@@ -345,10 +345,7 @@ int main(int argc, char **argv)
     /* an output file must not be an input: the kernel or a --load file */
     for (size_t i = 0; i <= ndumps; i++) {
         const char *o = i < ndumps ? dumps[i].file : trace_file;
-        bool clash = vx_cli_same_file(o, kernel);
-        for (size_t j = 0; !clash && j < run.nloads; j++)
-            clash = vx_cli_same_file(o, run.loads[j].path);
-        if (clash) {
+        if (o && vx_cli_run_input(&run, kernel, o)) {
             fprintf(stderr, "%s: the output '%s' is an input of the run\n", prog, o);
             goto out;
         }
