@@ -4,7 +4,8 @@
  *   vxreplay [options] TRACE
  *
  * Listens on 127.0.0.1:3333 (or --port/--bind), prints the gdb-multiarch command
- * that connects, and serves one client at a time.  With --stdio it speaks the
+ * that connects, and serves one client at a time (another that connects meanwhile
+ * is turned away: its connection is closed at once).  With --stdio it speaks the
  * protocol on stdin/stdout instead:  (gdb) target remote | vxreplay --stdio TRACE
  *
  * Exit status: 0 after serving (--once, --stdio), 2 for usage or input errors
@@ -30,35 +31,36 @@ static const char *prog = "vxreplay";
 static void usage(FILE *f)
 {
     fprintf(
-        f,
-        "usage: vxreplay [options] TRACE\n"
-        "Serve a trace recorded by vxrec to gdb-multiarch, with reverse execution\n"
-        "(reverse-step, reverse-continue, reverse watchpoints, ...).\n\n"
-        "connection:\n"
-        "  -p, --port N            TCP port to listen on (default 3333; 0 = any free port)\n"
-        "      --bind ADDR         address to listen on (default 127.0.0.1)\n"
-        "      --stdio             speak the protocol on stdin/stdout, for\n"
-        "                          (gdb) target remote | vxreplay --stdio TRACE\n"
-        "      --once              exit after the first client instead of waiting for the next\n\n"
-        "replay:\n"
-        "      --mem SIZE          memory budget for checkpoints (default 512M; K/M/G suffix,\n"
-        "                          a bare number is MiB)\n"
-        "      --thread-per-warp   one GDB thread per warp (default: one per lane);\n"
-        "                          'monitor lane N' picks the lane whose registers are shown\n"
-        "      --no-verify         do not compare re-executed instructions with the trace\n"
-        "      --no-summary-file   obsolete, ignored (the chunk digests that make reverse\n"
-        "                          searches fast are in the trace since format 1.1)\n"
-        "      --extract-elf FILE  write the recorded kernel ELF to FILE (for gdb's symbols);\n"
-        "                          by default it is written to TRACE.elf when serving TCP\n"
-        "      --debug-packets     log every protocol packet to stderr\n\n"
-        "  -h, --help              this text\n"
-        "      --version           print the version\n\n"
-        "Threads: target id 1 + gwarp * threads + lane (gwarp = core * warps + warp);\n"
-        "GDB numbers its threads in its own order: select one with vxrr.gdb's vx-thread.\n"
-        "In gdb: 'monitor help' lists the replay commands (when, seek, warps, lane, ...);\n"
-        "source vxrr.gdb (next to the programs in the build tree, PREFIX/share/vxrr when\n"
-        "installed) for convenience commands.\n"
-        "exit status: 0 when done, 2 usage or input error\n");
+        f, "usage: vxreplay [options] TRACE\n"
+           "Serve a trace recorded by vxrec to gdb-multiarch, with reverse execution\n"
+           "(reverse-step, reverse-continue, reverse watchpoints, ...).\n\n"
+           "connection:\n"
+           "  -p, --port N            TCP port to listen on (default 3333; 0 = any free port)\n"
+           "      --bind ADDR         address to listen on (default 127.0.0.1)\n"
+           "      --stdio             speak the protocol on stdin/stdout, for\n"
+           "                          (gdb) target remote | vxreplay --stdio TRACE\n"
+           "      --once              exit after the first client instead of waiting for the next\n"
+           "  One client at a time: another that connects meanwhile is turned away (its\n"
+           "  connection is closed at once).\n\n"
+           "replay:\n"
+           "      --mem SIZE          memory budget for checkpoints (default 512M; K/M/G suffix,\n"
+           "                          a bare number is MiB)\n"
+           "      --thread-per-warp   one GDB thread per warp (default: one per lane);\n"
+           "                          'monitor lane N' picks the lane whose registers are shown\n"
+           "      --no-verify         do not compare re-executed instructions with the trace\n"
+           "      --no-summary-file   obsolete, ignored (the chunk digests that make reverse\n"
+           "                          searches fast are in the trace since format 1.1)\n"
+           "      --extract-elf FILE  write the recorded kernel ELF to FILE (for gdb's symbols);\n"
+           "                          by default it is written to TRACE.elf when serving TCP\n"
+           "      --debug-packets     log every protocol packet to stderr\n\n"
+           "  -h, --help              this text\n"
+           "      --version           print the version\n\n"
+           "Threads: target id 1 + gwarp * threads + lane (gwarp = core * warps + warp);\n"
+           "GDB numbers its threads in its own order: select one with vxrr.gdb's vx-thread.\n"
+           "In gdb: 'monitor help' lists the replay commands (when, seek, warps, lane, ...);\n"
+           "source vxrr.gdb (next to the programs in the build tree, PREFIX/share/vxrr when\n"
+           "installed) for convenience commands.\n"
+           "exit status: 0 when done, 2 usage or input error\n");
 }
 
 static bool opt_value(int argc, char **argv, int *i, const char *name, const char **val)
@@ -77,6 +79,13 @@ static bool opt_value(int argc, char **argv, int *i, const char *name, const cha
     }
     *val = argv[++*i];
     return true;
+}
+
+/* A client that connected while another is served was turned away. */
+static void turned_away(void *ctx, const char *peer)
+{
+    fprintf(stderr, "%s: client %s turned away: %s is connected (one debugger at a time)\n", prog,
+            peer, (const char *)ctx);
 }
 
 /* vxrr.gdb next to the program (build tree) or in ../share/vxrr (installed). */
@@ -284,7 +293,7 @@ int main(int argc, char **argv)
             break;
         }
         fprintf(stderr, "%s: client %s connected\n", prog, peer);
-        bool clean = vx_net_session(srv, fd, fd);
+        bool clean = vx_net_session_guarded(srv, fd, fd, lfd, turned_away, peer);
         close(fd);
         fprintf(stderr, "%s: client %s %s\n", prog, peer,
                 clean ? "ended the session" : "disconnected");

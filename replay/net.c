@@ -135,7 +135,41 @@ static bool conn_poll(void *ctx)
     return stop;
 }
 
+/* Take a client that connected while another is served and close its socket at
+ * once: its debugger sees the connection closed instead of waiting in silence. */
+static void turn_away(int lfd, void (*refused)(void *, const char *), void *ctx)
+{
+    char peer[64], msg[128];
+    int fd = vx_net_accept(lfd, peer, sizeof peer, msg, sizeof msg);
+    if (fd < 0) return;
+    close(fd);
+    if (refused) refused(ctx, peer);
+}
+
+/* Wait until in_fd is readable (true) or the session must end (false), turning
+ * away any client that connects to lfd (when lfd >= 0) meanwhile. */
+static bool wait_input(int in_fd, int lfd, void (*refused)(void *, const char *), void *ctx)
+{
+    if (lfd < 0) return true;
+    for (;;) {
+        struct pollfd p[2] = {{in_fd, POLLIN, 0}, {lfd, POLLIN, 0}};
+        int n = poll(p, 2, -1);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        if (p[1].revents & POLLIN) turn_away(lfd, refused, ctx);
+        if (p[0].revents) return true; /* data, or a hang-up the read will see */
+    }
+}
+
 bool vx_net_session(vx_gdbserver *srv, int in_fd, int out_fd)
+{
+    return vx_net_session_guarded(srv, in_fd, out_fd, -1, NULL, NULL);
+}
+
+bool vx_net_session_guarded(vx_gdbserver *srv, int in_fd, int out_fd, int lfd,
+                            void (*refused)(void *ctx, const char *peer), void *ctx)
 {
     conn c = {in_fd, out_fd, false, NULL, 0, 0};
     vx_gdb_io io = {conn_write, conn_poll, &c};
@@ -152,6 +186,7 @@ bool vx_net_session(vx_gdbserver *srv, int in_fd, int out_fd)
             ended = !vx_gdbserver_input(srv, buf, n);
             continue;
         }
+        if (!wait_input(in_fd, lfd, refused, ctx)) break;
         ssize_t k = read(in_fd, buf, sizeof buf);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) break;

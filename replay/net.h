@@ -1,6 +1,7 @@
 /*
- * net.h - the transports of vxreplay: a TCP listener (one client at a time) and
- * stdin/stdout (`target remote | vxreplay --stdio TRACE`).
+ * net.h - the transports of vxreplay: a TCP listener (one client at a time; others
+ * are turned away while one is served) and stdin/stdout (`target remote | vxreplay
+ * --stdio TRACE`).
  */
 #ifndef VX_NET_H
 #define VX_NET_H
@@ -22,5 +23,13 @@ int vx_net_accept(int lfd, char *peer, size_t peercap, char *msg, size_t cap);
  * the connection was lost.
  */
 bool vx_net_session(vx_gdbserver *srv, int in_fd, int out_fd);
+
+/*
+ * vx_net_session, turning away any client that connects to the listening socket
+ * lfd meanwhile: its connection is accepted and closed at once (its debugger says
+ * the remote connection closed), and refused(ctx, peer) is called, if not NULL.
+ */
+bool vx_net_session_guarded(vx_gdbserver *srv, int in_fd, int out_fd, int lfd,
+                            void (*refused)(void *ctx, const char *peer), void *ctx);
 
 #endif /* VX_NET_H */

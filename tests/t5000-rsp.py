@@ -570,6 +570,29 @@ class RspTests(unittest.TestCase):
         time.sleep(0.2)
         self.assertTrue(self.c.cmds("qC").startswith("QC"))
 
+    def test_second_client_turned_away(self):
+        """a client that connects while another is served is closed at once, not left waiting;
+        the first goes on, and the next client after it is served"""
+        srv = Server(self.trace)
+        try:
+            c1 = srv.client()
+            c1.handshake()
+            c2 = srv.client(timeout=10)
+            with self.assertRaises(RspError):   # closed, within the timeout (not left waiting)
+                c2.read_packet()
+            c2.close()
+            self.assertTrue(c1.cmds("qC").startswith("QC"))
+            c1.send("D")
+            self.assertEqual(c1.reply(), b"OK")
+            c1.close()
+            time.sleep(0.2)
+            c3 = srv.client()
+            self.assertTrue(c3.cmds("qC").startswith("QC"))
+            c3.close()
+        finally:
+            err = srv.stop()
+        self.assertRegex(err, r"client 127\.0\.0\.1:\d+ turned away: 127\.0\.0\.1:\d+ is connected")
+
     def test_kill_ends_session(self):
         """k ends the session; the server then serves the next client"""
         self.c.handshake()
