@@ -244,6 +244,22 @@ class Session(unittest.TestCase):
         rc, out, err = self.finish(s, c2)
         self.assertEqual(rc, 55, err)
 
+    def test_second_client_turned_away(self):
+        """a client that connects while another is served is closed at once (not left waiting);
+        the first client's session goes on"""
+        s = self.server([self.bin])
+        c = self.client(s)
+        self.assertEqual(c.cmd("p"), "+P")
+        c2 = Client(s.port, timeout=10)
+        self.clients.append(c2)
+        self.assertEqual(c2.sock.recv(16), b"", "closed without a word")
+        self.assertEqual(c.cmd("p"), "+P")
+        self.assertEqual(c.cmd("s"), "+")
+        c.wr(DCTRL, DA)
+        c.poll(AU, AU)
+        rc, out, err = self.finish(s, c)
+        self.assertEqual(rc, 55, err)
+
     def test_run_without_halt(self):
         """connect, start, let it run: the kernel ends while connected"""
         s = self.server([self.bin])

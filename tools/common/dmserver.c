@@ -393,6 +393,10 @@ static void dms_accept(dms *s)
 {
     int fd = accept(s->lfd, NULL, NULL);
     if (fd < 0) return;
+    if (s->cfd >= 0) { /* one client at a time: another is closed at once, not left waiting */
+        close(fd);
+        return;
+    }
     if (dms_nonblock(fd) != 0) {
         close(fd);
         return;
@@ -504,19 +508,22 @@ vx_err vx_dmserver_run_bound(vx_sim *sim, const vx_dmserver_opts *opts, int lfd,
         }
         if (s->cfd < 0 && s->ended) break;
 
-        struct pollfd pf;
+        /* pfd[0]: the client (or the listener when there is none); pfd[1]: the
+         * listener while a client is served, to turn others away */
+        struct pollfd pfd[2] = {{s->lfd, POLLIN, 0}, {s->lfd, POLLIN, 0}}, *pf = &pfd[0];
         bool room = s->outlen + VX_DMS_REPLY <= sizeof s->out;
         bool buffered = s->inpos < s->inlen;
         /* Bytes received but not consumed yet, and room to answer them: no sleeping. */
         bool pending_in = s->cfd >= 0 && buffered && room && !s->closing;
-        pf.fd = s->cfd >= 0 ? s->cfd : s->lfd;
-        pf.events = 0;
-        /* Ask for input only when it could be consumed, or poll() would spin. */
-        if (s->cfd < 0 || (!buffered && room && !s->closing)) pf.events |= POLLIN;
-        if (s->cfd >= 0 && s->outlen) pf.events |= POLLOUT;
-        pf.revents = 0;
+        if (s->cfd >= 0) {
+            pf->fd = s->cfd;
+            pf->events = 0;
+            /* Ask for input only when it could be consumed, or poll() would spin. */
+            if (!buffered && room && !s->closing) pf->events |= POLLIN;
+            if (s->outlen) pf->events |= POLLOUT;
+        }
         int timeout = dms_can_run(s) || pending_in ? 0 : -1;
-        int rc = poll(&pf, 1, timeout);
+        int rc = poll(pfd, s->cfd >= 0 ? 2 : 1, timeout);
         if (rc < 0 && errno != EINTR) {
             dms_msg(msg, cap, "poll failed in the Debug Module server: %s", strerror(errno));
             e = VX_ERR_IO;
@@ -526,8 +533,9 @@ vx_err vx_dmserver_run_bound(vx_sim *sim, const vx_dmserver_opts *opts, int lfd,
             if (rc > 0) dms_accept(s);
             continue;
         }
-        if (rc > 0 || pending_in) {
-            if (pf.revents & (POLLERR | POLLNVAL)) {
+        if (rc > 0 && (pfd[1].revents & POLLIN)) dms_accept(s);
+        if ((rc > 0 && pf->revents) || pending_in) {
+            if (pf->revents & (POLLERR | POLLNVAL)) {
                 dms_drop_client(s);
                 continue;
             }
