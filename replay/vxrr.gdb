@@ -19,6 +19,8 @@
 #   vx-info-dm              Debug Module state recorded in the trace
 #   vx-tls NAME             a runtime thread-local (blockIdx, threadIdx, ...) of the
 #                           current lane; also $vx_tls("NAME") in expressions
+#   $vx_any("COND")         COND tested in every active lane of the current warp, for
+#                           breakpoint conditions GDB cannot send to the server (floats)
 # and every 'monitor' command of vxreplay ('monitor help').
 
 # Reverse stepping sends one packet per instruction; keep breakpoints in the
@@ -302,7 +304,12 @@ class VxTls(gdb.Command):
         if not name:
             raise gdb.GdbError("usage: vx-tls NAME")
         t, off = _vx_tls_place(name)
-        print("%s = %s" % (name, _vx_tls(name)))
+        try:
+            print("%s = %s" % (name, _vx_tls(name)))
+        except gdb.MemoryError:  # the offsets below hold anyway
+            tp = int(gdb.parse_and_eval("$tp")) & 0xffffffff
+            print("%s: no value here (tp = %#x: the runtime has not set this lane's "
+                  "thread-local block up yet at this position)" % (name, tp))
         fields = _vx_scalar_fields(t, name, off)
         if not fields:
             fields = [(name, t, off)]
@@ -312,16 +319,154 @@ class VxTls(gdb.Command):
             print("  %s: *(%s *)($tp + %d)" % (fname, ftype, foff))
 
 
+# ---- $vx_any("COND"): a condition GDB tests itself, tested in every active lane ----
+#
+# GDB sends a breakpoint's condition to vxreplay, which tests it in every lane of a
+# warp that reaches the breakpoint, only when it can compile it to bytecode (integer
+# arithmetic on registers, memory and variables).  Any other condition (floats,
+# function calls, convenience variables) GDB tests itself, in the one thread each
+# stop names: the first active lane.  $vx_any("COND") tests COND in each active lane
+# of that warp instead, and the stop then selects the first lane where it holds.
+
+_vx_any_hit = None  # (thread, lane for monitor lane or None) where $vx_any last held
+_vx_shape = {}  # connection number -> 'monitor config' (the platform shape)
+
+
+def _vx_shape_cfg():
+    key = gdb.selected_inferior().connection_num
+    if key not in _vx_shape:
+        _vx_shape[key] = _vx_config()
+    return _vx_shape[key]
+
+
+def _vx_active_lanes(gwarp):
+    """The lanes of global warp gwarp active now (its thread mask, 'monitor warps')."""
+    for line in gdb.execute("monitor warps", to_string=True).splitlines():
+        f = line.split()
+        if len(f) >= 5 and f[0] == str(gwarp):
+            mask = int(f[4], 16)
+            return [l for l in range(mask.bit_length()) if mask >> l & 1]
+    return []
+
+
+def _vx_truth(expr):
+    v = gdb.parse_and_eval(expr)
+    if v.type.strip_typedefs().code == gdb.TYPE_CODE_FLT:
+        return float(v) != 0.0
+    return int(v) != 0
+
+
+class VxAnyFunction(gdb.Function):
+    """$vx_any("COND"): 1 when COND holds in any active lane of the selected thread's
+    warp, else 0.  For breakpoint conditions GDB cannot send to vxreplay (floats,
+    function calls): 'break inv_len if $vx_any("x == 0 && y == 0")' tests every
+    active lane, and the stop selects the first lane where COND holds."""
+
+    def __init__(self):
+        super().__init__("vx_any")
+
+    def invoke(self, cond):
+        global _vx_any_hit
+        expr = cond.string()
+        cfg = _vx_shape_cfg()
+        nt = int(cfg.get("threads", "1"))
+        per_warp = cfg.get("gdb_thread") == "warp"
+        th = gdb.selected_thread()
+        if th is None:
+            raise gdb.GdbError("$vx_any: no thread selected")
+        tid = th.ptid[1] or th.ptid[2]
+        gw, lane0 = (tid - 1, None) if per_warp else divmod(tid - 1, nt)
+        lanes = _vx_active_lanes(gw)
+        if not per_warp and lane0 in lanes:  # the stop's own lane first
+            lanes.remove(lane0)
+            lanes.insert(0, lane0)
+        if per_warp:
+            m = re.match(r"lane (\d+) of warp \d+ is shown( \(auto)?",
+                         gdb.execute("monitor lane", to_string=True))
+            restore = "auto" if m is None or m.group(2) else m.group(1)
+        hit = None
+        try:
+            for l in lanes:
+                if per_warp:
+                    gdb.execute("monitor lane %d" % l, to_string=True)
+                    gdb.execute("maintenance flush register-cache", to_string=True)
+                else:
+                    t = _vx_thread(1 + gw * nt + l)
+                    if t is None:
+                        continue
+                    t.switch()
+                if _vx_truth(expr):
+                    hit = (t if not per_warp else th, l if per_warp else None)
+                    break
+        finally:
+            if per_warp:
+                gdb.execute("monitor lane " + restore, to_string=True)
+                gdb.execute("maintenance flush register-cache", to_string=True)
+            th.switch()
+        _vx_any_hit = hit
+        return 1 if hit else 0
+
+
+_vx_cond_seen = set()  # (breakpoint number, condition) already looked at
+
+
+def _vx_check_condition(b):
+    """Warn when GDB will test breakpoint b's condition itself (in one lane only)."""
+    try:
+        if not b.is_valid() or not b.condition or b.type != gdb.BP_BREAKPOINT:
+            return
+        key = (b.number, b.condition)
+        if key in _vx_cond_seen:
+            return
+        _vx_cond_seen.add(key)
+        if "$vx_any" in b.condition:
+            return
+        out = gdb.execute("info breakpoints %d" % b.number, to_string=True)
+    except gdb.error:
+        return
+    if "(host evals)" in out:
+        print("vxrr: GDB tests the condition of breakpoint %d itself, in the first active "
+              "lane of each warp that reaches it, not in every lane (it cannot compile "
+              "\"%s\" for the server: floats, calls, or another condition at the same "
+              "address that it cannot compile).  To test every active lane:\n"
+              "  condition %d $vx_any(\"%s\")"
+              % (b.number, b.condition, b.number, b.condition.replace("\\", "\\\\")
+                 .replace('"', '\\"')))
+
+
 def _vx_on_stop(event):
     """One timeline: a step of one warp (scheduler locked) moves the others too, but
-    GDB only drops the stepped thread's registers.  Drop them all at every stop."""
+    GDB only drops the stepped thread's registers.  Drop them all at every stop.
+    After a breakpoint whose $vx_any condition held, select the lane where it held."""
+    global _vx_any_hit
     try:
         gdb.execute("maintenance flush register-cache", to_string=True)
+    except gdb.error:
+        pass
+    hit, _vx_any_hit = _vx_any_hit, None
+    if hit is None or not isinstance(event, gdb.BreakpointEvent):
+        return
+    if not any(b.condition and "$vx_any" in b.condition for b in event.breakpoints):
+        return
+    t, lane = hit
+    try:
+        if lane is not None:
+            gdb.execute("monitor lane %d" % lane, to_string=True)
+            gdb.execute("maintenance flush register-cache", to_string=True)
+        elif t.is_valid() and t != gdb.selected_thread():
+            t.switch()
+        else:
+            return
+        print("vxrr: $vx_any held first in %s; selected it:" % (
+            "lane %d" % lane if lane is not None else "thread %d \"%s\"" % (t.num, t.name)))
+        gdb.execute("frame")
     except gdb.error:
         pass
 
 
 gdb.events.stop.connect(_vx_on_stop)
+gdb.events.breakpoint_created.connect(_vx_check_condition)
+gdb.events.breakpoint_modified.connect(_vx_check_condition)
 
 VxThread()
 VxWarp()
@@ -330,6 +475,7 @@ VxSeek()
 VxRestart()
 VxTlsFunction()
 VxTls()
+VxAnyFunction()
 end
 
 define vx-when

@@ -617,6 +617,26 @@ R["hit"] = [val("x"), func(), st.get("thread") == tid()]
         self.assertIn("target evals", R["info"])
         self.assertEqual(R["hit"], [13, "leaf", True])
 
+    def test_condition_gdb_cannot_compile(self):
+        """a float condition (GDB tests it itself, in one lane) is flagged with the $vx_any form,
+        and $vx_any tests it in every active lane and selects the lane where it holds"""
+        out, R = self.gdb('''
+ex("monitor seek 0")
+R["warn"] = ex("break leaf if (float)x == 13.0")
+ex("delete")
+ex("break leaf if $vx_any(\\"(float)x == 13.0\\")")
+st = go("continue")
+R["hit"] = [func(), val("x"), warp_lane()]
+R["info"] = ex("info breakpoints")
+''')
+        self.assertIn("GDB tests the condition of breakpoint", R["warn"])
+        self.assertRegex(R["warn"], r'condition \d+ \$vx_any\("\(float\)x == 13.0"\)')
+        func_, x, (warp, lane) = R["hit"]
+        self.assertEqual([func_, x], ["leaf", 13])
+        self.assertNotEqual(lane, 0, "13 is not the warp's first lane: GDB alone would miss it")
+        self.assertIn("$vx_any held first in thread", segments(out)[-1][1])
+        self.assertIn("host evals", R["info"])
+
     def test_other_threads_fresh_after_step(self):
         """after next (one warp resumed, scheduler locked) other warps show where they are now"""
         out, R = self.gdb('''
