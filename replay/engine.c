@@ -42,6 +42,7 @@
 #define SCAN_MAX        (1u << 22)
 #define STOP_SNAP_LIMIT (4u << 20) /* no STOP checkpoints for machines bigger than this */
 #define NO_ISSUE        UINT64_MAX
+#define LPC_MEMO        16u /* joins found by vx_engine_lane_pc, remembered */
 #define CBLOCK_SHIFT    14u
 #define CBLOCK          (1u << CBLOCK_SHIFT) /* issues per block of the schedule cache */
 #define CACHE_SLOTS     64u                  /* blocks of CBLOCK issues: 1M issues, 16 MiB */
@@ -180,6 +181,13 @@ struct vx_engine {
     bool interrupted;
 
     vx_engine_stats st;
+
+    /* vx_engine_lane_pc's finds of joins in the trace, at position `now` */
+    struct lane_pc_memo {
+        bool valid;
+        uint64_t now;
+        uint32_t gw, depth, pc;
+    } lpc[LPC_MEMO];
 };
 
 static void seterr(vx_engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1539,6 +1547,63 @@ bool vx_engine_next_issue(vx_engine *e, vx_engine_issue *out)
     out->warp = out->gwarp % e->W;
     out->faults = e->fault_at_end && e->now == e->end;
     return true;
+}
+
+/*
+ * The PC after the join whose ipdom-else effect gave warp gw's IPDOM entry at depth
+ * `depth` (1-based) its fallthrough, the last such effect before position p: read
+ * back from p in windows that double.
+ */
+static bool join_after(vx_engine *e, uint64_t p, uint32_t gw, uint32_t depth, uint32_t *pc)
+{
+    for (uint64_t n = SCAN_FIRST, hi = p; hi > 0; n *= 2) {
+        uint64_t lo = hi > n ? hi - n : 0;
+        if (vx_trace_reader_seek(e->sr, lo) != VX_OK) return false;
+        bool found = false;
+        const vx_event *ev;
+        while (vx_trace_reader_tell(e->sr) < hi && vx_trace_reader_next(e->sr, &ev) == VX_OK) {
+            if (ev->kind == VX_EV_END) break;
+            if (ev->kind != VX_EV_ISSUE || ev->index < lo) continue;
+            if (ev->index >= hi) break;
+            if (!ev->nwctl || gwarp_of(e, ev) != gw) continue;
+            for (uint32_t i = 0; i < ev->nwctl; i++)
+                if (ev->wctl[i].kind == VX_WCTL_IPDOM_ELSE && ev->wctl[i].arg == depth) {
+                    *pc = ev->pc + 4;
+                    found = true;
+                }
+        }
+        if (found) return true;
+        hi = lo;
+    }
+    return false;
+}
+
+bool vx_engine_lane_pc(vx_engine *e, uint32_t gw, uint32_t lane, uint32_t *pc)
+{
+    vx_warp_info wi;
+    if (lane >= e->T || vx_sim_warp_info(e->sim, gw, &wi) != VX_OK || !wi.active ||
+        vx_lanes_test(wi.tmask, lane))
+        return false;
+    for (uint32_t k = wi.ipdom_depth; k-- > 0;) {
+        vx_ipdom_entry ent;
+        if (vx_sim_ipdom_get(e->sim, gw, k, &ent) != VX_OK) return false;
+        if (!vx_lanes_test(ent.orig_mask, lane)) continue; /* off before this split */
+        bool on_else = vx_lanes_test(ent.else_mask, lane);
+        if (on_else && !ent.fallthrough) {
+            *pc = ent.pc;
+            return true;
+        }
+        if (on_else || !ent.fallthrough) return false; /* its side runs: off by tmc or pred */
+        struct lane_pc_memo *m = &e->lpc[(gw * 31u + k) % LPC_MEMO];
+        if (m->valid && m->now == e->now && m->gw == gw && m->depth == k + 1) {
+            *pc = m->pc;
+            return true;
+        }
+        if (!join_after(e, e->now, gw, k + 1, pc)) return false;
+        *m = (struct lane_pc_memo){true, e->now, gw, k + 1, *pc};
+        return true;
+    }
+    return false;
 }
 
 bool vx_engine_ebreak_halt(const vx_engine *e)

@@ -349,6 +349,8 @@ static bool read_reg(const vx_gdbserver *s, uint32_t gw, uint32_t lane, const vx
                      uint32_t *v)
 {
     if (r->file == VX_REG_FILE_PC) {
+        /* a lane divergence masked off stands where its registers were left */
+        if (vx_engine_lane_pc(s->e, gw, lane, v)) return true;
         vx_warp_info wi;
         if (!warp_info(s, gw, &wi)) return false;
         *v = wi.pc;

@@ -777,6 +777,72 @@ for l in range(NT):
             self.assertEqual(frames[-1], "__vx_spawn_warp_entry", frames)
 
 
+class MaskedLaneTests(GdbCase):
+    kernel = "rrdiverge"
+    rec_args = ("-w", "2", "-t", "4")
+
+    def split_join(self, warp):
+        """From vxdump (independent of vxreplay): warp's split pc and ipdom-else join (index, pc)."""
+        r = vxtest.run([vxtest.prog("vxdump"), self.trace])
+        split = join = None
+        for ln in r.stdout.splitlines():
+            f = ln.split()
+            if len(f) < 4 or f[2] != "0:%d" % warp:
+                continue
+            if "vx_split" in ln and "ipdom-push" in ln and split is None:
+                split = int(f[3], 16)
+            if "vx_join" in ln and "ipdom-else" in ln and join is None:
+                join = (int(f[0]), int(f[3], 16))
+        return split, join
+
+    def test_masked_off_lanes_stand_where_they_wait(self):
+        """a lane divergence masked off shows its own position: right after the split while the
+        other side runs first, right after the join once its side is done; its backtrace is
+        real, and step from it (GDB crashed) runs until that lane moves"""
+        out, R = self.gdb('''
+stop_at("twice")
+w, l = warp_lane()
+R["first"] = [w, l, val("x")]
+def lanes():
+    d = {}
+    for k in range(NT):
+        ex("vx-thread %d %d" % (w, k))
+        frames = [f.split()[-1] for f in re.findall(r"^#\\d+\\s+(?:0x[0-9a-f]+ in )?(\\S+)", ex("bt"), re.M)]
+        d[k] = [pc(), frames]
+    return d
+R["then"] = lanes()
+ex("vx-thread %d 0" % w)
+go("step")
+R["stepped"] = [warp_lane(), pc(), int(re.search(r"event (\\d+)", ex("monitor when")).group(1))]
+R["else"] = lanes()
+''')
+        w, l, x = R["first"]
+        self.assertEqual(l % 2, 1, "odd lanes take the then side")
+        self.assertEqual(x, w * 4 + l)
+        split_pc, (join_at, join_pc) = self.split_join(w)
+        then = {int(k): v for k, v in R["then"].items()}
+        for k in range(4):
+            lane_pc, frames = then[k]
+            if k % 2:       # on the then side: in twice, called from body
+                self.assertEqual(frames[:2], ["twice", "body"], frames)
+            else:           # waiting for its side: right after the split, in body
+                self.assertEqual(lane_pc, split_pc + 4, "lane %d" % k)
+                self.assertNotIn("twice", frames)
+                self.assertIn("body", frames)
+                self.assertEqual(frames[-1], "__vx_spawn_warp_entry", frames)
+        # step from lane 0 (masked off): runs until lane 0 itself moves, in the else side
+        (sw, sl), spc, at = R["stepped"]
+        self.assertEqual((sw, sl), (w, 0))
+        self.assertGreater(at, join_at, "lane 0 moves only once the else side runs")
+        other = {int(k): v for k, v in R["else"].items()}
+        self.assertEqual(other[0][0], spc)
+        for k in (1, 3):    # their side done: right after the join that ended it
+            lane_pc, frames = other[k]
+            self.assertEqual(lane_pc, join_pc + 4, "lane %d" % k)
+            self.assertNotIn("twice", frames)
+            self.assertIn("body", frames)
+
+
 class DivergenceTests(unittest.TestCase):
     def test_tampered_trace(self):
         """a trace whose recorded result was changed: replay reports where it diverged"""
@@ -808,4 +874,4 @@ class DivergenceTests(unittest.TestCase):
 
 if __name__ == "__main__":
     prerequisites()
-    vxtest.main(ReverseTests, FaultTests, BacktraceTests, DivergenceTests)
+    vxtest.main(ReverseTests, FaultTests, BacktraceTests, MaskedLaneTests, DivergenceTests)
