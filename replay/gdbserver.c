@@ -996,10 +996,18 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
          * GDB expects the stepped thread back (a watchpoint that fires while it steps
          * over a breakpoint, from another thread of the same warp, trips its
          * finish_step_over assertion). */
-        if (m->step && st.gwarp == m->step_gwarp)
+        if (m->step && st.gwarp == m->step_gwarp) {
             s->focus_lane = step_lane;
-        else if (st.has_lane)
+            /* GDB names the stepped thread: say which lane made the access */
+            if (st.why == VX_WHY_WATCH && st.has_lane && st.lane != step_lane)
+                console(s,
+                        "vxreplay: lane %" PRIu32 " of warp %" PRIu32
+                        " made the access, not the stepped lane %" PRIu32 " (vx-thread %" PRIu32
+                        " %" PRIu32 ")\n",
+                        st.lane, st.gwarp, step_lane, st.gwarp, st.lane);
+        } else if (st.has_lane) {
             s->focus_lane = st.lane;
+        }
         s->focus_gw = st.gwarp;
         break;
     case VX_WHY_INTERRUPT: break;

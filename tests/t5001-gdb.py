@@ -843,6 +843,30 @@ R["else"] = lanes()
             self.assertIn("body", frames)
 
 
+    def test_watch_while_stepping_a_masked_off_lane(self):
+        """a watchpoint that fires while GDB steps a masked-off lane names the stepped thread
+        (GDB needs it) and the console names the lane that made the access"""
+        out, R = self.gdb('''
+stop_at("rrdiverge.c:THEN_LINE")
+w, l = warp_lane()
+ex("vx-thread %d 1" % w)
+ex("watch -l acc")
+ex("vx-thread %d 0" % w)
+R["w"] = w
+for i in range(80):
+    st = go("stepi")
+    if "bps" in st:
+        break
+R["stop"] = [st.get("bps"), warp_lane()]
+'''.replace("THEN_LINE", str(self.lines["THEN"])))
+        w = R["w"]
+        bps, (sw, sl) = R["stop"]
+        self.assertTrue(bps, "the watchpoint fired")
+        self.assertEqual((sw, sl), (w, 0), "GDB gets the stepped thread back")
+        self.assertIn("vxreplay: lane 1 of warp %d made the access, not the stepped lane 0 "
+                      "(vx-thread %d 1)" % (w, w), out)
+
+
 class DivergenceTests(unittest.TestCase):
     def test_tampered_trace(self):
         """a trace whose recorded result was changed: replay reports where it diverged"""
