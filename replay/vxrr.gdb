@@ -74,6 +74,15 @@ python
 import gdb
 import re
 
+# History is read-only: say so when something assigns to a variable or register
+# ("Writing to memory is not allowed"), instead of "Cannot access memory".  GDB
+# takes these only before it connects.
+for _setting in ("may-write-memory", "may-write-registers"):
+    try:
+        gdb.execute("set %s off" % _setting, to_string=True)
+    except gdb.error:
+        pass
+
 
 def _vx_config():
     """Platform shape and thread mode, from 'monitor config'."""

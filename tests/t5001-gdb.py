@@ -867,6 +867,24 @@ R["stop"] = [st.get("bps"), warp_lane()]
                       "(vx-thread %d 1)" % (w, w), out)
 
 
+    def test_history_is_read_only(self):
+        """assigning to memory or a register is refused with GDB's own explanation (vxrr.gdb)"""
+        out, R = self.gdb('''
+stop_at("twice")
+R["errs"] = []
+for cmd in ("set var results[0] = 5", "set var $a0 = 1"):
+    try:
+        ex(cmd)
+        R["errs"].append("accepted")
+    except gdb.error as e:
+        R["errs"].append(str(e))
+R["after"] = [val("results[0]"), val("x") == val("$a0")]
+''')
+        self.assertRegex(R["errs"][0], r"^Writing to memory is not allowed")
+        self.assertRegex(R["errs"][1], r"^Writing to registers is not allowed")
+        self.assertEqual(R["after"], [0, True])
+
+
 class DivergenceTests(unittest.TestCase):
     def test_tampered_trace(self):
         """a trace whose recorded result was changed: replay reports where it diverged"""
