@@ -158,8 +158,13 @@ static bool wait_input(int in_fd, int lfd, void (*refused)(void *, const char *)
             if (errno == EINTR) continue;
             return false;
         }
-        if (p[1].revents & POLLIN) turn_away(lfd, refused, ctx);
-        if (p[0].revents) return true; /* data, or a hang-up the read will see */
+        if (p[0].revents) return true; /* data, or a hang-up the read will see, first */
+        if (!(p[1].revents & POLLIN)) continue;
+        /* A client that leaves and connects again at once: its hang-up may come just
+         * after the new connection; let it end this session first. */
+        struct pollfd q = {in_fd, POLLIN, 0};
+        if (poll(&q, 1, 200) > 0) return true;
+        turn_away(lfd, refused, ctx);
     }
 }
 

@@ -260,6 +260,20 @@ class Session(unittest.TestCase):
         rc, out, err = self.finish(s, c)
         self.assertEqual(rc, 55, err)
 
+    def test_reconnect_at_once(self):
+        """a client that drops its connection and connects again at once is served"""
+        s = self.server([self.bin])
+        for _ in range(20):
+            c = Client(s.port, timeout=10)
+            self.assertEqual(c.cmd("p"), "+P")
+            c.close()
+        c = self.client(s)
+        self.assertEqual(c.cmd("s"), "+")
+        c.wr(DCTRL, DA)
+        c.poll(AU, AU)
+        rc, out, err = self.finish(s, c)
+        self.assertEqual(rc, 55, err)
+
     def test_run_without_halt(self):
         """connect, start, let it run: the kernel ends while connected"""
         s = self.server([self.bin])

@@ -593,6 +593,19 @@ class RspTests(unittest.TestCase):
             err = srv.stop()
         self.assertRegex(err, r"client 127\.0\.0\.1:\d+ turned away: 127\.0\.0\.1:\d+ is connected")
 
+    def test_reconnect_at_once(self):
+        """a client that drops its connection and connects again at once is served (its
+        hang-up ends the old session; the new connection is not taken for a second client)"""
+        srv = Server(self.trace)
+        try:
+            for _ in range(20):
+                c = srv.client(timeout=10)
+                self.assertTrue(c.cmds("qC").startswith("QC"))
+                c.close()
+        finally:
+            err = srv.stop()
+        self.assertNotIn("turned away", err)
+
     def test_kill_ends_session(self):
         """k ends the session; the server then serves the next client"""
         self.c.handshake()

@@ -533,7 +533,12 @@ vx_err vx_dmserver_run_bound(vx_sim *sim, const vx_dmserver_opts *opts, int lfd,
             if (rc > 0) dms_accept(s);
             continue;
         }
-        if (rc > 0 && (pfd[1].revents & POLLIN)) dms_accept(s);
+        if (rc > 0 && (pfd[1].revents & POLLIN) && !pf->revents && !pending_in) {
+            /* A client that leaves and connects again at once: its hang-up may come
+             * just after the new connection; let it end this session first. */
+            struct pollfd q = {s->cfd, POLLIN, 0};
+            if (poll(&q, 1, 200) <= 0) dms_accept(s);
+        }
         if ((rc > 0 && pf->revents) || pending_in) {
             if (pf->revents & (POLLERR | POLLNVAL)) {
                 dms_drop_client(s);
