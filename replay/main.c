@@ -254,7 +254,7 @@ int main(int argc, char **argv)
                 "--thread-per-warp makes one thread per warp instead\n",
                 prog, lanes);
     if (use_stdio) {
-        fprintf(stderr, "%s: serving '%s' (%" PRIu64 " events) on stdin/stdout\n", prog, trace,
+        fprintf(stderr, "%s: serving '%s' (%" PRIu64 " issues) on stdin/stdout\n", prog, trace,
                 vx_engine_end(eng));
         vx_net_session(srv, 0, 1);
         vx_gdbserver_free(srv);
@@ -272,7 +272,7 @@ int main(int argc, char **argv)
     }
     char script[PATH_MAX];
     bool have_script = find_script(script, sizeof script);
-    printf("vxreplay: serving '%s': %" PRIu64 " events, %" PRIu32 "x%" PRIu32 "x%" PRIu32
+    printf("vxreplay: serving '%s': %" PRIu64 " issues, %" PRIu32 "x%" PRIu32 "x%" PRIu32
            "x%" PRIu32 " (clusters x cores x warps x threads)\n",
            trace, vx_engine_end(eng), cfg->clusters, cfg->cores, cfg->warps, cfg->threads);
     printf("vxreplay: listening on %s port %u\n", bind, actual);
