@@ -589,6 +589,23 @@ class Runtime(unittest.TestCase):
                     want.append((0, "%d %d: %s" % (op, k, " ".join(map(str, vals)))))
             self.assertEqual(console(r.stdout), want, "NT %d, %d tasks" % (nt, ntasks))
 
+    def test_divergent_branch_fault_says_what_to_do(self):
+        """a lane-dependent branch without vx_split/vx_join: the fault names the lanes on
+        each side and tells the user what the branch needs"""
+        elf = self.build("nosplit", text=(
+            "#include <vx_spawn.h>\n"
+            "int out[8];\n"
+            "static void cb(void *a)\n{\n    (void)a;\n    int i = (int)blockIdx.x;\n"
+            "    if (i > 2)\n        out[i] = i * 3;\n    else\n        out[i] = 1;\n}\n"
+            "int main(void)\n{\n    uint32_t n = 4;\n    vx_spawn_threads(1, &n, 0, cb, 0);\n"
+            "    return 0;\n}\n"), flags=["-O0"])
+        r = self.vxsim(elf)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        # tasks 0..3 on warp 0: lanes 0..2 (i <= 2) go one way, lane 3 the other
+        self.assertRegex(r.stderr, r"divergent branch: taken by lanes 0x(7|8), not by 0x(8|7)")
+        self.assertIn("needs vx_split/vx_join around it (kernel/README.md, \"SIMT rules\")",
+                      r.stderr)
+
     def test_kernel_argument(self):
         """mscratch holds --arg at main and again after vx_spawn_threads"""
         elf = self.build("arg", ARG_C)

@@ -358,9 +358,14 @@ size_t vx_cli_fault_text(const vx_fault *f, char *buf, size_t cap)
         vx_disasm(f->pc, f->insn, d, sizeof d);
         snprintf(dis, sizeof dis, " [%s]", d);
     }
-    return (size_t)snprintf(buf, cap,
-                            "kernel fault at pc 0x%08x (core %u, warp %u, lanes %s): %s%s (%s)",
-                            f->pc, f->core, f->warp, lanes, f->reason, dis, signame(f->signal));
+    /* the first fault a kernel compiled with plain GCC meets: say what to do */
+    const char *hint = f->kind == VX_FAULT_DIVERGENT
+                           ? "; a branch the lanes may disagree on needs vx_split/vx_join around "
+                             "it (kernel/README.md, \"SIMT rules\")"
+                           : "";
+    return (size_t)snprintf(
+        buf, cap, "kernel fault at pc 0x%08x (core %u, warp %u, lanes %s): %s%s (%s)%s", f->pc,
+        f->core, f->warp, lanes, f->reason, dis, signame(f->signal), hint);
 }
 
 void vx_cli_usage_error(const char *prog, const char *fmt, ...)
