@@ -282,6 +282,31 @@ class Filters(unittest.TestCase):
         self.assertGreater(len(want), 40, "both warps spin: 3 and 23 iterations")
         self.assertEqual([e["index"] for e in t6kit.events(T["bar"], "--pc", "spin")], want)
 
+    def test_addr(self):
+        """--addr: the issues whose memory writes touch a byte range (t6-regs.S: event 9
+        writes 0x10000 + 4*lane, event 10 0x10010 + 4*lane); with --lane, that lane's
+        writes only; a bad range is refused"""
+        a = lambda *args: indexes(listing(T["regs"], *args)[1])  # noqa: E731
+        self.assertEqual(a("--addr", "0x10004"), [9])
+        self.assertEqual(a("--addr", "0x1000f"), [9])
+        self.assertEqual(a("--addr", "0x1000f:2"), [9, 10])
+        self.assertEqual(a("--addr", "0x10010"), [10])
+        self.assertEqual(a("--addr", "0x10020:0x1000"), [])
+        self.assertEqual(a("--addr", "0x10004", "--lane", "1"), [9])
+        self.assertEqual(a("--addr", "0x10004", "--lane", "2"), [])
+        for bad in ("0x10000:0", "0xffffffff:2", "x", "0x10000:"):
+            r = vxtest.run([vxtest.prog("vxdump"), "--addr", bad, T["regs"]])
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn("--addr: '%s' is not ADDR or ADDR:LEN" % bad, r.stderr)
+        # a bigger trace, against every write vxdump --json lists
+        ev = t6kit.events(T["vecadd"])
+        writes = [(e["index"], m) for e in ev if e["type"] == "issue" for m in e["mem"]]
+        lo, n = writes[len(writes) // 2][1]["addr"] - 2, 8
+        want = sorted({i for i, m in writes if m["addr"] < lo + n and m["addr"] + m["size"] > lo})
+        self.assertTrue(want)
+        got = [e["index"] for e in t6kit.events(T["vecadd"], "--addr", "%#x:%d" % (lo, n))]
+        self.assertEqual(got, want)
+
     def test_pc_cplusplus(self):
         """--pc with a C++ function's name: qualified or not, anonymous namespace, static,
         template; several overloads are refused with their symbols listed"""

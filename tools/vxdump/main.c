@@ -64,6 +64,7 @@ typedef struct opts {
     uint64_t from, to;
     const char *warp_arg; /* resolved after the header is known */
     const char *pc_arg;
+    const char *addr_arg;
     int lane; /* -1: all */
     unsigned kinds;
 } opts;
@@ -87,6 +88,10 @@ static void usage(FILE *f)
             "      --pc ADDR|SYM[+OFF] only issues at that PC (ADDR: 0x..., or 8 hex digits as\n"
             "                          listed); a bare function name selects every PC in\n"
             "                          the function (C++: ns::f or f, unmangled)\n"
+            "      --addr ADDR[:LEN]   only issues whose memory writes touch the LEN bytes\n"
+            "                          (default 1) at ADDR (with --lane, that lane's writes);\n"
+            "                          local memory (0xffff0000...) is each core's own: add\n"
+            "                          --warp to pick one\n"
             "      --kind K[,K...]     only these kinds of events: issue, commit, mem, wctl,\n"
             "                          barrier, split, diverge, console, fault, dm, end, all\n\n"
             "output:\n"
@@ -194,6 +199,8 @@ static int parse_args(int argc, char **argv, opts *o)
             o->lane = (int)l;
         } else if ((v = optval(argc, argv, &i, "--pc", &missing))) {
             o->pc_arg = v;
+        } else if ((v = optval(argc, argv, &i, "--addr", &missing))) {
+            o->addr_arg = v;
         } else if ((v = optval(argc, argv, &i, "--kind", &missing))) {
             if (parse_kinds(v, &o->kinds)) return VX_EXIT_USAGE;
         } else if ((v = optval(argc, argv, &i, "--timeline", &missing))) {
@@ -213,6 +220,29 @@ static int parse_args(int argc, char **argv, opts *o)
     if (!o->trace) return usage_error("%s", "no trace given");
     if (o->has_from && o->has_to && o->to < o->from)
         return usage_error("%s", "--to is before --from");
+    return 0;
+}
+
+/* --addr ADDR[:LEN]: the byte range [ADDR, ADDR + LEN), LEN 1 by default. */
+static int parse_addr(const char *s, uint64_t *lo, uint64_t *hi)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", s);
+    char *colon = strchr(buf, ':');
+    uint64_t len = 1;
+    uint32_t a;
+    if (colon) *colon = 0;
+    if (strlen(s) >= sizeof buf || !vx_cli_parse_u32(buf, &a) ||
+        (colon &&
+         (!vx_cli_parse_u64(colon + 1, false, &len) || len == 0 || len > 0x100000000ull - a))) {
+        fprintf(stderr,
+                "%s: --addr: '%s' is not ADDR or ADDR:LEN (a 32-bit address, a length of at "
+                "least 1 that stays below 4 GiB)\n",
+                prog, s);
+        return -1;
+    }
+    *lo = a;
+    *hi = a + len;
     return 0;
 }
 
@@ -328,6 +358,8 @@ typedef struct filter {
     warpset warps;
     bool has_pc;
     uint32_t pc_lo, pc_hi;
+    bool has_addr;
+    uint64_t addr_lo, addr_hi; /* --addr: memory writes touching [lo, hi) */
     int lane;
     unsigned kinds;
     uint32_t nw;
@@ -356,6 +388,17 @@ static bool dm_has_warp(const vx_dm_event *d)
            d->op == VX_DM_SCRATCH;
 }
 
+/* Does a memory write of ev (by the --lane lane, if given) touch [addr_lo, addr_hi)? */
+static bool writes_range(const filter *f, const vx_event *ev)
+{
+    for (uint32_t i = 0; i < ev->nmem; i++) {
+        const vx_memwrite *m = &ev->mem[i];
+        if (f->lane >= 0 && m->lane != (unsigned)f->lane) continue;
+        if (m->addr < f->addr_hi && (uint64_t)m->addr + m->size > f->addr_lo) return true;
+    }
+    return false;
+}
+
 static bool selected(const filter *f, const vx_event *ev)
 {
     switch (ev->kind) {
@@ -364,16 +407,17 @@ static bool selected(const filter *f, const vx_event *ev)
         if (f->warps.n && !in_warps(&f->warps, ev->core * f->nw + ev->warp)) return false;
         if (f->lane >= 0 && !vx_lanes_test(ev->tmask, (unsigned)f->lane)) return false;
         if (f->has_pc && (ev->pc < f->pc_lo || ev->pc >= f->pc_hi)) return false;
+        if (f->has_addr && !writes_range(f, ev)) return false;
         return true;
     case VX_EV_DM:
-        if (!(f->kinds & K_DM) || f->has_pc) return false;
+        if (!(f->kinds & K_DM) || f->has_pc || f->has_addr) return false;
         if (f->warps.n && !(dm_has_warp(&ev->dm) && in_warps(&f->warps, ev->dm.gwarp)))
             return false;
         if (f->lane >= 0 && ev->dm.op == VX_DM_SCRATCH && ev->dm.lane != (unsigned)f->lane)
             return false;
         return true;
     case VX_EV_END:
-        if (f->has_pc) return false;
+        if (f->has_pc || f->has_addr) return false;
         return (f->kinds & K_END) || ((f->kinds & K_FAULT) && ev->fault);
     default: return false;
     }
@@ -525,6 +569,13 @@ int main(int argc, char **argv)
             goto out;
         }
         flt.has_pc = true;
+    }
+    if (o.addr_arg) {
+        if (parse_addr(o.addr_arg, &flt.addr_lo, &flt.addr_hi)) {
+            status = VX_EXIT_USAGE;
+            goto out;
+        }
+        flt.has_addr = true;
     }
 
     vxd_fmt fmt;
