@@ -52,6 +52,18 @@ typedef struct zpoint {
     size_t *lens;  /* their lengths */
 } zpoint;
 
+/*
+ * A watchpoint GDB inserted (Z2/Z3/Z4), with the core whose local memory it watches
+ * when its address is there: the core of the selected thread when it was inserted.
+ * A z packet finds it without a thread (none is named), so it is removed whichever
+ * thread is current; inserting it again is idempotent (it then follows the thread
+ * selected at that time).
+ */
+typedef struct wzpoint {
+    uint8_t type;
+    uint32_t addr, len, core;
+} wzpoint;
+
 struct vx_gdbserver {
     /* the input bytes after the one being parsed (vx_gdbserver_input): a 0x03 that
      * arrived with the packet that started a motion interrupts it */
@@ -92,6 +104,8 @@ struct vx_gdbserver {
 
     zpoint *zp; /* inserted breakpoints */
     size_t nzp, capzp;
+    wzpoint *wz; /* inserted watchpoints */
+    size_t nwz, capwz;
 
     /* thread list iteration for qsThreadInfo */
     uint32_t list_gw, list_lane;
@@ -405,9 +419,19 @@ static void send_stop(vx_gdbserver *s, const vx_engine_stop *st)
     out_reset(s);
     out_printf(s, "T%02xthread:%" PRIx64 ";", sig & 0xff, (uint64_t)s->g_tid);
     switch (st->why) {
-    case VX_WHY_BREAK:
-        if (s->swbreak_ok) out_str(s, "swbreak:;");
+    case VX_WHY_BREAK: {
+        /* a Z0 breakpoint at the pc makes it a software one; else the Z1 there */
+        vx_warp_info wi;
+        bool sw = true;
+        if (warp_info(s, gw, &wi)) {
+            sw = false;
+            for (size_t i = 0; i < s->nzp && !sw; i++)
+                sw = s->zp[i].addr == wi.pc && s->zp[i].type == 0;
+        }
+        if (sw && s->swbreak_ok) out_str(s, "swbreak:;");
+        if (!sw && s->hwbreak_ok) out_str(s, "hwbreak:;");
         break;
+    }
     case VX_WHY_WATCH: {
         const char *k = st->watch_kind == VX_WATCH_READ     ? "rwatch"
                         : st->watch_kind == VX_WATCH_ACCESS ? "awatch"
@@ -784,11 +808,44 @@ static void h_point(vx_gdbserver *s, const args *a, bool insert)
         return;
     }
     vx_watch_kind wk = type == 2 ? VX_WATCH_WRITE : type == 3 ? VX_WATCH_READ : VX_WATCH_ACCESS;
+    wzpoint *w = NULL;
+    for (size_t i = 0; i < s->nwz && !w; i++)
+        if (s->wz[i].type == type && s->wz[i].addr == addr && s->wz[i].len == kind) w = &s->wz[i];
+    if (!insert) {
+        if (!w || vx_engine_watch_remove(s->e, wk, w->addr, w->len, w->core) != VX_OK) {
+            reply(s, "E01");
+            return;
+        }
+        *w = s->wz[--s->nwz];
+        reply(s, "OK");
+        return;
+    }
     uint32_t gw, lane;
     uint32_t core = resolve(s, s->g_tid, &gw, &lane) ? core_of(s, gw) : 0;
-    vx_err err = insert ? vx_engine_watch_insert(s->e, wk, (uint32_t)addr, (uint32_t)kind, core)
-                        : vx_engine_watch_remove(s->e, wk, (uint32_t)addr, (uint32_t)kind, core);
-    reply(s, err == VX_OK ? "OK" : "E01");
+    if (w && w->core == core) { /* already in */
+        reply(s, "OK");
+        return;
+    }
+    if (!w && s->nwz == s->capwz) {
+        size_t nc = s->capwz ? 2 * s->capwz : 16;
+        wzpoint *nw = realloc(s->wz, nc * sizeof *nw);
+        if (!nw) {
+            reply(s, "E0c");
+            return;
+        }
+        s->wz = nw;
+        s->capwz = nc;
+    }
+    if (vx_engine_watch_insert(s->e, wk, (uint32_t)addr, (uint32_t)kind, core) != VX_OK) {
+        reply(s, "E01");
+        return;
+    }
+    if (w) /* inserted again from another core: it follows that core now */
+        vx_engine_watch_remove(s->e, wk, w->addr, w->len, w->core);
+    else
+        w = &s->wz[s->nwz++];
+    *w = (wzpoint){(uint8_t)type, (uint32_t)addr, (uint32_t)kind, core};
+    reply(s, "OK");
 }
 
 static void h_z_insert(vx_gdbserver *s, const args *a)
@@ -912,6 +969,7 @@ static void points_clear(vx_gdbserver *s)
 {
     vx_engine_points_clear(s->e);
     zp_clear_all(s);
+    s->nwz = 0;
     update_filter(s);
 }
 
@@ -2054,6 +2112,7 @@ void vx_gdbserver_free(vx_gdbserver *s)
     free(s->out);
     zp_clear_all(s);
     free(s->zp);
+    free(s->wz);
     free(s);
 }
 

@@ -469,6 +469,64 @@ class RspTests(unittest.TestCase):
         self.assertEqual(f.get("replaylog"), "end")     # still usable at the end
         self.assertEqual(self.c.cmds("z0,%x,4" % pc)[:1], "E")   # not inserted any more
 
+    def test_hwbreak_for_z1(self):
+        """a Z1 (hardware) breakpoint stop says hwbreak:, a Z0 one swbreak:"""
+        self.c.handshake()
+        entry = le32(parse_stop(self.c.cmd("?"))[1]["20"])
+        for z, key, other in (("Z1", "hwbreak", "swbreak"), ("Z0", "swbreak", "hwbreak")):
+            self.c.monitor("seek 0")
+            self.assertEqual(self.c.cmds("%s,%x,4" % (z, entry + 8)), "OK")
+            sig, f = parse_stop(self.c.cmd("c"))
+            self.assertEqual(le32(f["20"]), entry + 8)
+            self.assertIn(key, f)
+            self.assertNotIn(other, f)
+            self.assertEqual(self.c.cmds("z%s,%x,4" % (z[1], entry + 8)), "OK")
+
+    def first_store(self):
+        """(index, address) of the first memory write of the trace, from vxdump."""
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "mem", self.trace])
+        for ln in r.stdout.splitlines():
+            e = json.loads(ln)
+            if e.get("mem"):
+                return e["index"], e["mem"][0]["addr"]
+        self.fail("no memory write in the trace")
+
+    def test_watchpoint_idempotence(self):
+        """Z2 twice then z2 once removes the watchpoint (Z/z are idempotent, as Z0 is)"""
+        self.c.handshake()
+        at, addr = self.first_store()
+        self.assertEqual(self.c.cmds("Z2,%x,4" % addr), "OK")
+        self.assertEqual(self.c.cmds("Z2,%x,4" % addr), "OK")
+        self.assertEqual(self.c.cmds("z2,%x,4" % addr), "OK")
+        sig, f = parse_stop(self.c.cmd("c"))
+        self.assertNotIn("watch", f)
+        self.assertEqual(f.get("replaylog"), "end")
+        self.assertEqual(self.c.cmds("z2,%x,4" % addr)[:1], "E")     # none left
+        # and one Z2 does stop there
+        self.c.monitor("seek 0")
+        self.assertEqual(self.c.cmds("Z2,%x,4" % addr), "OK")
+        sig, f = parse_stop(self.c.cmd("c"))
+        self.assertEqual(int(f.get("watch", "0"), 16), addr)
+        self.assertEqual(self.c.cmds("z2,%x,4" % addr), "OK")
+
+    def test_local_memory_watch_removed_from_another_core(self):
+        """a watchpoint in local memory (per core) is removed whichever thread is current:
+        z2 names no thread (it stayed armed when a stop in another core came between)"""
+        srv = Server(record("vecadd", "-c", "2", "-w", "2", "-t", "4"))
+        try:
+            c = srv.client()
+            c.handshake()
+            core1 = 1 + 2 * 4           # warp 0 of core 1, lane 0 (1 + gwarp * threads + lane)
+            self.assertEqual(c.cmds("Hg1"), "OK")
+            self.assertEqual(c.cmds("Z2,ffff0000,4"), "OK")
+            self.assertEqual(c.cmds("Hg%x" % core1), "OK")
+            self.assertEqual(c.cmds("z2,ffff0000,4"), "OK")
+            self.assertEqual(c.cmds("Hg1"), "OK")
+            self.assertEqual(c.cmds("z2,ffff0000,4")[:1], "E")        # removed, not still armed
+            c.close()
+        finally:
+            srv.stop()
+
     def test_breakpoint_conditions_and_idempotence(self):
         """Z0 with agent-expression conditions (const 0 never stops, const 1 does); Z0 twice + z0 once removes"""
         self.c.handshake()
