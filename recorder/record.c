@@ -382,7 +382,12 @@ static int run_discarding(const vxrec_opts *o)
     vx_sim_set_console(sim, on_console, NULL);
     vx_sim_set_observer(sim, discard_event, &n, 0);
     do {
-        vx_sim_run(sim, 0, &stop);
+        if (vx_sim_run(sim, 0, &stop) != VX_OK) { /* the host, not the kernel */
+            vx_sim_console_flush(sim);
+            fprintf(stderr, "%s: %s\n", vxrec_prog, vx_sim_errmsg(sim));
+            vx_sim_free(sim);
+            return VX_EXIT_USAGE;
+        }
     } while (stop.reason == VX_STOP_HALT);
     vx_sim_console_flush(sim);
     fflush(stdout);
@@ -557,7 +562,11 @@ int vxrec_record(const vxrec_opts *o)
         sig_installed = true;
         for (;;) {
             keyframe_if_due(&r);
-            vx_sim_run(r.sim, slice_budget(&r), &stop);
+            vx_err se = vx_sim_run(r.sim, slice_budget(&r), &stop);
+            if (se && !r.err) { /* the host, not the kernel: out of memory */
+                r.err = se;
+                snprintf(r.errmsg, sizeof r.errmsg, "%s", vx_sim_errmsg(r.sim));
+            }
             progress_tick(&r);
             if (stop.reason == VX_STOP_HALT) continue; /* others may still run */
             if (stop.reason != VX_STOP_NONE || interrupted || r.err) break;

@@ -1747,6 +1747,8 @@ static ALWAYS_INLINE int issue_impl(vx_sim *s, uint32_t core, uint32_t wi, uint3
 decoded:;
     const uint32_t nlanes = w->nlanes; /* at issue (tmc/split/join change it) */
     r = execute(s, core, gw, in, tm0, tm1, pc, mode, traced, ntc, hot);
+    /* no page for a store because the host is out of memory: not the kernel's fault */
+    if (VX_UNLIKELY(r == VX_X_FAULT) && VX_UNLIKELY(s->host_oom)) return VX_X_HOSTERR;
     if (!(mode & VX_XM_INJECT)) {
         /* Counted after execution: a CSR read of minstret sees the instructions before it. */
         w->issued++;

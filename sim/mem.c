@@ -45,7 +45,10 @@ uint8_t *vx_gmem_wpage_slow(vx_sim *s, uint32_t pn)
     vx_page **l2 = s->mem.l1[pn >> 10];
     if (!l2) {
         l2 = calloc(VX_L2_SIZE, sizeof *l2);
-        if (!l2) return NULL;
+        if (!l2) {
+            s->host_oom = true;
+            return NULL;
+        }
         s->mem.l1[pn >> 10] = l2;
     }
     vx_page **slot = &l2[pn & (VX_L2_SIZE - 1)];
@@ -53,12 +56,18 @@ uint8_t *vx_gmem_wpage_slow(vx_sim *s, uint32_t pn)
     if (!p) {
         if ((s->npages + 1) * (uint64_t)VX_PAGE_SIZE > s->mem_limit) return NULL;
         p = page_new(NULL);
-        if (!p) return NULL;
+        if (!p) {
+            s->host_oom = true;
+            return NULL;
+        }
         s->npages++;
         *slot = p;
     } else if (p->refs != 1) {
         vx_page *c = page_new(p->data);
-        if (!c) return NULL;
+        if (!c) {
+            s->host_oom = true;
+            return NULL;
+        }
         p->refs--;
         *slot = p = c;
     }
@@ -73,11 +82,17 @@ uint8_t *vx_lmem_wpage(vx_sim *s, uint32_t core, uint32_t i)
     vx_page *p = c->lmem[i];
     if (!p) {
         p = page_new(NULL);
-        if (!p) return NULL;
+        if (!p) {
+            s->host_oom = true;
+            return NULL;
+        }
         c->lmem[i] = p;
     } else if (p->refs != 1) {
         vx_page *n = page_new(p->data);
-        if (!n) return NULL;
+        if (!n) {
+            s->host_oom = true;
+            return NULL;
+        }
         p->refs--;
         c->lmem[i] = p = n;
     }

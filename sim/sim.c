@@ -494,6 +494,17 @@ static void nothing_issued(vx_sim *s, vx_stop *stop)
     finish_fault(s, stop);
 }
 
+/* An issue found the host out of memory for a guest page (VX_X_HOSTERR): it had no
+ * effect, and the machine can go on once memory is freed. */
+static vx_err host_oom(vx_sim *s)
+{
+    s->host_oom = false;
+    return vx_sim_fail(s, VX_ERR_NOMEM,
+                       "out of host memory: no page for the write at 0x%08x (core %u warp %u, pc "
+                       "0x%08x); the guest memory limit was not reached",
+                       s->fault.addr, s->fault.core, s->fault.warp, s->fault.pc);
+}
+
 vx_err vx_sim_run(vx_sim *s, uint64_t max_issues, vx_stop *stop)
 {
     memset(stop, 0, sizeof *stop);
@@ -512,6 +523,7 @@ vx_err vx_sim_run(vx_sim *s, uint64_t max_issues, vx_stop *stop)
     case VX_LOOP_RESET: stop->reason = VX_STOP_IDLE; break; /* held in reset */
     case VX_LOOP_FINISHED: fill_finished(s, stop); break;   /* the DM may have done anything */
     case VX_LOOP_ISSUE:
+        if (r == VX_X_HOSTERR) return host_oom(s);
         if (!after_issue(s, gw, r, stop)) stop->reason = VX_STOP_NONE;
         break;
     case VX_LOOP_MAX: stop->reason = VX_STOP_NONE; break;
@@ -549,6 +561,7 @@ vx_err vx_sim_issue(vx_sim *s, uint32_t core, uint32_t warp, uint64_t cycle, vx_
     s->cycle_issued = 1;
     int r = vx_exec_issue(s, gw, 0, 0, 0);
     stop->issued = 1;
+    if (r == VX_X_HOSTERR) return host_oom(s);
     after_issue(s, gw, r, stop);
     return VX_OK;
 }
@@ -690,6 +703,7 @@ vx_err vx_sim_step_warp(vx_sim *s, uint32_t gw, vx_stop *stop)
                            w->bar_wait ? "barrier" : "wspawn join");
     int r = vx_exec_issue(s, gw, VX_XM_STEP, 0, 0);
     stop->issued = 1;
+    if (r == VX_X_HOSTERR) return host_oom(s);
     if (r == VX_X_FAULT) {
         finish_fault(s, stop);
         return VX_OK;
@@ -735,6 +749,11 @@ vx_err vx_sim_inject(vx_sim *s, uint32_t gw, uint32_t lane, uint32_t insn, vx_st
     vx_fault saved = s->fault;
     int r = vx_exec_issue(s, gw, VX_XM_INJECT, insn, lane);
     stop->issued = 1;
+    if (r == VX_X_HOSTERR) {
+        vx_err e = host_oom(s);
+        s->fault = saved;
+        return e;
+    }
     if (r == VX_X_FAULT) {
         stop->reason = VX_STOP_FAULT;
         stop->fault = s->fault;

@@ -159,6 +159,7 @@ struct vx_sim {
     /* memory */
     vx_ptab mem;
     uint64_t npages; /* global pages referenced by the live machine */
+    bool host_oom;   /* a page allocation failed (a host error, not the guest limit) */
     uint64_t *dirty; /* [VX_NPAGES / 64] */
 
     /* ---- not architectural ---- */
@@ -354,10 +355,12 @@ int vx_csr_scope(uint32_t csr);
 /* ---- execution (exec.c) ---- */
 enum {
     VX_X_OK = 0,
-    VX_X_FAULT, /* s->fault filled; no architectural effect */
-    VX_X_HALT,  /* ebreak with ebreak-halt: warp halted */
-    VX_X_EXIT,  /* ecall exit: s->exit_code set */
-    VX_X_DONE,  /* the issue ended the last active warp: the kernel is over */
+    VX_X_FAULT,   /* s->fault filled; no architectural effect */
+    VX_X_HALT,    /* ebreak with ebreak-halt: warp halted */
+    VX_X_EXIT,    /* ecall exit: s->exit_code set */
+    VX_X_DONE,    /* the issue ended the last active warp: the kernel is over */
+    VX_X_HOSTERR, /* the host ran out of memory for a guest page: no effect, no event;
+                     the run stops with VX_ERR_NOMEM (not a kernel fault) */
 };
 
 #define VX_XM_INJECT 0x1u /* injected: PC and tmask unchanged, tmask = one lane */

@@ -5,6 +5,7 @@ platform-shape options.  Test kernels are crafted here as ELF32 bytes with a
 tiny RISC-V encoder, so every expectation is computed independently."""
 import os
 import struct
+import subprocess
 import sys
 import unittest
 
@@ -230,6 +231,32 @@ class VxsimTests(unittest.TestCase):
         r = self.run_sim("--max-cycles", "1000", kernel=self.write("loop.elf", prog_elf([jal(0, 0)])))
         self.assertEqual(r.returncode, 4, r.stderr)
         self.assertIn("cycle limit of 1000 reached", r.stderr)
+
+    def test_host_out_of_memory_is_not_a_kernel_fault(self):
+        """the host running out of memory (an address-space limit far below the guest's 1 GiB)
+        is an error of the run (exit 2, 'out of host memory'), not a kernel fault; vxrec ends
+        the trace as aborted, and the trace verifies"""
+        if os.path.basename(os.path.dirname(vxtest.BIN)) in ("debug", "tsan"):
+            self.skipTest("sanitizer builds reserve address space of their own")
+        import resource
+        ws = [lui(5, 0x10), lui(6, 1), sw(0, 0, 5), 0x006282b3, jal(0, -8)]  # walk pages, storing
+        k = self.write("walk.elf", prog_elf(ws))
+        limit = lambda: resource.setrlimit(resource.RLIMIT_AS, (300 << 20, 300 << 20))  # noqa: E731
+        r = subprocess.run([VXSIM, k], capture_output=True, text=True, timeout=120, preexec_fn=limit)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("out of host memory", r.stderr)
+        self.assertIn("the guest memory limit was not reached", r.stderr)
+        self.assertNotIn("kernel fault", r.stderr)
+        t = os.path.join(self.dir, "walk.vxt")
+        r = subprocess.run([vxtest.prog("vxrec"), "-q", "--no-writer-thread", k, "-o", t],
+                           capture_output=True, text=True, timeout=120, preexec_fn=limit)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("out of host memory", r.stderr)
+        d = vxtest.run([vxtest.prog("vxdump"), "--kind", "end,fault", t])
+        self.assertIn("end aborted", d.stdout)
+        self.assertNotIn("exceeds the guest memory limit", d.stdout)
+        v = vxtest.run([vxtest.prog("vxrec"), "--verify", t], timeout=120)
+        self.assertEqual(v.returncode, 0, v.stderr)
 
     def test_mem_limit(self):
         # x5 walks pages from 0x10000 storing to each: exceeds an 8 KiB limit (code page + 1)

@@ -31,9 +31,10 @@ void vx_cli_run_release(vx_cli_run *o)
 const char *vx_cli_run_help(void)
 {
     return "platform and run options:\n"
-           "  -C, --clusters N      clusters (default 1)\n"
-           "  -c, --cores N         cores per cluster (default 1)\n"
-           "  -w, --warps N         warps per core (default 4)\n"
+           "  -C, --clusters N      clusters, 1..127 (default 1)\n"
+           "  -c, --cores N         cores per cluster, 1..511 (default 1)\n"
+           "  -w, --warps N         warps per core, 1..511 (default 4); at most 32768 warps\n"
+           "                        in all (VxDebug's limit)\n"
            "  -t, --threads N       threads per warp, a power of two <= 128 (default 4)\n"
            "      --load FILE@ADDR  copy FILE into memory at ADDR before start (repeatable)\n"
            "      --arg ADDR        kernel argument: reset value of mscratch (default 0)\n"

@@ -53,7 +53,7 @@ static void usage(FILE *f)
             "  -h, --help                this text\n"
             "      --version             print the version\n\n"
             "exit status: the kernel's exit code (mod 256) when it finished; 2 usage or\n"
-            "input error; 3 kernel fault; 4 --max-cycles reached\n",
+            "input error, or the host out of memory; 3 kernel fault; 4 --max-cycles reached\n",
             vx_cli_run_help());
 }
 
@@ -383,8 +383,11 @@ int main(int argc, char **argv)
             rc = 2;
             goto out;
         }
-    } else {
-        vx_sim_run(s, 0, &stop);
+    } else if (vx_sim_run(s, 0, &stop) != VX_OK) { /* the host, not the kernel: out of memory */
+        vx_sim_console_flush(s);
+        fprintf(stderr, "%s: %s\n", prog, vx_sim_errmsg(s));
+        rc = 2;
+        goto out;
     }
     vx_sim_console_flush(s);
     vx_cli_stdout_check(prog, "the kernel's console output");
