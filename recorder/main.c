@@ -92,6 +92,7 @@ int main(int argc, char **argv)
 {
     vxrec_opts o;
     char msg[512];
+    vx_cli_signals();
     const char *verify = NULL;
     const char *rec_opt = NULL; /* the last option that only recording takes */
     bool verify_later = false;  /* --verify followed by an option: the trace comes after */

@@ -109,6 +109,7 @@ struct vxrec_pipe {
     vx_err err; /* the consumer's first error */
     char errmsg[600];
     _Atomic uint64_t file_bytes;
+    atomic_bool failed;  /* err is set: the producer stops early (vxrec_pipe_failed) */
     double consumer_cpu; /* the writer thread's CPU seconds (set when it ends) */
     double waited;       /* seconds the producer waited (idle) for a free batch */
     uint64_t jobs;       /* chunks the writer queued for compression (vx_trace_writer_defer) */
@@ -141,6 +142,12 @@ static void consume_fail(vxrec_pipe *p, vx_err e, const char *what)
     p->err = e;
     snprintf(p->errmsg, sizeof p->errmsg, "%s: %s", what, vx_trace_writer_errmsg(p->w));
     pthread_mutex_unlock(&p->mu);
+    atomic_store(&p->failed, true);
+}
+
+bool vxrec_pipe_failed(vxrec_pipe *p)
+{
+    return atomic_load_explicit(&p->failed, memory_order_relaxed);
 }
 
 /* Done with a keyframe: its page buffer is kept for the next one (the larger of two). */

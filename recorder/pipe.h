@@ -54,6 +54,10 @@ bool vxrec_pipe_keyframe(vxrec_pipe *p, uint64_t cycle, uint8_t *state, size_t l
  */
 bool vxrec_pipe_header_wait(vxrec_pipe *p);
 
+/* Has the writer thread failed (a write error)?  Then recording may stop early: the
+ * error comes from vxrec_pipe_finish. */
+bool vxrec_pipe_failed(vxrec_pipe *p);
+
 /* Trace bytes written so far (for the progress line). */
 uint64_t vxrec_pipe_file_bytes(vxrec_pipe *p);
 

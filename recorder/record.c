@@ -570,6 +570,7 @@ int vxrec_record(const vxrec_opts *o)
             progress_tick(&r);
             if (stop.reason == VX_STOP_HALT) continue; /* others may still run */
             if (stop.reason != VX_STOP_NONE || interrupted || r.err) break;
+            if (r.pipe && vxrec_pipe_failed(r.pipe)) break; /* a write error: stop early */
         }
     }
     vx_sim_console_flush(r.sim);

@@ -141,6 +141,7 @@ int main(int argc, char **argv)
 {
     const char *trace = NULL, *bind = "127.0.0.1", *elf_out = NULL;
     unsigned port = 3333;
+    vx_cli_signals();
     bool use_stdio = false, once = false, per_warp = false, no_verify = false, debug = false;
     bool no_summary = false;
     uint64_t mem = 0;

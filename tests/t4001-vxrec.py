@@ -180,6 +180,40 @@ class Vxrec(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("could not be written to standard output", r.stderr)
 
+    def test_write_error_stops_the_run(self):
+        """a trace that cannot be written (a full disk) stops the recording early, with the
+        writer thread as without it: exit 2 and the reason, not the whole kernel run first"""
+        if not os.path.exists("/dev/full"):
+            self.skipTest("no /dev/full")
+        words = [ADDI(A3, 0, ord("G")), SB(A3, 0, 0x40), ADDI(A3, 0, 10), SB(A3, 0, 0x40),
+                 LUI(A1, 0x100), ADDI(A1, A1, -1), BNE(A1, 0, -4),  # 2M issues: 8 slices
+                 ADDI(A3, 0, ord("E")), SB(A3, 0, 0x40), ADDI(A3, 0, 10), SB(A3, 0, 0x40),
+                 TMC(0)]
+        b = self.bin("long.bin", words)
+        for mode in ("--writer-thread", "--no-writer-thread"):
+            r = self.rec(["-f", mode, b, "-o", "/dev/full"])
+            self.assertEqual(r.returncode, 2, mode)
+            self.assertIn("No space left on device", r.stderr, mode)
+            self.assertNotIn("#0: E", r.stdout, mode + ": the kernel did not run to its end")
+
+    def test_file_size_limit(self):
+        """past the file-size limit (ulimit -f) the write fails and is reported (exit 2, not
+        killed by SIGXFSZ), and the trace reads up to its last complete chunk"""
+        import resource
+        words = [LUI(A1, 0x40), ADDI(A1, A1, -1), BNE(A1, 0, -4), TMC(0)]  # 786k issues
+        b = self.bin("loop.bin", words)
+        t = os.path.join(self.dir, "fsz.vxt")
+        lim = lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (256 << 10, 256 << 10))  # noqa: E731
+        r = subprocess.run([vxtest.prog("vxrec"), "-f", "--no-compress", b, "-o", t],
+                           capture_output=True, text=True, timeout=120, preexec_fn=lim)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("File too large", r.stderr)
+        self.assertIn("is incomplete", r.stderr)
+        self.assertEqual(os.path.getsize(t), 256 << 10)
+        d = vxtest.run([vxtest.prog("vxdump"), "--summary", t])
+        self.assertEqual(d.returncode, 1, d.stderr)       # cut off: shown up to its last chunk
+        self.assertIn("last complete chunk", d.stderr)
+
     def test_output_dash(self):
         """-o - is refused with a reason (exit 2), no file called '-' appears"""
         b = self.bin("sum.bin", SUM)

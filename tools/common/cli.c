@@ -369,6 +369,11 @@ size_t vx_cli_fault_text(const vx_fault *f, char *buf, size_t cap)
         f->core, f->warp, lanes, f->reason, dis, signame(f->signal), hint);
 }
 
+void vx_cli_signals(void)
+{
+    signal(SIGXFSZ, SIG_IGN);
+}
+
 void vx_cli_usage_error(const char *prog, const char *fmt, ...)
 {
     va_list ap;

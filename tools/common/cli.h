@@ -88,6 +88,13 @@ vx_err vx_cli_read_file_max(const char *path, uint64_t max, uint8_t **buf, size_
 
 /* Parse a number: decimal or 0x-hex; with sizes, an optional K/M/G suffix (powers of 1024). */
 /* Print "PROG: message" and "Try 'PROG --help'." to stderr (a usage error). */
+/*
+ * At the start of every program: a file grown past the file-size limit (ulimit -f)
+ * fails its write with EFBIG, which the program reports like any write error (a
+ * trace stays readable up to its last chunk), instead of SIGXFSZ killing it silently.
+ */
+void vx_cli_signals(void);
+
 void vx_cli_usage_error(const char *prog, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

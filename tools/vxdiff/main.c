@@ -1081,6 +1081,7 @@ int main(int argc, char **argv)
 {
     differ d;
     memset(&d, 0, sizeof d);
+    vx_cli_signals();
     int rc = parse_args(argc, argv, &d.o);
     if (rc) return rc;
     if (vx_disasm_new(&d.dis)) d.dis = NULL;

@@ -507,6 +507,7 @@ int main(int argc, char **argv)
 {
     opts o;
     int rc = parse_args(argc, argv, &o);
+    vx_cli_signals();
     if (rc) return rc;
 
     vx_trace_reader *r = NULL;

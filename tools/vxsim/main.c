@@ -257,6 +257,7 @@ int main(int argc, char **argv)
 {
     vx_cli_run run;
     vx_cli_run_init(&run);
+    vx_cli_signals();
     dump_req *dumps = NULL;
     size_t ndumps = 0;
     bool stats = false, trace = false, dm = false;
