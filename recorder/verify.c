@@ -39,6 +39,7 @@ typedef struct slot {
 typedef struct kfpage {
     uint32_t space, addr;
     uint8_t *data;
+    bool matched; /* the simulator has this page */
 } kfpage;
 
 typedef struct ver {
@@ -156,24 +157,33 @@ static vx_err collect_page(void *ctx, uint32_t space, uint32_t addr, const uint8
     uint8_t *d = malloc(VX_TRACE_PAGE_SIZE);
     if (!d) return VX_ERR_NOMEM;
     memcpy(d, page, VX_TRACE_PAGE_SIZE);
-    v->pages[v->npages++] = (kfpage){space, addr, d};
+    v->pages[v->npages++] = (kfpage){space, addr, d, false};
     return VX_OK;
+}
+
+/* kfpages by (space, addr): sim_page looks them up by binary search */
+static int kfpage_cmp(const void *a, const void *b)
+{
+    const kfpage *x = a, *y = b;
+    if (x->space != y->space) return x->space < y->space ? -1 : 1;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
 static void sim_page(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page)
 {
     ver *v = ctx;
     v->page_seen++;
-    for (size_t i = 0; i < v->npages; i++)
-        if (v->pages[i].space == space && v->pages[i].addr == addr) {
-            if (memcmp(v->pages[i].data, page, VX_TRACE_PAGE_SIZE)) {
-                if (!v->page_bad++)
-                    diverge(v, "memory page 0x%08x (space %u) differs from the one recorded", addr,
-                            space);
-            }
-            v->pages[i].space = UINT32_MAX; /* matched */
-            return;
+    const kfpage key = {space, addr, NULL, false};
+    kfpage *q = v->npages ? bsearch(&key, v->pages, v->npages, sizeof *q, kfpage_cmp) : NULL;
+    if (q) {
+        if (memcmp(q->data, page, VX_TRACE_PAGE_SIZE)) {
+            if (!v->page_bad++)
+                diverge(v, "memory page 0x%08x (space %u) differs from the one recorded", addr,
+                        space);
         }
+        q->matched = true;
+        return;
+    }
     if (v->kf_on_image) return; /* as in the prologue */
     if (!v->page_bad++)
         diverge(v, "memory page 0x%08x (space %u) was written but the trace does not have it", addr,
@@ -249,11 +259,12 @@ static void check_keyframe(ver *v, size_t k)
      * and the simulator was built from the prologue: pages it has that the keyframe
      * does not are the prologue's, and a stored page it does not have must be zeros. */
     v->kf_on_image = k == 0 && info.on_image;
+    if (v->npages) qsort(v->pages, v->npages, sizeof *v->pages, kfpage_cmp);
     vx_sim_visit_pages(v->sim, k == 0, sim_page, v);
     vx_sim_clear_dirty(v->sim);
     static const uint8_t zeros[VX_TRACE_PAGE_SIZE];
     for (size_t i = 0; i < v->npages && !v->page_bad; i++)
-        if (v->pages[i].space != UINT32_MAX &&
+        if (!v->pages[i].matched &&
             !(v->kf_on_image && !memcmp(v->pages[i].data, zeros, sizeof zeros))) {
             diverge(v, "keyframe %zu has page 0x%08x (space %u) that the simulator did not write",
                     k, v->pages[i].addr, v->pages[i].space);
