@@ -352,13 +352,13 @@ class Vxrec(unittest.TestCase):
         self.assertEqual(v.returncode, 0, v.stderr)
         self.assertIn("21 keyframes match", v.stderr)
 
-    def tamper(self, ctype, edit):
-        """Record SUM uncompressed, edit the payload of the first chunk of ctype, fix the CRCs."""
+    def tamper(self, ctype, edit, args=(), which=0):
+        """Record SUM uncompressed, edit the payload of chunk `which` of type ctype, fix the CRCs."""
         b = self.bin("sum.bin", SUM)
         t = os.path.join(self.dir, "sum.vxt")
-        self.assertEqual(self.rec(["-q", "-f", "--no-compress", b]).returncode, 55)
+        self.assertEqual(self.rec(["-q", "-f", "--no-compress"] + list(args) + [b]).returncode, 55)
         data = bytearray(open(t, "rb").read())
-        c = [c for c in chunks(data) if c[1] == ctype][0]
+        c = [c for c in chunks(data) if c[1] == ctype][which]
         off, _, flags, st, raw, _ = c
         self.assertEqual(flags, 0, "stored uncompressed")
         payload = bytearray(data[off + 28:off + 28 + st])
@@ -383,6 +383,26 @@ class Vxrec(unittest.TestCase):
         self.assertEqual(v.returncode, 1, v.stderr)
         self.assertIn("trace diverges at event 1", v.stderr)
         self.assertIn("lane 0: 0x0000000b != 0x0000000a", v.stderr)
+
+    def test_verify_detects_changed_keyframe_pages(self):
+        """a keyframe's page changed, or stored under another address: --verify names the page
+        (SUM stores 55 at 0x10000 at issue 33; a keyframe at 35 stores that page)"""
+        def page_of(p):
+            # PAGES2 (FORMAT.md 9.1): count, then space, page number, mode 0 and 4096 bytes
+            i = p.find(bytes([0, 0x10, 0]) + bytes([55, 0, 0, 0]))
+            self.assertGreater(i, 0, "page 0x10 stored whole, 55 first")
+            return i
+        def changed(p):
+            p[page_of(p) + 3] = 56
+        def moved(p):
+            p[page_of(p) + 1] = 0x11
+        v = self.tamper(9, changed, ["--keyframe-interval", "35"], which=-1)
+        self.assertEqual(v.returncode, 1, v.stderr)
+        self.assertIn("memory page 0x00010000 (space 0) differs from the one recorded", v.stderr)
+        v = self.tamper(9, moved, ["--keyframe-interval", "35"], which=-1)
+        self.assertEqual(v.returncode, 1, v.stderr)
+        self.assertIn("memory page 0x00010000 (space 0) was written but the trace does not have it",
+                      v.stderr)
 
     def test_verify_detects_changed_image(self):
         """an image changed after recording: the changed instruction diverges where it issues
