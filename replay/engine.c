@@ -681,6 +681,9 @@ static void add_ckpt(vx_engine *e, vx_ckpt_kind kind)
 
 static void maybe_ckpt(vx_engine *e)
 {
+    /* the live machine's writes give the checkpoints their old pages: keep to the budget
+     * between checkpoints too (a look every 256 issues) */
+    if ((e->now & 255) == 0) vx_tl_check_growth(&e->tl, e->sim, e->now);
     if (e->now == e->short_at) {
         e->short_at = NO_ISSUE;
         if (!vx_tl_at(&e->tl, e->now)) add_ckpt(e, VX_CKPT_SHORT);

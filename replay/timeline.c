@@ -123,6 +123,16 @@ void vx_tl_remeasure(vx_timeline *tl, const vx_sim *sim)
     }
     tl->bytes = sum;
     tl->adds = 0;
+    tl->cow_mark = vx_sim_cow_pages(sim);
+}
+
+void vx_tl_check_growth(vx_timeline *tl, const vx_sim *sim, uint64_t now)
+{
+    uint64_t grown = (vx_sim_cow_pages(sim) - tl->cow_mark) * VX_PAGE_SIZE;
+    if (grown < tl->budget / 16 || tl->bytes + grown <= tl->budget) return;
+    tl->bytes += grown; /* at most: vx_tl_thin measures it */
+    tl->cow_mark = vx_sim_cow_pages(sim);
+    vx_tl_thin(tl, sim, now);
 }
 
 /* Keep at most `max` checkpoints of a kind: drop the oldest. */

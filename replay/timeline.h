@@ -46,6 +46,7 @@ typedef struct vx_timeline {
     unsigned max_stop, max_short;
     unsigned per_bucket;
     uint64_t interval; /* PERIODIC spacing (for the thinning buckets) */
+    uint64_t cow_mark; /* vx_sim_cow_pages at the last measurement */
 } vx_timeline;
 
 void vx_tl_init(vx_timeline *tl, uint64_t budget, uint64_t interval);
@@ -73,7 +74,8 @@ vx_err vx_tl_add(vx_timeline *tl, vx_sim *sim, uint64_t pos, vx_ckpt_kind kind, 
  * every n/8 with n checkpoints (a measurement visits them all: so its cost per
  * addition stays constant), and whenever the running sum says the budget is
  * exceeded: pages the live machine writes after a checkpoint become the
- * checkpoints' (copy-on-write), which no running sum sees.
+ * checkpoints' (copy-on-write), which no running sum sees; vx_tl_check_growth
+ * catches them between additions.
  */
 #define VX_TL_MEASURE_EVERY 16u
 void vx_tl_thin(vx_timeline *tl, const vx_sim *sim, uint64_t now);
@@ -87,5 +89,13 @@ static inline bool vx_tl_due(const vx_timeline *tl)
 /* Measure every checkpoint's share of memory against the live machine (position
  * order: a page shared with the previous checkpoint counts once). */
 void vx_tl_remeasure(vx_timeline *tl, const vx_sim *sim);
+
+/*
+ * Between checkpoints: the pages the live machine copied since the last measurement
+ * went to the checkpoints.  When they could have taken the checkpoints past the
+ * budget (and are at least a sixteenth of it, so that a budget the permanent
+ * checkpoints exceed alone is not measured again at every call), measure and thin.
+ */
+void vx_tl_check_growth(vx_timeline *tl, const vx_sim *sim, uint64_t now);
 
 #endif /* VX_TIMELINE_H */

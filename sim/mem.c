@@ -68,6 +68,7 @@ uint8_t *vx_gmem_wpage_slow(vx_sim *s, uint32_t pn)
             s->host_oom = true;
             return NULL;
         }
+        s->cow_pages++;
         p->refs--;
         *slot = p = c;
     }
@@ -93,6 +94,7 @@ uint8_t *vx_lmem_wpage(vx_sim *s, uint32_t core, uint32_t i)
             s->host_oom = true;
             return NULL;
         }
+        s->cow_pages++;
         p->refs--;
         c->lmem[i] = p = n;
     }

@@ -158,9 +158,10 @@ struct vx_sim {
 
     /* memory */
     vx_ptab mem;
-    uint64_t npages; /* global pages referenced by the live machine */
-    bool host_oom;   /* a page allocation failed (a host error, not the guest limit) */
-    uint64_t *dirty; /* [VX_NPAGES / 64] */
+    uint64_t npages;    /* global pages referenced by the live machine */
+    bool host_oom;      /* a page allocation failed (a host error, not the guest limit) */
+    uint64_t cow_pages; /* pages copied because a snapshot shared them (vx_sim_cow_pages) */
+    uint64_t *dirty;    /* [VX_NPAGES / 64] */
 
     /* ---- not architectural ---- */
     uint64_t max_cycles;

@@ -308,6 +308,11 @@ uint64_t vx_sim_snap_index(const vx_sim_snap *sn)
     return sn->index;
 }
 
+uint64_t vx_sim_cow_pages(const vx_sim *s)
+{
+    return s->cow_pages;
+}
+
 size_t vx_sim_snap_bytes(const vx_sim_snap *sn)
 {
     size_t n = sn->state_bytes;

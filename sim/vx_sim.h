@@ -394,6 +394,13 @@ vx_err vx_sim_snap_save(vx_sim *sim, vx_sim_snap **out);
 vx_err vx_sim_snap_restore(vx_sim *sim, const vx_sim_snap *snap);
 void vx_sim_snap_free(vx_sim_snap *snap);
 uint64_t vx_sim_snap_index(const vx_sim_snap *snap);
+/*
+ * Pages the machine has copied because a snapshot shared them (copy-on-write), ever:
+ * each leaves its old contents to the snapshots, so the growth of this count bounds
+ * the growth of the memory they hold alone.
+ */
+uint64_t vx_sim_cow_pages(const vx_sim *sim);
+
 /* Bytes this snapshot owns alone (registers + pages not shared with the live sim or others). */
 size_t vx_sim_snap_bytes(const vx_sim_snap *snap);
 
