@@ -1897,15 +1897,41 @@ vx_err vx_engine_console(vx_engine *e, uint64_t upto, vx_engine_console_fn fn, v
     memset(lines, 0, sizeof lines);
     console_scan cs = {fn, ctx, 0};
     err = vx_trace_reader_open(r, e->path);
-    while (!err) {
-        const vx_event *ev;
-        err = vx_trace_reader_next(r, &ev);
-        if (err || ev->kind == VX_EV_END) break;
-        if (ev->kind != VX_EV_ISSUE) continue;
-        if (ev->index >= upto) break;
-        for (uint32_t i = 0; i < ev->nconsole; i++) {
-            cs.slot = ev->console[i].slot % VX_CONSOLE_SLOTS;
-            vx_conline_put(&lines[cs.slot], ev->console[i].byte, console_line, &cs);
+    /* [t, stop): the issues to read next; with the digests, one EVENTS chunk at a time,
+     * and the chunks that hold no console byte are not read at all */
+    uint64_t t = 0;
+    while (!err && t < upto) {
+        size_t g;
+        uint64_t lo, hi, stop = upto;
+        if (e->ix && vx_index_find(e->ix, t, &g, &lo, &hi)) {
+            const vx_trace_digest *d = vx_index_digest(e->ix, g);
+            stop = hi < upto ? hi : upto;
+            if (d && !(d->flags & VX_TRACE_DG_CONSOLE)) {
+                t = stop;
+                continue;
+            }
+            if (vx_trace_reader_tell(r) != t && (err = vx_trace_reader_seek(r, t))) break;
+        }
+        for (;;) {
+            const vx_event *ev;
+            err = vx_trace_reader_next(r, &ev);
+            if (err || ev->kind == VX_EV_END) {
+                t = upto; /* (an error ends the loop) */
+                break;
+            }
+            if (ev->kind != VX_EV_ISSUE) continue;
+            if (ev->index >= upto) {
+                t = upto;
+                break;
+            }
+            for (uint32_t i = 0; i < ev->nconsole; i++) {
+                cs.slot = ev->console[i].slot % VX_CONSOLE_SLOTS;
+                vx_conline_put(&lines[cs.slot], ev->console[i].byte, console_line, &cs);
+            }
+            if (ev->index + 1 >= stop) {
+                t = stop;
+                break;
+            }
         }
     }
     if (err == VX_ERR_END) err = VX_OK;
