@@ -1587,6 +1587,9 @@ bool vx_engine_lane_pc(vx_engine *e, uint32_t gw, uint32_t lane, uint32_t *pc)
     if (lane >= e->T || vx_sim_warp_info(e->sim, gw, &wi) != VX_OK || !wi.active ||
         vx_lanes_test(wi.tmask, lane))
         return false;
+    /* a lane parked by tmc or pred has no position of its own: the warp takes it
+     * along, wherever it is, when it enables the lane again */
+    *pc = 0;
     for (uint32_t k = wi.ipdom_depth; k-- > 0;) {
         vx_ipdom_entry ent;
         if (vx_sim_ipdom_get(e->sim, gw, k, &ent) != VX_OK) return false;
@@ -1596,7 +1599,7 @@ bool vx_engine_lane_pc(vx_engine *e, uint32_t gw, uint32_t lane, uint32_t *pc)
             *pc = ent.pc;
             return true;
         }
-        if (on_else || !ent.fallthrough) return false; /* its side runs: off by tmc or pred */
+        if (on_else || !ent.fallthrough) return true; /* its side runs: parked (pc 0) */
         struct lane_pc_memo *m = &e->lpc[(gw * 31u + k) % LPC_MEMO];
         if (m->valid && m->now == e->now && m->gw == gw && m->depth == k + 1) {
             *pc = m->pc;
@@ -1606,7 +1609,7 @@ bool vx_engine_lane_pc(vx_engine *e, uint32_t gw, uint32_t lane, uint32_t *pc)
         *m = (struct lane_pc_memo){true, e->now, gw, k + 1, *pc};
         return true;
     }
-    return false;
+    return true; /* parked (pc 0) */
 }
 
 bool vx_engine_ebreak_halt(const vx_engine *e)

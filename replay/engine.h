@@ -174,14 +174,16 @@ static inline bool vx_engine_unreadable(vx_err err)
 /* ---- debugger state ---------------------------------------------------------------------------- */
 
 /*
- * The PC of a lane that divergence has masked off: where the lane itself stands, its
- * registers being those it had there.  A lane waiting for the other side of a split
- * (an IPDOM entry not yet fallen through, the lane in its else mask) stands at the
- * entry's PC, right after the split; a lane whose side of the split is done, waiting
- * while the other side runs, stands right after the join that ended its side (found
- * in the trace), where it continues once the sides rejoin.  False when the lane is
- * active, its warp is not, or the lane was masked off otherwise (tmc, pred): then
- * the warp's PC is the only one there is.
+ * The PC of a lane that is masked off: where the lane itself stands, its registers
+ * being those it had there.  A lane waiting for the other side of a split (an IPDOM
+ * entry not yet fallen through, the lane in its else mask) stands at the entry's PC,
+ * right after the split; a lane whose side of the split is done, waiting while the
+ * other side runs, stands right after the join that ended its side (found in the
+ * trace), where it continues once the sides rejoin.  A lane parked otherwise (by tmc
+ * or pred, or never enabled yet) has no position of its own: *pc = 0 (the warp takes
+ * it along, wherever it is, when it enables the lane again).  False when the lane is
+ * active or its warp is not (the warp's PC is the lane's), or when the join cannot
+ * be found (an unreadable trace).
  */
 bool vx_engine_lane_pc(vx_engine *e, uint32_t gwarp, uint32_t lane, uint32_t *pc);
 

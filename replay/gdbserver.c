@@ -363,8 +363,9 @@ static bool read_reg(const vx_gdbserver *s, uint32_t gw, uint32_t lane, const vx
                      uint32_t *v)
 {
     if (r->file == VX_REG_FILE_PC) {
-        /* a lane divergence masked off stands where its registers were left */
-        if (vx_engine_lane_pc(s->e, gw, lane, v)) return true;
+        /* a masked-off lane stands where its registers were left; with one thread per
+         * warp the thread is the warp, at the warp's PC (the lane shown is a view) */
+        if (!s->opts.thread_per_warp && vx_engine_lane_pc(s->e, gw, lane, v)) return true;
         vx_warp_info wi;
         if (!warp_info(s, gw, &wi)) return false;
         *v = wi.pc;

@@ -867,6 +867,28 @@ R["stop"] = [st.get("bps"), warp_lane()]
                       "(vx-thread %d 1)" % (w, w), out)
 
 
+    def test_parked_lane_has_no_position(self):
+        """a lane parked by tmc (not by divergence) shows pc 0: it has no position of its own
+        (warp 0's lanes 1..3 before the spawn enables them); step from it is refused by GDB,
+        which crashed on the warp's PC with the lane's stale registers"""
+        out, R = self.gdb('''
+ex("monitor seek 0")
+ex("vx-thread 0 1")
+R["pc"] = pc()
+R["bt"] = ex("bt")
+before = ex("monitor when")
+try:
+    ex("step")
+    R["step"] = "accepted"
+except gdb.error as e:
+    R["step"] = str(e)
+R["same"] = ex("monitor when") == before
+''')
+        self.assertEqual(R["pc"], 0)
+        self.assertRegex(R["bt"], r"^#0  0x00000000 in \?\? \(\)")
+        self.assertEqual(R["step"], "Cannot find bounds of current function")
+        self.assertTrue(R["same"])
+
     def test_history_is_read_only(self):
         """assigning to memory or a register is refused with GDB's own explanation (vxrr.gdb)"""
         out, R = self.gdb('''

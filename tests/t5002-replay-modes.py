@@ -326,6 +326,37 @@ class ThreadPerWarp(unittest.TestCase):
         c.reply()
         c.close()
 
+    def test_breakpoint_with_masked_lane_shown(self):
+        """with a lane picked that divergence masks off where the breakpoint is hit, the stop
+        still reports the warp's PC (the breakpoint), both ways: the thread is the warp (the
+        masked lane's own PC made GDB miss every such hit)"""
+        elf = build("rrdiverge")
+        trace = rsplib.record(elf, "-w", "2", "-t", "4")
+        twice = elf_symbol(elf, "twice")
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--pc", "0x%x" % twice, trace])
+        hits = [json.loads(ln)["index"] for ln in r.stdout.splitlines()
+                if json.loads(ln).get("type") == "issue"]
+        self.assertEqual(len(hits), 2, "one call of twice per warp (odd lanes)")
+        srv = rsplib.Server(trace, "--thread-per-warp")
+        try:
+            c = srv.client()
+            c.handshake()
+            c.monitor("lane 0")                      # an even lane: off in twice
+            self.assertEqual(c.cmds("Z0,%x,4" % twice), "OK")
+            got = []
+            for cmd in ("vCont;c", "vCont;c", "vCont;c", "bc", "bc", "bc"):
+                sig, f = rsplib.parse_stop(c.cmd(cmd))
+                if "replaylog" in f:
+                    got.append(f["replaylog"])
+                    continue
+                self.assertEqual(rsplib.le32(f["20"]), twice)
+                got.append(int(re.search(r"event (\d+)", c.monitor("when")[1]).group(1)))
+            c.close()
+        finally:
+            srv.stop()
+        self.assertEqual(got, hits + ["end"] + hits[::-1] + ["begin"])
+
+
 class StepOver(unittest.TestCase):
     """GDB's reverse-continue from a breakpoint: z0 at the pc, bs (the warp alone), Z0, bc."""
 
