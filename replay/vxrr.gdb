@@ -376,7 +376,10 @@ class VxAnyFunction(gdb.Function):
 
     def invoke(self, cond):
         global _vx_any_hit
-        expr = cond.string()
+        try:
+            expr = cond.string()
+        except gdb.error:
+            raise gdb.GdbError('$vx_any takes the condition as a string: $vx_any("x > 0.5")')
         cfg = _vx_shape_cfg()
         nt = int(cfg.get("threads", "1"))
         per_warp = cfg.get("gdb_thread") == "warp"
@@ -404,7 +407,12 @@ class VxAnyFunction(gdb.Function):
                     if t is None:
                         continue
                     t.switch()
-                if _vx_truth(expr):
+                try:
+                    holds = _vx_truth(expr)
+                except gdb.error as e:
+                    raise gdb.GdbError("$vx_any: cannot evaluate \"%s\" in warp %d lane %d: %s"
+                                       % (expr, gw, l, e))
+                if holds:
                     hit = (t if not per_warp else th, l if per_warp else None)
                     break
         finally:
@@ -416,31 +424,35 @@ class VxAnyFunction(gdb.Function):
         return 1 if hit else 0
 
 
-_vx_cond_seen = set()  # (breakpoint number, condition) already looked at
+_vx_cond_warned = set()  # (breakpoint number, condition) already warned of
 
 
-def _vx_check_condition(b):
-    """Warn when GDB will test breakpoint b's condition itself (in one lane only)."""
+def _vx_check_conditions(*_):
+    """Warn of breakpoint conditions GDB evaluates itself (in one lane only).  Looked at
+    when the inferior resumes and before each prompt: GDB decides where a condition is
+    evaluated when it inserts the breakpoint, not when it creates it."""
     try:
-        if not b.is_valid() or not b.condition or b.type != gdb.BP_BREAKPOINT:
-            return
-        key = (b.number, b.condition)
-        if key in _vx_cond_seen:
-            return
-        _vx_cond_seen.add(key)
-        if "$vx_any" in b.condition:
-            return
-        out = gdb.execute("info breakpoints %d" % b.number, to_string=True)
+        out = gdb.execute("info breakpoints", to_string=True)
     except gdb.error:
         return
-    if "(host evals)" in out:
+    num = None
+    for line in out.splitlines():
+        m = re.match(r"^(\d+)\s+(?:hw )?breakpoint\s", line)
+        if m:
+            num = int(m.group(1))
+            continue
+        m = re.match(r"^\s+stop only if (.*) \(host evals\)$", line)
+        if not m or num is None or "$vx_any" in m.group(1):
+            continue
+        cond = m.group(1)
+        if (num, cond) in _vx_cond_warned:
+            continue
+        _vx_cond_warned.add((num, cond))
         print("vxrr: GDB tests the condition of breakpoint %d itself, in the first active "
-              "lane of each warp that reaches it, not in every lane (it cannot compile "
-              "\"%s\" for the server: floats, calls, or another condition at the same "
-              "address that it cannot compile).  To test every active lane:\n"
-              "  condition %d $vx_any(\"%s\")"
-              % (b.number, b.condition, b.number, b.condition.replace("\\", "\\\\")
-                 .replace('"', '\\"')))
+              "lane of each warp that reaches it, not in every lane (it cannot compile it "
+              "for the server: floats or calls, or another condition at the same address "
+              "is such).  To test every active lane:\n  condition %d $vx_any(\"%s\")"
+              % (num, num, cond.replace("\\", "\\\\").replace('"', '\\"')))
 
 
 def _vx_on_stop(event):
@@ -474,8 +486,8 @@ def _vx_on_stop(event):
 
 
 gdb.events.stop.connect(_vx_on_stop)
-gdb.events.breakpoint_created.connect(_vx_check_condition)
-gdb.events.breakpoint_modified.connect(_vx_check_condition)
+gdb.events.cont.connect(_vx_check_conditions)
+gdb.events.before_prompt.connect(_vx_check_conditions)
 
 VxThread()
 VxWarp()
