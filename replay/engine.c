@@ -163,6 +163,7 @@ struct vx_engine {
     struct undo {
         uint64_t from, to;
         uint32_t gwarp;
+        uint32_t lane; /* a lane step's lane, or VX_ENGINE_ANY_WARP */
     } * undo;
 
     size_t nundo, capundo;
@@ -1048,6 +1049,15 @@ static void fault_stop(const vx_engine *e, vx_engine_stop *st)
     st->has_lane = lane < 128;
 }
 
+/* Does the lane a lane step is for take part in warp gw's next issue?  (Always true
+ * for a step of a whole warp.) */
+static bool lane_in_next(const vx_engine *e, const vx_engine_motion *m, uint32_t gw)
+{
+    vx_warp_info wi;
+    return !m->lane_step ||
+           (vx_sim_warp_info(e->sim, gw, &wi) == VX_OK && vx_lanes_test(wi.tmask, m->step_lane));
+}
+
 static vx_err run_forward(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *st)
 {
     uint64_t start = e->now;
@@ -1067,8 +1077,11 @@ static vx_err run_forward(vx_engine *e, const vx_engine_motion *m, vx_engine_sto
         vx_err err = peek(e, e->nwrite_wp > 0, &ni);
         if (err) return err;
         uint32_t gw = ni.gwarp;
-        bool own = m->step && (any_step || gw == m->step_gwarp);
-        bool eligible = m->step ? (own || m->others)
+        /* a lane step: the warp's issues the lane sits out run as the other lanes' own
+         * (their breakpoints and watchpoints stop the step) */
+        bool warp_own = m->step && (any_step || gw == m->step_gwarp);
+        bool own = warp_own && lane_in_next(e, m, gw);
+        bool eligible = m->step ? (warp_own || m->others)
                                 : (m->only_gwarp == VX_ENGINE_ANY_WARP || gw == m->only_gwarp);
         const bool skip_wp = rep_wp(e, e->now);
         if (eligible) {
@@ -1147,17 +1160,23 @@ static vx_err scan_range(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
         uint32_t gw = gwarp_of(e, ev);
         if (m->step) {
             if (m->step_gwarp != VX_ENGINE_ANY_WARP && gw != m->step_gwarp) continue;
-            c->found = true;
-            c->pos = t;
-            c->issue = t;
-            memset(&c->stop, 0, sizeof c->stop);
-            c->stop.why = VX_WHY_STEP;
-            c->stop.gwarp = gw;
+            /* a lane step ends at an issue the lane takes part in; the warp's others are
+             * undone on the way, as the other lanes' own */
+            if (!m->lane_step || vx_lanes_test(ev->tmask, m->step_lane)) {
+                c->found = true;
+                c->pos = t;
+                c->issue = t;
+                memset(&c->stop, 0, sizeof c->stop);
+                c->stop.why = VX_WHY_STEP;
+                c->stop.gwarp = gw;
+            }
             /* the step undoes issue t: a watched write there stops after it instead */
             vx_engine_stop ws;
             memset(&ws, 0, sizeof ws);
             if (!rep_wp(e, t) && write_hit(e, ev, &ws)) {
+                c->found = true;
                 c->pos = t + 1;
+                c->issue = t;
                 c->stop = ws;
             }
             continue;
@@ -1249,7 +1268,7 @@ static vx_err sim_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
                     bp_cond(e, gw, ni.pc);
         vx_engine_stop bs;
         if (bhit) break_stop_at(e, gw, 0, &bs);
-        if (m->step && mine) {
+        if (m->step && mine && lane_in_next(e, m, gw)) {
             c->found = true;
             c->pos = t;
             c->issue = t;
@@ -1317,10 +1336,10 @@ static bool cache_last_issue(const vx_engine *e, uint64_t p, uint32_t gw, uint64
 
 static vx_err run_backward(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *st)
 {
-    uint64_t p = e->now;
+    const uint64_t p = e->now;
     /* read watchpoints and breakpoint conditions need the machine: re-execute windows */
     bool need_sim = e->nread_wp > 0 || (e->bf && !m->step);
-    uint64_t t;
+    uint64_t t, hi = p;
     if (m->step && !need_sim && !e->nwrite_wp && cache_last_issue(e, p, m->step_gwarp, &t)) {
         /* A reverse step without watchpoints: the schedule cache knows where to go. */
         vx_err err = goto_pos(e, t);
@@ -1328,9 +1347,10 @@ static vx_err run_backward(vx_engine *e, const vx_engine_motion *m, vx_engine_st
         memset(st, 0, sizeof *st);
         st->why = VX_WHY_STEP;
         st->gwarp = m->step_gwarp;
-        return VX_OK;
+        if (lane_in_next(e, m, m->step_gwarp)) return VX_OK;
+        hi = t; /* a lane step: the lane sat that issue out, search before it */
     }
-    uint64_t hi = p, win = m->step ? 64 * (uint64_t)e->ngw + 64 : SCAN_FIRST;
+    uint64_t win = m->step ? 64 * (uint64_t)e->ngw + 64 : SCAN_FIRST;
     cand c;
     memset(&c, 0, sizeof c);
     while (hi > 0 && !c.found) {
@@ -1377,7 +1397,7 @@ static vx_err run_backward(vx_engine *e, const vx_engine_motion *m, vx_engine_st
 
 /* ---- the public motion ----------------------------------------------------------------------------- */
 
-static void undo_push(vx_engine *e, uint64_t from, uint64_t to, uint32_t gw)
+static void undo_push(vx_engine *e, uint64_t from, uint64_t to, uint32_t gw, uint32_t lane)
 {
     if (e->nundo == e->capundo) {
         if (e->capundo >= 65536) {
@@ -1395,7 +1415,7 @@ static void undo_push(vx_engine *e, uint64_t from, uint64_t to, uint32_t gw)
             e->capundo = nc;
         }
     }
-    e->undo[e->nundo++] = (struct undo){from, to, gw};
+    e->undo[e->nundo++] = (struct undo){from, to, gw, lane};
 }
 
 /*
@@ -1426,8 +1446,9 @@ vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop 
     vx_err err;
     uint64_t start = e->now;
     struct undo *top = e->nundo ? &e->undo[e->nundo - 1] : NULL;
+    const uint32_t lane = m->lane_step ? m->step_lane : VX_ENGINE_ANY_WARP;
     if (m->backward && m->step && top && top->to == e->now && top->gwarp == m->step_gwarp &&
-        !undo_hits_watch(e, top->to - 1)) {
+        top->lane == lane && !undo_hits_watch(e, top->to - 1)) {
         /* Undo a forward step of this warp: back to exactly where it started. */
         uint64_t from = top->from;
         e->nundo--;
@@ -1443,7 +1464,7 @@ vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop 
     if (!m->backward) {
         err = run_forward(e, m, st);
         if (!err && m->step && st->why == VX_WHY_STEP && m->step_gwarp != VX_ENGINE_ANY_WARP)
-            undo_push(e, start, e->now, m->step_gwarp);
+            undo_push(e, start, e->now, m->step_gwarp, lane);
     } else if (e->now == 0) {
         st->why = VX_WHY_BEGIN;
         st->gwarp = m->step ? m->step_gwarp : VX_ENGINE_ANY_WARP;

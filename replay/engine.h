@@ -119,6 +119,15 @@ typedef struct vx_engine_motion {
     bool step; /* one instruction of step_gwarp (else: continue) */
     uint32_t step_gwarp;
     /*
+     * With lane_step, one instruction of lane step_lane of step_gwarp: the step ends
+     * at the first issue of the warp in which that lane takes part (backward: undoes
+     * the last one), the warp's other issues running (or undone) on the way, as the
+     * other threads do.  A lane that divergence or tmc/pred masked off thus moves
+     * only when it executes.
+     */
+    bool lane_step;
+    uint32_t step_lane;
+    /*
      * While stepping, also stop for other warps' breakpoints and watchpoints (GDB's
      * "vCont;s:T;c").  When continuing, only_gwarp != ANY limits stops to one warp.
      */

@@ -1138,6 +1138,12 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
             return;
         }
         m.step_gwarp = gw;
+        /* one thread per lane: a step is the lane's next (or last) instruction, so a
+         * lane that is masked off moves only when it executes, in both directions */
+        if (!s->opts.thread_per_warp) {
+            m.lane_step = true;
+            m.step_lane = lane;
+        }
     } else {
         /* A breakpoint stop reports this thread when its warp stops there with the
          * lane active (run_motion): GDB's `finish` and thread-specific breakpoints

@@ -4,8 +4,9 @@
 #   gdb-multiarch -x vxrr.gdb sgemm.vxt.elf -ex 'target remote :3333'
 #
 # Threads: each (warp, lane) is a GDB thread ("warp W lane L" in 'info threads';
-# the remote id is 1 + gwarp * threads + lane).  Stepping a thread steps its whole
-# warp.  With 'vxreplay --thread-per-warp' each warp is one thread and
+# the remote id is 1 + gwarp * threads + lane).  Stepping a thread runs its whole
+# warp until that lane executes an instruction.  With 'vxreplay --thread-per-warp'
+# each warp is one thread and
 # 'vx-lane N' chooses the lane whose registers are shown.
 #
 # Commands defined here:

@@ -878,6 +878,41 @@ R["stop"] = [st.get("bps"), warp_lane()]
                       "(vx-thread %d 1)" % (w, w), out)
 
 
+    def test_stepi_of_a_waiting_lane(self):
+        """stepi from a lane waiting for its side runs until that lane executes one instruction;
+        reverse-stepi returns, and once more undoes the lane's own last instruction (the split),
+        not the issues it sat out (positions from vxdump --json)"""
+        out, R = self.gdb('''
+stop_at("twice")
+w, l = warp_lane()
+ex("vx-thread %d 0" % w)
+def when():
+    return int(re.search(r"event (\\d+)", ex("monitor when")).group(1))
+R["w"] = w
+R["start"] = [when(), pc()]
+go("stepi")
+R["fwd"] = [when(), pc(), warp_lane()]
+go("reverse-stepi")
+R["back"] = [when(), pc(), warp_lane()]
+go("reverse-stepi")
+R["back2"] = [when(), pc(), warp_lane()]
+''')
+        w = R["w"]
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", self.trace])
+        mine = [e for e in map(json.loads, r.stdout.splitlines())
+                if e["type"] == "issue" and e["gwarp"] == w]
+        split = next(e for e in mine if e["disasm"].startswith("vx_split") and
+                     any(x["kind"] == "ipdom-push" for x in e["wctl"]))
+        start, start_pc = R["start"]
+        # lane 0's first own issue after the stop, and the warp's issue after it
+        own = next(e for e in mine if e["index"] >= start and int(e["tmask"], 16) & 1)
+        after = next(e for e in mine if e["index"] > own["index"])
+        self.assertEqual(start_pc, split["pc"] + 4, "lane 0 waits after the split")
+        self.assertEqual(own["pc"], split["pc"] + 4, "its first own instruction is the next one")
+        self.assertEqual(R["fwd"], [own["index"] + 1, after["pc"], [w, 0]])
+        self.assertEqual(R["back"], [start, start_pc, [w, 0]])
+        self.assertEqual(R["back2"], [split["index"], split["pc"], [w, 0]])
+
     def test_parked_lane_has_no_position(self):
         """a lane parked by tmc (not by divergence) shows pc 0: it has no position of its own
         (warp 0's lanes 1..3 before the spawn enables them); step from it is refused by GDB,
