@@ -1129,6 +1129,17 @@ static vx_err run_forward(vx_engine *e, const vx_engine_motion *m, vx_engine_sto
 
 /* ---- backward motion -------------------------------------------------------------------------------- */
 
+/* A step of warp gw that undoes issue t: the candidate stop is at t. */
+static void cand_step(cand *c, uint64_t t, uint32_t gw)
+{
+    c->found = true;
+    c->pos = t;
+    c->issue = t;
+    memset(&c->stop, 0, sizeof c->stop);
+    c->stop.why = VX_WHY_STEP;
+    c->stop.gwarp = gw;
+}
+
 /*
  * Scan recorded issues [lo, hi) with the scan reader and keep the last stop (a
  * breakpoint at issue t stops at t; a write watchpoint at issue t stops at t+1).
@@ -1162,14 +1173,7 @@ static vx_err scan_range(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
             if (m->step_gwarp != VX_ENGINE_ANY_WARP && gw != m->step_gwarp) continue;
             /* a lane step ends at an issue the lane takes part in; the warp's others are
              * undone on the way, as the other lanes' own */
-            if (!m->lane_step || vx_lanes_test(ev->tmask, m->step_lane)) {
-                c->found = true;
-                c->pos = t;
-                c->issue = t;
-                memset(&c->stop, 0, sizeof c->stop);
-                c->stop.why = VX_WHY_STEP;
-                c->stop.gwarp = gw;
-            }
+            if (!m->lane_step || vx_lanes_test(ev->tmask, m->step_lane)) cand_step(c, t, gw);
             /* the step undoes issue t: a watched write there stops after it instead */
             vx_engine_stop ws;
             memset(&ws, 0, sizeof ws);
@@ -1268,14 +1272,7 @@ static vx_err sim_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
                     bp_cond(e, gw, ni.pc);
         vx_engine_stop bs;
         if (bhit) break_stop_at(e, gw, 0, &bs);
-        if (m->step && mine && lane_in_next(e, m, gw)) {
-            c->found = true;
-            c->pos = t;
-            c->issue = t;
-            memset(&c->stop, 0, sizeof c->stop);
-            c->stop.why = VX_WHY_STEP;
-            c->stop.gwarp = gw;
-        }
+        if (m->step && mine && lane_in_next(e, m, gw)) cand_step(c, t, gw);
         maybe_ckpt(e);
         err = ni.ev ? exec_pending(e) : step_once(e);
         if (err) return err;
