@@ -282,6 +282,80 @@ class ChangedKernel(unittest.TestCase):
         self.assertIn('"J"', d[1]["items"][0]["text"])
 
 
+LATE_C = r"""
+#include <vx_print.h>
+int main(void)
+{
+    volatile unsigned acc = 0;
+    for (unsigned i = 0; i < 40000; i++)
+        acc += i;
+    const volatile unsigned *in = (const volatile unsigned *)0x10000;
+    vx_printf("in %u acc %u\\n", in[0], acc);
+    return 0;
+}
+"""
+
+
+class SkippedChunks(unittest.TestCase):
+    """Traces the same but near their end: vxdiff skips the pairs of EVENTS chunks with equal
+    bytes without decoding them; what it reports must not change."""
+
+    @classmethod
+    def setUpClass(cls):
+        src = os.path.join(D, "late.c")
+        with open(src, "w") as f:
+            f.write(LATE_C)
+        elf = os.path.join(D, "late.elf")
+        r = vxtest.run([vxtest.prog("vxcc"), "-O1", "-o", elf, src])
+        if r.returncode:
+            raise RuntimeError(r.stderr)
+        for name, word in (("late1.bin", 1), ("late2.bin", 2)):
+            with open(os.path.join(D, name), "wb") as f:
+                f.write(struct.pack("<I", word))
+        args = ["--chunk-size", "4K", "--load"]
+        cls.a = rec(elf, "late-a.vxt", args + [os.path.join(D, "late1.bin") + "@0x10000"], 0)
+        cls.b = rec(elf, "late-b.vxt", args + [os.path.join(D, "late2.bin") + "@0x10000"], 0)
+
+    def test_difference_context_and_counts(self):
+        """the first difference (the load of the changed word, near the end), its 5 events of
+        context and the events compared, as vxdump's two listings give them"""
+        ea, eb = t6kit.events(self.a), t6kit.events(self.b)
+        i = next(k for k, (x, y) in enumerate(zip(ea, eb)) if x != y)
+        first = ea[i]["index"]
+        self.assertGreater(first, 100000, "the difference comes after many chunks")
+        rc, objs, err = diff_json("-C", "5", self.a, self.b)
+        self.assertEqual(rc, 1, err)
+        d = [o for o in objs if o["type"] == "difference"][0]
+        self.assertEqual((d["index_a"], d["index_b"]), (first, first))
+        self.assertEqual([e["index"] for e in d["before_a"]], [first - 5 + k for k in range(5)])
+        self.assertEqual(d["before_a"], ea[i - 5:i])     # the events themselves, as vxdump has them
+        self.assertEqual(d["before_b"], eb[i - 5:i])
+        res = objs[-1]
+        self.assertEqual((res["compared_a"], res["compared_b"]), (i + 1, i + 1))
+        # the same traces whole: every event compared
+        rc, objs, err = diff_json(self.a, self.a)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(objs[-1]["compared_a"], len(ea))
+
+    def test_damaged_chunk_after_identical_ones(self):
+        """a flipped byte in a middle chunk of one side: reported where reading meets it, with
+        the events compared up to there, as without skipping"""
+        data = bytearray(open(self.a, "rb").read())
+        data[len(data) // 2] ^= 0x40
+        bad = os.path.join(D, "late-bad.vxt")
+        with open(bad, "wb") as f:
+            f.write(data)
+        rc, objs, err = diff_json(bad, self.a)
+        self.assertEqual(rc, 2)
+        self.assertRegex(err, r"late-bad\.vxt: EVENTS chunk at offset \d+: payload checksum mismatch")
+        ea = t6kit.events(self.a)
+        keys = [e["index"] for e in ea]
+        done = objs[-1]["compared_a"]
+        self.assertGreater(done, 0)
+        self.assertLess(done, len(keys))
+        self.assertEqual(objs[-1]["compared_b"], done + 1, "B read one event more, then A failed")
+
+
 class Length(unittest.TestCase):
     def test_limit(self):
         """a run cut by --max-cycles against the full run: A ends where B goes on"""
@@ -353,4 +427,4 @@ class Damaged(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    vxtest.main(Identical, ChangedInput, Shape, ChangedKernel, Length, Damaged)
+    vxtest.main(Identical, ChangedInput, Shape, ChangedKernel, SkippedChunks, Length, Damaged)

@@ -954,6 +954,41 @@ vx_err vx_trace_reader_digest(vx_trace_reader *r, size_t i, unsigned mode, vx_tr
     return computed_digest(r, i, out);
 }
 
+/* Chunk i's header and stored payload (checked against its CRC) into *buf. */
+static vx_err stored_chunk(vx_trace_reader *r, size_t i, chdr *c, uint8_t **buf)
+{
+    vx_err e = read_chdr(r, r->chunks[i].off, VXT_CH_EVENTS, r->chunks[i].key, VX_ERR_CORRUPT, c);
+    if (e) return e;
+    *buf = malloc(c->stored ? c->stored : 1);
+    if (!*buf) return VX_ERR_NOMEM;
+    if (c->stored && (e = pread_all(r, *buf, c->stored, r->chunks[i].off + VXT_CHDR_LEN))) return e;
+    if (!crc_ok(c->pcrc, vx_trace_crc32c(0, *buf, c->stored)))
+        return rfail(r, VX_ERR_CORRUPT,
+                     "EVENTS chunk at offset %" PRIu64 ": payload checksum mismatch",
+                     r->chunks[i].off);
+    return VX_OK;
+}
+
+vx_err vx_trace_reader_chunks_same(vx_trace_reader *a, size_t ia, vx_trace_reader *b, size_t ib,
+                                   bool *same)
+{
+    *same = false;
+    if (!a->opened || !b->opened) return VX_ERR_STATE;
+    if (ia >= a->nchunks || ib >= b->nchunks) return VX_ERR_RANGE;
+    if (a->chunks[ia].key != b->chunks[ib].key || a->C != b->C || a->W != b->W || a->T != b->T)
+        return VX_OK;
+    chdr ca, cb;
+    uint8_t *pa = NULL, *pb = NULL;
+    vx_err e = stored_chunk(a, ia, &ca, &pa);
+    if (!e) e = stored_chunk(b, ib, &cb, &pb);
+    if (!e)
+        *same = ca.flags == cb.flags && ca.raw == cb.raw && ca.stored == cb.stored &&
+                ca.pcrc == cb.pcrc && !memcmp(pa, pb, ca.stored);
+    free(pa);
+    free(pb);
+    return e;
+}
+
 /* Every stored digest must be exactly the digest of its chunk's records. */
 static vx_err check_digests(vx_trace_reader *r)
 {

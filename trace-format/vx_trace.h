@@ -391,6 +391,17 @@ uint64_t vx_trace_reader_chunk_key(const vx_trace_reader *r, size_t i);
  */
 vx_err vx_trace_reader_digest(vx_trace_reader *r, size_t i, unsigned mode, vx_trace_digest *out);
 
+/*
+ * Do EVENTS chunk ia of a and chunk ib of b hold the same records?  *same is true when
+ * their keys, the platforms' shapes (clusters x cores, warps, threads), the chunks'
+ * flags and lengths and their stored bytes are equal: the predictors start afresh in
+ * every chunk (FORMAT.md §6.1), so such chunks decode to the same records, without
+ * decoding them.  An error (VX_ERR_CORRUPT: a checksum) names the chunk in that
+ * reader's message.  Does not disturb either iteration.
+ */
+vx_err vx_trace_reader_chunks_same(vx_trace_reader *a, size_t ia, vx_trace_reader *b, size_t ib,
+                                   bool *same);
+
 /* May the chunk hold a (not injected) issue at pc / a write to a byte of [addr, addr + len) /
  * an issue of warp gwarp?  False only when it certainly does not. */
 bool vx_trace_digest_may_pc(const vx_trace_digest *d, uint32_t pc);

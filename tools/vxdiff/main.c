@@ -79,6 +79,7 @@ typedef struct differ {
     uint64_t nfound;  /* differences found (headers, events; per warp: warps that diverge) */
     bool header_diff; /* the headers differ (shown whatever --max says) */
     uint64_t nwarps;  /* --per-warp: warps (and the DM stream) that diverge */
+    uint64_t skip_at; /* lockstep: the next chunk key at which to try skip_same_chunks */
     bool header_printed;
     int status;
     vxd_sb line, la, lb;
@@ -660,6 +661,91 @@ static size_t after_positions(differ *d, int k, pos p, size_t n, pos *out, int64
     return got;
 }
 
+/* Index of the first EVENTS chunk whose key is at least t (the number of chunks: none). */
+static size_t chunk_from(const vx_trace_reader *r, uint64_t t)
+{
+    size_t lo = 0, hi = vx_trace_reader_num_chunks(r);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (vx_trace_reader_chunk_key(r, mid) < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Index of the EVENTS chunk whose key is t, or SIZE_MAX. */
+static size_t chunk_at(const vx_trace_reader *r, uint64_t t)
+{
+    size_t i = chunk_from(r, t);
+    return i < vx_trace_reader_num_chunks(r) && vx_trace_reader_chunk_key(r, i) == t ? i : SIZE_MAX;
+}
+
+/*
+ * Lockstep, both sides at the start of an EVENTS chunk with the same key: skip the run
+ * of chunk pairs that hold the same records (vx_trace_reader_chunks_same: equal stored
+ * bytes, no decoding), as if their events had been compared.  Only chunks of issues
+ * alone (their digest: no Debug Module record, no injected or stepped issue, no END),
+ * so that the compared events are exactly the digest's issues, with consecutive
+ * indexes; never a side's last chunk.  The context ring gets the last positions.
+ */
+static void skip_same_chunks(differ *d, pos *ring[2], size_t n, size_t *rlen, size_t *rhead)
+{
+    side *A = &d->s[0], *B = &d->s[1];
+    if (A->ended || B->ended) return;
+    uint64_t t = vx_trace_reader_tell(A->r);
+    if (t < d->skip_at) return; /* (once per chunk of A, not per event) */
+    size_t na = vx_trace_reader_num_chunks(A->r), nb = vx_trace_reader_num_chunks(B->r);
+    size_t ia = chunk_at(A->r, t), ib = chunk_at(B->r, t);
+    size_t after = chunk_from(A->r, t + 1);
+    d->skip_at = after < na ? vx_trace_reader_chunk_key(A->r, after) : UINT64_MAX;
+    if (ia == SIZE_MAX || ib == SIZE_MAX || t != vx_trace_reader_tell(B->r)) return;
+    uint64_t end = t;
+    while (ia + 1 < na && ib + 1 < nb) {
+        vx_trace_digest dg;
+        bool same = false;
+        if (vx_trace_reader_digest(A->r, ia, VX_TRACE_DIGEST_STORED, &dg) ||
+            (dg.flags & (VX_TRACE_DG_DM | VX_TRACE_DG_END | VX_TRACE_DG_FLAGGED)))
+            break;
+        uint64_t next = vx_trace_reader_chunk_key(A->r, ia + 1);
+        if (next != dg.first + dg.issues || vx_trace_reader_chunk_key(B->r, ib + 1) != next ||
+            vx_trace_reader_chunks_same(A->r, ia, B->r, ib, &same) || !same)
+            break; /* (damage is reported when the chunk is read) */
+        end = next;
+        ia++;
+        ib++;
+    }
+    if (end == t) return;
+    d->skip_at = end;
+    if (vx_trace_reader_seek(A->r, end) || vx_trace_reader_seek(B->r, end)) {
+        /* the chunk after the run cannot be read: read up to it as without skipping, so
+         * that the damage is met and reported at the same event */
+        d->skip_at = UINT64_MAX;
+        for (int k = 0; k < 2; k++)
+            if (vx_trace_reader_seek(d->s[k].r, t)) {
+                fflush(stdout);
+                fprintf(stderr, "%s: %s\n", prog, vx_trace_reader_errmsg(d->s[k].r));
+                d->status = EXIT_ERROR;
+                d->s[k].ended = true;
+            }
+        return;
+    }
+    for (int k = 0; k < 2; k++) {
+        side *s = &d->s[k];
+        s->compared += end - t;
+        s->started = true;
+        s->last_index = end - 1;
+        s->ord = 0;
+    }
+    uint64_t from = end - t > n ? end - n : t;
+    for (uint64_t i = from; i < end; i++) {
+        ring[0][*rhead] = ring[1][*rhead] = (pos){i, 0, true};
+        *rhead = (*rhead + 1) % (n + 1);
+        if (*rlen < n) (*rlen)++;
+    }
+}
+
 static void run_lockstep(differ *d)
 {
     size_t n = d->o.context;
@@ -682,6 +768,8 @@ static void run_lockstep(differ *d)
     for (;;) {
         const vx_event *ea, *eb;
         pos pa = {0}, pb = {0};
+        skip_same_chunks(d, ring, n, &rlen, &rhead);
+        if (d->status == EXIT_ERROR) break;
         next_event(d, 0, &ea, &pa);
         next_event(d, 1, &eb, &pb);
         if (d->status == EXIT_ERROR) break;
