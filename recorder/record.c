@@ -601,7 +601,11 @@ int vxrec_record(const vxrec_opts *o)
     e = vx_trace_writer_finish(r.w);
     if (r.err || e) {
         fprintf(stderr, "%s: %s\n", vxrec_prog, r.err ? r.errmsg : vx_trace_writer_errmsg(r.w));
-        fprintf(stderr, "%s: the trace '%s' is incomplete\n", vxrec_prog, path);
+        if (e) /* cut off: readable up to its last complete chunk */
+            fprintf(stderr, "%s: the trace '%s' is incomplete\n", vxrec_prog, path);
+        else
+            fprintf(stderr, "%s: the trace '%s' ends there (its end record: aborted)\n", vxrec_prog,
+                    path);
         rc = VX_EXIT_USAGE;
         goto out;
     }

@@ -1525,6 +1525,11 @@ uint64_t vx_engine_end(const vx_engine *e)
     return e->end;
 }
 
+bool vx_engine_faults_at_end(const vx_engine *e)
+{
+    return e->fault_at_end;
+}
+
 uint8_t vx_engine_end_status(const vx_engine *e, uint32_t *exit_code, vx_fault *fault)
 {
     if (exit_code) *exit_code = e->exit_code;

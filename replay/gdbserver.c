@@ -1416,9 +1416,16 @@ static void thread_extra(vx_gdbserver *s, uint32_t gw, uint32_t lane, char *buf,
                  "core %" PRIu32 " warp %" PRIu32 " (gwarp %" PRIu32 "), %u/%" PRIu32
                  " lanes active, %s",
                  core, w, gw, ok ? vx_lanes_count(wi.tmask) : 0, s->threads, state);
-    else
+    else {
+        /* masked off: waiting for its side of a split (its own PC), or parked (PC 0) */
+        uint32_t pc = 0;
+        const char *how = ok && vx_lanes_test(wi.tmask, lane) ? "active"
+                          : vx_engine_lane_pc(s->e, gw, lane, &pc) && pc
+                              ? "masked off, waits for its side"
+                              : "masked off, parked";
         snprintf(buf, cap, "core %" PRIu32 " warp %" PRIu32 " lane %" PRIu32 ", %s, %s", core, w,
-                 lane, ok && vx_lanes_test(wi.tmask, lane) ? "active" : "masked off", state);
+                 lane, how, state);
+    }
 }
 
 static void h_extra_info(vx_gdbserver *s, const args *a)

@@ -254,9 +254,13 @@ int main(int argc, char **argv)
                 "%s: note: this platform has %" PRIu64 " lanes, each a GDB thread; "
                 "--thread-per-warp makes one thread per warp instead\n",
                 prog, lanes);
+    /* the issues of the trace, as vxrec and vxdump count them: a faulting last one too */
+    const bool faults = vx_engine_faults_at_end(eng);
+    const uint64_t issues = vx_engine_end(eng) + faults;
+    const char *last = faults ? ", the last of which faults" : "";
     if (use_stdio) {
-        fprintf(stderr, "%s: serving '%s' (%" PRIu64 " issues) on stdin/stdout\n", prog, trace,
-                vx_engine_end(eng));
+        fprintf(stderr, "%s: serving '%s' (%" PRIu64 " issues%s) on stdin/stdout\n", prog, trace,
+                issues, last);
         vx_net_session(srv, 0, 1);
         vx_gdbserver_free(srv);
         vx_engine_free(eng);
@@ -273,9 +277,9 @@ int main(int argc, char **argv)
     }
     char script[PATH_MAX];
     bool have_script = find_script(script, sizeof script);
-    printf("vxreplay: serving '%s': %" PRIu64 " issues, %" PRIu32 "x%" PRIu32 "x%" PRIu32
+    printf("vxreplay: serving '%s': %" PRIu64 " issues%s, %" PRIu32 "x%" PRIu32 "x%" PRIu32
            "x%" PRIu32 " (clusters x cores x warps x threads)\n",
-           trace, vx_engine_end(eng), cfg->clusters, cfg->cores, cfg->warps, cfg->threads);
+           trace, issues, last, cfg->clusters, cfg->cores, cfg->warps, cfg->threads);
     printf("vxreplay: listening on %s port %u\n", bind, actual);
     printf("connect with:\n  gdb-multiarch");
     if (have_script) printf(" -x %s", script);

@@ -77,7 +77,8 @@ import re
 
 # History is read-only: say so when something assigns to a variable or register
 # ("Writing to memory is not allowed"), instead of "Cannot access memory".  GDB
-# takes these only before it connects.
+# takes may-write-registers only before it connects (sourced later, a register
+# assignment gets the server's E01).
 for _setting in ("may-write-memory", "may-write-registers"):
     try:
         gdb.execute("set %s off" % _setting, to_string=True)

@@ -252,6 +252,7 @@ class VxsimTests(unittest.TestCase):
                            capture_output=True, text=True, timeout=120, preexec_fn=limit)
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("out of host memory", r.stderr)
+        self.assertIn("ends there (its end record: aborted)", r.stderr)
         d = vxtest.run([vxtest.prog("vxdump"), "--kind", "end,fault", t])
         self.assertIn("end aborted", d.stdout)
         self.assertNotIn("exceeds the guest memory limit", d.stdout)

@@ -681,6 +681,21 @@ class CommandLineTests(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("/nonexistent/x.vxt", r.stderr)
 
+    def test_banner_counts_issues_as_vxdump(self):
+        """the banner's issue count is vxdump's, a faulting last issue included (it never
+        executes, so replay positions end before it) and said so"""
+        # a kernel whose third issue faults: li a0, 0; li a1, 0; lw t0, 0(a0) (the null guard)
+        bad = os.path.join(vxtest.tmpdir(), "fault.bin")
+        with open(bad, "wb") as f:
+            f.write(struct.pack("<3I", 0x00000513, 0x00000593, 0x00052283))
+        for kernel, faults in (("vecadd", False), (bad, True)):
+            trace = record(kernel)
+            r = vxtest.run([vxtest.prog("vxdump"), "--summary", trace])
+            issues = int(re.search(r"totals\s+\d+ events: (\d+) issues", r.stdout).group(1))
+            r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", trace], input="")
+            self.assertIn("(%d issues%s) on stdin/stdout" % (issues, ", the last of which faults" if faults else ""),
+                          r.stderr)
+
     def test_extract_elf_not_over_the_trace(self):
         """--extract-elf naming the trace itself: refused (exit 2), the trace intact"""
         d = vxtest.tmpdir()

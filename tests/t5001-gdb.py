@@ -822,6 +822,7 @@ def lanes():
         d[k] = [pc(), frames]
     return d
 R["then"] = lanes()
+R["threads"] = ex("info threads")
 ex("vx-thread %d 0" % w)
 go("step")
 R["stepped"] = [warp_lane(), pc(), int(re.search(r"event (\\d+)", ex("monitor when")).group(1))]
@@ -831,6 +832,7 @@ R["else"] = lanes()
         self.assertEqual(l % 2, 1, "odd lanes take the then side")
         self.assertEqual(x, w * 4 + l)
         split_pc, (join_at, join_pc) = self.split_join(w)
+        self.assertIn("warp %d lane 0, masked off, waits for its side" % w, R["threads"])
         then = {int(k): v for k, v in R["then"].items()}
         for k in range(4):
             lane_pc, frames = then[k]
@@ -920,6 +922,7 @@ R["back2"] = [when(), pc(), warp_lane()]
         out, R = self.gdb('''
 ex("monitor seek 0")
 ex("vx-thread 0 1")
+R["threads"] = ex("info threads")
 R["pc"] = pc()
 R["bt"] = ex("bt")
 before = ex("monitor when")
@@ -931,6 +934,7 @@ except gdb.error as e:
 R["same"] = ex("monitor when") == before
 ''')
         self.assertEqual(R["pc"], 0)
+        self.assertIn("core 0 warp 0 lane 1, masked off, parked", R["threads"])
         self.assertRegex(R["bt"], r"^#0  0x00000000 in \?\? \(\)")
         self.assertEqual(R["step"], "Cannot find bounds of current function")
         self.assertTrue(R["same"])
