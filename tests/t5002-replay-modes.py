@@ -357,6 +357,53 @@ class ThreadPerWarp(unittest.TestCase):
         self.assertEqual(got, hits + ["end"] + hits[::-1] + ["begin"])
 
 
+class LaneSteps(unittest.TestCase):
+    def test_random_lane_steps_against_the_recorded_masks(self):
+        """from random positions, a step of a random (warp, lane) thread ends right after the
+        warp's next issue that lane takes part in, and a reverse step at the warp's last such
+        issue before it (or stays, at the start of its history): the oracle is the issues'
+        masks in vxdump --json, with divergence (rrdiverge) and without (rrtest)"""
+        import random
+        rng = random.Random(4242)
+        for kernel, T in (("rrdiverge", 4), ("rrtest", 4)):
+            trace = rsplib.record(build(kernel), "-w", "2", "-t", str(T))
+            r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", trace])
+            issues = [(e["index"], e["gwarp"], int(e["tmask"], 16))
+                      for e in map(json.loads, r.stdout.splitlines()) if e["type"] == "issue"]
+            end = issues[-1][0] + 1
+            srv = rsplib.Server(trace)
+            try:
+                c = srv.client()
+                c.handshake()
+                checked = 0
+                for _ in range(120):
+                    p = rng.randrange(0, end)
+                    w, lane = rng.randrange(2), rng.randrange(T)
+                    back = rng.random() < 0.5
+                    c.monitor("seek %d" % p)
+                    tid = 1 + w * T + lane
+                    if c.cmds("Hc%x" % tid) != "OK":    # the warp does not exist here
+                        continue
+                    if back:
+                        mine = [i for i, g, m in issues if g == w and m >> lane & 1 and i < p]
+                        want = mine[-1] if mine else p
+                        sig, f = rsplib.parse_stop(c.cmd("bs"))
+                    else:
+                        mine = [i for i, g, m in issues if g == w and m >> lane & 1 and i >= p]
+                        if not mine:
+                            continue                    # to the end of history: not this test
+                        want = mine[0] + 1
+                        sig, f = rsplib.parse_stop(c.cmd("vCont;s:%x" % tid))
+                    at = int(re.search(r"event (\d+)", c.monitor("when")[1]).group(1))
+                    self.assertEqual(at, want, "%s: %s of warp %d lane %d from %d" % (
+                        kernel, "bs" if back else "s", w, lane, p))
+                    checked += 1
+                self.assertGreater(checked, 60)
+                c.close()
+            finally:
+                srv.stop()
+
+
 class StepOver(unittest.TestCase):
     """GDB's reverse-continue from a breakpoint: z0 at the pc, bs (the warp alone), Z0, bc."""
 
@@ -804,5 +851,5 @@ if __name__ == "__main__":
     rsplib.prerequisites()
     if not os.path.exists(vxtest.prog("vxcc")):
         vxtest.skip_all("vxcc missing")
-    vxtest.main(WatchTiming, ThreadPerWarp, StepOver, Interrupts, SmallBudget, Deadlock,
+    vxtest.main(WatchTiming, ThreadPerWarp, LaneSteps, StepOver, Interrupts, SmallBudget, Deadlock,
                 DamagedTraces)
