@@ -20,6 +20,7 @@
 #   vx-info-dm              Debug Module state recorded in the trace
 #   vx-tls NAME             a runtime thread-local (blockIdx, threadIdx, ...) of the
 #                           current lane; also $vx_tls("NAME") in expressions
+#   vx-print EXPR           EXPR in every lane of the current warp
 #   $vx_any("COND")         COND tested in every active lane of the current warp, for
 #                           breakpoint conditions GDB cannot send to the server (floats)
 # and every 'monitor' command of vxreplay ('monitor help').
@@ -426,6 +427,63 @@ class VxAnyFunction(gdb.Function):
         return 1 if hit else 0
 
 
+class VxPrint(gdb.Command):
+    """vx-print EXPR: EXPR in every lane of the selected thread's warp, one line per lane
+    (each in its own newest frame).  A masked-off lane is marked: "waits" (for its side
+    of a split: its values are those it waits with) or "parked" (by tmc/pred: it has no
+    position of its own, its values are the ones it was parked with)."""
+
+    def __init__(self):
+        super().__init__("vx-print", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        expr = arg.strip()
+        if not expr:
+            raise gdb.GdbError("usage: vx-print EXPR")
+        cfg = _vx_shape_cfg()
+        nt = int(cfg.get("threads", "1"))
+        per_warp = cfg.get("gdb_thread") == "warp"
+        th = gdb.selected_thread()
+        if th is None:
+            raise gdb.GdbError("no thread selected")
+        tid = th.ptid[1] or th.ptid[2]
+        gw = tid - 1 if per_warp else (tid - 1) // nt
+        active = set(_vx_active_lanes(gw))
+        if per_warp:
+            m = re.match(r"lane (\d+) of warp \d+ is shown( \(auto)?",
+                         gdb.execute("monitor lane", to_string=True))
+            restore = "auto" if m is None or m.group(2) else m.group(1)
+        lines = []
+        try:
+            for l in range(nt):
+                if per_warp:
+                    gdb.execute("monitor lane %d" % l, to_string=True)
+                    gdb.execute("maintenance flush register-cache", to_string=True)
+                else:
+                    t = _vx_thread(1 + gw * nt + l)
+                    if t is None:
+                        lines.append("  lane %d: (no thread)" % l)
+                        continue
+                    t.switch()
+                how = ""
+                if l not in active and per_warp:
+                    how = " (masked off)"
+                elif l not in active:
+                    how = " (parked)" if int(gdb.parse_and_eval("$pc")) == 0 else " (waits)"
+                try:
+                    val = str(gdb.parse_and_eval(expr))
+                except gdb.error as e:
+                    val = "<%s>" % e
+                lines.append("  lane %d%s: %s" % (l, how, val))
+        finally:
+            if per_warp:
+                gdb.execute("monitor lane " + restore, to_string=True)
+                gdb.execute("maintenance flush register-cache", to_string=True)
+            th.switch()
+        print("warp %d, %s:" % (gw, expr))
+        print("\n".join(lines))
+
+
 _vx_cond_warned = set()  # (breakpoint number, condition) already warned of
 
 
@@ -499,6 +557,7 @@ VxRestart()
 VxTlsFunction()
 VxTls()
 VxAnyFunction()
+VxPrint()
 end
 
 define vx-when

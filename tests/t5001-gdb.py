@@ -915,6 +915,26 @@ R["back2"] = [when(), pc(), warp_lane()]
         self.assertEqual(R["back"], [start, start_pc, [w, 0]])
         self.assertEqual(R["back2"], [split["index"], split["pc"], [w, 0]])
 
+    def test_vx_print_every_lane(self):
+        """vx-print EXPR: one line per lane of the warp, the active lanes' values (x is the task
+        id: 4 * warp + lane), the lanes waiting for their side marked; the selection stays"""
+        out, R = self.gdb('''
+stop_at("twice")
+w, l = warp_lane()
+R["w"] = [w, l]
+R["print"] = ex("vx-print x * 2 + 1")
+R["after"] = warp_lane()
+''')
+        w, l = R["w"]
+        lines = R["print"].splitlines()
+        self.assertEqual(lines[0], "warp %d, x * 2 + 1:" % w)
+        for lane in range(4):
+            if lane % 2:
+                self.assertEqual(lines[1 + lane], "  lane %d: %d" % (lane, 2 * (4 * w + lane) + 1))
+            else:
+                self.assertRegex(lines[1 + lane], r"^  lane %d \(waits\): " % lane)
+        self.assertEqual(R["after"], [w, l])
+
     def test_parked_lane_has_no_position(self):
         """a lane parked by tmc (not by divergence) shows pc 0: it has no position of its own
         (warp 0's lanes 1..3 before the spawn enables them); step from it is refused by GDB,
