@@ -1401,7 +1401,7 @@ static void warp_state_text(vx_gdbserver *s, uint32_t gw, char *buf, size_t cap)
     else if (wi.stalled)
         snprintf(buf, cap, "stalled");
     else
-        snprintf(buf, cap, "running");
+        snprintf(buf, cap, "ready"); /* (it can issue: GDB says "running" of its own) */
 }
 
 static void thread_extra(vx_gdbserver *s, uint32_t gw, uint32_t lane, char *buf, size_t cap)

@@ -46,30 +46,21 @@ end
 # the current thread only.  All warps of a kernel run the same code, and with one
 # shared timeline GDB cannot skip another warp's hit of that breakpoint without
 # moving every warp (research notes §1.3, rr's reverse singlestep): lock the
-# scheduler for these commands so that only the current warp's hit counts.
+# scheduler for these commands so that only the current warp's hit counts.  The
+# lock is undone when the command's run stops (gdb.events.stop: with async MI, as
+# IDEs use, a post-hook would come before that), or at the next prompt when the
+# command failed before running.
 define hook-finish
-  set scheduler-locking on
-end
-define hookpost-finish
-  set scheduler-locking step
+  python _vx_lock_for("finish")
 end
 define hook-reverse-finish
-  set scheduler-locking on
-end
-define hookpost-reverse-finish
-  set scheduler-locking step
+  python _vx_lock_for("reverse-finish")
 end
 define hook-until
-  set scheduler-locking on
-end
-define hookpost-until
-  set scheduler-locking step
+  python _vx_lock_for("until")
 end
 define hook-advance
-  set scheduler-locking on
-end
-define hookpost-advance
-  set scheduler-locking step
+  python _vx_lock_for("advance")
 end
 
 python
@@ -83,6 +74,50 @@ import re
 for _setting in ("may-write-memory", "may-write-registers"):
     try:
         gdb.execute("set %s off" % _setting, to_string=True)
+    except gdb.error:
+        pass
+
+
+_vx_locked = False  # scheduler-locking is on for finish/until/advance (_vx_lock_for)
+
+
+def _vx_lock_for(cmd):
+    """Lock the scheduler for cmd (a hook); refuse to finish a lane with no position."""
+    global _vx_locked
+    try:
+        pc = int(gdb.parse_and_eval("$pc")) & 0xffffffff
+    except gdb.error:
+        return
+    if pc == 0 and cmd.endswith("finish"):
+        raise gdb.GdbError("%s: this lane is parked (pc 0): it has no frame of its own; select "
+                           "an active lane (vx-lane)" % cmd)
+    if cmd.endswith("finish"):
+        try:
+            if gdb.selected_frame().older() is None:
+                return  # GDB refuses it itself: nothing to unlock afterwards
+        except gdb.error:
+            return
+    gdb.execute("set scheduler-locking on", to_string=True)
+    _vx_locked = True
+    # back in GDB's event loop after the command: if it failed before running (no stop
+    # will come; MI shows no prompt), unlock then
+    gdb.post_event(_vx_unlock)
+
+
+def _vx_unlock(*_):
+    """Undo _vx_lock_for once its command has stopped (or never ran)."""
+    global _vx_locked
+    if not _vx_locked:
+        return
+    try:
+        th = gdb.selected_thread()
+        if th is not None and th.is_valid() and th.is_running():
+            return  # the command runs on (async): its stop will come
+    except gdb.error:
+        pass
+    _vx_locked = False
+    try:
+        gdb.execute("set scheduler-locking step", to_string=True)
     except gdb.error:
         pass
 
@@ -383,6 +418,9 @@ class VxAnyFunction(gdb.Function):
             expr = cond.string()
         except gdb.error:
             raise gdb.GdbError('$vx_any takes the condition as a string: $vx_any("x > 0.5")')
+        # one timeline: other lanes moved with the last resume even where GDB resumed one
+        # thread only, and GDB would read them from its cache
+        gdb.execute("maintenance flush register-cache", to_string=True)
         cfg = _vx_shape_cfg()
         nt = int(cfg.get("threads", "1"))
         per_warp = cfg.get("gdb_thread") == "warp"
@@ -524,6 +562,7 @@ def _vx_on_stop(event):
         gdb.execute("maintenance flush register-cache", to_string=True)
     except gdb.error:
         pass
+    _vx_unlock()
     hit, _vx_any_hit = _vx_any_hit, None
     if hit is None or not isinstance(event, gdb.BreakpointEvent):
         return
@@ -535,11 +574,12 @@ def _vx_on_stop(event):
             gdb.execute("monitor lane %d" % lane, to_string=True)
             gdb.execute("maintenance flush register-cache", to_string=True)
         elif t.is_valid() and t != gdb.selected_thread():
-            t.switch()
+            print("vxrr: $vx_any held first in thread %d \"%s\"; selecting it:" % (t.num, t.name))
+            gdb.execute("thread %d" % t.num)  # (the command: an IDE is told of the switch)
+            return
         else:
             return
-        print("vxrr: $vx_any held first in %s; selected it:" % (
-            "lane %d" % lane if lane is not None else "thread %d \"%s\"" % (t.num, t.name)))
+        print("vxrr: $vx_any held first in lane %d; selected it:" % lane)
         gdb.execute("frame")
     except gdb.error:
         pass
@@ -548,6 +588,7 @@ def _vx_on_stop(event):
 gdb.events.stop.connect(_vx_on_stop)
 gdb.events.cont.connect(_vx_check_conditions)
 gdb.events.before_prompt.connect(_vx_check_conditions)
+gdb.events.before_prompt.connect(_vx_unlock)
 
 VxThread()
 VxWarp()
@@ -571,7 +612,7 @@ define vx-warps
   monitor warps
 end
 document vx-warps
-Show every warp: PC, thread mask, IPDOM depth and state (running, barrier, finished, ...).
+Show every warp: PC, thread mask, IPDOM depth and state (ready, barrier, finished, ...).
 end
 
 define vx-checkpoint

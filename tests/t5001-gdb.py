@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import unittest
 
@@ -992,6 +993,97 @@ R["after"] = [val("results[0]"), val("x") == val("$a0")]
         self.assertEqual(R["after"], [0, True])
 
 
+class MiTests(unittest.TestCase):
+    """GDB/MI, as IDEs drive gdb (async records, no prompt)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.src, cls.elf = build_kernel("rrdiverge")
+        cls.trace = rsplib.record(cls.elf, "-w", "2", "-t", "4")
+
+    def mi(self):
+        import select
+        p = subprocess.Popen(["gdb-multiarch", "--interpreter=mi3", "-nx", "-q", "-x",
+                              vxtest.prog("vxrr.gdb"), self.elf],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        # (stdout is read from its file descriptor, below)
+        self.addCleanup(p.kill)
+        log, buf = [], [b""]
+
+        def readline():
+            # from the pipe itself: a buffered reader would hide lines from select()
+            while b"\n" not in buf[0]:
+                r, _, _ = select.select([p.stdout], [], [], 60)
+                if not r:
+                    self.fail("gdb/MI said nothing for 60 s:\n" + "\n".join(log[-20:]))
+                chunk = os.read(p.stdout.fileno(), 65536)
+                if not chunk:
+                    self.fail("gdb/MI ended:\n" + "\n".join(log[-20:]))
+                buf[0] += chunk
+            line, buf[0] = buf[0].split(b"\n", 1)
+            line = line.decode(errors="replace")
+            log.append(line)
+            return line
+
+        counter = [100]
+
+        def cmd(c):
+            counter[0] += 1
+            t = str(counter[0])
+            p.stdin.write(t + c + "\n")
+            p.stdin.flush()
+            while True:
+                line = readline()
+                if line.startswith(t + "^"):
+                    return line[len(t):]
+
+        def until_stopped():
+            seen = []
+            while True:
+                line = readline()
+                seen.append(line)
+                if line.startswith("*stopped"):
+                    return seen
+
+        cmd("-target-select remote | %s --stdio %s" % (vxtest.prog("vxreplay"), self.trace))
+        self.log = log
+        return cmd, until_stopped
+
+    def test_scheduler_lock_undone_after_failed_and_async_commands(self):
+        """vxrr.gdb locks the scheduler for until/finish: a command that fails before running
+        (no stop, no prompt under MI) and one that runs (async: ^running first) both leave it
+        at "step", so later continues run every warp"""
+        cmd, until_stopped = self.mi()
+        lock = lambda: cmd("-gdb-show scheduler-locking")  # noqa: E731
+        self.assertEqual(lock(), '^done,value="step"')
+        self.assertTrue(cmd("-exec-until nosuchplace").startswith("^error"))
+        self.assertEqual(lock(), '^done,value="step"')
+        self.assertTrue(cmd("-exec-finish").startswith("^error"))   # the outermost frame
+        self.assertEqual(lock(), '^done,value="step"')
+        self.assertTrue(cmd("-break-insert twice").startswith("^done"))
+        self.assertEqual(cmd("-exec-continue"), "^running")
+        until_stopped()
+        self.assertEqual(cmd("-exec-finish"), "^running")
+        stop = until_stopped()[-1]
+        self.assertIn('reason="function-finished"', stop)
+        self.assertEqual(lock(), '^done,value="step"')
+
+    def test_vx_any_stop_selects_its_lane_for_the_ide(self):
+        """the lane $vx_any selects after a stop is announced (=thread-selected), so an IDE
+        shows the lane where the condition holds"""
+        cmd, until_stopped = self.mi()
+        self.assertTrue(cmd('-break-insert -c "$vx_any(\\"(float)x == 3.0\\")" twice')
+                        .startswith("^done"))
+        self.assertEqual(cmd("-exec-continue"), "^running")
+        until_stopped()
+        frame = cmd("-stack-list-variables --simple-values")   # (the records after the stop)
+        # x is the task id: 3 is lane 3 of warp 0, not the lane the stop reports first
+        selected = [l for l in self.log if l.startswith("=thread-selected")]
+        self.assertTrue(selected, "\n".join(self.log[-30:]))
+        self.assertIn('name="x",arg="1",type="int",value="3"', frame)
+
+
 class DivergenceTests(unittest.TestCase):
     def test_tampered_trace(self):
         """a trace whose recorded result was changed: replay reports where it diverged"""
@@ -1023,4 +1115,4 @@ class DivergenceTests(unittest.TestCase):
 
 if __name__ == "__main__":
     prerequisites()
-    vxtest.main(ReverseTests, FaultTests, BacktraceTests, MaskedLaneTests, DivergenceTests)
+    vxtest.main(ReverseTests, FaultTests, BacktraceTests, MaskedLaneTests, MiTests, DivergenceTests)
