@@ -403,6 +403,47 @@ def _vx_truth(expr):
     return int(v) != 0
 
 
+class _VxLanes:
+    """with _VxLanes(): visit the lanes of the selected thread's warp (select(l)), then
+    come back to that thread (and, with --thread-per-warp, to the lane it showed)."""
+
+    def __init__(self, prefix=""):
+        self.prefix = prefix
+
+    def __enter__(self):
+        cfg = _vx_shape_cfg()
+        self.nt = int(cfg.get("threads", "1"))
+        self.per_warp = cfg.get("gdb_thread") == "warp"
+        self.th = gdb.selected_thread()
+        if self.th is None:
+            raise gdb.GdbError("%sno thread selected" % self.prefix)
+        tid = self.th.ptid[1] or self.th.ptid[2]
+        self.gw, self.lane = (tid - 1, None) if self.per_warp else divmod(tid - 1, self.nt)
+        if self.per_warp:
+            m = re.match(r"lane (\d+) of warp \d+ is shown( \(auto)?",
+                         gdb.execute("monitor lane", to_string=True))
+            self.restore = "auto" if m is None or m.group(2) else m.group(1)
+        return self
+
+    def select(self, l):
+        """Show lane l: its thread (the warp's with --thread-per-warp), or None."""
+        if self.per_warp:
+            gdb.execute("monitor lane %d" % l, to_string=True)
+            gdb.execute("maintenance flush register-cache", to_string=True)
+            return self.th
+        t = _vx_thread(1 + self.gw * self.nt + l)
+        if t is not None:
+            t.switch()
+        return t
+
+    def __exit__(self, *exc):
+        if self.per_warp:
+            gdb.execute("monitor lane " + self.restore, to_string=True)
+            gdb.execute("maintenance flush register-cache", to_string=True)
+        self.th.switch()
+        return False
+
+
 class VxAnyFunction(gdb.Function):
     """$vx_any("COND"): 1 when COND holds in any active lane of the selected thread's
     warp, else 0.  For breakpoint conditions GDB cannot send to vxreplay (floats,
@@ -421,46 +462,24 @@ class VxAnyFunction(gdb.Function):
         # one timeline: other lanes moved with the last resume even where GDB resumed one
         # thread only, and GDB would read them from its cache
         gdb.execute("maintenance flush register-cache", to_string=True)
-        cfg = _vx_shape_cfg()
-        nt = int(cfg.get("threads", "1"))
-        per_warp = cfg.get("gdb_thread") == "warp"
-        th = gdb.selected_thread()
-        if th is None:
-            raise gdb.GdbError("$vx_any: no thread selected")
-        tid = th.ptid[1] or th.ptid[2]
-        gw, lane0 = (tid - 1, None) if per_warp else divmod(tid - 1, nt)
-        lanes = _vx_active_lanes(gw)
-        if not per_warp and lane0 in lanes:  # the stop's own lane first
-            lanes.remove(lane0)
-            lanes.insert(0, lane0)
-        if per_warp:
-            m = re.match(r"lane (\d+) of warp \d+ is shown( \(auto)?",
-                         gdb.execute("monitor lane", to_string=True))
-            restore = "auto" if m is None or m.group(2) else m.group(1)
         hit = None
-        try:
+        with _VxLanes("$vx_any: ") as v:
+            lanes = _vx_active_lanes(v.gw)
+            if v.lane in lanes:  # the stop's own lane first
+                lanes.remove(v.lane)
+                lanes.insert(0, v.lane)
             for l in lanes:
-                if per_warp:
-                    gdb.execute("monitor lane %d" % l, to_string=True)
-                    gdb.execute("maintenance flush register-cache", to_string=True)
-                else:
-                    t = _vx_thread(1 + gw * nt + l)
-                    if t is None:
-                        continue
-                    t.switch()
+                t = v.select(l)
+                if t is None:
+                    continue
                 try:
                     holds = _vx_truth(expr)
                 except gdb.error as e:
                     raise gdb.GdbError("$vx_any: cannot evaluate \"%s\" in warp %d lane %d: %s"
-                                       % (expr, gw, l, e))
+                                       % (expr, v.gw, l, e))
                 if holds:
-                    hit = (t if not per_warp else th, l if per_warp else None)
+                    hit = (t, l if v.per_warp else None)
                     break
-        finally:
-            if per_warp:
-                gdb.execute("monitor lane " + restore, to_string=True)
-                gdb.execute("maintenance flush register-cache", to_string=True)
-            th.switch()
         _vx_any_hit = hit
         return 1 if hit else 0
 
@@ -478,33 +497,15 @@ class VxPrint(gdb.Command):
         expr = arg.strip()
         if not expr:
             raise gdb.GdbError("usage: vx-print EXPR")
-        cfg = _vx_shape_cfg()
-        nt = int(cfg.get("threads", "1"))
-        per_warp = cfg.get("gdb_thread") == "warp"
-        th = gdb.selected_thread()
-        if th is None:
-            raise gdb.GdbError("no thread selected")
-        tid = th.ptid[1] or th.ptid[2]
-        gw = tid - 1 if per_warp else (tid - 1) // nt
-        active = set(_vx_active_lanes(gw))
-        if per_warp:
-            m = re.match(r"lane (\d+) of warp \d+ is shown( \(auto)?",
-                         gdb.execute("monitor lane", to_string=True))
-            restore = "auto" if m is None or m.group(2) else m.group(1)
         lines = []
-        try:
-            for l in range(nt):
-                if per_warp:
-                    gdb.execute("monitor lane %d" % l, to_string=True)
-                    gdb.execute("maintenance flush register-cache", to_string=True)
-                else:
-                    t = _vx_thread(1 + gw * nt + l)
-                    if t is None:
-                        lines.append("  lane %d: (no thread)" % l)
-                        continue
-                    t.switch()
+        with _VxLanes() as v:
+            active = set(_vx_active_lanes(v.gw))
+            for l in range(v.nt):
+                if v.select(l) is None:
+                    lines.append("  lane %d: (no thread)" % l)
+                    continue
                 how = ""
-                if l not in active and per_warp:
+                if l not in active and v.per_warp:
                     how = " (masked off)"
                 elif l not in active:
                     how = " (parked)" if int(gdb.parse_and_eval("$pc")) == 0 else " (waits)"
@@ -513,12 +514,7 @@ class VxPrint(gdb.Command):
                 except gdb.error as e:
                     val = "<%s>" % e
                 lines.append("  lane %d%s: %s" % (l, how, val))
-        finally:
-            if per_warp:
-                gdb.execute("monitor lane " + restore, to_string=True)
-                gdb.execute("maintenance flush register-cache", to_string=True)
-            th.switch()
-        print("warp %d, %s:" % (gw, expr))
+        print("warp %d, %s:" % (v.gw, expr))
         print("\n".join(lines))
 
 

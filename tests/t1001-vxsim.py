@@ -236,7 +236,7 @@ class VxsimTests(unittest.TestCase):
         """the host running out of memory (an address-space limit far below the guest's 1 GiB)
         is an error of the run (exit 2, 'out of host memory'), not a kernel fault; vxrec ends
         the trace as aborted, and the trace verifies"""
-        if os.path.basename(os.path.dirname(vxtest.BIN)) in ("debug", "tsan"):
+        if vxtest.sanitized():
             self.skipTest("sanitizer builds reserve address space of their own")
         import resource
         ws = [lui(5, 0x10), lui(6, 1), sw(0, 0, 5), 0x006282b3, jal(0, -8)]  # walk pages, storing

@@ -676,7 +676,7 @@ class SmallBudget(unittest.TestCase):
         """a kernel that rewrites its memory (16 MiB, 16 times): every page it writes after a
         checkpoint leaves the old one to the checkpoint; --mem 8M holds the server's peak to
         the live machine + the budget (it grew by 100 MiB, measured only every 16 checkpoints)"""
-        if os.path.basename(os.path.dirname(vxtest.BIN)) in ("debug", "tsan"):
+        if vxtest.sanitized():
             self.skipTest("sanitizer builds keep freed memory (quarantine)")
         trace = rsplib.record(build("rrrewrite", "-O2"))
         srv = rsplib.Server(trace, "--mem", "8M")

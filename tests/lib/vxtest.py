@@ -14,6 +14,11 @@ BIN = os.path.join(BUILD, "bin")
 KERNELS = os.path.join(ROOT, "build", "kernels")
 
 
+def sanitized():
+    """Are the programs under test a sanitizer build (ASan+UBSan or TSan)?"""
+    return os.path.basename(BUILD) in ("debug", "tsan")
+
+
 def prog(name):
     """Absolute path of a built program."""
     return os.path.join(BIN, name)
