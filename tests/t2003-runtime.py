@@ -589,6 +589,21 @@ class Runtime(unittest.TestCase):
                     want.append((0, "%d %d: %s" % (op, k, " ".join(map(str, vals)))))
             self.assertEqual(console(r.stdout), want, "NT %d, %d tasks" % (nt, ntasks))
 
+    def test_tmc_one_after_a_narrower_mask(self):
+        """vx_tmc_one() keeps lane 0 even where GCC set a register to 1 while fewer lanes
+        were active (the lane tmc reads never wrote it: tmc 0 would end the warp)"""
+        elf = self.build("tmcone", text=(
+            "#include <vx_intrinsics.h>\n#include <vx_print.h>\n"
+            "int buf[4];\n"
+            "__attribute__((noinline)) void work(void) { buf[vx_thread_id()] = 1; }\n"
+            "int main(void)\n{\n"
+            "    vx_tmc(0x5);\n    work();\n    vx_tmc_one();\n"
+            "    vx_tmc(0xf);\n    work();\n    vx_tmc_one();\n"
+            "    vx_printf(\"reached end %d\\n\", vx_thread_id());\n    return 7;\n}\n"))
+        r = self.vxsim(elf)
+        self.assertEqual(r.returncode, 7, r.stdout + r.stderr)
+        self.assertEqual(console(r.stdout), [(0, "reached end 0")])
+
     def test_divergent_branch_fault_says_what_to_do(self):
         """a lane-dependent branch without vx_split/vx_join: the fault names the lanes on
         each side and tells the user what the branch needs"""

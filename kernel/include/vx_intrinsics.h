@@ -112,10 +112,13 @@ VX_INLINE void vx_tmc_zero(void)
     __asm__ volatile(".insn r %0, 0, 0, x0, x0, x0" ::"i"(RISCV_CUSTOM0) : "memory");
 }
 
-/* Keep only lane 0 active. */
+/* Keep only lane 0 active.  The 1 is loaded inside the asm (clobbering a0), as Vortex
+ * does: given as an "r" operand, GCC may reuse a register it set to 1 while fewer lanes
+ * were active, and tmc would read a lane that never wrote it (tmc 0 ends the warp). */
 VX_INLINE void vx_tmc_one(void)
 {
-    __asm__ volatile(".insn r %0, 0, 0, x0, %1, x0" ::"i"(RISCV_CUSTOM0), "r"(1) : "memory");
+    __asm__ volatile("li a0, 1\n\t.insn r %0, 0, 0, x0, a0, x0" ::"i"(RISCV_CUSTOM0)
+                     : "a0", "memory");
 }
 
 /* Active lanes := lanes whose condition bit 0 is 1; if none, thread_mask. */
