@@ -63,9 +63,10 @@ VXRR_KSHARE = $(DESTDIR)$(PREFIX)/share/vxrr/kernel
 define INSTALL_KERNEL
 install -m 755 $(BIN)/vxcc $(DESTDIR)$(PREFIX)/bin/vxcc
 install -d $(VXRR_KSHARE)/include $(VXRR_KSHARE)/src $(VXRR_KSHARE)/examples $(VXRR_KSHARE)/lib
-install -d $(VXRR_KSHARE)/include/c++
+install -d $(VXRR_KSHARE)/include/c++ $(VXRR_KSHARE)/include/c++-c
 install -m 644 kernel/include/*.h $(VXRR_KSHARE)/include/
 install -m 644 kernel/include/c++/* $(VXRR_KSHARE)/include/c++/
+install -m 644 kernel/include/c++-c/* $(VXRR_KSHARE)/include/c++-c/
 install -m 644 kernel/src/* $(VXRR_KSHARE)/src/
 install -m 644 kernel/examples/* $(VXRR_KSHARE)/examples/
 install -m 644 kernel/link32.ld $(VXRR_KSHARE)/

@@ -4,6 +4,7 @@ formatting), exit status rules (max over cores, exit() from main and from a lane
 negative codes, the word at 0x88), the kernel argument in mscratch, malloc/sbrk
 and picolibc's stdio on the console, and vx_printf from more than 64 harts (shared
 console slots)."""
+import math
 import os
 import re
 import struct
@@ -603,6 +604,32 @@ class Runtime(unittest.TestCase):
         r = self.vxsim(elf)
         self.assertEqual(r.returncode, 7, r.stdout + r.stderr)
         self.assertEqual(console(r.stdout), [(0, "reached end 0")])
+
+    def test_cxx_math_h_float_overloads(self):
+        """C++ with <math.h>: sqrt/fmin/fmax of floats compute in float, unqualified, as
+        C++'s <math.h> declares them (the double functions branch on lane data)"""
+        src = os.path.join(self.tmp, "cxxmath.cpp")
+        with open(src, "w") as f:
+            f.write("#include <math.h>\n#include <vx_spawn.h>\n#include <vx_print.h>\n"
+                    "float in[8] = {2.0f, 9.0f, 0.25f, 1e-3f, 7.5f, 100.0f, 3.0f, 0.5f};\n"
+                    "float out[8];\n"
+                    "static void cb(void *)\n{\n    float x = in[blockIdx.x];\n"
+                    "    out[blockIdx.x] = sqrt(x) + fmin(x, 1.0f) + fmax(x, 8.0f);\n}\n"
+                    "int main()\n{\n    uint32_t n = 8;\n"
+                    "    vx_spawn_threads(1, &n, 0, cb, 0);\n"
+                    "    for (int i = 0; i < 8; i++) vx_printf(\"%d %a\\n\", i, (double)out[i]);\n"
+                    "    return 0;\n}\n")
+        elf = self.build("cxxmath", src=src)
+        r = self.vxsim(elf, (1, 1, 2, 4))
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        f32 = lambda v: struct.unpack("<f", struct.pack("<f", v))[0]
+        want = []
+        for i, x in enumerate([2.0, 9.0, 0.25, 1e-3, 7.5, 100.0, 3.0, 0.5]):
+            x = f32(x)
+            v = f32(f32(f32(math.sqrt(x)) + min(x, 1.0)) + max(x, 8.0))
+            mant, exp = float.hex(v).split("p")  # C's %a: no trailing zero digits
+            want.append((0, "%d %sp%s" % (i, mant.rstrip("0").rstrip("."), exp)))
+        self.assertEqual(console(r.stdout), want)
 
     def test_divergent_branch_fault_says_what_to_do(self):
         """a lane-dependent branch without vx_split/vx_join: the fault names the lanes on
