@@ -14,7 +14,7 @@
 extern const char *vxrec_prog;
 
 typedef struct vxrec_opts {
-    vx_cli_run run;             /* platform, --load, --arg, --max-cycles, --mem-limit */
+    vx_cli_run run;             /* platform, --load, --arg, --max-cycles, --mem-limit, --dump */
     const char *kernel;         /* KERNEL */
     const char *output;         /* -o TRACE (NULL: KERNEL basename without extension + .vxt) */
     bool force;                 /* --force: overwrite an existing trace */
@@ -33,8 +33,9 @@ typedef struct vxrec_opts {
     const char *dm_bind;
 } vxrec_opts;
 
-/* Record a kernel; returns the process exit status (DESIGN.md §7). */
-int vxrec_record(const vxrec_opts *o);
+/* Record a kernel (and write its --dump files); returns the process exit status
+ * (DESIGN.md §7). */
+int vxrec_record(vxrec_opts *o);
 
 /* vxrec --verify TRACE: 0 when the trace matches a re-simulation, 1 when it diverges, 2 on error. */
 int vxrec_verify(const char *trace, bool quiet);

@@ -369,14 +369,19 @@ static void discard_event(void *ctx, const vx_event *ev)
 }
 
 /* --discard: the simulator with its observer on, and nothing else. */
-static int run_discarding(const vxrec_opts *o)
+static int run_discarding(vxrec_opts *o)
 {
     vx_sim *sim = NULL;
     char msg[600];
     uint64_t n = 0;
     vx_stop stop;
+    if (!vx_cli_dumps_check(vxrec_prog, &o->run, o->kernel, NULL)) return VX_EXIT_USAGE;
     if (vx_cli_setup(&o->run, o->kernel, &sim, NULL, msg, sizeof msg)) {
         fprintf(stderr, "%s: %s\n", vxrec_prog, msg);
+        return VX_EXIT_USAGE;
+    }
+    if (vx_cli_dumps_open(vxrec_prog, &o->run)) {
+        vx_sim_free(sim);
         return VX_EXIT_USAGE;
     }
     vx_sim_set_console(sim, on_console, NULL);
@@ -393,13 +398,15 @@ static int run_discarding(const vxrec_opts *o)
     fflush(stdout);
     if (!o->quiet)
         fprintf(stderr, "%s: %" PRIu64 " events observed and discarded\n", vxrec_prog, n);
+    int rc = stop.reason == VX_STOP_EXIT    ? (int)(stop.exit_code & 0xff)
+             : stop.reason == VX_STOP_LIMIT ? VX_EXIT_LIMIT
+                                            : VX_EXIT_FAULT;
+    int drc = vx_cli_dumps_write(vxrec_prog, &o->run, sim);
     vx_sim_free(sim);
-    return stop.reason == VX_STOP_EXIT    ? (int)(stop.exit_code & 0xff)
-           : stop.reason == VX_STOP_LIMIT ? VX_EXIT_LIMIT
-                                          : VX_EXIT_FAULT;
+    return drc && rc == 0 ? drc : rc;
 }
 
-int vxrec_record(const vxrec_opts *o)
+int vxrec_record(vxrec_opts *o)
 {
     if (o->discard) return run_discarding(o);
     rec r;
@@ -445,11 +452,17 @@ int vxrec_record(const vxrec_opts *o)
         free(path);
         return VX_EXIT_USAGE;
     }
+    if (!vx_cli_dumps_check(vxrec_prog, &o->run, o->kernel, path)) {
+        free(path);
+        return VX_EXIT_USAGE;
+    }
 
     if (vx_cli_setup(&o->run, o->kernel, &r.sim, &ld, msg, sizeof msg)) {
         fprintf(stderr, "%s: %s\n", vxrec_prog, msg);
         goto out;
     }
+    /* --dump files: opened (not yet emptied) before the trace is created */
+    if (vx_cli_dumps_open(vxrec_prog, &o->run)) goto out;
     /* A bad address or a busy port is an input error: no trace is created or replaced. */
     if (o->dm && vx_dmserver_bind(&dso, &dm_fd, msg, sizeof msg)) {
         fprintf(stderr, "%s: %s\n", vxrec_prog, msg);
@@ -474,7 +487,6 @@ int vxrec_record(const vxrec_opts *o)
         fprintf(stderr, "%s: %s\n", vxrec_prog, vx_trace_writer_errmsg(r.w));
         goto out;
     }
-
     /* The header: everything needed to replay without the original files. */
     const vx_sim_config *cfg = vx_sim_get_config(r.sim);
     r.keyframes = true;
@@ -627,7 +639,8 @@ int vxrec_record(const vxrec_opts *o)
                     cpu);
     }
 
-    if (server_failed) goto out; /* reported above; rc is 2 */
+    if (server_failed) goto out;                                    /* reported above; rc is 2 */
+    const int drc = vx_cli_dumps_write(vxrec_prog, &o->run, r.sim); /* the memory as it ends */
     if (interrupted) {
         fprintf(stderr, "%s: interrupted at event %" PRIu64 "; the trace ends there\n", vxrec_prog,
                 vx_sim_index(r.sim));
@@ -658,6 +671,7 @@ int vxrec_record(const vxrec_opts *o)
         rc = VX_EXIT_FAULT;
         break;
     }
+    if (drc && rc == 0) rc = drc;
 out:
     if (dm_fd >= 0) close(dm_fd);
     if (r.logbuf) {

@@ -116,6 +116,40 @@ class Vxrec(unittest.TestCase):
         q = self.rec(["-q", "-f", b])
         self.assertEqual((q.returncode, q.stderr), (55, ""), "--quiet: no summary")
 
+    def test_dump(self):
+        """--dump as vxsim's: the memory after the run, the trace the same bytes as without
+        it; never onto the trace, and an old file stays when vxrec refuses to record"""
+        b = self.bin("sum.bin", SUM)
+        out = os.path.join(self.dir, "sum.out")
+        r = self.rec(["-q", "-o", "a.vxt", "--dump", "0x10000:8=" + out, b])
+        self.assertEqual(r.returncode, 55, r.stderr)
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), struct.pack("<II", 55, 0), "SUM stores 55 at 0x10000")
+        self.assertEqual(self.rec(["-q", "-o", "b.vxt", b]).returncode, 55)
+        with open(os.path.join(self.dir, "a.vxt"), "rb") as fa, \
+                open(os.path.join(self.dir, "b.vxt"), "rb") as fb:
+            a_bytes = fa.read()
+            self.assertEqual(a_bytes, fb.read(), "--dump changes nothing in the trace")
+        r = self.rec(["-q", "-f", "-o", "a.vxt", "--dump=0x10000:4=a.vxt", b])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("--dump 'a.vxt' is also the output 'a.vxt'", r.stderr)
+        with open(os.path.join(self.dir, "a.vxt"), "rb") as f:
+            self.assertEqual(f.read(), a_bytes, "the trace is untouched")
+        with open(out, "wb") as f:
+            f.write(b"keep")
+        r = self.rec(["-q", "-o", "a.vxt", "--dump", "0x10000:4=" + out, b])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("already exists", r.stderr)
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), b"keep", "not emptied by a run that did not happen")
+        r = self.rec(["-q", "--discard", "--dump", "0x10000:4=" + out, b])
+        self.assertEqual(r.returncode, 55, r.stderr)
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), struct.pack("<I", 55), "--discard dumps too")
+        r = self.rec(["--verify", "a.vxt", "--dump", "0x10000:4=" + out])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("'--dump' does not apply", r.stderr)
+
     def test_progress_line_and_console(self):
         """on a terminal: the progress line appears at the first slice boundary and is
         cleared before a console line is printed, so the kernel's line starts at the

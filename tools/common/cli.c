@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "vx_isa.h"
 #include "vx_trace.h"
 
@@ -26,6 +28,11 @@ void vx_cli_run_release(vx_cli_run *o)
     free(o->loads);
     o->loads = NULL;
     o->nloads = 0;
+    for (size_t i = 0; i < o->ndumps; i++)
+        if (o->dumps[i].f) fclose(o->dumps[i].f);
+    free(o->dumps);
+    o->dumps = NULL;
+    o->ndumps = 0;
 }
 
 const char *vx_cli_run_help(void)
@@ -39,7 +46,10 @@ const char *vx_cli_run_help(void)
            "      --load FILE@ADDR  copy FILE into memory at ADDR before start (repeatable)\n"
            "      --arg ADDR        kernel argument: reset value of mscratch (default 0)\n"
            "      --max-cycles N    stop after N cycles (exit status 4)\n"
-           "      --mem-limit SIZE  guest memory limit, suffix K/M/G (default 1G)\n";
+           "      --mem-limit SIZE  guest memory limit, suffix K/M/G (default 1G)\n"
+           "      --dump ADDR:LEN=FILE\n"
+           "                        write LEN bytes of memory at ADDR to FILE after the run\n"
+           "                        (repeatable; LEN may have a K/M/G suffix)\n";
 }
 
 bool vx_cli_parse_u64(const char *s, bool size_suffix, uint64_t *out)
@@ -123,6 +133,25 @@ static int shape_opt(int argc, char **argv, int *i, const char *lng, char shrt, 
     return 1;
 }
 
+/* ADDR:LEN=FILE: 0, -1 when v is not that, -2 when the range passes 4 GiB. */
+static int parse_dump(const char *v, vx_cli_dump *d)
+{
+    const char *colon = strchr(v, ':'), *eq = colon ? strchr(colon, '=') : NULL;
+    if (!colon || !eq || !eq[1]) return -1;
+    char a[32], l[32];
+    size_t na = (size_t)(colon - v), nl = (size_t)(eq - colon - 1);
+    if (na == 0 || na >= sizeof a || nl == 0 || nl >= sizeof l) return -1;
+    memcpy(a, v, na);
+    a[na] = 0;
+    memcpy(l, colon + 1, nl);
+    l[nl] = 0;
+    if (!vx_cli_parse_u32(a, &d->addr) || !vx_cli_parse_u64(l, true, &d->len)) return -1;
+    if ((uint64_t)d->addr + d->len > (1ull << 32)) return -2;
+    d->file = eq + 1;
+    d->f = NULL;
+    return 0;
+}
+
 int vx_cli_run_option(vx_cli_run *o, int argc, char **argv, int *i, char *msg, size_t cap)
 {
     const char *v;
@@ -170,6 +199,26 @@ int vx_cli_run_option(vx_cli_run *o, int argc, char **argv, int *i, char *msg, s
             snprintf(msg, cap, "--max-cycles: '%s' is not a positive number", v);
             return -1;
         }
+        return 1;
+    }
+    if ((r = opt_value(argc, argv, i, "--dump", 0, &v, msg, cap))) {
+        if (r < 0) return r;
+        vx_cli_dump d;
+        int pe = parse_dump(v, &d);
+        if (pe) {
+            snprintf(msg, cap,
+                     pe == -2 ? "--dump '%s': the range runs past the 4 GiB address space"
+                              : "--dump wants ADDR:LEN=FILE (got '%s')",
+                     v);
+            return -1;
+        }
+        vx_cli_dump *nd = realloc(o->dumps, (o->ndumps + 1) * sizeof *nd);
+        if (!nd) {
+            snprintf(msg, cap, "out of memory");
+            return -1;
+        }
+        o->dumps = nd;
+        o->dumps[o->ndumps++] = d;
         return 1;
     }
     if ((r = opt_value(argc, argv, i, "--mem-limit", 0, &v, msg, cap))) {
@@ -422,4 +471,66 @@ const char *vx_cli_run_input(const vx_cli_run *run, const char *kernel, const ch
     for (size_t i = 0; i < run->nloads; i++)
         if (vx_cli_same_file(path, run->loads[i].path)) return run->loads[i].path;
     return NULL;
+}
+
+bool vx_cli_dumps_check(const char *prog, const vx_cli_run *run, const char *kernel,
+                        const char *other)
+{
+    for (size_t i = 0; i < run->ndumps; i++) {
+        const char *o = run->dumps[i].file;
+        if (vx_cli_run_input(run, kernel, o)) {
+            fprintf(stderr, "%s: the output '%s' is an input of the run\n", prog, o);
+            return false;
+        }
+        if (other && (vx_cli_same_file(o, other) || !strcmp(o, other))) {
+            fprintf(stderr, "%s: --dump '%s' is also the output '%s'\n", prog, o, other);
+            return false;
+        }
+    }
+    return true;
+}
+
+int vx_cli_dumps_open(const char *prog, vx_cli_run *run)
+{
+    for (size_t i = 0; i < run->ndumps; i++) {
+        vx_cli_dump *d = &run->dumps[i];
+        /* created if need be, but emptied only when written: an old file stays as it
+         * was when the program fails before the run ends */
+        int fd = open(d->file, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+        if (fd < 0 || !(d->f = fdopen(fd, "wb"))) {
+            if (fd >= 0) close(fd);
+            fprintf(stderr, "%s: --dump: cannot write '%s': %s\n", prog, d->file, strerror(errno));
+            return VX_EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
+int vx_cli_dumps_write(const char *prog, vx_cli_run *run, vx_sim *s)
+{
+    int rc = 0;
+    for (size_t i = 0; i < run->ndumps; i++) {
+        vx_cli_dump *d = &run->dumps[i];
+        if (!d->f) continue;
+        FILE *f = d->f;
+        d->f = NULL;
+        uint8_t *buf = malloc(d->len ? d->len : 1);
+        bool ok = false;
+        if (!buf) {
+            fprintf(stderr, "%s: --dump '%s': out of memory\n", prog, d->file);
+        } else if (vx_sim_mem_read(s, 0, d->addr, buf, d->len)) {
+            fprintf(stderr, "%s: --dump '%s': [0x%08x, +%" PRIu64 ") is not readable memory\n",
+                    prog, d->file, d->addr, d->len);
+        } else {
+            ok = ftruncate(fileno(f), 0) == 0 && fwrite(buf, 1, d->len, f) == d->len;
+            if (!ok) fprintf(stderr, "%s: cannot write '%s': %s\n", prog, d->file, strerror(errno));
+        }
+        if (fclose(f) != 0 && ok) {
+            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, d->file, strerror(errno));
+            ok = false;
+        }
+        if (!ok) rc = VX_EXIT_USAGE;
+        free(buf);
+    }
+    return rc;
 }

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "vx_sim.h"
 
 #define VX_EXIT_USAGE 2 /* usage or input error */
@@ -34,11 +35,21 @@ typedef struct vx_cli_load {
     uint32_t addr;
 } vx_cli_load;
 
+/* --dump ADDR:LEN=FILE: memory written to FILE after the run. */
+typedef struct vx_cli_dump {
+    const char *file; /* argv's */
+    uint32_t addr;
+    uint64_t len;
+    FILE *f; /* open from vx_cli_dumps_open until written or released */
+} vx_cli_dump;
+
 typedef struct vx_cli_run {
     vx_sim_config cfg; /* shape, mem_limit, arg */
     vx_cli_load *loads;
     size_t nloads;
     uint64_t max_cycles;
+    vx_cli_dump *dumps;
+    size_t ndumps;
 } vx_cli_run;
 
 /* A file that was put into memory (kept so that a recorder can store it). */
@@ -133,6 +144,17 @@ bool vx_cli_same_file(const char *a, const char *b);
 
 /* The input of a run (the kernel or a --load file) that path names, or NULL. */
 const char *vx_cli_run_input(const vx_cli_run *run, const char *kernel, const char *path);
+
+/* The --dump files: none may be an input of the run or `other` (an output such as a
+ * trace; may be NULL).  Prints what is wrong; false then. */
+bool vx_cli_dumps_check(const char *prog, const vx_cli_run *run, const char *kernel,
+                        const char *other);
+/* Open (create, not yet empty) the --dump files before the run, so that an unwritable
+ * one is reported before the work.  0, or VX_EXIT_USAGE with a message printed. */
+int vx_cli_dumps_open(const char *prog, vx_cli_run *run);
+/* Write the --dump ranges of memory after the run and close the files.  0, or
+ * VX_EXIT_USAGE (an unreadable range, a write error) with messages printed. */
+int vx_cli_dumps_write(const char *prog, vx_cli_run *run, vx_sim *s);
 bool vx_cli_stdout_check(const char *prog, const char *what);
 
 #endif /* VX_CLI_H */

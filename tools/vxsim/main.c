@@ -19,13 +19,6 @@
 #include "vx_isa.h"
 #include "vx_sim.h"
 
-typedef struct dump_req {
-    uint32_t addr;
-    uint64_t len;
-    const char *file;
-    FILE *f; /* opened before the run, so that an unwritable FILE is known at once */
-} dump_req;
-
 typedef struct tracer {
     FILE *f;
     vx_disasm_ctx *dis;
@@ -41,8 +34,6 @@ static void usage(FILE *f)
             "Run a Vortex kernel (ELF32, .vxbin or raw .bin) to completion.\n\n"
             "%s\n"
             "output options:\n"
-            "      --dump ADDR:LEN=FILE  write LEN bytes of memory at ADDR to FILE after the run\n"
-            "                            (repeatable; LEN may have a K/M/G suffix)\n"
             "      --stats               print instruction, cycle and divergence counts to stderr\n"
             "      --trace-insn[=FILE]   log every issued instruction with its effects\n"
             "                            (to stderr, or FILE); meant for small runs\n\n"
@@ -179,55 +170,6 @@ static void trace_event(void *ctx, const vx_event *ev)
     fprintf(f, "\n");
 }
 
-/* 0, -1 when v is not ADDR:LEN=FILE, -2 when the range passes 4 GiB. */
-static int parse_dump(const char *v, dump_req *d)
-{
-    const char *colon = strchr(v, ':'), *eq = colon ? strchr(colon, '=') : NULL;
-    if (!colon || !eq || !eq[1]) return -1;
-    char a[32], l[32];
-    size_t na = (size_t)(colon - v), nl = (size_t)(eq - colon - 1);
-    if (na == 0 || na >= sizeof a || nl == 0 || nl >= sizeof l) return -1;
-    memcpy(a, v, na);
-    a[na] = 0;
-    memcpy(l, colon + 1, nl);
-    l[nl] = 0;
-    if (!vx_cli_parse_u32(a, &d->addr) || !vx_cli_parse_u64(l, true, &d->len)) return -1;
-    if ((uint64_t)d->addr + d->len > (1ull << 32)) return -2;
-    d->file = eq + 1;
-    d->f = NULL;
-    return 0;
-}
-
-static int do_dumps(vx_sim *s, dump_req *d, size_t n)
-{
-    int rc = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t *buf = malloc(d[i].len ? d[i].len : 1);
-        if (!buf) {
-            fprintf(stderr, "%s: --dump '%s': out of memory\n", prog, d[i].file);
-            rc = 2;
-            continue;
-        }
-        if (vx_sim_mem_read(s, 0, d[i].addr, buf, d[i].len)) {
-            fprintf(stderr, "%s: --dump '%s': [0x%08x, +%" PRIu64 ") is not readable memory\n",
-                    prog, d[i].file, d[i].addr, d[i].len);
-            free(buf);
-            rc = 2;
-            continue;
-        }
-        FILE *f = d[i].f;
-        d[i].f = NULL;
-        bool ok = fwrite(buf, 1, d[i].len, f) == d[i].len;
-        if (fclose(f) != 0) ok = false;
-        if (!ok) {
-            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, d[i].file, strerror(errno));
-            rc = 2;
-        }
-        free(buf);
-    }
-    return rc;
-}
-
 static void print_stats(vx_sim *s)
 {
     vx_sim_stats st;
@@ -258,8 +200,6 @@ int main(int argc, char **argv)
     vx_cli_run run;
     vx_cli_run_init(&run);
     vx_cli_signals();
-    dump_req *dumps = NULL;
-    size_t ndumps = 0;
     bool stats = false, trace = false, dm = false;
     const char *trace_file = NULL, *kernel = NULL, *dm_bind = NULL;
     uint32_t dm_port = 0;
@@ -295,23 +235,6 @@ int main(int argc, char **argv)
                 fprintf(stderr, "%s: --trace-insn= needs a file name\n", prog);
                 goto out;
             }
-        } else if (!strcmp(a, "--dump") || !strncmp(a, "--dump=", 7)) {
-            const char *v = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
-            dump_req d;
-            int pe = v ? parse_dump(v, &d) : -1;
-            if (pe == -2) {
-                fprintf(stderr, "%s: --dump '%s': the range runs past the 4 GiB address space\n",
-                        prog, v);
-                goto out;
-            }
-            if (pe) {
-                fprintf(stderr, "%s: --dump wants ADDR:LEN=FILE (got '%s')\n", prog, v ? v : "");
-                goto out;
-            }
-            dump_req *nd = realloc(dumps, (ndumps + 1) * sizeof *nd);
-            if (!nd) goto out;
-            dumps = nd;
-            dumps[ndumps++] = d;
         } else if (!strcmp(a, "--dm-port") || !strncmp(a, "--dm-port=", 10)) {
             const char *v = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
             if (!v || !vx_cli_parse_u32(v, &dm_port) || dm_port > 65535) {
@@ -344,13 +267,11 @@ int main(int argc, char **argv)
         goto out;
     }
     /* an output file must not be an input: the kernel or a --load file */
-    for (size_t i = 0; i <= ndumps; i++) {
-        const char *o = i < ndumps ? dumps[i].file : trace_file;
-        if (o && vx_cli_run_input(&run, kernel, o)) {
-            fprintf(stderr, "%s: the output '%s' is an input of the run\n", prog, o);
-            goto out;
-        }
+    if (trace_file && vx_cli_run_input(&run, kernel, trace_file)) {
+        fprintf(stderr, "%s: the output '%s' is an input of the run\n", prog, trace_file);
+        goto out;
     }
+    if (!vx_cli_dumps_check(prog, &run, kernel, trace_file)) goto out;
     if (vx_cli_setup(&run, kernel, &s, NULL, msg, sizeof msg)) {
         fprintf(stderr, "%s: %s\n", prog, msg);
         goto out;
@@ -367,14 +288,7 @@ int main(int argc, char **argv)
         vx_sim_set_observer(s, trace_event, &tr, 0);
     }
 
-    for (size_t i = 0; i < ndumps; i++) {
-        if (!(dumps[i].f = fopen(dumps[i].file, "wb"))) {
-            fprintf(stderr, "%s: --dump: cannot write '%s': %s\n", prog, dumps[i].file,
-                    strerror(errno));
-            rc = 2;
-            goto out;
-        }
-    }
+    if ((rc = vx_cli_dumps_open(prog, &run))) goto out;
     vx_stop stop;
     if (dm) {
         vx_dmserver_opts o = {dm_bind ? dm_bind : "127.0.0.1", dm_port, on_listen, NULL};
@@ -414,10 +328,8 @@ int main(int argc, char **argv)
         break;
     }
     if (stats) print_stats(s);
-    if (ndumps) {
-        int drc = do_dumps(s, dumps, ndumps);
-        if (drc && rc == 0) rc = drc;
-    }
+    int drc = vx_cli_dumps_write(prog, &run, s);
+    if (drc && rc == 0) rc = drc;
     if (tr.f && tr.f != stderr) {
         bool lost = ferror(tr.f) != 0;
         if (fclose(tr.f) != 0) lost = true;
@@ -432,8 +344,5 @@ out:
     vx_disasm_free(tr.dis);
     vx_sim_free(s);
     vx_cli_run_release(&run);
-    for (size_t i = 0; i < ndumps; i++)
-        if (dumps[i].f) fclose(dumps[i].f);
-    free(dumps);
     return rc;
 }
