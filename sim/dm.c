@@ -672,7 +672,8 @@ void vx_dm_state_restore(struct vx_dm *dm, const void *buf)
         dm->mask[i] = m & dm_window_valid(dm, i);
     }
     dm_sync(dm);
-    vx_sim_set_ebreak_halt(dm->sim, dm->active && (dm->dconfig & DCONFIG_EH));
+    /* not the machine's ebreak-halt mode: the snapshot restores that with the rest of
+     * the machine (a replay sets it from the recorded DCONFIG writes, without this DM) */
 }
 
 /* ---- the debugger's side: register access -------------------------------------------------- */

@@ -11,6 +11,7 @@ Going backward, the breakpoint address is found again, and the states seen
 stepping forward come back stepping backward.
 """
 import importlib.util
+import json
 import os
 import re
 import struct
@@ -37,7 +38,7 @@ PROG = [
 ]
 
 
-def record_session(keyframes=None):
+def record_session(keyframes=None, ebreak_first=False):
     d = vxtest.tmpdir()
     binf = os.path.join(d, "sum.bin")
     with open(binf, "wb") as f:
@@ -49,6 +50,8 @@ def record_session(keyframes=None):
     try:
         c.wake()
         c.reset_halt()
+        if ebreak_first:  # before the first issue: in the state every checkpoint holds
+            c.wr(DCONFIG, 0x88000001)
         c.cmd("s")
         c.select(0, 0)
         c.write_gpr(31, 0x12345678)
@@ -145,6 +148,25 @@ class ReplayDm(unittest.TestCase):
             self.assertNotIn("failed", c.monitor("seek %d" % end)[1])
             self.assertIn("ebreak-halt (DCONFIG.ebreakh): on", c.monitor("info dm")[1])
         self.session(record_session(keyframes=3), body)
+
+    def test_ebreak_halt_from_checkpoint(self):
+        """back to a checkpoint taken after the debugger turned ebreak-halt on: the mode
+        is restored with it, so the ebreak ahead still halts (no divergence)"""
+        trace = record_session(ebreak_first=True)
+        evs = [json.loads(line) for line in vxtest.run(
+            [vxtest.prog("vxdump"), "--json", "--kind", "dm", trace]).stdout.splitlines()]
+        on = next(e["index"] for e in evs
+                  if e["op"] == "write" and e["reg"] == "dconfig" and e["value"] & 1)
+        hit = next(e["index"] for e in evs if e["op"] == "halt" and e["index"] > on)
+
+        def body(c):
+            end = int(re.search(r"events=(\d+)", c.monitor("config")[1]).group(1))
+            for n in (on + 1, end, on + 1):  # the second seek to on+1 restores a checkpoint
+                self.assertNotIn("failed", c.monitor("seek %d" % n)[1], n)
+                self.assertIn("ebreak-halt (DCONFIG.ebreakh): on", c.monitor("info dm")[1], n)
+            self.assertNotIn("failed", c.monitor("seek %d" % (hit + 1))[1])
+            self.assertNotIn("failed", c.monitor("seek %d" % end)[1])
+        self.session(trace, body)
 
 
 if __name__ == "__main__":
