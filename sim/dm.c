@@ -49,10 +49,10 @@
  *
  * Warp numbering and windows
  *   Global warp id gwarp = core * warps_per_core + warp, core = cluster *
- *   cores_per_cluster + core_in_cluster.  Window w covers gwarps 32w .. 32w+31.  With
- *   32 warps or fewer winsel is ignored (window 0), as in the RTL.  Bits of warps
- *   that do not exist read 0 and are dropped on WMASK writes; a window entirely
- *   beyond the platform reads 0 and ignores writes.
+ *   cores_per_cluster + core_in_cluster.  Window w covers gwarps 32w .. 32w+31, on
+ *   every platform (with 32 warps or fewer too, winsel 1 and up select no warp).  Bits
+ *   of warps that do not exist read 0 and are dropped on WMASK writes; a window
+ *   entirely beyond the platform reads 0 and ignores writes.
  *
  * dmactive
  *   Reset value 0.  While dmactive = 0 every register except PLATFORM reads 0 and
@@ -95,7 +95,8 @@
  * Requests in one DCTRL write
  *   Order of processing: dmactive, resethaltreq (latched), ndmreset, then ONE of
  *   haltreq > resumereq > stepreq > injectreq (the highest set bit wins; lower ones
- *   in the same write are ignored, as the spec's priority says).
+ *   in the same write are ignored).  The spec gives no order for such a write: this
+ *   is vxrr's choice (a halt is the safe request to honour).
  *   haltreq   halts every warp whose mask bit is set, available or not (a selected
  *             warp that is not yet spawned starts halted when WSPAWN activates it).
  *             A warp that is already halted keeps its halt and its hacause, so a
@@ -314,7 +315,6 @@ static bool dm_info(const struct vx_dm *dm, uint32_t gwarp, vx_warp_info *wi)
 /* The window DSELECT.winsel designates, or -1 when it is beyond the platform. */
 static long dm_window(const struct vx_dm *dm)
 {
-    if (dm->nwarps <= 32) return 0;
     uint32_t w = DSEL_WINSEL(dm->dselect);
     return w < dm->nwin ? (long)w : -1;
 }

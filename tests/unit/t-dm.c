@@ -417,14 +417,20 @@ static void test_windows(void)
     is_int(ev_count(VX_DM_RESUME), 2, "two RESUME events");
     vx_sim_free(sim);
 
-    /* fewer than 32 warps: winsel ignored, bits beyond the platform read 0 */
+    /* fewer than 32 warps: bits beyond the platform read 0; windows 1 and up hold no
+     * warp (they read 0 and ignore writes, as beyond any platform) */
     sim = mk(1, 1, 4, 4, prog_loop, 2);
     wr(sim, VX_DM_DCTRL, DA);
-    wr(sim, VX_DM_DSELECT, dsel(5, 0, 0));
     wr(sim, VX_DM_WMASK, 0xFFFFFFFF);
     is_u32(rd(sim, VX_DM_WMASK), 0xF, "4 warps: WMASK keeps bits 0..3 only");
+    wr(sim, VX_DM_DSELECT, dsel(5, 0, 0));
+    is_u32(rd(sim, VX_DM_WMASK), 0, "4 warps: window 5 reads 0");
+    is_u32(rd(sim, VX_DM_WACTIVE), 0, "4 warps: window 5 has no active warp");
+    wr(sim, VX_DM_WMASK, 0);
+    wr(sim, VX_DM_DSELECT, dsel(1, 0, 0));
+    wr(sim, VX_DM_WMASK, 0);
     wr(sim, VX_DM_DSELECT, dsel(0, 0, 0));
-    is_u32(rd(sim, VX_DM_WMASK), 0xF, "4 warps: winsel is ignored (window 5 is window 0)");
+    is_u32(rd(sim, VX_DM_WMASK), 0xF, "4 warps: writes to windows 1 and 5 leave window 0");
     is_u32(rd(sim, VX_DM_WACTIVE), 0x1, "4 warps: WACTIVE = warp 0");
     vx_sim_free(sim);
 }
