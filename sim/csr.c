@@ -15,6 +15,9 @@
  *  0x7B2-0x7B5      dscratch0-3              RW      per thread  VxDebug DSCRATCH (the DM's view)
  *  0xB00 / 0xB80    mcycle / mcycleh         RO      global      the global cycle counter
  *  0xB02 / 0xB82    minstret / minstreth     RO      per core    instructions issued by the core
+ *  0xB03-0xB1F      mhpmcounter3-31 and      RO      global      0: Vortex's performance counters
+ *  0xB83-0xB9F      their high halves                            in MPM class 0 (none), research
+ *                                                                §2.2 (vx_perf_dump reads them)
  *  0xCC0            vx_thread_id             RO      per thread  lane index
  *  0xCC1            vx_warp_id               RO      per warp    warp index in the core
  *  0xCC2            vx_core_id               RO      per core    global core id
@@ -55,10 +58,17 @@ static int plain_index(uint32_t csr)
     return -1;
 }
 
+/* Vortex's MPM counters (mhpmcounter3..31 and their high halves): read 0. */
+static bool mpm_counter(uint32_t csr)
+{
+    return (csr >= 0xB03 && csr <= 0xB1F) || (csr >= 0xB83 && csr <= 0xB9F);
+}
+
 int vx_csr_access(uint32_t csr)
 {
     if (plain_index(csr) >= 0) return 1;
     if (csr >= 0x7B2 && csr <= 0x7B5) return 1;
+    if (mpm_counter(csr)) return 0;
     switch (csr) {
     case 0x001:
     case 0x002:

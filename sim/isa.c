@@ -146,9 +146,25 @@ const char *vx_isa_csr_name(uint32_t csr)
     };
     static const char *const pmpcfg[4] = {"pmpcfg0", "pmpcfg1", "pmpcfg2", "pmpcfg3"};
     static const char *const dscratch[4] = {"dscratch0", "dscratch1", "dscratch2", "dscratch3"};
+    static const char *const hpm[29] = {
+        "mhpmcounter3",  "mhpmcounter4",  "mhpmcounter5",  "mhpmcounter6",  "mhpmcounter7",
+        "mhpmcounter8",  "mhpmcounter9",  "mhpmcounter10", "mhpmcounter11", "mhpmcounter12",
+        "mhpmcounter13", "mhpmcounter14", "mhpmcounter15", "mhpmcounter16", "mhpmcounter17",
+        "mhpmcounter18", "mhpmcounter19", "mhpmcounter20", "mhpmcounter21", "mhpmcounter22",
+        "mhpmcounter23", "mhpmcounter24", "mhpmcounter25", "mhpmcounter26", "mhpmcounter27",
+        "mhpmcounter28", "mhpmcounter29", "mhpmcounter30", "mhpmcounter31"};
+    static const char *const hpmh[29] = {
+        "mhpmcounter3h",  "mhpmcounter4h",  "mhpmcounter5h",  "mhpmcounter6h",  "mhpmcounter7h",
+        "mhpmcounter8h",  "mhpmcounter9h",  "mhpmcounter10h", "mhpmcounter11h", "mhpmcounter12h",
+        "mhpmcounter13h", "mhpmcounter14h", "mhpmcounter15h", "mhpmcounter16h", "mhpmcounter17h",
+        "mhpmcounter18h", "mhpmcounter19h", "mhpmcounter20h", "mhpmcounter21h", "mhpmcounter22h",
+        "mhpmcounter23h", "mhpmcounter24h", "mhpmcounter25h", "mhpmcounter26h", "mhpmcounter27h",
+        "mhpmcounter28h", "mhpmcounter29h", "mhpmcounter30h", "mhpmcounter31h"};
     if (csr >= 0x3B0 && csr <= 0x3BF) return pmpaddr[csr - 0x3B0];
     if (csr >= 0x3A0 && csr <= 0x3A3) return pmpcfg[csr - 0x3A0];
     if (csr >= 0x7B2 && csr <= 0x7B5) return dscratch[csr - 0x7B2];
+    if (csr >= 0xB03 && csr <= 0xB1F) return hpm[csr - 0xB03];
+    if (csr >= 0xB83 && csr <= 0xB9F) return hpmh[csr - 0xB83];
     switch (csr) {
     case 0x001: return "fflags";
     case 0x002: return "frm";

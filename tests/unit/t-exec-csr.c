@@ -168,6 +168,20 @@ static void test_counters(void)
        st_x(s, 1, 0, 2));
     is_u32(st_x(s, 0, 0, 3), 6, "minstret counts the core's issues");
     vx_sim_free(s);
+
+    /* Vortex's performance counters (MPM class 0, research 2.2) read 0: the real
+     * runtime's vx_perf_dump reads them at exit */
+    s = st_warp(1, 0);
+    st_setx(s, 0, 0, 1, 0x5555);
+    st_setx(s, 0, 0, 2, 0x5555);
+    st_setx(s, 0, 0, 3, 0x5555);
+    st_setx(s, 0, 0, 4, 0x5555);
+    RUN(s, &st, NOP(), CSRRS(1, 0xB03, 0), CSRRS(2, 0xB1F, 0), CSRRS(3, 0xB83, 0),
+        CSRRS(4, 0xB9F, 0));
+    ok(st.reason == VX_STOP_EXIT && st_x(s, 0, 0, 1) == 0 && st_x(s, 0, 0, 2) == 0 &&
+           st_x(s, 0, 0, 3) == 0 && st_x(s, 0, 0, 4) == 0,
+       "mhpmcounter3, 31, 3h and 31h read 0");
+    vx_sim_free(s);
 }
 
 static void test_errors(void)
@@ -189,6 +203,9 @@ static void test_errors(void)
         {"write to mcycle", CSRRW(0, 0xB00, 7), true},
         {"unknown CSR read", CSRRS(1, 0x7C0, 0), true},
         {"unknown CSR 0xC00 (cycle) read", CSRRS(1, 0xC00, 0), true},
+        {"write to mhpmcounter3", CSRRW(0, 0xB03, 7), true},
+        {"unknown CSR 0xB20 (past the counters) read", CSRRS(1, 0xB20, 0), true},
+        {"unknown CSR 0xBA0 read", CSRRS(1, 0xBA0, 0), true},
         {"unknown CSR write", CSRRW(0, 0x123, 7), true},
     };
 
