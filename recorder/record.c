@@ -510,7 +510,7 @@ int vxrec_record(vxrec_opts *o)
     h.arg = cfg->arg;
     h.max_cycles = o->run.max_cycles;
     h.keyframe_interval = r.keyframes ? r.kf_interval : 0;
-    h.flags = o->dm ? VX_TRACE_HF_DM_SERVER : 0;
+    h.flags = (o->dm ? VX_TRACE_HF_DM_SERVER : 0) | (cfg->misaligned ? VX_TRACE_HF_MISALIGNED : 0);
     h.image_kind = (uint8_t)ld.kind;
     h.image_name = ld.kernel.path;
     h.image = ld.kernel.data;

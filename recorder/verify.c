@@ -447,6 +447,7 @@ int vxrec_verify(const char *trace, bool quiet)
     cfg.warps = v.h->warps;
     cfg.threads = v.h->threads;
     cfg.mem_limit = v.h->mem_limit;
+    cfg.misaligned = (v.h->flags & VX_TRACE_HF_MISALIGNED) != 0;
     cfg.start_pc = v.h->start_pc;
     cfg.arg = v.h->arg;
     char cm[200];

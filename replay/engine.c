@@ -1833,6 +1833,7 @@ vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **
     cfg.warps = e->hdr->warps;
     cfg.threads = e->hdr->threads;
     cfg.mem_limit = e->hdr->mem_limit;
+    cfg.misaligned = (e->hdr->flags & VX_TRACE_HF_MISALIGNED) != 0;
     cfg.start_pc = e->hdr->start_pc;
     cfg.arg = e->hdr->arg;
     e->cfg = cfg;

@@ -292,6 +292,50 @@ static inline int wptr(vx_sim *s, uint32_t core, uint32_t addr, uint32_t size, u
     return VX_FAULT_UNMAPPED;
 }
 
+/*
+ * A misaligned access of `size` bytes at addr, carried out byte by byte (the
+ * simulator's misaligned mode): 0 when every byte is readable (loads) or writable
+ * (stores: the pages are made writable; console bytes are refused, as for any wider
+ * store there), else the fault kind of the first byte that is not.
+ */
+static int split_check(vx_sim *s, uint32_t core, uint32_t addr, uint32_t size, bool write,
+                       bool *limit, pcache *pc)
+{
+    for (uint32_t i = 0; i < size; i++) {
+        const uint8_t *rp;
+        uint8_t *wp;
+        int k = write ? wptr(s, core, addr + i, 1, &wp, limit, pc)
+                      : rptr(s, core, addr + i, 1, &rp, pc);
+        if (k == MEM_CONSOLE) return VX_FAULT_CONSOLE;
+        if (k) return k;
+    }
+    return 0;
+}
+
+/* The little-endian value of a misaligned load that split_check accepted. */
+static uint32_t split_load(const vx_sim *s, uint32_t core, uint32_t addr, uint32_t size, pcache *pc)
+{
+    uint32_t v = 0;
+    for (uint32_t i = 0; i < size; i++) {
+        const uint8_t *p = NULL;
+        (void)rptr(s, core, addr + i, 1, &p, pc);
+        v |= (uint32_t)*p << (8 * i);
+    }
+    return v;
+}
+
+/* Store a misaligned value that split_check accepted, byte by byte. */
+static void split_store(vx_sim *s, uint32_t core, uint32_t addr, uint32_t size, uint32_t v,
+                        pcache *pc)
+{
+    for (uint32_t i = 0; i < size; i++) {
+        uint8_t *p = NULL;
+        bool lim = false;
+        (void)wptr(s, core, addr + i, 1, &p, &lim, pc);
+        *p = (uint8_t)(v >> (8 * i));
+    }
+}
+
 static const char *region_name(uint32_t addr)
 {
     if (addr < VX_IO_COUT_ADDR) return " (null guard)";
@@ -995,10 +1039,15 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         }
         COLD;
         int fk = 0;
-        vx_lanes bad = 0;
+        vx_lanes bad = 0, split = 0;
         uint32_t baddr = 0;
         LANES({
             int k = rptr(s, core, pa[t] + imm, fsize, &ptr[t], &pcc);
+            if (k == VX_FAULT_MISALIGNED && s->cfg.misaligned) {
+                bool lim_ = false;
+                k = split_check(s, core, pa[t] + imm, fsize, false, &lim_, &pcc);
+                if (!k) split |= vx_lanes_bit(t);
+            }
             if (VX_UNLIKELY(k)) {
                 if (!bad) fk = k, baddr = pa[t] + imm;
                 bad |= vx_lanes_bit(t);
@@ -1009,6 +1058,28 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
             return VX_X_FAULT;
         }
         if (traced) MEMR_LANES();
+        if (VX_UNLIKELY(split)) { /* misaligned lanes, byte by byte */
+            const bool isf = in->op == VX_OP_FLW;
+            uint32_t *d = isf ? FR(in->rd) : XR(in->wrd);
+            LANES({
+                uint32_t v;
+                if (split & vx_lanes_bit(t))
+                    v = split_load(s, core, pa[t] + imm, fsize, &pcc);
+                else
+                    v = fsize == 4 ? ld32(ptr[t]) : fsize == 2 ? ld16(ptr[t]) : *ptr[t];
+                switch (in->op) {
+                case VX_OP_LB: v = (uint32_t)(int32_t)(int8_t)v; break;
+                case VX_OP_LH: v = (uint32_t)(int32_t)(int16_t)v; break;
+                default: break;
+                }
+                d[t] = v;
+            });
+            if (isf) {
+                COMMIT1(VX_RF_F, in->rd, d);
+                break;
+            }
+            goto commit_x;
+        }
         if (in->op == VX_OP_FLW) {
             uint32_t *d = FR(in->rd);
             LANES(d[t] = ld32(ptr[t]));
@@ -1098,9 +1169,14 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         bool limit = false, con = false;
         vx_lanes bad = 0;
         uint32_t baddr = 0;
+        vx_lanes split = 0;
         LANES({
             bool lim = false;
             int k = wptr(s, core, pa[t] + imm, fsize, &ptr[t], &lim, &pcc);
+            if (k == VX_FAULT_MISALIGNED && s->cfg.misaligned) {
+                k = split_check(s, core, pa[t] + imm, fsize, true, &lim, &pcc);
+                if (!k) split |= vx_lanes_bit(t);
+            }
             if (VX_UNLIKELY(k)) {
                 if (k == MEM_CONSOLE) {
                     con = true;
@@ -1114,9 +1190,18 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
             mem_fault(s, fk, limit, gw, pc, raw, bad, baddr, fsize, "store");
             return VX_X_FAULT;
         }
-        if (VX_UNLIKELY(con || s->nresv)) {
+        if (VX_UNLIKELY(con || s->nresv || split)) {
             LANES({
                 uint32_t addr = pa[t] + imm;
+                if (split & vx_lanes_bit(t)) { /* misaligned: byte by byte */
+                    split_store(s, core, addr, fsize, pb[t], &pcc);
+                    if (s->nresv && addr < VX_GMEM_END) {
+                        vx_resv_kill(s, addr);
+                        vx_resv_kill(s, addr + fsize - 1); /* the next word too */
+                    }
+                    if (traced) memw(s, addr, pb[t], (uint8_t)fsize, t);
+                    continue;
+                }
                 if (!ptr[t]) {
                     vx_console_put(s, addr - VX_IO_COUT_ADDR, (uint8_t)pb[t]);
                     if (traced) {

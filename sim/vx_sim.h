@@ -94,12 +94,15 @@ typedef struct vx_sim_config {
     uint64_t mem_limit; /* max bytes of guest memory pages (0 = VX_SIM_DEFAULT_MEM_LIMIT) */
     uint32_t start_pc;  /* reset PC (default VX_STARTUP_ADDR; loaders set the entry) */
     uint32_t arg;       /* reset value of mscratch on every core (kernel argument) */
+    bool misaligned;    /* misaligned loads and stores are carried out byte by byte, as
+                           SimX does (false, the default: they fault); AMOs, LR/SC, jumps
+                           and fetches must be aligned either way */
 } vx_sim_config;
 
 /* Default Vortex shape 1 x 1 x 4 x 4. */
-#define VX_SIM_CONFIG_INIT                \
-    {                                     \
-        1, 1, 4, 4, 0, VX_STARTUP_ADDR, 0 \
+#define VX_SIM_CONFIG_INIT                       \
+    {                                            \
+        1, 1, 4, 4, 0, VX_STARTUP_ADDR, 0, false \
     }
 
 /* Checks limits: total warps <= 32768, threads a power of two <= 128, ... */

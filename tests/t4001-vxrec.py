@@ -5,6 +5,7 @@
 Kernels are hand-encoded raw binaries (independent of the kernel toolchain); the
 trace is parsed here from FORMAT.md where a test needs to look inside it.
 """
+import json
 import os
 import re
 import signal
@@ -149,6 +150,38 @@ class Vxrec(unittest.TestCase):
         r = self.rec(["--verify", "a.vxt", "--dump", "0x10000:4=" + out])
         self.assertEqual(r.returncode, 2)
         self.assertIn("'--dump' does not apply", r.stderr)
+
+    def test_allow_misaligned(self):
+        """--allow-misaligned: misaligned loads and stores byte by byte (vxsim and vxrec
+        alike); the trace says so (FLAGS bit 2), --verify and vxreplay re-run it so, and
+        vxdiff tells it from a run without; without it the fault names the option"""
+        # sw a0=0x44332211 at 0x10001, lw a1 from 0x10002 = 0x??443322 -> store 0x10002's
+        # word as the exit code: 0x22 (the low byte)
+        prog = [LUI(A2, 0x10), LUI(A0, 0x44332), ADDI(A0, A0, 0x211), SW(A0, A2, 1),
+                LW(A1, A2, 2), SW(A1, 0, 0x88), TMC(0)]
+        b = self.bin("mis.bin", prog)
+        sim = vxtest.run([vxtest.prog("vxsim"), b])
+        self.assertEqual(sim.returncode, 3, sim.stderr)
+        self.assertIn("misaligned 4-byte store at 0x00010001", sim.stderr)
+        self.assertIn("--allow-misaligned does too", sim.stderr)
+        sim = vxtest.run([vxtest.prog("vxsim"), "--allow-misaligned", b])
+        self.assertEqual(sim.returncode, 0x22, sim.stderr)  # bytes 22 33 44 00 at 0x10002
+        r = self.rec(["-q", "--allow-misaligned", "-o", "mis.vxt", b])
+        self.assertEqual(r.returncode, 0x22, r.stderr)
+        t = os.path.join(self.dir, "mis.vxt")
+        v = self.verify(t)
+        self.assertEqual(v.returncode, 0, v.stdout + v.stderr)
+        summ = json.loads(vxtest.run([vxtest.prog("vxdump"), "--summary", "--json", t]).stdout)
+        self.assertIs(summ["platform"]["misaligned"], True)
+        self.assertEqual(summ["trace"]["format"], "1.2")
+        dump = vxtest.run([vxtest.prog("vxdump"), t]).stdout
+        self.assertIn("mem32[0x00010001]=0x44332211", dump)
+        self.assertRegex(dump, r"lw a1, 2\(a2\) +a1=0x443322\n")
+        r = self.rec(["-q", "-o", "plain.vxt", b])
+        self.assertEqual(r.returncode, 3, r.stderr)
+        d = vxtest.run([vxtest.prog("vxdiff"), t, os.path.join(self.dir, "plain.vxt")])
+        self.assertEqual(d.returncode, 1, d.stderr)
+        self.assertIn("misaligned loads/stores carried out (--allow-misaligned) 1 != 0", d.stdout)
 
     def test_progress_line_and_console(self):
         """on a terminal: the progress line appears at the first slice boundary and is

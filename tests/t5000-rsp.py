@@ -696,6 +696,31 @@ class CommandLineTests(unittest.TestCase):
             self.assertIn("(%d issues%s) on stdin/stdout" % (issues, ", the last of which faults" if faults else ""),
                           r.stderr)
 
+    def test_misaligned_mode_replays(self):
+        """a trace recorded with --allow-misaligned replays to its end and back (the
+        replay's simulator takes the mode from the header): no divergence"""
+        # lui a2, 0x10; lui a0, 0x44332; addi a0, a0, 0x211; sw a0, 1(a2); lw a1, 2(a2);
+        # sw a1, 0x88(x0); tmc 0
+        prog = os.path.join(vxtest.tmpdir(), "mis.bin")
+        with open(prog, "wb") as f:
+            f.write(struct.pack("<7I", 0x00010637, 0x44332537, 0x21150513, 0x00A620A3,
+                                0x00262583, 0x08B02423, 0x0000000B))
+        trace = record(prog, "--allow-misaligned")
+        srv = Server(trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            sig, f = parse_stop(c.cmd("vCont;c"))
+            self.assertEqual(f.get("replaylog"), "end")
+            self.assertEqual(le32(c.cmds("p%x" % 11)), 0x443322, "a1: the misaligned load")
+            self.assertEqual(c.cmds("m10001,4"), "11223344", "the misaligned store")
+            sig, f = parse_stop(c.cmd("bc"))
+            self.assertEqual(f.get("replaylog"), "begin")
+            self.assertEqual(c.cmds("m10001,4"), "00000000", "undone going back")
+        finally:
+            log = srv.stop()
+        self.assertNotIn("diverged", log)
+
     def test_extract_elf_not_over_the_trace(self):
         """--extract-elf naming the trace itself: refused (exit 2), the trace intact"""
         d = vxtest.tmpdir()

@@ -45,7 +45,7 @@
 
 /* Format version written by this library (FORMAT.md §3.1, §15). */
 #define VX_TRACE_MAJOR 1
-#define VX_TRACE_MINOR 1
+#define VX_TRACE_MINOR 2
 
 #define VX_TRACE_SUFFIX                  ".vxt"
 #define VX_TRACE_DEFAULT_CHUNK           (128u * 1024u) /* raw bytes per EVENTS chunk */
@@ -70,6 +70,8 @@ typedef struct vx_trace_load {
 /* vx_trace_header.flags */
 #define VX_TRACE_HF_EBREAK_HALT 0x1u /* DCONFIG.ebreakh set from the start */
 #define VX_TRACE_HF_DM_SERVER   0x2u /* recorded under a Debug Module server (vxrec --dm-port) */
+#define VX_TRACE_HF_MISALIGNED \
+    0x4u /* misaligned loads/stores carried out (--allow-misaligned; 1.2) */
 
 typedef struct vx_trace_header {
     uint32_t clusters, cores, warps, threads; /* platform shape */

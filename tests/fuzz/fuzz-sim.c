@@ -126,6 +126,7 @@ static void record_run(const vx_sim_config *cfg, const uint8_t *steps, size_t ns
     h.warps = cfg->warps;
     h.threads = cfg->threads;
     h.mem_limit = cfg->mem_limit;
+    h.flags = cfg->misaligned ? VX_TRACE_HF_MISALIGNED : 0;
     h.start_pc = 0x80000000u;
     h.image_kind = VX_IMAGE_BIN;
     h.image_name = "fuzz.bin";
@@ -182,6 +183,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfg.warps = 1 + ((data[0] >> 1) & 3u);
     cfg.threads = 1u << ((data[0] >> 3) & 7u) % 6; /* 1..32 */
     cfg.mem_limit = 16u << 20;
+    cfg.misaligned = (data[0] >> 6) & 1u; /* misaligned loads/stores carried out */
     size_t nsteps = data[1] % 33, off = 2;
     if (size < off + 6 * nsteps) return 0;
     const uint8_t *steps = data + off;

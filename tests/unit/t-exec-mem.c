@@ -151,6 +151,102 @@ static void test_faults(void)
     vx_sim_free(s);
 }
 
+/* A warp of nt lanes in the misaligned mode (cfg.misaligned: byte by byte, as SimX). */
+static vx_sim *mk_mis(uint32_t nt)
+{
+    vx_sim_config c = VX_SIM_CONFIG_INIT;
+    c.threads = nt;
+    c.warps = 1;
+    c.misaligned = true;
+    vx_sim *s = NULL;
+    if (vx_sim_new(&c, &s)) tap_bail("vx_sim_new (misaligned) failed");
+    vx_sim_set_tmask(s, 0, vx_lanes_all(nt));
+    return s;
+}
+
+static void test_misaligned_mode(void)
+{
+    vx_stop st;
+    uint8_t bytes[16];
+    for (unsigned i = 0; i < 16; i++)
+        bytes[i] = (uint8_t)(0x81 + 0x11 * i); /* 81 92 a3 b4 c5 d6 e7 f8 09 ... */
+
+    /* loads: little-endian from any byte, signs as aligned loads have them */
+    vx_sim *s = mk_mis(4);
+    vx_sim_mem_write(s, 0, ST_DATA, bytes, 16);
+    for (uint32_t l = 0; l < 4; l++)
+        st_setx(s, 0, l, 1, ST_DATA + 1 + 2 * l); /* +1 +3 +5 +7 */
+    ST_CODE_ARR(s, LW(3, 0, 1), LH(4, 0, 1), LHU(5, 0, 1), FLW(6, 0, 1), LW(7, 2, 1));
+    ok(st_go(s, &st) == VX_STOP_EXIT, "misaligned loads run in the misaligned mode");
+    is_u32(st_x(s, 0, 0, 3), 0xc5b4a392, "lw at +1: bytes 1..4, little-endian");
+    is_u32(st_x(s, 0, 3, 3), 0x2b1a09f8, "lw at +7");
+    is_u32(st_x(s, 0, 1, 4), 0xffffc5b4, "lh at +3 sign-extends");
+    is_u32(st_x(s, 0, 2, 5), 0xe7d6, "lhu at +5");
+    is_u32(st_f(s, 0, 0, 6), 0xc5b4a392, "flw at +1");
+    is_u32(st_x(s, 0, 0, 7), 0xe7d6c5b4, "lw at +3 (offset 2 from +1)");
+    vx_sim_free(s);
+
+    /* stores, and a word across a page boundary both ways */
+    s = mk_mis(4);
+    for (uint32_t l = 0; l < 4; l++) {
+        st_setx(s, 0, l, 1, ST_DATA + 0x101 + 8 * l);
+        st_setx(s, 0, l, 2, 0xA1B2C3D4 + l);
+    }
+    st_setx(s, 0, 3, 1, ST_DATA + VX_PAGE_SIZE - 2);
+    ST_CODE_ARR(s, SW(2, 0, 1), SH(2, 5, 1));
+    ok(st_go(s, &st) == VX_STOP_EXIT, "misaligned stores run");
+    uint8_t got[8];
+    vx_sim_mem_read(s, 0, ST_DATA + 0x101, got, 8);
+    ok(got[0] == 0xD4 && got[1] == 0xC3 && got[2] == 0xB2 && got[3] == 0xA1 && got[4] == 0 &&
+           got[5] == 0xD4 && got[6] == 0xC3 && got[7] == 0,
+       "sw at +0x101 and sh at +0x106, little-endian, nothing else written");
+    vx_sim_mem_read(s, 0, ST_DATA + VX_PAGE_SIZE - 2, got, 4);
+    ok(got[0] == 0xD7 && got[1] == 0xC3 && got[2] == 0xB2 && got[3] == 0xA1,
+       "a word stored across a page boundary");
+    vx_sim_free(s);
+
+    /* a misaligned access with a byte outside memory faults, with no lane's effect */
+    s = mk_mis(4);
+    for (uint32_t l = 0; l < 4; l++) {
+        st_setx(s, 0, l, 1, ST_DATA + 1 + 4 * l);
+        st_setx(s, 0, l, 2, 0x55555555);
+        st_setx(s, 0, l, 3, 0x99);
+    }
+    st_setx(s, 0, 2, 1, 0x3E); /* bytes 0x3E, 0x3F: the null guard */
+    ST_CODE_ARR(s, SW(2, 0, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_UNMAPPED &&
+           st.fault.lanes == 0x4 && st.fault.addr == 0x3E,
+       "a misaligned store reaching the null guard faults UNMAPPED naming lane 2");
+    ok(st_r32(s, 0, ST_DATA) == 0 && st_r32(s, 0, ST_DATA + 4) == 0,
+       "no partial effects: lanes 0 and 1 did not store");
+    vx_sim_free(s);
+    s = mk_mis(1);
+    st_setx_all(s, 0, 1, 0x41);
+    ST_CODE_ARR(s, SH(2, 0, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_CONSOLE,
+       "a misaligned halfword store to the console window faults CONSOLE (byte stores only)");
+    vx_sim_free(s);
+
+    /* atomics are never carried out misaligned */
+    s = mk_mis(1);
+    st_setx_all(s, 0, 1, ST_DATA + 2);
+    ST_CODE_ARR(s, AMOADD_W(3, 2, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_MISALIGNED,
+       "a misaligned amoadd.w still faults MISALIGNED");
+    vx_sim_free(s);
+
+    /* a misaligned store over the reserved word breaks the reservation */
+    s = mk_mis(1);
+    st_setx_all(s, 0, 1, ST_DATA);
+    st_setx_all(s, 0, 5, ST_DATA - 2);
+    st_setx_all(s, 0, 2, 9);
+    ST_CODE_ARR(s, LR_W(3, 1), SW(0, 0, 5), SC_W(4, 2, 1));
+    st_go(s, NULL);
+    ok(st_x(s, 0, 0, 4) == 1 && st_r32(s, 0, ST_DATA) == 0,
+       "a misaligned store reaching into the reserved word kills the reservation");
+    vx_sim_free(s);
+}
+
 static char con_line[256];
 static uint32_t con_slot = 99;
 static int con_lines;
@@ -596,6 +692,7 @@ int main(void)
     test_wide(128);
     test_stores();
     test_faults();
+    test_misaligned_mode();
     test_console();
     test_lmem();
     test_limit();

@@ -47,6 +47,9 @@ const char *vx_cli_run_help(void)
            "      --arg ADDR        kernel argument: reset value of mscratch (default 0)\n"
            "      --max-cycles N    stop after N cycles (exit status 4)\n"
            "      --mem-limit SIZE  guest memory limit, suffix K/M/G (default 1G)\n"
+           "      --allow-misaligned\n"
+           "                        carry out misaligned loads and stores byte by byte, as\n"
+           "                        SimX does (default: they fault, exit status 3)\n"
            "      --dump ADDR:LEN=FILE\n"
            "                        write LEN bytes of memory at ADDR to FILE after the run\n"
            "                        (repeatable; LEN may have a K/M/G suffix)\n";
@@ -199,6 +202,10 @@ int vx_cli_run_option(vx_cli_run *o, int argc, char **argv, int *i, char *msg, s
             snprintf(msg, cap, "--max-cycles: '%s' is not a positive number", v);
             return -1;
         }
+        return 1;
+    }
+    if (!strcmp(argv[*i], "--allow-misaligned")) {
+        o->cfg.misaligned = true;
         return 1;
     }
     if ((r = opt_value(argc, argv, i, "--dump", 0, &v, msg, cap))) {
@@ -408,11 +415,17 @@ size_t vx_cli_fault_text(const vx_fault *f, char *buf, size_t cap)
         vx_disasm(f->pc, f->insn, d, sizeof d);
         snprintf(dis, sizeof dis, " [%s]", d);
     }
-    /* the first fault a kernel compiled with plain GCC meets: say what to do */
-    const char *hint = f->kind == VX_FAULT_DIVERGENT
-                           ? "; a branch the lanes may disagree on needs vx_split/vx_join around "
-                             "it (kernel/README.md, \"SIMT rules\")"
-                           : "";
+    /* the first fault a kernel compiled with plain GCC meets: say what to do; and a
+     * misaligned load or store, which SimX carries out (the upstream runtime's TLS
+     * does one) */
+    const char *hint =
+        f->kind == VX_FAULT_DIVERGENT
+            ? "; a branch the lanes may disagree on needs vx_split/vx_join around "
+              "it (kernel/README.md, \"SIMT rules\")"
+        : f->kind == VX_FAULT_MISALIGNED &&
+                (strstr(f->reason, "-byte load at") || strstr(f->reason, "-byte store at"))
+            ? "; SimX carries out misaligned loads and stores: --allow-misaligned does too"
+            : "";
     return (size_t)snprintf(
         buf, cap, "kernel fault at pc 0x%08x (core %u, warp %u, lanes %s): %s%s (%s)%s", f->pc,
         f->core, f->warp, lanes, f->reason, dis, signame(f->signal), hint);

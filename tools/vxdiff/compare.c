@@ -123,6 +123,10 @@ void vxf_cmp_headers(const vx_trace_header *a, const vx_trace_header *b, const v
     if ((a->flags ^ b->flags) & VX_TRACE_HF_EBREAK_HALT)
         add(out, "flags", -1, true, a->flags, b->flags, "ebreak-halts-warp flag %u != %u",
             a->flags & VX_TRACE_HF_EBREAK_HALT, b->flags & VX_TRACE_HF_EBREAK_HALT);
+    if ((a->flags ^ b->flags) & VX_TRACE_HF_MISALIGNED)
+        add(out, "flags", -1, true, a->flags, b->flags,
+            "misaligned loads/stores carried out (--allow-misaligned) %u != %u",
+            !!(a->flags & VX_TRACE_HF_MISALIGNED), !!(b->flags & VX_TRACE_HF_MISALIGNED));
 }
 
 /* ---- events --------------------------------------------------------------------------------------- */

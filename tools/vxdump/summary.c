@@ -231,8 +231,11 @@ static void print_json(const vxd_summary *s, const vx_trace_header *h, const vxd
                   ts->chunks, ts->keyframes, ts->raw_bytes);
     if (f->range)
         vxd_sb_printf(&b, ",\"range\":{\"from\":%" PRIu64 ",\"to\":%" PRIu64 "}", f->from, f->to);
-    vxd_sb_printf(&b, ",\"platform\":{\"clusters\":%u,\"cores\":%u,\"warps\":%u,\"threads\":%u}",
-                  h->clusters, h->cores, h->warps, h->threads);
+    vxd_sb_printf(&b,
+                  ",\"platform\":{\"clusters\":%u,\"cores\":%u,\"warps\":%u,\"threads\":%u,"
+                  "\"misaligned\":%s}",
+                  h->clusters, h->cores, h->warps, h->threads,
+                  (h->flags & VX_TRACE_HF_MISALIGNED) ? "true" : "false");
     vxd_sb_puts(&b, ",\"kernel\":{\"name\":");
     const char *in = h->image_name ? h->image_name : "";
     vxd_sb_json_str(&b, in, strlen(in));
@@ -349,9 +352,10 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
         fprintf(out, "range       events %" PRIu64 "..%" PRIu64 " only\n", f->from, f->to);
     fprintf(out,
             "platform    %u cluster%s x %u core%s x %u warps x %u threads (%u warps, %" PRIu64
-            " threads)\n",
+            " threads)%s\n",
             h->clusters, h->clusters == 1 ? "" : "s", h->cores, h->cores == 1 ? "" : "s", h->warps,
-            h->threads, ncores * h->warps, (uint64_t)ncores * h->warps * h->threads);
+            h->threads, ncores * h->warps, (uint64_t)ncores * h->warps * h->threads,
+            (h->flags & VX_TRACE_HF_MISALIGNED) ? ", misaligned loads/stores carried out" : "");
     fprintf(out,
             "kernel      %s (%s, %zu bytes, %zu symbols), start pc 0x%08" PRIx32 ", arg 0x%" PRIx32
             "\n",
