@@ -44,6 +44,11 @@
  * evaluate (ConditionalBreakpoints: agent expressions, any true one stops).
  * Z packets are idempotent: inserting one again replaces its conditions.
  */
+/* A thread-specific breakpoint location of GDB's (monitor thread-breaks). */
+typedef struct tbreak {
+    uint32_t gw, lane, addr;
+} tbreak;
+
 typedef struct zpoint {
     uint32_t addr;
     uint8_t type;
@@ -91,6 +96,7 @@ struct vx_gdbserver {
     int32_t sel_lane; /* --thread-per-warp: lane shown for registers (-1: first active) */
     vx_engine_stop last_stop;
     bool have_last_stop;
+    bool stop_sig0; /* the next stop reply is T00: see run_motion */
     /* GDB's backward step over a breakpoint (z0 at the warp's pc, bs, Z0, bc) undoes,
      * on one timeline, the issues other warps made since the warp's previous one,
      * their breakpoint hits too: the bc that follows searches from where the step
@@ -101,6 +107,12 @@ struct vx_gdbserver {
      * it evaluates, a step over) and resumes next; that resume stops at once */
     bool pending_int;
     bool swallow_int; /* the 0x03 behind the packet stopped its motion: not again */
+
+    /* GDB's thread-specific breakpoints (vxrr.gdb's `monitor thread-breaks`): a warp
+     * that stops at one of these addresses with the thread's lane active reports that
+     * lane, whose breakpoint GDB then takes (one thread per lane) */
+    tbreak *tb;
+    size_t ntb;
 
     zpoint *zp; /* inserted breakpoints */
     size_t nzp, capzp;
@@ -411,7 +423,8 @@ static void send_stop(vx_gdbserver *s, const vx_engine_stop *st)
 {
     unsigned sig = SIG_TRAP;
     if (st->why == VX_WHY_FAULT) sig = gdb_signal(st->fault.signal);
-    if (st->why == VX_WHY_INTERRUPT) sig = SIG_INT;
+    if (st->why == VX_WHY_INTERRUPT) sig = s->stop_sig0 ? 0 : SIG_INT;
+    s->stop_sig0 = false;
     uint32_t gw = s->focus_gw, lane = s->focus_lane;
     if (s->opts.thread_per_warp) lane = shown_lane(s, gw);
     /* GDB takes the thread of a stop reply as the server's general thread from then on
@@ -948,6 +961,18 @@ static int break_lane(vx_gdbserver *s, uint32_t gw, uint32_t prefer)
     return LANE_NONE;
 }
 
+/* The lane of warp gw, active at its pc, that a thread-specific breakpoint there names
+ * (the first such in the list), or LANE_ANY. */
+static int thread_break_lane(const vx_gdbserver *s, uint32_t gw)
+{
+    vx_warp_info wi;
+    if (!s->ntb || s->opts.thread_per_warp || !warp_info(s, gw, &wi)) return LANE_ANY;
+    for (size_t i = 0; i < s->ntb; i++)
+        if (s->tb[i].gw == gw && s->tb[i].addr == wi.pc && vx_lanes_test(wi.tmask, s->tb[i].lane))
+            return (int)s->tb[i].lane;
+    return LANE_ANY;
+}
+
 /* The engine asks while it runs, the machine at the breakpoint: does a lane qualify? */
 static bool cond_filter(void *ctx, uint32_t gwarp, uint32_t pc)
 {
@@ -978,7 +1003,21 @@ static void points_clear(vx_gdbserver *s)
  * Run one motion and answer with a stop reply.  step_gw/step_lane name the
  * stepping thread (for steps) so the stop reports the same thread.
  */
-static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step_lane)
+/* Move back to the issue that spawned warp gw (before it: the warp does not run yet).
+ * False, and nothing moved, when the warp has run since the start of history. */
+static bool before_spawn(vx_gdbserver *s, uint32_t gw)
+{
+    const uint64_t from = vx_engine_now(s->e);
+    vx_warp_info wi;
+    for (uint64_t pos = from; pos > 0;) {
+        if (vx_engine_seek(s->e, --pos) != VX_OK) break;
+        if (!warp_info(s, gw, &wi) || !wi.active) return true;
+    }
+    (void)vx_engine_seek(s->e, from);
+    return false;
+}
+
+static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step_lane, bool over)
 {
     vx_engine_stop st;
     memset(&st, 0, sizeof st);
@@ -994,9 +1033,10 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
     vx_err err = vx_engine_resume(s->e, m, &st);
     /* The engine stopped at a breakpoint only where a lane meets its conditions
      * (cond_filter): report that lane, the resumed one when it qualifies. */
-    int cond_lane = LANE_ANY;
+    int cond_lane = LANE_ANY, tb_lane = LANE_ANY;
+    if (err == VX_OK && st.why == VX_WHY_BREAK) tb_lane = thread_break_lane(s, st.gwarp);
     if (err == VX_OK && st.why == VX_WHY_BREAK && s->nzp)
-        cond_lane = break_lane(s, st.gwarp, s->focus_lane);
+        cond_lane = break_lane(s, st.gwarp, tb_lane >= 0 ? (uint32_t)tb_lane : s->focus_lane);
     if (err != VX_OK) {
         report_error(s, err);
         memset(&st, 0, sizeof st);
@@ -1013,6 +1053,26 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
         remember_stop(s, &st);
         send_stop(s, &st);
         return;
+    }
+    /* GDB's backward step over a breakpoint it does not stop at (a thread-specific one
+     * for another lane, a condition it found false) for a warp with no earlier issue:
+     * "no history" there leaves GDB's step over unfinished, and GDB then never resumes
+     * again (GDB 13 hangs at the next command).  A warp that some issue spawned has
+     * history before that issue, where it does not run yet: the step goes back to
+     * there (its pc leaves the breakpoint, and the backward continue that follows runs
+     * on).  A warp that runs from reset has none: a plain stop (signal 0), which ends
+     * GDB's step over and its command, with a note. */
+    if (over && st.why == VX_WHY_BEGIN && m->step) {
+        if (before_spawn(s, m->step_gwarp)) {
+            st.why = VX_WHY_STEP;
+        } else {
+            st.why = VX_WHY_INTERRUPT;
+            s->stop_sig0 = true;
+            console(s,
+                    "vxreplay: no more reverse-execution history: warp %" PRIu32
+                    " has no instruction before event %" PRIu64 "\n",
+                    m->step_gwarp, vx_engine_now(s->e));
+        }
     }
     switch (st.why) {
     case VX_WHY_STEP:
@@ -1044,6 +1104,8 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
             s->focus_lane = (uint32_t)cond_lane;
             /* --thread-per-warp with a lane picked: show the lane whose condition held */
             if (s->sel_lane >= 0) s->sel_lane = cond_lane;
+        } else if (tb_lane >= 0) {
+            s->focus_lane = (uint32_t)tb_lane;
         } else if (!keep)
             s->focus_lane = st.has_lane ? st.lane : 0;
         s->focus_gw = st.gwarp;
@@ -1170,7 +1232,7 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
     if (step && !step_over) s->pending_int = false;
     bool over = backward && step_over;
     uint64_t from = vx_engine_now(s->e);
-    run_motion(s, &m, lane);
+    run_motion(s, &m, lane, over);
     if (over && s->last_stop.why == VX_WHY_STEP) {
         s->over_valid = true;
         s->over_from = from;
@@ -1635,6 +1697,9 @@ static void mon_help(vx_gdbserver *s, text *t, const char *arg)
                "  stats              replay statistics (checkpoints, memory, issues replayed)\n"
                "  config             platform shape and thread numbering (for scripts)\n"
                "  console [N|all]    the last N (20) lines the kernel printed before now\n"
+               "  thread-breaks [TID:ADDR ...]  GDB's thread-specific breakpoints (hex), set\n"
+               "                     by vxrr.gdb: a warp stopping at ADDR reports thread TID\n"
+               "                     when that lane is active (no argument: none)\n"
                "  help               this text\n"
                "Positions: event N is 'N issues executed, issue N next'.\n");
 }
@@ -1919,6 +1984,43 @@ static void mon_config(vx_gdbserver *s, text *t, const char *arg)
             vx_engine_end(s->e), vx_gdbserver_tid(s, s->focus_gw, shown_lane(s, s->focus_gw)));
 }
 
+static void mon_thread_breaks(vx_gdbserver *s, text *t, const char *arg)
+{
+    size_t n = 0, cap = 0;
+    tbreak *v = NULL;
+    for (const char *p = arg ? arg : ""; *p;) {
+        while (*p == ' ')
+            p++;
+        if (!*p) break;
+        char *e;
+        unsigned long long tid = strtoull(p, &e, 16), addr;
+        uint32_t gw, lane;
+        if (e == p || *e != ':' || !tid_decode(s, (int64_t)tid, &gw, &lane)) goto bad;
+        p = e + 1;
+        addr = strtoull(p, &e, 16);
+        if (e == p || (*e && *e != ' ') || addr > 0xffffffffull) goto bad;
+        p = e;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 8;
+            tbreak *nv = realloc(v, cap * sizeof *v);
+            if (!nv) goto bad;
+            v = nv;
+        }
+        v[n].gw = gw;
+        v[n].lane = lane;
+        v[n].addr = (uint32_t)addr;
+        n++;
+    }
+    free(s->tb);
+    s->tb = v;
+    s->ntb = n;
+    tprintf(t, "%zu thread-specific breakpoint location%s\n", n, n == 1 ? "" : "s");
+    return;
+bad:
+    free(v);
+    tprintf(t, "usage: monitor thread-breaks [TID:ADDR ...] (hex thread ids and addresses)\n");
+}
+
 static void mon_info(vx_gdbserver *s, text *t, const char *arg)
 {
     if (arg && strcmp(arg, "dm") == 0)
@@ -1940,6 +2042,7 @@ static const struct {
     {"info", mon_info, false},       {"checkpoint", mon_checkpoint, true},
     {"restart", mon_restart, false}, {"stats", mon_stats, true},
     {"config", mon_config, true},    {"console", mon_console, false},
+    {"thread-breaks", mon_thread_breaks, false},
 };
 
 static void h_rcmd(vx_gdbserver *s, const args *a)
@@ -2126,6 +2229,7 @@ void vx_gdbserver_free(vx_gdbserver *s)
     free(s->out);
     zp_clear_all(s);
     free(s->zp);
+    free(s->tb);
     free(s->wz);
     free(s);
 }

@@ -581,6 +581,48 @@ def _vx_on_stop(event):
         pass
 
 
+_vx_tb_sent = None  # the last `monitor thread-breaks` argument the server took
+
+
+def _vx_thread_breaks(*_):
+    """Tell the server the thread-specific breakpoints (`break LOC thread N`): a warp
+    reaches a breakpoint in all its active lanes at once, and the server reports one
+    lane; GDB ignores the stop when that is not thread N (and the hit in N is lost).
+    With this list the server reports N's lane when it is active.  Sent when the list
+    changes, and at each stop while it is not empty (a new connection starts empty)."""
+    global _vx_tb_sent
+    try:
+        bps = [b for b in gdb.breakpoints()
+               if b.thread is not None and b.enabled
+               and b.type in (gdb.BP_BREAKPOINT, gdb.BP_HARDWARE_BREAKPOINT)]
+        if not bps and not _vx_tb_sent:
+            return  # none, and the server has none: nothing to do (no thread list read)
+        inf = gdb.selected_inferior()
+        by_num = {t.global_num: t for t in inf.threads()} if bps else {}
+        pairs = []
+        for b in bps:
+            if b.thread not in by_num:
+                continue
+            tid = by_num[b.thread].ptid[1]
+            for loc in b.locations:
+                if loc.enabled and loc.address is not None:
+                    pairs.append("%x:%x" % (tid, loc.address))
+        arg = " ".join(pairs)
+        stopped = bool(_) and isinstance(_[0], gdb.StopEvent)
+        if arg == _vx_tb_sent and not (arg and stopped):
+            return
+        if not inf.pid:
+            return
+        gdb.execute("monitor thread-breaks " + arg, to_string=True)
+        _vx_tb_sent = arg
+    except (gdb.error, AttributeError, RuntimeError):
+        pass
+
+
+gdb.events.breakpoint_created.connect(_vx_thread_breaks)
+gdb.events.breakpoint_modified.connect(_vx_thread_breaks)
+gdb.events.breakpoint_deleted.connect(_vx_thread_breaks)
+gdb.events.stop.connect(_vx_thread_breaks)
 gdb.events.stop.connect(_vx_on_stop)
 gdb.events.cont.connect(_vx_check_conditions)
 gdb.events.before_prompt.connect(_vx_check_conditions)

@@ -544,6 +544,55 @@ R["back"] = [val("x"), func(), tid() == t0]
         self.assertEqual(R["fwd"], [14, "leaf", True, True])
         self.assertEqual(R["back"], [10, "leaf", True])
 
+    def test_thread_breakpoint_beside_the_selected_lane(self):
+        """break ... thread N while another lane of N's warp is selected: the warp reaches
+        it in both lanes, and the stop is N's (vxrr.gdb tells the server the thread-
+        specific breakpoints); before, the selected lane was reported and GDB went on"""
+        out, R = self.gdb('''
+stop_at("leaf if x == 8")
+R["start"] = [val("x"), warp_lane()]
+th = threads()
+n = th[tid() + 2]
+ex("break leaf thread %d" % n.num)
+st = go("continue")
+R["fwd"] = [val("x"), warp_lane(), st.get("thread") == n.ptid[1]]
+st = go("reverse-continue")
+R["back"] = [val("x"), warp_lane()]
+''')
+        # warp w runs tasks 8w + l, then 8w + 4 + l, in lane l (test above)
+        self.assertEqual(R["start"], [8, [1, 0]])
+        self.assertEqual(R["fwd"], [14, [1, 2], True])
+        self.assertEqual(R["back"], [10, [1, 2]])
+
+    def test_step_over_at_a_warps_first_issue(self):
+        """a thread-specific breakpoint GDB steps over, backward, where the warp has no
+        earlier instruction (at the very start; at a spawned warp's first issue): the
+        reverse-continue ends and later commands run (GDB 13 hung when "no history"
+        ended its step over)"""
+        out, R = self.gdb('''
+stop_at("middle")
+th = threads()
+ex("break _start thread %d" % th[2].num)
+st = go("reverse-continue")
+R["start"] = ex("monitor when")
+ex("delete")
+go("stepi")
+R["after"] = ex("monitor when")
+stop_at("middle")
+th = threads()
+ex("break __vx_init_warp thread %d" % th[NT + 2].num)
+go("reverse-continue")
+R["spawned"] = ex("monitor when")
+ex("delete")
+go("stepi")
+R["after2"] = ex("monitor when")
+''', timeout=120)
+        self.assertRegex(R["start"], r"^event 0 of")
+        self.assertRegex(R["after"], r"^event 1 of")
+        self.assertRegex(R["spawned"], r"^event 0 of")
+        self.assertRegex(R["after2"], r"^event 1 of")
+        self.assertIn("warp 0 has no instruction before event 0", out)
+
     def test_watch_local_leaves_scope(self):
         """watch on a local in a lane other than the first: deleted when its frame returns, in that lane"""
         out, R = self.gdb('''
