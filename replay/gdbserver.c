@@ -1017,7 +1017,8 @@ static bool before_spawn(vx_gdbserver *s, uint32_t gw)
     return false;
 }
 
-static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step_lane, bool over)
+static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step_lane,
+                       bool step_over)
 {
     vx_engine_stop st;
     memset(&st, 0, sizeof st);
@@ -1062,7 +1063,7 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
      * there (its pc leaves the breakpoint, and the backward continue that follows runs
      * on).  A warp that runs from reset has none: a plain stop (signal 0), which ends
      * GDB's step over and its command, with a note. */
-    if (over && st.why == VX_WHY_BEGIN && m->step) {
+    if (step_over && st.why == VX_WHY_BEGIN) {
         if (before_spawn(s, m->step_gwarp)) {
             st.why = VX_WHY_STEP;
         } else {
@@ -1073,7 +1074,7 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
                     " has no instruction before event %" PRIu64 "\n",
                     m->step_gwarp, vx_engine_now(s->e));
         }
-    }
+    } /* (forward, the warp's issue at the breakpoint is always there to step) */
     switch (st.why) {
     case VX_WHY_STEP:
     case VX_WHY_BEGIN:
@@ -1232,7 +1233,7 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
     if (step && !step_over) s->pending_int = false;
     bool over = backward && step_over;
     uint64_t from = vx_engine_now(s->e);
-    run_motion(s, &m, lane, over);
+    run_motion(s, &m, lane, step_over);
     if (over && s->last_stop.why == VX_WHY_STEP) {
         s->over_valid = true;
         s->over_from = from;
@@ -1845,16 +1846,22 @@ static void mon_warps(vx_gdbserver *s, text *t, const char *arg)
     }
 }
 
+/* What a warp thread shows without `monitor lane N` (shown_lane). */
+#define LANE_AUTO_TEXT                                                                        \
+    "a warp thread shows the lane of the last stop or step when it is that warp's, else its " \
+    "first active lane"
+
 static void mon_lane(vx_gdbserver *s, text *t, const char *arg)
 {
     uint64_t n;
     if (!arg || !*arg) {
-        if (s->opts.thread_per_warp)
-            tprintf(t, "lane %" PRIu32 " of warp %" PRIu32 " is shown%s\n",
-                    shown_lane(s, s->focus_gw), s->focus_gw,
-                    s->sel_lane < 0 ? " (auto: the lane of the last stop or step, else the "
-                                      "first active lane)"
-                                    : "");
+        if (s->opts.thread_per_warp && s->sel_lane >= 0)
+            tprintf(t,
+                    "every warp thread shows lane %" PRId32 " (monitor lane auto: as stops go)\n",
+                    s->sel_lane);
+        else if (s->opts.thread_per_warp)
+            tprintf(t, "auto: %s (warp %" PRIu32 ", of the last stop, shows lane %" PRIu32 ")\n",
+                    LANE_AUTO_TEXT, s->focus_gw, shown_lane(s, s->focus_gw));
         else
             tprintf(t,
                     "current thread: warp %" PRIu32 " lane %" PRIu32 " (target id Thread %" PRIu64
@@ -1864,7 +1871,7 @@ static void mon_lane(vx_gdbserver *s, text *t, const char *arg)
     }
     if (strcmp(arg, "auto") == 0) {
         s->sel_lane = -1;
-        tprintf(t, "registers follow the first active lane of each warp\n");
+        tprintf(t, "auto: %s\n", LANE_AUTO_TEXT);
         return;
     }
     if (!parse_u64(arg, &n) || n >= s->threads) {
@@ -2037,11 +2044,16 @@ static const struct {
     bool noarg; /* takes no argument: one is an error, not ignored */
 } monitor_cmds[] = {
     {"help", mon_help, false}, /* "help seek" shows the whole list */
-    {"when", mon_when, true},        {"seek", mon_seek, false},
-    {"warps", mon_warps, true},      {"lane", mon_lane, false},
-    {"info", mon_info, false},       {"checkpoint", mon_checkpoint, true},
-    {"restart", mon_restart, false}, {"stats", mon_stats, true},
-    {"config", mon_config, true},    {"console", mon_console, false},
+    {"when", mon_when, true},
+    {"seek", mon_seek, false},
+    {"warps", mon_warps, true},
+    {"lane", mon_lane, false},
+    {"info", mon_info, false},
+    {"checkpoint", mon_checkpoint, true},
+    {"restart", mon_restart, false},
+    {"stats", mon_stats, true},
+    {"config", mon_config, true},
+    {"console", mon_console, false},
     {"thread-breaks", mon_thread_breaks, false},
 };
 

@@ -211,7 +211,11 @@ def _vx_current():
         raise gdb.GdbError("no thread selected")
     tid = th.ptid[1] or th.ptid[2]
     if cfg.get("gdb_thread") == "warp":
-        return tid - 1, int(cfg.get("lane", "0"))
+        # the lane this warp thread shows: its mhartid is (global warp) * threads + lane
+        try:
+            return tid - 1, int(gdb.parse_and_eval("$mhartid")) % nt
+        except gdb.error:
+            return tid - 1, int(cfg.get("lane", "0"))
     return (tid - 1) // nt, (tid - 1) % nt
 
 

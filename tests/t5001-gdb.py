@@ -123,13 +123,14 @@ def prerequisites():
 class GdbCase(unittest.TestCase):
     kernel = "rrtest"
     rec_args = ()
+    srv_args = ()
 
     @classmethod
     def setUpClass(cls):
         cls.src, cls.elf = build_kernel(cls.kernel)
         cls.lines = markers(cls.src)
         cls.trace = rsplib.record(cls.elf, *cls.rec_args)
-        cls.srv = rsplib.Server(cls.trace)
+        cls.srv = rsplib.Server(cls.trace, *cls.srv_args)
 
     @classmethod
     def tearDownClass(cls):
@@ -762,6 +763,27 @@ R["seen"] = seen
         self.assertEqual(len(set(tasks)), len(tasks))      # each lane has its own task
 
 
+class PerWarpTests(GdbCase):
+    srv_args = ("--thread-per-warp",)
+
+    def test_vx_warp_keeps_the_lane_shown(self):
+        """--thread-per-warp: vx-warp W keeps the lane the selected warp thread shows
+        (read from its mhartid), not the lane of the last stop's warp"""
+        out, R = self.gdb('''
+stop_at("leaf if x == 10")
+R["stop"] = [tid() - 1, val("$mhartid") % NT]
+ex("thread 1")
+R["w0"] = [tid() - 1, val("$mhartid") % NT]
+ex("vx-warp 2")
+R["w2"] = [tid() - 1, val("$mhartid") % NT]
+R["lane"] = ex("monitor lane")
+''')
+        self.assertEqual(R["stop"], [1, 2])   # task 10: warp 1, lane 2 (ReverseTests)
+        self.assertEqual(R["w0"], [0, 0])     # warp 0 shows its first active lane
+        self.assertEqual(R["w2"], [2, 0])     # the lane warp 0 showed, not the stop's 2
+        self.assertIn("every warp thread shows lane 0", R["lane"])  # vx-warp picked it
+
+
 class FaultTests(GdbCase):
     kernel = "rrfault"
 
@@ -1164,4 +1186,5 @@ class DivergenceTests(unittest.TestCase):
 
 if __name__ == "__main__":
     prerequisites()
-    vxtest.main(ReverseTests, FaultTests, BacktraceTests, MaskedLaneTests, MiTests, DivergenceTests)
+    vxtest.main(ReverseTests, PerWarpTests, FaultTests, BacktraceTests, MaskedLaneTests, MiTests,
+                DivergenceTests)

@@ -318,7 +318,7 @@ class ThreadPerWarp(unittest.TestCase):
             c.cmds("Hg%x" % tid)
             lane_step = int(c.cmds("p%x" % tid_csr)[:2], 16)
             hits.append((tid, lane_stop, lane_step))
-            self.assertIn("lane %d of warp %d is shown" % (lane_stop, tid - 1), shown)
+            self.assertIn("(warp %d, of the last stop, shows lane %d)" % (tid - 1, lane_stop), shown)
         self.assertEqual(hits[-1], (1, 2, 2))                # body: warp 0 (thread 1), lane 2
         for tid, lane_stop, lane_step in hits:
             self.assertEqual(lane_step, lane_stop)
