@@ -1003,18 +1003,39 @@ static void points_clear(vx_gdbserver *s)
  * Run one motion and answer with a stop reply.  step_gw/step_lane name the
  * stepping thread (for steps) so the stop reports the same thread.
  */
-/* Move back to the issue that spawned warp gw (before it: the warp does not run yet).
- * False, and nothing moved, when the warp has run since the start of history. */
+/* Is warp gw active at position pos (the engine moved there)? */
+static bool active_at(vx_gdbserver *s, uint32_t gw, uint64_t pos, bool *ok)
+{
+    vx_warp_info wi;
+    *ok = vx_engine_seek(s->e, pos) == VX_OK && warp_info(s, gw, &wi);
+    return *ok && wi.active;
+}
+
+/* Move back to the issue that spawned warp gw, which has no issue before now (before
+ * that issue the warp does not run yet; since it, it is active, issuing nothing: a
+ * binary search).  False, and nothing moved, when it is active from the start. */
 static bool before_spawn(vx_gdbserver *s, uint32_t gw)
 {
     const uint64_t from = vx_engine_now(s->e);
-    vx_warp_info wi;
-    for (uint64_t pos = from; pos > 0;) {
-        if (vx_engine_seek(s->e, --pos) != VX_OK) break;
-        if (!warp_info(s, gw, &wi) || !wi.active) return true;
+    uint64_t lo = 0, hi = from; /* inactive at lo, active at hi */
+    bool ok;
+    if (from == 0 || active_at(s, gw, 0, &ok) || !ok) {
+        (void)vx_engine_seek(s->e, from);
+        return false;
     }
-    (void)vx_engine_seek(s->e, from);
-    return false;
+    while (hi - lo > 1) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        const bool act = active_at(s, gw, mid, &ok);
+        if (!ok) {
+            (void)vx_engine_seek(s->e, from);
+            return false;
+        }
+        if (act)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return vx_engine_seek(s->e, lo) == VX_OK;
 }
 
 static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step_lane,

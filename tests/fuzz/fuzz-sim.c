@@ -183,7 +183,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfg.warps = 1 + ((data[0] >> 1) & 3u);
     cfg.threads = 1u << ((data[0] >> 3) & 7u) % 6; /* 1..32 */
     cfg.mem_limit = 16u << 20;
-    cfg.misaligned = (data[0] >> 6) & 1u; /* misaligned loads/stores carried out */
+    /* misaligned loads/stores carried out: step counts 231..255 (data[1] % 33 is the
+     * number of steps either way; data[0]'s bits are all taken) */
+    cfg.misaligned = data[1] >= 231;
     size_t nsteps = data[1] % 33, off = 2;
     if (size < off + 6 * nsteps) return 0;
     const uint8_t *steps = data + off;

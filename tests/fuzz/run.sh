@@ -48,6 +48,9 @@ seqs = [
     ["Z0,80000010,4", "c", "bc", "z0,80000010,4", "bs", "bs", "s"],
     ["Z2,100,4", "c", "bc", "Z3,100,4", "Z4,100,4", "z2,100,4", "qRcmd,7678"],
     ["qXfer:features:read:target.xml:0,fff", "qC", "T2", "P5=01000000", "D"],
+    # vxrr.gdb's thread-specific breakpoint list, then a breakpoint hit
+    ["qRcmd," + "thread-breaks 2:80000010 6:80000014".encode().hex(), "Z0,80000010,4", "c",
+     "qRcmd," + "thread-breaks".encode().hex(), "bc"],
     ["QTFrame:0", "qAttached", "vMustReplyEmpty", "X80000000,0:", "k"],
     # conditions (agent expressions): const 1; reg 10 == 0; *(u32 *)(reg 2) < 5, ext 32
     ["Z0,80000010,4;X3,220127", "c", "Z0,80000010,4;X7,26000a22001327", "bc",
