@@ -1492,6 +1492,13 @@ vx_err vx_engine_seek(vx_engine *e, uint64_t pos)
     return goto_pos(e, pos > e->end ? e->end : pos);
 }
 
+vx_err vx_engine_seek_at_break(vx_engine *e, uint64_t pos)
+{
+    vx_err err = vx_engine_seek(e, pos);
+    if (!err) set_reported(e, e->now, true, false);
+    return err;
+}
+
 /* ---- queries --------------------------------------------------------------------------------------- */
 
 const vx_sim *vx_engine_sim(const vx_engine *e)

@@ -76,6 +76,10 @@ bool vx_engine_next_issue(vx_engine *e, vx_engine_issue *out);
 /* Go to a position (clamped to end). */
 vx_err vx_engine_seek(vx_engine *e, uint64_t pos);
 
+/* The same, the breakpoints of the issue at pos taken as reported there: the next
+ * forward motion does not stop for them again (a resume from a breakpoint stop). */
+vx_err vx_engine_seek_at_break(vx_engine *e, uint64_t pos);
+
 /*
  * What the kernel printed before position upto: the console bytes of the issues
  * before it, read from the trace and assembled into lines as the simulator does

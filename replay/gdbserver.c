@@ -96,12 +96,14 @@ struct vx_gdbserver {
     int32_t sel_lane; /* --thread-per-warp: lane shown for registers (-1: first active) */
     vx_engine_stop last_stop;
     bool have_last_stop;
-    bool stop_sig0; /* the next stop reply is T00: see run_motion */
-    /* GDB's backward step over a breakpoint (z0 at the warp's pc, bs, Z0, bc) undoes,
-     * on one timeline, the issues other warps made since the warp's previous one,
-     * their breakpoint hits too: the bc that follows searches from where the step
-     * began (over_from) when nothing moved since the step ended (at over_to). */
-    bool over_valid;
+    bool last_stop_on_break; /* a step stop on an inserted breakpoint's address */
+    bool stop_sig0;          /* the next stop reply is T00: see run_motion */
+    /* GDB's step over a breakpoint (z0 at the warp's pc, s or bs, Z0, c or bc) runs,
+     * on one timeline, the issues other warps make before the warp's next one (or
+     * undoes those since its previous one), their breakpoint hits too: the continue
+     * that follows searches from where the step (or a chain of them) began
+     * (over_from) when nothing moved since the step ended (at over_to). */
+    bool over_valid, over_dir; /* over_dir: the step over went backward */
     uint64_t over_from, over_to;
     /* a 0x03 that came while stopped: GDB was busy with a stop of its own (a condition
      * it evaluates, a step over) and resumes next; that resume stops at once */
@@ -471,11 +473,17 @@ static void send_stop(vx_gdbserver *s, const vx_engine_stop *st)
     out_send(s);
 }
 
+static bool break_at(const vx_gdbserver *s, uint32_t addr);
+
 static void remember_stop(vx_gdbserver *s, const vx_engine_stop *st)
 {
     s->last_stop = *st;
     s->have_last_stop = true;
     s->g_pick = 0;
+    /* a step that ends on a breakpoint: GDB may step over it next (stepping_over_break) */
+    vx_warp_info wi;
+    s->last_stop_on_break =
+        st->why == VX_WHY_STEP && warp_info(s, st->gwarp, &wi) && break_at(s, wi.pc);
 }
 
 /* ---- argument parsing -------------------------------------------------------------------------- */
@@ -1194,13 +1202,14 @@ static bool break_at(const vx_gdbserver *s, uint32_t addr)
     return false;
 }
 
-/* A backward step of warp gw is GDB stepping over the breakpoint it stopped at: the
- * last stop was that warp's breakpoint hit, and GDB took the breakpoint out. */
+/* A step of warp gw is GDB stepping over the breakpoint it stopped at: the last stop
+ * was that warp's breakpoint hit (or a step that ended on a breakpoint's address), and
+ * GDB took the breakpoint out. */
 static bool stepping_over_break(const vx_gdbserver *s, uint32_t gw)
 {
     vx_warp_info wi;
-    return s->have_last_stop && s->last_stop.why == VX_WHY_BREAK && s->last_stop.gwarp == gw &&
-           warp_info(s, gw, &wi) && !break_at(s, wi.pc);
+    return s->have_last_stop && (s->last_stop.why == VX_WHY_BREAK || s->last_stop_on_break) &&
+           s->last_stop.gwarp == gw && warp_info(s, gw, &wi) && !break_at(s, wi.pc);
 }
 
 static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step_tid, bool others,
@@ -1240,10 +1249,14 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
         s->focus_gw = gw;
         s->focus_lane = lane;
     }
-    if (backward && !step && after_over) {
+    if (!step && after_over && s->over_dir == backward) {
         /* back where the step over began: the hits it passed come first (a failed
-         * seek leaves the search where it is) */
-        (void)vx_engine_seek(s->e, s->over_from);
+         * seek leaves the search where it is); forward, the breakpoint GDB stepped
+         * over is not hit again there */
+        if (backward)
+            (void)vx_engine_seek(s->e, s->over_from);
+        else
+            (void)vx_engine_seek_at_break(s->e, s->over_from);
     }
     /* A 0x03 that came while stopped stops the next continue at once: GDB sent it
      * while busy with a stop of its own (a condition it evaluates) and resumes with a
@@ -1252,11 +1265,14 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
      * (a stopped stub ignores 0x03). */
     const bool step_over = step && stepping_over_break(s, gw);
     if (step && !step_over) s->pending_int = false;
-    bool over = backward && step_over;
-    uint64_t from = vx_engine_now(s->e);
+    /* a step over right after another (GDB steps the warp over the breakpoint at the
+     * next instruction too) extends it: the search goes back to the first one's start */
+    const uint64_t from =
+        step_over && after_over && s->over_dir == backward ? s->over_from : vx_engine_now(s->e);
     run_motion(s, &m, lane, step_over);
-    if (over && s->last_stop.why == VX_WHY_STEP) {
+    if (step_over && s->last_stop.why == VX_WHY_STEP) {
         s->over_valid = true;
+        s->over_dir = backward;
         s->over_from = from;
         s->over_to = vx_engine_now(s->e);
     }

@@ -446,6 +446,40 @@ class StepOver(unittest.TestCase):
         c.close()
         self.assertEqual(got, want)
 
+    def test_forward_step_over_keeps_other_warps_hits(self):
+        """GDB steps a warp over a breakpoint it does not stop at (a thread-specific one
+        for another thread), twice when the step lands on a second breakpoint: the
+        continue that follows still stops at the other warps' hits the steps ran past"""
+        leaf = elf_symbol(self.elf, "leaf")
+        a, b = leaf, leaf + 4
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", self.trace])
+        hits = [(e["index"], e["gwarp"], e["pc"]) for e in map(json.loads, r.stdout.splitlines())
+                if e["pc"] in (a, b)]
+        c = self.srv.client()
+        c.handshake()
+        c.monitor("seek 0")
+        for pc in (a, b):
+            self.assertEqual(c.cmds("Z0,%x,4" % pc), "OK")
+        c.cmds("Hc0")
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+        n = int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))
+        t = int(f["thread"], 16)
+        w = (t - 1) // 4
+        self.assertEqual((n, w, a), hits[0])
+        # GDB: not this thread's breakpoint; step it over a, then over b where it lands
+        for pc in (a, b):
+            self.assertEqual(c.cmds("z0,%x,4" % pc), "OK")
+            rsplib.parse_stop(c.cmd("vCont;s:%x" % t))
+            self.assertEqual(c.cmds("Z0,%x,4" % pc), "OK")
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+        n2 = int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))
+        # the next hit in trace order that is not the stepped warp's own two
+        want = next(h for h in hits[1:] if h[1] != w)
+        self.assertEqual(n2, want[0], "hits %s" % hits[:12])
+        c.send("D")
+        c.reply()
+        c.close()
+
     def test_no_step_over_after_seek(self):
         """a seek between a breakpoint stop and a reverse step of that warp: no step over
         follows, the reverse-continue searches back from where the step ended"""
