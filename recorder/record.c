@@ -380,7 +380,7 @@ static int run_discarding(vxrec_opts *o)
         fprintf(stderr, "%s: %s\n", vxrec_prog, msg);
         return VX_EXIT_USAGE;
     }
-    if (vx_cli_dumps_open(vxrec_prog, &o->run)) {
+    if (vx_cli_dumps_open(vxrec_prog, &o->run, sim)) {
         vx_sim_free(sim);
         return VX_EXIT_USAGE;
     }
@@ -462,7 +462,7 @@ int vxrec_record(vxrec_opts *o)
         goto out;
     }
     /* --dump files: opened (not yet emptied) before the trace is created */
-    if (vx_cli_dumps_open(vxrec_prog, &o->run)) goto out;
+    if (vx_cli_dumps_open(vxrec_prog, &o->run, r.sim)) goto out;
     /* A bad address or a busy port is an input error: no trace is created or replaced. */
     if (o->dm && vx_dmserver_bind(&dso, &dm_fd, msg, sizeof msg)) {
         fprintf(stderr, "%s: %s\n", vxrec_prog, msg);

@@ -297,6 +297,19 @@ class VxsimTests(unittest.TestCase):
         r = self.run_sim("--dump", "0x10:4=" + os.path.join(self.dir, "x"), kernel=k)
         self.assertEqual(r.returncode, 2)
         self.assertIn("not readable", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "x")), "refused before the run")
+        # two dumps into one file, and a dump onto the instruction log: refused
+        r = self.run_sim("--dump", "0x10000:4=" + os.path.join(self.dir, "y"),
+                         "--dump", "0x10004:4=" + os.path.join(self.dir, ".", "y"), kernel=k)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("two --dump options write", r.stderr)
+        r = self.run_sim("--trace-insn=" + os.path.join(self.dir, "t.txt"),
+                         "--dump", "0x10000:4=" + os.path.join(self.dir, ".", "t.txt"), kernel=k)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("is also the output", r.stderr)
+        # a dump to a file that is not a regular one (nothing to empty first)
+        r = self.run_sim("--dump", "0x10000:4=/dev/null", kernel=k)
+        self.assertEqual(r.returncode, 0, r.stderr)
         # a --load larger than guest memory is refused as soon as that much is read
         r = self.run_sim("--mem-limit", "1M", "--load", "/dev/zero@0x10000", kernel=k)
         self.assertEqual(r.returncode, 2)

@@ -134,6 +134,11 @@ class Vxrec(unittest.TestCase):
         r = self.rec(["-q", "-f", "-o", "a.vxt", "--dump=0x10000:4=a.vxt", b])
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("--dump 'a.vxt' is also the output 'a.vxt'", r.stderr)
+        # another spelling of a trace that does not exist yet
+        r = self.rec(["-q", "-o", "new.vxt", "--dump=0x10000:4=./new.vxt", b])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("is also the output", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "new.vxt")))
         with open(os.path.join(self.dir, "a.vxt"), "rb") as f:
             self.assertEqual(f.read(), a_bytes, "the trace is untouched")
         with open(out, "wb") as f:

@@ -478,6 +478,35 @@ bool vx_cli_same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
+/* path made absolute and canonical, also when it does not exist yet (its directory
+ * does): malloc'ed, or NULL. */
+static char *canon_path(const char *path)
+{
+    char *r = realpath(path, NULL);
+    if (r) return r;
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    char *dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+    char *rd = dir ? realpath(dir, NULL) : NULL;
+    free(dir);
+    if (!rd) return NULL;
+    size_t n = strlen(rd) + strlen(base) + 2;
+    r = malloc(n);
+    if (r) snprintf(r, n, "%s%s%s", rd, rd[1] ? "/" : "", base);
+    free(rd);
+    return r;
+}
+
+bool vx_cli_same_output(const char *a, const char *b)
+{
+    if (vx_cli_same_file(a, b) || !strcmp(a, b)) return true;
+    char *ca = canon_path(a), *cb = canon_path(b);
+    bool same = ca && cb && !strcmp(ca, cb);
+    free(ca);
+    free(cb);
+    return same;
+}
+
 const char *vx_cli_run_input(const vx_cli_run *run, const char *kernel, const char *path)
 {
     if (vx_cli_same_file(path, kernel)) return kernel;
@@ -495,16 +524,33 @@ bool vx_cli_dumps_check(const char *prog, const vx_cli_run *run, const char *ker
             fprintf(stderr, "%s: the output '%s' is an input of the run\n", prog, o);
             return false;
         }
-        if (other && (vx_cli_same_file(o, other) || !strcmp(o, other))) {
+        if (other && vx_cli_same_output(o, other)) {
             fprintf(stderr, "%s: --dump '%s' is also the output '%s'\n", prog, o, other);
             return false;
         }
+        for (size_t j = 0; j < i; j++)
+            if (vx_cli_same_output(o, run->dumps[j].file)) {
+                fprintf(stderr, "%s: two --dump options write '%s'\n", prog, o);
+                return false;
+            }
     }
     return true;
 }
 
-int vx_cli_dumps_open(const char *prog, vx_cli_run *run)
+int vx_cli_dumps_open(const char *prog, vx_cli_run *run, vx_sim *s)
 {
+    for (size_t i = 0; i < run->ndumps; i++) {
+        vx_cli_dump *d = &run->dumps[i];
+        /* the memory map decides what is readable, not the run: the first and the last
+         * byte tell (unmapped space lies only below and above the mapped range) */
+        uint8_t b;
+        if (d->len && (vx_sim_mem_read(s, 0, d->addr, &b, 1) ||
+                       vx_sim_mem_read(s, 0, (uint32_t)(d->addr + d->len - 1), &b, 1))) {
+            fprintf(stderr, "%s: --dump '%s': [0x%08x, +%" PRIu64 ") is not readable memory\n",
+                    prog, d->file, d->addr, d->len);
+            return VX_EXIT_USAGE;
+        }
+    }
     for (size_t i = 0; i < run->ndumps; i++) {
         vx_cli_dump *d = &run->dumps[i];
         /* created if need be, but emptied only when written: an old file stays as it
@@ -535,7 +581,11 @@ int vx_cli_dumps_write(const char *prog, vx_cli_run *run, vx_sim *s)
             fprintf(stderr, "%s: --dump '%s': [0x%08x, +%" PRIu64 ") is not readable memory\n",
                     prog, d->file, d->addr, d->len);
         } else {
-            ok = ftruncate(fileno(f), 0) == 0 && fwrite(buf, 1, d->len, f) == d->len;
+            struct stat st;
+            /* emptied now (a regular file: not /dev/stdout, a pipe or a terminal) */
+            ok = (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) ||
+                  ftruncate(fileno(f), 0) == 0) &&
+                 fwrite(buf, 1, d->len, f) == d->len && fflush(f) == 0;
             if (!ok) fprintf(stderr, "%s: cannot write '%s': %s\n", prog, d->file, strerror(errno));
         }
         if (fclose(f) != 0 && ok) {

@@ -141,6 +141,9 @@ void vx_cli_ignore_sigpipe(void);
 
 /* Do paths a and b name one existing file (an output that would overwrite an input)? */
 bool vx_cli_same_file(const char *a, const char *b);
+/* Do two output paths name one file (the same file, or, for files not there yet, the
+ * same canonical path)? */
+bool vx_cli_same_output(const char *a, const char *b);
 
 /* The input of a run (the kernel or a --load file) that path names, or NULL. */
 const char *vx_cli_run_input(const vx_cli_run *run, const char *kernel, const char *path);
@@ -149,9 +152,10 @@ const char *vx_cli_run_input(const vx_cli_run *run, const char *kernel, const ch
  * trace; may be NULL).  Prints what is wrong; false then. */
 bool vx_cli_dumps_check(const char *prog, const vx_cli_run *run, const char *kernel,
                         const char *other);
-/* Open (create, not yet empty) the --dump files before the run, so that an unwritable
- * one is reported before the work.  0, or VX_EXIT_USAGE with a message printed. */
-int vx_cli_dumps_open(const char *prog, vx_cli_run *run);
+/* Before the run: check that every --dump range is readable memory, and open (create,
+ * not yet empty) the files, so that a bad range or an unwritable file is reported
+ * before the work.  0, or VX_EXIT_USAGE with a message printed. */
+int vx_cli_dumps_open(const char *prog, vx_cli_run *run, vx_sim *s);
 /* Write the --dump ranges of memory after the run and close the files.  0, or
  * VX_EXIT_USAGE (an unreadable range, a write error) with messages printed. */
 int vx_cli_dumps_write(const char *prog, vx_cli_run *run, vx_sim *s);

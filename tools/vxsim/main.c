@@ -288,7 +288,7 @@ int main(int argc, char **argv)
         vx_sim_set_observer(s, trace_event, &tr, 0);
     }
 
-    if ((rc = vx_cli_dumps_open(prog, &run))) goto out;
+    if ((rc = vx_cli_dumps_open(prog, &run, s))) goto out;
     vx_stop stop;
     if (dm) {
         vx_dmserver_opts o = {dm_bind ? dm_bind : "127.0.0.1", dm_port, on_listen, NULL};
