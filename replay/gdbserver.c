@@ -281,7 +281,13 @@ static bool warp_alive(const vx_gdbserver *s, uint32_t gw)
 {
     vx_warp_info wi;
     if (gw == s->focus_gw) return true;
-    return warp_info(s, gw, &wi) && wi.active;
+    if (warp_info(s, gw, &wi) && wi.active) return true;
+    /* a warp with a thread-specific breakpoint stays listed while inactive: GDB would
+     * delete the breakpoint with the thread (and GDB 13 crashes listing breakpoints
+     * when the thread goes at the end of history) */
+    for (size_t i = 0; i < s->ntb; i++)
+        if (s->tb[i].gw == gw) return true;
+    return false;
 }
 
 /* Decode a thread id into (warp, lane); false if it names no thread of the platform. */

@@ -212,7 +212,9 @@ def _vx_current():
     tid = th.ptid[1] or th.ptid[2]
     if cfg.get("gdb_thread") == "warp":
         # the lane this warp thread shows: its mhartid is (global warp) * threads + lane
+        # (read afresh: a `monitor lane N` since changed it behind GDB's cache)
         try:
+            gdb.execute("maintenance flush register-cache", to_string=True)
             return tid - 1, int(gdb.parse_and_eval("$mhartid")) % nt
         except gdb.error:
             return tid - 1, int(cfg.get("lane", "0"))
@@ -530,6 +532,11 @@ def _vx_check_conditions(*_):
     when the inferior resumes and before each prompt: GDB decides where a condition is
     evaluated when it inserts the breakpoint, not when it creates it."""
     try:
+        # only conditions are looked at: no listing without one (GDB 13 hits an internal
+        # error listing, as the run starts, a thread-specific breakpoint whose thread
+        # has just gone)
+        if not any(b.is_valid() and b.condition for b in gdb.breakpoints()):
+            return
         out = gdb.execute("info breakpoints", to_string=True)
     except gdb.error:
         return
@@ -586,34 +593,37 @@ def _vx_on_stop(event):
 
 
 _vx_tb_sent = None  # the last `monitor thread-breaks` argument the server took
+_vx_tid_of = {}  # GDB's global thread number -> the server's thread id (never changes)
 
 
-def _vx_thread_breaks(*_):
+def _vx_thread_breaks(event=None, read_threads=True):
     """Tell the server the thread-specific breakpoints (`break LOC thread N`): a warp
     reaches a breakpoint in all its active lanes at once, and the server reports one
     lane; GDB ignores the stop when that is not thread N (and the hit in N is lost).
     With this list the server reports N's lane when it is active.  Sent when the list
-    changes, and at each stop while it is not empty (a new connection starts empty)."""
+    changes, and at each stop while it is not empty (a new connection starts empty).
+    The thread list is read only when a breakpoint is made or changed: GDB deletes a
+    thread's breakpoints while it updates its thread list, and reading the list again
+    from inside that (Inferior.threads) is a recursive internal error."""
     global _vx_tb_sent
     try:
         bps = [b for b in gdb.breakpoints()
-               if b.thread is not None and b.enabled
+               if b.is_valid() and b.thread is not None and b.enabled
                and b.type in (gdb.BP_BREAKPOINT, gdb.BP_HARDWARE_BREAKPOINT)]
         if not bps and not _vx_tb_sent:
-            return  # none, and the server has none: nothing to do (no thread list read)
+            return  # none, and the server has none: nothing to do
         inf = gdb.selected_inferior()
-        by_num = {t.global_num: t for t in inf.threads()} if bps else {}
+        if read_threads and any(b.thread not in _vx_tid_of for b in bps):
+            for t in inf.threads():
+                _vx_tid_of[t.global_num] = t.ptid[1]
         pairs = []
         for b in bps:
-            if b.thread not in by_num:
-                continue
-            tid = by_num[b.thread].ptid[1]
-            for loc in b.locations:
-                if loc.enabled and loc.address is not None:
-                    pairs.append("%x:%x" % (tid, loc.address))
+            if b.thread in _vx_tid_of:
+                for loc in b.locations:
+                    if loc.enabled and loc.address is not None:
+                        pairs.append("%x:%x" % (_vx_tid_of[b.thread], loc.address))
         arg = " ".join(pairs)
-        stopped = bool(_) and isinstance(_[0], gdb.StopEvent)
-        if arg == _vx_tb_sent and not (arg and stopped):
+        if arg == _vx_tb_sent and not (arg and isinstance(event, gdb.StopEvent)):
             return
         if not inf.pid:
             return
@@ -625,8 +635,8 @@ def _vx_thread_breaks(*_):
 
 gdb.events.breakpoint_created.connect(_vx_thread_breaks)
 gdb.events.breakpoint_modified.connect(_vx_thread_breaks)
-gdb.events.breakpoint_deleted.connect(_vx_thread_breaks)
-gdb.events.stop.connect(_vx_thread_breaks)
+gdb.events.breakpoint_deleted.connect(lambda b: _vx_thread_breaks(b, read_threads=False))
+gdb.events.stop.connect(lambda ev: _vx_thread_breaks(ev, read_threads=False))
 gdb.events.stop.connect(_vx_on_stop)
 gdb.events.cont.connect(_vx_check_conditions)
 gdb.events.before_prompt.connect(_vx_check_conditions)

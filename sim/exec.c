@@ -296,18 +296,22 @@ static inline int wptr(vx_sim *s, uint32_t core, uint32_t addr, uint32_t size, u
  * A misaligned access of `size` bytes at addr, carried out byte by byte (the
  * simulator's misaligned mode): 0 when every byte is readable (loads) or writable
  * (stores: the pages are made writable; console bytes are refused, as for any wider
- * store there), else the fault kind of the first byte that is not.
+ * store there), else the fault kind of the first byte that is not, whose address
+ * goes to *bad (an unmapped fault names the byte that is unmapped).
  */
 static int split_check(vx_sim *s, uint32_t core, uint32_t addr, uint32_t size, bool write,
-                       bool *limit, pcache *pc)
+                       bool *limit, pcache *pc, uint32_t *bad)
 {
     for (uint32_t i = 0; i < size; i++) {
         const uint8_t *rp;
         uint8_t *wp;
         int k = write ? wptr(s, core, addr + i, 1, &wp, limit, pc)
                       : rptr(s, core, addr + i, 1, &rp, pc);
-        if (k == MEM_CONSOLE) return VX_FAULT_CONSOLE;
-        if (k) return k;
+        if (k == MEM_CONSOLE) k = VX_FAULT_CONSOLE;
+        if (k) {
+            *bad = k == VX_FAULT_CONSOLE ? addr : addr + i;
+            return k;
+        }
     }
     return 0;
 }
@@ -1042,14 +1046,15 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         vx_lanes bad = 0, split = 0;
         uint32_t baddr = 0;
         LANES({
-            int k = rptr(s, core, pa[t] + imm, fsize, &ptr[t], &pcc);
+            uint32_t at = pa[t] + imm;
+            int k = rptr(s, core, at, fsize, &ptr[t], &pcc);
             if (k == VX_FAULT_MISALIGNED && s->cfg.misaligned) {
                 bool lim_ = false;
-                k = split_check(s, core, pa[t] + imm, fsize, false, &lim_, &pcc);
+                k = split_check(s, core, pa[t] + imm, fsize, false, &lim_, &pcc, &at);
                 if (!k) split |= vx_lanes_bit(t);
             }
             if (VX_UNLIKELY(k)) {
-                if (!bad) fk = k, baddr = pa[t] + imm;
+                if (!bad) fk = k, baddr = at;
                 bad |= vx_lanes_bit(t);
             }
         });
@@ -1172,16 +1177,17 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         vx_lanes split = 0;
         LANES({
             bool lim = false;
-            int k = wptr(s, core, pa[t] + imm, fsize, &ptr[t], &lim, &pcc);
+            uint32_t at = pa[t] + imm;
+            int k = wptr(s, core, at, fsize, &ptr[t], &lim, &pcc);
             if (k == VX_FAULT_MISALIGNED && s->cfg.misaligned) {
-                k = split_check(s, core, pa[t] + imm, fsize, true, &lim, &pcc);
+                k = split_check(s, core, pa[t] + imm, fsize, true, &lim, &pcc, &at);
                 if (!k) split |= vx_lanes_bit(t);
             }
             if (VX_UNLIKELY(k)) {
                 if (k == MEM_CONSOLE) {
                     con = true;
                 } else {
-                    if (!bad) fk = k, baddr = pa[t] + imm, limit = lim;
+                    if (!bad) fk = k, baddr = at, limit = lim;
                     bad |= vx_lanes_bit(t);
                 }
             }

@@ -611,6 +611,16 @@ class Runtime(unittest.TestCase):
         src = os.path.join(self.tmp, "cxxmath.cpp")
         with open(src, "w") as f:
             f.write("#include <math.h>\n#include <vx_spawn.h>\n#include <vx_print.h>\n"
+                    "#include <type_traits>\n"
+                    "template <typename T, typename U> constexpr bool same = std::is_same<T, U>::value;\n"
+                    "static int q;\n"
+                    "static_assert(same<decltype(abs(-1.5f)), float>, \"abs\");\n"
+                    "static_assert(same<decltype(fma(1, 1.0f, 1.0f)), double>, \"fma\");\n"
+                    "static_assert(same<decltype(ldexp(1, 2)), double>, \"ldexp\");\n"
+                    "static_assert(same<decltype(logb(1.0f)), float>, \"logb\");\n"
+                    "static_assert(same<decltype(remquo(1.0f, 2.0f, &q)), float>, \"remquo\");\n"
+                    "static_assert(same<decltype(isgreater(1.0f, 2.0f)), bool>, \"isgreater\");\n"
+                    "static_assert(same<decltype(sqrt(2)), double>, \"sqrt of int\");\n"
                     "float in[8] = {2.0f, 9.0f, 0.25f, 1e-3f, 7.5f, 100.0f, 3.0f, 0.5f};\n"
                     "float out[8];\n"
                     "static void cb(void *)\n{\n    float x = in[blockIdx.x];\n"

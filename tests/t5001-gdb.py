@@ -565,6 +565,26 @@ R["back"] = [val("x"), warp_lane()]
         self.assertEqual(R["fwd"], [14, [1, 2], True])
         self.assertEqual(R["back"], [10, [1, 2]])
 
+    def test_thread_breakpoint_survives_the_end_of_history(self):
+        """break leaf thread N, continue to the end (N's warp has finished), reverse-continue:
+        the breakpoint is still there and stops at N's last hit (GDB deleted it with the
+        thread, or crashed listing it); info breakpoints still lists it"""
+        out, R = self.gdb('''
+stop_at("leaf if x == 10")
+n = gdb.selected_thread()
+ex("break leaf thread %d" % n.num)
+go("continue")
+go("continue")
+R["end"] = ex("monitor when")
+R["info"] = ex("info breakpoints")
+st = go("reverse-continue")
+R["back"] = [val("x"), warp_lane(), st.get("thread") == n.ptid[1]]
+''')
+        self.assertRegex(R["end"], r"end of history")
+        self.assertRegex(R["info"], r"stop only in thread \d+")
+        self.assertEqual(R["back"], [14, [1, 2], True])
+        self.assertNotIn("Thread-specific breakpoint", out.split("@@CMD reverse-continue")[0])
+
     def test_step_over_at_a_warps_first_issue(self):
         """a thread-specific breakpoint GDB steps over, backward, where the warp has no
         earlier instruction (at the very start; at a spawned warp's first issue): the
@@ -777,7 +797,11 @@ R["w0"] = [tid() - 1, val("$mhartid") % NT]
 ex("vx-warp 2")
 R["w2"] = [tid() - 1, val("$mhartid") % NT]
 R["lane"] = ex("monitor lane")
+ex("monitor lane 3")
+ex("vx-warp 1")
+R["w1"] = [tid() - 1, val("$mhartid") % NT]
 ''')
+        self.assertEqual(R["w1"], [1, 3])     # a bare monitor lane 3 before it
         self.assertEqual(R["stop"], [1, 2])   # task 10: warp 1, lane 2 (ReverseTests)
         self.assertEqual(R["w0"], [0, 0])     # warp 0 shows its first active lane
         self.assertEqual(R["w2"], [2, 0])     # the lane warp 0 showed, not the stop's 2

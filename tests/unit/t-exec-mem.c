@@ -227,6 +227,15 @@ static void test_misaligned_mode(void)
        "a misaligned halfword store to the console window faults CONSOLE (byte stores only)");
     vx_sim_free(s);
 
+    /* the fault names the first byte that is unmapped, not the access's address */
+    s = mk_mis(1);
+    st_setx_all(s, 0, 1, 0xFFFF3FFEu);
+    ST_CODE_ARR(s, LW(3, 0, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_UNMAPPED &&
+           st.fault.addr == 0xFFFF4000u, /* 16 KiB of local memory */
+       "a misaligned lw from local memory past its end faults at its first unmapped byte");
+    vx_sim_free(s);
+
     /* atomics are never carried out misaligned */
     s = mk_mis(1);
     st_setx_all(s, 0, 1, ST_DATA + 2);

@@ -9,9 +9,14 @@
 #include_next <math.h>
 
 #if defined(__cplusplus) && !defined(VX_CXX_C_MATH_H)
-#define VX_CXX_C_MATH_H
 #include <cmath>
+/* Only once kernel/include/c++'s <cmath> is complete (this header runs inside it when
+ * <cmath> comes first; a later #include <math.h> then declares the names).  A
+ * toolchain's own <cmath> leaves this to its own math.h. */
+#if defined(VX_CXX_CMATH_DONE)
+#define VX_CXX_C_MATH_H
 
+using std::abs;
 using std::acos;
 using std::acosh;
 using std::asin;
@@ -44,13 +49,18 @@ using std::log;
 using std::log10;
 using std::log1p;
 using std::log2;
+using std::logb;
 using std::modf;
 using std::nearbyint;
 using std::nextafter;
+using std::nexttoward;
 using std::pow;
 using std::remainder;
+using std::remquo;
 using std::rint;
 using std::round;
+using std::scalbln;
+using std::scalbn;
 using std::sin;
 using std::sinh;
 using std::sqrt;
@@ -58,4 +68,5 @@ using std::tan;
 using std::tanh;
 using std::tgamma;
 using std::trunc;
+#endif
 #endif
