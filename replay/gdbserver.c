@@ -17,7 +17,8 @@
  * (VxDebug's numbering), or with --thread-per-warp one per warp, id 1 + gwarp.
  * A thread is listed while its warp is active at the current position; the
  * thread of the last stop is always listed so that GDB keeps a current thread
- * at the end of history, when every warp has finished.  Stepping a thread
+ * at the end of history, when every warp has finished, and so are the warps with
+ * a thread-specific breakpoint (monitor thread-breaks), which GDB would delete.  Stepping a thread
  * steps its whole warp: the lanes of a warp share one PC.
  */
 #include "gdbserver.h"
