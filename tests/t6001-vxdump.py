@@ -777,6 +777,16 @@ class Extract(unittest.TestCase):
         t6kit.record(args[-1], again, args[:-1], expect=7)
         d = t6kit.vxdiff(orig, again)
         self.assertEqual(d.returncode, 0, d.stdout + d.stderr)
+        # the misaligned mode is a run option too (vxdiff tells runs apart by it)
+        mis = os.path.join(D, "mis.vxt")
+        t6kit.record(K["t6-regs"], mis, ["-w", "1", "--allow-misaligned"], expect=7)
+        r = t6kit.vxdump("--extract", os.path.join(D, "xm"), mis)
+        self.assertIn("--allow-misaligned", r.stdout.split())
+        again = os.path.join(D, "again-mis.vxt")
+        args = r.stdout.split()
+        t6kit.record(args[-1], again, args[:-1], expect=7)
+        d = t6kit.vxdiff(mis, again)
+        self.assertEqual(d.returncode, 0, d.stdout + d.stderr)
 
     def test_outputs_never_overwrite_the_trace(self):
         """--timeline and --extract refuse to write over the trace they read; a load named
