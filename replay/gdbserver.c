@@ -1011,6 +1011,9 @@ static void points_clear(vx_gdbserver *s)
     vx_engine_points_clear(s->e);
     zp_clear_all(s);
     s->nwz = 0;
+    free(s->tb);
+    s->tb = NULL;
+    s->ntb = 0;
     update_filter(s);
 }
 

@@ -651,6 +651,36 @@ class RspTests(unittest.TestCase):
             err = srv.stop()
         self.assertRegex(err, r"client 127\.0\.0\.1:\d+ turned away: 127\.0\.0\.1:\d+ is connected")
 
+    def test_thread_breaks_keep_a_warp_listed_for_one_session(self):
+        """monitor thread-breaks: a warp named there stays in the thread list while it is
+        inactive (GDB keeps the breakpoint); the next session starts without the list"""
+        def threads(c):
+            ids, r = [], c.cmds("qfThreadInfo")
+            while r.startswith("m"):
+                ids += [int(t, 16) for t in r[1:].split(",")]
+                r = c.cmds("qsThreadInfo")
+            return ids
+        srv = Server(self.trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            c.monitor("seek 0")
+            self.assertNotIn(5, threads(c))            # warp 1 is not spawned at the start
+            out = c.monitor("thread-breaks 5:80000000")[1]
+            self.assertIn("1 thread-specific breakpoint location", out)
+            self.assertIn(5, threads(c))
+            self.assertIn("usage", c.monitor("thread-breaks 5")[1])
+            c.send("D")
+            c.reply()
+            c.close()
+            time.sleep(0.2)
+            c = srv.client()
+            c.handshake()
+            self.assertNotIn(5, threads(c))
+            c.close()
+        finally:
+            srv.stop()
+
     def test_reconnect_at_once(self):
         """a client that drops its connection and connects again at once is served (its
         hang-up ends the old session; the new connection is not taken for a second client)"""
