@@ -153,6 +153,10 @@ struct vx_engine {
      */
     uint64_t rep_issue;
     bool rep_skip_bp, rep_skip_wp;
+    /* and, for the next motion only, the breakpoints of warp over_gw at issues
+     * [over_lo, over_hi): those GDB stepped that warp over (vx_engine_seek_over) */
+    uint32_t over_gw;
+    uint64_t over_lo, over_hi;
 
     /*
      * Forward steps not yet undone: (from, to, warp).  A reverse step of that warp
@@ -1015,10 +1019,12 @@ static bool poll_tick(vx_engine *e, uint64_t work)
     return e->interrupted;
 }
 
-/* Is a breakpoint / watchpoint hit at issue t the one reported last (not to report again)? */
-static inline bool rep_bp(const vx_engine *e, uint64_t t)
+/* Is a breakpoint hit at issue t (of warp gw) one reported or stepped over already (not
+ * to report again)? */
+static inline bool rep_bp(const vx_engine *e, uint64_t t, uint32_t gw)
 {
-    return t == e->rep_issue && e->rep_skip_bp;
+    return (t == e->rep_issue && e->rep_skip_bp) ||
+           (gw == e->over_gw && t >= e->over_lo && t < e->over_hi);
 }
 
 static inline bool rep_wp(const vx_engine *e, uint64_t t)
@@ -1031,6 +1037,8 @@ static void set_reported(vx_engine *e, uint64_t t, bool bp, bool wp)
     e->rep_issue = t;
     e->rep_skip_bp = bp;
     e->rep_skip_wp = wp;
+    e->over_gw = VX_ENGINE_ANY_WARP; /* (no warp has that id) */
+    e->over_lo = e->over_hi = 0;
 }
 
 /* ---- forward motion --------------------------------------------------------------------------------- */
@@ -1086,7 +1094,7 @@ static vx_err run_forward(vx_engine *e, const vx_engine_motion *m, vx_engine_sto
         const bool skip_wp = rep_wp(e, e->now);
         if (eligible) {
             /* A breakpoint on the stepping warp's own instruction is what GDB steps over. */
-            if (!own && !rep_bp(e, e->now) && bp_hit_at(e, ni.pc, gw, ni.flags) &&
+            if (!own && !rep_bp(e, e->now, gw) && bp_hit_at(e, ni.pc, gw, ni.flags) &&
                 bp_cond(e, gw, ni.pc)) {
                 break_stop_at(e, gw, 0, st);
                 return VX_OK;
@@ -1193,7 +1201,7 @@ static vx_err scan_range(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
             c->pos = t + 1;
             c->issue = t;
             c->stop = ws;
-        } else if (!rep_bp(e, t) && bp_hit(e, ev)) {
+        } else if (!rep_bp(e, t, gw) && bp_hit(e, ev)) {
             c->found = true;
             c->pos = t;
             c->issue = t;
@@ -1268,7 +1276,7 @@ static vx_err sim_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
         vx_engine_stop ws;
         memset(&ws, 0, sizeof ws);
         bool whit = mine && !skip_wp && ni.ev && write_hit(e, ni.ev, &ws);
-        bool bhit = mine && !m->step && !rep_bp(e, t) && bp_hit_at(e, ni.pc, gw, ni.flags) &&
+        bool bhit = mine && !m->step && !rep_bp(e, t, gw) && bp_hit_at(e, ni.pc, gw, ni.flags) &&
                     bp_cond(e, gw, ni.pc);
         vx_engine_stop bs;
         if (bhit) break_stop_at(e, gw, 0, &bs);
@@ -1492,11 +1500,14 @@ vx_err vx_engine_seek(vx_engine *e, uint64_t pos)
     return goto_pos(e, pos > e->end ? e->end : pos);
 }
 
-vx_err vx_engine_seek_at_break(vx_engine *e, uint64_t pos)
+vx_err vx_engine_seek_over(vx_engine *e, uint64_t pos, uint64_t lo, uint64_t hi, uint32_t gwarp)
 {
     vx_err err = vx_engine_seek(e, pos);
-    if (!err) set_reported(e, e->now, true, false);
-    return err;
+    if (err) return err;
+    e->over_gw = gwarp;
+    e->over_lo = lo;
+    e->over_hi = hi;
+    return VX_OK;
 }
 
 /* ---- queries --------------------------------------------------------------------------------------- */

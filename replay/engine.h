@@ -76,9 +76,10 @@ bool vx_engine_next_issue(vx_engine *e, vx_engine_issue *out);
 /* Go to a position (clamped to end). */
 vx_err vx_engine_seek(vx_engine *e, uint64_t pos);
 
-/* The same, the breakpoints of the issue at pos taken as reported there: the next
- * forward motion does not stop for them again (a resume from a breakpoint stop). */
-vx_err vx_engine_seek_at_break(vx_engine *e, uint64_t pos);
+/* The same, for the motion that follows a step over breakpoints (GDB's, one or a
+ * chain): the breakpoints of warp gwarp's issues in [lo, hi), which that step ran over,
+ * are not stopped at again by the next motion (in either direction). */
+vx_err vx_engine_seek_over(vx_engine *e, uint64_t pos, uint64_t lo, uint64_t hi, uint32_t gwarp);
 
 /*
  * What the kernel printed before position upto: the console bytes of the issues

@@ -105,6 +105,7 @@ struct vx_gdbserver {
      * that follows searches from where the step (or a chain of them) began
      * (over_from) when nothing moved since the step ended (at over_to). */
     bool over_valid, over_dir; /* over_dir: the step over went backward */
+    uint32_t over_gw;          /* the warp stepped over */
     uint64_t over_from, over_to;
     /* a 0x03 that came while stopped: GDB was busy with a stop of its own (a condition
      * it evaluates, a step over) and resumes next; that resume stops at once */
@@ -1261,12 +1262,11 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
     }
     if (!step && after_over && s->over_dir == backward) {
         /* back where the step over began: the hits it passed come first (a failed
-         * seek leaves the search where it is); forward, the breakpoint GDB stepped
-         * over is not hit again there */
-        if (backward)
-            (void)vx_engine_seek(s->e, s->over_from);
-        else
-            (void)vx_engine_seek_at_break(s->e, s->over_from);
+         * seek leaves the search where it is), but not the stepped warp's own: GDB
+         * stepped it over those (also in a chain, where it showed the one between) */
+        const uint64_t lo = backward ? s->over_to : s->over_from,
+                       hi = backward ? s->over_from : s->over_to;
+        (void)vx_engine_seek_over(s->e, s->over_from, lo, hi, s->over_gw);
     }
     /* A 0x03 that came while stopped stops the next continue at once: GDB sent it
      * while busy with a stop of its own (a condition it evaluates) and resumes with a
@@ -1283,6 +1283,7 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
     if (step_over && s->last_stop.why == VX_WHY_STEP) {
         s->over_valid = true;
         s->over_dir = backward;
+        s->over_gw = gw;
         s->over_from = from;
         s->over_to = vx_engine_now(s->e);
     }

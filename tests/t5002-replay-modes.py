@@ -480,6 +480,43 @@ class StepOver(unittest.TestCase):
         c.reply()
         c.close()
 
+    def test_chained_step_over_does_not_repeat_hits(self):
+        """a chain of GDB's step overs (the step from one breakpoint lands on the next,
+        which GDB steps over too) is not stopped at again by the continue after it, in
+        either direction: _start runs once, so both continues reach the edge"""
+        a = elf_symbol(self.elf, "_start") + 4
+        b = a + 4
+        c = self.srv.client()
+        c.handshake()
+        c.monitor("seek 0")
+        for pc in (a, b):
+            self.assertEqual(c.cmds("Z0,%x,4" % pc), "OK")
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+        self.assertEqual(rsplib.le32(f["20"]), a)
+        t = int(f["thread"], 16)
+        for pc in (a, b):
+            self.assertEqual(c.cmds("z0,%x,4" % pc), "OK")
+            rsplib.parse_stop(c.cmd("vCont;s:%x" % t))
+            self.assertEqual(c.cmds("Z0,%x,4" % pc), "OK")
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+        self.assertEqual(f.get("replaylog"), "end", f)
+        # backward: from just after b, the hit at b, then GDB steps back over b and a
+        c.monitor("seek 10")
+        c.cmds("Hc0")
+        sig, f = rsplib.parse_stop(c.cmd("bc"))
+        self.assertEqual(rsplib.le32(f["20"]), b)
+        for pc in (b, a):
+            self.assertEqual(c.cmds("z0,%x,4" % pc), "OK")
+            c.cmds("Hc%x" % t)
+            rsplib.parse_stop(c.cmd("bs"))
+            self.assertEqual(c.cmds("Z0,%x,4" % pc), "OK")
+        c.cmds("Hc0")
+        sig, f = rsplib.parse_stop(c.cmd("bc"))
+        self.assertEqual(f.get("replaylog"), "begin", f)
+        c.send("D")
+        c.reply()
+        c.close()
+
     def test_no_step_over_after_seek(self):
         """a seek between a breakpoint stop and a reverse step of that warp: no step over
         follows, the reverse-continue searches back from where the step ended"""
