@@ -1260,7 +1260,8 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
         s->focus_gw = gw;
         s->focus_lane = lane;
     }
-    if (!step && after_over && s->over_dir == backward) {
+    /* (not when a pending interrupt stops this motion at once: it stops where it is) */
+    if (!step && after_over && s->over_dir == backward && !s->pending_int) {
         /* back where the step over began: the hits it passed come first (a failed
          * seek leaves the search where it is), but not the stepped warp's own: GDB
          * stepped it over those (also in a chain, where it showed the one between) */

@@ -630,8 +630,10 @@ class Interrupts(unittest.TestCase):
         sig, f = rsplib.parse_stop(c.cmd("vCont;s:%s" % f["thread"]))
         self.assertEqual(sig, 5)
         self.assertEqual(c.cmds("Z0,%x,4" % pc), "OK")
+        stepped = c.monitor("when")[1]
         sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
         self.assertEqual(sig, 2)
+        self.assertEqual(c.monitor("when")[1], stepped, "the stop is where the step ended")
         c.send("D")
         c.reply()
         c.close()
