@@ -1429,18 +1429,24 @@ static void undo_push(vx_engine *e, uint64_t from, uint64_t to, uint32_t gw, uin
  * issue t counts: a recorded write to a write or access watchpoint, or any read
  * watchpoint (reads are not recorded).  True when unsure.
  */
-static bool undo_hits_watch(vx_engine *e, uint64_t t)
+/* Would undoing issues [lo, hi) pass a watchpoint (a write one in their recorded
+ * writes; any read one, which the trace cannot rule out)?  A forward lane step can run
+ * several issues: other lanes' writes among them count too. */
+static bool undo_hits_watch(vx_engine *e, uint64_t lo, uint64_t hi)
 {
     if (!e->nwp) return false;
     if (e->nread_wp) return true;
     const vx_event *ev;
-    if (vx_trace_reader_seek(e->sr, t)) return true;
-    do {
-        if (vx_trace_reader_next(e->sr, &ev)) return true;
-    } while (ev->kind != VX_EV_ISSUE);
-    vx_engine_stop ws;
-    memset(&ws, 0, sizeof ws);
-    return ev->index != t || write_hit(e, ev, &ws);
+    if (vx_trace_reader_seek(e->sr, lo)) return true;
+    for (uint64_t t = lo; t < hi; t++) {
+        do {
+            if (vx_trace_reader_next(e->sr, &ev)) return true;
+        } while (ev->kind != VX_EV_ISSUE);
+        vx_engine_stop ws;
+        memset(&ws, 0, sizeof ws);
+        if (ev->index != t || write_hit(e, ev, &ws)) return true;
+    }
+    return false;
 }
 
 vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *st)
@@ -1453,7 +1459,7 @@ vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop 
     struct undo *top = e->nundo ? &e->undo[e->nundo - 1] : NULL;
     const uint32_t lane = m->lane_step ? m->step_lane : VX_ENGINE_ANY_WARP;
     if (m->backward && m->step && top && top->to == e->now && top->gwarp == m->step_gwarp &&
-        top->lane == lane && !undo_hits_watch(e, top->to - 1)) {
+        top->lane == lane && !undo_hits_watch(e, top->from, top->to)) {
         /* Undo a forward step of this warp: back to exactly where it started. */
         uint64_t from = top->from;
         e->nundo--;

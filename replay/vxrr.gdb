@@ -426,9 +426,9 @@ class _VxLanes:
         tid = self.th.ptid[1] or self.th.ptid[2]
         self.gw, self.lane = (tid - 1, None) if self.per_warp else divmod(tid - 1, self.nt)
         if self.per_warp:
-            m = re.match(r"lane (\d+) of warp \d+ is shown( \(auto)?",
+            m = re.match(r"every warp thread shows lane (\d+)",
                          gdb.execute("monitor lane", to_string=True))
-            self.restore = "auto" if m is None or m.group(2) else m.group(1)
+            self.restore = m.group(1) if m else "auto"
         return self
 
     def select(self, l):
@@ -445,8 +445,15 @@ class _VxLanes:
     def __exit__(self, *exc):
         if self.per_warp:
             gdb.execute("monitor lane " + self.restore, to_string=True)
-            gdb.execute("maintenance flush register-cache", to_string=True)
         self.th.switch()
+        # read the thread's registers again, so that GDB names it to the server (Hg):
+        # the server takes the thread GDB last named as the selected one when a resume
+        # names none (a reverse-continue), not the last lane visited here
+        gdb.execute("maintenance flush register-cache", to_string=True)
+        try:
+            gdb.parse_and_eval("$pc").fetch_lazy()
+        except gdb.error:
+            pass
         return False
 
 

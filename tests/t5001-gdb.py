@@ -585,6 +585,22 @@ R["back"] = [val("x"), warp_lane(), st.get("thread") == n.ptid[1]]
         self.assertEqual(R["back"], [14, [1, 2], True])
         self.assertNotIn("Thread-specific breakpoint", out.split("@@CMD reverse-continue")[0])
 
+    def test_vx_print_keeps_the_selected_lane(self):
+        """vx-print visits every lane of the warp and comes back: a reverse-continue after
+        it still reports the selected lane (not the last one vx-print read)"""
+        out, R = self.gdb('''
+ex("monitor seek 0")
+ex("break middle")
+go("continue")
+go("continue")
+R["start"] = warp_lane()
+ex("vx-print x")
+go("reverse-continue")
+R["back"] = warp_lane()
+''')
+        self.assertEqual(R["start"][1], 0)
+        self.assertEqual(R["back"][1], 0, "lane 0 takes part in every warp's hits at middle")
+
     def test_step_over_at_a_warps_first_issue(self):
         """a thread-specific breakpoint GDB steps over, backward, where the warp has no
         earlier instruction (at the very start; at a spawned warp's first issue): the

@@ -358,6 +358,49 @@ class ThreadPerWarp(unittest.TestCase):
 
 
 class LaneSteps(unittest.TestCase):
+    def test_reverse_step_does_not_undo_another_lanes_watched_write(self):
+        """a lane step of a lane the warp has not enabled yet runs the other lanes' issues;
+        its reverse step must not undo a watched write among them silently: it undid the
+        whole step, and GDB, keeping the written value, later missed the write.  With a
+        watchpoint there, the reverse step is a real one (the lane's last issue)"""
+        trace = rsplib.record(build("rrtest"), "-w", "2", "-t", "4")
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", trace])
+        evs = [e for e in map(json.loads, r.stdout.splitlines()) if e["type"] == "issue"]
+        # warp 0 writing with lane 0 alone (lane 1 not enabled yet), and lane 1's first
+        # issue after it
+        w = next(e for e in evs if e["gwarp"] == 0 and int(e["tmask"], 16) == 1 and e["mem"])
+        first1 = next(e["index"] for e in evs if e["gwarp"] == 0 and e["index"] > w["index"]
+                      and int(e["tmask"], 16) & 2)
+        addr = w["mem"][0]["addr"]
+        srv = rsplib.Server(trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            c.monitor("seek %d" % w["index"])
+            tid = 2  # warp 0, lane 1
+            self.assertEqual(c.cmds("Z2,%x,4" % addr), "OK")
+            sig, f = rsplib.parse_stop(c.cmd("vCont;s:%x" % tid))
+            self.assertIn("watch", f)                          # before lane 0's write
+            self.assertEqual(c.cmds("z2,%x,4" % addr), "OK")   # GDB steps over the access
+            rsplib.parse_stop(c.cmd("vCont;s:%x" % tid))
+            self.assertEqual(c.cmds("Z2,%x,4" % addr), "OK")
+            n = int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))
+            self.assertEqual(n, first1 + 1)                    # lane 1 ran its first issue
+            written = c.cmds("m%x,4" % addr)
+            c.cmds("Hc%x" % tid)
+            # back over lane 1's one issue only: the write before it stays (the undo of
+            # the whole step went back before it, silently)
+            sig, f = rsplib.parse_stop(c.cmd("bs"))
+            self.assertNotIn("watch", f)
+            n = int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))
+            self.assertEqual(n, first1)
+            self.assertEqual(c.cmds("m%x,4" % addr), written)
+            c.send("D")
+            c.reply()
+            c.close()
+        finally:
+            srv.stop()
+
     def test_random_lane_steps_against_the_recorded_masks(self):
         """from random positions, a step of a random (warp, lane) thread ends right after the
         warp's next issue that lane takes part in, and a reverse step at the warp's last such
