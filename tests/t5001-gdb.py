@@ -816,7 +816,10 @@ R["lane"] = ex("monitor lane")
 ex("monitor lane 3")
 ex("vx-warp 1")
 R["w1"] = [tid() - 1, val("$mhartid") % NT]
+ex("vx-print $pc")
+R["after_print"] = ex("monitor lane")
 ''')
+        self.assertIn("every warp thread shows lane 3", R["after_print"])  # kept
         self.assertEqual(R["w1"], [1, 3])     # a bare monitor lane 3 before it
         self.assertEqual(R["stop"], [1, 2])   # task 10: warp 1, lane 2 (ReverseTests)
         self.assertEqual(R["w0"], [0, 0])     # warp 0 shows its first active lane
