@@ -81,6 +81,7 @@ struct rec {
     size_t kf_npages, kf_bytes, kf_alloc; /* pages, their bytes, the buffer's size */
     bool progress;
     double t0, last_print;
+    double cpu0; /* this thread's CPU seconds at t0 */
     bool progress_shown;
 };
 
@@ -525,6 +526,7 @@ int vxrec_record(vxrec_opts *o)
     const long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     bool thread = o->writer_thread > 0 || (o->writer_thread < 0 && ncpu >= 2);
     bool cthread = o->compress_thread > 0 || (o->compress_thread < 0 && ncpu >= 3);
+    const double wall0 = vxrec_now(); /* --timing: the writer thread starts here */
     e = vx_trace_writer_header_check(r.w, &h);
     if (!e && thread && vxrec_pipe_start(&r.pipe, r.w, &h, cfg->threads, cthread) != VX_OK)
         r.pipe = NULL; /* no thread: encode in this one */
@@ -545,7 +547,8 @@ int vxrec_record(vxrec_opts *o)
     if (r.keyframes) take_keyframe(&r, true); /* keyframe 0: the state after loading */
     r.progress = !o->quiet && isatty(STDERR_FILENO);
     r.t0 = vxrec_now();
-    r.last_print = r.t0 - 1.0; /* the first slice boundary draws the progress line */
+    r.cpu0 = vxrec_thread_cpu(); /* --timing: this thread's CPU from the run on */
+    r.last_print = r.t0 - 1.0;   /* the first slice boundary draws the progress line */
 
     /* A debugging session may wait long for its first events, and a recorder killed in
      * the meantime must leave a readable trace: the header on disk first. */
@@ -623,7 +626,7 @@ int vxrec_record(vxrec_opts *o)
     }
     if (!o->quiet) summary(&r, o->kernel);
     if (o->timing) {
-        double wall = vxrec_now() - r.t0, cpu = vxrec_thread_cpu();
+        double wall = vxrec_now() - wall0, cpu = vxrec_thread_cpu() - r.cpu0;
         if (times.compressor)
             snprintf(cbuf, sizeof cbuf, "; a compressor thread %.3f s CPU, %" PRIu64 " chunks",
                      times.compressor_cpu, times.compressor_chunks);

@@ -285,6 +285,14 @@ class VxsimTests(unittest.TestCase):
         with open(out2, "rb") as f:
             self.assertEqual(f.read(), struct.pack("<I", 0x07060505))
 
+    def test_source_file_is_not_run(self):
+        """a C file given as the kernel: refused with a hint (it ran as raw code, faulted)"""
+        src = self.write("k.c", b"#include <vx_print.h>\nint main(void) { return 0; }\n")
+        r = self.run_sim(kernel=src)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("is text, not a kernel image", r.stderr)
+        self.assertIn("build it with vxcc", r.stderr)
+
     def test_load_errors(self):
         k = self.write("k.elf", prog_elf([tmc(0)]))
         data = self.write("d.bin", b"abcd")

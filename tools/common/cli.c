@@ -314,6 +314,23 @@ void vx_cli_loaded_release(vx_cli_loaded *l)
     memset(l, 0, sizeof *l);
 }
 
+/* Text (source, a script), not code: its first bytes (up to 256) all printable ASCII,
+ * tabs or newlines, with at least one newline.  No RISC-V program starts so (its first
+ * words would have to be made of such bytes only). */
+static bool looks_like_text(const uint8_t *b, size_t len)
+{
+    size_t n = len < 256 ? len : 256;
+    bool nl = false;
+    if (n < 16) return false;
+    for (size_t i = 0; i < n; i++) {
+        if (b[i] == '\n')
+            nl = true;
+        else if (b[i] != '\t' && b[i] != '\r' && (b[i] < 0x20 || b[i] > 0x7e))
+            return false;
+    }
+    return nl;
+}
+
 vx_err vx_cli_setup(const vx_cli_run *o, const char *kernel, vx_sim **out, vx_cli_loaded *loaded,
                     char *msg, size_t cap)
 {
@@ -337,6 +354,15 @@ vx_err vx_cli_setup(const vx_cli_run *o, const char *kernel, vx_sim **out, vx_cl
     if (err) goto fail;
     l->kernel.path = strdup(kernel);
     l->kind = vx_image_detect(kernel, l->kernel.data, l->kernel.len);
+    if (l->kind == VX_IMAGE_BIN && looks_like_text(l->kernel.data, l->kernel.len)) {
+        /* a source file given by mistake would run as raw code and fault at once */
+        snprintf(msg, cap,
+                 "'%s' is text, not a kernel image (ELF, Vortex .vxbin or raw binary): "
+                 "build it with vxcc first",
+                 kernel);
+        err = VX_ERR_FORMAT;
+        goto fail;
+    }
     err = vx_sim_load_image(s, kernel, l->kind, l->kernel.data, l->kernel.len, &l->kernel.addr);
     if (err) {
         snprintf(msg, cap, "cannot load kernel '%s': %s", kernel, vx_sim_errmsg(s));
