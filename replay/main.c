@@ -261,6 +261,9 @@ int main(int argc, char **argv)
     if (use_stdio) {
         fprintf(stderr, "%s: serving '%s' (%" PRIu64 " issues%s) on stdin/stdout\n", prog, trace,
                 issues, last);
+        if (elf_path[0])
+            fprintf(stderr, "%s: the kernel's ELF is in '%s' (in gdb: file %s)\n", prog, elf_path,
+                    elf_path);
         vx_net_session(srv, 0, 1);
         vx_gdbserver_free(srv);
         vx_engine_free(eng);

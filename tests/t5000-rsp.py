@@ -763,6 +763,13 @@ class CommandLineTests(unittest.TestCase):
         self.assertIn("is the trace itself", r.stderr)
         with open(t, "rb") as f:
             self.assertEqual(f.read(), data)
+        # elsewhere: written, and the user is told where (gdb starts vxreplay itself)
+        elf = os.path.join(d, "k.elf")
+        r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", "--extract-elf", elf, t], input="")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("the kernel's ELF is in '%s' (in gdb: file %s)" % (elf, elf), r.stderr)
+        with open(elf, "rb") as f:
+            self.assertEqual(f.read(4), b"\x7fELF")
 
     def test_not_a_trace(self):
         """a file that is not a trace: exit status 2"""
