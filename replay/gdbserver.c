@@ -1747,6 +1747,8 @@ static void mon_help(vx_gdbserver *s, text *t, const char *arg)
                "  stats              replay statistics (checkpoints, memory, issues replayed)\n"
                "  config             platform shape and thread numbering (for scripts)\n"
                "  console [N|all]    the last N (20) lines the kernel printed before now\n"
+               "  mem CORE ADDR [LEN]  memory as core CORE sees it (its local memory too, also\n"
+               "                     when no thread of the core is listed)\n"
                "  thread-breaks [TID:ADDR ...]  GDB's thread-specific breakpoints (hex), set\n"
                "                     by vxrr.gdb: a warp stopping at ADDR reports thread TID\n"
                "                     when that lane is active (no argument: none)\n"
@@ -2040,6 +2042,49 @@ static void mon_config(vx_gdbserver *s, text *t, const char *arg)
             vx_engine_end(s->e), vx_gdbserver_tid(s, s->focus_gw, shown_lane(s, s->focus_gw)));
 }
 
+/* monitor mem CORE ADDR [LEN]: memory as core CORE sees it (its local memory at
+ * 0xFFFF0000...), also when no thread of that core is listed (GDB's own reads take the
+ * selected thread's core). */
+static void mon_mem(vx_gdbserver *s, text *t, const char *arg)
+{
+    unsigned long long core = 0, addr = 0, len = 64;
+    char *e = NULL;
+    const char *p = arg ? arg : "";
+    core = strtoull(p, &e, 0);
+    bool ok = e != p;
+    if (ok) {
+        p = e;
+        addr = strtoull(p, &e, 0);
+        ok = e != p && addr <= 0xffffffffull;
+    }
+    if (ok) {
+        p = e;
+        while (*p == ' ')
+            p++;
+        if (*p) {
+            len = strtoull(p, &e, 0);
+            ok = e != p && !*e && len >= 1 && len <= 4096;
+        }
+    }
+    const uint32_t ncores = s->cfg->clusters * s->cfg->cores;
+    if (!ok || core >= ncores) {
+        tprintf(t,
+                "usage: monitor mem CORE ADDR [LEN]: LEN (1..4096, default 64) bytes at ADDR as "
+                "core CORE (0..%" PRIu32 ") sees them\n",
+                ncores - 1);
+        return;
+    }
+    uint8_t buf[4096];
+    size_t got = read_mem(s, (uint32_t)core, addr, buf, (size_t)len);
+    for (size_t i = 0; i < got; i += 16) {
+        tprintf(t, "0x%08llx:", (unsigned long long)(addr + i));
+        for (size_t j = i; j < got && j < i + 16; j++)
+            tprintf(t, " %02x", buf[j]);
+        tprintf(t, "\n");
+    }
+    if (got < len) tprintf(t, "0x%08llx: not mapped\n", (unsigned long long)(addr + got));
+}
+
 static void mon_thread_breaks(vx_gdbserver *s, text *t, const char *arg)
 {
     size_t n = 0, cap = 0;
@@ -2104,6 +2149,7 @@ static const struct {
     {"config", mon_config, true},
     {"console", mon_console, false},
     {"thread-breaks", mon_thread_breaks, false},
+    {"mem", mon_mem, false},
 };
 
 static void h_rcmd(vx_gdbserver *s, const args *a)

@@ -651,6 +651,36 @@ class RspTests(unittest.TestCase):
             err = srv.stop()
         self.assertRegex(err, r"client 127\.0\.0\.1:\d+ turned away: 127\.0\.0\.1:\d+ is connected")
 
+    def test_monitor_mem_of_any_core(self):
+        """monitor mem CORE ADDR [LEN]: memory as that core sees it, its local memory too,
+        at the end of history where no thread of it is listed; the expected bytes are the
+        last writes vxdump --json records for that core's local memory"""
+        trace = record("reduce", "-c", "2")
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", trace])
+        mem = {}
+        for e in map(json.loads, r.stdout.splitlines()):
+            for w in e["mem"]:
+                if w["addr"] >= 0xFFFF0000 and e["core"] == 1:
+                    for i in range(w["size"]):
+                        mem[w["addr"] + i] = (w["value"] >> (8 * i)) & 0xFF
+        self.assertTrue(mem, "reduce writes local memory on core 1")
+        base = min(mem)
+        want = [mem.get(base + i, 0) for i in range(32)]
+        srv = Server(trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            sig, f = parse_stop(c.cmd("vCont;c"))
+            self.assertEqual(f.get("replaylog"), "end")
+            out = c.monitor("mem 1 0x%x 32" % base)[1]
+            got = [int(b, 16) for line in out.splitlines() for b in line.split(":")[1].split()]
+            self.assertEqual(got, want)
+            self.assertIn("usage", c.monitor("mem 2 0x%x" % base)[1])    # no core 2
+            self.assertIn("not mapped", c.monitor("mem 0 0xfffffff0 32")[1])
+            c.close()
+        finally:
+            srv.stop()
+
     def test_thread_breaks_keep_a_warp_listed_for_one_session(self):
         """monitor thread-breaks: a warp named there stays in the thread list while it is
         inactive (GDB keeps the breakpoint); the next session starts without the list"""
