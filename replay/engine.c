@@ -1092,21 +1092,22 @@ static vx_err run_forward(vx_engine *e, const vx_engine_motion *m, vx_engine_sto
         bool eligible = m->step ? (warp_own || m->others)
                                 : (m->only_gwarp == VX_ENGINE_ANY_WARP || gw == m->only_gwarp);
         const bool skip_wp = rep_wp(e, e->now);
-        if (eligible) {
-            /* A breakpoint on the stepping warp's own instruction is what GDB steps over. */
-            if (!own && !rep_bp(e, e->now, gw) && bp_hit_at(e, ni.pc, gw, ni.flags) &&
-                bp_cond(e, gw, ni.pc)) {
-                break_stop_at(e, gw, 0, st);
-                return VX_OK;
-            }
-            memset(st, 0, sizeof *st);
-            if (!skip_wp && ni.ev && write_hit(e, ni.ev, st)) return VX_OK;
+        /* A breakpoint on the stepping warp's own instruction is what GDB steps over. */
+        if (eligible && !own && !rep_bp(e, e->now, gw) && bp_hit_at(e, ni.pc, gw, ni.flags) &&
+            bp_cond(e, gw, ni.pc)) {
+            break_stop_at(e, gw, 0, st);
+            return VX_OK;
         }
+        /* Watchpoints stop any motion at any warp's access: a step or a locked continue
+         * runs the other warps' issues too (one timeline), and must not cross one
+         * silently (the server names the moving thread, the console the writer). */
+        memset(st, 0, sizeof *st);
+        if (!skip_wp && ni.ev && write_hit(e, ni.ev, st)) return VX_OK;
         maybe_ckpt(e);
         uint64_t t = e->now;
         err = ni.ev ? exec_pending(e) : step_once(e);
         if (err) return err;
-        if (eligible && !skip_wp && e->read_hit) {
+        if (!skip_wp && e->read_hit) {
             /* Reads are known only once executed: go back before the load. */
             vx_engine_stop rs;
             memset(&rs, 0, sizeof rs);
@@ -1177,15 +1178,18 @@ static vx_err scan_range(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
         if (t < lo) continue;
         e->st.scanned++;
         uint32_t gw = gwarp_of(e, ev);
+        /* undoing issue t: a watched write there stops after it, whichever warp made it
+         * (a step or a locked continue undoes the other warps' issues too) */
+        vx_engine_stop ws;
+        memset(&ws, 0, sizeof ws);
+        const bool whit = !rep_wp(e, t) && write_hit(e, ev, &ws);
         if (m->step) {
-            if (m->step_gwarp != VX_ENGINE_ANY_WARP && gw != m->step_gwarp) continue;
             /* a lane step ends at an issue the lane takes part in; the warp's others are
              * undone on the way, as the other lanes' own */
-            if (!m->lane_step || vx_lanes_test(ev->tmask, m->step_lane)) cand_step(c, t, gw);
-            /* the step undoes issue t: a watched write there stops after it instead */
-            vx_engine_stop ws;
-            memset(&ws, 0, sizeof ws);
-            if (!rep_wp(e, t) && write_hit(e, ev, &ws)) {
+            if ((m->step_gwarp == VX_ENGINE_ANY_WARP || gw == m->step_gwarp) &&
+                (!m->lane_step || vx_lanes_test(ev->tmask, m->step_lane)))
+                cand_step(c, t, gw);
+            if (whit) {
                 c->found = true;
                 c->pos = t + 1;
                 c->issue = t;
@@ -1193,19 +1197,18 @@ static vx_err scan_range(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
             }
             continue;
         }
-        if (m->only_gwarp != VX_ENGINE_ANY_WARP && gw != m->only_gwarp) continue;
-        vx_engine_stop ws;
-        memset(&ws, 0, sizeof ws);
-        if (!rep_wp(e, t) && write_hit(e, ev, &ws)) {
+        if (whit) {
             c->found = true;
             c->pos = t + 1;
             c->issue = t;
             c->stop = ws;
-        } else if (!rep_bp(e, t, gw) && bp_hit(e, ev)) {
-            c->found = true;
-            c->pos = t;
-            c->issue = t;
-            break_stop(e, ev, &c->stop);
+        } else if (m->only_gwarp == VX_ENGINE_ANY_WARP || gw == m->only_gwarp) {
+            if (!rep_bp(e, t, gw) && bp_hit(e, ev)) {
+                c->found = true;
+                c->pos = t;
+                c->issue = t;
+                break_stop(e, ev, &c->stop);
+            }
         }
         if (poll_tick(e, 1)) return VX_OK;
     }
@@ -1214,16 +1217,17 @@ static vx_err scan_range(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
 /* Can a chunk with digest d hold a stop for m?  False only when the digest is sure. */
 static bool digest_may_stop(const vx_engine *e, const vx_trace_digest *d, const vx_engine_motion *m)
 {
+    /* any warp's watched write stops any motion */
+    for (size_t i = 0; i < e->nwp; i++)
+        if (e->wps[i].kind != VX_WATCH_READ &&
+            vx_trace_digest_may_write(d, e->wps[i].addr, e->wps[i].len))
+            return true;
     if (m->step)
         return m->step_gwarp == VX_ENGINE_ANY_WARP || vx_trace_digest_may_warp(d, m->step_gwarp);
     if (m->only_gwarp != VX_ENGINE_ANY_WARP && !vx_trace_digest_may_warp(d, m->only_gwarp))
         return false;
     for (size_t i = 0; i < e->nbp; i++)
         if (vx_trace_digest_may_pc(d, e->bps[i].pc)) return true;
-    for (size_t i = 0; i < e->nwp; i++)
-        if (e->wps[i].kind != VX_WATCH_READ &&
-            vx_trace_digest_may_write(d, e->wps[i].addr, e->wps[i].len))
-            return true;
     return false;
 }
 
@@ -1275,7 +1279,7 @@ static vx_err sim_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
         const bool skip_wp = rep_wp(e, t);
         vx_engine_stop ws;
         memset(&ws, 0, sizeof ws);
-        bool whit = mine && !skip_wp && ni.ev && write_hit(e, ni.ev, &ws);
+        bool whit = !skip_wp && ni.ev && write_hit(e, ni.ev, &ws); /* any warp's */
         bool bhit = mine && !m->step && !rep_bp(e, t, gw) && bp_hit_at(e, ni.pc, gw, ni.flags) &&
                     bp_cond(e, gw, ni.pc);
         vx_engine_stop bs;
@@ -1284,7 +1288,7 @@ static vx_err sim_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
         maybe_ckpt(e);
         err = ni.ev ? exec_pending(e) : step_once(e);
         if (err) return err;
-        bool rhit = mine && !skip_wp && e->read_hit;
+        bool rhit = !skip_wp && e->read_hit;
         if (whit || rhit) {
             c->found = true;
             c->pos = t + 1;

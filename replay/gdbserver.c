@@ -1158,15 +1158,21 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
          * GDB expects the stepped thread back (a watchpoint that fires while it steps
          * over a breakpoint, from another thread of the same warp, trips its
          * finish_step_over assertion). */
-        if (m->step && st.gwarp == m->step_gwarp) {
-            s->focus_lane = step_lane;
-            /* GDB names the stepped thread: say which lane made the access */
-            if (st.why == VX_WHY_WATCH && st.has_lane && st.lane != step_lane)
+        if ((m->step && st.gwarp == m->step_gwarp) ||
+            (st.why == VX_WHY_WATCH && (m->step || m->only_gwarp != VX_ENGINE_ANY_WARP))) {
+            /* A step (or a continue locked to one thread) names the thread that moves:
+             * the access may be another lane's, or another warp's (one timeline). */
+            const uint32_t mgw = m->step ? m->step_gwarp : m->only_gwarp;
+            const uint32_t mlane = m->step ? step_lane : s->focus_lane;
+            if (st.why == VX_WHY_WATCH && st.has_lane && (st.lane != mlane || st.gwarp != mgw))
                 console(s,
                         "vxreplay: lane %" PRIu32 " of warp %" PRIu32
-                        " made the access, not the stepped lane %" PRIu32 " (vx-thread %" PRIu32
-                        " %" PRIu32 ")\n",
-                        st.lane, st.gwarp, step_lane, st.gwarp, st.lane);
+                        " made the access, not the %s lane %" PRIu32 " of warp %" PRIu32
+                        " (vx-thread %" PRIu32 " %" PRIu32 ")\n",
+                        st.lane, st.gwarp, m->step ? "stepped" : "resumed", mlane, mgw, st.gwarp,
+                        st.lane);
+            st.gwarp = mgw;
+            s->focus_lane = mlane;
         } else if (st.has_lane) {
             s->focus_lane = st.lane;
         }

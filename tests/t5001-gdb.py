@@ -992,7 +992,7 @@ R["stop"] = [st.get("bps"), warp_lane()]
         self.assertTrue(bps, "the watchpoint fired")
         self.assertEqual((sw, sl), (w, 0), "GDB gets the stepped thread back")
         self.assertIn("vxreplay: lane 1 of warp %d made the access, not the stepped lane 0 "
-                      "(vx-thread %d 1)" % (w, w), out)
+                      "of warp %d (vx-thread %d 1)" % (w, w, w), out)
 
 
     def test_stepi_of_a_waiting_lane(self):

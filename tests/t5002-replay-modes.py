@@ -358,6 +358,39 @@ class ThreadPerWarp(unittest.TestCase):
 
 
 class LaneSteps(unittest.TestCase):
+    def test_motions_of_one_warp_stop_at_other_warps_watched_writes(self):
+        """a step of warp 0, a reverse step and a reverse-continue locked to it run or undo
+        the other warps' issues too (one timeline): a watched write by warp 1 among them
+        stops them, naming warp 0's thread (all three crossed it silently)"""
+        trace = rsplib.record(build("rrdiverge"), "-w", "4", "-t", "4")
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", trace])
+        evs = [e for e in map(json.loads, r.stdout.splitlines()) if e["type"] == "issue"]
+        w0 = [e["index"] for e in evs if e["gwarp"] == 0]
+        k = next(e for e in evs if e["gwarp"] == 1 and e["mem"] and e["mem"][0]["addr"] < 0xFFFF0000
+                 and any(i < e["index"] for i in w0) and any(i > e["index"] + 1 for i in w0))
+        addr = k["mem"][0]["addr"]
+        srv = rsplib.Server(trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            when = lambda: int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))
+            self.assertEqual(c.cmds("Z2,%x,4" % addr), "OK")
+            for setup, pkt, pos in (
+                    (k["index"], "vCont;s:1", k["index"]),          # forward: before the write
+                    (k["index"] + 1, "bs", k["index"] + 1),         # backward: after it
+                    (k["index"] + 2, "bc", k["index"] + 1)):        # locked reverse-continue
+                c.monitor("seek %d" % setup)
+                c.cmds("Hc1")
+                sig, f = rsplib.parse_stop(c.cmd(pkt))
+                self.assertEqual(f.get("watch"), "%x" % addr, (pkt, f))
+                self.assertEqual(f["thread"], "1", "the moving thread")
+                self.assertEqual(when(), pos, pkt)
+            c.send("D")
+            c.reply()
+            c.close()
+        finally:
+            log = srv.stop()
+
     def test_reverse_step_does_not_undo_another_lanes_watched_write(self):
         """a lane step of a lane the warp has not enabled yet runs the other lanes' issues;
         its reverse step must not undo a watched write among them silently: it undid the
