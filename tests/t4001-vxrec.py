@@ -17,7 +17,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 import vxtest  # noqa: E402
-from vxdbg import ADDI, ADD, BNE, LUI, LW, SB, SW, TMC  # noqa: E402
+from vxdbg import ADDI, ADD, BNE, LUI, LW, MISALIGNED, SB, SW, TMC  # noqa: E402
 
 A0, A1, A2, A3 = 10, 11, 12, 13
 
@@ -160,11 +160,7 @@ class Vxrec(unittest.TestCase):
         """--allow-misaligned: misaligned loads and stores byte by byte (vxsim and vxrec
         alike); the trace says so (FLAGS bit 2), --verify and vxreplay re-run it so, and
         vxdiff tells it from a run without; without it the fault names the option"""
-        # sw a0=0x44332211 at 0x10001, lw a1 from 0x10002 = 0x??443322 -> store 0x10002's
-        # word as the exit code: 0x22 (the low byte)
-        prog = [LUI(A2, 0x10), LUI(A0, 0x44332), ADDI(A0, A0, 0x211), SW(A0, A2, 1),
-                LW(A1, A2, 2), SW(A1, 0, 0x88), TMC(0)]
-        b = self.bin("mis.bin", prog)
+        b = self.bin("mis.bin", MISALIGNED)  # exit status 0x22: the low byte of 0x443322
         sim = vxtest.run([vxtest.prog("vxsim"), b])
         self.assertEqual(sim.returncode, 3, sim.stderr)
         self.assertIn("misaligned 4-byte store at 0x00010001", sim.stderr)

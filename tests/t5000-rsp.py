@@ -759,12 +759,10 @@ class CommandLineTests(unittest.TestCase):
     def test_misaligned_mode_replays(self):
         """a trace recorded with --allow-misaligned replays to its end and back (the
         replay's simulator takes the mode from the header): no divergence"""
-        # lui a2, 0x10; lui a0, 0x44332; addi a0, a0, 0x211; sw a0, 1(a2); lw a1, 2(a2);
-        # sw a1, 0x88(x0); tmc 0
+        from vxdbg import MISALIGNED
         prog = os.path.join(vxtest.tmpdir(), "mis.bin")
         with open(prog, "wb") as f:
-            f.write(struct.pack("<7I", 0x00010637, 0x44332537, 0x21150513, 0x00A620A3,
-                                0x00262583, 0x08B02423, 0x0000000B))
+            f.write(b"".join(struct.pack("<I", w & 0xFFFFFFFF) for w in MISALIGNED))
         trace = record(prog, "--allow-misaligned")
         srv = Server(trace)
         try:

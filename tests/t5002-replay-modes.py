@@ -389,7 +389,7 @@ class LaneSteps(unittest.TestCase):
             c.reply()
             c.close()
         finally:
-            log = srv.stop()
+            srv.stop()
 
     def test_reverse_step_does_not_undo_another_lanes_watched_write(self):
         """a lane step of a lane the warp has not enabled yet runs the other lanes' issues;

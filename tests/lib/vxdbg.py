@@ -89,6 +89,10 @@ def TMC(rs1): return enc_r(0x0B, 0, 0, 0, rs1, 0)
 
 
 EBREAK = 0x00100073
+# A kernel that needs --allow-misaligned: sw a0 = 0x44332211 at 0x10001, lw a1 from
+# 0x10002 (0x443322), the exit code word = a1 (status 0x22); then tmc 0
+MISALIGNED = [LUI(12, 0x10), LUI(10, 0x44332), ADDI(10, 10, 0x211), SW(10, 12, 1), LW(11, 12, 2),
+              SW(11, 0, 0x88), TMC(0)]
 CSR_DSCRATCH = 0x7B2
 CSR_THREAD_ID = 0xCC0
 CSR_WARP_ID = 0xCC1
