@@ -1510,10 +1510,9 @@ static void warp_state_text(vx_gdbserver *s, uint32_t gw, char *buf, size_t cap)
         snprintf(buf, cap, wi.issued ? "finished" : "not started");
     else if (wi.halted)
         snprintf(buf, cap, "halted by the DM");
-    else if (wi.barrier >= 0)
+    else if (wi.at_barrier)
         snprintf(buf, cap, "waiting at %s barrier %" PRIu32,
-                 (wi.barrier & (int32_t)0x80000000) ? "global" : "local",
-                 (uint32_t)wi.barrier & 0x7fffffffu);
+                 (wi.barrier & 0x80000000u) ? "global" : "local", wi.barrier & 0x7fffffffu);
     else if (wi.spawn_wait)
         snprintf(buf, cap, "waiting for wspawn");
     else if (wi.stalled)

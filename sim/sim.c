@@ -580,7 +580,8 @@ vx_err vx_sim_warp_info(const vx_sim *s, uint32_t gw, vx_warp_info *out)
     out->pc = w->pc;
     out->tmask = vx_warp_mask(w);
     out->ipdom_depth = w->depth;
-    out->barrier = w->bar_wait ? (int32_t)w->bar_id : -1;
+    out->at_barrier = w->bar_wait;
+    out->barrier = w->bar_wait ? w->bar_id : 0;
     out->spawn_wait = w->spawn_wait;
     out->issued = w->issued;
     return VX_OK;

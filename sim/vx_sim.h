@@ -241,9 +241,10 @@ typedef struct vx_warp_info {
     uint32_t pc;
     vx_lanes tmask;
     uint32_t ipdom_depth;
-    int32_t barrier; /* barrier id it waits at (bit 31 = global), or -1 */
-    bool spawn_wait; /* waiting for a WSPAWN join */
-    uint64_t issued; /* instructions issued by this warp */
+    bool at_barrier;  /* waiting at a barrier: */
+    uint32_t barrier; /* its id (bit 31 = global; 0 when not waiting) */
+    bool spawn_wait;  /* waiting for a WSPAWN join */
+    uint64_t issued;  /* instructions issued by this warp */
 } vx_warp_info;
 
 vx_err vx_sim_warp_info(const vx_sim *sim, uint32_t gwarp, vx_warp_info *out);

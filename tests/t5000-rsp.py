@@ -681,6 +681,34 @@ class RspTests(unittest.TestCase):
         finally:
             srv.stop()
 
+    def test_monitor_warps_names_the_barrier_waited_at(self):
+        """monitor warps says which barrier a warp waits at, local or global (a global id
+        has bit 31 set): right after each warp's first arrival at a global and at a local
+        barrier that did not release it, as vxdump --json records them"""
+        trace = record("gbar", "-c", "2", "-w", "2", "-t", "4")
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "barrier", trace])
+        cases = {}
+        for e in map(json.loads, r.stdout.splitlines()):
+            arrive = [w for w in e["wctl"] if w["kind"] == "bar-arrive"]
+            if not arrive or any(w["kind"] == "bar-release" for w in e["wctl"]):
+                continue
+            scope = "global" if arrive[0]["arg"] & 0x80000000 else "local"
+            cases.setdefault(scope, (e["index"], e["gwarp"], arrive[0]["arg"] & 0x7FFFFFFF))
+        self.assertEqual(sorted(cases), ["global", "local"])
+        srv = Server(trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            for scope, (index, gw, bid) in sorted(cases.items()):
+                c.monitor("seek %d" % (index + 1))
+                out = c.monitor("warps")[1]
+                line = [ln for ln in out.splitlines() if re.match(r"\s*%d\b" % gw, ln)]
+                self.assertEqual(len(line), 1, out)
+                self.assertIn("waiting at %s barrier %d" % (scope, bid), line[0], (scope, out))
+            c.close()
+        finally:
+            srv.stop()
+
     def test_thread_breaks_keep_a_warp_listed_for_one_session(self):
         """monitor thread-breaks: a warp named there stays in the thread list while it is
         inactive (GDB keeps the breakpoint); the next session starts without the list"""

@@ -1053,7 +1053,7 @@ static void test_barrier_idle(void)
     is_int(st.reason, VX_STOP_IDLE,
            "warp 0 waits at the barrier for halted warp 1: IDLE, not a fault");
     vx_warp_info w0 = winfo(sim, 0);
-    ok(w0.stalled && w0.barrier == 0, "warp 0 is stalled at barrier 0");
+    ok(w0.stalled && w0.at_barrier && w0.barrier == 0, "warp 0 is stalled at barrier 0");
     /* a stalled warp cannot step */
     wr(sim, VX_DM_WMASK, 0x1);
     wr(sim, VX_DM_DCTRL, DA | HR);
