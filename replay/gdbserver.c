@@ -60,15 +60,24 @@ typedef struct zpoint {
 
 /*
  * A watchpoint GDB inserted (Z2/Z3/Z4), with the core whose local memory it watches
- * when its address is there: the core of the selected thread when it was inserted.
- * A z packet finds it without a thread (none is named), so it is removed whichever
- * thread is current; inserting it again is idempotent (it then follows the thread
- * selected at that time).
+ * when its address is there.  A z packet finds it without a thread (none is named),
+ * so it is removed whichever thread is current.  GDB removes a watchpoint to step
+ * over the access that fired it and inserts it again at the next resume, with
+ * whichever thread is selected then; so the core sticks to the watchpoint (its
+ * type, address and length): the one vxrr.gdb named when GDB made it (`monitor
+ * watch-core`), else the one it had when last removed, else (the first insertion)
+ * the selected thread's core.
  */
 typedef struct wzpoint {
     uint8_t type;
     uint32_t addr, len, core;
 } wzpoint;
+
+/* A list of watchpoints (inserted, removed, or named by vxrr.gdb). */
+typedef struct wzlist {
+    wzpoint *v;
+    size_t n, cap;
+} wzlist;
 
 struct vx_gdbserver {
     /* the input bytes after the one being parsed (vx_gdbserver_input): a 0x03 that
@@ -98,6 +107,7 @@ struct vx_gdbserver {
     vx_engine_stop last_stop;
     bool have_last_stop;
     bool last_stop_on_break; /* a step stop on an inserted breakpoint's address */
+    bool break_removed;      /* GDB removed a breakpoint since the last stop (a step over?) */
     bool stop_sig0;          /* the next stop reply is T00: see run_motion */
     /* GDB's step over a breakpoint (z0 at the warp's pc, s or bs, Z0, c or bc) runs,
      * on one timeline, the issues other warps make before the warp's next one (or
@@ -120,8 +130,9 @@ struct vx_gdbserver {
 
     zpoint *zp; /* inserted breakpoints */
     size_t nzp, capzp;
-    wzpoint *wz; /* inserted watchpoints */
-    size_t nwz, capwz;
+    wzlist wz;     /* inserted watchpoints */
+    wzlist wpark;  /* removed ones, with their cores (for GDB inserting them again) */
+    wzlist wbound; /* the cores vxrr.gdb named for watchpoints GDB made */
 
     /* thread list iteration for qsThreadInfo */
     uint32_t list_gw, list_lane;
@@ -487,6 +498,7 @@ static void remember_stop(vx_gdbserver *s, const vx_engine_stop *st)
 {
     s->last_stop = *st;
     s->have_last_stop = true;
+    s->break_removed = false;
     s->g_pick = 0;
     /* a step that ends on a breakpoint: GDB may step over it next (stepping_over_break) */
     vx_warp_info wi;
@@ -596,6 +608,11 @@ static void h_write(vx_gdbserver *s, const args *a)
 {
     (void)a;
     reply(s, "E01");
+}
+
+static bool is_lmem(uint32_t addr)
+{
+    return addr >= VX_LMEM_BASE_ADDR && addr - VX_LMEM_BASE_ADDR < (1u << VX_LMEM_LOG2_SIZE);
 }
 
 static uint32_t core_of(const vx_gdbserver *s, uint32_t gw)
@@ -783,6 +800,7 @@ static void h_break_point(vx_gdbserver *s, const args *a, bool insert)
         zp_clear_conds(z);
         *z = s->zp[--s->nzp];
         update_filter(s);
+        s->break_removed = true;
         reply(s, "OK");
         return;
     }
@@ -818,6 +836,37 @@ static void h_break_point(vx_gdbserver *s, const args *a, bool insert)
     reply(s, "OK");
 }
 
+/* The entry of l with w's type, address and length, or NULL. */
+static wzpoint *wz_find(wzlist *l, const wzpoint *w)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->v[i].type == w->type && l->v[i].addr == w->addr && l->v[i].len == w->len)
+            return &l->v[i];
+    return NULL;
+}
+
+static bool wz_grow(wzlist *l)
+{
+    size_t nc = l->cap ? 2 * l->cap : 16;
+    wzpoint *nv = realloc(l->v, nc * sizeof *nv);
+    if (!nv) return false;
+    l->v = nv;
+    l->cap = nc;
+    return true;
+}
+
+/* Put w in l, in place of the entry of the same watchpoint; false when out of memory. */
+static bool wz_put(wzlist *l, const wzpoint *w)
+{
+    wzpoint *e = wz_find(l, w);
+    if (!e) {
+        if (l->n == l->cap && !wz_grow(l)) return false;
+        e = &l->v[l->n++];
+    }
+    *e = *w;
+    return true;
+}
+
 static void h_point(vx_gdbserver *s, const args *a, bool insert)
 {
     uint64_t type = a->v[0], addr = a->v[1], kind = a->v[2];
@@ -838,43 +887,47 @@ static void h_point(vx_gdbserver *s, const args *a, bool insert)
         return;
     }
     vx_watch_kind wk = type == 2 ? VX_WATCH_WRITE : type == 3 ? VX_WATCH_READ : VX_WATCH_ACCESS;
-    wzpoint *w = NULL;
-    for (size_t i = 0; i < s->nwz && !w; i++)
-        if (s->wz[i].type == type && s->wz[i].addr == addr && s->wz[i].len == kind) w = &s->wz[i];
+    const wzpoint key = {(uint8_t)type, (uint32_t)addr, (uint32_t)kind, 0};
+    wzpoint *w = wz_find(&s->wz, &key);
     if (!insert) {
         if (!w || vx_engine_watch_remove(s->e, wk, w->addr, w->len, w->core) != VX_OK) {
             reply(s, "E01");
             return;
         }
-        *w = s->wz[--s->nwz];
+        const wzpoint gone = *w;
+        *w = s->wz.v[--s->wz.n];
+        (void)wz_put(&s->wpark, &gone); /* out of memory: the next insertion takes Hg's core */
         reply(s, "OK");
         return;
     }
-    uint32_t gw, lane;
-    uint32_t core = resolve(s, s->g_tid, &gw, &lane) ? core_of(s, gw) : 0;
+    const wzpoint *b = wz_find(&s->wbound, &key), *park = wz_find(&s->wpark, &key);
+    uint32_t gw, lane, core;
+    if (b)
+        core = b->core;
+    else if (w)
+        core = w->core;
+    else if (park)
+        core = park->core;
+    else
+        core = resolve(s, s->g_tid, &gw, &lane) ? core_of(s, gw) : 0;
     if (w && w->core == core) { /* already in */
         reply(s, "OK");
         return;
     }
-    if (!w && s->nwz == s->capwz) {
-        size_t nc = s->capwz ? 2 * s->capwz : 16;
-        wzpoint *nw = realloc(s->wz, nc * sizeof *nw);
-        if (!nw) {
-            reply(s, "E0c");
-            return;
-        }
-        s->wz = nw;
-        s->capwz = nc;
+    if (!w && s->wz.n == s->wz.cap && !wz_grow(&s->wz)) {
+        reply(s, "E0c");
+        return;
     }
     if (vx_engine_watch_insert(s->e, wk, (uint32_t)addr, (uint32_t)kind, core) != VX_OK) {
         reply(s, "E01");
         return;
     }
-    if (w) /* inserted again from another core: it follows that core now */
+    if (w) /* in already, for another core: vxrr.gdb has since named this one */
         vx_engine_watch_remove(s->e, wk, w->addr, w->len, w->core);
     else
-        w = &s->wz[s->nwz++];
-    *w = (wzpoint){(uint8_t)type, (uint32_t)addr, (uint32_t)kind, core};
+        w = &s->wz.v[s->wz.n++];
+    *w = key;
+    w->core = core;
     reply(s, "OK");
 }
 
@@ -1011,7 +1064,7 @@ static void points_clear(vx_gdbserver *s)
 {
     vx_engine_points_clear(s->e);
     zp_clear_all(s);
-    s->nwz = 0;
+    s->wz.n = s->wpark.n = s->wbound.n = 0;
     free(s->tb);
     s->tb = NULL;
     s->ntb = 0;
@@ -1070,6 +1123,13 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
         send_stop(s, &st);
         return;
     }
+    /* Could GDB be stepping over a breakpoint with the moving thread?  (Then a stop
+     * must name that thread.) */
+    const uint32_t mover = m->step ? m->step_gwarp : m->only_gwarp;
+    vx_warp_info mwi;
+    const bool may_step_over =
+        step_over || s->break_removed ||
+        (mover != VX_ENGINE_ANY_WARP && warp_info(s, mover, &mwi) && break_at(s, mwi.pc));
     vx_engine_set_poll(s->e, engine_poll, s);
     vx_err err = vx_engine_resume(s->e, m, &st);
     /* The engine stopped at a breakpoint only where a lane meets its conditions
@@ -1156,21 +1216,34 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
     case VX_WHY_FAULT:
         /* The lane that accessed or faulted, except in the warp GDB is stepping: there
          * GDB expects the stepped thread back (a watchpoint that fires while it steps
-         * over a breakpoint, from another thread of the same warp, trips its
-         * finish_step_over assertion). */
-        if ((m->step && st.gwarp == m->step_gwarp) ||
-            (st.why == VX_WHY_WATCH && (m->step || m->only_gwarp != VX_ENGINE_ANY_WARP))) {
+         * over a breakpoint, from another thread, trips its finish_step_over assertion).
+         * But a write to another core's local memory is named in the writer's thread
+         * when GDB cannot be stepping over a breakpoint: GDB reads the watched value
+         * with the thread it is told, and the moving thread's core has other memory
+         * there. */
+        if (st.why == VX_WHY_WATCH && !may_step_over && mover != VX_ENGINE_ANY_WARP &&
+            is_lmem(st.watch_addr) && core_of(s, st.gwarp) != core_of(s, mover)) {
+            if (st.has_lane) s->focus_lane = st.lane;
+        } else if ((m->step && st.gwarp == m->step_gwarp) ||
+                   (st.why == VX_WHY_WATCH && (m->step || m->only_gwarp != VX_ENGINE_ANY_WARP))) {
             /* A step (or a continue locked to one thread) names the thread that moves:
              * the access may be another lane's, or another warp's (one timeline). */
             const uint32_t mgw = m->step ? m->step_gwarp : m->only_gwarp;
             const uint32_t mlane = m->step ? step_lane : s->focus_lane;
-            if (st.why == VX_WHY_WATCH && st.has_lane && (st.lane != mlane || st.gwarp != mgw))
+            if (st.why == VX_WHY_WATCH && st.has_lane && (st.lane != mlane || st.gwarp != mgw)) {
+                char where[96] = "";
+                if (is_lmem(st.watch_addr) && core_of(s, st.gwarp) != core_of(s, mgw))
+                    snprintf(where, sizeof where,
+                             "; GDB shows core %" PRIu32
+                             "'s local memory, the write was core %" PRIu32 "'s",
+                             core_of(s, mgw), core_of(s, st.gwarp));
                 console(s,
                         "vxreplay: lane %" PRIu32 " of warp %" PRIu32
                         " made the access, not the %s lane %" PRIu32 " of warp %" PRIu32
-                        " (vx-thread %" PRIu32 " %" PRIu32 ")\n",
+                        " (vx-thread %" PRIu32 " %" PRIu32 ")%s\n",
                         st.lane, st.gwarp, m->step ? "stepped" : "resumed", mlane, mgw, st.gwarp,
-                        st.lane);
+                        st.lane, where);
+            }
             st.gwarp = mgw;
             s->focus_lane = mlane;
         } else if (st.has_lane) {
@@ -1757,6 +1830,9 @@ static void mon_help(vx_gdbserver *s, text *t, const char *arg)
                "  thread-breaks [TID:ADDR ...]  GDB's thread-specific breakpoints (hex), set\n"
                "                     by vxrr.gdb: a warp stopping at ADDR reports thread TID\n"
                "                     when that lane is active (no argument: none)\n"
+               "  watch-core TYPE ADDR LEN CORE  set by vxrr.gdb as GDB makes a watchpoint\n"
+               "                     (Z TYPE at ADDR, LEN bytes): in local memory it watches\n"
+               "                     core CORE's, whoever is selected when GDB inserts it\n"
                "  help               this text\n"
                "Positions: event N is 'N issues executed, issue N next'.\n");
 }
@@ -2127,6 +2203,43 @@ bad:
     tprintf(t, "usage: monitor thread-breaks [TID:ADDR ...] (hex thread ids and addresses)\n");
 }
 
+/* monitor watch-core TYPE ADDR LEN CORE (vxrr.gdb, as GDB makes a watchpoint): the
+ * local memory it watches is that core's, whichever thread is selected when GDB
+ * inserts it (again). */
+static void mon_watch_core(vx_gdbserver *s, text *t, const char *arg)
+{
+    unsigned long long v[4];
+    const uint32_t ncores = core_of(s, s->nwarps - 1) + 1;
+    const char *p = arg ? arg : "";
+    for (int i = 0; i < 4; i++) {
+        char *e;
+        while (*p == ' ')
+            p++;
+        if (!*p || *p == '-') goto bad;
+        v[i] = strtoull(p, &e, 0);
+        if (e == p || (*e && *e != ' ')) goto bad;
+        p = e;
+    }
+    while (*p == ' ')
+        p++;
+    if (*p || v[0] < 2 || v[0] > 4 || v[1] > UINT32_MAX || v[2] == 0 || v[2] > UINT32_MAX ||
+        v[3] >= ncores)
+        goto bad;
+    const wzpoint w = {(uint8_t)v[0], (uint32_t)v[1], (uint32_t)v[2], (uint32_t)v[3]};
+    if (!wz_put(&s->wbound, &w)) {
+        tprintf(t, "out of memory\n");
+        return;
+    }
+    tprintf(t, "watchpoint Z%u 0x%08" PRIx32 ",%" PRIu32 ": core %" PRIu32 "\n", w.type, w.addr,
+            w.len, w.core);
+    return;
+bad:
+    tprintf(t,
+            "usage: monitor watch-core TYPE ADDR LEN CORE (TYPE 2 write, 3 read, 4 access; "
+            "CORE 0..%" PRIu32 ")\n",
+            ncores - 1);
+}
+
 static void mon_info(vx_gdbserver *s, text *t, const char *arg)
 {
     if (arg && strcmp(arg, "dm") == 0)
@@ -2154,6 +2267,7 @@ static const struct {
     {"config", mon_config, true},
     {"console", mon_console, false},
     {"thread-breaks", mon_thread_breaks, false},
+    {"watch-core", mon_watch_core, false},
     {"mem", mon_mem, false},
 };
 
@@ -2342,7 +2456,9 @@ void vx_gdbserver_free(vx_gdbserver *s)
     zp_clear_all(s);
     free(s->zp);
     free(s->tb);
-    free(s->wz);
+    free(s->wz.v);
+    free(s->wpark.v);
+    free(s->wbound.v);
     free(s);
 }
 

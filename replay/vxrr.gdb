@@ -640,6 +640,37 @@ def _vx_thread_breaks(event=None, read_threads=True):
         pass
 
 
+_VX_WATCH_Z = {gdb.BP_HARDWARE_WATCHPOINT: 2, gdb.BP_READ_WATCHPOINT: 3,
+               gdb.BP_ACCESS_WATCHPOINT: 4}
+
+
+def _vx_watch_core(b):
+    """A watchpoint on local memory watches the core of the thread selected when it is
+    made.  GDB inserts it again after each stop it causes, with whichever thread is
+    selected then: name its core to the server now (GDB inserts it right after this
+    event)."""
+    try:
+        z = _VX_WATCH_Z.get(b.type)
+        th = gdb.selected_thread()
+        if z is None or th is None or not gdb.selected_inferior().pid:
+            return
+        expr = re.sub(r"^\s*-(l|location)\s+", "", b.expression or "")
+        v = gdb.parse_and_eval(expr)
+        if v.address is None:
+            return
+        addr, n = int(v.address) & 0xffffffff, v.type.sizeof
+        if not (0xffff0000 <= addr < 0xffff4000) or n <= 0:
+            return
+        cfg = _vx_config()
+        tid = th.ptid[1] or th.ptid[2]
+        gw = tid - 1 if cfg.get("gdb_thread") == "warp" else (tid - 1) // int(cfg["threads"])
+        core = gw // int(cfg["warps"])
+        gdb.execute("monitor watch-core %d 0x%x %d %d" % (z, addr, n, core), to_string=True)
+    except (gdb.error, KeyError, ValueError, AttributeError, RuntimeError):
+        pass
+
+
+gdb.events.breakpoint_created.connect(_vx_watch_core)
 gdb.events.breakpoint_created.connect(_vx_thread_breaks)
 gdb.events.breakpoint_modified.connect(_vx_thread_breaks)
 gdb.events.breakpoint_deleted.connect(lambda b: _vx_thread_breaks(b, read_threads=False))

@@ -709,6 +709,18 @@ class RspTests(unittest.TestCase):
         finally:
             srv.stop()
 
+    def test_monitor_watch_core(self):
+        """monitor watch-core TYPE ADDR LEN CORE names the core of a watchpoint (vxrr.gdb
+        sends it as GDB makes one); bad arguments get the usage"""
+        self.c.handshake()
+        out = self.c.monitor("watch-core 2 0xffff0100 4 0")[1]
+        self.assertEqual(out, "watchpoint Z2 0xffff0100,4: core 0\n")
+        for bad in ("", "2 0xffff0100 4", "1 0xffff0100 4 0", "5 0xffff0100 4 0", "2 0xffff0100 0 0",
+                    "2 0xffff0100 4 1", "2 0x1ffff0100 4 0", "2 0xffff0100 4 0 9", "2 x 4 0",
+                    "2 -1 4 0"):
+            self.assertIn("usage: monitor watch-core TYPE ADDR LEN CORE", self.c.monitor("watch-core " + bad)[1],
+                          bad)
+
     def test_thread_breaks_keep_a_warp_listed_for_one_session(self):
         """monitor thread-breaks: a warp named there stays in the thread list while it is
         inactive (GDB keeps the breakpoint); the next session starts without the list"""

@@ -827,6 +827,97 @@ R["after_print"] = ex("monitor lane")
         self.assertIn("every warp thread shows lane 0", R["lane"])  # vx-warp picked it
 
 
+class LocalMemoryTests(GdbCase):
+    """Watchpoints on local memory, which each core has at the same addresses: core c
+    writes (c + 1) * 1000 + r to one word in rounds r = 1..3, the cores alternating
+    (core 1 first).  On 2 cores x 2 warps, warp 0 of core c is global warp 2c."""
+    kernel = "rrlocal"
+    rec_args = ("-c", "2", "-w", "2", "-t", "2")
+
+    def values(self, out):
+        """(Old, New) of every watchpoint stop, with the warp of the thread reported"""
+        found = []
+        for cmd, text in segments(out):
+            m = re.search(r'Thread \d+ "warp (\d+) lane \d+" hit Hardware watchpoint \d+.*?'
+                          r'Old value = (\d+)\s+New value = (\d+)', text, re.S)
+            found.append((cmd, (int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else None))
+        return found
+
+    def test_watch_keeps_its_core_after_a_stop(self):
+        """a watchpoint set in a thread of core 1 watches core 1's local memory also after
+        its first stop, when GDB inserts it again with a thread of core 0 selected; in
+        both directions"""
+        out, R = self.gdb('''
+ex("vx-thread 2 0")
+ex("watch *(unsigned *)0xFFFF0100")
+go("continue")
+ex("vx-thread 0 0")
+go("continue")
+go("continue")
+ex("vx-thread 0 0")
+go("reverse-continue")
+ex("vx-thread 0 0")
+go("reverse-continue")
+''')
+        self.assertEqual(self.values(out), [
+            ("continue", (2, 0, 2001)), ("continue", (2, 2001, 2002)), ("continue", (2, 2002, 2003)),
+            ("reverse-continue", (2, 2003, 2002)), ("reverse-continue", (2, 2002, 2001))])
+
+    def test_step_in_another_core_names_the_writer(self):
+        """a watchpoint on core 0's local memory fires while a thread of core 1 steps:
+        the stop is reported in core 0's writing thread, so GDB shows core 0's old and
+        new values (core 1 has other memory there)"""
+        out, R = self.gdb('''
+ex("vx-thread 0 0")
+ex("watch *(unsigned *)0xFFFF0100")
+ex("vx-thread 2 0")
+for i in range(200):
+    st = go("stepi")
+    if warp_lane(st["thread"])[0] != 2:
+        break
+go("continue")
+go("reverse-continue")
+''')
+        found = [v for c, v in self.values(out) if v]
+        self.assertEqual(found, [(0, 0, 1001), (0, 1001, 1002), (0, 1002, 1001)])
+
+    def test_step_over_a_breakpoint_keeps_the_stepped_thread(self):
+        """while GDB steps a thread over a breakpoint a stop must name that thread (GDB
+        aborts otherwise): a core-0 watchpoint that fires then is reported in it, and
+        the console names the writer and its core"""
+        out, R = self.gdb('''
+ex("vx-thread 0 0")
+ex("watch *(unsigned *)0xFFFF0100")
+ex("vx-thread 2 0")
+for i in range(200):
+    b = gdb.Breakpoint("*0x%x" % pc())
+    st = go("stepi")
+    b.delete()
+    if 1 in st.get("bps", []):
+        R["stop_warp"] = warp_lane(st["thread"])[0]
+        break
+R["alive"] = ex("monitor when")
+''')
+        self.assertEqual(R.get("stop_warp"), 2)
+        self.assertIn("event ", R["alive"])
+        self.assertRegex(out, r"lane 0 of warp 0 made the access, not the stepped lane 0 of warp 2 "
+                              r"\(vx-thread 0 0\); GDB shows core 1's local memory, the write was core 0's")
+
+    def test_watch_made_anew_on_another_core(self):
+        """a watchpoint deleted after its stop and made again on the same address from a
+        thread of another core watches that core (vxrr.gdb names it to the server)"""
+        out, R = self.gdb('''
+ex("vx-thread 2 0")
+ex("watch *(unsigned *)0xFFFF0100")
+go("continue")
+ex("delete")
+ex("vx-thread 0 0")
+ex("watch *(unsigned *)0xFFFF0100")
+go("continue")
+''')
+        self.assertEqual([v for c, v in self.values(out)], [(2, 0, 2001), (0, 0, 1001)])
+
+
 class FaultTests(GdbCase):
     kernel = "rrfault"
 
