@@ -52,7 +52,8 @@ const char *vx_cli_run_help(void)
            "                        SimX does (default: they fault, exit status 3)\n"
            "      --dump ADDR:LEN=FILE\n"
            "                        write LEN bytes of memory at ADDR to FILE after the run\n"
-           "                        (repeatable; LEN may have a K/M/G suffix)\n";
+           "                        (repeatable; LEN may have a K/M/G suffix; local memory,\n"
+           "                        0xFFFF0000.., is core 0's)\n";
 }
 
 bool vx_cli_parse_u64(const char *s, bool size_suffix, uint64_t *out)
