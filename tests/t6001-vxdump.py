@@ -491,6 +491,24 @@ class Summary(unittest.TestCase):
                                           "wait_cycles": sum(release[w] - arrive[w] for w in (0, 1)),
                                           "max_wait": max(release[w] - arrive[w] for w in (0, 1))}])
 
+    def test_barrier_rows_name_their_scope(self):
+        """gbar on 2 cores: the text summary has a row per barrier id, 'local N' adding up
+        both cores' barrier N and 'global N', with the arrivals vxdump --json lists"""
+        if not os.path.exists(vxtest.kernel("gbar")):
+            self.skipTest("example kernels not built")
+        trace = os.path.join(D, "gbar.vxt")
+        t6kit.record(vxtest.kernel("gbar"), trace, ["-c", "2", "-w", "2", "-t", "4"], expect=0)
+        count = collections.Counter()
+        for e in t6kit.events(trace, "--kind", "barrier"):
+            for w in e["wctl"]:
+                if w["kind"] == "bar-arrive":
+                    count[("global " if w["arg"] >> 31 else "local ") + str(w["arg"] & 0x7FFFFFFF)] += 1
+        self.assertEqual({k[:6] for k in count}, {"local ", "global"})
+        r = t6kit.vxdump("--summary", trace)
+        rows = dict((m.group(1), int(m.group(2)))
+                    for m in re.finditer(r"^ +((?:local|global) \d+) +(\d+) ", r.stdout, re.M))
+        self.assertEqual(rows, dict(count), r.stdout)
+
 
 def tracks(tl):
     """Chrome trace JSON checks shared by the timeline tests; returns {(pid, tid): [events]}."""

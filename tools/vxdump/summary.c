@@ -434,7 +434,7 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
                     "wait-cycles", "max-wait");
             for (size_t i = 0; i < s->nbars; i++) {
                 char id[24];
-                snprintf(id, sizeof id, "%s%" PRIu32, (sorted[i].id >> 31) ? "global " : "",
+                snprintf(id, sizeof id, "%s %" PRIu32, (sorted[i].id >> 31) ? "global" : "local",
                          sorted[i].id & 0x7fffffffu);
                 fprintf(out,
                         "            %-9s %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10" PRIu64
