@@ -1112,7 +1112,9 @@ VXT_ALWAYS_INLINE uint8_t *enc_log_store_t(vxt_pred *ps, vxt_warp *ws, uint8_t *
     const uint32_t *v = (const uint32_t *)(const void *)(q + 1), *ad = v, *val = v + T;
     uint32_t a[32];
     if (q->commit & VX_LOG_MEMAFF) {
-        vx_logrec_affine(v[0], v[1], T, a);
+        /* all 32: with T not a constant (the general case), GCC 14 cannot see that only
+         * the first T are read (-Wmaybe-uninitialized) */
+        vx_logrec_affine(v[0], v[1], 32, a);
         ad = a;
         val = v + 4;
     }
