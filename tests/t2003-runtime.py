@@ -455,6 +455,30 @@ class Runtime(unittest.TestCase):
         r = self.vxsim(elf)
         self.assertEqual((r.returncode, [t for _, t in console(r.stdout)]), (0, ["spawned", "end"]))
 
+    def test_signal_and_raise(self):
+        """signal and raise: a handler runs once with its signal number, then the default
+        comes back; SIG_IGN ignores; raise of a signal with the default action stops the
+        kernel at abort (exit 3); signal answers SIG_ERR for a bad number"""
+        src = (
+            "#include <errno.h>\n#include <signal.h>\n#include <vx_print.h>\n"
+            "static volatile int got;\n"
+            "static void on(int sig) { got = sig; }\n"
+            "int main(void) {\n"
+            "    vx_printf(\"old %d\\n\", signal(SIGUSR1, on) == SIG_DFL);\n"
+            "    vx_printf(\"raise %d got %d\\n\", raise(SIGUSR1), got == SIGUSR1);\n"
+            "    vx_printf(\"back %d\\n\", signal(SIGUSR1, SIG_IGN) == SIG_DFL);\n"
+            "    vx_printf(\"ign %d\\n\", raise(SIGUSR1));\n"
+            "    vx_printf(\"bad %d %d\\n\", signal(99, on) == SIG_ERR, errno == EINVAL);\n"
+            "    raise(SIGTERM);\n"
+            "    vx_printf(\"end\\n\");\n"
+            "    return 0;\n}\n")
+        elf = self.build("signal", src)
+        r = self.vxsim(elf)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("ebreak", r.stderr)
+        self.assertEqual([t for _, t in console(r.stdout)],
+                         ["old 1", "raise 0 got 1", "back 1", "ign 0", "bad 1 1"])
+
     def test_printf_hex_float(self):
         """%a and %A with precisions (rounded to even), flags and widths; values by hand"""
         cases = [("%.0a", "1.5", "0x2p+0"), ("%.0a", "2.5", "0x1p+1"), ("%.0a", "1.0", "0x1p+0"),

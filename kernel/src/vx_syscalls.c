@@ -17,6 +17,7 @@
  * _exit is in crt0.S.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -82,7 +83,6 @@ __attribute__((noinline)) void abort(void)
 
 int getpid(void);
 int kill(int pid, int sig);
-int raise(int sig);
 
 int getpid(void)
 {
@@ -99,8 +99,37 @@ int kill(int pid, int sig)
     return 0;
 }
 
-/* newer picolibc's assert and abort paths raise SIGABRT themselves */
+/*
+ * signal and raise, together (newer picolibc's raise ends the program with exit
+ * status 128 + sig instead of calling kill, and its signal.o holds both, so one
+ * alone would clash with it): a handler set with signal runs once (then the signal
+ * is back to SIG_DFL), SIG_IGN ignores, and SIG_DFL stops the kernel at abort.
+ * One table for the whole kernel: set handlers from one thread.
+ */
+#define VX_NSIG 32
+static _sig_func_ptr vx_handlers[VX_NSIG];
+
+_sig_func_ptr signal(int sig, _sig_func_ptr fn)
+{
+    if (sig <= 0 || sig >= VX_NSIG) {
+        errno = EINVAL;
+        return SIG_ERR;
+    }
+    _sig_func_ptr old = vx_handlers[sig];
+    vx_handlers[sig] = fn;
+    return old;
+}
+
 int raise(int sig)
 {
-    return kill(1, sig);
+    if (sig < 0 || sig >= VX_NSIG) {
+        errno = EINVAL;
+        return -1;
+    }
+    _sig_func_ptr fn = sig ? vx_handlers[sig] : SIG_IGN;
+    if (fn == SIG_IGN) return 0;
+    if (fn == SIG_DFL) return kill(1, sig);
+    vx_handlers[sig] = SIG_DFL;
+    fn(sig);
+    return 0;
 }
