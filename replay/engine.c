@@ -223,11 +223,6 @@ static vx_err trace_error(vx_engine *e, vx_err err)
 
 /* ---- observer and verification -------------------------------------------------------------------- */
 
-static bool in_lmem(uint32_t addr)
-{
-    return addr >= VX_LMEM_BASE_ADDR && addr - VX_LMEM_BASE_ADDR < (1u << VX_LMEM_LOG2_SIZE);
-}
-
 /* Does an access [addr, addr+size) by `core` touch watchpoint w? */
 static bool wp_overlaps(const wpoint *w, uint32_t addr, uint32_t size, uint32_t core)
 {
@@ -235,7 +230,7 @@ static bool wp_overlaps(const wpoint *w, uint32_t addr, uint32_t size, uint32_t 
     uint64_t w0 = w->addr, w1 = (uint64_t)w->addr + w->len;
     if (a1 <= w0 || w1 <= a0) return false;
     /* Local memory is per core: the same address in another core is another byte. */
-    if (in_lmem(addr) && in_lmem(w->addr) && w->core != core) return false;
+    if (vx_addr_in_lmem(addr) && vx_addr_in_lmem(w->addr) && w->core != core) return false;
     return true;
 }
 
@@ -932,7 +927,7 @@ static void count_wps(vx_engine *e)
 
 static uint32_t wp_core(uint32_t addr, uint32_t core)
 {
-    return in_lmem(addr) ? core : 0; /* only local memory depends on the core */
+    return vx_addr_in_lmem(addr) ? core : 0; /* only local memory depends on the core */
 }
 
 vx_err vx_engine_watch_insert(vx_engine *e, vx_watch_kind kind, uint32_t addr, uint32_t len,

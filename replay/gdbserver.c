@@ -610,11 +610,6 @@ static void h_write(vx_gdbserver *s, const args *a)
     reply(s, "E01");
 }
 
-static bool is_lmem(uint32_t addr)
-{
-    return addr >= VX_LMEM_BASE_ADDR && addr - VX_LMEM_BASE_ADDR < (1u << VX_LMEM_LOG2_SIZE);
-}
-
 static uint32_t core_of(const vx_gdbserver *s, uint32_t gw)
 {
     return s->warps_per_core ? gw / s->warps_per_core : 0;
@@ -1222,7 +1217,7 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
          * with the thread it is told, and the moving thread's core has other memory
          * there. */
         if (st.why == VX_WHY_WATCH && !may_step_over && mover != VX_ENGINE_ANY_WARP &&
-            is_lmem(st.watch_addr) && core_of(s, st.gwarp) != core_of(s, mover)) {
+            vx_addr_in_lmem(st.watch_addr) && core_of(s, st.gwarp) != core_of(s, mover)) {
             if (st.has_lane) s->focus_lane = st.lane;
         } else if ((m->step && st.gwarp == m->step_gwarp) ||
                    (st.why == VX_WHY_WATCH && (m->step || m->only_gwarp != VX_ENGINE_ANY_WARP))) {
@@ -1232,7 +1227,7 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
             const uint32_t mlane = m->step ? step_lane : s->focus_lane;
             if (st.why == VX_WHY_WATCH && st.has_lane && (st.lane != mlane || st.gwarp != mgw)) {
                 char where[96] = "";
-                if (is_lmem(st.watch_addr) && core_of(s, st.gwarp) != core_of(s, mgw))
+                if (vx_addr_in_lmem(st.watch_addr) && core_of(s, st.gwarp) != core_of(s, mgw))
                     snprintf(where, sizeof where,
                              "; GDB shows core %" PRIu32
                              "'s local memory, the write was core %" PRIu32 "'s",

@@ -81,6 +81,12 @@
 #define VX_LMEM_BASE_ADDR   0xFFFF0000u /* per-core local memory */
 #define VX_LMEM_LOG2_SIZE   14u         /* 16 KiB */
 
+/* Is addr in local memory (each core's own)? */
+static inline bool vx_addr_in_lmem(uint32_t addr)
+{
+    return addr >= VX_LMEM_BASE_ADDR && addr - VX_LMEM_BASE_ADDR < (1u << VX_LMEM_LOG2_SIZE);
+}
+
 /* ---- configuration ------------------------------------------------------------------ */
 
 /* The guest memory limit when vx_sim_config.mem_limit is 0: 1 GiB. */
