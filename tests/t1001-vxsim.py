@@ -285,6 +285,30 @@ class VxsimTests(unittest.TestCase):
         with open(out2, "rb") as f:
             self.assertEqual(f.read(), struct.pack("<I", 0x07060505))
 
+    def test_dump_local_memory_of_a_core(self):
+        """--dump ADDR:LEN@CORE=FILE writes that core's local memory: each of 3 cores
+        stores 0x11 + its core id at 0xFFFF0008 of its own local memory"""
+        ws = [csrr(5, 0xCC2), addi(5, 5, 0x11), lui(6, 0xFFFF0), sw(5, 8, 6), tmc(0)]
+        k = self.write("lmem.elf", prog_elf(ws))
+        outs = [os.path.join(self.dir, "lmem%d.bin" % c) for c in range(4)]
+        r = self.run_sim("-c", "3", "--dump", "0xFFFF0008:4=" + outs[3],
+                         *["--dump=0xFFFF0000:12@%d=%s" % (c, outs[c]) for c in range(3)],
+                         kernel=k)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for c in range(3):
+            with open(outs[c], "rb") as f:
+                self.assertEqual(f.read(), bytes(8) + struct.pack("<I", 0x11 + c), "core %d" % c)
+        with open(outs[3], "rb") as f:
+            self.assertEqual(f.read(), struct.pack("<I", 0x11), "no @CORE: core 0's")
+        # a core the platform lacks, and a malformed core: refused before the run
+        r = self.run_sim("-c", "3", "--dump", "0xFFFF0000:4@3=" + outs[0], kernel=k)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("there is no core 3 (the platform has 3 cores: 0..2)", r.stderr)
+        for bad in ("0xFFFF0000:4@=x", "0xFFFF0000:4@one=x", "0xFFFF0000:@1=x"):
+            r = self.run_sim("--dump", bad, kernel=k)
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn("--dump wants ADDR:LEN=FILE or ADDR:LEN@CORE=FILE", r.stderr)
+
     def test_source_file_is_not_run(self):
         """a C file given as the kernel: refused with a hint (it ran as raw code, faulted)"""
         src = self.write("k.c", b"#include <vx_print.h>\nint main(void) { return 0; }\n")

@@ -50,10 +50,10 @@ const char *vx_cli_run_help(void)
            "      --allow-misaligned\n"
            "                        carry out misaligned loads and stores byte by byte, as\n"
            "                        SimX does (default: they fault, exit status 3)\n"
-           "      --dump ADDR:LEN=FILE\n"
+           "      --dump ADDR:LEN[@CORE]=FILE\n"
            "                        write LEN bytes of memory at ADDR to FILE after the run\n"
            "                        (repeatable; LEN may have a K/M/G suffix; local memory,\n"
-           "                        0xFFFF0000.., is core 0's)\n";
+           "                        0xFFFF0000.., is that of global core CORE, default 0)\n";
 }
 
 bool vx_cli_parse_u64(const char *s, bool size_suffix, uint64_t *out)
@@ -137,19 +137,27 @@ static int shape_opt(int argc, char **argv, int *i, const char *lng, char shrt, 
     return 1;
 }
 
-/* ADDR:LEN=FILE: 0, -1 when v is not that, -2 when the range passes 4 GiB. */
+/* ADDR:LEN[@CORE]=FILE: 0, -1 when v is not that, -2 when the range passes 4 GiB. */
 static int parse_dump(const char *v, vx_cli_dump *d)
 {
     const char *colon = strchr(v, ':'), *eq = colon ? strchr(colon, '=') : NULL;
     if (!colon || !eq || !eq[1]) return -1;
-    char a[32], l[32];
-    size_t na = (size_t)(colon - v), nl = (size_t)(eq - colon - 1);
-    if (na == 0 || na >= sizeof a || nl == 0 || nl >= sizeof l) return -1;
+    const char *at = memchr(colon, '@', (size_t)(eq - colon));
+    const char *lend = at ? at : eq;
+    char a[32], l[32], c[32];
+    size_t na = (size_t)(colon - v), nl = (size_t)(lend - colon - 1),
+           nc = at ? (size_t)(eq - at - 1) : 0;
+    if (na == 0 || na >= sizeof a || nl == 0 || nl >= sizeof l || (at && nc == 0) || nc >= sizeof c)
+        return -1;
     memcpy(a, v, na);
     a[na] = 0;
     memcpy(l, colon + 1, nl);
     l[nl] = 0;
-    if (!vx_cli_parse_u32(a, &d->addr) || !vx_cli_parse_u64(l, true, &d->len)) return -1;
+    memcpy(c, at ? at + 1 : "0", at ? nc : 1);
+    c[at ? nc : 1] = 0;
+    if (!vx_cli_parse_u32(a, &d->addr) || !vx_cli_parse_u64(l, true, &d->len) ||
+        !vx_cli_parse_u32(c, &d->core))
+        return -1;
     if ((uint64_t)d->addr + d->len > (1ull << 32)) return -2;
     d->file = eq + 1;
     d->f = NULL;
@@ -216,7 +224,7 @@ int vx_cli_run_option(vx_cli_run *o, int argc, char **argv, int *i, char *msg, s
         if (pe) {
             snprintf(msg, cap,
                      pe == -2 ? "--dump '%s': the range runs past the 4 GiB address space"
-                              : "--dump wants ADDR:LEN=FILE (got '%s')",
+                              : "--dump wants ADDR:LEN=FILE or ADDR:LEN@CORE=FILE (got '%s')",
                      v);
             return -1;
         }
@@ -568,11 +576,19 @@ int vx_cli_dumps_open(const char *prog, vx_cli_run *run, vx_sim *s)
 {
     for (size_t i = 0; i < run->ndumps; i++) {
         vx_cli_dump *d = &run->dumps[i];
+        const uint32_t ncores = vx_sim_num_cores(s);
+        if (d->core >= ncores) {
+            fprintf(stderr,
+                    "%s: --dump '%s': there is no core %" PRIu32 " (the platform has %" PRIu32
+                    " core%s: 0..%" PRIu32 ")\n",
+                    prog, d->file, d->core, ncores, ncores == 1 ? "" : "s", ncores - 1);
+            return VX_EXIT_USAGE;
+        }
         /* the memory map decides what is readable, not the run: the first and the last
          * byte tell (unmapped space lies only below and above the mapped range) */
         uint8_t b;
-        if (d->len && (vx_sim_mem_read(s, 0, d->addr, &b, 1) ||
-                       vx_sim_mem_read(s, 0, (uint32_t)(d->addr + d->len - 1), &b, 1))) {
+        if (d->len && (vx_sim_mem_read(s, d->core, d->addr, &b, 1) ||
+                       vx_sim_mem_read(s, d->core, (uint32_t)(d->addr + d->len - 1), &b, 1))) {
             fprintf(stderr, "%s: --dump '%s': [0x%08x, +%" PRIu64 ") is not readable memory\n",
                     prog, d->file, d->addr, d->len);
             return VX_EXIT_USAGE;
@@ -604,7 +620,7 @@ int vx_cli_dumps_write(const char *prog, vx_cli_run *run, vx_sim *s)
         bool ok = false;
         if (!buf) {
             fprintf(stderr, "%s: --dump '%s': out of memory\n", prog, d->file);
-        } else if (vx_sim_mem_read(s, 0, d->addr, buf, d->len)) {
+        } else if (vx_sim_mem_read(s, d->core, d->addr, buf, d->len)) {
             fprintf(stderr, "%s: --dump '%s': [0x%08x, +%" PRIu64 ") is not readable memory\n",
                     prog, d->file, d->addr, d->len);
         } else {

@@ -35,12 +35,14 @@ typedef struct vx_cli_load {
     uint32_t addr;
 } vx_cli_load;
 
-/* --dump ADDR:LEN=FILE: memory written to FILE after the run. */
+/* --dump ADDR:LEN[@CORE]=FILE: memory as core CORE (default 0) sees it, written to FILE
+ * after the run. */
 typedef struct vx_cli_dump {
     const char *file; /* argv's */
     uint32_t addr;
     uint64_t len;
-    FILE *f; /* open from vx_cli_dumps_open until written or released */
+    uint32_t core; /* global core index: whose local memory 0xFFFF0000.. is */
+    FILE *f;       /* open from vx_cli_dumps_open until written or released */
 } vx_cli_dump;
 
 typedef struct vx_cli_run {
