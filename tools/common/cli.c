@@ -153,10 +153,11 @@ static int parse_dump(const char *v, vx_cli_dump *d)
     a[na] = 0;
     memcpy(l, colon + 1, nl);
     l[nl] = 0;
-    memcpy(c, at ? at + 1 : "0", at ? nc : 1);
-    c[at ? nc : 1] = 0;
+    memcpy(c, at ? at + 1 : "", nc);
+    c[nc] = 0;
+    d->core = 0;
     if (!vx_cli_parse_u32(a, &d->addr) || !vx_cli_parse_u64(l, true, &d->len) ||
-        !vx_cli_parse_u32(c, &d->core))
+        (at && !vx_cli_parse_u32(c, &d->core)))
         return -1;
     if ((uint64_t)d->addr + d->len > (1ull << 32)) return -2;
     d->file = eq + 1;
@@ -574,9 +575,9 @@ bool vx_cli_dumps_check(const char *prog, const vx_cli_run *run, const char *ker
 
 int vx_cli_dumps_open(const char *prog, vx_cli_run *run, vx_sim *s)
 {
+    const uint32_t ncores = vx_sim_num_cores(s);
     for (size_t i = 0; i < run->ndumps; i++) {
         vx_cli_dump *d = &run->dumps[i];
-        const uint32_t ncores = vx_sim_num_cores(s);
         if (d->core >= ncores) {
             fprintf(stderr,
                     "%s: --dump '%s': there is no core %" PRIu32 " (the platform has %" PRIu32
