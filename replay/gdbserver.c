@@ -615,6 +615,12 @@ static uint32_t core_of(const vx_gdbserver *s, uint32_t gw)
     return s->warps_per_core ? gw / s->warps_per_core : 0;
 }
 
+/* The platform's cores (clusters x cores per cluster). */
+static uint32_t num_cores(const vx_gdbserver *s)
+{
+    return s->cfg->clusters * s->cfg->cores;
+}
+
 /* Read as much of [addr, addr+len) as is mapped, stopping at the first unmapped byte. */
 static size_t read_mem(vx_gdbserver *s, uint32_t core, uint64_t addr, uint8_t *buf, size_t len)
 {
@@ -1223,23 +1229,22 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
                    (st.why == VX_WHY_WATCH && (m->step || m->only_gwarp != VX_ENGINE_ANY_WARP))) {
             /* A step (or a continue locked to one thread) names the thread that moves:
              * the access may be another lane's, or another warp's (one timeline). */
-            const uint32_t mgw = m->step ? m->step_gwarp : m->only_gwarp;
             const uint32_t mlane = m->step ? step_lane : s->focus_lane;
-            if (st.why == VX_WHY_WATCH && st.has_lane && (st.lane != mlane || st.gwarp != mgw)) {
+            if (st.why == VX_WHY_WATCH && st.has_lane && (st.lane != mlane || st.gwarp != mover)) {
                 char where[96] = "";
-                if (vx_addr_in_lmem(st.watch_addr) && core_of(s, st.gwarp) != core_of(s, mgw))
+                if (vx_addr_in_lmem(st.watch_addr) && core_of(s, st.gwarp) != core_of(s, mover))
                     snprintf(where, sizeof where,
                              "; GDB shows core %" PRIu32
                              "'s local memory, the write was core %" PRIu32 "'s",
-                             core_of(s, mgw), core_of(s, st.gwarp));
+                             core_of(s, mover), core_of(s, st.gwarp));
                 console(s,
                         "vxreplay: lane %" PRIu32 " of warp %" PRIu32
                         " made the access, not the %s lane %" PRIu32 " of warp %" PRIu32
                         " (vx-thread %" PRIu32 " %" PRIu32 ")%s\n",
-                        st.lane, st.gwarp, m->step ? "stepped" : "resumed", mlane, mgw, st.gwarp,
+                        st.lane, st.gwarp, m->step ? "stepped" : "resumed", mlane, mover, st.gwarp,
                         st.lane, where);
             }
-            st.gwarp = mgw;
+            st.gwarp = mover;
             s->focus_lane = mlane;
         } else if (st.has_lane) {
             s->focus_lane = st.lane;
@@ -2142,7 +2147,7 @@ static void mon_mem(vx_gdbserver *s, text *t, const char *arg)
             ok = e != p && !*e && len >= 1 && len <= 4096;
         }
     }
-    const uint32_t ncores = s->cfg->clusters * s->cfg->cores;
+    const uint32_t ncores = num_cores(s);
     if (!ok || core >= ncores) {
         tprintf(t,
                 "usage: monitor mem CORE ADDR [LEN]: LEN (1..4096, default 64) bytes at ADDR as "
@@ -2204,7 +2209,7 @@ bad:
 static void mon_watch_core(vx_gdbserver *s, text *t, const char *arg)
 {
     unsigned long long v[4];
-    const uint32_t ncores = core_of(s, s->nwarps - 1) + 1;
+    const uint32_t ncores = num_cores(s);
     const char *p = arg ? arg : "";
     for (int i = 0; i < 4; i++) {
         char *e;
