@@ -43,30 +43,6 @@ def console(stdout):
     return out
 
 
-def task_harts(n, shape):
-    """Hart of each task in tasks mode: {task: hart} (model of vx_spawn.h)."""
-    c, k, w, t = shape
-    ncores = c * k
-    cap = w * t
-    active = min((n + cap - 1) // cap, ncores)
-    each, rem = divmod(n, active)
-    harts = {}
-    for core in range(active):
-        first = core * each + min(core, rem)
-        count = each + (1 if core < rem else 0)
-        runs = count // t
-        rpw, rr = divmod(runs, w)
-        for wid in range(min(runs, w)):
-            nr = rpw + (1 if wid < rr else 0)
-            run0 = wid * rpw + min(wid, rr)
-            for r in range(nr):
-                for lane in range(t):
-                    harts[first + (run0 + r) * t + lane] = (core * w + wid) * t + lane
-        for lane in range(count % t):
-            harts[first + runs * t + lane] = (core * w) * t + lane
-    return harts
-
-
 class Kernels(unittest.TestCase):
     def setUp(self):
         if not os.path.exists(vxtest.prog("vxsim")):
@@ -146,7 +122,7 @@ class Kernels(unittest.TestCase):
         n = 22
         for shape in SHAPES + [(1, 1, 2, 64), (1, 1, 1, 128)]:
             got = self.run_kernel("printf", shape)
-            harts = task_harts(n, shape)
+            harts = vxtest.task_harts(n, shape)
             self.assertEqual(sorted(harts), list(range(n)))
             # expected lines of each hart, in the order it runs its tasks
             want = {}

@@ -299,29 +299,6 @@ def console(stdout):
     return [(int(m.group(1)), m.group(2)) for m in map(LINE.match, stdout.splitlines()) if m]
 
 
-def task_harts(n, shape):
-    """Hart of each task in tasks mode (model of vx_spawn.h, as in t2001)."""
-    c, k, w, t = shape
-    cap = w * t
-    active = min((n + cap - 1) // cap, c * k)
-    each, rem = divmod(n, active)
-    harts = {}
-    for core in range(active):
-        first = core * each + min(core, rem)
-        count = each + (1 if core < rem else 0)
-        runs = count // t
-        rpw, rr = divmod(runs, w)
-        for wid in range(min(runs, w)):
-            nr = rpw + (1 if wid < rr else 0)
-            run0 = wid * rpw + min(wid, rr)
-            for r in range(nr):
-                for lane in range(t):
-                    harts[first + (run0 + r) * t + lane] = (core * w + wid) * t + lane
-        for lane in range(count % t):
-            harts[first + runs * t + lane] = (core * w) * t + lane
-    return harts
-
-
 class Runtime(unittest.TestCase):
     def setUp(self):
         for p in ("vxsim", "vxcc"):
@@ -711,7 +688,7 @@ class Runtime(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout[-1000:] + r.stderr)
         got = console(r.stdout)
         self.assertEqual(got[-1], (0, "printf: PASSED"))
-        harts = task_harts(300, shape)
+        harts = vxtest.task_harts(300, shape)
         want = {}
         for i in range(300):
             lines = want.setdefault(harts[i], [])

@@ -45,6 +45,33 @@ def tmpdir():
 _keep = []
 
 
+def task_harts(n, shape):
+    """Hart of each task in tasks mode: {task: hart}, for a (clusters, cores, warps,
+    threads) shape.  An independent model of the distribution vx_spawn_threads
+    documents (kernel/include/vx_spawn.h), used by t2001 and t2003."""
+    c, k, w, t = shape
+    ncores = c * k
+    cap = w * t
+    active = min((n + cap - 1) // cap, ncores)
+    each, rem = divmod(n, active)
+    harts = {}
+    for core in range(active):
+        first = core * each + min(core, rem)
+        count = each + (1 if core < rem else 0)
+        runs = count // t
+        rpw, rr = divmod(runs, w)
+        for wid in range(min(runs, w)):
+            nr = rpw + (1 if wid < rr else 0)
+            run0 = wid * rpw + min(wid, rr)
+            for r in range(nr):
+                for lane in range(t):
+                    harts[first + (run0 + r) * t + lane] = (core * w + wid) * t + lane
+        for lane in range(count % t):
+            harts[first + runs * t + lane] = (core * w) * t + lane
+    return harts
+
+
+
 def main(*cases):
     """Run unittest.TestCase classes and print TAP (tap.py); exit 0 iff all passed.
 
