@@ -122,16 +122,25 @@ static vx_err drain_jobs(vx_trace_writer *w);
 #define VXT_PROLOGUE_HC_LEVEL 4
 #define PAGES_HEADROOM        10u
 
+/* The writer's message: "PATH: " and the formatted text. */
+static void wmsg(vx_trace_writer *w, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+
+static void wmsg(vx_trace_writer *w, const char *fmt, va_list ap)
+{
+    int n = snprintf(w->errmsg, sizeof w->errmsg, "%s: ", w->path ? w->path : "trace");
+    if (n < 0 || (size_t)n >= sizeof w->errmsg) n = 0;
+    vsnprintf(w->errmsg + n, sizeof w->errmsg - (size_t)n, fmt, ap);
+}
+
 static vx_err wfail(vx_trace_writer *w, vx_err e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static vx_err wfail(vx_trace_writer *w, vx_err e, const char *fmt, ...)
 {
     va_list ap;
-    int n = snprintf(w->errmsg, sizeof w->errmsg, "%s: ", w->path ? w->path : "trace");
-    if (n < 0 || (size_t)n >= sizeof w->errmsg) n = 0;
     va_start(ap, fmt);
-    vsnprintf(w->errmsg + n, sizeof w->errmsg - (size_t)n, fmt, ap);
+    wmsg(w, fmt, ap);
     va_end(ap);
     return e;
 }
@@ -143,10 +152,8 @@ static vx_err wio(vx_trace_writer *w, vx_err e, const char *fmt, ...)
 static vx_err wio(vx_trace_writer *w, vx_err e, const char *fmt, ...)
 {
     va_list ap;
-    int n = snprintf(w->errmsg, sizeof w->errmsg, "%s: ", w->path ? w->path : "trace");
-    if (n < 0 || (size_t)n >= sizeof w->errmsg) n = 0;
     va_start(ap, fmt);
-    vsnprintf(w->errmsg + n, sizeof w->errmsg - (size_t)n, fmt, ap);
+    wmsg(w, fmt, ap);
     va_end(ap);
     w->failed = e;
     w->fast = false;
