@@ -1422,30 +1422,42 @@ static void undo_push(vx_engine *e, uint64_t from, uint64_t to, uint32_t gw, uin
     e->undo[e->nundo++] = (struct undo){from, to, gw, lane};
 }
 
-/*
- * Would a reverse step of the warp whose forward step ended with issue t stop at a
- * watchpoint there?  A reverse step reports only its own warp's accesses, so only
- * issue t counts: a recorded write to a write or access watchpoint, or any read
- * watchpoint (reads are not recorded).  True when unsure.
- */
-/* Would undoing issues [lo, hi) pass a watchpoint (a write one in their recorded
- * writes; any read one, which the trace cannot rule out)?  A forward lane step can run
- * several issues: other lanes' writes among them count too. */
+/* Do issues [lo, hi) read a read or access watchpoint?  Reads are not recorded: the
+ * issues are executed again from lo (a forward step left a checkpoint there).  The
+ * engine ends at hi, as it was; true when unsure. */
+static bool undo_reads_watch(vx_engine *e, uint64_t lo, uint64_t hi)
+{
+    bool hit = goto_pos(e, lo) != VX_OK;
+    while (!hit && e->now < hi && !at_end(e)) {
+        const bool skip = rep_wp(e, e->now);
+        nexti ni;
+        hit = peek(e, false, &ni) || (ni.ev ? exec_pending(e) : step_once(e)) ||
+              (!skip && e->read_hit);
+    }
+    if (e->now != hi && goto_pos(e, hi)) return true;
+    return hit;
+}
+
+/* Would undoing issues [lo, hi) pass a watchpoint: a write one in their recorded
+ * writes, a read one in the loads they execute?  A forward lane step can run several
+ * issues: other lanes' and other warps' accesses among them count too (one timeline).
+ * True when unsure. */
 static bool undo_hits_watch(vx_engine *e, uint64_t lo, uint64_t hi)
 {
     if (!e->nwp) return false;
-    if (e->nread_wp) return true;
-    const vx_event *ev;
-    if (vx_trace_reader_seek(e->sr, lo)) return true;
-    for (uint64_t t = lo; t < hi; t++) {
-        do {
-            if (vx_trace_reader_next(e->sr, &ev)) return true;
-        } while (ev->kind != VX_EV_ISSUE);
-        vx_engine_stop ws;
-        memset(&ws, 0, sizeof ws);
-        if (ev->index != t || write_hit(e, ev, &ws)) return true;
+    if (e->nwrite_wp) {
+        const vx_event *ev;
+        if (vx_trace_reader_seek(e->sr, lo)) return true;
+        for (uint64_t t = lo; t < hi; t++) {
+            do {
+                if (vx_trace_reader_next(e->sr, &ev)) return true;
+            } while (ev->kind != VX_EV_ISSUE);
+            vx_engine_stop ws;
+            memset(&ws, 0, sizeof ws);
+            if (ev->index != t || write_hit(e, ev, &ws)) return true;
+        }
     }
-    return false;
+    return e->nread_wp && undo_reads_watch(e, lo, hi);
 }
 
 vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *st)

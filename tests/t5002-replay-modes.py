@@ -109,28 +109,30 @@ class WatchTiming(unittest.TestCase):
 
     def test_reverse_step_undoes_forward_step_with_watchpoints(self):
         """a reverse step right after forward steps returns to where the last one began
-        (every warp as it was), whether or not a watchpoint that the warp's own issue
-        does not touch is set (the stepped-over access itself: test_write_watch_timing)"""
+        (every warp as it was), whether or not a write, read or access watchpoint that
+        the steps do not touch is set (a read one is checked by running the step
+        again; the stepped-over access itself: test_write_watch_timing)"""
         where = lambda c: int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))  # noqa: E731
         res = {}
-        for wp in (None, self.total + 64):
+        for z in (None, 2, 3, 4):
             c = self.srv.client()
             c.handshake()
             c.monitor("seek 1500")
             tid = int(rsplib.parse_stop(c.cmd("?"))[1]["thread"], 16)
             rsplib.parse_stop(c.cmd("vCont;s:%x" % tid))
             began = where(c)
-            if wp:
-                self.assertEqual(c.cmds("Z2,%x,4" % wp), "OK")
+            if z:
+                self.assertEqual(c.cmds("Z%d,%x,4" % (z, self.total + 64)), "OK")
             rsplib.parse_stop(c.cmd("vCont;s:%x" % tid))
             c.cmds("Hc%x" % tid)
             sig, f = rsplib.parse_stop(c.cmd("bs"))
-            res[str(wp)] = (where(c), f.get("watch"), began)
+            res[z] = (where(c), f.get("watch", f.get("rwatch", f.get("awatch"))), began)
             c.send("D")
             c.reply()
             c.close()
-        self.assertEqual(res["None"][:2], (res["None"][2], None))
-        self.assertEqual(res[str(self.total + 64)], res["None"])
+        self.assertEqual(res[None][:2], (res[None][2], None))
+        for z in (2, 3, 4):
+            self.assertEqual(res[z], res[None], "Z%d" % z)
 
     def test_hg_pick_across_seeks(self):
         """a thread picked with Hg stays the one bs steps (Hc0) across a seek while its warp
