@@ -81,6 +81,25 @@ for _setting in ("may-write-memory", "may-write-registers"):
 _vx_locked = False  # scheduler-locking is on for finish/until/advance (_vx_lock_for)
 
 
+def _vx_mi_started():
+    """Was GDB started with an MI interpreter (-i mi, --interpreter=mi3: an IDE)?"""
+    try:
+        with open("/proc/self/cmdline", "rb") as f:
+            args = f.read().split(b"\0")
+    except OSError:
+        return False
+    for i, a in enumerate(args):
+        name, eq, val = a.lstrip(b"-").partition(b"=")
+        if a.startswith(b"-") and name in (b"i", b"interpreter"):
+            v = val if eq else (args[i + 1] if i + 1 < len(args) else b"")
+            if v.startswith(b"mi"):
+                return True
+    return False
+
+
+_VX_MI = _vx_mi_started()
+
+
 def _vx_lock_for(cmd):
     """Lock the scheduler for cmd (a hook); refuse to finish a lane with no position."""
     global _vx_locked
@@ -99,9 +118,11 @@ def _vx_lock_for(cmd):
             return
     gdb.execute("set scheduler-locking on", to_string=True)
     _vx_locked = True
-    # back in GDB's event loop after the command: if it failed before running (no stop
-    # will come; MI shows no prompt), unlock then
-    gdb.post_event(_vx_unlock)
+    # If the command fails before running, no stop comes: the next prompt unlocks
+    # (before_prompt).  MI shows no prompt: there, unlock back in GDB's event loop after
+    # the command.  Only there: GDB 13 may crash at exit once an event was posted.
+    if _VX_MI:
+        gdb.post_event(_vx_unlock)
 
 
 def _vx_unlock(*_):

@@ -266,6 +266,27 @@ R["after"] = [func(), line(), tid()]
         self.assertEqual(R["start"][:2], ["leaf", L["LEAF_ADD"]])
         self.assertEqual(R["after"], ["middle", L["MID_CALL"], R["start"][2]])
 
+    def test_batch_script_of_until_and_advance_exits_cleanly(self):
+        """a plain command file of until/advance (vxrr.gdb locks the scheduler for them)
+        ends with gdb's exit status 0: GDB 13 could crash at exit (signal 11) once
+        vxrr.gdb had posted an event, which it now does only under MI"""
+        L = self.lines
+        d = vxtest.tmpdir()
+        script = os.path.join(d, "cmds.gdb")
+        with open(script, "w") as f:
+            f.write("break rrtest.c:%d\ncontinue\ndelete\n" % L["MID_CALL"])
+            f.write(("until %d\nadvance leaf\n" % (L["MID_CALL"] + 1)) * 3)
+            f.write("monitor seek 999999999\n")
+            f.write(("until %d\nadvance leaf\n" % (L["MID_CALL"] + 1)) * 3)
+        cmd = ["gdb-multiarch", "-nx", "-batch", "-x", vxtest.prog("vxrr.gdb"),
+               "-ex", "target remote :%d" % self.srv.port, "-x", script, self.elf]
+        for _ in range(3):   # the crash came in most runs, not all
+            r = vxtest.run(cmd, timeout=300)
+            out = r.stdout + r.stderr
+            self.assertNotIn("Fatal signal", out)
+            self.assertEqual(r.returncode, 0, out[-3000:])
+            self.assertIn("leaf (", out)   # advance got there
+
     def test_reverse_next_over_call(self):
         """reverse-next from the line after a call steps back over the whole call"""
         L = self.lines
