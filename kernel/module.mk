@@ -16,7 +16,7 @@ RISCV_AR      := $(RISCV_PREFIX)ar
 KERNEL_CFLAGS ?= -O2 -g
 VXRT_FLAGS    := --specs=picolibc.specs -march=rv32imaf -mabi=ilp32f -mcmodel=medany \
                  -ffunction-sections -fdata-sections -fno-unswitch-loops \
-                 -fno-tree-loop-distribute-patterns -Ikernel/include -O2 -g \
+                 -fno-tree-loop-distribute-patterns -Ikernel/include -O2 -g -gno-column-info \
                  -Wall -Wextra -Werror
 VXRT_HDRS     := $(wildcard kernel/include/*.h)
 VXRT_LIB_SRCS := kernel/src/vx_spawn.c kernel/src/vx_print.c kernel/src/vx_serial.S \

@@ -304,6 +304,27 @@ R["after2"] = [func(), line(), tid()]
         # from the first line of middle, reverse-next returns to the caller's call
         self.assertIn(R["after2"][:2], (["middle", L["MID_CALL"] - 1], ["body", L["BODY_CALL"]]))
 
+    def test_reverse_next_retraces_next(self):
+        """reverse-next undoes next line by line, to the first instruction of each line
+        (LEAF_MUL's expression and assignment are one row of the line table: vxcc drops
+        column numbers, with which GDB 13 stopped at each row)"""
+        L = self.lines
+        out, R = self.gdb('''
+ex("break leaf")
+go("continue")
+ex("delete")
+R["fwd"] = [[line(), pc()]]
+for i in range(2):
+    go("next")
+    R["fwd"].append([line(), pc()])
+R["back"] = []
+for i in range(2):
+    go("reverse-next")
+    R["back"].append([line(), pc()])
+''')
+        self.assertEqual([f[0] for f in R["fwd"]], [L["LEAF_MUL"], L["LEAF_ADD"], L["LEAF_RET"]])
+        self.assertEqual(R["back"], R["fwd"][-2::-1])
+
     def test_reverse_step_into_callee(self):
         """reverse-step from the line after a call enters the callee at its last line"""
         L = self.lines
