@@ -105,10 +105,10 @@ def markers(path):
     return lines
 
 
-def build_kernel(name):
+def build_kernel(name, opt="-O0"):
     src = os.path.join(HERE, "kernels", name + ".c")
     out = os.path.join(vxtest.tmpdir(), name + ".elf")
-    r = vxtest.run([vxtest.prog("vxcc"), "-O0", "-g", "-o", out, src])
+    r = vxtest.run([vxtest.prog("vxcc"), opt, "-g", "-o", out, src])
     if r.returncode != 0:
         raise RuntimeError("vxcc failed: " + r.stderr)
     return src, out
@@ -124,12 +124,13 @@ def prerequisites():
 
 class GdbCase(unittest.TestCase):
     kernel = "rrtest"
+    opt = "-O0"
     rec_args = ()
     srv_args = ()
 
     @classmethod
     def setUpClass(cls):
-        cls.src, cls.elf = build_kernel(cls.kernel)
+        cls.src, cls.elf = build_kernel(cls.kernel, cls.opt)
         cls.lines = markers(cls.src)
         cls.trace = rsplib.record(cls.elf, *cls.rec_args)
         cls.srv = rsplib.Server(cls.trace, *cls.srv_args)
@@ -1333,6 +1334,32 @@ class MiTests(unittest.TestCase):
         self.assertIn('name="x",arg="1",type="int",value="3"', frame)
 
 
+class OptimizedTests(GdbCase):
+    """rrtest built with -O2, on 3 cores of 2 warps of 4 lanes: its 32 tasks are 11, 11
+    and 10 a core, and core 0 (the one that runs rrtest's) does its 11 as a run of 4 in
+    each warp and a partial run of 3 in warp 0 (the runtime's tail)"""
+    opt = "-O2"
+    rec_args = ("-c", "3", "-w", "2", "-t", "4")
+
+    def test_runtime_calls_the_kernel(self):
+        """every run of the kernel's function has the runtime's frame (vx_spawn.c) as its
+        caller, for the partial runs too, where GCC made the call a tail jump before: bt
+        skipped the runtime, finish went past it and next over the call stopped inside"""
+        out, R = self.gdb('''
+ex("break body")
+R["hits"] = []
+for i in range(40):
+    st = go("continue")
+    if "bps" not in st:
+        break
+    f = gdb.selected_frame().older()
+    R["hits"].append([st["thread"], f.name(), f.find_sal().symtab.filename])
+''')
+        self.assertEqual(sorted(t for t, _, _ in R["hits"]), [1, 1, 5], R)  # warps 0, 0, 1
+        for t, fn, path in R["hits"]:
+            self.assertEqual(os.path.basename(path), "vx_spawn.c", (t, fn, path))
+
+
 class DivergenceTests(unittest.TestCase):
     def test_tampered_trace(self):
         """a trace whose recorded result was changed: replay reports where it diverged"""
@@ -1365,4 +1392,4 @@ class DivergenceTests(unittest.TestCase):
 if __name__ == "__main__":
     prerequisites()
     vxtest.main(ReverseTests, PerWarpTests, FaultTests, BacktraceTests, MaskedLaneTests, MiTests,
-                DivergenceTests)
+                OptimizedTests, DivergenceTests)

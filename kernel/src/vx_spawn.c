@@ -61,6 +61,15 @@ static inline spawn_args *current_args(void)
     return (spawn_args *)csr_read(VX_CSR_MSCRATCH);
 }
 
+/* Call the kernel's function, never as a tail call (a jump that leaves no frame of
+ * ours): GDB's next then steps over the call instead of into the kernel, and the
+ * kernel's backtrace and finish reach the runtime frame that called it. */
+#define CALL_KERNEL(call)     \
+    do {                      \
+        call;                 \
+        __asm__ volatile(""); \
+    } while (0)
+
 static inline uint32_t min_u32(uint32_t a, uint32_t b)
 {
     return a < b ? a : b;
@@ -96,7 +105,7 @@ static void set_dims(const spawn_args *a)
 static void run_task(const spawn_args *a, uint32_t task)
 {
     split3(task, &a->grid, &blockIdx);
-    a->fn((void *)a->arg);
+    CALL_KERNEL(a->fn((void *)a->arg));
 }
 
 static void lane_main_tasks(const spawn_args *a, uint32_t wid, uint32_t lane, uint32_t nt)
@@ -234,14 +243,14 @@ typedef struct old_launch {
 static void old_task(void *p)
 {
     const old_launch *l = p;
-    l->task_cb((int)blockIdx.x, l->arg);
+    CALL_KERNEL(l->task_cb((int)blockIdx.x, l->arg));
 }
 
 static void old_group(void *p)
 {
     const old_launch *l = p;
-    l->group_cb((int)threadIdx.x, (int)blockIdx.x, (int)__local_group_id, (int)__warps_per_group,
-                l->arg);
+    CALL_KERNEL(l->group_cb((int)threadIdx.x, (int)blockIdx.x, (int)__local_group_id,
+                            (int)__warps_per_group, l->arg));
 }
 
 void vx_spawn_tasks(int num_tasks, vx_spawn_tasks_cb callback, void *arg)
