@@ -23,7 +23,8 @@
 #   vx-print EXPR           EXPR in every lane of the current warp
 #   $vx_any("COND")         COND tested in every active lane of the current warp, for
 #                           breakpoint conditions GDB cannot send to the server (floats)
-# and every 'monitor' command of vxreplay ('monitor help').
+# and every 'monitor' command of vxreplay ('monitor help'); after one that moves in
+# time (seek, restart) GDB's caches are dropped, as vx-seek does.
 
 # Reverse stepping sends one packet per instruction; keep breakpoints in the
 # target instead of re-inserting them around every step (research notes §2.2).
@@ -61,6 +62,16 @@ define hook-until
 end
 define hook-advance
   python _vx_lock_for("advance")
+end
+
+# A monitor command that moves in time (seek, restart) does so behind GDB's back:
+# after one, drop GDB's caches as vx-seek does, so that registers, frames and
+# watchpoints show the new position.
+define hook-monitor
+  python _vx_monitor_before()
+end
+define hookpost-monitor
+  python _vx_monitor_after()
 end
 
 python
@@ -171,6 +182,32 @@ def _vx_refresh():
         if t is not None:
             t.switch()
     _vx_rearm_watchpoints()
+
+
+_vx_mon_where = None  # the server's position before a monitor command
+
+
+def _vx_where():
+    """The server's position (its `monitor when` line), or None when it cannot say.
+    (Run from a monitor hook, this monitor command runs no hook itself.)"""
+    try:
+        return gdb.execute("monitor when", to_string=True)
+    except gdb.error:
+        return None
+
+
+def _vx_monitor_before():
+    global _vx_mon_where
+    _vx_mon_where = _vx_where()
+
+
+def _vx_monitor_after():
+    before = _vx_mon_where
+    if before is None:
+        return
+    now = _vx_where()
+    if now is not None and now != before:
+        _vx_refresh()
 
 
 def _vx_rearm_watchpoints():

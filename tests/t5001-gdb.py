@@ -504,6 +504,26 @@ R["pcs"] = [pc(), pcs[0]]
         self.assertEqual(R["t"], 1)
         self.assertEqual(R["pcs"][0], R["pcs"][1])       # warp 0's pc, as monitor warps says
 
+    def test_monitor_seek_refreshes_gdb(self):
+        """a bare `monitor seek`/`monitor restart` (not vx-seek): GDB then shows the new
+        position's registers, not the ones it had cached before the jump"""
+        out, R = self.gdb('''
+ex("break leaf")
+go("continue")
+ex("delete")
+ex("monitor checkpoint")
+me = tid()
+R["leaf"] = [pc(), val("$sp")]
+ex("monitor seek 0")
+R["start"] = [pc(), val("$sp"), tid()]
+ex("monitor restart 1")
+threads()[me].switch()
+R["back"] = [pc(), val("$sp")]
+''')
+        self.assertEqual(R["start"], [0x80000000, 0, 1])   # reset: warp 0 lane 0, sp 0
+        self.assertNotEqual(R["leaf"][0], 0x80000000)
+        self.assertEqual(R["back"], R["leaf"])
+
     def test_before_warp_exists(self):
         """vx-seek, then reverse-continue, to before the selected thread's warp was spawned: a live thread"""
         out, R = self.gdb('''
