@@ -4,6 +4,8 @@ exit codes, console output, --dump, --stats, --trace-insn, --load, --arg and the
 platform-shape options.  Test kernels are crafted here as ELF32 bytes with a
 tiny RISC-V encoder, so every expectation is computed independently."""
 import os
+import select
+import signal
 import struct
 import subprocess
 import sys
@@ -284,6 +286,19 @@ class VxsimTests(unittest.TestCase):
         self.assertEqual(got, bytes(want))
         with open(out2, "rb") as f:
             self.assertEqual(f.read(), struct.pack("<I", 0x07060505))
+
+    def test_console_reaches_a_pipe_line_by_line(self):
+        """vxsim's output in a pipe: each kernel line is written when complete, so a kernel
+        that then spins until SIGINT or SIGTERM has not lost it in a buffer"""
+        ws = [addi(13, 0, ord("G")), sb(13, 0x40, 0), addi(13, 0, 10), sb(13, 0x40, 0), jal(0, 0)]
+        k = self.write("spin.elf", prog_elf(ws))
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            p = subprocess.Popen([VXSIM, k], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            ready, _, _ = select.select([p.stdout], [], [], 20)
+            p.send_signal(sig)
+            out, err = p.communicate(timeout=60)
+            self.assertTrue(ready, "nothing came before the signal (%s)" % sig)
+            self.assertIn(b"#0: G\n", out)
 
     def test_dump_local_memory_of_a_core(self):
         """--dump ADDR:LEN@CORE=FILE writes that core's local memory: each of 3 cores

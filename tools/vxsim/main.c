@@ -200,6 +200,9 @@ int main(int argc, char **argv)
     vx_cli_run run;
     vx_cli_run_init(&run);
     vx_cli_signals();
+    /* The kernel's console line by line, also into a pipe or a file: a run that is
+     * stopped (Ctrl-C, kill) or never ends has written every complete line. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     bool stats = false, trace = false, dm = false;
     const char *trace_file = NULL, *kernel = NULL, *dm_bind = NULL;
     uint32_t dm_port = 0;
@@ -291,7 +294,7 @@ int main(int argc, char **argv)
     if ((rc = vx_cli_dumps_open(prog, &run, s))) goto out;
     vx_stop stop;
     if (dm) {
-        vx_dmserver_opts o = {dm_bind ? dm_bind : "127.0.0.1", dm_port, on_listen, NULL};
+        vx_dmserver_opts o = {dm_bind ? dm_bind : "127.0.0.1", dm_port, on_listen, NULL, NULL};
         vx_err e = vx_dmserver_run(s, &o, &stop, msg, sizeof msg);
         if (e) {
             fprintf(stderr, "%s: %s\n", prog, msg);
