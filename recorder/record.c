@@ -424,7 +424,7 @@ int vxrec_record(vxrec_opts *o)
     bool threaded = false;
     int dm_fd = -1; /* --dm-port: the socket, bound before the trace is created */
     const vx_dmserver_opts dso = {o->dm_bind ? o->dm_bind : "127.0.0.1", o->dm_port, on_listen,
-                                  NULL};
+                                  NULL, &interrupted};
 
     memset(&r, 0, sizeof r);
     memset(&ld, 0, sizeof ld);
@@ -556,6 +556,15 @@ int vxrec_record(vxrec_opts *o)
         r.err = VX_ERR_IO;
         snprintf(r.errmsg, sizeof r.errmsg, "the trace writer thread stopped");
     }
+    /* Ctrl-C (or the session's end): stop between two slices and finish the trace
+     * (END = abort), with or without a debugger. */
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup); /* its terminal closed */
+    sig_installed = true;
     if (!r.err && o->dm) {
         e = vx_dmserver_run_bound(r.sim, &dso, dm_fd, on_slice, &r, &stop, msg, sizeof msg);
         dm_fd = -1; /* the server's now */
@@ -567,14 +576,6 @@ int vxrec_record(vxrec_opts *o)
             server_failed = true;
         }
     } else if (!r.err) {
-        /* Ctrl-C: stop between two slices and finish the trace (END = abort). */
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_sigint;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, &old_int);
-        sigaction(SIGTERM, &sa, &old_term);
-        sigaction(SIGHUP, &sa, &old_hup); /* its terminal closed */
-        sig_installed = true;
         for (;;) {
             keyframe_if_due(&r);
             vx_err se = vx_sim_run(r.sim, slice_budget(&r), &stop);

@@ -18,8 +18,10 @@ The kernel is hand-encoded (see t3001):
     ...  store a0 at 0x10000, print "OK", exit code a0
 """
 import os
+import signal
 import struct
 import sys
+import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
@@ -69,6 +71,37 @@ class DmRecord(unittest.TestCase):
 
     def verify(self):
         return vxtest.run([vxtest.prog("vxrec"), "--verify", self.trace])
+
+    def test_interrupt_during_session(self):
+        """SIGTERM, SIGINT or SIGHUP while a debugger drives vxrec (before it started the
+        platform, while the kernel runs, with every warp halted): exit 130, the console
+        kept, the trace finished (END = abort) and it verifies"""
+        loop = [ADDI(A3, 0, ord("G")), SB(A3, 0, 0x40), ADDI(A3, 0, 10), SB(A3, 0, 0x40),
+                ADDI(A3, 0, 1), ADDI(A0, A0, 1), BNE(A3, 0, -4)]
+        with open(self.bin, "wb") as f:
+            f.write(b"".join(struct.pack("<I", w & 0xFFFFFFFF) for w in loop))
+        for sig, phase in ((signal.SIGTERM, "held"), (signal.SIGINT, "running"),
+                           (signal.SIGHUP, "halted")):
+            c = self.start(["-f"])
+            c.wake()
+            if phase != "held":
+                self.assertEqual(c.cmd("s"), "+")
+                c.poll(NR, NR)       # running (and past its console line soon after)
+                time.sleep(0.3)
+            if phase == "halted":
+                c.halt_all()
+                c.poll(AH, AH)
+            self.server.proc.send_signal(sig)
+            rc, out, err = self.server.wait()
+            self.client.close()
+            self.client = self.server = None
+            self.assertEqual(rc, 130, (phase, err))
+            self.assertIn("interrupted at event", err)
+            if phase != "held":
+                self.assertIn("#0: G", out)
+            v = self.verify()
+            self.assertEqual(v.returncode, 0, (phase, v.stderr))
+            self.assertNotIn("incomplete", v.stderr)
 
     def test_session_recorded_and_verified(self):
         """breakpoint, steps, register write: recorded, then verified from the trace"""

@@ -54,15 +54,17 @@
 #include <netinet/tcp.h>
 #include "dmserver.h"
 
-#define VX_DMS_SLICE    4096u /* issues per vx_sim_run call while the machine runs */
-#define VX_DMS_LINE_MAX 255u  /* longest command line accepted (a full batch write is 112) */
-#define VX_DMS_BATCH    8u
-#define VX_DMS_OUT_CAP  4096u
-#define VX_DMS_REPLY    96u  /* longest reply: '+' 8 x 8 digits, 7 commas, '\n' = 74 */
-#define VX_DMS_SETTLE   300u /* bound on DM ticks per settle (ndmreset is at most 128) */
+#define VX_DMS_SLICE     4096u /* issues per vx_sim_run call while the machine runs */
+#define VX_DMS_LINE_MAX  255u  /* longest command line accepted (a full batch write is 112) */
+#define VX_DMS_BATCH     8u
+#define VX_DMS_OUT_CAP   4096u
+#define VX_DMS_REPLY     96u  /* longest reply: '+' 8 x 8 digits, 7 commas, '\n' = 74 */
+#define VX_DMS_SETTLE    300u /* bound on DM ticks per settle (ndmreset is at most 128) */
+#define VX_DMS_STOP_LOOK 250  /* ms between two looks at opts->stop while idle */
 
 typedef struct dms {
     vx_sim *sim;
+    volatile sig_atomic_t *stop; /* opts->stop */
     int lfd, cfd;
     void (*on_slice)(void *); /* vx_dmserver_run_sliced: called after each slice */
     void *slice_ctx;
@@ -480,6 +482,7 @@ vx_err vx_dmserver_run_bound(vx_sim *sim, const vx_dmserver_opts *opts, int lfd,
     s->lfd = s->cfd = -1;
     s->on_slice = on_slice;
     s->slice_ctx = slice_ctx;
+    s->stop = opts->stop;
     e = dms_listen(s, opts, lfd, msg, cap);
     if (e != VX_OK) {
         free(s);
@@ -488,6 +491,7 @@ vx_err vx_dmserver_run_bound(vx_sim *sim, const vx_dmserver_opts *opts, int lfd,
 
     for (;;) {
         if (s->cfd < 0 && s->ended) break;
+        if (s->stop && *s->stop) break; /* interrupted: final stays "none" */
 
         /* While the machine can run, simulate a slice between two looks at the socket. */
         if (dms_can_run(s)) {
@@ -522,7 +526,9 @@ vx_err vx_dmserver_run_bound(vx_sim *sim, const vx_dmserver_opts *opts, int lfd,
             if (!buffered && room && !s->closing) pf->events |= POLLIN;
             if (s->outlen) pf->events |= POLLOUT;
         }
-        int timeout = dms_can_run(s) || pending_in ? 0 : -1;
+        /* (with a stop flag, a signal that comes just before poll() is seen within
+         * STOP_LOOK ms: poll() returns EINTR only for one that comes during it) */
+        int timeout = dms_can_run(s) || pending_in ? 0 : s->stop ? VX_DMS_STOP_LOOK : -1;
         int rc = poll(pfd, s->cfd >= 0 ? 2 : 1, timeout);
         if (rc < 0 && errno != EINTR) {
             dms_msg(msg, cap, "poll failed in the Debug Module server: %s", strerror(errno));

@@ -14,6 +14,7 @@
 #ifndef VX_DMSERVER_H
 #define VX_DMSERVER_H
 
+#include <signal.h>
 #include <stdio.h>
 #include "vx_sim.h"
 
@@ -23,6 +24,10 @@ typedef struct vx_dmserver_opts {
     /* Called once the socket listens, with the actual port (for messages / tests). */
     void (*on_listen)(void *ctx, const char *bind, unsigned port);
     void *ctx;
+    /* When not NULL: a flag a signal handler sets (Ctrl-C).  Once it is set the
+     * server stops within a fraction of a second, between two slices: it closes the
+     * connection and returns VX_OK with final->reason VX_STOP_NONE. */
+    volatile sig_atomic_t *stop;
 } vx_dmserver_opts;
 
 /*
