@@ -290,6 +290,35 @@ class Vxrec(unittest.TestCase):
         self.assertIn("not to standard output", r.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "-")))
 
+    def test_force_leaves_a_reader_its_trace(self):
+        """--force puts a new file in the old trace's place: a program still reading the
+        old one (a vxreplay session) reads it whole, not the new recording over it"""
+        b = self.bin("sum.bin", SUM)
+        out = os.path.join(self.dir, "t.vxt")
+        self.assertEqual(self.rec(["-q", b, "-o", out]).returncode, 55)
+        with open(out, "rb") as old:
+            before = old.read()
+            r = self.rec(["-q", "--force", "--no-compress", b, "-o", out])
+            self.assertEqual(r.returncode, 55, r.stderr)
+            old.seek(0)
+            self.assertEqual(old.read(), before)
+        with open(out, "rb") as f:
+            self.assertNotEqual(f.read(), before)          # (uncompressed this time)
+        self.assertEqual(self.verify(out).returncode, 0)
+
+    def test_output_not_a_file(self):
+        """-o naming a directory, a FIFO or a socket: refused at once (exit 2), saying what
+        it is, with or without --force (a FIFO blocked the open before)"""
+        b = self.bin("sum.bin", SUM)
+        fifo = os.path.join(self.dir, "fifo")
+        os.mkfifo(fifo)
+        for path, what in ((self.dir, "is a directory"), (fifo, "is a pipe or a socket")):
+            for force in ([], ["--force"]):
+                r = self.rec(["-q"] + force + [b, "-o", path], timeout=30)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn(what, r.stderr)
+                self.assertNotIn("already exists", r.stderr)
+
     def test_refuse_overwrite(self):
         """an existing trace is not overwritten without --force (exit 2)"""
         b = self.bin("sum.bin", SUM)

@@ -133,7 +133,9 @@ const char *vx_trace_writer_errmsg(const vx_trace_writer *w);
 
 /*
  * Create the trace file at path (opts may be NULL).  An existing file gives
- * VX_ERR_EXISTS unless VX_TRACE_W_FORCE.  Writes nothing yet.
+ * VX_ERR_EXISTS unless VX_TRACE_W_FORCE, which replaces a regular file by a new one
+ * (whoever has the old one open keeps it) and writes through a symbolic link or into
+ * a device.  A directory, FIFO or socket gives VX_ERR_INVAL.  Writes nothing yet.
  */
 vx_err vx_trace_writer_create(vx_trace_writer *w, const char *path,
                               const vx_trace_writer_opts *opts);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "trace_int.h"
@@ -216,9 +217,27 @@ vx_err vx_trace_writer_create(vx_trace_writer *w, const char *path,
     if (opts) w->opts = *opts;
     if (!w->opts.chunk_bytes) w->opts.chunk_bytes = VX_TRACE_DEFAULT_CHUNK;
     if (w->opts.chunk_bytes > 64u << 20) w->opts.chunk_bytes = 64u << 20;
-    int fl =
-        O_WRONLY | O_CREAT | O_CLOEXEC | ((w->opts.flags & VX_TRACE_W_FORCE) ? O_TRUNC : O_EXCL);
-    w->fd = open(path, fl, 0666);
+    /* What is there already: a directory, a pipe or a socket is no place for a trace
+     * (a FIFO would block the open, a pipe would mix the trace with other output). */
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return wfail(w, VX_ERR_INVAL, "is a directory");
+        if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+            return wfail(w, VX_ERR_INVAL, "is a pipe or a socket: a trace is written to a file");
+    }
+    bool trunc = false;
+    if (w->opts.flags & VX_TRACE_W_FORCE) {
+        /* A regular file is replaced by a new one: a program still reading the old
+         * trace (a vxreplay session) keeps it whole.  A symbolic link's target or a
+         * device (/dev/null) is written in place. */
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+            if (unlink(path) != 0 && errno != ENOENT)
+                return wfail(w, VX_ERR_IO, "cannot replace the old trace: %s", strerror(errno));
+        } else {
+            trunc = true;
+        }
+    }
+    w->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (trunc ? O_TRUNC : O_EXCL), 0666);
     if (w->fd < 0) {
         if (errno == EEXIST)
             return wfail(w, VX_ERR_EXISTS,
