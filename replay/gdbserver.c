@@ -1866,12 +1866,26 @@ static void mon_when(vx_gdbserver *s, text *t, const char *arg)
     }
 }
 
+/* A number of a monitor command: 0x... hex, else decimal (010 is ten, not octal), after
+ * any spaces; *end is s itself when there is none. */
+static unsigned long long parse_num(const char *s, char **end)
+{
+    const char *p = s;
+    while (*p == ' ')
+        p++;
+    const int base = p[0] == '0' && (p[1] == 'x' || p[1] == 'X') ? 16 : 10;
+    char *e;
+    unsigned long long v = strtoull(p, &e, base);
+    *end = e == p ? (char *)s : e;
+    return v;
+}
+
 static bool parse_u64(const char *arg, uint64_t *v)
 {
     if (!arg || !*arg) return false;
     char *end;
     errno = 0;
-    unsigned long long x = strtoull(arg, &end, 0);
+    unsigned long long x = parse_num(arg, &end);
     while (*end == ' ')
         end++;
     if (*end || arg[0] == '-' || errno == ERANGE) return false;
@@ -2131,11 +2145,11 @@ static void mon_mem(vx_gdbserver *s, text *t, const char *arg)
     unsigned long long core = 0, addr = 0, len = 64;
     char *e = NULL;
     const char *p = arg ? arg : "";
-    core = strtoull(p, &e, 0);
+    core = parse_num(p, &e);
     bool ok = e != p;
     if (ok) {
         p = e;
-        addr = strtoull(p, &e, 0);
+        addr = parse_num(p, &e);
         ok = e != p && addr <= 0xffffffffull;
     }
     if (ok) {
@@ -2143,7 +2157,7 @@ static void mon_mem(vx_gdbserver *s, text *t, const char *arg)
         while (*p == ' ')
             p++;
         if (*p) {
-            len = strtoull(p, &e, 0);
+            len = parse_num(p, &e);
             ok = e != p && !*e && len >= 1 && len <= 4096;
         }
     }
@@ -2216,7 +2230,7 @@ static void mon_watch_core(vx_gdbserver *s, text *t, const char *arg)
         while (*p == ' ')
             p++;
         if (!*p || *p == '-') goto bad;
-        v[i] = strtoull(p, &e, 0);
+        v[i] = parse_num(p, &e);
         if (e == p || (*e && *e != ' ')) goto bad;
         p = e;
     }

@@ -565,6 +565,10 @@ class RspTests(unittest.TestCase):
         r, out = self.c.monitor("help")
         for cmd in ["when", "seek", "warps", "lane", "info dm", "checkpoint", "restart"]:
             self.assertIn(cmd, out)
+        r, out = self.c.monitor("seek 010")             # decimal: a leading 0 is not octal
+        self.assertRegex(out, r"event 10 of")
+        r, out = self.c.monitor("seek 0x10")
+        self.assertRegex(out, r"event 16 of")
         r, out = self.c.monitor("seek 100")
         self.assertRegex(out, r"event 100 of")
         r, out = self.c.monitor("warps")

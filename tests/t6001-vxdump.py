@@ -213,6 +213,8 @@ class Filters(unittest.TestCase):
     def test_from_to(self):
         """--from/--to: exactly that range of event indexes"""
         self.assertEqual(indexes(listing(T["regs"], "--from", "5", "--to", "9")[1]), [5, 6, 7, 8, 9])
+        # numbers are decimal or 0x hex, in every program: a leading 0 is not octal
+        self.assertEqual(indexes(listing(T["regs"], "--from", "010", "--to", "0x0b")[1]), [10, 11])
         self.assertEqual(indexes(listing(T["regs"], "--from", "27")[1]), [27, 28, 29])
         self.assertEqual(listing(T["regs"], "--from", "1000")[1], [])
         # an empty selection past the end is not an error, but vxdump says why it is empty

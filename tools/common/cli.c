@@ -61,7 +61,9 @@ bool vx_cli_parse_u64(const char *s, bool size_suffix, uint64_t *out)
     if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') return false;
     errno = 0;
     char *end;
-    unsigned long long v = strtoull(s, &end, 0);
+    /* 0x... is hex, anything else decimal (a leading 0 is not octal: 010 is ten) */
+    const int base = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+    unsigned long long v = strtoull(s, &end, base);
     if (errno || end == s) return false;
     if (size_suffix && *end) {
         unsigned sh = 0;
