@@ -101,6 +101,7 @@ typedef struct cand {
 
 struct vx_engine {
     char err[1024];
+    char note[1024]; /* what the trace lacks that replay works around (a damaged keyframe) */
     char *path;
     vx_trace_reader *rd; /* main cursor: pend */
     vx_trace_reader *sr; /* scans */
@@ -208,6 +209,11 @@ static void seterr(vx_engine *e, const char *fmt, ...)
 const char *vx_engine_errmsg(const vx_engine *e)
 {
     return e ? e->err : "";
+}
+
+const char *vx_engine_note(const vx_engine *e)
+{
+    return e ? e->note : "";
 }
 
 static uint32_t gwarp_of(const vx_engine *e, const vx_event *ev)
@@ -725,6 +731,17 @@ static vx_err put_page(void *ctx, uint32_t space, uint32_t addr, const uint8_t *
     return err;
 }
 
+/* Keyframe k is unreadable (why): it and those after it (which take their older pages
+ * from it) are no longer used; positions past it are rebuilt from earlier bases. */
+static void drop_keyframes(vx_engine *e, size_t k, const char *why)
+{
+    snprintf(e->note, sizeof e->note,
+             "keyframe %zu of %zu is unreadable (%.700s): positions after it are rebuilt from "
+             "earlier keyframes and checkpoints, more slowly",
+             k, e->nkf, why);
+    if (k < e->nkf) e->nkf = k;
+}
+
 /*
  * Restore keyframe k: memory = position 0 (the BASE checkpoint) plus the newest
  * copy of every page stored up to keyframe k; registers from its state encoding.
@@ -795,9 +812,14 @@ static vx_err goto_pos(vx_engine *e, uint64_t x)
     if (!live) {
         if (ci >= 0 && (!have_kf || cpos >= kpos))
             err = restore_ckpt(e, (size_t)ci);
-        else if (have_kf)
+        else if (have_kf) {
             err = restore_keyframe(e, k);
-        else
+            if (vx_engine_unreadable(err)) { /* the machine is half restored: start again */
+                drop_keyframes(e, k, e->err);
+                e->now = UINT64_MAX;
+                return goto_pos(e, x);
+            }
+        } else
             err = VX_ERR_STATE;
         if (err) return err;
     }
@@ -1908,6 +1930,11 @@ vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **
         for (size_t k = 0; k < e->nkf; k++) {
             vx_trace_keyframe info;
             err = vx_trace_reader_keyframe(e->rd, k, &info, NULL, NULL);
+            if (vx_engine_unreadable(err)) {
+                drop_keyframes(e, k, vx_trace_reader_errmsg(e->rd));
+                err = VX_OK;
+                break;
+            }
             if (err) {
                 snprintf(msg, cap, "%s", vx_trace_reader_errmsg(e->rd));
                 goto fail;

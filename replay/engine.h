@@ -40,6 +40,9 @@ vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **
                       size_t cap);
 void vx_engine_free(vx_engine *e);
 const char *vx_engine_errmsg(const vx_engine *e);
+/* After vx_engine_open: what the trace lacks that replay works around, for the user
+ * (a damaged keyframe); "" when nothing. */
+const char *vx_engine_note(const vx_engine *e);
 
 /* The simulator holding the state at the current position (read it, never run it). */
 const vx_sim *vx_engine_sim(const vx_engine *e);

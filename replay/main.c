@@ -210,6 +210,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: cannot replay '%s': %s\n", prog, trace, msg);
         return VX_EXIT_USAGE;
     }
+    if (*vx_engine_note(eng)) fprintf(stderr, "%s: note: %s\n", prog, vx_engine_note(eng));
     /* FORMAT.md §3.1: the engine skipped what a newer minor version added */
     const vx_trace_header *th = vx_engine_header(eng);
     vx_cli_trace_version_note(prog, trace, th->major, th->minor);

@@ -956,6 +956,53 @@ class CommandLineTests(unittest.TestCase):
                 self.assertEqual(n, ch.key)
                 self.assertEqual((sig2, f2.get("replaylog")), (5, "begin"))
 
+    def test_corrupt_keyframe(self):
+        """a flipped byte in a middle keyframe, or in the pages stored with it: the trace is
+        still served (a note names the keyframe) and every position, before and after it,
+        shows the registers and memory of the intact trace"""
+        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+        import vxt_spec
+        d = vxtest.tmpdir()
+        good = os.path.join(d, "kf.vxt")
+        r = vxtest.run([vxtest.prog("vxrec"), "-q", "--chunk-size", "4096", "--keyframe-interval",
+                        "1000", vxtest.kernel("vecadd"), "-o", good])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(good, "rb") as f:
+            data = f.read()
+        chunks = vxt_spec.Trace(data).chunks
+        kfs = [i for i, c in enumerate(chunks) if c.type in (vxt_spec.CH_KEYFRAME, vxt_spec.CH_KEYFRAME2)]
+        self.assertGreater(len(kfs), 4)
+        mid = kfs[len(kfs) // 2]
+        pages = [c for c in chunks[kfs[len(kfs) // 2 - 1] + 1:mid]
+                 if c.type in (vxt_spec.CH_PAGES, vxt_spec.CH_PAGES2)]
+        self.assertTrue(pages, "the keyframe stores pages")
+        bad_kf = self.flipped(d, data, chunks[mid], "bad-kf.vxt")
+        bad_pages = self.flipped(d, data, pages[-1], "bad-pages.vxt")
+        end = None
+
+        def look(path):
+            nonlocal end
+            srv = Server(path)
+            try:
+                c = srv.client()
+                c.handshake()
+                if end is None:
+                    end = int(re.search(r"events=(\d+)", c.monitor("config")[1]).group(1))
+                seen = []
+                for pos in (end, end // 2 + 7, 5, end - 1, end * 3 // 4):
+                    c.monitor("seek %d" % pos)
+                    seen.append((c.monitor("when")[1], c.cmds("g"), c.cmds("m10000,40")))
+                c.close()
+            finally:
+                err = srv.stop()
+            return seen, err
+        want, _ = look(good)
+        for path in (bad_kf, bad_pages):
+            seen, err = look(path)
+            self.assertEqual(seen, want, path)
+        self.assertIn("note: keyframe %d of %d is unreadable" % (len(kfs) // 2, len(kfs)),
+                      look(bad_kf)[1])
+
     def test_monitor_console(self):
         """monitor console: what the kernel printed before now, as vxsim printed it at the end,
         and as the recorded console bytes (vxdump) assemble into lines at a middle position"""
