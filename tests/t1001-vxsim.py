@@ -361,6 +361,10 @@ class VxsimTests(unittest.TestCase):
         r = self.run_sim("--mem-limit", "1M", "--load", "/dev/zero@0x10000", kernel=k)
         self.assertEqual(r.returncode, 2)
         self.assertIn("cannot read '/dev/zero': larger than 1048576 bytes (the guest memory limit", r.stderr)
+        # so is a kernel file (it read up to 4 GiB first)
+        r = self.run_sim("--mem-limit", "1M", kernel="/dev/zero")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("cannot read '/dev/zero': larger than 1048576 bytes (the guest memory limit", r.stderr)
         hello = vxtest.kernel("hello")
         if os.path.exists(hello):   # it does not fit in 4 KiB: the message names it
             r = self.run_sim("--mem-limit", "4K", kernel=hello)

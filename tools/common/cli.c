@@ -362,7 +362,9 @@ vx_err vx_cli_setup(const vx_cli_run *o, const char *kernel, vx_sim **out, vx_cl
         snprintf(msg, cap, "cannot create the simulator: %s", vx_strerror(err));
         return err;
     }
-    err = vx_cli_read_file(kernel, &l->kernel.data, &l->kernel.len, msg, cap);
+    /* no kernel file is larger than the guest memory (a read of /dev/zero stops there) */
+    const uint64_t lim = o->cfg.mem_limit ? o->cfg.mem_limit : VX_SIM_DEFAULT_MEM_LIMIT;
+    err = vx_cli_read_file_max(kernel, lim, &l->kernel.data, &l->kernel.len, msg, cap);
     if (err) goto fail;
     l->kernel.path = strdup(kernel);
     l->kind = vx_image_detect(kernel, l->kernel.data, l->kernel.len);
@@ -391,7 +393,6 @@ vx_err vx_cli_setup(const vx_cli_run *o, const char *kernel, vx_sim **out, vx_cl
     for (size_t i = 0; i < o->nloads; i++) {
         vx_cli_blob *b = &l->loads[i];
         l->nloads = i + 1;
-        const uint64_t lim = o->cfg.mem_limit ? o->cfg.mem_limit : VX_SIM_DEFAULT_MEM_LIMIT;
         err = vx_cli_read_file_max(o->loads[i].path, lim, &b->data, &b->len, msg, cap);
         if (err) goto fail;
         b->path = strdup(o->loads[i].path);
