@@ -361,10 +361,14 @@ class VxsimTests(unittest.TestCase):
         r = self.run_sim("--mem-limit", "1M", "--load", "/dev/zero@0x10000", kernel=k)
         self.assertEqual(r.returncode, 2)
         self.assertIn("cannot read '/dev/zero': larger than 1048576 bytes (the guest memory limit", r.stderr)
-        # so is a kernel file (it read up to 4 GiB first)
+        # so is a kernel file (it read up to 4 GiB first), or one beyond 256 MiB under a
+        # smaller limit (its debug information may be larger than the image)
+        r = self.run_sim("--mem-limit", "300M", kernel="/dev/zero")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("cannot read '/dev/zero': larger than 314572800 bytes (the guest memory limit", r.stderr)
         r = self.run_sim("--mem-limit", "1M", kernel="/dev/zero")
         self.assertEqual(r.returncode, 2)
-        self.assertIn("cannot read '/dev/zero': larger than 1048576 bytes (the guest memory limit", r.stderr)
+        self.assertIn("cannot read '/dev/zero': larger than 268435456 bytes (the most a kernel", r.stderr)
         hello = vxtest.kernel("hello")
         if os.path.exists(hello):   # it does not fit in 4 KiB: the message names it
             r = self.run_sim("--mem-limit", "4K", kernel=hello)

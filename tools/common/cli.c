@@ -251,13 +251,10 @@ int vx_cli_run_option(vx_cli_run *o, int argc, char **argv, int *i, char *msg, s
     return 0;
 }
 
-vx_err vx_cli_read_file(const char *path, uint8_t **buf, size_t *len, char *msg, size_t cap)
-{
-    return vx_cli_read_file_max(path, (uint64_t)1 << 32, buf, len, msg, cap);
-}
+#define KERNEL_FILE_MIN ((uint64_t)256 << 20)
 
-vx_err vx_cli_read_file_max(const char *path, uint64_t max, uint8_t **buf, size_t *len, char *msg,
-                            size_t cap)
+vx_err vx_cli_read_file_max(const char *path, uint64_t max, const char *limit, uint8_t **buf,
+                            size_t *len, char *msg, size_t cap)
 {
     *buf = NULL;
     *len = 0;
@@ -278,8 +275,8 @@ vx_err vx_cli_read_file_max(const char *path, uint64_t max, uint8_t **buf, size_
         size_t got = fread(b + n, 1, c - n, f);
         n += got;
         if (n > max) { /* before reading all of a huge file (or /dev/zero) */
-            snprintf(msg, cap, "cannot read '%s': larger than %" PRIu64 " bytes%s", path, max,
-                     max < ((uint64_t)1 << 32) ? " (the guest memory limit, --mem-limit)" : "");
+            snprintf(msg, cap, "cannot read '%s': larger than %" PRIu64 " bytes (%s)", path, max,
+                     limit);
             err = VX_ERR_FORMAT;
             break;
         }
@@ -362,9 +359,14 @@ vx_err vx_cli_setup(const vx_cli_run *o, const char *kernel, vx_sim **out, vx_cl
         snprintf(msg, cap, "cannot create the simulator: %s", vx_strerror(err));
         return err;
     }
-    /* no kernel file is larger than the guest memory (a read of /dev/zero stops there) */
+    /* A kernel file is at most the guest memory, or KERNEL_FILE_MIN for an ELF with much
+     * debug information beside a small image (a read of /dev/zero stops there). */
     const uint64_t lim = o->cfg.mem_limit ? o->cfg.mem_limit : VX_SIM_DEFAULT_MEM_LIMIT;
-    err = vx_cli_read_file_max(kernel, lim, &l->kernel.data, &l->kernel.len, msg, cap);
+    err = vx_cli_read_file_max(kernel, lim > KERNEL_FILE_MIN ? lim : KERNEL_FILE_MIN,
+                               lim > KERNEL_FILE_MIN
+                                   ? "the guest memory limit, --mem-limit"
+                                   : "the most a kernel file may be, with this --mem-limit",
+                               &l->kernel.data, &l->kernel.len, msg, cap);
     if (err) goto fail;
     l->kernel.path = strdup(kernel);
     l->kind = vx_image_detect(kernel, l->kernel.data, l->kernel.len);
@@ -393,7 +395,8 @@ vx_err vx_cli_setup(const vx_cli_run *o, const char *kernel, vx_sim **out, vx_cl
     for (size_t i = 0; i < o->nloads; i++) {
         vx_cli_blob *b = &l->loads[i];
         l->nloads = i + 1;
-        err = vx_cli_read_file_max(o->loads[i].path, lim, &b->data, &b->len, msg, cap);
+        err = vx_cli_read_file_max(o->loads[i].path, lim, "the guest memory limit, --mem-limit",
+                                   &b->data, &b->len, msg, cap);
         if (err) goto fail;
         b->path = strdup(o->loads[i].path);
         b->addr = o->loads[i].addr;

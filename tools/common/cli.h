@@ -93,11 +93,11 @@ vx_err vx_cli_setup(const vx_cli_run *o, const char *kernel, vx_sim **out, vx_cl
                     char *msg, size_t cap);
 void vx_cli_loaded_release(vx_cli_loaded *l);
 
-/* Read a whole file ("-" is standard input).  msg: "cannot read 'f': reason". */
-vx_err vx_cli_read_file(const char *path, uint8_t **buf, size_t *len, char *msg, size_t cap);
-/* The same, refusing (VX_ERR_FORMAT) once more than max bytes have been read. */
-vx_err vx_cli_read_file_max(const char *path, uint64_t max, uint8_t **buf, size_t *len, char *msg,
-                            size_t cap);
+/* Read a whole file ("-" is standard input), refusing it (VX_ERR_FORMAT) once more than
+ * max bytes have been read; msg: "cannot read 'f': reason" (for one too large, "larger
+ * than max bytes (limit)" where limit names the limit). */
+vx_err vx_cli_read_file_max(const char *path, uint64_t max, const char *limit, uint8_t **buf,
+                            size_t *len, char *msg, size_t cap);
 
 /* Parse a number: decimal or 0x-hex; with sizes, an optional K/M/G suffix (powers of 1024). */
 /* Print "PROG: message" and "Try 'PROG --help'." to stderr (a usage error). */
