@@ -17,6 +17,9 @@ KERNEL_CFLAGS ?= -O2 -g
 VXRT_FLAGS    := --specs=picolibc.specs -march=rv32imaf -mabi=ilp32f -mcmodel=medany \
                  -ffunction-sections -fdata-sections -fno-unswitch-loops \
                  -fno-tree-loop-distribute-patterns -Ikernel/include -O2 -g -gno-column-info \
+                 -U__INT32_TYPE__ -D__INT32_TYPE__=int -U__UINT32_TYPE__ -D__UINT32_TYPE__=unsigned \
+                 -U__INT_LEAST32_TYPE__ -D__INT_LEAST32_TYPE__=int \
+                 -U__UINT_LEAST32_TYPE__ -D__UINT_LEAST32_TYPE__=unsigned \
                  -Wall -Wextra -Werror
 VXRT_HDRS     := $(wildcard kernel/include/*.h)
 VXRT_LIB_SRCS := kernel/src/vx_spawn.c kernel/src/vx_print.c kernel/src/vx_serial.S \

@@ -642,6 +642,36 @@ class Runtime(unittest.TestCase):
             want.append((0, "%d %sp%s" % (i, mant.rstrip("0").rstrip("."), exp)))
         self.assertEqual(console(r.stdout), want)
 
+    def test_cxx_upstream_kernel_idioms(self):
+        """what upstream Vortex kernels (built with Vortex's clang) take for granted: int32_t
+        is int (std::min(int32_t, int) compiles, %d prints it), <math.h> brings std::min and
+        std::max, and min/max/clamp of lane values run without a branch, so lanes that
+        choose differently do not fault at -O2"""
+        src = os.path.join(self.tmp, "idioms.cpp")
+        with open(src, "w") as f:
+            f.write("#include <stdint.h>\n#include <math.h>\n#include <vx_spawn.h>\n"
+                    "#include <vx_print.h>\n"
+                    "int32_t in[8] = {5, -3, 12, 0, 7, 100, -50, 9};\n"
+                    "int32_t lo[8], hi[8], cl[8];\nfloat fm[8];\n"
+                    "static void cb(void *)\n{\n    int32_t x = in[blockIdx.x];\n"
+                    "    int t = (int)blockIdx.x;\n"
+                    "    lo[t] = std::min(x, t);\n    hi[t] = std::max(x, 6);\n"
+                    "    cl[t] = std::clamp(x, -4, 10);\n"
+                    "    fm[t] = std::max({(float)x, 1.5f, (float)t});\n}\n"
+                    "int main()\n{\n    uint32_t n = 8;\n"
+                    "    vx_spawn_threads(1, &n, 0, cb, 0);\n"
+                    "    for (int i = 0; i < 8; i++)\n"
+                    "        vx_printf(\"%d %d %d %d %d\\n\", i, lo[i], hi[i], cl[i], (int)(fm[i] * 2));\n"
+                    "    return 0;\n}\n")
+        elf = self.build("idioms", src=src, flags=["-Wextra"])
+        r = self.vxsim(elf, (1, 1, 2, 4))
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        ins = [5, -3, 12, 0, 7, 100, -50, 9]
+        want = [(0, "%d %d %d %d %d" % (t, min(x, t), max(x, 6), max(-4, min(x, 10)),
+                                        int(max(float(x), 1.5, float(t)) * 2)))
+                for t, x in enumerate(ins)]
+        self.assertEqual(console(r.stdout), want)
+
     def test_divergent_branch_fault_says_what_to_do(self):
         """a lane-dependent branch without vx_split/vx_join: the fault names the lanes on
         each side and tells the user what the branch needs"""
