@@ -286,8 +286,14 @@ int main(int argc, char **argv)
            trace, issues, last, cfg->clusters, cfg->cores, cfg->warps, cfg->threads);
     printf("vxreplay: listening on %s port %u\n", bind, actual);
     printf("connect with:\n  gdb-multiarch");
-    if (have_script) printf(" -x %s", script);
-    if (elf_path[0]) printf(" %s", elf_path);
+    if (have_script) {
+        fputs(" -x ", stdout);
+        vx_cli_put_word(stdout, script);
+    }
+    if (elf_path[0]) {
+        fputc(' ', stdout);
+        vx_cli_put_word(stdout, elf_path);
+    }
     if (strcmp(bind, "127.0.0.1") == 0 || strcmp(bind, "localhost") == 0)
         printf(" -ex 'target remote :%u'\n", actual);
     else

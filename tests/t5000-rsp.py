@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import re
+import shlex
 import socket
 import struct
 import subprocess
@@ -955,6 +956,22 @@ class CommandLineTests(unittest.TestCase):
             else:                                            # up to the last chunk's first event
                 self.assertEqual(n, ch.key)
                 self.assertEqual((sig2, f2.get("replaylog")), (5, "begin"))
+
+    def test_connect_line_quotes_paths(self):
+        """the gdb command vxreplay prints runs as printed from a shell, also for a trace
+        whose path has a space or a quote in it"""
+        d = vxtest.tmpdir()
+        odd = os.path.join(d, "it's a trace.vxt")
+        shutil.copy(record("hello"), odd)
+        srv = Server(odd)
+        try:
+            line = [ln for ln in srv.banner if ln.startswith("  gdb-multiarch")][0]
+        finally:
+            srv.stop()
+        words = shlex.split(line)
+        self.assertIn(odd + ".elf", words)
+        self.assertTrue(os.path.exists(odd + ".elf"))
+        self.assertEqual(words[-2:], ["-ex", "target remote :%d" % srv.port])
 
     def test_corrupt_keyframe(self):
         """a flipped byte in a middle keyframe, or in the pages stored with it: the trace is

@@ -10,6 +10,7 @@ import collections
 import json
 import os
 import re
+import shlex
 import shutil
 import struct
 import subprocess
@@ -806,6 +807,20 @@ class Extract(unittest.TestCase):
         args = r.stdout.split()
         t6kit.record(args[-1], again, args[:-1], expect=7)
         d = t6kit.vxdiff(mis, again)
+        self.assertEqual(d.returncode, 0, d.stdout + d.stderr)
+        # names a shell would split or expand are quoted: the printed words run as they are
+        odd = os.path.join(D, "it's $(x) data.bin")
+        with open(odd, "wb") as f:
+            f.write(bytes(range(16)))
+        orig = os.path.join(D, "odd.vxt")
+        t6kit.record(K["t6-regs"], orig, ["-w", "1", "--load", odd + "@0x20000"], expect=7)
+        r = t6kit.vxdump("--extract", os.path.join(D, "x y"), orig)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        args = shlex.split(r.stdout)
+        self.assertIn(os.path.join(D, "x y", "it's $(x) data.bin") + "@0x20000", args)
+        again = os.path.join(D, "again-odd.vxt")
+        t6kit.record(args[-1], again, args[:-1], expect=7)
+        d = t6kit.vxdiff(orig, again)
         self.assertEqual(d.returncode, 0, d.stdout + d.stderr)
 
     def test_outputs_never_overwrite_the_trace(self):

@@ -647,3 +647,22 @@ int vx_cli_dumps_write(const char *prog, vx_cli_run *run, vx_sim *s)
     }
     return rc;
 }
+
+void vx_cli_put_word(FILE *f, const char *s)
+{
+    bool plain = *s != '\0';
+    for (const char *p = s; *p && plain; p++)
+        plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                strchr("_@%+=:,./-", *p) != NULL;
+    if (plain) {
+        fputs(s, f);
+        return;
+    }
+    fputc('\'', f);
+    for (const char *p = s; *p; p++)
+        if (*p == '\'')
+            fputs("'\\''", f);
+        else
+            fputc(*p, f);
+    fputc('\'', f);
+}

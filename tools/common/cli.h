@@ -143,6 +143,10 @@ void vx_cli_ignore_sigpipe(void);
 
 /* Do paths a and b name one existing file (an output that would overwrite an input)? */
 bool vx_cli_same_file(const char *a, const char *b);
+
+/* Print s to f as one shell word: as it is when it is made of characters no shell
+ * treats specially, else in single quotes (a ' inside as '\''). */
+void vx_cli_put_word(FILE *f, const char *s);
 /* Do two output paths name one file (the same file, or, for files not there yet, the
  * same canonical path)? */
 bool vx_cli_same_output(const char *a, const char *b);

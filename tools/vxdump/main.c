@@ -496,9 +496,14 @@ static int extract(const char *dir, const char *trace, const vx_trace_header *h)
         }
         snprintf(lpath, sizeof lpath, "%s/%s", dir, lname);
         if (extract_file(lpath, trace, h->loads[i].bytes, h->loads[i].len)) return VX_EXIT_USAGE;
-        printf(" --load %s@0x%" PRIx32, lpath, h->loads[i].addr);
+        char word[4200];
+        snprintf(word, sizeof word, "%s@0x%" PRIx32, lpath, h->loads[i].addr);
+        fputs(" --load ", stdout);
+        vx_cli_put_word(stdout, word);
     }
-    printf(" %s\n", path);
+    fputc(' ', stdout);
+    vx_cli_put_word(stdout, path);
+    fputc('\n', stdout);
     return 0;
 }
 
