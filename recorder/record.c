@@ -310,8 +310,8 @@ static void on_console(void *ctx, uint32_t slot, const char *line, size_t len)
         fflush(stderr);
         r->progress_shown = false;
     }
-    printf("#%u: %.*s\n", slot, (int)len, line);
-    if (r && r->progress) fflush(stdout);
+    vx_cli_console_line(slot, line, len);
+    if (r && r->progress) vx_cli_stdout_flush();
 }
 
 static void on_listen(void *ctx, const char *bind, unsigned port)
@@ -396,7 +396,7 @@ static int run_discarding(vxrec_opts *o)
         }
     } while (stop.reason == VX_STOP_HALT);
     vx_sim_console_flush(sim);
-    fflush(stdout);
+    vx_cli_stdout_flush();
     if (!o->quiet)
         fprintf(stderr, "%s: %" PRIu64 " events observed and discarded\n", vxrec_prog, n);
     int rc = stop.reason == VX_STOP_EXIT    ? (int)(stop.exit_code & 0xff)
@@ -590,7 +590,7 @@ int vxrec_record(vxrec_opts *o)
         }
     }
     vx_sim_console_flush(r.sim);
-    fflush(stdout);
+    vx_cli_stdout_flush();
     if (r.progress) show_progress(&r, true);
     if (r.pipe) { /* drain the writer thread: the writer is ours again */
         char pm[600];

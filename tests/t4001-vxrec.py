@@ -239,14 +239,17 @@ class Vxrec(unittest.TestCase):
         os.close(wr)
         err = p.communicate(timeout=120)[1]
         self.assertEqual(p.returncode, 0, err)            # not killed by SIGPIPE
-        self.assertIn("could not be written to standard output", err)
+        self.assertIn("could not be written to standard output: Broken pipe", err)
         self.assertIn("recorded", err)
         self.assertEqual(self.verify(t).returncode, 0)
-        with open("/dev/full", "w") as full:                 # vxsim: a full disk is reported
-            r = subprocess.run([vxtest.prog("vxsim"), k], stdout=full, stderr=subprocess.PIPE,
-                               text=True, timeout=120)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("could not be written to standard output", r.stderr)
+        # a full disk is reported, with why
+        for argv in ([vxtest.prog("vxsim"), k], [vxtest.prog("vxrec"), "-q", "-f", k, "-o", t]):
+            with open("/dev/full", "w") as full:
+                r = subprocess.run(argv, stdout=full, stderr=subprocess.PIPE, text=True,
+                                   timeout=120)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("could not be written to standard output: No space left on device",
+                          r.stderr)
 
     def test_write_error_stops_the_run(self):
         """a trace that cannot be written (a full disk) stops the recording early, with the

@@ -504,12 +504,27 @@ void vx_cli_ignore_sigpipe(void)
     signal(SIGPIPE, SIG_IGN);
 }
 
+static int stdout_errno; /* why the first console write failed (0: none did, or unknown) */
+
+void vx_cli_console_line(uint32_t slot, const char *line, size_t len)
+{
+    errno = 0;
+    if (printf("#%u: %.*s\n", slot, (int)len, line) < 0 && !stdout_errno) stdout_errno = errno;
+}
+
+void vx_cli_stdout_flush(void)
+{
+    errno = 0;
+    if (fflush(stdout) && !stdout_errno) stdout_errno = errno;
+}
+
 bool vx_cli_stdout_check(const char *prog, const char *what)
 {
     errno = 0;
     if (fflush(stdout) == 0 && !ferror(stdout)) return true;
+    const int e = stdout_errno ? stdout_errno : errno;
     fprintf(stderr, "%s: %s could not be written to standard output%s%s\n", prog, what,
-            errno ? ": " : "", errno ? strerror(errno) : "");
+            e ? ": " : "", e ? strerror(e) : "");
     return false;
 }
 

@@ -166,5 +166,10 @@ int vx_cli_dumps_open(const char *prog, vx_cli_run *run, vx_sim *s);
  * VX_EXIT_USAGE (an unreadable range, a write error) with messages printed. */
 int vx_cli_dumps_write(const char *prog, vx_cli_run *run, vx_sim *s);
 bool vx_cli_stdout_check(const char *prog, const char *what);
+/* Print one line of the kernel's console ("#slot: line") to standard output; the
+ * reason of the first failed write is kept for vx_cli_stdout_check. */
+void vx_cli_console_line(uint32_t slot, const char *line, size_t len);
+/* fflush(stdout), keeping the reason of a failure for vx_cli_stdout_check. */
+void vx_cli_stdout_flush(void);
 
 #endif /* VX_CLI_H */

@@ -51,7 +51,7 @@ static void usage(FILE *f)
 static void on_console(void *ctx, uint32_t slot, const char *line, size_t len)
 {
     (void)ctx;
-    printf("#%u: %.*s\n", slot, (int)len, line);
+    vx_cli_console_line(slot, line, len);
 }
 
 static const char *wctl_name(uint8_t k)
