@@ -39,6 +39,7 @@ static void usage(FILE *f)
            "      --bind ADDR         address to listen on (default 127.0.0.1)\n"
            "      --stdio             speak the protocol on stdin/stdout, for\n"
            "                          (gdb) target remote | vxreplay --stdio TRACE\n"
+           "                          (one session; not with --port, --bind, --once)\n"
            "      --once              exit after the first client instead of waiting for the next\n"
            "  One client at a time: another that connects meanwhile is turned away (its\n"
            "  connection is closed at once).\n\n"
@@ -139,7 +140,7 @@ static bool write_elf(const char *path, const uint8_t *img, size_t len, char *ms
 
 int main(int argc, char **argv)
 {
-    const char *trace = NULL, *bind = "127.0.0.1", *elf_out = NULL;
+    const char *trace = NULL, *bind = "127.0.0.1", *elf_out = NULL, *net_opt = NULL;
     unsigned port = 3333;
     vx_cli_signals();
     bool use_stdio = false, once = false, per_warp = false, no_verify = false, debug = false;
@@ -173,8 +174,10 @@ int main(int argc, char **argv)
                 return VX_EXIT_USAGE;
             }
             port = p;
+            net_opt = "--port";
         } else if (opt_value(argc, argv, &i, "--bind", &v)) {
             bind = v;
+            net_opt = "--bind";
         } else if (opt_value(argc, argv, &i, "--mem", &v)) {
             uint64_t m;
             bool bare = v[0] && strspn(v, "0123456789") == strlen(v);
@@ -194,6 +197,12 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: more than one trace given ('%s' and '%s')\n", prog, trace, a);
             return VX_EXIT_USAGE;
         }
+    }
+    if (use_stdio && (net_opt || once)) {
+        fprintf(stderr,
+                "%s: %s does not go with --stdio (no socket: one session on stdin/stdout)\n", prog,
+                net_opt ? net_opt : "--once");
+        return VX_EXIT_USAGE;
     }
     if (!trace) {
         fprintf(stderr, "%s: no trace given\n", prog);
@@ -218,6 +227,14 @@ int main(int argc, char **argv)
     /* The kernel ELF from the trace, so that gdb has the symbols. */
     size_t img_len = 0;
     const uint8_t *img = vx_engine_image(eng, &img_len);
+    if (!img && elf_out) {
+        fprintf(stderr,
+                "%s: --extract-elf: the trace's kernel is a .vxbin or raw image, not an ELF "
+                "(vxdump --extract writes it as it is)\n",
+                prog);
+        vx_engine_free(eng);
+        return VX_EXIT_USAGE;
+    }
     char elf_path[PATH_MAX] = "";
     if (img && (elf_out || !use_stdio)) {
         if (elf_out)

@@ -843,6 +843,23 @@ class CommandLineTests(unittest.TestCase):
         self.assertIn("the kernel's ELF is in '%s' (in gdb: file %s)" % (elf, elf), r.stderr)
         with open(elf, "rb") as f:
             self.assertEqual(f.read(4), b"\x7fELF")
+        # a trace of a .vxbin kernel has no ELF to give: said, not silently nothing
+        vxbin = vxtest.kernel("hello")[:-4] + ".vxbin"
+        if os.path.exists(vxbin):
+            tv = os.path.join(d, "v.vxt")
+            self.assertEqual(vxtest.run([vxtest.prog("vxrec"), "-q", vxbin, "-o", tv]).returncode, 0)
+            elf2 = os.path.join(d, "none.elf")
+            r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", "--extract-elf", elf2, tv], input="")
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("not an ELF", r.stderr)
+            self.assertFalse(os.path.exists(elf2))
+
+    def test_stdio_refuses_socket_options(self):
+        """--port, --bind or --once with --stdio: refused (exit 2), they would be ignored"""
+        for opt in (["--port", "5000"], ["-p", "5000"], ["--bind", "0.0.0.0"], ["--once"]):
+            r = vxtest.run([vxtest.prog("vxreplay"), "--stdio"] + opt + [record("vecadd")], input="")
+            self.assertEqual(r.returncode, 2, opt)
+            self.assertIn("does not go with --stdio", r.stderr)
 
     def test_not_a_trace(self):
         """a file that is not a trace: exit status 2"""
