@@ -20,6 +20,18 @@ vx_image_kind vx_image_detect(const char *name, const uint8_t *bytes, size_t len
 {
     if (len >= 4 && bytes[0] == 0x7f && bytes[1] == 'E' && bytes[2] == 'L' && bytes[3] == 'F')
         return VX_IMAGE_ELF;
+    if (name && (!strcmp(name, "-") || !strcmp(name, "/dev/stdin")) && len >= 16) {
+        /* no name to go by: a .vxbin header (two 64-bit addresses, min < max, in the
+         * 32-bit space, spanning the image) is one; a raw binary starts with code,
+         * whose second word is not the zero upper half of an address */
+        uint64_t lo = 0, hi = 0;
+        for (int i = 7; i >= 0; i--) {
+            lo = lo << 8 | bytes[i];
+            hi = hi << 8 | bytes[8 + i];
+        }
+        if (lo >= IO_END && lo < hi && hi <= ((uint64_t)1 << 32) && hi - lo >= len - 16)
+            return VX_IMAGE_VXBIN;
+    }
     if (name) {
         size_t n = strlen(name);
         if (n >= 6 && !strcmp(name + n - 6, ".vxbin")) return VX_IMAGE_VXBIN;

@@ -287,6 +287,22 @@ class VxsimTests(unittest.TestCase):
         with open(out2, "rb") as f:
             self.assertEqual(f.read(), struct.pack("<I", 0x07060505))
 
+    def test_kernel_on_stdin(self):
+        """KERNEL '-' reads standard input: an ELF, a .vxbin (told by its header, there is
+        no name to go by) and a raw binary each run as what they are"""
+        raw = words(addi(5, 0, 42), *exit_with(5))
+        r = subprocess.run([VXSIM, "-"], input=raw, capture_output=True, timeout=60)
+        self.assertEqual(r.returncode, 42, r.stderr)
+        r = subprocess.run([VXSIM, "-"], input=prog_elf([addi(5, 0, 43)] + exit_with(5)),
+                           capture_output=True, timeout=60)
+        self.assertEqual(r.returncode, 43, r.stderr)
+        vxbin = vxtest.kernel("hello")[:-4] + ".vxbin"
+        if os.path.exists(vxbin):
+            with open(vxbin, "rb") as f:
+                r = subprocess.run([VXSIM, "-"], stdin=f, capture_output=True, timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stdout, b"#0: Hello World!\n")
+
     def test_console_reaches_a_pipe_line_by_line(self):
         """vxsim's output in a pipe: each kernel line is written when complete, so a kernel
         that then spins until SIGINT or SIGTERM has not lost it in a buffer"""

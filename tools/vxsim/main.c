@@ -31,7 +31,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: vxsim [options] KERNEL\n"
-            "Run a Vortex kernel (ELF32, .vxbin or raw .bin) to completion.\n\n"
+            "Run a Vortex kernel (ELF32, .vxbin or raw .bin; - reads it from standard input) "
+            "to\ncompletion.\n\n"
             "%s\n"
             "output options:\n"
             "      --stats               print instruction, cycle and divergence counts to stderr\n"
