@@ -180,7 +180,7 @@ def _vx_refresh():
         # server's current thread (the next to issue there).
         t = _vx_thread(int(_vx_config().get("thread", "0")))
         if t is not None:
-            t.switch()
+            _vx_switch(t)
     _vx_rearm_watchpoints()
 
 
@@ -239,6 +239,12 @@ def _vx_int(text, what):
         raise gdb.GdbError("%s must be a number, not '%s'" % (what, text))
 
 
+def _vx_switch(t):
+    """Select thread t the way `thread N` does, so that an IDE (MI) is told
+    (=thread-selected); InferiorThread.switch() tells nobody."""
+    gdb.execute("thread %d" % t.num, to_string=True)
+
+
 def _vx_select(gwarp, lane):
     cfg = _vx_config()
     nt = int(cfg.get("threads", "1"))
@@ -252,7 +258,7 @@ def _vx_select(gwarp, lane):
     gdb.execute("info threads", to_string=True)
     t = _vx_thread(tid)
     if t is not None:
-        t.switch()
+        _vx_switch(t)
         if per_warp:
             gdb.execute("monitor lane %d" % lane, to_string=True)
             gdb.execute("maintenance flush register-cache", to_string=True)

@@ -1339,6 +1339,29 @@ class MiTests(unittest.TestCase):
         self.assertIn('reason="function-finished"', stop)
         self.assertEqual(lock(), '^done,value="step"')
 
+    def test_vx_thread_and_seek_tell_the_ide(self):
+        """vx-thread selects a lane as `thread N` does, with =thread-selected for the IDE;
+        a seek to where the selected thread's warp does not exist yet selects a live thread
+        and says so too (the IDE would keep showing a thread GDB has dropped)"""
+        cmd, until_stopped = self.mi()
+        self.assertTrue(cmd("-break-insert twice").startswith("^done"))
+        self.assertEqual(cmd("-exec-continue"), "^running")
+        until_stopped()
+        n = len(self.log)
+        self.assertEqual(cmd('-interpreter-exec console "vx-thread 1 2"'), "^done")
+        sel = [ln for ln in self.log[n:] if ln.startswith("=thread-selected")]
+        self.assertEqual(len(sel), 1, self.log[n:])
+        self.assertIn('id="', sel[0])
+        info = cmd("-thread-info")
+        cur = re.search(r'current-thread-id="(\d+)"', info).group(1)
+        self.assertIn('id="%s"' % cur, sel[0])
+        self.assertRegex(info, r'id="%s",target-id="Thread 7"' % cur)   # 1 + warp 1 * 4 + lane 2
+        n = len(self.log)
+        self.assertEqual(cmd('-interpreter-exec console "vx-seek 0"'), "^done")
+        self.assertTrue([ln for ln in self.log[n:] if ln.startswith("=thread-selected")],
+                        self.log[n:])
+        self.assertRegex(cmd("-thread-info"), r'current-thread-id="\d+"')
+
     def test_vx_any_stop_selects_its_lane_for_the_ide(self):
         """the lane $vx_any selects after a stop is announced (=thread-selected), so an IDE
         shows the lane where the condition holds"""
