@@ -1303,7 +1303,7 @@ static bool stepping_over_break(const vx_gdbserver *s, uint32_t gw)
 }
 
 static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step_tid, bool others,
-                         int64_t only_tid)
+                         int64_t only_tid, int64_t focus_tid)
 {
     bool after_over = s->over_valid && vx_engine_now(s->e) == s->over_to;
     s->over_valid = false;
@@ -1331,7 +1331,10 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
         /* A breakpoint stop reports this thread when its warp stops there with the
          * lane active (run_motion): GDB's `finish` and thread-specific breakpoints
          * wait for the thread they were set for. */
-        if (!motion_thread(s, only_tid, &gw, &lane)) {
+        /* focus_tid: the thread a continue of all names for itself (vCont;C06:15;c, a
+         * signal GDB passes on): the stop is reported in it, as for only_tid */
+        const bool hint = only_tid <= 0 && focus_tid > 0 && motion_thread(s, focus_tid, &gw, &lane);
+        if (!hint && !motion_thread(s, only_tid, &gw, &lane)) {
             reply(s, "E01");
             return;
         }
@@ -1372,25 +1375,25 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
 static void h_continue(vx_gdbserver *s, const args *a)
 {
     (void)a; /* "c addr" would resume elsewhere: history cannot, so the address is ignored */
-    start_motion(s, false, false, 0, true, s->c_tid);
+    start_motion(s, false, false, 0, true, s->c_tid, 0);
 }
 
 static void h_step(vx_gdbserver *s, const args *a)
 {
     (void)a;
-    start_motion(s, false, true, s->c_tid, false, 0);
+    start_motion(s, false, true, s->c_tid, false, 0, 0);
 }
 
 static void h_rcontinue(vx_gdbserver *s, const args *a)
 {
     (void)a;
-    start_motion(s, true, false, 0, true, s->c_tid);
+    start_motion(s, true, false, 0, true, s->c_tid, 0);
 }
 
 static void h_rstep(vx_gdbserver *s, const args *a)
 {
     (void)a;
-    start_motion(s, true, true, s->c_tid, false, 0);
+    start_motion(s, true, true, s->c_tid, false, 0, 0);
 }
 
 static void h_vcont_query(vx_gdbserver *s, const args *a)
@@ -1467,9 +1470,9 @@ static void h_vcont(vx_gdbserver *s, const args *a)
     }
     if (step) {
         if (step_any) step_tid = 0;
-        start_motion(s, false, true, step_tid, others_continue, 0);
+        start_motion(s, false, true, step_tid, others_continue, 0, 0);
     } else {
-        start_motion(s, false, false, 0, true, others_continue ? 0 : cont_tid);
+        start_motion(s, false, false, 0, true, others_continue ? 0 : cont_tid, cont_tid);
     }
 }
 

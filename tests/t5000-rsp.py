@@ -431,6 +431,20 @@ class RspTests(unittest.TestCase):
         self.assertEqual(parse_stop(self.c.cmd("vCont;c"))[1].get("replaylog"), "end")
         self.assertRegex(w1(), r", finished$")
 
+    def test_continue_with_a_signal_names_its_thread(self):
+        """vCont;C06:T;c (GDB passing a signal on to thread T while all continue): the stop
+        at the end of history is reported in T, not in the thread GDB last read (Hg)"""
+        self.c.handshake()
+        sig, f = parse_stop(self.c.cmd("vCont;s:1"))        # warp 0 spawns the others
+        for _ in range(400):
+            parse_stop(self.c.cmd("vCont;s:1"))
+        nt = int(re.search(r"threads=(\d+)", self.c.monitor("config")[1]).group(1))
+        t = 1 + nt + 1                                       # warp 1 lane 1
+        self.assertEqual(self.c.cmds("Hg%x" % (1 + 2 * nt)), "OK")   # warp 2 lane 0 read last
+        self.c.cmds("g")
+        sig, f = parse_stop(self.c.cmd("vCont;C06:%x;c" % t))
+        self.assertEqual((f.get("replaylog"), int(f["thread"], 16)), ("end", t))
+
     def test_step_and_reverse(self):
         """vCont;s steps thread 1's warp; bs comes back to the same registers; bc reaches the start"""
         self.c.handshake()
