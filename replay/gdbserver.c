@@ -1354,8 +1354,7 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
     /* A 0x03 that came while stopped stops the next continue at once: GDB sent it
      * while busy with a stop of its own (a condition it evaluates) and resumes with a
      * step over the breakpoint, then a continue.  Any other step means GDB is not
-     * resuming on its own but for the user, who is past that interrupt: drop it
-     * (a stopped stub ignores 0x03). */
+     * resuming on its own but for the user, who is past that interrupt: drop it. */
     const bool step_over = step && stepping_over_break(s, gw);
     if (step && !step_over) s->pending_int = false;
     /* a step over right after another (GDB steps the warp over the breakpoint at the
@@ -1610,11 +1609,12 @@ static void thread_extra(vx_gdbserver *s, uint32_t gw, uint32_t lane, char *buf,
                  " lanes active, %s",
                  core, w, gw, ok ? vx_lanes_count(wi.tmask) : 0, s->threads, state);
     else {
-        /* masked off: waiting for its side of a split (its own PC), or parked (PC 0) */
+        /* masked off: by divergence, waiting at its own PC (its side of a split not run
+         * yet, or done and waiting after the join), or parked (PC 0) */
         uint32_t pc = 0;
         const char *how = ok && vx_lanes_test(wi.tmask, lane) ? "active"
                           : vx_engine_lane_pc(s->e, gw, lane, &pc) && pc
-                              ? "masked off, waits for its side"
+                              ? "masked off by divergence, waiting"
                               : "masked off, parked";
         snprintf(buf, cap, "core %" PRIu32 " warp %" PRIu32 " lane %" PRIu32 ", %s, %s", core, w,
                  lane, how, state);

@@ -1103,7 +1103,7 @@ R["else"] = lanes()
         self.assertEqual(l % 2, 1, "odd lanes take the then side")
         self.assertEqual(x, w * 4 + l)
         split_pc, (join_at, join_pc) = self.split_join(w)
-        self.assertIn("warp %d lane 0, masked off, waits for its side" % w, R["threads"])
+        self.assertIn("warp %d lane 0, masked off by divergence, waiting" % w, R["threads"])
         then = {int(k): v for k, v in R["then"].items()}
         for k in range(4):
             lane_pc, frames = then[k]
