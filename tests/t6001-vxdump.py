@@ -672,6 +672,25 @@ class Errors(unittest.TestCase):
         self.assertEqual(r.returncode, 0)
         self.assertIn("vxdump", r.stdout)
 
+    def test_trace_on_stdin(self):
+        """TRACE '-' reads standard input (a filter: cat t.vxt | vxdump -): the same
+        listing and summary as from the file; a cut-off one names standard input"""
+        with open(T["regs"], "rb") as f:
+            data = f.read()
+        for args in ([], ["--json"], ["--summary"], ["--check"]):
+            want = t6kit.vxdump(*(args + [T["regs"]]))
+            got = subprocess.run([vxtest.prog("vxdump")] + args + ["-"], input=data,
+                                 capture_output=True, timeout=120)
+            self.assertEqual(got.returncode, want.returncode, args)
+            out = got.stdout.decode()
+            if "--summary" in args:   # the summary names the file
+                out = out.replace("standard input", T["regs"])
+            self.assertEqual(out, want.stdout, args)
+        cut = subprocess.run([vxtest.prog("vxdump"), "-"], input=data[:len(data) - 10],
+                             capture_output=True, timeout=120)
+        self.assertEqual(cut.returncode, 1)
+        self.assertIn(b"standard input", cut.stderr)
+
     def test_unreadable(self):
         """missing file, not a trace: exit 2 naming the file"""
         missing = os.path.join(D, "nope.vxt")

@@ -10,6 +10,7 @@ input files the test wrote.
 import json
 import os
 import struct
+import subprocess
 import sys
 import unittest
 
@@ -68,6 +69,26 @@ class Identical(unittest.TestCase):
         self.assertTrue(objs[-1]["identical"])
         self.assertEqual(objs[-1]["compared_a"], 30)
         self.assertEqual(t6kit.vxdiff("--per-warp", a, b).returncode, 0)
+
+    def test_one_trace_on_stdin(self):
+        """'-' for either trace reads standard input; both '-' is a usage error"""
+        a = rec(K["regs"], "s1.vxt", ["-w", "1"], 7)
+        b = rec(K["regs"], "s2.vxt", ["-w", "2"], 7)
+        want = t6kit.vxdiff(a, b)
+        self.assertEqual(want.returncode, 1)
+        with open(b, "rb") as f:
+            data = f.read()
+        got = subprocess.run([vxtest.prog("vxdiff"), a, "-"], input=data, capture_output=True,
+                             timeout=120)
+        self.assertEqual(got.returncode, 1, got.stderr)
+        self.assertEqual(got.stdout.decode().replace("standard input", b), want.stdout)
+        same = subprocess.run([vxtest.prog("vxdiff"), "-", b], input=data, capture_output=True,
+                              timeout=120)
+        self.assertEqual((same.returncode, same.stdout), (0, b""), same.stderr)
+        r = subprocess.run([vxtest.prog("vxdiff"), "-", "-"], input=data, capture_output=True,
+                           timeout=120)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"only one of the traces", r.stderr)
 
     def test_vecadd_twice(self):
         """a real kernel, recorded twice with different chunk sizes: identical events"""

@@ -671,13 +671,19 @@ static vx_err scan(vx_trace_reader *r)
 
 vx_err vx_trace_reader_open(vx_trace_reader *r, const char *path)
 {
+    return vx_trace_reader_open_as(r, path, path);
+}
+
+vx_err vx_trace_reader_open_as(vx_trace_reader *r, const char *path, const char *name)
+{
     struct stat st;
     uint8_t sig[VXT_SIG_LEN];
     vx_err e;
     if (r->opened || r->fd >= 0) return rfail(r, VX_ERR_STATE, "reader already opened");
     free(r->path);
-    r->path = strdup(path ? path : "");
+    r->path = strdup(name ? name : "");
     if (!r->path) return VX_ERR_NOMEM;
+    if (!path) return rfail(r, VX_ERR_INVAL, "no trace file name");
     r->fd = open(path, O_RDONLY | O_CLOEXEC);
     if (r->fd < 0) return rfail(r, VX_ERR_IO, "cannot open: %s", strerror(errno));
     if (fstat(r->fd, &st) != 0) return rfail(r, VX_ERR_IO, "cannot stat: %s", strerror(errno));

@@ -232,6 +232,8 @@ const char *vx_trace_reader_errmsg(const vx_trace_reader *r);
  * the chunks when the trace is incomplete.  A reader can be opened once.
  */
 vx_err vx_trace_reader_open(vx_trace_reader *r, const char *path);
+/* The same, naming the file `name` in messages (a copy of standard input, say). */
+vx_err vx_trace_reader_open_as(vx_trace_reader *r, const char *path, const char *name);
 
 /* The header; pointers stay valid while the reader lives. */
 const vx_trace_header *vx_trace_reader_header(const vx_trace_reader *r);

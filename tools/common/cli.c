@@ -681,3 +681,49 @@ void vx_cli_put_word(FILE *f, const char *s)
             fputc(*p, f);
     fputc('\'', f);
 }
+
+const char *vx_cli_trace_name(const char *arg)
+{
+    return strcmp(arg, "-") ? arg : "standard input";
+}
+
+const char *vx_cli_trace_file(const char *prog, const char *arg)
+{
+    static char path[64];
+    static int fd = -1;
+    if (strcmp(arg, "-")) return arg;
+    if (fd >= 0) return path;
+    if (isatty(STDIN_FILENO)) {
+        fprintf(stderr, "%s: the trace '-' is standard input, which is a terminal\n", prog);
+        return NULL;
+    }
+    const char *dir = getenv("TMPDIR");
+    char tmpl[4096];
+    snprintf(tmpl, sizeof tmpl, "%s/vxrr-stdin-XXXXXX", dir && *dir ? dir : "/tmp");
+    int t = mkstemp(tmpl);
+    if (t < 0) {
+        fprintf(stderr, "%s: cannot copy standard input: %s: %s\n", prog, tmpl, strerror(errno));
+        return NULL;
+    }
+    unlink(tmpl); /* gone when this process ends, however it ends */
+    char buf[65536];
+    for (;;) {
+        ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+        if (n == 0) break;
+        if (n < 0 && errno == EINTR) continue;
+        const char *why = n < 0 ? strerror(errno) : NULL;
+        for (ssize_t off = 0; !why && off < n;) {
+            ssize_t w = write(t, buf + off, (size_t)(n - off));
+            if (w < 0 && errno != EINTR) why = strerror(errno);
+            if (w > 0) off += w;
+        }
+        if (why) {
+            fprintf(stderr, "%s: cannot copy standard input to a temporary file: %s\n", prog, why);
+            close(t);
+            return NULL;
+        }
+    }
+    fd = t;
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    return path;
+}

@@ -144,6 +144,13 @@ void vx_cli_ignore_sigpipe(void);
 /* Do paths a and b name one existing file (an output that would overwrite an input)? */
 bool vx_cli_same_file(const char *a, const char *b);
 
+/* The file to read for the trace argument arg: arg itself, or for "-" standard input,
+ * copied once to an unlinked temporary file (a trace is read with seeks and may be
+ * opened more than once).  NULL, with a message printed, when that copy fails. */
+const char *vx_cli_trace_file(const char *prog, const char *arg);
+/* How messages name the trace argument arg ("standard input" for "-"). */
+const char *vx_cli_trace_name(const char *arg);
+
 /* Print s to f as one shell word: as it is when it is made of characters no shell
  * treats specially, else in single quotes (a ' inside as '\''). */
 void vx_cli_put_word(FILE *f, const char *s);

@@ -48,7 +48,8 @@ typedef struct pos {
 } pos;
 
 typedef struct side {
-    const char *path;
+    const char *path;      /* as messages name it ("standard input" for "-") */
+    const char *file;      /* what is read (a copy of standard input for "-") */
     vx_trace_reader *r;    /* the comparison */
     vx_trace_reader *view; /* context rendering (seeks) */
     /* lockstep: the compared events last rendered for context, consecutive, the view
@@ -94,7 +95,8 @@ static void usage(FILE *f)
             "shown with its event index, the events around it on both sides (with\n"
             "disassembly) and exactly what differs: the schedule decision, the PC or\n"
             "instruction, the thread mask, which lanes committed which values, memory\n"
-            "writes, warp-control effects, console bytes, faults, the exit status.\n\n"
+            "writes, warp-control effects, console bytes, faults, the exit status.  One of\n"
+            "the traces may be '-', standard input.\n\n"
             "  -C, --context N     events of context before and after (default 3)\n"
             "      --max N         list up to N differences (default 1; 0 = all).  In lockstep\n"
             "                      mode the later ones are often consequences of the first\n"
@@ -230,6 +232,8 @@ static int parse_args(int argc, char **argv, opts *o)
         }
     }
     if (npaths != 2) return usage_error("%s", "need two traces: A.vxt B.vxt");
+    if (!strcmp(o->path[0], "-") && !strcmp(o->path[1], "-"))
+        return usage_error("%s", "only one of the traces can be standard input ('-')");
     if (o->ignore & VXF_IG_SCHEDULE) o->per_warp = true;
     return 0;
 }
@@ -241,8 +245,10 @@ static int open_side(differ *d, int k)
     side *s = &d->s[k];
     char msg[256];
     vx_err e;
-    s->path = d->o.path[k];
-    if ((e = vx_trace_reader_new(&s->r)) || (e = vx_trace_reader_open(s->r, s->path))) {
+    s->path = vx_cli_trace_name(d->o.path[k]);
+    s->file = vx_cli_trace_file(prog, d->o.path[k]);
+    if (!s->file) return -1;
+    if ((e = vx_trace_reader_new(&s->r)) || (e = vx_trace_reader_open_as(s->r, s->file, s->path))) {
         fprintf(stderr, "%s: %s\n", prog, s->r ? vx_trace_reader_errmsg(s->r) : vx_strerror(e));
         return -1;
     }
@@ -267,7 +273,7 @@ static vx_trace_reader *view_of(differ *d, int k)
 {
     side *s = &d->s[k];
     if (s->view) return s->view;
-    if (vx_trace_reader_new(&s->view) || vx_trace_reader_open(s->view, s->path)) {
+    if (vx_trace_reader_new(&s->view) || vx_trace_reader_open_as(s->view, s->file, s->path)) {
         vx_trace_reader_free(s->view);
         s->view = NULL;
     }

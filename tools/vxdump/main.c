@@ -79,7 +79,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: vxdump [options] TRACE\n"
             "Show a vxrr trace (.vxt): one line per event with its event index, cycle,\n"
-            "core:warp, PC and symbol, thread mask, instruction and effects.\n\n"
+            "core:warp, PC and symbol, thread mask, instruction and effects.  TRACE '-'\n"
+            "reads the trace from standard input.\n\n"
             "selection (the listing; --from/--to also bound --summary and --timeline):\n"
             "      --from N            start at event index N (uses the trace index: no scan)\n"
             "      --to N              stop after event index N\n"
@@ -527,21 +528,24 @@ int main(int argc, char **argv)
     char msg[256];
     vx_err e;
     int status = 0;
+    /* "-": standard input, copied to a file first */
+    const char *file = vx_cli_trace_file(prog, o.trace), *tname = vx_cli_trace_name(o.trace);
+    if (!file) return VX_EXIT_USAGE;
 
-    if ((e = vx_trace_reader_new(&r)) || (e = vx_trace_reader_open(r, o.trace))) {
+    if ((e = vx_trace_reader_new(&r)) || (e = vx_trace_reader_open_as(r, file, tname))) {
         fprintf(stderr, "%s: %s\n", prog, r ? vx_trace_reader_errmsg(r) : vx_strerror(e));
         status = VX_EXIT_USAGE;
         goto out;
     }
     const vx_trace_header *h = vx_trace_reader_header(r);
-    vx_cli_trace_version_note(prog, o.trace, h->major, h->minor);
+    vx_cli_trace_version_note(prog, tname, h->major, h->minor);
     if (o.check && (e = vx_trace_reader_check(r))) {
         fprintf(stderr, "%s: %s\n", prog, vx_trace_reader_errmsg(r));
         status = VX_EXIT_USAGE;
         goto out;
     }
     if (o.extract) {
-        status = extract(o.extract, o.trace, h);
+        status = extract(o.extract, file, h);
         goto out;
     }
     vx_trace_summary ts;
@@ -551,7 +555,7 @@ int main(int argc, char **argv)
         goto out;
     }
     if ((e = vxd_symtab_load(&syms, h->image_kind, h->image, h->image_len, msg, sizeof msg))) {
-        fprintf(stderr, "%s: %s: %s\n", prog, o.trace, msg);
+        fprintf(stderr, "%s: %s: %s\n", prog, tname, msg);
         status = VX_EXIT_USAGE;
         goto out;
     }
@@ -594,7 +598,7 @@ int main(int argc, char **argv)
         status = VX_EXIT_USAGE;
         goto out;
     }
-    if (o.timeline && vx_cli_same_file(o.timeline, o.trace)) {
+    if (o.timeline && vx_cli_same_file(o.timeline, file)) {
         fprintf(stderr, "%s: --timeline '%s' is the trace itself\n", prog, o.timeline);
         status = VX_EXIT_USAGE;
         goto out;
@@ -606,8 +610,8 @@ int main(int argc, char **argv)
             status = VX_EXIT_USAGE;
             goto out;
         }
-        const char *base = strrchr(o.trace, '/');
-        if ((e = vxd_timeline_new(&tl, tlf, h, &syms, base ? base + 1 : o.trace))) {
+        const char *base = strrchr(tname, '/');
+        if ((e = vxd_timeline_new(&tl, tlf, h, &syms, base ? base + 1 : tname))) {
             fprintf(stderr, "%s: out of memory\n", prog);
             status = VX_EXIT_USAGE;
             goto out;
@@ -654,7 +658,7 @@ int main(int argc, char **argv)
         status = VX_EXIT_USAGE;
     } else if (o.has_from && !any) {
         /* not an error (an empty selection), but say why nothing came */
-        fprintf(stderr, "%s: %s: no event at or after --from %" PRIu64, prog, o.trace, o.from);
+        fprintf(stderr, "%s: %s: no event at or after --from %" PRIu64, prog, tname, o.from);
         if (ts.records) fprintf(stderr, " (the last is %" PRIu64 ")", ts.records - 1);
         fputc('\n', stderr);
     }
@@ -668,7 +672,7 @@ int main(int argc, char **argv)
     }
     if (sum) {
         /* --from alone: the range ends at the last event read */
-        vxd_summary_file sf = {o.trace, &ts, o.has_from || o.has_to, o.from,
+        vxd_summary_file sf = {tname, &ts, o.has_from || o.has_to, o.from,
                                o.has_to ? o.to : last_index};
         vxd_summary_print(sum, h, &sf, o.json, stdout);
     }
@@ -680,7 +684,7 @@ int main(int argc, char **argv)
         fprintf(stderr,
                 "%s: %s: the trace is incomplete (cut off while it was recorded): shown up to its "
                 "last complete chunk (%" PRIu64 " issues)\n",
-                prog, o.trace, ts.issues);
+                prog, tname, ts.issues);
         status = EXIT_INCOMPLETE;
     }
     (void)shown;
