@@ -102,6 +102,7 @@ typedef struct cand {
 struct vx_engine {
     char err[1024];
     char note[1024]; /* what the trace lacks that replay works around (a damaged keyframe) */
+    uint64_t unreadable_below; /* a backward scan met an unreadable chunk ending here */
     char *path;
     vx_trace_reader *rd; /* main cursor: pend */
     vx_trace_reader *sr; /* scans */
@@ -1248,6 +1249,27 @@ static bool digest_may_stop(const vx_engine *e, const vx_trace_digest *d, const 
     return false;
 }
 
+/* [s, t) holds an unreadable EVENTS chunk: the end of the newest such chunk (the
+ * issues from there to t can be read), or t when it cannot be told. */
+static uint64_t readable_from(vx_engine *e, uint64_t s, uint64_t t)
+{
+    const size_t n = vx_trace_reader_num_chunks(e->sr);
+    for (size_t i = n; i-- > 0;) {
+        const uint64_t key = vx_trace_reader_chunk_key(e->sr, i);
+        const uint64_t end = i + 1 < n ? vx_trace_reader_chunk_key(e->sr, i + 1) : e->end;
+        if (key >= t) continue;
+        if (end <= s) break;
+        /* (a seek to a chunk's first index may read the chunk before it, for DM records
+         * that precede that issue: start one issue in) */
+        vx_err err = vx_trace_reader_seek(e->sr, key + 1 < end ? key + 1 : key);
+        const vx_event *ev;
+        while (!err && !(err = vx_trace_reader_next(e->sr, &ev)) && ev->index < end)
+            ;
+        if (vx_engine_unreadable(err)) return end < t ? end : t;
+    }
+    return t;
+}
+
 /*
  * scan_range over [lo, hi), newest part first: one EVENTS chunk at a time when the
  * trace is indexed (skipping the chunks whose digest rules a stop out), else blocks
@@ -1267,6 +1289,8 @@ static vx_err scan_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engin
         if (s < lo) s = lo;
         if (may) {
             vx_err err = scan_range(e, s, t, m, c);
+            /* [t, hi) was searched whole: a damaged chunk in [s, t) ends the search */
+            if (vx_engine_unreadable(err)) e->unreadable_below = readable_from(e, s, t);
             if (err || c->found || e->interrupted) return err;
         } else {
             e->st.skipped += t - s;
@@ -1360,6 +1384,35 @@ static bool cache_last_issue(const vx_engine *e, uint64_t p, uint32_t gw, uint64
     return false;
 }
 
+/*
+ * A backward search from p found no stop down to e->unreadable_below, where a chunk
+ * it cannot read ends.  History that can be rebuilt goes back to the first
+ * keyframe or checkpoint at or after that point (the issues before it cannot be
+ * replayed): stop there, the beginning of the readable history, and return err
+ * (the caller says the trace is unreadable before it).
+ */
+static vx_err backward_floor(vx_engine *e, uint64_t p, vx_err err, vx_engine_stop *st)
+{
+    const uint64_t t = e->unreadable_below;
+    uint64_t b = p;
+    for (size_t k = 0; k < e->nkf; k++)
+        if (e->kf_pos[k] >= t) {
+            if (e->kf_pos[k] < b) b = e->kf_pos[k];
+            break;
+        }
+    const long ci = t ? vx_tl_find(&e->tl, t - 1) + 1 : 0;
+    if (ci >= 0 && (size_t)ci < e->tl.n && e->tl.v[ci].pos < b) b = e->tl.v[ci].pos;
+    if (b < p) {
+        char keep[sizeof e->err];
+        memcpy(keep, e->err, sizeof keep);
+        if (goto_pos(e, b) != VX_OK) return err;
+        memcpy(e->err, keep, sizeof keep); /* the damage is what is reported */
+    }
+    memset(st, 0, sizeof *st);
+    st->why = VX_WHY_BEGIN;
+    return err;
+}
+
 static vx_err run_backward(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *st)
 {
     const uint64_t p = e->now;
@@ -1393,7 +1446,10 @@ static vx_err run_backward(vx_engine *e, const vx_engine_motion *m, vx_engine_st
             lo = hi > win ? hi - win : 0;
             if (win < SCAN_MAX) win *= 2;
         }
+        e->unreadable_below = NO_ISSUE;
         vx_err err = need_sim ? sim_window(e, lo, hi, m, &c) : scan_window(e, lo, hi, m, &c);
+        if (vx_engine_unreadable(err) && e->unreadable_below != NO_ISSUE)
+            return backward_floor(e, p, err, st);
         if (err) return err;
         if (e->interrupted) {
             /* [hi, p) was searched whole and holds no stop: keep that progress (the

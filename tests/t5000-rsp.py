@@ -970,6 +970,40 @@ class CommandLineTests(unittest.TestCase):
         self.assertEqual((sig3, f3.get("replaylog")), (5, "begin"))
         self.assertRegex(when3, r"event 0 of")
 
+    def test_reverse_to_the_keyframe_after_damage(self):
+        """a reverse-continue from past a damaged EVENTS chunk stops at the first keyframe
+        after it, where the history that can be rebuilt begins (it stayed where it was)"""
+        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+        import vxt_spec
+        d = vxtest.tmpdir()
+        good = os.path.join(d, "kfd.vxt")
+        r = vxtest.run([vxtest.prog("vxrec"), "-q", "--chunk-size", "4096", "--keyframe-interval",
+                        "1000", vxtest.kernel("vecadd"), "-o", good])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(good, "rb") as f:
+            data = f.read()
+        chunks = vxt_spec.Trace(data).chunks
+        events = [c for c in chunks if c.type == vxt_spec.CH_EVENTS]
+        kf = sorted(c.key for c in chunks if c.type in (vxt_spec.CH_KEYFRAME, vxt_spec.CH_KEYFRAME2))
+        i = len(events) // 2
+        bad = self.flipped(d, data, events[i], "kfd-bad.vxt")
+        after = [k for k in kf if k >= events[i + 1].key][0]   # the first base past the damage
+        srv = Server(bad)
+        try:
+            c = srv.client()
+            c.handshake()
+            c.monitor("seek %d" % (after + 500))
+            c.console = []
+            sig, f = parse_stop(c.cmd("bc"))
+            text = "".join(c.console)
+            when = c.monitor("when")[1]
+            c.close()
+        finally:
+            srv.stop()
+        self.assertEqual((sig, f.get("replaylog")), (5, "begin"))
+        self.assertRegex(when, r"^event %d of" % after)
+        self.assertIn("history ends at event %d (the trace is unreadable before it)" % after, text)
+
     def test_corrupt_first_or_last_chunk(self):
         """a flipped byte in the first or the last EVENTS chunk: still served, history ends at it"""
         d, data, events = self.many_chunks()
