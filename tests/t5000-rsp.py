@@ -970,19 +970,25 @@ class CommandLineTests(unittest.TestCase):
         self.assertEqual((sig3, f3.get("replaylog")), (5, "begin"))
         self.assertRegex(when3, r"event 0 of")
 
-    def test_reverse_to_the_keyframe_after_damage(self):
-        """a reverse-continue from past a damaged EVENTS chunk stops at the first keyframe
-        after it, where the history that can be rebuilt begins (it stayed where it was)"""
+    def keyframed(self, name):
+        """vecadd in small chunks with a keyframe every 1000 issues: (directory, trace
+        bytes, its chunks)"""
         sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
         import vxt_spec
         d = vxtest.tmpdir()
-        good = os.path.join(d, "kfd.vxt")
+        good = os.path.join(d, name)
         r = vxtest.run([vxtest.prog("vxrec"), "-q", "--chunk-size", "4096", "--keyframe-interval",
                         "1000", vxtest.kernel("vecadd"), "-o", good])
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(good, "rb") as f:
             data = f.read()
-        chunks = vxt_spec.Trace(data).chunks
+        return d, good, data, vxt_spec.Trace(data).chunks
+
+    def test_reverse_to_the_keyframe_after_damage(self):
+        """a reverse-continue from past a damaged EVENTS chunk stops at the first keyframe
+        after it, where the history that can be rebuilt begins (it stayed where it was)"""
+        import vxt_spec
+        d, good, data, chunks = self.keyframed("kfd.vxt")
         events = [c for c in chunks if c.type == vxt_spec.CH_EVENTS]
         kf = sorted(c.key for c in chunks if c.type in (vxt_spec.CH_KEYFRAME, vxt_spec.CH_KEYFRAME2))
         i = len(events) // 2
@@ -1042,16 +1048,8 @@ class CommandLineTests(unittest.TestCase):
         """a flipped byte in a middle keyframe, or in the pages stored with it: the trace is
         still served (a note names the keyframe) and every position, before and after it,
         shows the registers and memory of the intact trace"""
-        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
         import vxt_spec
-        d = vxtest.tmpdir()
-        good = os.path.join(d, "kf.vxt")
-        r = vxtest.run([vxtest.prog("vxrec"), "-q", "--chunk-size", "4096", "--keyframe-interval",
-                        "1000", vxtest.kernel("vecadd"), "-o", good])
-        self.assertEqual(r.returncode, 0, r.stderr)
-        with open(good, "rb") as f:
-            data = f.read()
-        chunks = vxt_spec.Trace(data).chunks
+        d, good, data, chunks = self.keyframed("kf.vxt")
         kfs = [i for i, c in enumerate(chunks) if c.type in (vxt_spec.CH_KEYFRAME, vxt_spec.CH_KEYFRAME2)]
         self.assertGreater(len(kfs), 4)
         mid = kfs[len(kfs) // 2]
