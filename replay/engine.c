@@ -1448,7 +1448,8 @@ static vx_err run_backward(vx_engine *e, const vx_engine_motion *m, vx_engine_st
         }
         e->unreadable_below = NO_ISSUE;
         vx_err err = need_sim ? sim_window(e, lo, hi, m, &c) : scan_window(e, lo, hi, m, &c);
-        if (vx_engine_unreadable(err) && e->unreadable_below != NO_ISSUE)
+        /* (a step stays where it is: the warp has no issue in the readable part) */
+        if (vx_engine_unreadable(err) && e->unreadable_below != NO_ISSUE && !m->step)
             return backward_floor(e, p, err, st);
         if (err) return err;
         if (e->interrupted) {
