@@ -335,8 +335,7 @@ class VxSeek(gdb.Command):
     def invoke(self, arg, from_tty):
         if not arg.strip():
             raise gdb.GdbError("usage: vx-seek N")
-        gdb.execute("monitor seek " + arg.strip())
-        _vx_refresh()
+        gdb.execute("monitor seek " + arg.strip())  # (its hook refreshes GDB)
         gdb.execute("frame")
 
 
@@ -349,8 +348,7 @@ class VxRestart(gdb.Command):
     def invoke(self, arg, from_tty):
         if not arg.strip():
             raise gdb.GdbError("usage: vx-restart N")
-        gdb.execute("monitor restart " + arg.strip())
-        _vx_refresh()
+        gdb.execute("monitor restart " + arg.strip())  # (its hook refreshes GDB)
         gdb.execute("frame")
 
 
