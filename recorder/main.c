@@ -119,12 +119,12 @@ int main(int argc, char **argv)
         if (r > 0) continue;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
-            rc = 0;
+            rc = vx_cli_output_done(vxrec_prog);
             goto out;
         } else if (!strcmp(a, "--version")) {
             printf("vxrec %s (trace format %d.%d)\n", VX_VERSION_STRING, VX_TRACE_MAJOR,
                    VX_TRACE_MINOR);
-            rc = 0;
+            rc = vx_cli_output_done(vxrec_prog);
             goto out;
         } else if (!strcmp(a, "-f") || !strcmp(a, "--force")) {
             o.force = true;

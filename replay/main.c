@@ -151,10 +151,10 @@ int main(int argc, char **argv)
         const char *a = argv[i], *v;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
-            return 0;
+            return vx_cli_output_done(prog);
         } else if (strcmp(a, "--version") == 0) {
             printf("vxreplay (vxrr) %s\n", VX_VERSION_STRING);
-            return 0;
+            return vx_cli_output_done(prog);
         } else if (strcmp(a, "--stdio") == 0) {
             use_stdio = true;
         } else if (strcmp(a, "--once") == 0) {

@@ -287,6 +287,19 @@ class VxsimTests(unittest.TestCase):
         with open(out2, "rb") as f:
             self.assertEqual(f.read(), struct.pack("<I", 0x07060505))
 
+    def test_help_to_a_full_disk(self):
+        """--help and --version of every program into a full disk: exit 2 and the reason
+        (the text is the result; it exited 0 having written nothing)"""
+        if not os.path.exists("/dev/full"):
+            self.skipTest("no /dev/full")
+        for prog in ("vxsim", "vxrec", "vxdump", "vxdiff", "vxreplay"):
+            for opt in ("--help", "--version"):
+                with open("/dev/full", "w") as full:
+                    r = subprocess.run([vxtest.prog(prog), opt], stdout=full,
+                                       stderr=subprocess.PIPE, text=True, timeout=60)
+                self.assertEqual(r.returncode, 2, (prog, opt, r.stderr))
+                self.assertIn("cannot write the output: No space left on device", r.stderr)
+
     def test_kernel_on_stdin(self):
         """KERNEL '-' reads standard input: an ELF, a .vxbin (told by its header, there is
         no name to go by) and a raw binary each run as what they are"""

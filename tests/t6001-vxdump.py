@@ -813,6 +813,12 @@ class Extract(unittest.TestCase):
             self.assertEqual(f.read(), bytes(range(32)))
         args = r.stdout.split()
         self.assertIn("--arg", args)
+        if os.path.exists("/dev/full"):   # the printed options are the result: lost is an error
+            with open("/dev/full", "w") as full:
+                lost = subprocess.run([vxtest.prog("vxdump"), "--extract", out, orig], stdout=full,
+                                      stderr=subprocess.PIPE, text=True, timeout=60)
+            self.assertEqual(lost.returncode, 2, lost.stderr)
+            self.assertIn("cannot write the output", lost.stderr)
         again = os.path.join(D, "again.vxt")
         t6kit.record(args[-1], again, args[:-1], expect=7)
         d = t6kit.vxdiff(orig, again)

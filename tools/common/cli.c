@@ -512,6 +512,20 @@ void vx_cli_console_line(uint32_t slot, const char *line, size_t len)
     if (printf("#%u: %.*s\n", slot, (int)len, line) < 0 && !stdout_errno) stdout_errno = errno;
 }
 
+int vx_cli_output_done(const char *prog)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return 0;
+    int e = errno;
+    if (!e) { /* an earlier write failed (nothing was left to flush): ask again, for why */
+        clearerr(stdout);
+        errno = 0;
+        if (fputc('\n', stdout) == EOF || fflush(stdout)) e = errno;
+    }
+    fprintf(stderr, "%s: cannot write the output: %s\n", prog, e ? strerror(e) : "write error");
+    return VX_EXIT_USAGE;
+}
+
 void vx_cli_stdout_flush(void)
 {
     errno = 0;

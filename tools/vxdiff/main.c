@@ -200,10 +200,10 @@ static int parse_args(int argc, char **argv, opts *o)
         uint64_t n;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
-            exit(0);
+            exit(vx_cli_output_done(prog));
         } else if (!strcmp(a, "--version")) {
             printf("vxdiff (vxrr) %s\n", VX_VERSION_STRING);
-            exit(0);
+            exit(vx_cli_output_done(prog));
         } else if (!strcmp(a, "--per-warp")) {
             o->per_warp = true;
         } else if (!strcmp(a, "--json")) {
@@ -1246,10 +1246,7 @@ int main(int argc, char **argv)
                    prog, d.nwarps, d.o.max && d.o.max < d.nwarps ? d.o.max : d.nwarps);
     }
 out:
-    if (fflush(stdout) || ferror(stdout)) {
-        fprintf(stderr, "%s: cannot write the output: %s\n", prog, strerror(errno));
-        d.status = EXIT_ERROR;
-    }
+    if (vx_cli_output_done(prog)) d.status = EXIT_ERROR;
     for (int k = 0; k < 2; k++) {
         vx_trace_reader_free(d.s[k].r);
         vx_trace_reader_free(d.s[k].view);

@@ -171,10 +171,10 @@ static int parse_args(int argc, char **argv, opts *o)
         bool missing = false;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
-            exit(0);
+            exit(vx_cli_output_done(prog));
         } else if (!strcmp(a, "--version")) {
             printf("vxdump (vxrr) %s\n", VX_VERSION_STRING);
-            exit(0);
+            exit(vx_cli_output_done(prog));
         } else if (!strcmp(a, "--json")) {
             o->json = true;
         } else if (!strcmp(a, "--summary")) {
@@ -546,6 +546,7 @@ int main(int argc, char **argv)
     }
     if (o.extract) {
         status = extract(o.extract, file, h);
+        if (!status) status = vx_cli_output_done(prog); /* the printed options are the result */
         goto out;
     }
     vx_trace_summary ts;
@@ -676,10 +677,8 @@ int main(int argc, char **argv)
                                o.has_to ? o.to : last_index};
         vxd_summary_print(sum, h, &sf, o.json, stdout);
     }
-    if (fflush(stdout) || ferror(stdout)) {
-        fprintf(stderr, "%s: cannot write the output: %s\n", prog, strerror(errno));
-        if (!status) status = VX_EXIT_USAGE;
-    }
+    const int wrc = vx_cli_output_done(prog);
+    if (!status) status = wrc;
     if (!status && vx_trace_reader_incomplete(r)) {
         fprintf(stderr,
                 "%s: %s: the trace is incomplete (cut off while it was recorded): shown up to its "

@@ -222,11 +222,11 @@ int main(int argc, char **argv)
         if (r > 0) continue;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
-            rc = 0;
+            rc = vx_cli_output_done(prog);
             goto out;
         } else if (!strcmp(a, "--version")) {
             printf("vxsim %s\n", VX_VERSION_STRING);
-            rc = 0;
+            rc = vx_cli_output_done(prog);
             goto out;
         } else if (!strcmp(a, "--stats")) {
             stats = true;
