@@ -617,9 +617,20 @@ int vxrec_record(vxrec_opts *o)
     e = vx_trace_writer_finish(r.w);
     if (r.err || e) {
         fprintf(stderr, "%s: %s\n", vxrec_prog, r.err ? r.errmsg : vx_trace_writer_errmsg(r.w));
-        if (e) /* cut off: readable up to its last complete chunk */
-            fprintf(stderr, "%s: the trace '%s' is incomplete\n", vxrec_prog, path);
-        else
+        if (e) {
+            /* cut off: readable up to its last complete chunk - when its prologue is whole */
+            vx_trace_reader *chk = NULL;
+            const bool readable =
+                vx_trace_reader_new(&chk) == VX_OK && vx_trace_reader_open(chk, path) == VX_OK;
+            vx_trace_reader_free(chk);
+            if (readable)
+                fprintf(stderr, "%s: the trace '%s' is incomplete\n", vxrec_prog, path);
+            else
+                fprintf(stderr,
+                        "%s: '%s' holds no readable trace: the error came before its header "
+                        "was written whole\n",
+                        vxrec_prog, path);
+        } else
             fprintf(stderr, "%s: the trace '%s' ends there (its end record: aborted)\n", vxrec_prog,
                     path);
         rc = VX_EXIT_USAGE;

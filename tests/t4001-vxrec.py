@@ -266,6 +266,9 @@ class Vxrec(unittest.TestCase):
             self.assertEqual(r.returncode, 2, mode)
             self.assertIn("No space left on device", r.stderr, mode)
             self.assertNotIn("#0: E", r.stdout, mode + ": the kernel did not run to its end")
+            # nothing readable was written: not called an incomplete trace
+            self.assertIn("'/dev/full' holds no readable trace", r.stderr, mode)
+            self.assertNotIn("is incomplete", r.stderr, mode)
 
     def test_file_size_limit(self):
         """past the file-size limit (ulimit -f) the write fails and is reported (exit 2, not
