@@ -314,6 +314,23 @@ static void on_console(void *ctx, uint32_t slot, const char *line, size_t len)
     if (r && r->progress) vx_cli_stdout_flush();
 }
 
+/* After a write error: what the file at path holds.  A trace cut off reads up to its
+ * last complete chunk, when its prologue is whole. */
+static void say_cut_off(const char *path)
+{
+    vx_trace_reader *chk = NULL;
+    const bool readable =
+        vx_trace_reader_new(&chk) == VX_OK && vx_trace_reader_open(chk, path) == VX_OK;
+    vx_trace_reader_free(chk);
+    if (readable)
+        fprintf(stderr, "%s: the trace '%s' is incomplete\n", vxrec_prog, path);
+    else
+        fprintf(stderr,
+                "%s: '%s' holds no readable trace: the error came before its header was "
+                "written whole\n",
+                vxrec_prog, path);
+}
+
 static void on_listen(void *ctx, const char *bind, unsigned port)
 {
     (void)ctx;
@@ -533,6 +550,7 @@ int vxrec_record(vxrec_opts *o)
     if (!e && !r.pipe) e = vx_trace_writer_header(r.w, &h);
     if (e) {
         fprintf(stderr, "%s: %s\n", vxrec_prog, vx_trace_writer_errmsg(r.w));
+        say_cut_off(path);
         goto out;
     }
     vx_sim_set_console(r.sim, on_console, &r);
@@ -617,20 +635,9 @@ int vxrec_record(vxrec_opts *o)
     e = vx_trace_writer_finish(r.w);
     if (r.err || e) {
         fprintf(stderr, "%s: %s\n", vxrec_prog, r.err ? r.errmsg : vx_trace_writer_errmsg(r.w));
-        if (e) {
-            /* cut off: readable up to its last complete chunk - when its prologue is whole */
-            vx_trace_reader *chk = NULL;
-            const bool readable =
-                vx_trace_reader_new(&chk) == VX_OK && vx_trace_reader_open(chk, path) == VX_OK;
-            vx_trace_reader_free(chk);
-            if (readable)
-                fprintf(stderr, "%s: the trace '%s' is incomplete\n", vxrec_prog, path);
-            else
-                fprintf(stderr,
-                        "%s: '%s' holds no readable trace: the error came before its header "
-                        "was written whole\n",
-                        vxrec_prog, path);
-        } else
+        if (e)
+            say_cut_off(path);
+        else
             fprintf(stderr, "%s: the trace '%s' ends there (its end record: aborted)\n", vxrec_prog,
                     path);
         rc = VX_EXIT_USAGE;
