@@ -309,6 +309,11 @@ class VxsimTests(unittest.TestCase):
         r = subprocess.run([VXSIM, "-"], input=prog_elf([addi(5, 0, 43)] + exit_with(5)),
                            capture_output=True, timeout=60)
         self.assertEqual(r.returncode, 43, r.stderr)
+        # read once: the kernel and a --load both from it is refused (the load got 0 bytes)
+        r = subprocess.run([VXSIM, "--load", "-@0x10000", "-"], input=raw, capture_output=True,
+                           timeout=60)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"it can be read once", r.stderr)
         vxbin = vxtest.kernel("hello")[:-4] + ".vxbin"
         if os.path.exists(vxbin):
             with open(vxbin, "rb") as f:

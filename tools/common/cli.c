@@ -347,6 +347,16 @@ vx_err vx_cli_setup(const vx_cli_run *o, const char *kernel, vx_sim **out, vx_cl
     vx_cli_loaded *l = loaded ? loaded : &tmp;
     memset(l, 0, sizeof *l);
     *out = NULL;
+    /* standard input can be read once: the kernel or one --load */
+    unsigned from_stdin = !strcmp(kernel, "-");
+    for (size_t i = 0; i < o->nloads; i++)
+        from_stdin += !strcmp(o->loads[i].path, "-");
+    if (from_stdin > 1) {
+        snprintf(msg, cap,
+                 "standard input ('-') is named %u times (kernel and --load): it can be read once",
+                 from_stdin);
+        return VX_ERR_INVAL;
+    }
     char cm[160];
     vx_err err = vx_sim_config_check(&o->cfg, cm, sizeof cm);
     if (err) {
