@@ -311,7 +311,7 @@ static void on_console(void *ctx, uint32_t slot, const char *line, size_t len)
         r->progress_shown = false;
     }
     vx_cli_console_line(slot, line, len);
-    if (r && r->progress) vx_cli_stdout_flush();
+    if (r && r->progress) fflush(stdout);
 }
 
 /* After a write error: what the file at path holds.  A trace cut off reads up to its
@@ -413,7 +413,7 @@ static int run_discarding(vxrec_opts *o)
         }
     } while (stop.reason == VX_STOP_HALT);
     vx_sim_console_flush(sim);
-    vx_cli_stdout_flush();
+    fflush(stdout);
     if (!o->quiet)
         fprintf(stderr, "%s: %" PRIu64 " events observed and discarded\n", vxrec_prog, n);
     int rc = stop.reason == VX_STOP_EXIT    ? (int)(stop.exit_code & 0xff)
@@ -608,7 +608,7 @@ int vxrec_record(vxrec_opts *o)
         }
     }
     vx_sim_console_flush(r.sim);
-    vx_cli_stdout_flush();
+    fflush(stdout);
     if (r.progress) show_progress(&r, true);
     if (r.pipe) { /* drain the writer thread: the writer is ours again */
         char pm[600];

@@ -514,15 +514,13 @@ void vx_cli_ignore_sigpipe(void)
     signal(SIGPIPE, SIG_IGN);
 }
 
-static int stdout_errno; /* why the first console write failed (0: none did, or unknown) */
-
 void vx_cli_console_line(uint32_t slot, const char *line, size_t len)
 {
-    errno = 0;
-    if (printf("#%u: %.*s\n", slot, (int)len, line) < 0 && !stdout_errno) stdout_errno = errno;
+    printf("#%u: %.*s\n", slot, (int)len, line);
 }
 
-int vx_cli_output_done(const char *prog)
+/* 0 when all of standard output was written, else why not (an errno; -1: unknown). */
+static int stdout_failure(void)
 {
     errno = 0;
     if (fflush(stdout) == 0 && !ferror(stdout)) return 0;
@@ -532,23 +530,23 @@ int vx_cli_output_done(const char *prog)
         errno = 0;
         if (fputc('\n', stdout) == EOF || fflush(stdout)) e = errno;
     }
-    fprintf(stderr, "%s: cannot write the output: %s\n", prog, e ? strerror(e) : "write error");
-    return VX_EXIT_USAGE;
+    return e ? e : -1;
 }
 
-void vx_cli_stdout_flush(void)
+int vx_cli_output_done(const char *prog)
 {
-    errno = 0;
-    if (fflush(stdout) && !stdout_errno) stdout_errno = errno;
+    const int e = stdout_failure();
+    if (!e) return 0;
+    fprintf(stderr, "%s: cannot write the output: %s\n", prog, e > 0 ? strerror(e) : "write error");
+    return VX_EXIT_USAGE;
 }
 
 bool vx_cli_stdout_check(const char *prog, const char *what)
 {
-    errno = 0;
-    if (fflush(stdout) == 0 && !ferror(stdout)) return true;
-    const int e = stdout_errno ? stdout_errno : errno;
+    const int e = stdout_failure();
+    if (!e) return true;
     fprintf(stderr, "%s: %s could not be written to standard output%s%s\n", prog, what,
-            e ? ": " : "", e ? strerror(e) : "");
+            e > 0 ? ": " : "", e > 0 ? strerror(e) : "");
     return false;
 }
 

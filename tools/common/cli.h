@@ -176,10 +176,7 @@ bool vx_cli_stdout_check(const char *prog, const char *what);
 /* The end of a program whose output is its result (--help, a listing): 0 when all of
  * standard output was written, else VX_EXIT_USAGE with "cannot write the output". */
 int vx_cli_output_done(const char *prog);
-/* Print one line of the kernel's console ("#slot: line") to standard output; the
- * reason of the first failed write is kept for vx_cli_stdout_check. */
+/* Print one line of the kernel's console ("#slot: line") to standard output. */
 void vx_cli_console_line(uint32_t slot, const char *line, size_t len);
-/* fflush(stdout), keeping the reason of a failure for vx_cli_stdout_check. */
-void vx_cli_stdout_flush(void);
 
 #endif /* VX_CLI_H */
