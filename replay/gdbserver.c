@@ -1876,9 +1876,8 @@ static unsigned long long parse_num(const char *s, char **end)
     const char *p = s;
     while (*p == ' ')
         p++;
-    const int base = p[0] == '0' && (p[1] == 'x' || p[1] == 'X') ? 16 : 10;
     char *e;
-    unsigned long long v = strtoull(p, &e, base);
+    unsigned long long v = strtoull(p, &e, vx_num_base(p));
     *end = e == p ? (char *)s : e;
     return v;
 }

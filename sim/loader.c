@@ -24,11 +24,7 @@ vx_image_kind vx_image_detect(const char *name, const uint8_t *bytes, size_t len
         /* no name to go by: a .vxbin header (two 64-bit addresses, min < max, in the
          * 32-bit space, spanning the image) is one; a raw binary starts with code,
          * whose second word is not the zero upper half of an address */
-        uint64_t lo = 0, hi = 0;
-        for (int i = 7; i >= 0; i--) {
-            lo = lo << 8 | bytes[i];
-            hi = hi << 8 | bytes[8 + i];
-        }
+        const uint64_t lo = vx_get_le64(bytes), hi = vx_get_le64(bytes + 8);
         if (lo >= IO_END && lo < hi && hi <= ((uint64_t)1 << 32) && hi - lo >= len - 16)
             return VX_IMAGE_VXBIN;
     }

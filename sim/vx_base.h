@@ -68,6 +68,13 @@ static inline unsigned vx_lanes_last(vx_lanes m)
     return 128u;
 }
 
+/* The base of a number as the tools write them: 0x... is hex, anything else decimal
+ * (a leading 0 is not octal: 010 is ten).  For strtoull. */
+static inline int vx_num_base(const char *s)
+{
+    return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+}
+
 /* Explicit little-endian access (never fwrite a struct). */
 static inline uint16_t vx_get_le16(const uint8_t *p)
 {

@@ -61,9 +61,7 @@ bool vx_cli_parse_u64(const char *s, bool size_suffix, uint64_t *out)
     if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') return false;
     errno = 0;
     char *end;
-    /* 0x... is hex, anything else decimal (a leading 0 is not octal: 010 is ten) */
-    const int base = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
-    unsigned long long v = strtoull(s, &end, base);
+    unsigned long long v = strtoull(s, &end, vx_num_base(s));
     if (errno || end == s) return false;
     if (size_suffix && *end) {
         unsigned sh = 0;
