@@ -306,9 +306,10 @@ class Runtime(unittest.TestCase):
                 self.skipTest(p + " not built")
         self.tmp = vxtest.tmpdir()
 
-    def build(self, name, text=None, src=None, flags=()):
+    def build(self, name, text=None, src=None, flags=(), ext=".c"):
+        """vxcc -O2 -Wall -Werror: src, or text written to NAME.c (NAME.cpp: ext)"""
         if src is None:
-            src = os.path.join(self.tmp, name + ".c")
+            src = os.path.join(self.tmp, name + ext)
             with open(src, "w") as f:
                 f.write(text)
         out = os.path.join(self.tmp, name + ".elf")
@@ -538,10 +539,7 @@ class Runtime(unittest.TestCase):
 
     def test_startup_once(self):
         """constructors run once, and BSS is cleared before any core's main"""
-        src = os.path.join(self.tmp, "startup.cpp")
-        with open(src, "w") as f:
-            f.write(STARTUP_CPP)
-        elf = self.build("startup", src=src)
+        elf = self.build("startup", text=STARTUP_CPP, ext=".cpp")
         for shape in [(1, 1, 4, 4), (1, 4, 2, 2), (2, 3, 1, 1)]:
             r = self.vxsim(elf, shape)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
@@ -549,10 +547,7 @@ class Runtime(unittest.TestCase):
 
     def test_vortex_style_kernel(self):
         """a Vortex-style kernel: kernel_arg_t at mscratch, host buffers, result dumped"""
-        src = os.path.join(self.tmp, "vortex_sgemm.cpp")
-        with open(src, "w") as f:
-            f.write(VORTEX_CPP)
-        elf = self.build("vortex_sgemm", src=src)
+        elf = self.build("vortex_sgemm", text=VORTEX_CPP, ext=".cpp")
         n = 9
         a = [float((r * 3 + c) % 7 - 3) for r in range(n) for c in range(n)]
         b = [float((r + 2 * c) % 5 - 2) for r in range(n) for c in range(n)]
@@ -609,28 +604,26 @@ class Runtime(unittest.TestCase):
     def test_cxx_math_h_float_overloads(self):
         """C++ with <math.h>: sqrt/fmin/fmax of floats compute in float, unqualified, as
         C++'s <math.h> declares them (the double functions branch on lane data)"""
-        src = os.path.join(self.tmp, "cxxmath.cpp")
-        with open(src, "w") as f:
-            f.write("#include <math.h>\n#include <vx_spawn.h>\n#include <vx_print.h>\n"
-                    "#include <type_traits>\n"
-                    "template <typename T, typename U> constexpr bool same = std::is_same<T, U>::value;\n"
-                    "static int q;\n"
-                    "static_assert(same<decltype(abs(-1.5f)), float>, \"abs\");\n"
-                    "static_assert(same<decltype(fma(1, 1.0f, 1.0f)), double>, \"fma\");\n"
-                    "static_assert(same<decltype(ldexp(1, 2)), double>, \"ldexp\");\n"
-                    "static_assert(same<decltype(logb(1.0f)), float>, \"logb\");\n"
-                    "static_assert(same<decltype(remquo(1.0f, 2.0f, &q)), float>, \"remquo\");\n"
-                    "static_assert(same<decltype(isgreater(1.0f, 2.0f)), bool>, \"isgreater\");\n"
-                    "static_assert(same<decltype(sqrt(2)), double>, \"sqrt of int\");\n"
-                    "float in[8] = {2.0f, 9.0f, 0.25f, 1e-3f, 7.5f, 100.0f, 3.0f, 0.5f};\n"
-                    "float out[8];\n"
-                    "static void cb(void *)\n{\n    float x = in[blockIdx.x];\n"
-                    "    out[blockIdx.x] = sqrt(x) + fmin(x, 1.0f) + fmax(x, 8.0f);\n}\n"
-                    "int main()\n{\n    uint32_t n = 8;\n"
-                    "    vx_spawn_threads(1, &n, 0, cb, 0);\n"
-                    "    for (int i = 0; i < 8; i++) vx_printf(\"%d %a\\n\", i, (double)out[i]);\n"
-                    "    return 0;\n}\n")
-        elf = self.build("cxxmath", src=src)
+        text = ("#include <math.h>\n#include <vx_spawn.h>\n#include <vx_print.h>\n"
+                "#include <type_traits>\n"
+                "template <typename T, typename U> constexpr bool same = std::is_same<T, U>::value;\n"
+                "static int q;\n"
+                "static_assert(same<decltype(abs(-1.5f)), float>, \"abs\");\n"
+                "static_assert(same<decltype(fma(1, 1.0f, 1.0f)), double>, \"fma\");\n"
+                "static_assert(same<decltype(ldexp(1, 2)), double>, \"ldexp\");\n"
+                "static_assert(same<decltype(logb(1.0f)), float>, \"logb\");\n"
+                "static_assert(same<decltype(remquo(1.0f, 2.0f, &q)), float>, \"remquo\");\n"
+                "static_assert(same<decltype(isgreater(1.0f, 2.0f)), bool>, \"isgreater\");\n"
+                "static_assert(same<decltype(sqrt(2)), double>, \"sqrt of int\");\n"
+                "float in[8] = {2.0f, 9.0f, 0.25f, 1e-3f, 7.5f, 100.0f, 3.0f, 0.5f};\n"
+                "float out[8];\n"
+                "static void cb(void *)\n{\n    float x = in[blockIdx.x];\n"
+                "    out[blockIdx.x] = sqrt(x) + fmin(x, 1.0f) + fmax(x, 8.0f);\n}\n"
+                "int main()\n{\n    uint32_t n = 8;\n"
+                "    vx_spawn_threads(1, &n, 0, cb, 0);\n"
+                "    for (int i = 0; i < 8; i++) vx_printf(\"%d %a\\n\", i, (double)out[i]);\n"
+                "    return 0;\n}\n")
+        elf = self.build("cxxmath", text=text, ext=".cpp")
         r = self.vxsim(elf, (1, 1, 2, 4))
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         f32 = lambda v: struct.unpack("<f", struct.pack("<f", v))[0]
@@ -647,23 +640,21 @@ class Runtime(unittest.TestCase):
         is int (std::min(int32_t, int) compiles, %d prints it), <math.h> brings std::min and
         std::max, and min/max/clamp of lane values run without a branch, so lanes that
         choose differently do not fault at -O2"""
-        src = os.path.join(self.tmp, "idioms.cpp")
-        with open(src, "w") as f:
-            f.write("#include <stdint.h>\n#include <math.h>\n#include <vx_spawn.h>\n"
-                    "#include <vx_print.h>\n"
-                    "int32_t in[8] = {5, -3, 12, 0, 7, 100, -50, 9};\n"
-                    "int32_t lo[8], hi[8], cl[8];\nfloat fm[8];\n"
-                    "static void cb(void *)\n{\n    int32_t x = in[blockIdx.x];\n"
-                    "    int t = (int)blockIdx.x;\n"
-                    "    lo[t] = std::min(x, t);\n    hi[t] = std::max(x, 6);\n"
-                    "    cl[t] = std::clamp(x, -4, 10);\n"
-                    "    fm[t] = std::max({(float)x, 1.5f, (float)t});\n}\n"
-                    "int main()\n{\n    uint32_t n = 8;\n"
-                    "    vx_spawn_threads(1, &n, 0, cb, 0);\n"
-                    "    for (int i = 0; i < 8; i++)\n"
-                    "        vx_printf(\"%d %d %d %d %d\\n\", i, lo[i], hi[i], cl[i], (int)(fm[i] * 2));\n"
-                    "    return 0;\n}\n")
-        elf = self.build("idioms", src=src, flags=["-Wextra"])
+        text = ("#include <stdint.h>\n#include <math.h>\n#include <vx_spawn.h>\n"
+                "#include <vx_print.h>\n"
+                "int32_t in[8] = {5, -3, 12, 0, 7, 100, -50, 9};\n"
+                "int32_t lo[8], hi[8], cl[8];\nfloat fm[8];\n"
+                "static void cb(void *)\n{\n    int32_t x = in[blockIdx.x];\n"
+                "    int t = (int)blockIdx.x;\n"
+                "    lo[t] = std::min(x, t);\n    hi[t] = std::max(x, 6);\n"
+                "    cl[t] = std::clamp(x, -4, 10);\n"
+                "    fm[t] = std::max({(float)x, 1.5f, (float)t});\n}\n"
+                "int main()\n{\n    uint32_t n = 8;\n"
+                "    vx_spawn_threads(1, &n, 0, cb, 0);\n"
+                "    for (int i = 0; i < 8; i++)\n"
+                "        vx_printf(\"%d %d %d %d %d\\n\", i, lo[i], hi[i], cl[i], (int)(fm[i] * 2));\n"
+                "    return 0;\n}\n")
+        elf = self.build("idioms", text=text, ext=".cpp", flags=["-Wextra"])
         r = self.vxsim(elf, (1, 1, 2, 4))
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         ins = [5, -3, 12, 0, 7, 100, -50, 9]
