@@ -156,7 +156,7 @@ def _vx_unlock(*_):
 
 def _vx_config():
     """Platform shape and thread mode, from 'monitor config'."""
-    out = gdb.execute("monitor config", to_string=True)
+    out = _vx_monitor("config")
     cfg = {}
     for key, val in re.findall(r"(\w+)=(\w+)", out):
         cfg[key] = val
@@ -185,6 +185,18 @@ def _vx_refresh():
 
 
 _vx_mon_where = None  # the server's position before a monitor command
+_vx_mon_own = False   # a monitor command of vxrr.gdb's own (never a jump in time) runs
+
+
+def _vx_monitor(cmd):
+    """`monitor CMD` for vxrr.gdb itself (config, lane, warps...): its output, without the
+    position check the monitor hooks make around the user's commands."""
+    global _vx_mon_own
+    _vx_mon_own = True
+    try:
+        return gdb.execute("monitor " + cmd, to_string=True)
+    finally:
+        _vx_mon_own = False
 
 
 def _vx_where():
@@ -198,12 +210,12 @@ def _vx_where():
 
 def _vx_monitor_before():
     global _vx_mon_where
-    _vx_mon_where = _vx_where()
+    _vx_mon_where = None if _vx_mon_own else _vx_where()
 
 
 def _vx_monitor_after():
     before = _vx_mon_where
-    if before is None:
+    if before is None or _vx_mon_own:
         return
     now = _vx_where()
     if now is not None and now != before:
@@ -260,7 +272,7 @@ def _vx_select(gwarp, lane):
     if t is not None:
         _vx_switch(t)
         if per_warp:
-            gdb.execute("monitor lane %d" % lane, to_string=True)
+            _vx_monitor("lane %d" % lane)
             gdb.execute("maintenance flush register-cache", to_string=True)
         gdb.execute("frame")
         return
@@ -456,7 +468,7 @@ def _vx_shape_cfg():
 
 def _vx_active_lanes(gwarp):
     """The lanes of global warp gwarp active now (its thread mask, 'monitor warps')."""
-    for line in gdb.execute("monitor warps", to_string=True).splitlines():
+    for line in _vx_monitor("warps").splitlines():
         f = line.split()
         if len(f) >= 5 and f[0] == str(gwarp):
             mask = int(f[4], 16)
@@ -489,14 +501,14 @@ class _VxLanes:
         self.gw, self.lane = (tid - 1, None) if self.per_warp else divmod(tid - 1, self.nt)
         if self.per_warp:
             m = re.match(r"every warp thread shows lane (\d+)",
-                         gdb.execute("monitor lane", to_string=True))
+                         _vx_monitor("lane"))
             self.restore = m.group(1) if m else "auto"
         return self
 
     def select(self, l):
         """Show lane l: its thread (the warp's with --thread-per-warp), or None."""
         if self.per_warp:
-            gdb.execute("monitor lane %d" % l, to_string=True)
+            _vx_monitor("lane %d" % l)
             gdb.execute("maintenance flush register-cache", to_string=True)
             return self.th
         t = _vx_thread(1 + self.gw * self.nt + l)
@@ -506,7 +518,7 @@ class _VxLanes:
 
     def __exit__(self, *exc):
         if self.per_warp:
-            gdb.execute("monitor lane " + self.restore, to_string=True)
+            _vx_monitor("lane " + self.restore)
         self.th.switch()
         # read the thread's registers again, so that GDB names it to the server (Hg):
         # the server takes the thread GDB last named as the selected one when a resume
@@ -647,7 +659,7 @@ def _vx_on_stop(event):
     t, lane = hit
     try:
         if lane is not None:
-            gdb.execute("monitor lane %d" % lane, to_string=True)
+            _vx_monitor("lane %d" % lane)
             gdb.execute("maintenance flush register-cache", to_string=True)
         elif t.is_valid() and t != gdb.selected_thread():
             print("vxrr: $vx_any held first in thread %d \"%s\"; selecting it:" % (t.num, t.name))
@@ -696,7 +708,7 @@ def _vx_thread_breaks(event=None, read_threads=True):
             return
         if not inf.pid:
             return
-        gdb.execute("monitor thread-breaks " + arg, to_string=True)
+        _vx_monitor("thread-breaks " + arg)
         _vx_tb_sent = arg
     except (gdb.error, AttributeError, RuntimeError):
         pass
@@ -727,7 +739,7 @@ def _vx_watch_core(b):
         tid = th.ptid[1] or th.ptid[2]
         gw = tid - 1 if cfg.get("gdb_thread") == "warp" else (tid - 1) // int(cfg["threads"])
         core = gw // int(cfg["warps"])
-        gdb.execute("monitor watch-core %d 0x%x %d %d" % (z, addr, n, core), to_string=True)
+        _vx_monitor("watch-core %d 0x%x %d %d" % (z, addr, n, core))
     except (gdb.error, KeyError, ValueError, AttributeError, RuntimeError):
         pass
 
