@@ -4,7 +4,9 @@
  * While the engine replays a long motion, GDB may send 0x03 to stop it.  The
  * engine polls through gdbserver, which lands in conn_poll(): a non-blocking look
  * at the input.  Bytes that are not 0x03 are kept and handed to the protocol once
- * the motion is over, so nothing the client sent is lost.
+ * the motion is over, so nothing the client sent is lost; nor is a 0x03 inside a
+ * packet, which is data (an escaped '#' is "}\x03"): the connection follows the
+ * framing of every byte it reads to tell the two apart.
  */
 #include "net.h"
 
@@ -77,12 +79,37 @@ int vx_net_accept(int lfd, char *peer, size_t peercap, char *msg, size_t cap)
     }
 }
 
+/* Where the client's byte stream stands: between packets, in one, after its '}'
+ * escape, or in its checksum. */
+enum {
+    F_IDLE,
+    F_DATA,
+    F_ESC,
+    F_SUM1,
+    F_SUM2
+};
+
 typedef struct conn {
     int in, out;
     bool lost;
+    int frame;        /* F_*, after every byte read so far */
     uint8_t *pending; /* bytes read while polling, not yet given to the protocol */
     size_t npend, cappend;
 } conn;
+
+/* Follow the framing over one byte; true for a 0x03 between packets (an interrupt). */
+static bool frame_byte(conn *c, uint8_t b)
+{
+    switch (c->frame) {
+    case F_IDLE:
+        if (b == '$') c->frame = F_DATA;
+        return b == 0x03;
+    case F_DATA: c->frame = b == '#' ? F_SUM1 : b == '}' ? F_ESC : F_DATA; return false;
+    case F_ESC: c->frame = F_DATA; return false;
+    case F_SUM1: c->frame = F_SUM2; return false;
+    default: c->frame = F_IDLE; return false;
+    }
+}
 
 static void conn_write(void *ctx, const uint8_t *buf, size_t len)
 {
@@ -119,7 +146,7 @@ static bool conn_poll(void *ctx)
     if (k < 0) return false;
     bool stop = false;
     for (ssize_t i = 0; i < k; i++) {
-        if (buf[i] == 0x03) {
+        if (frame_byte(c, buf[i])) {
             stop = true;
             continue;
         }
@@ -176,7 +203,7 @@ bool vx_net_session(vx_gdbserver *srv, int in_fd, int out_fd)
 bool vx_net_session_guarded(vx_gdbserver *srv, int in_fd, int out_fd, int lfd,
                             void (*refused)(void *ctx, const char *peer), void *ctx)
 {
-    conn c = {in_fd, out_fd, false, NULL, 0, 0};
+    conn c = {in_fd, out_fd, false, F_IDLE, NULL, 0, 0};
     vx_gdb_io io = {conn_write, conn_poll, &c};
     vx_gdbserver_begin(srv, &io);
     bool ended = false;
@@ -195,6 +222,8 @@ bool vx_net_session_guarded(vx_gdbserver *srv, int in_fd, int out_fd, int lfd,
         ssize_t k = read(in_fd, buf, sizeof buf);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) break;
+        for (ssize_t i = 0; i < k; i++)
+            frame_byte(&c, buf[i]);
         ended = !vx_gdbserver_input(srv, buf, (size_t)k);
     }
     vx_gdbserver_end(srv);

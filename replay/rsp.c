@@ -2,20 +2,28 @@
  * rsp.c - GDB Remote Serial Protocol framing (see rsp.h).
  *
  * A byte-fed state machine, in the spirit of QEMU's gdbstub: IDLE -> DATA
- * (-> ESC / RLE) -> CSUM1 -> CSUM2 -> IDLE.  The checksum covers the raw bytes
- * between '$' and '#', escapes and repeat counts included; the decoded packet is
- * built as the bytes arrive so nothing is scanned twice.
+ * (-> ESC) -> CSUM1 -> CSUM2 -> IDLE.  The checksum covers the raw bytes between
+ * '$' and '#', escapes included; the decoded packet is built as the bytes arrive
+ * so nothing is scanned twice.  Run-length encoding is for responses only (the
+ * manual's "Overview"): a '*' from the client is data, as in gdbserver.
+ *
+ * In ack mode sending is stop-and-wait: a packet goes out when the client has
+ * acknowledged the one before ('+'), and '-' sends the unacknowledged one again.
+ * A reply of several packets (console 'O' packets, then the stop reply or "OK")
+ * waits in a queue meanwhile.
  */
 #include "rsp.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* Packets waiting for an acknowledgement: at most this many bytes. */
+#define RSP_MAX_QUEUE (4u << 20)
+
 typedef enum {
     ST_IDLE,
     ST_DATA,
     ST_ESC,
-    ST_RLE,
     ST_CSUM1,
     ST_CSUM2,
 } rsp_state;
@@ -31,15 +39,17 @@ struct vx_rsp {
     size_t len;
     size_t cap;
     bool too_long;
-    bool bad_rle;
     uint8_t sum; /* running checksum of raw bytes */
     int csum_hi; /* first checksum digit value, -1 when not a hex digit */
     int csum_lo;
 
-    /* the last packet sent, kept for '-' in ack mode */
+    /* ack mode: the packet sent and not yet acknowledged (kept for '-'), then the
+     * framed packets waiting for its '+' (back to back in one buffer) */
     uint8_t *last;
     size_t last_len;
     size_t last_cap;
+    uint8_t *queue;
+    size_t qhead, qlen, qcap;
 
     /* scratch for framing outgoing packets */
     uint8_t *out;
@@ -69,6 +79,7 @@ void vx_rsp_free(vx_rsp *rsp)
     if (!rsp) return;
     free(rsp->buf);
     free(rsp->last);
+    free(rsp->queue);
     free(rsp->out);
     free(rsp);
 }
@@ -79,6 +90,7 @@ void vx_rsp_reset(vx_rsp *rsp)
     rsp->noack = false;
     rsp->len = 0;
     rsp->last_len = 0;
+    rsp->qhead = rsp->qlen = 0;
 }
 
 bool vx_rsp_in_packet(const vx_rsp *rsp)
@@ -86,10 +98,40 @@ bool vx_rsp_in_packet(const vx_rsp *rsp)
     return rsp->state != ST_IDLE;
 }
 
+/* Send and keep (as the packet awaiting '+') the next queued packet, if any. */
+static void send_queued(vx_rsp *r)
+{
+    r->last_len = 0;
+    if (r->qhead == r->qlen) {
+        r->qhead = r->qlen = 0;
+        return;
+    }
+    /* a framed packet: '$' ... '#' and two checksum digits ('#' is always escaped) */
+    const uint8_t *p = r->queue + r->qhead;
+    const uint8_t *h = memchr(p, '#', r->qlen - r->qhead);
+    size_t k = (size_t)(h - p) + 3;
+    if (k > r->last_cap) {
+        uint8_t *nb = realloc(r->last, k);
+        if (!nb) return; /* left queued: the next '+' or '-' tries again */
+        r->last = nb;
+        r->last_cap = k;
+    }
+    memcpy(r->last, p, k);
+    r->last_len = k;
+    r->qhead += k;
+    r->ops.write(r->ctx, r->last, k);
+}
+
 void vx_rsp_set_noack(vx_rsp *rsp, bool on)
 {
     rsp->noack = on;
-    if (on) rsp->last_len = 0;
+    if (on) {
+        /* nothing more waits for an acknowledgement */
+        rsp->last_len = 0;
+        if (rsp->qlen > rsp->qhead)
+            rsp->ops.write(rsp->ctx, rsp->queue + rsp->qhead, rsp->qlen - rsp->qhead);
+        rsp->qhead = rsp->qlen = 0;
+    }
 }
 
 bool vx_rsp_noack(const vx_rsp *rsp)
@@ -112,7 +154,6 @@ static void start_packet(vx_rsp *r)
     r->state = ST_DATA;
     r->len = 0;
     r->too_long = false;
-    r->bad_rle = false;
     r->sum = 0;
 }
 
@@ -131,8 +172,8 @@ static void finish_packet(vx_rsp *r)
     r->buf[r->len] = 0;
     if (!r->noack) {
         /* A damaged packet is NAKed so that the client sends it again. */
-        if (!sum_ok || r->bad_rle) {
-            if (!sum_ok) r->stats.bad_checksums++;
+        if (!sum_ok) {
+            r->stats.bad_checksums++;
             put_byte(r, '-');
             return;
         }
@@ -141,8 +182,7 @@ static void finish_packet(vx_rsp *r)
         r->stats.bad_checksums++;
     }
     r->stats.packets++;
-    vx_rsp_status st = r->too_long ? VX_RSP_TOO_LONG : r->bad_rle ? VX_RSP_BAD_RLE : VX_RSP_OK;
-    r->ops.packet(r->ctx, r->buf, r->len, st);
+    r->ops.packet(r->ctx, r->buf, r->len, r->too_long ? VX_RSP_TOO_LONG : VX_RSP_OK);
 }
 
 static void feed_byte(vx_rsp *r, uint8_t c)
@@ -153,8 +193,8 @@ static void feed_byte(vx_rsp *r, uint8_t c)
         case '$': start_packet(r); break;
         case 0x03: r->ops.interrupt(r->ctx); break;
         case '+':
-            /* The client has the last packet: no need to keep it. */
-            r->last_len = 0;
+            /* The client has the last packet: the next may go. */
+            if (!r->noack) send_queued(r);
             break;
         case '-':
             r->stats.naks++;
@@ -180,8 +220,6 @@ static void feed_byte(vx_rsp *r, uint8_t c)
         r->sum = (uint8_t)(r->sum + c);
         if (c == '}')
             r->state = ST_ESC;
-        else if (c == '*')
-            r->state = ST_RLE;
         else
             append(r, c);
         return;
@@ -190,20 +228,6 @@ static void feed_byte(vx_rsp *r, uint8_t c)
         append(r, c ^ 0x20);
         r->state = ST_DATA;
         return;
-    case ST_RLE: {
-        r->sum = (uint8_t)(r->sum + c);
-        r->state = ST_DATA;
-        /* "X*c": c - 29 more copies of X.  GDB's smallest count is ' ' (3 more)
-         * and it never uses '#' or '$'; accept any printable count. */
-        if (r->len == 0 || c < 32 || c > 126) {
-            r->bad_rle = true;
-            return;
-        }
-        uint8_t prev = (uint8_t)r->buf[r->len - 1];
-        for (int i = 0; i < c - 29; i++)
-            append(r, prev);
-        return;
-    }
     case ST_CSUM1:
         r->csum_hi = vx_rsp_hexval(c);
         r->state = ST_CSUM2;
@@ -254,20 +278,33 @@ void vx_rsp_send(vx_rsp *rsp, const void *data, size_t len)
     o[k++] = '#';
     o[k++] = (uint8_t)hexd[sum >> 4];
     o[k++] = (uint8_t)hexd[sum & 15];
-    if (!rsp->noack) {
-        if (k > rsp->last_cap) {
-            uint8_t *nb = realloc(rsp->last, k);
-            if (nb) {
-                rsp->last = nb;
-                rsp->last_cap = k;
-            }
-        }
-        if (k <= rsp->last_cap) {
-            memcpy(rsp->last, o, k);
-            rsp->last_len = k;
-        }
+    if (rsp->noack) {
+        rsp->ops.write(rsp->ctx, o, k);
+        return;
     }
-    rsp->ops.write(rsp->ctx, o, k);
+    /* ack mode: after the unacknowledged packet, in order */
+    if (rsp->qhead) {
+        memmove(rsp->queue, rsp->queue + rsp->qhead, rsp->qlen - rsp->qhead);
+        rsp->qlen -= rsp->qhead;
+        rsp->qhead = 0;
+    }
+    if (rsp->qlen + k > RSP_MAX_QUEUE) {
+        /* a client that does not acknowledge: no longer wait for it (bounded memory) */
+        rsp->ops.write(rsp->ctx, rsp->queue, rsp->qlen);
+        rsp->qlen = 0;
+    }
+    if (rsp->qlen + k > rsp->qcap) {
+        size_t ncap = rsp->qcap ? rsp->qcap : 1024;
+        while (ncap < rsp->qlen + k)
+            ncap *= 2;
+        uint8_t *nb = realloc(rsp->queue, ncap);
+        if (!nb) return; /* nothing sensible to do: the client will time out */
+        rsp->queue = nb;
+        rsp->qcap = ncap;
+    }
+    memcpy(rsp->queue + rsp->qlen, o, k);
+    rsp->qlen += k;
+    if (!rsp->last_len) send_queued(rsp);
 }
 
 void vx_rsp_send_str(vx_rsp *rsp, const char *s)

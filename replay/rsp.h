@@ -2,17 +2,19 @@
  * rsp.h - GDB Remote Serial Protocol framing, with no I/O of its own.
  *
  * A vx_rsp is fed the bytes that arrive from the client (vx_rsp_feed) and calls
- * back with what they mean: a complete packet (escapes and run-length encoding
- * already undone), an interrupt byte (0x03), or nothing (acks are consumed here).
+ * back with what they mean: a complete packet (escapes already undone), an
+ * interrupt byte (0x03), or nothing (acks are consumed here).
  * Bytes to send (packets, '+'/'-' acknowledgements, retransmissions) go out
  * through the write callback; the caller owns the socket or pipe.  This keeps the
  * state machine testable with plain byte strings (tests/unit/t-rsp.c).
  *
  * Framing (GDB manual, "Overview" of the remote protocol):
  *   $<data>#<2 hex checksum>      checksum = sum of the raw data bytes mod 256
- *   '}' escapes the next byte (byte ^ 0x20); '#', '$', '}' and '*' are escaped
- *   '*' repeats the previous data byte (count char - 29) more times
- *   '+' / '-' acknowledge a packet (until QStartNoAckMode is agreed)
+ *   '}' escapes the next byte (byte ^ 0x20); we escape '#', '$', '}' and '*'
+ *   run-length encoding ('*') is for responses, which we do not compress: a '*'
+ *   from the client is data
+ *   '+' / '-' acknowledge a packet (until QStartNoAckMode is agreed); in ack mode
+ *   the next packet waits for the '+' of the one before
  *   0x03 outside a packet asks the target to stop
  */
 #ifndef VX_RSP_H
@@ -26,7 +28,6 @@
 typedef enum vx_rsp_status {
     VX_RSP_OK = 0,       /* complete and intact */
     VX_RSP_TOO_LONG = 1, /* longer than the packet buffer; data holds a prefix */
-    VX_RSP_BAD_RLE = 2,  /* malformed run-length encoding (no-ack mode only; else NAKed) */
 } vx_rsp_status;
 
 typedef struct vx_rsp_ops {
@@ -54,8 +55,9 @@ void vx_rsp_feed(vx_rsp *rsp, const uint8_t *bytes, size_t n);
 bool vx_rsp_in_packet(const vx_rsp *rsp);
 
 /*
- * Frame and send one packet (escaping as needed).  In ack mode a copy is kept and
- * sent again when the client answers '-'.
+ * Frame and send one packet (escaping as needed).  In ack mode it goes out once
+ * the client has acknowledged the packet before (until then it is queued), and a
+ * copy is kept and sent again when the client answers '-'.
  */
 void vx_rsp_send(vx_rsp *rsp, const void *data, size_t len);
 void vx_rsp_send_str(vx_rsp *rsp, const char *s);

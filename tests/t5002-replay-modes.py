@@ -682,6 +682,21 @@ class Interrupts(unittest.TestCase):
         c.reply()
         c.close()
 
+    def test_0x03_inside_a_packet_is_data(self):
+        """a packet that arrives while a continue runs, with a 0x03 in it (an escaped '#'
+        is "}\\x03"), does not interrupt the continue: inside a packet 0x03 is data"""
+        c = self.srv.client()
+        c.handshake()
+        c.raw_send(rsplib.frame("vCont;c"))
+        time.sleep(0.02)
+        c.raw_send(rsplib.frame(b"X80000000,1:#"))            # sent as "}\x03"
+        sig, f = rsplib.parse_stop(c.reply())
+        self.assertEqual((sig, f.get("replaylog")), (5, "end"))
+        self.assertEqual(c.reply()[:1], b"E")                    # the write, refused
+        c.send("D")
+        c.reply()
+        c.close()
+
     def test_interrupt_while_stopped(self):
         """a 0x03 that arrives while stopped (GDB evaluating a condition itself, say) stops
         the next resume at once; the one after runs"""

@@ -124,22 +124,21 @@ int main(void)
     is_int(pkt_len[0], 5, "escaped payload length");
     ok(memcmp(pkts[0], "X}#$*", 5) == 0, "escapes decoded to X } # $ *");
 
-    /* 4. run-length: "0* " = '0' plus 3 more copies; "a*!" = 'a' plus 4 */
+    /* 4. run-length encoding is for responses only: a '*' from the client is data
+     * (the checksum counts it), never a repeat, whatever byte follows it */
     clear();
     frame(f, sizeof f, "0* ,a*!b", 8);
     feeds(r, f);
-    is_int(npkts, 1, "RLE packet delivered");
-    is_str(pkts[0], "0000,aaaaab", "run-length expanded");
-    /* a repeat with nothing before it is malformed: NAKed in ack mode */
+    ok(npkts == 1 && out[0] == '+', "packet with '*' acknowledged");
+    is_str(pkts[0], "0* ,a*!b", "'*' and the byte after it kept as they are");
     clear();
-    frame(f, sizeof f, "* x", 3);
-    feeds(r, f);
-    ok(npkts == 0 && out[0] == '-', "RLE without a previous byte is NAKed");
-    /* an escaped byte can be repeated */
-    clear();
-    frame(f, sizeof f, "}]*\"", 4);
-    feeds(r, f);
-    is_str(pkts[0], "}}}}}}", "escaped byte repeated (5 more)");
+    {
+        const char raw[] = "X80000000,2:*\x01";
+        frame(f, sizeof f, raw, sizeof raw - 1);
+        feeds(r, f);
+    }
+    ok(npkts == 1 && out[0] == '+' && pkt_len[0] == 14 && pkts[0][12] == '*' && pkts[0][13] == 1,
+       "'*' followed by a control byte is data, not a malformed repeat");
 
     /* 5. interrupt byte between packets; inside a packet it is data */
     clear();
@@ -173,6 +172,7 @@ int main(void)
     }
     is_int(out_len, strlen(f), "sent frame length");
     ok(memcmp(out, f, out_len) == 0, "sent frame escaped with the right checksum");
+    feeds(r, "+"); /* acknowledged: the next packet goes out at once */
 
     /* 8. '-' from the client makes the last packet go out again; '+' forgets it */
     clear();
@@ -188,6 +188,30 @@ int main(void)
     vx_rsp_stats st;
     vx_rsp_get_stats(r, &st);
     ok(st.naks == 2 && st.resends == 1, "NAK/resend counters");
+
+    /* 8b. ack mode is stop-and-wait: a reply of several packets ("O" console
+     * output, then "OK") sends the next only after the '+' of the one before, and
+     * '-' resends the one not yet acknowledged */
+    clear();
+    vx_rsp_send_str(r, "O41"); /* $O41#b4: 'O' 79 + '4' 52 + '1' 49 = 180 = 0xb4 */
+    vx_rsp_send_str(r, "OK");
+    ok(out_len == 7 && memcmp(out, "$O41#b4", 7) == 0, "second packet waits for the first's '+'");
+    feeds(r, "-");
+    ok(out_len == 14 && memcmp(out + 7, "$O41#b4", 7) == 0, "'-' resends the first packet");
+    feeds(r, "+");
+    ok(out_len == 20 && memcmp(out + 14, "$OK#9a", 6) == 0, "'+' lets the second go");
+    feeds(r, "-");
+    ok(out_len == 26 && memcmp(out + 20, "$OK#9a", 6) == 0, "'-' then resends the second");
+    feeds(r, "+-");
+    is_int(out_len, 26, "all acknowledged: '-' resends nothing");
+    /* no-ack mode agreed with packets still queued: they go at once */
+    clear();
+    vx_rsp_send_str(r, "OK");
+    vx_rsp_send_str(r, "O41");
+    is_int(out_len, 6, "queued behind OK");
+    vx_rsp_set_noack(r, true);
+    ok(out_len == 13 && memcmp(out + 6, "$O41#b4", 7) == 0, "no-ack mode sends what was queued");
+    vx_rsp_reset(r);
 
     /* 9. '$' inside a packet abandons the partial one */
     clear();
@@ -207,15 +231,15 @@ int main(void)
         feeds(r, f);
     }
     ok(npkts == 1 && pkt_st[0] == VX_RSP_TOO_LONG && pkt_len[0] == 64, "oversized packet flagged");
-    /* RLE that expands past the buffer is flagged too */
     clear();
-    frame(f, sizeof f, "x*~*~*~", 7);
-    feeds(r, f);
-    ok(npkts == 1 && pkt_st[0] == VX_RSP_TOO_LONG, "RLE expansion past the buffer flagged");
-    clear();
-    frame(f, sizeof f, "x*Z", 3); /* 'Z' = 90: 61 more copies, 62 bytes in all */
-    feeds(r, f);
-    ok(npkts == 1 && pkt_st[0] == VX_RSP_OK && pkt_len[0] == 62, "long run that fits");
+    {
+        char fits[64];
+        memset(fits, 'A', sizeof fits);
+        frame(f, sizeof f, fits, sizeof fits);
+        feeds(r, f);
+    }
+    ok(npkts == 1 && pkt_st[0] == VX_RSP_OK && pkt_len[0] == 64,
+       "packet of exactly the buffer size");
 
     /* 11. no-ack mode */
     clear();
