@@ -46,6 +46,11 @@
  * Z packets are idempotent: inserting one again replaces its conditions.
  */
 /* A thread-specific breakpoint location of GDB's (monitor thread-breaks). */
+/* A position in the list of live threads (warp, then lane). */
+typedef struct thread_cursor {
+    uint32_t gw, lane;
+} thread_cursor;
+
 typedef struct tbreak {
     uint32_t gw, lane, addr;
 } tbreak;
@@ -134,9 +139,7 @@ struct vx_gdbserver {
     wzlist wpark;  /* removed ones, with their cores (for GDB inserting them again) */
     wzlist wbound; /* the cores vxrr.gdb named for watchpoints GDB made */
 
-    /* thread list iteration for qsThreadInfo */
-    uint32_t list_gw, list_lane;
-    bool list_done;
+    thread_cursor list; /* where qsThreadInfo goes on listing threads */
     /* qXfer:threads:read document, built at offset 0 */
     char *threads_xml;
     size_t threads_xml_len;
@@ -1371,16 +1374,57 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
     }
 }
 
+/*
+ * "c addr", "s addr", "C sig;addr", "S sig;addr": resume at addr.  History cannot
+ * resume elsewhere, so an address other than the resuming thread's PC is refused
+ * (as register writes are), rather than ignored.
+ */
+static bool resume_at_pc(vx_gdbserver *s, bool given, uint64_t addr)
+{
+    if (!given) return true;
+    uint32_t gw, lane, pc;
+    const vx_regdesc *r = vx_regmap_find(&s->map, VX_REG_PC);
+    return motion_thread(s, 0, &gw, &lane) && r && read_reg(s, gw, lane, r, &pc) && pc == addr;
+}
+
+static void do_continue(vx_gdbserver *s, bool at, uint64_t addr)
+{
+    if (!resume_at_pc(s, at, addr)) {
+        reply(s, "E01");
+        return;
+    }
+    start_motion(s, false, false, 0, true, s->c_tid, 0);
+}
+
+static void do_step(vx_gdbserver *s, bool at, uint64_t addr)
+{
+    if (!resume_at_pc(s, at, addr)) {
+        reply(s, "E01");
+        return;
+    }
+    start_motion(s, false, true, s->c_tid, false, 0, 0);
+}
+
+/* c [addr] and s [addr]; C sig[;addr] and S sig[;addr] (the signal is not delivered:
+ * history cannot change) */
 static void h_continue(vx_gdbserver *s, const args *a)
 {
-    (void)a; /* "c addr" would resume elsewhere: history cannot, so the address is ignored */
-    start_motion(s, false, false, 0, true, s->c_tid, 0);
+    do_continue(s, a->n == 1, a->v[0]);
+}
+
+static void h_continue_sig(vx_gdbserver *s, const args *a)
+{
+    do_continue(s, a->n == 2, a->v[1]);
 }
 
 static void h_step(vx_gdbserver *s, const args *a)
 {
-    (void)a;
-    start_motion(s, false, true, s->c_tid, false, 0, 0);
+    do_step(s, a->n == 1, a->v[0]);
+}
+
+static void h_step_sig(vx_gdbserver *s, const args *a)
+{
+    do_step(s, a->n == 2, a->v[1]);
 }
 
 static void h_rcontinue(vx_gdbserver *s, const args *a)
@@ -1402,15 +1446,21 @@ static void h_vcont_query(vx_gdbserver *s, const args *a)
 }
 
 /*
- * vCont;action[:tid];...  In all-stop mode the leftmost action that matches a thread
- * applies to it.  We look for the stepping thread (s/S with a thread id, or without
- * one) and whether the other threads continue (an action without a thread id).
+ * vCont;action[:tid];...  "For each inferior thread, the leftmost action with a
+ * matching thread-id is applied": an action names one thread (or, without a thread
+ * id, every thread not named before it, after which later actions apply to none).
+ * In all-stop mode on one timeline what matters is the thread that steps, if any,
+ * and whether the other threads continue.
  */
+#define VCONT_NAMED 64 /* threads remembered as named by an earlier action */
+
 static void h_vcont(vx_gdbserver *s, const args *a)
 {
     const char *p = a->str, *end = a->str + a->slen;
-    bool step = false, step_any = false, others_continue = false, any = false;
+    bool step = false, step_any = false, others_continue = false, any = false, all = false;
     int64_t step_tid = 0, cont_tid = 0;
+    int64_t named[VCONT_NAMED];
+    size_t nnamed = 0;
     while (p < end) {
         char act = *p++;
         if (act != 'c' && act != 'C' && act != 's' && act != 'S') {
@@ -1448,28 +1498,34 @@ static void h_vcont(vx_gdbserver *s, const args *a)
             p++;
         }
         any = true;
+        if (all) continue; /* every thread has its action: this one applies to none */
+        bool taken = false;
+        for (size_t k = 0; k < nnamed && has_tid; k++)
+            taken |= named[k] == tid;
+        if (taken) continue; /* the thread's leftmost action applies */
+        if (has_tid && nnamed < VCONT_NAMED) named[nnamed++] = tid;
         bool is_step = act == 's' || act == 'S';
-        if (is_step) {
+        if (!has_tid) {
+            all = true;
+            if (is_step)
+                step_any = !step; /* the remaining threads step: the current one does */
+            else
+                others_continue = true;
+        } else if (is_step) {
             if (!step) {
                 step = true;
-                if (has_tid)
-                    step_tid = tid;
-                else
-                    step_any = true;
+                step_tid = tid;
             }
-        } else if (has_tid) {
-            if (!cont_tid) cont_tid = tid;
-        } else {
-            others_continue = true;
+        } else if (!cont_tid) {
+            cont_tid = tid;
         }
     }
     if (!any) {
         reply(s, "E01");
         return;
     }
-    if (step) {
-        if (step_any) step_tid = 0;
-        start_motion(s, false, true, step_tid, others_continue, 0, 0);
+    if (step || step_any) {
+        start_motion(s, false, true, step ? step_tid : 0, others_continue, 0, 0);
     } else {
         start_motion(s, false, false, 0, true, others_continue ? 0 : cont_tid, cont_tid);
     }
@@ -1636,19 +1692,19 @@ static void h_extra_info(vx_gdbserver *s, const args *a)
 }
 
 /* Iterate the live threads: the next (gw, lane) at or after the cursor. */
-static bool next_thread(vx_gdbserver *s, uint32_t *gw, uint32_t *lane)
+static bool next_thread(const vx_gdbserver *s, thread_cursor *c, uint32_t *gw, uint32_t *lane)
 {
     uint32_t per = s->opts.thread_per_warp ? 1 : s->threads;
-    while (s->list_gw < s->nwarps) {
-        if (s->list_lane == 0 && !warp_alive(s, s->list_gw)) {
-            s->list_gw++;
+    while (c->gw < s->nwarps) {
+        if (c->lane == 0 && !warp_alive(s, c->gw)) {
+            c->gw++;
             continue;
         }
-        *gw = s->list_gw;
-        *lane = s->list_lane;
-        if (++s->list_lane >= per) {
-            s->list_lane = 0;
-            s->list_gw++;
+        *gw = c->gw;
+        *lane = c->lane;
+        if (++c->lane >= per) {
+            c->lane = 0;
+            c->gw++;
         }
         return true;
     }
@@ -1660,7 +1716,7 @@ static void thread_list_chunk(vx_gdbserver *s)
     out_reset(s);
     uint32_t gw, lane;
     bool any = false;
-    while (s->out_len < PACKET_SIZE - 64 && next_thread(s, &gw, &lane)) {
+    while (s->out_len < PACKET_SIZE - 64 && next_thread(s, &s->list, &gw, &lane)) {
         out_str(s, any ? "," : "m");
         out_printf(s, "%" PRIx64, vx_gdbserver_tid(s, gw, lane));
         any = true;
@@ -1672,8 +1728,7 @@ static void thread_list_chunk(vx_gdbserver *s)
 static void h_first_thread(vx_gdbserver *s, const args *a)
 {
     (void)a;
-    s->list_gw = 0;
-    s->list_lane = 0;
+    s->list = (thread_cursor){0, 0};
     thread_list_chunk(s);
 }
 
@@ -1714,10 +1769,10 @@ static void h_xfer_threads(vx_gdbserver *s, const args *a)
         /* Build the whole document at offset 0; later offsets slice the same text. */
         out_reset(s);
         out_str(s, "<?xml version=\"1.0\"?>\n<threads>\n");
-        s->list_gw = 0;
-        s->list_lane = 0;
+        /* a cursor of its own: a qsThreadInfo listing in progress goes on */
+        thread_cursor cur = {0, 0};
         uint32_t gw, lane;
-        while (next_thread(s, &gw, &lane)) {
+        while (next_thread(s, &cur, &gw, &lane)) {
             char text[160];
             uint32_t shown = s->opts.thread_per_warp ? shown_lane(s, gw) : lane;
             uint32_t core = core_of(s, gw);
@@ -2297,18 +2352,18 @@ static void h_rcmd(vx_gdbserver *s, const args *a)
         return;
     }
     cmd[n] = 0;
-    /* split "name rest" */
+    /* split "name rest" at blanks (a trailing newline included) */
     char *p = cmd;
-    while (*p == ' ')
+    while (*p && strchr(" \t\r\n", *p))
         p++;
     char *name = p;
-    while (*p && *p != ' ')
+    while (*p && !strchr(" \t\r\n", *p))
         p++;
     if (*p) *p++ = 0;
-    while (*p == ' ')
+    while (*p && strchr(" \t\r\n", *p))
         p++;
     char *argend = p + strlen(p);
-    while (argend > p && (argend[-1] == ' ' || argend[-1] == '\n'))
+    while (argend > p && strchr(" \t\r\n", argend[-1]))
         *--argend = 0;
     text t = {0};
     bool found = false;
@@ -2360,9 +2415,9 @@ static const cmd commands[] = {
     {"Z", true, "x,x,x?s", h_z_insert},
     {"z", true, "x,x,x*", h_z_remove},
     {"c", true, "?x", h_continue},
-    {"C", true, "x*", h_continue},
+    {"C", true, "x?;x", h_continue_sig},
     {"s", true, "?x", h_step},
-    {"S", true, "x*", h_step},
+    {"S", true, "x?;x", h_step_sig},
     {"bc", false, "", h_rcontinue},
     {"bs", false, "", h_rstep},
     {"k", false, "", h_kill},

@@ -43,7 +43,11 @@ def escape(payload):
 def frame(payload):
     if isinstance(payload, str):
         payload = payload.encode()
-    raw = escape(payload)
+    return frame_raw(escape(payload))
+
+
+def frame_raw(raw):
+    """$raw#cs with raw as it is, nothing escaped"""
     return b"$" + raw + b"#" + ("%02x" % checksum(raw)).encode()
 
 
@@ -374,6 +378,81 @@ class RspTests(unittest.TestCase):
         self.assertTrue(first.startswith(b"QC"))
         self.c.raw_send(b"+")
         self.assertTrue(self.c.cmds("qC").startswith("QC"))
+
+    def test_star_in_a_client_packet_is_data(self):
+        """run-length encoding is for responses: a '*' the client sends (here followed by a
+        control byte, which would be a malformed repeat count) is data, and the packet,
+        its checksum right, is acknowledged and answered"""
+        self.c.raw_send(frame_raw(b"X80000000,2:*\x01"))
+        self.assertEqual(self.c.read_byte(), b"+")
+        self.assertEqual(self.c.read_packet()[:1], b"E")    # a write: refused, not NAKed
+        self.c.raw_send(frame_raw(b"m80000000,1*\x01"))    # not "m80000000,1" repeated
+        self.assertEqual(self.c.read_byte(), b"+")
+        self.assertEqual(self.c.read_packet()[:1], b"E")
+
+    def test_ack_mode_is_stop_and_wait(self):
+        """in ack mode a reply of several packets (monitor output, then OK) sends each after
+        the '+' of the one before, and '-' resends the one not yet acknowledged"""
+        self.c.raw_send(frame(b"qRcmd," + b"when".hex().encode()))
+        self.assertEqual(self.c.read_byte(), b"+")
+        out = self.c.read_packet(ack=False)
+        self.assertTrue(out.startswith(b"O"))
+        time.sleep(0.2)                                     # the OK must not come yet
+        self.c.sock.setblocking(False)
+        try:
+            early = self.c.sock.recv(100)
+        except BlockingIOError:
+            early = b""
+        self.c.sock.setblocking(True)
+        self.c.sock.settimeout(60)
+        self.assertEqual(early, b"")
+        self.c.raw_send(b"-")
+        self.assertEqual(self.c.read_packet(ack=False), out)   # the output again, not OK
+        self.c.raw_send(b"+")
+        self.assertEqual(self.c.read_packet(ack=False), b"OK")
+        self.c.raw_send(b"-")
+        self.assertEqual(self.c.read_packet(ack=False), b"OK")
+        self.c.raw_send(b"+")
+        self.assertIn(b"event 0 of", bytes.fromhex(out[1:].decode()))
+
+    def test_vcont_leftmost_action_applies(self):
+        """vCont: each thread takes the leftmost action that names it, so in 'vCont;c;s:1'
+        the step names no thread (the continue took them all) and 'vCont;c:1;s:1' continues
+        thread 1"""
+        self.c.handshake()
+        sig, f = parse_stop(self.c.cmd("vCont;c;s:1"))
+        self.assertEqual(f.get("replaylog"), "end")
+        self.c.cmd("bc")
+        sig, f = parse_stop(self.c.cmd("vCont;c:1;s:1"))
+        self.assertEqual(f.get("replaylog"), "end")
+        self.c.cmd("bc")
+        sig, f = parse_stop(self.c.cmd("vCont;s:1;c"))      # GDB's form: a step
+        self.assertNotIn("replaylog", f)
+        self.assertEqual(f["thread"], "1")
+
+    def test_resume_address_other_than_pc_is_refused(self):
+        """c/s/C/S with an address: history cannot resume elsewhere, so an address that is
+        not the thread's PC is refused; its own PC is accepted"""
+        self.c.handshake()
+        self.assertEqual(self.c.cmds("Hc1"), "OK")
+        pc = le32(parse_stop(self.c.cmd("vCont;s:1"))[1]["20"])
+        for pkt in ["c%x" % (pc + 4), "s%x" % (pc + 4), "C05;%x" % (pc + 4), "S05;%x" % (pc + 4)]:
+            self.assertEqual(self.c.cmds(pkt)[:1], "E", pkt)
+        r = self.c.monitor("when")[1]
+        self.assertRegex(r, r"event 1 of")                  # nothing moved
+        sig, f = parse_stop(self.c.cmd("s%x" % pc))
+        self.assertNotEqual(le32(f["20"]), pc)
+        pc = le32(f["20"])
+        sig, f = parse_stop(self.c.cmd("S05;%x" % pc))
+        self.assertNotEqual(le32(f["20"]), pc)
+        pc = le32(f["20"])
+        self.assertEqual(parse_stop(self.c.cmd("c%x" % pc))[1].get("replaylog"), "end")
+
+    def test_monitor_command_with_a_trailing_newline(self):
+        """a monitor command's name ends at any blank, a newline too"""
+        self.c.handshake()
+        r, out = self.c.monitor("when\n")
+        self.assertRegex(out, r"event 0 of")
 
     def test_noack_mode(self):
         """after QStartNoAckMode no '+' is sent"""
@@ -793,6 +872,30 @@ class RspTests(unittest.TestCase):
         c2.close()
 
 
+class ManyThreads(unittest.TestCase):
+    def test_thread_list_goes_on_across_a_qxfer(self):
+        """16 cores x 32 warps x 32 threads: qfThreadInfo's list takes two replies; a
+        qXfer:threads:read in between (an IDE's own query) does not restart or end it"""
+        srv = Server(record("vecadd", "-c", "16", "-w", "32", "-t", "32"))
+        try:
+            c = srv.client()
+            c.handshake()
+            c.monitor("seek 30000")                         # every warp started
+            first = c.cmds("qfThreadInfo")
+            self.assertTrue(first.startswith("m"))
+            self.assertTrue(c.cmds("qXfer:threads:read::0,100").startswith("m<?xml"))
+            rest = c.cmds("qsThreadInfo")
+            self.assertTrue(rest.startswith("m"), rest[:20])
+            self.assertEqual(c.cmds("qsThreadInfo"), "l")
+            ids = [int(t, 16) for t in first[1:].split(",") + rest[1:].split(",")]
+            self.assertEqual(ids, list(range(1, 16 * 32 * 32 + 1)))
+            c.send("D")
+            c.reply()
+            c.close()
+        finally:
+            srv.stop()
+
+
 class CommandLineTests(unittest.TestCase):
     def test_missing_trace(self):
         """a missing trace: exit status 2 and a message naming the file"""
@@ -1193,4 +1296,4 @@ class CommandLineTests(unittest.TestCase):
 
 if __name__ == "__main__":
     prerequisites()
-    vxtest.main(RspTests, CommandLineTests)
+    vxtest.main(RspTests, ManyThreads, CommandLineTests)
