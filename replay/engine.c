@@ -230,15 +230,20 @@ static vx_err trace_error(vx_engine *e, vx_err err)
 
 /* ---- observer and verification -------------------------------------------------------------------- */
 
+#define LMEM_END ((uint64_t)VX_LMEM_BASE_ADDR + (1u << VX_LMEM_LOG2_SIZE))
+
 /* Does an access [addr, addr+size) by `core` touch watchpoint w? */
 static bool wp_overlaps(const wpoint *w, uint32_t addr, uint32_t size, uint32_t core)
 {
     uint64_t a0 = addr, a1 = (uint64_t)addr + size;
     uint64_t w0 = w->addr, w1 = (uint64_t)w->addr + w->len;
     if (a1 <= w0 || w1 <= a0) return false;
-    /* Local memory is per core: the same address in another core is another byte. */
-    if (vx_addr_in_lmem(addr) && vx_addr_in_lmem(w->addr) && w->core != core) return false;
-    return true;
+    /* Local memory is per core: the same address in another core is another byte.
+     * The bytes both cover may lie partly outside it (a range that straddles its
+     * edge): those are shared. */
+    uint64_t o0 = a0 > w0 ? a0 : w0, o1 = a1 < w1 ? a1 : w1;
+    bool all_local = o0 >= VX_LMEM_BASE_ADDR && o1 <= LMEM_END;
+    return !all_local || w->core == core;
 }
 
 /*
@@ -948,9 +953,12 @@ static void count_wps(vx_engine *e)
     update_observer(e);
 }
 
-static uint32_t wp_core(uint32_t addr, uint32_t core)
+/* The core a watchpoint on [addr, addr+len) is kept with: only local memory depends
+ * on it (a range that reaches into local memory from below or above too). */
+static uint32_t wp_core(uint32_t addr, uint32_t len, uint32_t core)
 {
-    return vx_addr_in_lmem(addr) ? core : 0; /* only local memory depends on the core */
+    uint64_t end = (uint64_t)addr + len;
+    return addr < LMEM_END && end > VX_LMEM_BASE_ADDR ? core : 0;
 }
 
 vx_err vx_engine_watch_insert(vx_engine *e, vx_watch_kind kind, uint32_t addr, uint32_t len,
@@ -960,7 +968,7 @@ vx_err vx_engine_watch_insert(vx_engine *e, vx_watch_kind kind, uint32_t addr, u
         return VX_ERR_INVAL;
     if ((uint64_t)addr + len > (uint64_t)UINT32_MAX + 1)
         len = (uint32_t)((uint64_t)UINT32_MAX + 1 - addr);
-    core = wp_core(addr, core);
+    core = wp_core(addr, len, core);
     for (size_t i = 0; i < e->nwp; i++) {
         wpoint *w = &e->wps[i];
         if (w->kind == kind && w->addr == addr && w->len == len && w->core == core) {
@@ -985,7 +993,7 @@ vx_err vx_engine_watch_remove(vx_engine *e, vx_watch_kind kind, uint32_t addr, u
 {
     if (len && (uint64_t)addr + len > (uint64_t)UINT32_MAX + 1)
         len = (uint32_t)((uint64_t)UINT32_MAX + 1 - addr);
-    core = wp_core(addr, core);
+    core = wp_core(addr, len, core);
     for (size_t i = 0; i < e->nwp; i++) {
         wpoint *w = &e->wps[i];
         if (w->kind == kind && w->addr == addr && w->len == len && w->core == core) {

@@ -621,6 +621,38 @@ class RspTests(unittest.TestCase):
         finally:
             srv.stop()
 
+    def test_watch_straddling_into_local_memory(self):
+        """a watchpoint from global memory into local memory (per core): its local part is
+        the selected thread's core's, so another core's local writes do not hit it; the
+        stops are the issues vxdump shows writing the range (global part: any core)"""
+        trace = record("reduce", "-c", "2", "-w", "2", "-t", "4")
+        lo, hi = 0xfffefffc, 0xffff0004
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", trace])
+        want = []
+        for e in map(json.loads, r.stdout.splitlines()):
+            for m in e["mem"] or []:
+                a = m["addr"]
+                if a < hi and a + m["size"] > lo and (a < 0xffff0000 or e["core"] == 0):
+                    want.append(e["index"])              # reported before it (RISC-V)
+                    break
+        self.assertTrue(want, "the kernel writes the range")
+        srv = Server(trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            self.assertEqual(c.cmds("Hg1"), "OK")                # core 0
+            self.assertEqual(c.cmds("Z2,%x,8" % lo), "OK")
+            got = []
+            while True:
+                sig, f = parse_stop(c.cmd("vCont;c"))
+                if "replaylog" in f:
+                    break
+                got.append(int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1)))
+            self.assertEqual(got, want)
+            c.close()
+        finally:
+            srv.stop()
+
     def test_breakpoint_conditions_and_idempotence(self):
         """Z0 with agent-expression conditions (const 0 never stops, const 1 does); Z0 twice + z0 once removes"""
         self.c.handshake()
