@@ -1118,9 +1118,11 @@ static vx_err run_forward(vx_engine *e, const vx_engine_motion *m, vx_engine_sto
         bool eligible = m->step ? (warp_own || m->others)
                                 : (m->only_gwarp == VX_ENGINE_ANY_WARP || gw == m->only_gwarp);
         const bool skip_wp = rep_wp(e, e->now);
-        /* A breakpoint on the stepping warp's own instruction is what GDB steps over. */
-        if (eligible && !own && !rep_bp(e, e->now, gw) && bp_hit_at(e, ni.pc, gw, ni.flags) &&
-            bp_cond(e, gw, ni.pc)) {
+        /* A breakpoint on the stepping warp's own instruction is what GDB steps over
+         * (when GDB sees the thread there). */
+        const bool stepped_over = own && (!m->step_pc_known || ni.pc == m->step_pc);
+        if (eligible && !stepped_over && !rep_bp(e, e->now, gw) &&
+            bp_hit_at(e, ni.pc, gw, ni.flags) && bp_cond(e, gw, ni.pc)) {
             break_stop_at(e, gw, 0, st);
             return VX_OK;
         }

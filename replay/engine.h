@@ -138,6 +138,14 @@ typedef struct vx_engine_motion {
     bool lane_step;
     uint32_t step_lane;
     /*
+     * Forward, with step_pc_known: the PC the debugger shows for the stepped thread.
+     * A breakpoint at the step's own instruction is what the debugger steps over
+     * only when it is there; else (a lane parked by tmc/pred, shown at PC 0, that
+     * its warp wakes at a breakpoint) the breakpoint stops the step before it.
+     */
+    bool step_pc_known;
+    uint32_t step_pc;
+    /*
      * While stepping, also stop for other warps' breakpoints and watchpoints (GDB's
      * "vCont;s:T;c").  When continuing, only_gwarp != ANY limits stops to one warp.
      */

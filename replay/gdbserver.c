@@ -1204,7 +1204,15 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
          * local, `finish`) in the reported thread, and steps over a breakpoint with the
          * thread it reported, so the lane must not drift to another warp's first lane. */
         vx_warp_info wi;
-        bool keep = warp_info(s, st.gwarp, &wi) && vx_lanes_test(wi.tmask, s->focus_lane);
+        const bool have = warp_info(s, st.gwarp, &wi);
+        bool keep = have && vx_lanes_test(wi.tmask, s->focus_lane);
+        /* a step that meets a breakpoint in its own warp with the stepped lane taking
+         * part (a parked lane woken there) reports that lane: GDB asked for it */
+        if (m->step && st.gwarp == m->step_gwarp && have && vx_lanes_test(wi.tmask, step_lane) &&
+            cond_lane < 0 && tb_lane < 0) {
+            s->focus_lane = step_lane;
+            keep = true;
+        }
         if (cond_lane >= 0) {
             s->focus_lane = (uint32_t)cond_lane;
             /* --thread-per-warp with a lane picked: show the lane whose condition held */
@@ -1329,6 +1337,9 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
         if (!s->opts.thread_per_warp) {
             m.lane_step = true;
             m.step_lane = lane;
+            /* where GDB sees the lane (PC 0 when tmc/pred parked it) */
+            const vx_regdesc *r = vx_regmap_find(&s->map, VX_REG_PC);
+            m.step_pc_known = !backward && r && read_reg(s, gw, lane, r, &m.step_pc);
         }
     } else {
         /* A breakpoint stop reports this thread when its warp stops there with the

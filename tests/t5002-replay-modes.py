@@ -393,6 +393,42 @@ class LaneSteps(unittest.TestCase):
         finally:
             srv.stop()
 
+    def test_step_of_a_parked_lane_stops_at_the_breakpoint_it_wakes_at(self):
+        """a lane that tmc has not enabled shows PC 0; stepping it runs its warp until the
+        lane takes part in an issue.  When that issue is at a breakpoint, the step stops
+        before it (the lane, with the others, arrives there): GDB, seeing the lane at PC 0,
+        is not stepping over that breakpoint, and it was executed unreported"""
+        trace = rsplib.record(build("rrtest"), "-w", "2", "-t", "4")
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", trace])
+        evs = [e for e in map(json.loads, r.stdout.splitlines()) if e["type"] == "issue"]
+        w = next(e for e in evs if e["gwarp"] == 0 and int(e["tmask"], 16) == 1 and e["index"] > 0)
+        wake = next(e for e in evs if e["gwarp"] == 0 and e["index"] > w["index"]
+                    and int(e["tmask"], 16) & 2)
+        srv = rsplib.Server(trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            c.monitor("seek %d" % w["index"])
+            self.assertEqual(c.cmds("Hg2"), "OK")                 # warp 0, lane 1
+            self.assertEqual(rsplib.le32(c.cmds("p20")), 0)       # parked: PC 0
+            self.assertEqual(c.cmds("Z0,%x,4" % wake["pc"]), "OK")
+            sig, f = rsplib.parse_stop(c.cmd("vCont;s:2"))
+            self.assertIn("swbreak", f)
+            self.assertEqual((f["thread"], rsplib.le32(f["20"])), ("2", wake["pc"]))
+            n = int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))
+            self.assertEqual(n, wake["index"])                    # before it, not after
+            # GDB then steps over it: the step runs it
+            self.assertEqual(c.cmds("z0,%x,4" % wake["pc"]), "OK")
+            sig, f = rsplib.parse_stop(c.cmd("vCont;s:2"))
+            self.assertNotIn("swbreak", f)
+            n = int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))
+            self.assertEqual(n, wake["index"] + 1)
+            c.send("D")
+            c.reply()
+            c.close()
+        finally:
+            srv.stop()
+
     def test_reverse_step_does_not_undo_another_lanes_watched_write(self):
         """a lane step of a lane the warp has not enabled yet runs the other lanes' issues;
         its reverse step must not undo a watched write among them silently: it undid the
