@@ -888,6 +888,23 @@ static bool write_hit(const vx_engine *e, const vx_event *ev, vx_engine_stop *st
             return true;
         }
     }
+    /* a byte stored to the console window goes to the console, not to memory: watched
+     * all the same (the lane is not recorded: the first that took part) */
+    for (uint32_t i = ev->nconsole; i-- > 0;) {
+        const uint32_t a = VX_IO_COUT_ADDR + ev->console[i].slot;
+        for (size_t k = 0; k < e->nwp; k++) {
+            const wpoint *w = &e->wps[k];
+            if (w->kind == VX_WATCH_READ || !wp_overlaps(w, a, 1, ev->core)) continue;
+            st->why = VX_WHY_WATCH;
+            st->watch_kind = (vx_watch_kind)w->kind;
+            st->watch_addr = a;
+            st->gwarp = gwarp_of(e, ev);
+            unsigned l = vx_lanes_first(ev->tmask);
+            st->lane = l < 128 ? l : 0;
+            st->has_lane = l < 128;
+            return true;
+        }
+    }
     return false;
 }
 
@@ -1246,10 +1263,15 @@ static vx_err scan_range(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
 static bool digest_may_stop(const vx_engine *e, const vx_trace_digest *d, const vx_engine_motion *m)
 {
     /* any warp's watched write stops any motion */
-    for (size_t i = 0; i < e->nwp; i++)
-        if (e->wps[i].kind != VX_WATCH_READ &&
-            vx_trace_digest_may_write(d, e->wps[i].addr, e->wps[i].len))
+    for (size_t i = 0; i < e->nwp; i++) {
+        const wpoint *w = &e->wps[i];
+        if (w->kind == VX_WATCH_READ) continue;
+        if (vx_trace_digest_may_write(d, w->addr, w->len)) return true;
+        /* console bytes are no memory writes: the digest has only a flag for them */
+        if ((d->flags & VX_TRACE_DG_CONSOLE) && w->addr < VX_IO_COUT_ADDR + VX_IO_COUT_SIZE &&
+            (uint64_t)w->addr + w->len > VX_IO_COUT_ADDR)
             return true;
+    }
     if (m->step)
         return m->step_gwarp == VX_ENGINE_ANY_WARP || vx_trace_digest_may_warp(d, m->step_gwarp);
     if (m->only_gwarp != VX_ENGINE_ANY_WARP && !vx_trace_digest_may_warp(d, m->only_gwarp))

@@ -653,6 +653,41 @@ class RspTests(unittest.TestCase):
         finally:
             srv.stop()
 
+    def test_watch_on_the_console_window(self):
+        """a byte stored to the console window (0x40..0x7f, how vx_printf prints) goes to the
+        console, not to memory; a watchpoint there stops at it all the same, forward
+        (before the store) and backward (after it): it was accepted and never fired"""
+        trace = record("printf")
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", trace])
+        ev = [e for e in map(json.loads, r.stdout.splitlines())]
+        slot = next(e["console"][0]["slot"] for e in ev if e["console"])
+        want = [e["index"] for e in ev if any(b["slot"] == slot for b in e["console"])]
+        self.assertGreater(len(want), 1)
+        srv = Server(trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            when = lambda: int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))  # noqa: E731
+            self.assertEqual(c.cmds("Z2,%x,1" % (0x40 + slot)), "OK")
+            got = []
+            while True:
+                sig, f = parse_stop(c.cmd("vCont;c"))
+                if "replaylog" in f:
+                    break
+                self.assertEqual(f.get("watch"), "%x" % (0x40 + slot))
+                got.append(when())
+            self.assertEqual(got, want)
+            back = []
+            while True:
+                sig, f = parse_stop(c.cmd("bc"))
+                if "replaylog" in f:
+                    break
+                back.append(when() - 1)
+            self.assertEqual(back, want[::-1])
+            c.close()
+        finally:
+            srv.stop()
+
     def test_breakpoint_conditions_and_idempotence(self):
         """Z0 with agent-expression conditions (const 0 never stops, const 1 does); Z0 twice + z0 once removes"""
         self.c.handshake()
