@@ -140,6 +140,9 @@ struct vx_gdbserver {
     wzlist wbound; /* the cores vxrr.gdb named for watchpoints GDB made */
 
     thread_cursor list; /* where qsThreadInfo goes on listing threads */
+    /* for monitor stats: packets, thread lists sent (qfThreadInfo, or a
+     * qXfer:threads:read at offset 0), register reads (g, p) */
+    uint64_t n_packets, n_lists, n_regreads;
     /* qXfer:threads:read document, built at offset 0 */
     char *threads_xml;
     size_t threads_xml_len;
@@ -582,6 +585,7 @@ static void h_query_stop(vx_gdbserver *s, const args *a)
 static void h_read_regs(vx_gdbserver *s, const args *a)
 {
     (void)a;
+    s->n_regreads++;
     uint32_t gw, lane;
     if (!resolve(s, s->g_tid, &gw, &lane)) {
         reply(s, "E01");
@@ -595,6 +599,7 @@ static void h_read_regs(vx_gdbserver *s, const args *a)
 
 static void h_read_reg(vx_gdbserver *s, const args *a)
 {
+    s->n_regreads++;
     uint32_t gw, lane;
     const vx_regdesc *r = a->v[0] <= UINT32_MAX ? vx_regmap_find(&s->map, (uint32_t)a->v[0]) : NULL;
     if (!r || !resolve(s, s->g_tid, &gw, &lane)) {
@@ -1740,6 +1745,7 @@ static void h_first_thread(vx_gdbserver *s, const args *a)
 {
     (void)a;
     s->list = (thread_cursor){0, 0};
+    s->n_lists++;
     thread_list_chunk(s);
 }
 
@@ -1778,6 +1784,7 @@ static void h_xfer_threads(vx_gdbserver *s, const args *a)
     }
     if (o.v[0] == 0 || !s->threads_xml) {
         /* Build the whole document at offset 0; later offsets slice the same text. */
+        s->n_lists++;
         out_reset(s);
         out_str(s, "<?xml version=\"1.0\"?>\n<threads>\n");
         /* a cursor of its own: a qsThreadInfo listing in progress goes on */
@@ -1882,28 +1889,30 @@ static void mon_help(vx_gdbserver *s, text *t, const char *arg)
 {
     (void)s;
     (void)arg;
-    tprintf(t, "vxreplay monitor commands:\n"
-               "  when               current event index, cycle, and the warp that issues next\n"
-               "  seek N             go to event index N (then: maint flush register-cache)\n"
-               "  warps              every warp: PC, thread mask, IPDOM depth, state\n"
-               "  lane [N]           lane whose registers a warp thread shows (--thread-per-warp)\n"
-               "  info dm            Debug Module state: halted warps, hacause, ebreak-halt\n"
-               "  checkpoint         remember the current position (prints its number)\n"
-               "  restart N          go back to checkpoint N\n"
-               "  info checkpoints   user checkpoints\n"
-               "  stats              replay statistics (checkpoints, memory, issues replayed)\n"
-               "  config             platform shape and thread numbering (for scripts)\n"
-               "  console [N|all]    the last N (20) lines the kernel printed before now\n"
-               "  mem CORE ADDR [LEN]  memory as core CORE sees it (its local memory too, also\n"
-               "                     when no thread of the core is listed)\n"
-               "  thread-breaks [TID:ADDR ...]  GDB's thread-specific breakpoints (hex), set\n"
-               "                     by vxrr.gdb: a warp stopping at ADDR reports thread TID\n"
-               "                     when that lane is active (no argument: none)\n"
-               "  watch-core TYPE ADDR LEN CORE  set by vxrr.gdb as GDB makes a watchpoint\n"
-               "                     (Z TYPE at ADDR, LEN bytes): in local memory it watches\n"
-               "                     core CORE's, whoever is selected when GDB inserts it\n"
-               "  help               this text\n"
-               "Positions: event N is 'N issues executed, issue N next'.\n");
+    tprintf(
+        t,
+        "vxreplay monitor commands:\n"
+        "  when               current event index, cycle, and the warp that issues next\n"
+        "  seek N             go to event index N (then: maint flush register-cache)\n"
+        "  warps              every warp: PC, thread mask, IPDOM depth, state\n"
+        "  lane [N]           lane whose registers a warp thread shows (--thread-per-warp)\n"
+        "  info dm            Debug Module state: halted warps, hacause, ebreak-halt\n"
+        "  checkpoint         remember the current position (prints its number)\n"
+        "  restart N          go back to checkpoint N\n"
+        "  info checkpoints   user checkpoints\n"
+        "  stats              replay statistics (checkpoints, memory, issues replayed, packets)\n"
+        "  config             platform shape and thread numbering (for scripts)\n"
+        "  console [N|all]    the last N (20) lines the kernel printed before now\n"
+        "  mem CORE ADDR [LEN]  memory as core CORE sees it (its local memory too, also\n"
+        "                     when no thread of the core is listed)\n"
+        "  thread-breaks [TID:ADDR ...]  GDB's thread-specific breakpoints (hex), set\n"
+        "                     by vxrr.gdb: a warp stopping at ADDR reports thread TID\n"
+        "                     when that lane is active (no argument: none)\n"
+        "  watch-core TYPE ADDR LEN CORE  set by vxrr.gdb as GDB makes a watchpoint\n"
+        "                     (Z TYPE at ADDR, LEN bytes): in local memory it watches\n"
+        "                     core CORE's, whoever is selected when GDB inserts it\n"
+        "  help               this text\n"
+        "Positions: event N is 'N issues executed, issue N next'.\n");
 }
 
 static void mon_when(vx_gdbserver *s, text *t, const char *arg)
@@ -2191,6 +2200,10 @@ static void mon_stats(vx_gdbserver *s, text *t, const char *arg)
     if (st.summary_blocks)
         tprintf(t, "trace summary: %" PRIu64 " of %" PRIu64 " chunk digests\n", st.summary_ready,
                 st.summary_blocks);
+    tprintf(t,
+            "packets %" PRIu64 " (this session), thread lists sent %" PRIu64
+            ", register reads %" PRIu64 "\n",
+            s->n_packets, s->n_lists, s->n_regreads);
 }
 
 /* Machine-readable shape, for scripts (vxrr.gdb). */
@@ -2475,6 +2488,7 @@ static void on_packet(void *ctx, const char *data, size_t len, vx_rsp_status st)
     if (s->over) return;
     if (s->opts.debug && s->opts.log)
         fprintf(s->opts.log, "vxreplay: -> %.*s\n", (int)(len > 200 ? 200 : len), data);
+    s->n_packets++;
     if (st != VX_RSP_OK) {
         reply(s, "E01"); /* too long or malformed: refuse it, stay in sync */
         return;
@@ -2555,6 +2569,7 @@ void vx_gdbserver_begin(vx_gdbserver *s, const vx_gdb_io *io)
     s->have_last_stop = false;
     s->over_valid = false;
     s->pending_int = s->swallow_int = false;
+    s->n_packets = s->n_lists = s->n_regreads = 0;
     free(s->threads_xml);
     s->threads_xml = NULL;
     points_clear(s);

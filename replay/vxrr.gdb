@@ -170,7 +170,7 @@ def _vx_refresh():
         gdb.execute("maintenance flush dcache", to_string=True)
     except gdb.error:
         pass
-    gdb.execute("info threads", to_string=True)  # refresh the thread list
+    gdb.selected_inferior().threads()  # refresh the thread list (not every frame)
     try:
         th = gdb.selected_thread()
         if th is None or not th.is_valid() or th.is_exited():
@@ -236,12 +236,15 @@ def _vx_rearm_watchpoints():
                 pass
 
 
+def _vx_threads():
+    """GDB's threads by remote thread id.  Inferior.threads() fetches the server's
+    thread list first (hundreds of packets with 16K threads): once per command."""
+    return {t.ptid[1] or t.ptid[2]: t for t in gdb.selected_inferior().threads()}
+
+
 def _vx_thread(tid):
     """The GDB thread of remote thread id tid, or None."""
-    for t in gdb.selected_inferior().threads():
-        if t.ptid[1] == tid or (t.ptid[1] == 0 and t.ptid[2] == tid):
-            return t
-    return None
+    return _vx_threads().get(tid)
 
 
 def _vx_int(text, what):
@@ -267,8 +270,7 @@ def _vx_select(gwarp, lane):
         raise gdb.GdbError("no lane %d: lanes are 0..%d" % (lane, nt - 1))
     per_warp = cfg.get("gdb_thread") == "warp"
     tid = 1 + gwarp if per_warp else 1 + gwarp * nt + lane
-    gdb.execute("info threads", to_string=True)
-    t = _vx_thread(tid)
+    t = _vx_thread(tid)  # (the list fetched afresh; `info threads` read every frame too)
     if t is not None:
         _vx_switch(t)
         if per_warp:
@@ -499,6 +501,7 @@ class _VxLanes:
             raise gdb.GdbError("%sno thread selected" % self.prefix)
         tid = self.th.ptid[1] or self.th.ptid[2]
         self.gw, self.lane = (tid - 1, None) if self.per_warp else divmod(tid - 1, self.nt)
+        self.tmap = {} if self.per_warp else _vx_threads()
         if self.per_warp:
             m = re.match(r"every warp thread shows lane (\d+)",
                          _vx_monitor("lane"))
@@ -511,8 +514,8 @@ class _VxLanes:
             _vx_monitor("lane %d" % l)
             gdb.execute("maintenance flush register-cache", to_string=True)
             return self.th
-        t = _vx_thread(1 + self.gw * self.nt + l)
-        if t is not None:
+        t = self.tmap.get(1 + self.gw * self.nt + l)
+        if t is not None and t.is_valid():
             t.switch()
         return t
 

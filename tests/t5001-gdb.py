@@ -1206,6 +1206,33 @@ R["after"] = warp_lane()
                 self.assertRegex(lines[1 + lane], r"^  lane %d \(waits\): " % lane)
         self.assertEqual(R["after"], [w, l])
 
+    def test_lane_commands_fetch_the_thread_list_once(self):
+        """vx-print, vx-thread and a monitor seek fetch the server's thread list once and
+        read no other thread's registers (monitor stats counts): at 16K threads a list
+        fetch is about 400 packets, and `info threads` reads every thread's frame; they
+        fetched it once per lane, and read every frame"""
+        out, R = self.gdb('''
+stop_at("twice")
+def counts():
+    m = re.search(r"thread lists sent (\\d+), register reads (\\d+)", ex("monitor stats"))
+    return int(m.group(1)), int(m.group(2))
+nthreads = len(gdb.selected_inferior().threads())
+w, l = warp_lane()
+for cmd in ["vx-print x", "vx-thread %d %d" % (w, (l + 1) % NT), "monitor seek 100"]:
+    a = counts()
+    ex(cmd)
+    b = counts()
+    R[cmd.split()[0] + " " + cmd.split()[1] if cmd.startswith("monitor") else cmd.split()[0]] = [
+        b[0] - a[0], b[1] - a[1]]
+R["nthreads"] = nthreads
+''')
+        self.assertGreaterEqual(R["nthreads"], 8)
+        for cmd in ["vx-print", "vx-thread", "monitor seek"]:
+            lists, regs = R[cmd]
+            self.assertLessEqual(lists, 1, cmd)
+            # the selected thread's (and, for vx-print, each lane's own) registers only
+            self.assertLess(regs, R["nthreads"], cmd)
+
     def test_parked_lane_has_no_position(self):
         """a lane parked by tmc (not by divergence) shows pc 0: it has no position of its own
         (warp 0's lanes 1..3 before the spawn enables them); step from it is refused by GDB,
