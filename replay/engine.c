@@ -1109,11 +1109,58 @@ static bool lane_in_next(const vx_engine *e, const vx_engine_motion *m, uint32_t
            (vx_sim_warp_info(e->sim, gw, &wi) == VX_OK && vx_lanes_test(wi.tmask, m->step_lane));
 }
 
+static bool digest_may_stop(const vx_engine *e, const vx_trace_digest *d,
+                            const vx_engine_motion *m);
+static uint64_t base_before(const vx_engine *e, uint64_t hi);
+
+/*
+ * A continue forward jumps, as a backward search does, over the EVENTS chunks after
+ * the current one whose digests rule a stop out: to the first that may hold one (the
+ * last chunk at most, which is replayed), by way of the closest base (keyframe or
+ * checkpoint), when one lies past the current position (else replaying from here is
+ * as short).  Not for steps, nor with read watchpoints (reads are known only once
+ * executed); a chunk without a digest, or that fails its checksum, is not jumped over
+ * (the replay meets it: a damaged chunk ends history there, as before).  *recheck:
+ * where to look again (the end of the chunk the motion then runs in).
+ */
+static vx_err skip_ahead(vx_engine *e, const vx_engine_motion *m, uint64_t *recheck)
+{
+    *recheck = UINT64_MAX;
+    size_t g;
+    uint64_t lo, hi;
+    if (m->step || e->nread_wp || !e->ix || !vx_index_find(e->ix, e->now, &g, &lo, &hi))
+        return VX_OK;
+    *recheck = hi;
+    const size_t last = vx_index_nseg(e->ix) - 1;
+    uint64_t target = e->now;
+    for (uint64_t t = hi;;) {
+        size_t k;
+        uint64_t klo, khi;
+        if (!vx_index_find(e->ix, t, &k, &klo, &khi) || k >= last) break;
+        const vx_trace_digest *d = vx_index_digest(e->ix, k);
+        if (!d || digest_may_stop(e, d, m) ||
+            vx_trace_reader_chunk_check(e->sr, vx_index_chunk(e->ix, k)) != VX_OK)
+            break;
+        target = t = khi;
+        if (poll_tick(e, 1024)) break;
+    }
+    if (target == e->now || base_before(e, target + 1) <= e->now) return VX_OK;
+    e->st.skipped += target - e->now;
+    vx_err err = goto_pos(e, target);
+    if (err) return err;
+    *recheck = vx_index_find(e->ix, e->now, &g, &lo, &hi) ? hi : UINT64_MAX;
+    return VX_OK;
+}
+
 static vx_err run_forward(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *st)
 {
-    uint64_t start = e->now;
+    uint64_t start = e->now, recheck = 0;
     bool any_step = m->step && m->step_gwarp == VX_ENGINE_ANY_WARP;
     for (;;) {
+        if (e->now >= recheck) {
+            vx_err err = skip_ahead(e, m, &recheck);
+            if (err) return err;
+        }
         if (at_end(e)) {
             if (e->now != start && (e->fault_at_end || e->fault_after)) {
                 fault_stop(e, st);

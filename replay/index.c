@@ -147,6 +147,11 @@ bool vx_index_find(const vx_index *ix, uint64_t t, size_t *s, uint64_t *lo, uint
     return true;
 }
 
+size_t vx_index_chunk(const vx_index *ix, size_t s)
+{
+    return ix->s[s].chunk;
+}
+
 const vx_trace_digest *vx_index_digest(const vx_index *ix, size_t s)
 {
     const seg *g = &ix->s[s];

@@ -40,4 +40,7 @@ bool vx_index_find(const vx_index *ix, uint64_t t, size_t *s, uint64_t *lo, uint
 /* The digest of segment s, or NULL while it is not known. */
 const vx_trace_digest *vx_index_digest(const vx_index *ix, size_t s);
 
+/* The trace's EVENTS chunk of segment s. */
+size_t vx_index_chunk(const vx_index *ix, size_t s);
+
 #endif /* VX_INDEX_H */

@@ -1154,6 +1154,39 @@ class CommandLineTests(unittest.TestCase):
             data = f.read()
         return d, good, data, vxt_spec.Trace(data).chunks
 
+    def test_continue_does_not_jump_over_damage(self):
+        """a continue jumps over chunks that cannot stop it, by way of keyframes, but not
+        over a damaged one: history still ends before it"""
+        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+        import vxt_spec
+        d = vxtest.tmpdir()
+        good = os.path.join(d, "kfjump.vxt")
+        # reduce at 2 lanes: 95 K issues (the digests are read for 64 K and more)
+        r = vxtest.run([vxtest.prog("vxrec"), "-q", "-t", "2", "--chunk-size", "4096",
+                        "--keyframe-interval", "2000", vxtest.kernel("reduce"), "-o", good])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(good, "rb") as f:
+            data = f.read()
+        events = [c for c in vxt_spec.Trace(data).chunks if c.type == vxt_spec.CH_EVENTS]
+        bad_chunk = events[len(events) // 2]
+        srv = Server(good)                                     # undamaged, it jumps
+        try:
+            c = srv.client()
+            c.handshake()
+            self.assertEqual(parse_stop(c.cmd("vCont;c"))[1].get("replaylog"), "end")
+            skipped = int(re.search(r"skipped by the summary (\d+)", c.monitor("stats")[1]).group(1))
+            self.assertGreater(skipped, bad_chunk.key)
+            c.close()
+        finally:
+            srv.stop()
+        bad = self.flipped(d, data, bad_chunk, "kfjump-flipped.vxt")
+        (sig, f), text, when, _, _, _ = self.served_until_damage(bad)
+        self.assertEqual((sig, f.get("replaylog")), (5, "end"))
+        self.assertIn("EVENTS chunk at offset %d" % bad_chunk.off, text)
+        n = int(re.search(r"event (\d+) of (\d+)", when).group(1))
+        self.assertLessEqual(n, bad_chunk.key)
+        self.assertGreater(n, 0)
+
     def test_reverse_to_the_keyframe_after_damage(self):
         """a reverse-continue from past a damaged EVENTS chunk stops at the first keyframe
         after it, where the history that can be rebuilt begins (it stayed where it was)"""

@@ -675,7 +675,8 @@ class Interrupts(unittest.TestCase):
         if r.returncode != 0:
             raise RuntimeError(r.stderr)
         cls.elf = out
-        cls.srv = rsplib.Server(rsplib.record(out))
+        cls.srv_trace = rsplib.record(out)
+        cls.srv = rsplib.Server(cls.srv_trace)
 
     @classmethod
     def tearDownClass(cls):
@@ -705,8 +706,12 @@ class Interrupts(unittest.TestCase):
     def interrupt_continue(self, delay):
         c = self.srv.client()
         c.handshake()
+        # a read watchpoint on a word nothing reads: the continue runs every issue (else it
+        # jumps over the chunks that cannot stop it, and ends before the 0x03 comes)
+        self.assertEqual(c.cmds("Z3,4,4"), "OK")
         (sig, f), dt = self.interrupt(c, "vCont;c", delay)
         self.assertEqual(sig, 2)
+        self.assertEqual(c.cmds("z3,4,4"), "OK")
         m = re.search(r"event (\d+) of (\d+)", c.monitor("when")[1])
         self.assertTrue(0 < int(m.group(1)) < int(m.group(2)))
         g1 = c.cmds("g")
@@ -714,6 +719,48 @@ class Interrupts(unittest.TestCase):
         c.cmds("Hc%s" % f["thread"])
         rsplib.parse_stop(c.cmd("bs"))
         self.assertEqual(c.cmds("g"), g1)
+        c.send("D")
+        c.reply()
+        c.close()
+
+    def test_continue_jumps_chunks_that_cannot_stop_it(self):
+        """a forward continue to a breakpoint near the end jumps, by a keyframe, over the
+        chunks whose digests rule the breakpoint out, and stops where running every issue
+        (a read watchpoint on a word nothing reads keeps it from jumping) stops, with the
+        same registers in every lane of the warp, and at the first such issue vxdump lists"""
+        c = self.srv.client()
+        c.handshake()
+        when = lambda: int(re.search(r"event (\d+) of (\d+)", c.monitor("when")[1]).group(1))  # noqa: E731
+        end = int(re.search(r"event \d+ of (\d+)", c.monitor("when")[1]).group(1))
+        c.monitor("seek %d" % (end - 1))
+        pc = rsplib.le32(rsplib.parse_stop(c.cmd("?"))[1]["20"])
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", "--pc", "0x%x" % pc,
+                        self.srv_trace])
+        first = json.loads(r.stdout.splitlines()[0])
+        self.assertGreater(first["index"], 1000000)              # late: many chunks to jump
+        results = []
+        for force in (False, True):
+            c.monitor("seek 0")
+            if force:
+                self.assertEqual(c.cmds("Z3,4,4"), "OK")
+            self.assertEqual(c.cmds("Z0,%x,4" % pc), "OK")
+            before = int(re.search(r"skipped by the summary (\d+)", c.monitor("stats")[1]).group(1))
+            sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+            after = int(re.search(r"skipped by the summary (\d+)", c.monitor("stats")[1]).group(1))
+            t = f["thread"]
+            regs = []
+            for lane in range(4):
+                c.cmds("Hg%x" % ((int(t, 16) - 1) // 4 * 4 + 1 + lane))
+                regs.append(c.cmds("g"))
+            results.append((when(), t, regs, after - before))
+            self.assertEqual(c.cmds("z0,%x,4" % pc), "OK")
+            if force:
+                self.assertEqual(c.cmds("z3,4,4"), "OK")
+        (pos, t, regs, skipped), (pos2, t2, regs2, skipped2) = results
+        self.assertEqual(pos, first["index"])
+        self.assertGreater(skipped, 1000000)
+        self.assertEqual(skipped2, 0)
+        self.assertEqual((pos, t, regs), (pos2, t2, regs2))
         c.send("D")
         c.reply()
         c.close()
@@ -858,6 +905,7 @@ class SmallBudget(unittest.TestCase):
             try:
                 c = srv.client()
                 c.handshake()
+                self.assertEqual(c.cmds("Z3,4,4"), "OK")        # (nothing reads it: every issue runs)
                 rsplib.parse_stop(c.cmd("vCont;c"))             # 14 M issues, 3 arrays written
                 with open("/proc/%d/status" % srv.p.pid) as f:
                     hwm = [int(ln.split()[1]) for ln in f if ln.startswith("VmHWM")][0]

@@ -975,6 +975,17 @@ static vx_err stored_chunk(vx_trace_reader *r, size_t i, chdr *c, uint8_t **buf)
     return VX_OK;
 }
 
+vx_err vx_trace_reader_chunk_check(vx_trace_reader *r, size_t i)
+{
+    if (!r->opened) return VX_ERR_STATE;
+    if (i >= r->nchunks) return VX_ERR_RANGE;
+    chdr c;
+    uint8_t *buf = NULL;
+    vx_err e = stored_chunk(r, i, &c, &buf);
+    free(buf);
+    return e;
+}
+
 vx_err vx_trace_reader_chunks_same(vx_trace_reader *a, size_t ia, vx_trace_reader *b, size_t ib,
                                    bool *same)
 {

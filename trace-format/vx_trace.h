@@ -398,6 +398,13 @@ uint64_t vx_trace_reader_chunk_key(const vx_trace_reader *r, size_t i);
 vx_err vx_trace_reader_digest(vx_trace_reader *r, size_t i, unsigned mode, vx_trace_digest *out);
 
 /*
+ * Is EVENTS chunk i whole: its header and its stored payload pass their checksums?
+ * (Without decompressing or decoding it.)  VX_ERR_CORRUPT, the chunk named in the
+ * reader's message, when not.  Does not disturb the iteration position.
+ */
+vx_err vx_trace_reader_chunk_check(vx_trace_reader *r, size_t i);
+
+/*
  * Do EVENTS chunk ia of a and chunk ib of b hold the same records?  *same is true when
  * their keys, the platforms' shapes (clusters x cores, warps, threads), the chunks'
  * flags and lengths and their stored bytes are equal: the predictors start afresh in
