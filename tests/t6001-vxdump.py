@@ -310,6 +310,32 @@ class Filters(unittest.TestCase):
         got = [e["index"] for e in t6kit.events(T["vecadd"], "--addr", "%#x:%d" % (lo, n))]
         self.assertEqual(got, want)
 
+    def test_pc_and_addr_jump_chunks_by_digest(self):
+        """--pc and --addr jump over the chunks whose digests rule them out (a long trace
+        in 1,000 small chunks): the issues listed are those a filter over every event
+        vxdump --json lists selects, for PCs and byte ranges hit rarely, often and never
+        (the others were jumped over: a damaged one goes unread)"""
+        d = vxtest.tmpdir()
+        trace = os.path.join(d, "small-chunks.vxt")
+        r = vxtest.run([vxtest.prog("vxrec"), "-q", "-t", "2", "--chunk-size", "1024",
+                        vxtest.kernel("reduce"), "-o", trace])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        ev = [e for e in t6kit.events(trace) if e["type"] == "issue"]
+        pcs = sorted({e["pc"] for e in ev})
+        hits = {pc: [e["index"] for e in ev if e["pc"] == pc] for pc in pcs}
+        rare = [pc for pc in pcs if len(hits[pc]) == 1][:3]
+        common = sorted(pcs, key=lambda pc: -len(hits[pc]))[:2]
+        self.assertTrue(rare)
+        for pc in rare + common + [max(pcs) + 0x1000]:
+            got = [e["index"] for e in t6kit.events(trace, "--pc", "%#x" % pc)]
+            self.assertEqual(got, hits.get(pc, []), hex(pc))
+        writes = [(e["index"], m) for e in ev for m in e["mem"]]
+        for lo, n in ((writes[0][1]["addr"], 4), (writes[-1][1]["addr"], 1),
+                      (writes[len(writes) // 3][1]["addr"] - 1, 6), (0x00f00000, 64)):
+            want = sorted({i for i, m in writes if m["addr"] < lo + n and m["addr"] + m["size"] > lo})
+            got = [e["index"] for e in t6kit.events(trace, "--addr", "%#x:%d" % (lo, n))]
+            self.assertEqual(got, want, "%#x:%d" % (lo, n))
+
     def test_pc_cplusplus(self):
         """--pc with a C++ function's name: qualified or not, anonymous namespace, static,
         template; several overloads are refused with their symbols listed"""

@@ -853,6 +853,14 @@ vx_err vx_trace_reader_seek(vx_trace_reader *r, uint64_t index)
     return dec_seek(r, &r->it, index);
 }
 
+vx_err vx_trace_reader_seek_chunk(vx_trace_reader *r, size_t i)
+{
+    if (!r->opened) return rfail(r, VX_ERR_STATE, "reader not open");
+    if (i >= r->nchunks) return VX_ERR_RANGE;
+    dec_position(&r->it, i, r->chunks[i].key);
+    return VX_OK;
+}
+
 uint64_t vx_trace_reader_tell(const vx_trace_reader *r)
 {
     const vxt_dec *d = &r->it;

@@ -280,6 +280,14 @@ vx_err vx_trace_reader_seek(vx_trace_reader *r, uint64_t index);
 /* Event index of the next event (the index it will carry). */
 uint64_t vx_trace_reader_tell(const vx_trace_reader *r);
 
+/*
+ * Position the stream at the first record of EVENTS chunk i (i < the number of
+ * chunks), without decoding anything.  Unlike vx_trace_reader_seek to its key, the
+ * Debug Module records that chunk i - 1 ends with (they carry the key's index) are
+ * not returned: for readers that skip whole chunks by their digests.
+ */
+vx_err vx_trace_reader_seek_chunk(vx_trace_reader *r, size_t i);
+
 /* ---- keyframes ---- */
 
 typedef struct vx_trace_keyframe {

@@ -761,6 +761,16 @@ static void test_chunk_check(const uint8_t *full, size_t n)
         bad += vx_trace_reader_chunk_check(r, i) != VX_OK;
     is_int(bad, 0, "every chunk of the reference passes its check");
     ok(vx_trace_reader_chunk_check(r, nc) == VX_ERR_RANGE, "a chunk past the last: VX_ERR_RANGE");
+    /* vx_trace_reader_seek_chunk: the next event is the chunk's first (its key) */
+    int wrong = 0;
+    for (size_t i = nc; i-- > 0;) {
+        const vx_event *ev;
+        if (vx_trace_reader_seek_chunk(r, i) != VX_OK || vx_trace_reader_next(r, &ev) != VX_OK ||
+            ev->index != vx_trace_reader_chunk_key(r, i))
+            wrong++;
+    }
+    is_int(wrong, 0, "seek_chunk: the next event carries the chunk's key, every chunk");
+    ok(vx_trace_reader_seek_chunk(r, nc) == VX_ERR_RANGE, "seek_chunk past the last: VX_ERR_RANGE");
     vx_trace_reader_free(r);
 
     size_t victim = nc / 2;

@@ -93,6 +93,8 @@ static void usage(FILE *f)
             "                          (default 1) at ADDR (0x... or decimal; with --lane,\n"
             "                          that lane's writes); local memory (0xffff0000...) is\n"
             "                          each core's own: give --warp the core's warps\n"
+            "                          (--pc and --addr decode only the chunks whose stored\n"
+            "                          digests may hold a match)\n"
             "      --kind K[,K...]     only these kinds of events: issue, commit, mem, wctl,\n"
             "                          barrier, split, diverge, console, fault, dm, end, all\n\n"
             "output:\n"
@@ -400,6 +402,42 @@ static bool writes_range(const filter *f, const vx_event *ev)
     return false;
 }
 
+/* Can EVENTS chunk i hold an issue the --pc / --addr filter selects?  False only when
+ * its stored digest is sure (FORMAT.md §10.3); no digest: true. */
+static bool chunk_may_match(vx_trace_reader *r, size_t i, const filter *f)
+{
+    vx_trace_digest d;
+    if (vx_trace_reader_digest(r, i, VX_TRACE_DIGEST_STORED, &d) != VX_OK) return true;
+    if (f->has_addr &&
+        !vx_trace_digest_may_write(&d, (uint32_t)f->addr_lo, (uint32_t)(f->addr_hi - f->addr_lo)))
+        return false;
+    if (f->has_pc) {
+        if ((uint64_t)f->pc_hi - f->pc_lo >= 4ull * VX_TRACE_DG_PC_BITS) return true;
+        for (uint64_t pc = f->pc_lo & ~3u; pc < f->pc_hi; pc += 4)
+            if (vx_trace_digest_may_pc(&d, (uint32_t)pc)) return true;
+        return false;
+    }
+    return true;
+}
+
+/* With a --pc or --addr filter (which selects issues only) and nothing that needs
+ * every event (a summary, a timeline): move the reader, at the start of a chunk,
+ * past the chunks whose digests rule the filter out (not the last chunk), without
+ * decoding them.  *ci: the chunk the reader is in, kept up to date. */
+static vx_err skip_chunks(vx_trace_reader *r, const filter *f, size_t *ci)
+{
+    const size_t n = vx_trace_reader_num_chunks(r);
+    uint64_t pos = vx_trace_reader_tell(r);
+    while (*ci + 1 < n && vx_trace_reader_chunk_key(r, *ci + 1) <= pos)
+        ++*ci;
+    while (*ci + 1 < n && vx_trace_reader_chunk_key(r, *ci) == pos && !chunk_may_match(r, *ci, f)) {
+        vx_err e = vx_trace_reader_seek_chunk(r, ++*ci);
+        if (e) return e;
+        pos = vx_trace_reader_chunk_key(r, *ci);
+    }
+    return VX_OK;
+}
+
 static bool selected(const filter *f, const vx_event *ev)
 {
     switch (ev->kind) {
@@ -631,7 +669,10 @@ int main(int argc, char **argv)
     const vx_event *ev;
     uint64_t last_cycle = 0, shown = 0, last_index = o.from;
     bool any = false;
-    while ((e = vx_trace_reader_next(r, &ev)) == VX_OK) {
+    const bool skipping = listing && !sum && !tl && (flt.has_pc || flt.has_addr);
+    size_t chunk = 0;
+    while ((!skipping || (e = skip_chunks(r, &flt, &chunk)) == VX_OK) &&
+           (e = vx_trace_reader_next(r, &ev)) == VX_OK) {
         any = true;
         if (o.has_to && ev->index > o.to) break;
         last_cycle = ev->cycle;
