@@ -67,7 +67,8 @@ struct rec {
     char errmsg[600];
     bool keyframes;
     uint64_t kf_interval, next_kf;
-    bool have_end; /* END held back until finish */
+    uint64_t last_kf; /* issues before the last keyframe */
+    bool have_end;    /* END held back until finish */
     vx_event end;
     vx_fault end_fault;
     vxrec_pipe *pipe; /* writer thread, or NULL: encode in the simulator's thread */
@@ -275,13 +276,28 @@ static void progress_tick(rec *r)
  * the middle of its loop).  Due when the index reached the next multiple of the
  * interval; the trace stores the exact position anyway.
  */
+/*
+ * A keyframe stores the pages written since the previous one.  A kernel that writes
+ * all over a large working set between two keyframes (strided stores touch every
+ * page) would store the whole set each time, and the trace would grow with working
+ * set x run length: when those pages exceed KF_WAIT_MIN bytes and KF_BYTES_PER_ISSUE
+ * per issue since the previous keyframe, the keyframe waits for a later multiple of
+ * the interval (so keyframes take at most that per issue, whatever the working set).
+ */
+#define KF_WAIT_MIN        (1u << 20)
+#define KF_BYTES_PER_ISSUE 8u
+
 static void keyframe_if_due(rec *r)
 {
     if (!r->keyframes || !r->kf_interval || r->err || r->have_end) return;
     uint64_t idx = vx_sim_index(r->sim);
     if (idx < r->next_kf) return;
-    take_keyframe(r, false);
     r->next_kf = (idx / r->kf_interval + 1) * r->kf_interval;
+    r->kf_bytes = 0;
+    vx_sim_visit_pages(r->sim, false, count_cb, r);
+    if (r->kf_bytes > KF_WAIT_MIN && r->kf_bytes / KF_BYTES_PER_ISSUE > idx - r->last_kf) return;
+    take_keyframe(r, false);
+    r->last_kf = idx;
 }
 
 /* Issues to run before the next keyframe is due (at least 1, at most a slice). */

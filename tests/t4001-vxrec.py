@@ -30,6 +30,13 @@ SUM = [ADDI(A0, 0, 0), ADDI(A1, 0, 10), ADD(A0, A0, A1), ADDI(A1, A1, -1), BNE(A
 FAULT = [LUI(A0, 0x10), ADDI(A0, A0, 1), LW(A1, A0, 0), TMC(0)]
 # an endless loop: a0 += 1; jal x0, -4 (0xffdff06f)
 LOOP = [ADDI(A0, A0, 1), 0xFFDFF06F]
+# 256 passes over 512 pages (2 MiB at 0x100000), one word stored in each page: every
+# stretch of a few thousand issues dirties hundreds of pages
+STRIDE = [ADDI(A3, 0, 256),
+          LUI(A0, 0x100), ADDI(A1, 0, 512),
+          SW(A1, A0, 0), LUI(A2, 1), ADD(A0, A0, A2), ADDI(A1, A1, -1), BNE(A1, 0, -16),
+          ADDI(A3, A3, -1), BNE(A3, 0, -32),
+          SW(0, 0, 0x88), TMC(0)]
 
 
 def crc32c(data, crc=0):
@@ -454,6 +461,33 @@ class Vxrec(unittest.TestCase):
         v = self.verify(t)
         self.assertEqual(v.returncode, 0, v.stderr)
         self.assertIn("21 keyframes match", v.stderr)
+
+    def test_keyframes_wait_when_much_memory_was_written(self):
+        """a keyframe stores the pages written since the one before: when those exceed
+        1 MiB and 8 bytes per issue since it (strided stores over 2 MiB), it waits for a
+        later multiple of the interval, so keyframes grow with the run, not with working
+        set x run; the trace still verifies"""
+        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+        import vxt_spec
+        b = self.bin("stride.bin", STRIDE)
+        t = os.path.join(self.dir, "stride.vxt")
+        r = self.rec(["-q", "--keyframe-interval", "2000", b, "-o", t])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        tr = vxt_spec.Trace(open(t, "rb").read())
+        kfs = [c for c in tr.chunks if c.type in (vxt_spec.CH_KEYFRAME, vxt_spec.CH_KEYFRAME2)]
+        prev = 0
+        sizes = []
+        for c in kfs[1:]:
+            _, npages, _ = vxt_spec.parse_keyframe(tr, tr.payload(c), c)
+            raw = npages * (8 + 4096)
+            self.assertTrue(raw <= 1 << 20 or raw <= 8 * (c.key - prev), (c.key, prev, npages))
+            sizes.append((c.key - prev, npages))
+            prev = c.key
+        self.assertGreaterEqual(len(kfs), 2, "keyframes were taken")
+        self.assertLess(len(kfs), 10, sizes)        # not one every 2000 issues (330)
+        self.assertTrue(any(n > 256 for _, n in sizes), sizes)   # big ones, after a wait
+        v = self.verify(t)
+        self.assertEqual(v.returncode, 0, v.stderr)
 
     def tamper(self, ctype, edit, args=(), which=0):
         """Record SUM uncompressed, edit the payload of chunk `which` of type ctype, fix the CRCs."""
