@@ -2598,6 +2598,11 @@ bool vx_gdbserver_input(vx_gdbserver *s, const uint8_t *buf, size_t n)
     return !s->over;
 }
 
+bool vx_gdbserver_awaiting_ack(const vx_gdbserver *s)
+{
+    return vx_rsp_awaiting_ack(s->rsp);
+}
+
 void vx_gdbserver_end(vx_gdbserver *s)
 {
     points_clear(s);

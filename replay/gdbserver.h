@@ -40,6 +40,11 @@ void vx_gdbserver_begin(vx_gdbserver *srv, const vx_gdb_io *io);
 /* Bytes from the client.  Returns false once the client has ended the session (k, D, vKill). */
 bool vx_gdbserver_input(vx_gdbserver *srv, const uint8_t *buf, size_t n);
 
+/* Ack mode, and the client has not acknowledged the last reply yet (after D, its
+ * OK: a transport waits a moment for the '+' before it closes, so that the client's
+ * write does not meet a closed pipe). */
+bool vx_gdbserver_awaiting_ack(const vx_gdbserver *srv);
+
 /* The client is gone (or the session ended): forget its breakpoints. */
 void vx_gdbserver_end(vx_gdbserver *srv);
 

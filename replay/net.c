@@ -226,6 +226,12 @@ bool vx_net_session_guarded(vx_gdbserver *srv, int in_fd, int out_fd, int lfd,
             frame_byte(&c, buf[i]);
         ended = !vx_gdbserver_input(srv, buf, (size_t)k);
     }
+    /* The client ended the session (D) in ack mode: it acknowledges our reply before
+     * it closes; take that '+' (up to a second) rather than close under its write */
+    if (ended && !c.lost && vx_gdbserver_awaiting_ack(srv)) {
+        struct pollfd p = {in_fd, POLLIN, 0};
+        if (poll(&p, 1, 1000) > 0 && read(in_fd, buf, 1) < 0) c.lost = true;
+    }
     vx_gdbserver_end(srv);
     free(c.pending);
     return ended;

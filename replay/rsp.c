@@ -139,6 +139,11 @@ bool vx_rsp_noack(const vx_rsp *rsp)
     return rsp->noack;
 }
 
+bool vx_rsp_awaiting_ack(const vx_rsp *rsp)
+{
+    return !rsp->noack && rsp->last_len > 0;
+}
+
 void vx_rsp_get_stats(const vx_rsp *rsp, vx_rsp_stats *out)
 {
     *out = rsp->stats;

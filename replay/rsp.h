@@ -70,6 +70,9 @@ void vx_rsp_send_str(vx_rsp *rsp, const char *s);
 void vx_rsp_set_noack(vx_rsp *rsp, bool on);
 bool vx_rsp_noack(const vx_rsp *rsp);
 
+/* Ack mode, and a packet sent that the client has not acknowledged yet. */
+bool vx_rsp_awaiting_ack(const vx_rsp *rsp);
+
 /* Counters for tests and diagnostics. */
 typedef struct vx_rsp_stats {
     uint64_t packets;       /* packets delivered */

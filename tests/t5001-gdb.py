@@ -288,6 +288,27 @@ R["after"] = [func(), line(), tid()]
             self.assertEqual(r.returncode, 0, out[-3000:])
             self.assertIn("leaf (", out)   # advance got there
 
+    def test_ack_mode_session(self):
+        """GDB with acknowledgements kept (set remote noack-packet off): replies of several
+        packets (monitor output, then OK) go one after the other's '+', and the session
+        ends without "Remote communication error" (vxreplay --stdio took GDB's '+' for
+        its last OK before exiting; it closed the pipe under that write)"""
+        L = self.lines
+        cmd = ["gdb-multiarch", "-nx", "-batch", "-ex", "set remote noack-packet off",
+               "-x", vxtest.prog("vxrr.gdb"),
+               "-ex", "target remote | %s --stdio %s" % (vxtest.prog("vxreplay"), self.trace),
+               "-ex", "monitor when", "-ex", "break rrtest.c:%d" % L["MID_CALL"],
+               "-ex", "continue", "-ex", "stepi", "-ex", "reverse-stepi", "-ex", "monitor when",
+               self.elf]
+        for _ in range(4):   # the close raced GDB's write: not in every run
+            r = vxtest.run(cmd, timeout=120)
+            out = r.stdout + r.stderr
+            self.assertIn("event 0 of", out)
+            self.assertIn("Breakpoint 1, ", out)
+            self.assertEqual(len(re.findall(r"^event \d+ of \d+", out, re.M)), 2, out[-2000:])
+            self.assertNotIn("Remote communication error", out)
+            self.assertEqual(r.returncode, 0, out[-2000:])
+
     def test_reverse_next_over_call(self):
         """reverse-next from the line after a call steps back over the whole call"""
         L = self.lines
