@@ -1114,9 +1114,9 @@ static bool digest_may_stop(const vx_engine *e, const vx_trace_digest *d,
 static uint64_t base_before(const vx_engine *e, uint64_t hi);
 
 /*
- * A continue forward jumps, as a backward search does, over the EVENTS chunks after
- * the current one whose digests rule a stop out: to the first that may hold one (the
- * last chunk at most, which is replayed), by way of the closest base (keyframe or
+ * A continue forward jumps, as a backward search does, over the EVENTS chunks, from
+ * the current one on, whose digests rule a stop out: to the first that may hold one
+ * (the last chunk at most, which is replayed), by way of the closest base (keyframe or
  * checkpoint), when one lies past the current position (else replaying from here is
  * as short).  Not for steps, nor with read watchpoints (reads are known only once
  * executed); a chunk without a digest, or that fails its checksum, is not jumped over
@@ -1133,7 +1133,8 @@ static vx_err skip_ahead(vx_engine *e, const vx_engine_motion *m, uint64_t *rech
     *recheck = hi;
     const size_t last = vx_index_nseg(e->ix) - 1;
     uint64_t target = e->now;
-    for (uint64_t t = hi;;) {
+    /* from the chunk the motion is in: the rest of it is jumped over too */
+    for (uint64_t t = lo;;) {
         size_t k;
         uint64_t klo, khi;
         if (!vx_index_find(e->ix, t, &k, &klo, &khi) || k >= last) break;

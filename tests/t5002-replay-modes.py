@@ -765,6 +765,31 @@ class Interrupts(unittest.TestCase):
         c.reply()
         c.close()
 
+    def test_continue_from_inside_a_chunk_stops_in_it(self):
+        """a continue that starts inside a chunk holding its next hit stops there: the
+        chunks after it that cannot stop it must not make it jump over the rest of its own
+        (it did, to a keyframe a million issues on); breakpoints at PCs run early, each
+        continued to from a few issues before its first hit, as vxdump lists them"""
+        c = self.srv.client()
+        c.handshake()
+        when = lambda: int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))  # noqa: E731
+        for at in (50, 500, 5000):
+            c.monitor("seek %d" % at)
+            pc = rsplib.le32(rsplib.parse_stop(c.cmd("?"))[1]["20"])
+            r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", "--pc",
+                            "0x%x" % pc, "--to", "20000", self.srv_trace])
+            hits = [json.loads(ln)["index"] for ln in r.stdout.splitlines()]
+            start = max(0, hits[0] - 3)
+            c.monitor("seek %d" % start)
+            self.assertEqual(c.cmds("Z0,%x,4" % pc), "OK")
+            sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+            self.assertIn("swbreak", f)
+            self.assertEqual(when(), min(h for h in hits if h >= start), at)
+            self.assertEqual(c.cmds("z0,%x,4" % pc), "OK")
+        c.send("D")
+        c.reply()
+        c.close()
+
     def test_0x03_inside_a_packet_is_data(self):
         """a packet that arrives while a continue runs, with a 0x03 in it (an escaped '#'
         is "}\\x03"), does not interrupt the continue: inside a packet 0x03 is data"""

@@ -47,6 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t i = 0; i < nc && i < 8; i++) {
             vx_trace_digest dg;
             (void)vx_trace_reader_digest(r, i, 0, &dg);
+            (void)vx_trace_reader_chunk_check(r, i);
+            if (vx_trace_reader_seek_chunk(r, i) == VX_OK) (void)vx_trace_reader_next(r, &ev);
         }
         (void)vx_trace_reader_check(r);
     }
