@@ -336,6 +336,25 @@ class Filters(unittest.TestCase):
             got = [e["index"] for e in t6kit.events(trace, "--addr", "%#x:%d" % (lo, n))]
             self.assertEqual(got, want, "%#x:%d" % (lo, n))
 
+    def test_addr_of_the_console_window(self):
+        """--addr in the console window (0x40..0x7f) lists the issues that stored a byte
+        there (console bytes, not memory writes, as vxreplay's watchpoints see them),
+        also when it jumps chunks by their digests"""
+        d = vxtest.tmpdir()
+        trace = os.path.join(d, "printf.vxt")
+        r = vxtest.run([vxtest.prog("vxrec"), "-q", "--chunk-size", "1024",
+                        vxtest.kernel("printf"), "-o", trace])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        ev = [e for e in t6kit.events(trace) if e["type"] == "issue"]
+        slots = sorted({b["slot"] for e in ev for b in e["console"]})
+        self.assertGreater(len(slots), 1)
+        for lo, n in ((0x40 + slots[0], 1), (0x40 + slots[-1], 1), (0x40, 0x40), (0x3e, 3)):
+            want = [e["index"] for e in ev
+                    if any(lo <= 0x40 + b["slot"] < lo + n for b in e["console"])]
+            got = [e["index"] for e in t6kit.events(trace, "--addr", "%#x:%d" % (lo, n))]
+            self.assertEqual(got, want, "%#x:%d" % (lo, n))
+        self.assertTrue(want)
+
     def test_pc_cplusplus(self):
         """--pc with a C++ function's name: qualified or not, anonymous namespace, static,
         template; several overloads are refused with their symbols listed"""

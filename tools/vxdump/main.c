@@ -91,7 +91,8 @@ static void usage(FILE *f)
             "                          the function (C++: ns::f or f, unmangled)\n"
             "      --addr ADDR[:LEN]   only issues whose memory writes touch the LEN bytes\n"
             "                          (default 1) at ADDR (0x... or decimal; with --lane,\n"
-            "                          that lane's writes); local memory (0xffff0000...) is\n"
+            "                          that lane's writes; bytes stored to the console\n"
+            "                          window 0x40..0x7f too); local memory (0xffff0000...) is\n"
             "                          each core's own: give --warp the core's warps\n"
             "                          (--pc and --addr decode only the chunks whose stored\n"
             "                          digests may hold a match)\n"
@@ -391,13 +392,19 @@ static bool dm_has_warp(const vx_dm_event *d)
            d->op == VX_DM_SCRATCH;
 }
 
-/* Does a memory write of ev (by the --lane lane, if given) touch [addr_lo, addr_hi)? */
+/* Does a memory write of ev (by the --lane lane, if given) touch [addr_lo, addr_hi)?
+ * A byte stored to the console window counts as a write to its address (the trace
+ * does not say which lane stored it). */
 static bool writes_range(const filter *f, const vx_event *ev)
 {
     for (uint32_t i = 0; i < ev->nmem; i++) {
         const vx_memwrite *m = &ev->mem[i];
         if (f->lane >= 0 && m->lane != (unsigned)f->lane) continue;
         if (m->addr < f->addr_hi && (uint64_t)m->addr + m->size > f->addr_lo) return true;
+    }
+    for (uint32_t i = 0; i < ev->nconsole; i++) {
+        const uint32_t a = VX_IO_COUT_ADDR + ev->console[i].slot;
+        if (a < f->addr_hi && a >= f->addr_lo) return true;
     }
     return false;
 }
@@ -409,7 +416,9 @@ static bool chunk_may_match(vx_trace_reader *r, size_t i, const filter *f)
     vx_trace_digest d;
     if (vx_trace_reader_digest(r, i, VX_TRACE_DIGEST_STORED, &d) != VX_OK) return true;
     if (f->has_addr &&
-        !vx_trace_digest_may_write(&d, (uint32_t)f->addr_lo, (uint32_t)(f->addr_hi - f->addr_lo)))
+        !vx_trace_digest_may_write(&d, (uint32_t)f->addr_lo, (uint32_t)(f->addr_hi - f->addr_lo)) &&
+        !((d.flags & VX_TRACE_DG_CONSOLE) && f->addr_lo < VX_IO_COUT_ADDR + VX_IO_COUT_SIZE &&
+          f->addr_hi > VX_IO_COUT_ADDR))
         return false;
     if (f->has_pc) {
         if ((uint64_t)f->pc_hi - f->pc_lo >= 4ull * VX_TRACE_DG_PC_BITS) return true;
