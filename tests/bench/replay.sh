@@ -3,7 +3,8 @@
 # client; see tests/t5000-rsp.py): on a trace of about 47 million
 # warp-instructions (sgemm, N = 304 by default), the latency of reverse-stepi at
 # 200 random positions (median, p99), reverse-continue from the end of history
-# to a breakpoint near the start, seeks to 100 random event indices, and the
+# to a breakpoint near the start, a continue from the start to one near the end,
+# a forward pass over every issue, seeks to 100 random event indices, and the
 # server's peak memory (VmHWM).  Prints what it measured; never fails on timing.
 #
 #   VXRR_BENCH_N=128 sh tests/bench/replay.sh     a smaller trace (quick look)
@@ -66,12 +67,27 @@ print("reverse-continue from the end to a breakpoint near the start, right after
       "(%s of %s chunk digests known): %.3f s" % (summary.group(1), summary.group(2), dt) if summary else
       "reverse-continue from the end, right after start-up: %.3f s" % dt)
 c.cmds("z0,%x,4" % bp_pc)
+
+# A continue from the start to a breakpoint near the end (the exit path, run once):
+# it jumps, by way of keyframes, over the chunks whose digests rule the breakpoint out.
+seek(events - 1)
+end_pc = rsp.le32(rsp.parse_stop(c.cmd("?"))[1]["20"])
+seek(0)
+assert c.cmds("Z0,%x,4" % end_pc) == "OK"
+dt, r = timed("vCont;c")
+when = c.monitor("when")[1].strip()
+print("continue from the start to a breakpoint near the end, after start-up: %.3f s (%s)" % (dt, when))
+c.cmds("z0,%x,4" % end_pc)
 seek(0)
 
-# Forward continue over the whole trace (replays and verifies every issue).
+# Forward continue over the whole trace, replaying and verifying every issue (a read
+# watchpoint on a word nothing reads keeps it from jumping chunks by their digests).
+assert c.cmds("Z3,4,4") == "OK"
 dt, r = timed("vCont;c")
-print("continue from the start to the end of history: %.2f s (%.1f M issues/s, every one verified)"
+print("continue from the start to the end of history, running every issue (a read "
+      "watchpoint set: loads observed): %.2f s (%.1f M issues/s, every one verified)"
       % (dt, events / dt / 1e6))
+c.cmds("z3,4,4")
 
 # reverse-continue from the end to the breakpoint near the start
 assert c.cmds("Z0,%x,4" % bp_pc) == "OK"
