@@ -1,6 +1,6 @@
 /*
  * fuzz-tools.c - libFuzzer harness: any bytes as a trace given to vxdump (text
- * listing, JSON, summary, Perfetto timeline, a lane and warp filter) and to vxdiff
+ * listing, JSON, summary, Perfetto timeline, a lane, warp, PC and address filter) and to vxdiff
  * (against itself and against a small recorded trace, lockstep and per warp, text
  * and JSON).  Their main() functions run in this process (compiled as vxdump_main
  * and vxdiff_main); stdout goes to /dev/null.  Nothing may crash, leak or read
@@ -34,6 +34,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *p = (char *)path, *o = (char *)(other ? other : path);
     RUN(vxdump_main, "vxdump", p);
     RUN(vxdump_main, "vxdump", "--json", "--lane", "1", p);
+    /* --pc/--addr jump chunks by their digests */
+    RUN(vxdump_main, "vxdump", "--pc", "0x80000010", p);
+    RUN(vxdump_main, "vxdump", "--addr", "0x40:0x10000", "--from", "2", p);
     RUN(vxdump_main, "vxdump", "--summary", p);
     RUN(vxdump_main, "vxdump", "--summary", "--json", "--warp", "0,1", p);
     RUN(vxdump_main, "vxdump", "--timeline", tl, "--from", "3", "--to", "400", p);
