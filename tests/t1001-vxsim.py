@@ -140,6 +140,7 @@ class VxsimTests(unittest.TestCase):
             (["--arg", "0x1ffffffff", k], "--arg"),
             (["--max-cycles", "0", k], "--max-cycles"),
             (["--mem-limit", "12Q", k], "--mem-limit"),
+            (["--mem-limit", "5G", k], "more than the guest's 4G address space"),
             (["--dump", "0x100", k], "ADDR:LEN=FILE"),
             (["--dump", "0xFFFFFFF0:1M=x", k], "runs past the 4 GiB address space"),
             (["--dump", "0x10000:4=" + k, k], "the output '%s' is an input of the run" % k),

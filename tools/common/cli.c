@@ -46,7 +46,7 @@ const char *vx_cli_run_help(void)
            "      --load FILE@ADDR  copy FILE into memory at ADDR before start (repeatable)\n"
            "      --arg ADDR        kernel argument: reset value of mscratch (default 0)\n"
            "      --max-cycles N    stop after N cycles (exit status 4)\n"
-           "      --mem-limit SIZE  guest memory limit, suffix K/M/G (default 1G)\n"
+           "      --mem-limit SIZE  guest memory limit, 4K..4G, suffix K/M/G (default 1G)\n"
            "      --allow-misaligned\n"
            "                        carry out misaligned loads and stores byte by byte, as\n"
            "                        SimX does (default: they fault, exit status 3)\n"
@@ -242,6 +242,10 @@ int vx_cli_run_option(vx_cli_run *o, int argc, char **argv, int *i, char *msg, s
         if (r < 0) return r;
         if (!vx_cli_parse_u64(v, true, &o->cfg.mem_limit) || o->cfg.mem_limit < VX_PAGE_SIZE) {
             snprintf(msg, cap, "--mem-limit: '%s' is not a size of at least 4K", v);
+            return -1;
+        }
+        if (o->cfg.mem_limit > ((uint64_t)1 << 32)) {
+            snprintf(msg, cap, "--mem-limit: '%s' is more than the guest's 4G address space", v);
             return -1;
         }
         return 1;

@@ -11,7 +11,7 @@
  *   --load FILE@ADDR        copy FILE into global memory at ADDR before start (repeatable)
  *   --arg ADDR              kernel argument: the reset value of mscratch (default 0)
  *   --max-cycles N          stop after N cycles (exit status 4)
- *   --mem-limit SIZE        guest memory limit, suffix K, M or G (default 1G)
+ *   --mem-limit SIZE        guest memory limit, 4K..4G, suffix K, M or G (default 1G)
  * Values may be written "--opt V", "--opt=V", or for short options "-oV".
  * Numbers are decimal or 0x-hex.
  *
