@@ -870,42 +870,44 @@ static void rebuild_filter(vx_engine *e)
 }
 
 /* A recorded memory write of ev that touches a write/access watchpoint. */
+/* The write watchpoint of e that an access [addr, addr+size) by ev's core touches, or NULL. */
+static const wpoint *written_wp(const vx_engine *e, const vx_event *ev, uint32_t addr,
+                                uint32_t size)
+{
+    for (size_t k = 0; k < e->nwp; k++)
+        if (e->wps[k].kind != VX_WATCH_READ && wp_overlaps(&e->wps[k], addr, size, ev->core))
+            return &e->wps[k];
+    return NULL;
+}
+
 static bool write_hit(const vx_engine *e, const vx_event *ev, vx_engine_stop *st)
 {
     if (!e->nwrite_wp) return false;
+    const wpoint *w = NULL;
+    uint32_t at = 0;
+    unsigned lane = 128;
     /* the last write that hits names the lane: lanes store in order, its value lands */
-    for (uint32_t i = ev->nmem; i-- > 0;) {
+    for (uint32_t i = ev->nmem; i-- > 0 && !w;) {
         const vx_memwrite *m = &ev->mem[i];
-        for (size_t k = 0; k < e->nwp; k++) {
-            const wpoint *w = &e->wps[k];
-            if (w->kind == VX_WATCH_READ || !wp_overlaps(w, m->addr, m->size, ev->core)) continue;
-            st->why = VX_WHY_WATCH;
-            st->watch_kind = (vx_watch_kind)w->kind;
-            st->watch_addr = m->addr > w->addr ? m->addr : w->addr;
-            st->gwarp = gwarp_of(e, ev);
-            st->lane = m->lane;
-            st->has_lane = true;
-            return true;
+        if ((w = written_wp(e, ev, m->addr, m->size))) {
+            at = m->addr > w->addr ? m->addr : w->addr;
+            lane = m->lane;
         }
     }
     /* a byte stored to the console window goes to the console, not to memory: watched
      * all the same (the lane is not recorded: the first that took part) */
-    for (uint32_t i = ev->nconsole; i-- > 0;) {
-        const uint32_t a = VX_IO_COUT_ADDR + ev->console[i].slot;
-        for (size_t k = 0; k < e->nwp; k++) {
-            const wpoint *w = &e->wps[k];
-            if (w->kind == VX_WATCH_READ || !wp_overlaps(w, a, 1, ev->core)) continue;
-            st->why = VX_WHY_WATCH;
-            st->watch_kind = (vx_watch_kind)w->kind;
-            st->watch_addr = a;
-            st->gwarp = gwarp_of(e, ev);
-            unsigned l = vx_lanes_first(ev->tmask);
-            st->lane = l < 128 ? l : 0;
-            st->has_lane = l < 128;
-            return true;
-        }
+    for (uint32_t i = ev->nconsole; i-- > 0 && !w;) {
+        at = VX_IO_COUT_ADDR + ev->console[i].slot;
+        if ((w = written_wp(e, ev, at, 1))) lane = vx_lanes_first(ev->tmask);
     }
-    return false;
+    if (!w) return false;
+    st->why = VX_WHY_WATCH;
+    st->watch_kind = (vx_watch_kind)w->kind;
+    st->watch_addr = at;
+    st->gwarp = gwarp_of(e, ev);
+    st->lane = lane < 128 ? lane : 0;
+    st->has_lane = lane < 128;
+    return true;
 }
 
 /* A breakpoint stop of gwarp; its first active lane (the mask is the warp's mask). */
@@ -1314,10 +1316,8 @@ static bool digest_may_stop(const vx_engine *e, const vx_trace_digest *d, const 
     for (size_t i = 0; i < e->nwp; i++) {
         const wpoint *w = &e->wps[i];
         if (w->kind == VX_WATCH_READ) continue;
-        if (vx_trace_digest_may_write(d, w->addr, w->len)) return true;
-        /* console bytes are no memory writes: the digest has only a flag for them */
-        if ((d->flags & VX_TRACE_DG_CONSOLE) && w->addr < VX_IO_COUT_ADDR + VX_IO_COUT_SIZE &&
-            (uint64_t)w->addr + w->len > VX_IO_COUT_ADDR)
+        if (vx_trace_digest_may_write(d, w->addr, w->len) ||
+            vx_trace_digest_may_console(d, w->addr, w->len))
             return true;
     }
     if (m->step)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "trace_int.h"
+#include "vx_sim.h"
 
 void vxt_dg_init(vx_trace_digest *d, uint64_t first)
 {
@@ -150,4 +151,10 @@ bool vx_trace_digest_may_warp(const vx_trace_digest *d, uint32_t gwarp)
 {
     uint32_t i = gwarp & (VX_TRACE_DG_WARP_BITS - 1);
     return (d->warps[i >> 6] >> (i & 63)) & 1;
+}
+
+bool vx_trace_digest_may_console(const vx_trace_digest *d, uint32_t addr, uint32_t len)
+{
+    return (d->flags & VX_TRACE_DG_CONSOLE) && len && addr < VX_IO_COUT_ADDR + VX_IO_COUT_SIZE &&
+           (uint64_t)addr + len > VX_IO_COUT_ADDR;
 }

@@ -428,6 +428,10 @@ vx_err vx_trace_reader_chunks_same(vx_trace_reader *a, size_t ia, vx_trace_reade
 bool vx_trace_digest_may_pc(const vx_trace_digest *d, uint32_t pc);
 bool vx_trace_digest_may_write(const vx_trace_digest *d, uint32_t addr, uint32_t len);
 bool vx_trace_digest_may_warp(const vx_trace_digest *d, uint32_t gwarp);
+/* May the chunk hold a byte stored to the console window (0x40..0x7F: console bytes,
+ * not memory writes; the digest has a flag for them, not their addresses) within
+ * [addr, addr + len)? */
+bool vx_trace_digest_may_console(const vx_trace_digest *d, uint32_t addr, uint32_t len);
 
 /* ---- helpers ------------------------------------------------------------------------- */
 

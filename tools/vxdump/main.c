@@ -417,8 +417,7 @@ static bool chunk_may_match(vx_trace_reader *r, size_t i, const filter *f)
     if (vx_trace_reader_digest(r, i, VX_TRACE_DIGEST_STORED, &d) != VX_OK) return true;
     if (f->has_addr &&
         !vx_trace_digest_may_write(&d, (uint32_t)f->addr_lo, (uint32_t)(f->addr_hi - f->addr_lo)) &&
-        !((d.flags & VX_TRACE_DG_CONSOLE) && f->addr_lo < VX_IO_COUT_ADDR + VX_IO_COUT_SIZE &&
-          f->addr_hi > VX_IO_COUT_ADDR))
+        !vx_trace_digest_may_console(&d, (uint32_t)f->addr_lo, (uint32_t)(f->addr_hi - f->addr_lo)))
         return false;
     if (f->has_pc) {
         if ((uint64_t)f->pc_hi - f->pc_lo >= 4ull * VX_TRACE_DG_PC_BITS) return true;
