@@ -79,7 +79,8 @@ struct rec {
     uint64_t log_cycle0; /* cycle of the event before the log's first record */
     uint64_t nevents;    /* events other than issues (vx_sim_index counts those) */
     uint8_t *kf_pages;   /* pages of the keyframe being taken (writer-thread mode) */
-    size_t kf_npages, kf_bytes, kf_alloc; /* pages, their bytes, the buffer's size */
+    /* pages, their bytes (counted by keyframe_if_due), the buffer's size */
+    size_t kf_npages, kf_bytes, kf_alloc;
     bool progress;
     double t0, last_print;
     double cpu0; /* this thread's CPU seconds at t0 */
@@ -148,9 +149,10 @@ static void take_keyframe(rec *r, bool first)
         return;
     }
     if (r->pipe) {
-        /* the exact size first: one buffer (usually the last keyframe's), no regrowth */
-        r->kf_npages = r->kf_bytes = 0;
-        if (!first) vx_sim_visit_pages(r->sim, false, count_cb, r);
+        /* the exact size first (keyframe_if_due counted the pages): one buffer
+         * (usually the last keyframe's), no regrowth */
+        r->kf_npages = 0;
+        if (first) r->kf_bytes = 0;
         if (!(r->kf_pages = vxrec_pipe_pages(r->pipe, r->kf_bytes, &r->kf_alloc))) {
             free(st);
             r->err = VX_ERR_NOMEM;

@@ -417,6 +417,13 @@ static bool read_reg(const vx_gdbserver *s, uint32_t gw, uint32_t lane, const vx
     return vx_sim_reg_read(sim_of(s), gw, lane, (vx_regfile)r->file, r->reg, v) == VX_OK;
 }
 
+/* The PC GDB sees for thread (gw, lane). */
+static bool thread_pc(const vx_gdbserver *s, uint32_t gw, uint32_t lane, uint32_t *pc)
+{
+    const vx_regdesc *r = vx_regmap_find(&s->map, VX_REG_PC);
+    return r && read_reg(s, gw, lane, r, pc);
+}
+
 static void out_reg(vx_gdbserver *s, uint32_t gw, uint32_t lane, const vx_regdesc *r)
 {
     uint32_t v;
@@ -1343,8 +1350,7 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
             m.lane_step = true;
             m.step_lane = lane;
             /* where GDB sees the lane (PC 0 when tmc/pred parked it) */
-            const vx_regdesc *r = vx_regmap_find(&s->map, VX_REG_PC);
-            m.step_pc_known = !backward && r && read_reg(s, gw, lane, r, &m.step_pc);
+            m.step_pc_known = !backward && thread_pc(s, gw, lane, &m.step_pc);
         }
     } else {
         /* A breakpoint stop reports this thread when its warp stops there with the
@@ -1391,56 +1397,41 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
 }
 
 /*
- * "c addr", "s addr", "C sig;addr", "S sig;addr": resume at addr.  History cannot
- * resume elsewhere, so an address other than the resuming thread's PC is refused
- * (as register writes are), rather than ignored.
+ * "c addr", "s addr", "C sig;addr", "S sig;addr": resume at addr, the last of the
+ * packet's `with_addr` numbers when it has them.  History cannot resume elsewhere, so
+ * an address other than the resuming thread's PC is refused with E01 (as register
+ * writes are), rather than ignored: true when refused.
  */
-static bool resume_at_pc(vx_gdbserver *s, bool given, uint64_t addr)
+static bool resume_elsewhere(vx_gdbserver *s, const args *a, int with_addr)
 {
-    if (!given) return true;
     uint32_t gw, lane, pc;
-    const vx_regdesc *r = vx_regmap_find(&s->map, VX_REG_PC);
-    return motion_thread(s, 0, &gw, &lane) && r && read_reg(s, gw, lane, r, &pc) && pc == addr;
-}
-
-static void do_continue(vx_gdbserver *s, bool at, uint64_t addr)
-{
-    if (!resume_at_pc(s, at, addr)) {
-        reply(s, "E01");
-        return;
-    }
-    start_motion(s, false, false, 0, true, s->c_tid, 0);
-}
-
-static void do_step(vx_gdbserver *s, bool at, uint64_t addr)
-{
-    if (!resume_at_pc(s, at, addr)) {
-        reply(s, "E01");
-        return;
-    }
-    start_motion(s, false, true, s->c_tid, false, 0, 0);
+    if (a->n < with_addr ||
+        (motion_thread(s, 0, &gw, &lane) && thread_pc(s, gw, lane, &pc) && pc == a->v[a->n - 1]))
+        return false;
+    reply(s, "E01");
+    return true;
 }
 
 /* c [addr] and s [addr]; C sig[;addr] and S sig[;addr] (the signal is not delivered:
  * history cannot change) */
 static void h_continue(vx_gdbserver *s, const args *a)
 {
-    do_continue(s, a->n == 1, a->v[0]);
+    if (!resume_elsewhere(s, a, 1)) start_motion(s, false, false, 0, true, s->c_tid, 0);
 }
 
 static void h_continue_sig(vx_gdbserver *s, const args *a)
 {
-    do_continue(s, a->n == 2, a->v[1]);
+    if (!resume_elsewhere(s, a, 2)) start_motion(s, false, false, 0, true, s->c_tid, 0);
 }
 
 static void h_step(vx_gdbserver *s, const args *a)
 {
-    do_step(s, a->n == 1, a->v[0]);
+    if (!resume_elsewhere(s, a, 1)) start_motion(s, false, true, s->c_tid, false, 0, 0);
 }
 
 static void h_step_sig(vx_gdbserver *s, const args *a)
 {
-    do_step(s, a->n == 2, a->v[1]);
+    if (!resume_elsewhere(s, a, 2)) start_motion(s, false, true, s->c_tid, false, 0, 0);
 }
 
 static void h_rcontinue(vx_gdbserver *s, const args *a)
