@@ -42,7 +42,10 @@
 #define SCAN_MAX        (1u << 22)
 #define STOP_SNAP_LIMIT (4u << 20) /* no STOP checkpoints for machines bigger than this */
 #define NO_ISSUE        UINT64_MAX
-#define LPC_MEMO        16u /* joins found by vx_engine_lane_pc, remembered */
+#define NO_PC           UINT32_MAX /* (PCs are 4-byte aligned) */
+#define LPC_MEMO        16u        /* joins found by vx_engine_lane_pc, remembered */
+#define NMARK           32u        /* stop positions remembered (snap_to_mark) */
+#define SNAP_MAX        4096u      /* the furthest a stop moves to one */
 #define CBLOCK_SHIFT    14u
 #define CBLOCK          (1u << CBLOCK_SHIFT) /* issues per block of the schedule cache */
 #define CACHE_SLOTS     64u                  /* blocks of CBLOCK issues: 1M issues, 16 MiB */
@@ -173,6 +176,16 @@ struct vx_engine {
     } * undo;
 
     size_t nundo, capundo;
+
+    /*
+     * The last NMARK positions the debugger was shown (every stop and seek; a ring,
+     * nmark in all).  A step or breakpoint stop of a warp may be anywhere between
+     * that warp's issues: it moves to one of these when it can (snap_to_mark).
+     */
+    uint64_t mark[NMARK];
+    unsigned nmark;
+    vx_engine_why last_why; /* why the last motion stopped (0 after a seek) */
+    uint32_t last_gw;       /* and the warp it named */
 
     vx_timeline tl;
     vx_index *ix; /* chunk digests for backward searches (large traces) */
@@ -1619,6 +1632,75 @@ static bool undo_hits_watch(vx_engine *e, uint64_t lo, uint64_t hi)
     return e->nread_wp && undo_reads_watch(e, lo, hi);
 }
 
+/* Remember a position the debugger was shown (a stop or a seek). */
+static void mark_add(vx_engine *e, uint64_t pos)
+{
+    if (e->nmark && e->mark[(e->nmark - 1) % NMARK] == pos) return;
+    e->mark[e->nmark++ % NMARK] = pos;
+}
+
+/*
+ * Can the machine move across issues [lo, hi) (the engine being at `at`, one end)
+ * without changing what a stop of warp gw shows, nor passing what would stop the next
+ * motion: none of them is gw's (its state stays) or hits a breakpoint (any warp's) or
+ * a watchpoint or is at over_pc (a breakpoint GDB removed to step over it), and with
+ * no_writes none writes memory.  The engine is left at `at`.
+ */
+static bool quiet_range(vx_engine *e, uint64_t lo, uint64_t hi, uint64_t at, uint32_t gw,
+                        bool no_writes, uint32_t over_pc)
+{
+    if (vx_trace_reader_seek(e->sr, lo)) return false;
+    for (uint64_t t = lo; t < hi;) {
+        const vx_event *ev;
+        if (vx_trace_reader_next(e->sr, &ev) || ev->kind != VX_EV_ISSUE || ev->index != t)
+            return false;
+        vx_engine_stop ws;
+        memset(&ws, 0, sizeof ws);
+        if (gwarp_of(e, ev) == gw || ev->fault || bp_hit(e, ev) || ev->pc == over_pc ||
+            (no_writes && (ev->nmem || ev->nconsole)) || write_hit(e, ev, &ws))
+            return false;
+        t++;
+    }
+    /* nor a Debug Module event at either end (which side of one the ends are matters not) */
+    const vx_event *ev;
+    vx_err err = vx_trace_reader_next(e->sr, &ev);
+    if (err == VX_OK ? ev->kind == VX_EV_DM : err != VX_ERR_END) return false;
+    if (!e->nread_wp) return true;
+    const bool hit = undo_reads_watch(e, lo, hi); /* (executes them: ends at hi) */
+    return goto_pos(e, at) == VX_OK && !hit;
+}
+
+/*
+ * A step or breakpoint stop of a warp may show it at any position between two of its
+ * issues: a backward motion stops just before the issue it undoes (the other warps as
+ * far on as that allows), a forward step just after the warp's issue.  When the
+ * debugger was shown the warp in this same state at another position (mark[], the
+ * most recent first), go there, so that moving back retraces what moving forward
+ * showed and the other way round: reverse-next after a `next` over a call (GDB
+ * continues to a breakpoint of its own) returns to where the `next` began, every warp
+ * as it was, and `next` after a reverse-next to where that began.  Only across
+ * SNAP_MAX issues of other warps at most, that no breakpoint or watchpoint would stop
+ * at, with no Debug Module event among them (it may change any warp); a breakpoint
+ * stop only across issues that write no memory (GDB may test a condition there, and
+ * stopping earlier must not change its answer).
+ */
+static vx_err snap_to_mark(vx_engine *e, const vx_engine_stop *st, bool backward, uint32_t over_pc)
+{
+    if (!(st->why == VX_WHY_STEP || (backward && st->why == VX_WHY_BREAK))) return VX_OK;
+    const uint64_t q = e->now;
+    unsigned tries = 0;
+    for (unsigned k = 0; k < NMARK && k < e->nmark && tries < 4; k++) {
+        const uint64_t p = e->mark[(e->nmark - 1 - k) % NMARK];
+        const uint64_t lo = backward ? p : q, hi = backward ? q : p;
+        if (lo >= hi || hi - lo > SNAP_MAX) continue;
+        tries++;
+        if (quiet_range(e, lo, hi, q, st->gwarp, st->why == VX_WHY_BREAK, over_pc))
+            return goto_pos(e, p);
+        if (e->now != q) return goto_pos(e, q); /* (a read watchpoint check that failed) */
+    }
+    return VX_OK;
+}
+
 vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *st)
 {
     memset(st, 0, sizeof *st);
@@ -1639,23 +1721,45 @@ vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop 
         st->gwarp = m->step_gwarp;
         set_reported(e, NO_ISSUE, false, false);
         if (e->regs_bytes < STOP_SNAP_LIMIT && !vx_tl_at(&e->tl, e->now)) add_ckpt(e, VX_CKPT_STOP);
+        mark_add(e, e->now);
+        e->last_why = VX_WHY_STEP;
         return VX_OK;
     }
     if (m->backward || !m->step) e->nundo = 0; /* only forward steps keep (and extend) them */
+    uint64_t stop_at = NO_ISSUE; /* a breakpoint stop's issue (snap_to_mark may move) */
+    /* A step from a breakpoint or watchpoint stop is how GDB steps over it, with that
+     * point removed for the step: where the stop may move, another warp's hit of it
+     * would go unseen.  So not across an issue at that breakpoint's PC, nor at all
+     * after a watchpoint (GDB may remove them all). */
+    bool may_snap = !(m->step && e->last_why == VX_WHY_WATCH);
+    uint32_t over_pc = NO_PC;
+    vx_warp_info wi;
+    if (m->step && e->last_why == VX_WHY_BREAK) {
+        if (vx_sim_warp_info(e->sim, e->last_gw, &wi) == VX_OK)
+            over_pc = wi.pc;
+        else
+            may_snap = false;
+    }
+    e->last_why = 0;
     if (!m->backward) {
         err = run_forward(e, m, st);
-        if (!err && m->step && st->why == VX_WHY_STEP && m->step_gwarp != VX_ENGINE_ANY_WARP)
-            undo_push(e, start, e->now, m->step_gwarp, lane);
+        if (!err && m->step && st->why == VX_WHY_STEP && m->step_gwarp != VX_ENGINE_ANY_WARP) {
+            if (may_snap) err = snap_to_mark(e, st, false, over_pc);
+            if (!err) undo_push(e, start, e->now, m->step_gwarp, lane);
+        }
     } else if (e->now == 0) {
         st->why = VX_WHY_BEGIN;
         st->gwarp = m->step ? m->step_gwarp : VX_ENGINE_ANY_WARP;
         err = VX_OK;
     } else {
         err = run_backward(e, m, st);
+        stop_at = e->now;
+        if (!err && may_snap && st->gwarp != VX_ENGINE_ANY_WARP)
+            err = snap_to_mark(e, st, true, over_pc);
     }
     set_reported(e, NO_ISSUE, false, false);
     if (err) return err;
-    if (st->why == VX_WHY_BREAK) set_reported(e, e->now, true, false);
+    if (st->why == VX_WHY_BREAK) set_reported(e, m->backward ? stop_at : e->now, true, false);
     if (st->why == VX_WHY_WATCH) {
         /* forward: the access is the next issue; backward: the one just undone */
         if (!m->backward)
@@ -1665,20 +1769,33 @@ vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop 
     }
     /* Remember where we stopped: undoing the next step is then a plain restore. */
     if (e->regs_bytes < STOP_SNAP_LIMIT && !vx_tl_at(&e->tl, e->now)) add_ckpt(e, VX_CKPT_STOP);
+    mark_add(e, e->now);
+    e->last_why = st->why;
+    e->last_gw = st->gwarp;
     return VX_OK;
 }
 
-vx_err vx_engine_seek(vx_engine *e, uint64_t pos)
+static vx_err seek_keep_marks(vx_engine *e, uint64_t pos)
 {
     e->nundo = 0;
+    e->last_why = 0;
     set_reported(e, NO_ISSUE, false, false);
     e->interrupted = false;
     return goto_pos(e, pos > e->end ? e->end : pos);
 }
 
+vx_err vx_engine_seek(vx_engine *e, uint64_t pos)
+{
+    e->nmark = 0;
+    vx_err err = seek_keep_marks(e, pos);
+    mark_add(e, e->now);
+    return err;
+}
+
 vx_err vx_engine_seek_over(vx_engine *e, uint64_t pos, uint64_t lo, uint64_t hi, uint32_t gwarp)
 {
-    vx_err err = vx_engine_seek(e, pos);
+    /* (part of one debugger command: the stops it showed stay remembered) */
+    vx_err err = seek_keep_marks(e, pos);
     if (err) return err;
     e->over_gw = gwarp;
     e->over_lo = lo;
@@ -2056,6 +2173,7 @@ vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **
     }
     err = read_ending(e, &sum);
     if (err) goto fail_err;
+    mark_add(e, 0);
 
     e->nkf = vx_trace_reader_num_keyframes(e->rd);
     if (e->nkf) {

@@ -76,7 +76,9 @@ typedef struct vx_engine_issue {
 
 bool vx_engine_next_issue(vx_engine *e, vx_engine_issue *out);
 
-/* Go to a position (clamped to end). */
+/* Go to a position (clamped to end).  The stops remembered so far (the forward steps
+ * a reverse step undoes, the positions a later stop may move to) are forgotten: the
+ * position is the only one remembered. */
 vx_err vx_engine_seek(vx_engine *e, uint64_t pos);
 
 /* The same, for the motion that follows a step over breakpoints (GDB's, one or a
@@ -189,6 +191,15 @@ void vx_engine_set_poll(vx_engine *e, vx_engine_poll_fn fn, void *ctx);
 typedef bool (*vx_engine_break_filter_fn)(void *ctx, uint32_t gwarp, uint32_t pc);
 void vx_engine_set_break_filter(vx_engine *e, vx_engine_break_filter_fn fn, void *ctx);
 
+/*
+ * Move, and say why the motion stopped.  A step or breakpoint stop of a warp shows it
+ * between two of its issues; where, when other warps issue in between: backward just
+ * before the issue undone (the other warps as far on as that allows), forward just
+ * after the warp's issue, unless the debugger was shown that warp in the same state
+ * at a recent stop that only other warps' quiet issues separate from there (no
+ * breakpoint, watchpoint, Debug Module event; for a breakpoint stop no memory
+ * write): then at that stop, so that going back retraces going forward exactly.
+ */
 vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *stop);
 
 /* An error of a part of the trace that cannot be read (damaged, cut off): history

@@ -122,6 +122,16 @@ def prerequisites():
         vxtest.skip_all("vxcc or the RISC-V toolchain missing")
 
 
+# where(): [line, position (monitor when: issues executed), the warp that issues next]:
+# two stops of a warp in the same state differ only in the position when other warps
+# issue in between
+POS = r'''
+def where():
+    m = re.search(r"event (\d+) of .*\(gwarp (\d+),", ex("monitor when"))
+    return [line(), int(m.group(1)), int(m.group(2))]
+'''
+
+
 class GdbCase(unittest.TestCase):
     kernel = "rrtest"
     opt = "-O0"
@@ -346,6 +356,60 @@ for i in range(2):
 ''')
         self.assertEqual([f[0] for f in R["fwd"]], [L["LEAF_MUL"], L["LEAF_ADD"], L["LEAF_RET"]])
         self.assertEqual(R["back"], R["fwd"][-2::-1])
+
+    def test_reverse_next_returns_to_where_next_began(self):
+        """next, next over a call (GDB runs it to a breakpoint of its own), then
+        reverse-next twice: back at the very positions the nexts began (monitor when
+        counts issues: the other warps' issues as they were), in the same thread; and
+        next again retraces them.  Before, the reverse-next over the call stopped just
+        before the warp's first instruction of the line, 3 other warps' issues later."""
+        L = self.lines
+        out, R = self.gdb(POS + '''
+stop_at("rrtest.c:%d")
+t0 = tid()
+R["fwd"] = [where()]
+for i in range(2):
+    go("next")
+    R["fwd"].append(where())
+R["back"] = []
+for i in range(2):
+    go("reverse-next")
+    R["back"].append(where())
+for i in range(2):
+    go("next")
+    R["back"].append(where())
+R["same"] = tid() == t0
+R["warp"] = warp_lane()[0]
+''' % L["BODY_I"])
+        fwd = R["fwd"]
+        self.assertEqual([f[0] for f in fwd], [L["BODY_I"], L["BODY_CALL"], L["BODY_OUT"]])
+        # where the first next ends, another warp issues next: a stop just before the
+        # warp's own next issue would be later (else the test proves nothing)
+        self.assertNotEqual(fwd[1][2], R["warp"])
+        self.assertEqual(R["back"], [fwd[1], fwd[0], fwd[1], fwd[2]])
+        self.assertTrue(R["same"])
+
+    def test_next_returns_to_where_reverse_next_began(self):
+        """from a breakpoint stop, reverse-next then next: back at the breakpoint's
+        position exactly (before, next stopped just after the warp's last instruction
+        of the line before, short of it by the other warps' issues)"""
+        L = self.lines
+        out, R = self.gdb(POS + '''
+stop_at("rrtest.c:%d")
+R["path"] = [where()]
+for c in ("reverse-next", "next"):
+    go(c)
+    R["path"].append(where())
+R["warp"] = warp_lane()[0]
+ex("monitor seek %%d" %% (R["path"][0][1] - 1))
+R["before"] = where()
+''' % L["MID_RET"])
+        p = R["path"]
+        # the issue before the breakpoint's is another warp's: a stop just after the
+        # warp's own last issue would be earlier (else the test proves nothing)
+        self.assertNotEqual(R["before"][2], R["warp"])
+        self.assertEqual([x[0] for x in p], [L["MID_RET"], L["MID_ADD"], L["MID_RET"]])
+        self.assertEqual(p[2], p[0])
 
     def test_reverse_step_into_callee(self):
         """reverse-step from the line after a call enters the callee at its last line"""

@@ -43,10 +43,10 @@ __attribute__((noinline)) int middle(int x)
 static void body(void *arg)
 {
     (void)arg;
-    int i = (int)blockIdx.x;
-    int v = middle(i); /* BODY_CALL */
-    out[i] = v;        /* BODY_OUT */
-    total = v;         /* BODY_TOTAL */
+    int i = (int)blockIdx.x; /* BODY_I */
+    int v = middle(i);       /* BODY_CALL */
+    out[i] = v;              /* BODY_OUT */
+    total = v;               /* BODY_TOTAL */
 }
 
 int main(void)
