@@ -113,6 +113,7 @@ struct vx_gdbserver {
     bool have_last_stop;
     bool last_stop_on_break; /* a step stop on an inserted breakpoint's address */
     bool break_removed;      /* GDB removed a breakpoint since the last stop (a step over?) */
+    uint32_t removed_at;     /* the address of the last one removed */
     bool stop_sig0;          /* the next stop reply is T00: see run_motion */
     /* GDB's step over a breakpoint (z0 at the warp's pc, s or bs, Z0, c or bc) runs,
      * on one timeline, the issues other warps make before the warp's next one (or
@@ -126,6 +127,9 @@ struct vx_gdbserver {
      * it evaluates, a step over) and resumes next; that resume stops at once */
     bool pending_int;
     bool swallow_int; /* the 0x03 behind the packet stopped its motion: not again */
+    /* monitor stop-step: the next step moves nothing and reports a stop where the server
+     * is (vxrr.gdb's way to give GDB, and an IDE, a real stop after a seek) */
+    bool stop_armed;
 
     /* GDB's thread-specific breakpoints (vxrr.gdb's `monitor thread-breaks`): a warp
      * that stops at one of these addresses with the thread's lane active reports that
@@ -817,6 +821,7 @@ static void h_break_point(vx_gdbserver *s, const args *a, bool insert)
         *z = s->zp[--s->nzp];
         update_filter(s);
         s->break_removed = true;
+        s->removed_at = addr;
         reply(s, "OK");
         return;
     }
@@ -1325,9 +1330,50 @@ static bool stepping_over_break(const vx_gdbserver *s, uint32_t gw)
            s->last_stop.gwarp == gw && warp_info(s, gw, &wi) && !break_at(s, wi.pc);
 }
 
+/*
+ * The step that monitor stop-step armed: no motion, a stop of the stepped thread where
+ * the server already is (a seek moved it there behind GDB's back).  GDB takes it as its
+ * step's end, so it refreshes everything and announces the stop (MI *stopped).  It is
+ * a plain stop: nothing was stepped over (GDB's z0/Z0 around it, when the thread is at
+ * a breakpoint GDB believes it stopped at, change nothing), and GDB's next step of
+ * this warp with the breakpoint at its pc taken out is a step over that breakpoint
+ * (stepping_over_break), as after any stop there.
+ */
+static void stop_here(vx_gdbserver *s, int64_t step_tid)
+{
+    uint32_t gw, lane;
+    s->stop_armed = false;
+    s->pending_int = false; /* a stop at once is what it asked for */
+    if (!motion_thread(s, step_tid, &gw, &lane)) {
+        reply(s, "E01");
+        return;
+    }
+    s->over_valid = false;
+    s->focus_gw = gw;
+    s->focus_lane = lane;
+    vx_engine_stop st;
+    memset(&st, 0, sizeof st);
+    st.why = VX_WHY_STEP;
+    st.gwarp = gw;
+    /* a breakpoint at the pc that GDB took out for this step (vxrr.gdb disables those,
+     * and GDB steps over one it believes it stopped at) is back for its next resume */
+    vx_warp_info wi;
+    const bool taken_out = s->break_removed && warp_info(s, gw, &wi) && s->removed_at == wi.pc;
+    remember_stop(s, &st);
+    if (taken_out) s->last_stop_on_break = true;
+    send_stop(s, &st);
+}
+
 static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step_tid, bool others,
                          int64_t only_tid, int64_t focus_tid)
 {
+    if (s->stop_armed) {
+        if (step) {
+            stop_here(s, step_tid);
+            return;
+        }
+        s->stop_armed = false; /* only a step can end there (a continue is no step's end) */
+    }
     bool after_over = s->over_valid && vx_engine_now(s->e) == s->over_to;
     s->over_valid = false;
     vx_engine_motion m;
@@ -1890,6 +1936,10 @@ static void mon_help(vx_gdbserver *s, text *t, const char *arg)
         "  info dm            Debug Module state: halted warps, hacause, ebreak-halt\n"
         "  checkpoint         remember the current position (prints its number)\n"
         "  restart N          go back to checkpoint N\n"
+        "  stop-step [TID|off]  the next step (s, bs, vCont;s) moves nothing and\n"
+        "                     reports a stop of its thread here (with TID: only if\n"
+        "                     thread TID is live); vxrr.gdb steps so after a seek, to\n"
+        "                     show GDB (and an IDE) a real stop\n"
         "  info checkpoints   user checkpoints\n"
         "  stats              replay statistics (checkpoints, memory, issues replayed, packets)\n"
         "  config             platform shape and thread numbering (for scripts)\n"
@@ -1982,6 +2032,28 @@ static void mon_seek(vx_gdbserver *s, text *t, const char *arg)
     }
     time_jumped(s);
     mon_when(s, t, NULL);
+}
+
+/* monitor stop-step [TID | off]: the next step answers at once, where the server is
+ * (stop_here), so that GDB sees a stop after a seek; "off" takes that back.  With TID
+ * (the thread vxrr.gdb is about to step) only while that thread is listed here, else
+ * it says so: GDB takes a stop of a thread it did not step for a stray SIGTRAP, and
+ * vxrr.gdb then selects a live thread first. */
+static void mon_stop_step(vx_gdbserver *s, text *t, const char *arg)
+{
+    uint64_t tid;
+    uint32_t gw, lane;
+    if (arg && strcmp(arg, "off") == 0) {
+        s->stop_armed = false;
+    } else if (!arg || !*arg) {
+        s->stop_armed = true;
+    } else if (!parse_u64(arg, &tid) || tid > INT64_MAX) {
+        tprintf(t, "usage: monitor stop-step [TID | off]\n");
+    } else if (!tid_decode(s, (int64_t)tid, &gw, &lane) || !warp_alive(s, gw)) {
+        tprintf(t, "thread %" PRIu64 " is not live here: not armed\n", tid);
+    } else {
+        s->stop_armed = true;
+    }
 }
 
 /* monitor console: the last `keep` complete lines, then the unfinished ones. */
@@ -2349,6 +2421,7 @@ static const struct {
     {"info", mon_info, false},
     {"checkpoint", mon_checkpoint, true},
     {"restart", mon_restart, false},
+    {"stop-step", mon_stop_step, false},
     {"stats", mon_stats, true},
     {"config", mon_config, true},
     {"console", mon_console, false},
@@ -2560,6 +2633,7 @@ void vx_gdbserver_begin(vx_gdbserver *s, const vx_gdb_io *io)
     s->have_last_stop = false;
     s->over_valid = false;
     s->pending_int = s->swallow_int = false;
+    s->stop_armed = false;
     s->n_packets = s->n_lists = s->n_regreads = 0;
     free(s->threads_xml);
     s->threads_xml = NULL;
