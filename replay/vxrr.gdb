@@ -25,6 +25,14 @@
 #                           breakpoint conditions GDB cannot send to the server (floats)
 # and every 'monitor' command of vxreplay ('monitor help'); after one that moves in
 # time (seek, restart) GDB's caches are dropped, as vx-seek does.
+#
+# A jump in time (vx-seek, vx-restart, or such a monitor command) ends with a real stop
+# of the selected thread where it landed: vxrr.gdb arms the server ('monitor stop-step
+# TID') and steps that thread, and the server answers the step at once without moving.
+# So the CLI prints the location, an IDE (GDB/MI) gets *running then *stopped
+# (reason "end-stepping-range", the frame and thread-id; the command's result is
+# ^running, as for any command that resumes), and GDB's next resume starts from this
+# stop.  Breakpoints at the landing pc are disabled for that step: landing is no hit.
 
 # Reverse stepping sends one packet per instruction; keep breakpoints in the
 # target instead of re-inserting them around every step (research notes §2.2).
@@ -163,13 +171,20 @@ def _vx_config():
     return cfg
 
 
-def _vx_refresh():
-    """The server moved in time behind GDB's back: drop GDB's caches."""
+def _vx_refresh(stop=False):
+    """The server moved in time behind GDB's back: drop GDB's caches; with stop, show
+    GDB a stop here (_vx_stop_step)."""
     gdb.execute("maintenance flush register-cache", to_string=True)
     try:
         gdb.execute("maintenance flush dcache", to_string=True)
     except gdb.error:
         pass
+    if stop and _vx_arm_stop():
+        # the selected thread is live here: the stop's own thread list will do (at 16K
+        # threads a list is about 400 packets)
+        _vx_rearm_watchpoints()
+        _vx_stop_step(armed=True)
+        return
     gdb.selected_inferior().threads()  # refresh the thread list (not every frame)
     try:
         th = gdb.selected_thread()
@@ -182,10 +197,14 @@ def _vx_refresh():
         if t is not None:
             _vx_switch(t)
     _vx_rearm_watchpoints()
+    if stop:
+        _vx_stop_step()
 
 
 _vx_mon_where = None  # the server's position before a monitor command
+_vx_after_stop = None  # what _vx_stop_step restores at its stop, when that comes later
 _vx_mon_own = False   # a monitor command of vxrr.gdb's own (never a jump in time) runs
+_vx_mon_moved = False  # the last monitor command of the user's moved in time (and showed a stop)
 
 
 def _vx_monitor(cmd):
@@ -219,7 +238,9 @@ def _vx_monitor_after():
         return
     now = _vx_where()
     if now is not None and now != before:
-        _vx_refresh()
+        _vx_refresh(stop=True)
+        global _vx_mon_moved
+        _vx_mon_moved = True
 
 
 def _vx_rearm_watchpoints():
@@ -299,6 +320,82 @@ def _vx_current():
     return (tid - 1) // nt, (tid - 1) % nt
 
 
+_VX_BREAK_TYPES = (gdb.BP_BREAKPOINT, gdb.BP_HARDWARE_BREAKPOINT)
+
+
+def _vx_arm_stop():
+    """Arm the server's stop-step for the selected thread: False (not armed) when that
+    thread is not live at the server's position."""
+    try:
+        th = gdb.selected_thread()
+        if th is None or not th.is_valid() or th.is_exited():
+            return False
+        return not _vx_monitor("stop-step %d" % (th.ptid[1] or th.ptid[2])).strip()
+    except gdb.error:
+        return False
+
+
+def _vx_stop_step(armed=False):
+    """After a jump in time GDB still has its last stop: show it a real one here, so that
+    it reports the new position as any stop (the CLI prints the location; an IDE gets
+    *stopped, with the frame and thread, and refreshes its views; GDB's own stop state,
+    which its next resume uses, is this one).  A stepi of the selected thread that the
+    server answers at once, without moving (`monitor stop-step`)."""
+    try:
+        th = gdb.selected_thread()
+        if th is None or not th.is_valid() or th.is_exited() or th.is_running():
+            if armed:
+                _vx_monitor("stop-step off")
+            return
+        pc = int(gdb.parse_and_eval("$pc")) & 0xffffffff
+    except gdb.error:
+        if armed:
+            _vx_monitor("stop-step off")
+        return
+    # GDB would take a stop at a breakpoint's address for a hit of it (its count, its
+    # commands, a tbreak deleted): the seek only arrived there
+    off = [loc for b in gdb.breakpoints()
+           if b.is_valid() and b.enabled and b.type in _VX_BREAK_TYPES
+           for loc in b.locations if loc.enabled and loc.address == pc]
+    # the CLI shows where the jump landed (function, file, line), not just the line a
+    # stepi in the same frame shows; an IDE reads the *stopped record instead
+    fi = None
+    if not _VX_MI:
+        try:
+            if gdb.parameter("print frame-info") == "auto":
+                gdb.execute("set print frame-info source-and-location", to_string=True)
+                fi = "auto"
+        except (gdb.error, RuntimeError):
+            pass
+    def restore(*_):
+        for loc in off:
+            try:
+                loc.enabled = True
+            except (gdb.error, RuntimeError):
+                pass
+        if fi:
+            gdb.execute("set print frame-info " + fi, to_string=True)
+
+    global _vx_after_stop
+    try:
+        for loc in off:
+            loc.enabled = False
+        if not armed:
+            _vx_monitor("stop-step")
+        try:
+            gdb.execute("stepi")
+        except gdb.error as e:
+            _vx_monitor("stop-step off")
+            print("vxrr: GDB was not shown the stop here (%s)" % e)
+    finally:
+        # From GDB's event loop (MI) the stepi returns before its stop: GDB takes a
+        # breakpoint's hit when the stop comes, before the stop event
+        if th.is_valid() and th.is_running():
+            _vx_after_stop = restore
+        else:
+            restore()
+
+
 class VxThread(gdb.Command):
     """vx-thread WARP LANE: select global warp WARP (core * warps + warp), lane LANE."""
 
@@ -340,6 +437,17 @@ class VxLane(gdb.Command):
         _vx_select(gw, _vx_int(a[0], "LANE"))
 
 
+def _vx_move(cmd, arg):
+    """vx-seek, vx-restart: the monitor command (its hook refreshes GDB and shows it the
+    stop when the position changed); a stop is shown also where it did not (a seek to
+    the current position: GDB's last stop may be another thread's, or older)."""
+    global _vx_mon_moved
+    _vx_mon_moved = False
+    gdb.execute("monitor %s %s" % (cmd, arg.strip()))
+    if not _vx_mon_moved and re.fullmatch(r"\s*(0[xX][0-9a-fA-F]+|\d+)\s*", arg):
+        _vx_stop_step()
+
+
 class VxSeek(gdb.Command):
     """vx-seek N: go to event index N of the trace."""
 
@@ -349,8 +457,7 @@ class VxSeek(gdb.Command):
     def invoke(self, arg, from_tty):
         if not arg.strip():
             raise gdb.GdbError("usage: vx-seek N")
-        gdb.execute("monitor seek " + arg.strip())  # (its hook refreshes GDB)
-        gdb.execute("frame")
+        _vx_move("seek", arg)
 
 
 class VxRestart(gdb.Command):
@@ -362,8 +469,7 @@ class VxRestart(gdb.Command):
     def invoke(self, arg, from_tty):
         if not arg.strip():
             raise gdb.GdbError("usage: vx-restart N")
-        gdb.execute("monitor restart " + arg.strip())  # (its hook refreshes GDB)
-        gdb.execute("frame")
+        _vx_move("restart", arg)
 
 
 def _vx_tls_place(name):
@@ -648,12 +754,15 @@ def _vx_on_stop(event):
     """One timeline: a step of one warp (scheduler locked) moves the others too, but
     GDB only drops the stepped thread's registers.  Drop them all at every stop.
     After a breakpoint whose $vx_any condition held, select the lane where it held."""
-    global _vx_any_hit
+    global _vx_any_hit, _vx_after_stop
     try:
         gdb.execute("maintenance flush register-cache", to_string=True)
     except gdb.error:
         pass
     _vx_unlock()
+    after, _vx_after_stop = _vx_after_stop, None
+    if after is not None:
+        after()
     hit, _vx_any_hit = _vx_any_hit, None
     if hit is None or not isinstance(event, gdb.BreakpointEvent):
         return
