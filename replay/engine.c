@@ -144,7 +144,8 @@ struct vx_engine {
     /* breakpoints and watchpoints */
     bpoint *bps;
     size_t nbp, capbp;
-    uint8_t bpfilter[512]; /* bit (pc >> 2) & 4095: a breakpoint may be there */
+    uint8_t bpfilter[512];      /* bit (pc >> 2) & 4095: a breakpoint may be there */
+    uint8_t bpfilter_stop[512]; /* bpfilter when the last motion stopped */
     wpoint *wps;
     size_t nwp, capwp;
     uint32_t nwrite_wp, nread_wp;
@@ -185,7 +186,6 @@ struct vx_engine {
     uint64_t mark[NMARK];
     unsigned nmark;
     vx_engine_why last_why; /* why the last motion stopped (0 after a seek) */
-    uint32_t last_gw;       /* and the warp it named */
 
     vx_timeline tl;
     vx_index *ix; /* chunk digests for backward searches (large traces) */
@@ -1642,9 +1642,9 @@ static void mark_add(vx_engine *e, uint64_t pos)
 /*
  * Can the machine move across issues [lo, hi) (the engine being at `at`, one end)
  * without changing what a stop of warp gw shows, nor passing what would stop the next
- * motion: none of them is gw's (its state stays) or hits a breakpoint (any warp's) or
- * a watchpoint or is at over_pc (a breakpoint GDB removed to step over it), and with
- * no_writes none writes memory.  The engine is left at `at`.
+ * motion: none of them is gw's or changes gw (its state stays), or hits a breakpoint
+ * (any warp's) or a watchpoint or is at over_pc (a breakpoint GDB may have removed to
+ * step over it), and with no_writes none writes memory.  The engine is left at `at`.
  */
 static bool quiet_range(vx_engine *e, uint64_t lo, uint64_t hi, uint64_t at, uint32_t gw,
                         bool no_writes, uint32_t over_pc)
@@ -1659,6 +1659,9 @@ static bool quiet_range(vx_engine *e, uint64_t lo, uint64_t hi, uint64_t at, uin
         if (gwarp_of(e, ev) == gw || ev->fault || bp_hit(e, ev) || ev->pc == over_pc ||
             (no_writes && (ev->nmem || ev->nconsole)) || write_hit(e, ev, &ws))
             return false;
+        /* nor one that changes gw (a WSPAWN starting it, a barrier releasing it) */
+        for (uint32_t k = 0; k < ev->nwctl; k++)
+            if (ev->wctl[k].core * e->W + ev->wctl[k].warp == gw) return false;
         t++;
     }
     /* nor a Debug Module event at either end (which side of one the ends are matters not) */
@@ -1691,6 +1694,7 @@ static vx_err snap_to_mark(vx_engine *e, const vx_engine_stop *st, bool backward
     unsigned tries = 0;
     for (unsigned k = 0; k < NMARK && k < e->nmark && tries < 4; k++) {
         const uint64_t p = e->mark[(e->nmark - 1 - k) % NMARK];
+        if (p == q) return VX_OK; /* shown more recently than any other: stay */
         const uint64_t lo = backward ? p : q, hi = backward ? q : p;
         if (lo >= hi || hi - lo > SNAP_MAX) continue;
         tries++;
@@ -1723,22 +1727,27 @@ vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop 
         if (e->regs_bytes < STOP_SNAP_LIMIT && !vx_tl_at(&e->tl, e->now)) add_ckpt(e, VX_CKPT_STOP);
         mark_add(e, e->now);
         e->last_why = VX_WHY_STEP;
+        memcpy(e->bpfilter_stop, e->bpfilter, sizeof e->bpfilter);
         return VX_OK;
     }
     if (m->backward || !m->step) e->nundo = 0; /* only forward steps keep (and extend) them */
     uint64_t stop_at = NO_ISSUE; /* a breakpoint stop's issue (snap_to_mark may move) */
-    /* A step from a breakpoint or watchpoint stop is how GDB steps over it, with that
-     * point removed for the step: where the stop may move, another warp's hit of it
-     * would go unseen.  So not across an issue at that breakpoint's PC, nor at all
-     * after a watchpoint (GDB may remove them all). */
+    /* A step is how GDB steps over a breakpoint at the warp's PC (one there when the
+     * last motion stopped), or a watchpoint it stopped at, with that point removed for
+     * the step: where the stop may move, another warp's hit of it would go unseen.  So
+     * not across an issue at that PC, nor at all after a watchpoint (GDB may remove
+     * them all). */
     bool may_snap = !(m->step && e->last_why == VX_WHY_WATCH);
     uint32_t over_pc = NO_PC;
     vx_warp_info wi;
-    if (m->step && e->last_why == VX_WHY_BREAK) {
-        if (vx_sim_warp_info(e->sim, e->last_gw, &wi) == VX_OK)
-            over_pc = wi.pc;
-        else
+    if (m->step) {
+        if (m->step_gwarp == VX_ENGINE_ANY_WARP ||
+            vx_sim_warp_info(e->sim, m->step_gwarp, &wi) != VX_OK) {
             may_snap = false;
+        } else {
+            const uint32_t h = (wi.pc >> 2) & 4095;
+            if (e->bpfilter_stop[h >> 3] & (1u << (h & 7))) over_pc = wi.pc;
+        }
     }
     e->last_why = 0;
     if (!m->backward) {
@@ -1771,7 +1780,7 @@ vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop 
     if (e->regs_bytes < STOP_SNAP_LIMIT && !vx_tl_at(&e->tl, e->now)) add_ckpt(e, VX_CKPT_STOP);
     mark_add(e, e->now);
     e->last_why = st->why;
-    e->last_gw = st->gwarp;
+    memcpy(e->bpfilter_stop, e->bpfilter, sizeof e->bpfilter);
     return VX_OK;
 }
 
@@ -1779,6 +1788,7 @@ static vx_err seek_keep_marks(vx_engine *e, uint64_t pos)
 {
     e->nundo = 0;
     e->last_why = 0;
+    memcpy(e->bpfilter_stop, e->bpfilter, sizeof e->bpfilter);
     set_reported(e, NO_ISSUE, false, false);
     e->interrupted = false;
     return goto_pos(e, pos > e->end ? e->end : pos);

@@ -24,6 +24,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 import vxtest  # noqa: E402
+import vxdbg  # noqa: E402
 
 
 def checksum(data):
@@ -541,6 +542,64 @@ class RspTests(unittest.TestCase):
         self.assertIn("replaylog", f)
         self.assertEqual(f["replaylog"], "begin")
         self.assertEqual(self.c.cmds("g"), g0)
+
+    def test_step_stop_stays_off_a_respawned_warp(self):
+        """A stop may move to an earlier stop that shows its warp in the same state (only
+        other warps' issues between), but never across one that changes the warp: warp 1
+        ends its first run with tmc 0, and warp 0's vx_wspawn starts it again.  From its
+        breakpoint at the warp entry, bs undoes its last issue (the tmc 0), and vCont;s
+        runs it again: the stop is right after it, the warp finished, not at the earlier
+        stop where warp 0 had spawned it again (as the stop moved before)."""
+        self.c.handshake()
+        entry = vxdbg.elf_symbol(vxtest.kernel("vecadd"), "__vx_spawn_warp_entry")
+        self.assertEqual(self.c.cmds("Z0,%x,4" % entry), "OK")
+        tid = None
+        for _ in range(8):
+            sig, f = parse_stop(self.c.cmd("vCont;c"))
+            tid = f.get("thread")
+            if tid == "5" or "replaylog" in f:
+                break
+        self.assertEqual(tid, "5")      # warp 1 lane 0 (4 lanes a warp)
+        when = lambda: int(re.search(r"event (\d+)", self.c.monitor("when")[1]).group(1))
+        p1 = when()
+        self.assertEqual(self.c.cmds("z0,%x,4" % entry), "OK")   # as GDB does to step over it
+        self.assertEqual(self.c.cmds("Hc5"), "OK")
+        parse_stop(self.c.cmd("bs"))
+        p2 = when()
+        self.assertEqual(self.c.cmds("Hg5"), "OK")
+        self.assertNotEqual(le32(self.c.cmds("p20")), entry)      # before it was spawned again
+        parse_stop(self.c.cmd("vCont;s:5"))
+        p3 = when()
+        self.assertNotEqual(le32(self.c.cmds("p20")), entry)
+        self.assertEqual(p3, p2 + 1)
+        self.assertLess(p3, p1)
+
+    def test_reverse_step_stays_where_it_was_shown(self):
+        """A stop moves to an earlier stop showing its warp in the same state only when its
+        own position was not shown more recently: seek N, stepi warp A (the warp issuing
+        at N), stepi warp B (the one issuing next), stepi another, reverse-stepi B: back
+        where B's stepi began, with A's stepi kept (before, it went back to N)."""
+        self.c.handshake()
+        when = lambda: re.search(r"event (\d+) of .*\(gwarp (\d+),",
+                                 self.c.monitor("when")[1]).groups()
+        self.c.monitor("seek 5000")
+        n, a_w = map(int, when())
+        ta = 1 + 4 * a_w
+        parse_stop(self.c.cmd("vCont;s:%x" % ta))
+        a, b_w = map(int, when())
+        self.assertEqual(a, n + 1)
+        self.assertNotEqual(b_w, a_w)   # (else the test proves nothing)
+        self.assertEqual(self.c.cmds("Hg%x" % ta), "OK")
+        pc_a = self.c.cmds("p20")
+        tb = 1 + 4 * b_w
+        parse_stop(self.c.cmd("vCont;s:%x" % tb))
+        c_w = next(w for w in range(4) if w != b_w)
+        parse_stop(self.c.cmd("vCont;s:%x" % (1 + 4 * c_w)))
+        self.assertEqual(self.c.cmds("Hc%x" % tb), "OK")
+        parse_stop(self.c.cmd("bs"))
+        self.assertEqual(int(when()[0]), a)
+        self.assertEqual(self.c.cmds("Hg%x" % ta), "OK")
+        self.assertEqual(self.c.cmds("p20"), pc_a)
 
     def test_breakpoint_and_end(self):
         """Z0 + continue stops with swbreak before the breakpoint; continue to the end gives replaylog:end"""
