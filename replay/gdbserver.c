@@ -109,6 +109,7 @@ struct vx_gdbserver {
     uint32_t focus_gw; /* thread of the last stop */
     uint32_t focus_lane;
     int32_t sel_lane; /* --thread-per-warp: lane shown for registers (-1: first active) */
+    bool sel_exact;   /* and shown even masked off, at its own PC (monitor lane N exact) */
     vx_engine_stop last_stop;
     bool have_last_stop;
     bool last_stop_on_break; /* a step stop on an inserted breakpoint's address */
@@ -330,14 +331,29 @@ static bool tid_decode(const vx_gdbserver *s, int64_t tid, uint32_t *gw, uint32_
     return true;
 }
 
-/* The lane whose registers a warp-thread shows (--thread-per-warp). */
+/*
+ * The lane whose registers a warp-thread shows (--thread-per-warp): the lane picked
+ * (monitor lane N), else the focus lane for the warp of the last stop and the first
+ * active lane for the others; but a lane masked off in the warp gives way to the
+ * warp's first active lane, so that the registers GDB builds frames from (sp, ra,
+ * fp, the arguments) go with the warp's PC: a masked-off lane's are those it waits
+ * with, elsewhere, and `next`, `finish`, `bt` would follow them astray.  Only
+ * `monitor lane N exact` (vx-print) shows lane N masked off, at its own PC.
+ */
 static uint32_t shown_lane(const vx_gdbserver *s, uint32_t gw)
 {
-    if (s->sel_lane >= 0 && (uint32_t)s->sel_lane < s->threads) return (uint32_t)s->sel_lane;
-    if (gw == s->focus_gw) return s->focus_lane;
     vx_warp_info wi;
-    if (warp_info(s, gw, &wi) && wi.tmask) return vx_lanes_first(wi.tmask);
-    return 0;
+    const bool live = warp_info(s, gw, &wi) && wi.tmask;
+    uint32_t want;
+    if (s->sel_lane >= 0 && (uint32_t)s->sel_lane < s->threads) {
+        want = (uint32_t)s->sel_lane;
+        if (s->sel_exact) return want;
+    } else if (gw == s->focus_gw) {
+        want = s->focus_lane;
+    } else {
+        return live ? vx_lanes_first(wi.tmask) : 0;
+    }
+    return live && !vx_lanes_test(wi.tmask, want) ? vx_lanes_first(wi.tmask) : want;
 }
 
 /* The thread a selection (Hg/Hc value) means: "any"/"all" is the current thread. */
@@ -407,8 +423,10 @@ static bool read_reg(const vx_gdbserver *s, uint32_t gw, uint32_t lane, const vx
 {
     if (r->file == VX_REG_FILE_PC) {
         /* a masked-off lane stands where its registers were left; with one thread per
-         * warp the thread is the warp, at the warp's PC (the lane shown is a view) */
-        if (!s->opts.thread_per_warp && vx_engine_lane_pc(s->e, gw, lane, v)) return true;
+         * warp the thread is the warp, at the warp's PC (the lane shown is a view, an
+         * active one but for monitor lane N exact) */
+        if ((!s->opts.thread_per_warp || s->sel_exact) && vx_engine_lane_pc(s->e, gw, lane, v))
+            return true;
         vx_warp_info wi;
         if (!warp_info(s, gw, &wi)) return false;
         *v = wi.pc;
@@ -1367,6 +1385,9 @@ static void stop_here(vx_gdbserver *s, int64_t step_tid)
 static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step_tid, bool others,
                          int64_t only_tid, int64_t focus_tid)
 {
+    /* a lane shown masked off, at its own PC, is for looking (vx-print): GDB steps and
+     * continues the warp from the warp's PC */
+    s->sel_exact = false;
     if (s->stop_armed) {
         if (step) {
             stop_here(s, step_tid);
@@ -1715,8 +1736,8 @@ static void thread_extra(vx_gdbserver *s, uint32_t gw, uint32_t lane, char *buf,
     if (s->opts.thread_per_warp)
         snprintf(buf, cap,
                  "core %" PRIu32 " warp %" PRIu32 " (gwarp %" PRIu32 "), %u/%" PRIu32
-                 " lanes active, %s",
-                 core, w, gw, ok ? vx_lanes_count(wi.tmask) : 0, s->threads, state);
+                 " lanes active, shows lane %" PRIu32 ", %s",
+                 core, w, gw, ok ? vx_lanes_count(wi.tmask) : 0, s->threads, lane, state);
     else {
         /* masked off: by divergence, waiting at its own PC (its side of a split not run
          * yet, or done and waiting after the join), or parked (PC 0) */
@@ -1738,6 +1759,7 @@ static void h_extra_info(vx_gdbserver *s, const args *a)
         return;
     }
     char text[160];
+    if (s->opts.thread_per_warp) lane = shown_lane(s, gw);
     thread_extra(s, gw, lane, text, sizeof text);
     out_reset(s);
     out_hex(s, text, strlen(text));
@@ -1932,7 +1954,9 @@ static void mon_help(vx_gdbserver *s, text *t, const char *arg)
         "  when               current event index, cycle, and the warp that issues next\n"
         "  seek N             go to event index N (then: maint flush register-cache)\n"
         "  warps              every warp: PC, thread mask, IPDOM depth, state\n"
-        "  lane [N]           lane whose registers a warp thread shows (--thread-per-warp)\n"
+        "  lane [N [exact]|auto [N]]  lane whose registers a warp thread shows\n"
+        "                     (--thread-per-warp): N while active, else the first\n"
+        "                     active one; exact: N even masked off, at its own PC\n"
         "  info dm            Debug Module state: halted warps, hacause, ebreak-halt\n"
         "  checkpoint         remember the current position (prints its number)\n"
         "  restart N          go back to checkpoint N\n"
@@ -2137,36 +2161,54 @@ static void mon_warps(vx_gdbserver *s, text *t, const char *arg)
     "a warp thread shows the lane of the last stop or step when it is that warp's, else its " \
     "first active lane"
 
+/* monitor lane [N [exact] | auto [N]] */
 static void mon_lane(vx_gdbserver *s, text *t, const char *arg)
 {
     uint64_t n;
-    if (!arg || !*arg) {
+    char word[32] = "", extra[32] = "";
+    int nw = arg ? sscanf(arg, "%31s %31s", word, extra) : 0;
+    if (nw <= 0) {
         if (s->opts.thread_per_warp && s->sel_lane >= 0)
             tprintf(t,
-                    "every warp thread shows lane %" PRId32 " (monitor lane auto: as stops go)\n",
-                    s->sel_lane);
+                    "every warp thread shows lane %" PRId32 "%s (monitor lane auto: as stops go)",
+                    s->sel_lane,
+                    s->sel_exact ? " exactly, also masked off (at its own PC)"
+                                 : " where it is active, else its first active lane");
         else if (s->opts.thread_per_warp)
-            tprintf(t, "auto: %s (warp %" PRIu32 ", of the last stop, shows lane %" PRIu32 ")\n",
-                    LANE_AUTO_TEXT, s->focus_gw, shown_lane(s, s->focus_gw));
+            tprintf(t, "auto: %s", LANE_AUTO_TEXT);
         else
             tprintf(t,
                     "current thread: warp %" PRIu32 " lane %" PRIu32 " (target id Thread %" PRIu64
                     ")\n",
                     s->focus_gw, s->focus_lane, vx_gdbserver_tid(s, s->focus_gw, s->focus_lane));
+        if (s->opts.thread_per_warp)
+            tprintf(t, " (warp %" PRIu32 ", of the last stop, shows lane %" PRIu32 ")\n",
+                    s->focus_gw, shown_lane(s, s->focus_gw));
         return;
     }
-    if (strcmp(arg, "auto") == 0) {
+    const bool is_auto = strcmp(word, "auto") == 0;
+    const bool exact = nw == 2 && !is_auto && strcmp(extra, "exact") == 0;
+    const bool ok = is_auto ? nw == 1 || (parse_u64(extra, &n) && n < s->threads)
+                            : parse_u64(word, &n) && n < s->threads && (nw == 1 || exact);
+    if (!ok) {
+        tprintf(t, "usage: monitor lane N [exact] (N: 0..%" PRIu32 ") or monitor lane auto [N]\n",
+                s->threads - 1);
+        return;
+    }
+    if (is_auto) {
         s->sel_lane = -1;
+        s->sel_exact = false;
+        /* auto, with the last stop's warp showing lane N (a stop vxrr.gdb picks a lane of) */
+        if (nw == 2 && s->opts.thread_per_warp) s->focus_lane = (uint32_t)n;
         tprintf(t, "auto: %s\n", LANE_AUTO_TEXT);
-        return;
-    }
-    if (!parse_u64(arg, &n) || n >= s->threads) {
-        tprintf(t, "usage: monitor lane N (0..%" PRIu32 ") or monitor lane auto\n", s->threads - 1);
         return;
     }
     if (s->opts.thread_per_warp) {
         s->sel_lane = (int32_t)n;
-        tprintf(t, "registers now show lane %" PRIu64 " (then: maint flush register-cache)\n", n);
+        s->sel_exact = exact;
+        tprintf(t, "registers now show lane %" PRIu64 "%s (then: maint flush register-cache)\n", n,
+                exact ? ", also masked off (until the next resume)"
+                      : " where it is active, else the warp's first active lane");
     } else {
         /* GDB numbers its threads itself: only the target id is the server's */
         tprintf(t,
@@ -2589,6 +2631,7 @@ vx_err vx_gdbserver_new(vx_engine *e, const vx_gdbserver_opts *opts, vx_gdbserve
     s->threads = s->cfg->threads ? s->cfg->threads : 1;
     s->warps_per_core = s->cfg->warps ? s->cfg->warps : 1;
     s->sel_lane = -1;
+    s->sel_exact = false;
     vx_err err = vx_regmap_build(vx_engine_sim(e), &s->map);
     if (err) {
         free(s);
@@ -2630,6 +2673,7 @@ void vx_gdbserver_begin(vx_gdbserver *s, const vx_gdb_io *io)
     s->swbreak_ok = s->hwbreak_ok = false;
     s->g_tid = s->c_tid = 0;
     s->sel_lane = -1;
+    s->sel_exact = false;
     s->have_last_stop = false;
     s->over_valid = false;
     s->pending_int = s->swallow_int = false;

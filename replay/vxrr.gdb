@@ -7,7 +7,8 @@
 # the remote id is 1 + gwarp * threads + lane).  Stepping a thread runs its whole
 # warp until that lane executes an instruction.  With 'vxreplay --thread-per-warp'
 # each warp is one thread and
-# 'vx-lane N' chooses the lane whose registers are shown.
+# 'vx-lane N' chooses the lane whose registers are shown, while that lane is active
+# (a masked-off lane gives way to the warp's first active lane).
 #
 # Commands defined here:
 #   vx-when                 current event index, cycle, next issuing warp
@@ -297,6 +298,11 @@ def _vx_select(gwarp, lane):
         if per_warp:
             _vx_monitor("lane %d" % lane)
             gdb.execute("maintenance flush register-cache", to_string=True)
+            if lane not in _vx_active_lanes(gwarp):
+                # the warp thread's registers must go with the warp's PC (frames, steps)
+                print("vxrr: lane %d is masked off in warp %d here: the warp shows its first "
+                      "active lane until lane %d runs again (vx-print shows every lane)"
+                      % (lane, gwarp, lane))
         gdb.execute("frame")
         return
     raise gdb.GdbError("warp %d lane %d is not a live thread now (see vx-warps)" % (gwarp, lane))
@@ -609,15 +615,17 @@ class _VxLanes:
         self.gw, self.lane = (tid - 1, None) if self.per_warp else divmod(tid - 1, self.nt)
         self.tmap = {} if self.per_warp else _vx_threads()
         if self.per_warp:
-            m = re.match(r"every warp thread shows lane (\d+)",
+            m = re.match(r"every warp thread shows lane (\d+)( exactly)?",
                          _vx_monitor("lane"))
-            self.restore = m.group(1) if m else "auto"
+            self.restore = (m.group(1) + (" exact" if m.group(2) else "")) if m else "auto"
         return self
 
     def select(self, l):
         """Show lane l: its thread (the warp's with --thread-per-warp), or None."""
         if self.per_warp:
-            _vx_monitor("lane %d" % l)
+            # exactly lane l, masked off too (at its own position), as its own thread
+            # shows it with one thread per lane
+            _vx_monitor("lane %d exact" % l)
             gdb.execute("maintenance flush register-cache", to_string=True)
             return self.th
         t = self.tmap.get(1 + self.gw * self.nt + l)
@@ -701,9 +709,7 @@ class VxPrint(gdb.Command):
                     lines.append("  lane %d: (no thread)" % l)
                     continue
                 how = ""
-                if l not in active and v.per_warp:
-                    how = " (masked off)"
-                elif l not in active:
+                if l not in active:
                     how = " (parked)" if int(gdb.parse_and_eval("$pc")) == 0 else " (waits)"
                 try:
                     val = str(gdb.parse_and_eval(expr))
@@ -771,7 +777,9 @@ def _vx_on_stop(event):
     t, lane = hit
     try:
         if lane is not None:
-            _vx_monitor("lane %d" % lane)
+            # (auto stays auto: the lane shows for this stop's warp until the next stop)
+            auto = _vx_monitor("lane").startswith("auto")
+            _vx_monitor(("lane auto %d" if auto else "lane %d") % lane)
             gdb.execute("maintenance flush register-cache", to_string=True)
         elif t.is_valid() and t != gdb.selected_thread():
             print("vxrr: $vx_any held first in thread %d \"%s\"; selecting it:" % (t.num, t.name))

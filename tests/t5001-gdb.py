@@ -977,6 +977,47 @@ R["after_print"] = ex("monitor lane")
         self.assertIn("every warp thread shows lane 0", R["lane"])  # vx-warp picked it
 
 
+class PerWarpDivergenceTests(GdbCase):
+    """--thread-per-warp on rrdiverge (2 warps of 4 lanes: odd tasks call twice() on the
+    split's then side, which runs first; even ones negate() on the else side)."""
+    kernel = "rrdiverge"
+    rec_args = ("-w", "2", "-t", "4")
+    srv_args = ("--thread-per-warp",)
+
+    def test_lane_masked_off_gives_way_to_an_active_one(self):
+        """vx-lane 0, then a stop in twice(), which lane 0 (even) never calls: the warp
+        thread shows an active lane (the registers GDB builds frames from go with the
+        warp's PC), so the argument is that lane's task, the backtrace passes through
+        body, and finish returns to body with twice's value.  Before, it showed lane 0's
+        registers at twice's PC: x = 104, no body in the backtrace, and finish ran the
+        rest of body and returned to the runtime."""
+        L = self.lines
+        out, R = self.gdb('''
+stop_at("body")
+R["note"] = ex("vx-lane 0")
+ex("break twice")
+go("continue")
+R["warp"], R["lane"] = tid() - 1, val("$mhartid") % NT  # (a thread per warp)
+R["x"] = val("x")
+R["bt"] = [l.split(" in ")[-1].split(" (")[0] for l in ex("bt").splitlines() if l.startswith("#")]
+R["threads"] = ex("info threads")
+R["print"] = ex("vx-print x")
+ex("delete")
+go("finish")
+R["fin"] = [func(), line(), val("$")]
+R["after"] = ex("monitor lane")
+''')
+        self.assertEqual(R["lane"] % 2, 1, R)                 # an odd lane: it calls twice()
+        self.assertEqual(R["x"], 4 * R["warp"] + R["lane"])   # its task (blockIdx.x)
+        self.assertIn("body", R["bt"])
+        self.assertIn("shows lane %d" % R["lane"], R["threads"])
+        # vx-print shows every lane at its own position: lane 0 waits in body (no x there)
+        self.assertRegex(R["print"], r"lane 0 \(waits\): <No symbol")
+        self.assertRegex(R["print"], r"lane %d: %d" % (R["lane"], R["x"]))
+        self.assertEqual(R["fin"], ["body", L["THEN"], 2 * R["x"]])
+        self.assertIn("every warp thread shows lane 0 where it is active", R["after"])
+
+
 class LocalMemoryTests(GdbCase):
     """Watchpoints on local memory, which each core has at the same addresses: core c
     writes (c + 1) * 1000 + r to one word in rounds r = 1..3, the cores alternating
@@ -1550,5 +1591,5 @@ class DivergenceTests(unittest.TestCase):
 
 if __name__ == "__main__":
     prerequisites()
-    vxtest.main(ReverseTests, PerWarpTests, FaultTests, BacktraceTests, MaskedLaneTests, MiTests,
-                OptimizedTests, DivergenceTests)
+    vxtest.main(ReverseTests, PerWarpTests, PerWarpDivergenceTests, FaultTests,
+                BacktraceTests, MaskedLaneTests, MiTests, OptimizedTests, DivergenceTests)
