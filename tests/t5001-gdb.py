@@ -1591,5 +1591,5 @@ class DivergenceTests(unittest.TestCase):
 
 if __name__ == "__main__":
     prerequisites()
-    vxtest.main(ReverseTests, PerWarpTests, PerWarpDivergenceTests, FaultTests,
+    vxtest.main(ReverseTests, PerWarpTests, PerWarpDivergenceTests, LocalMemoryTests, FaultTests,
                 BacktraceTests, MaskedLaneTests, MiTests, OptimizedTests, DivergenceTests)
