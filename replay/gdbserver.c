@@ -2135,6 +2135,10 @@ static void mon_console(vx_gdbserver *s, text *t, const char *arg)
 static void mon_warps(vx_gdbserver *s, text *t, const char *arg)
 {
     (void)arg;
+    /* current: the warp of the thread GDB last named (Hg: the one it shows), else the
+     * last stop's */
+    uint32_t cur = s->focus_gw, g_gw, g_lane;
+    if (s->g_tid > 0 && tid_decode(s, s->g_tid, &g_gw, &g_lane)) cur = g_gw;
     tprintf(t, "%-6s %-4s %-4s %-10s %-34s %-5s %s\n", "gwarp", "core", "warp", "pc", "tmask",
             "ipdom", "state");
     for (uint32_t gw = 0; gw < s->nwarps; gw++) {
@@ -2152,7 +2156,7 @@ static void mon_warps(vx_gdbserver *s, text *t, const char *arg)
                 "%-6" PRIu32 " %-4" PRIu32 " %-4" PRIu32 " 0x%08" PRIx32 " %-34s %-5" PRIu32
                 " %s%s\n",
                 gw, core, gw - core * s->warps_per_core, wi.pc, mask, wi.ipdom_depth, st,
-                gw == s->focus_gw ? "  <- current" : "");
+                gw == cur ? "  <- current" : "");
     }
 }
 

@@ -411,6 +411,20 @@ R["before"] = where()
         self.assertEqual([x[0] for x in p], [L["MID_RET"], L["MID_ADD"], L["MID_RET"]])
         self.assertEqual(p[2], p[0])
 
+    def test_vx_warps_marks_the_selected_warp(self):
+        """vx-warps marks the warp of the thread GDB shows (after vx-thread), not that of
+        the last stop"""
+        out, R = self.gdb('''
+stop_at("leaf")
+R["stop"] = warp_lane()[0]
+R["sel"] = (R["stop"] + 1) % 4
+ex("vx-thread %d 0" % R["sel"])
+R["warps"] = ex("vx-warps")
+''')
+        cur = [ln.split()[0] for ln in R["warps"].splitlines() if "<- current" in ln]
+        self.assertEqual(cur, [str(R["sel"])], R["warps"])
+        self.assertNotEqual(R["sel"], R["stop"])
+
     def test_reverse_step_into_callee(self):
         """reverse-step from the line after a call enters the callee at its last line"""
         L = self.lines
