@@ -500,6 +500,12 @@ def _vx_tls(name):
     return gdb.Value(tp + off).cast(t.pointer()).dereference()
 
 
+def _vx_tls_missing(name):
+    tp = int(gdb.parse_and_eval("$tp")) & 0xffffffff
+    return ("%s: no value here (tp = %#x: the runtime has not set this lane's "
+            "thread-local block up yet at this position)" % (name, tp))
+
+
 def _vx_scalar_fields(t, prefix, off):
     """(name, type, offset) of the scalar members of struct or union type t at off,
     anonymous members flattened, arrays left out."""
@@ -529,7 +535,13 @@ class VxTlsFunction(gdb.Function):
         super().__init__("vx_tls")
 
     def invoke(self, name):
-        return _vx_tls(name.string())
+        n = name.string()
+        v = _vx_tls(n)
+        try:
+            v.fetch_lazy()
+        except gdb.MemoryError:
+            raise gdb.GdbError(_vx_tls_missing(n))
+        return v
 
 
 class VxTls(gdb.Command):
@@ -548,9 +560,7 @@ class VxTls(gdb.Command):
         try:
             print("%s = %s" % (name, _vx_tls(name)))
         except gdb.MemoryError:  # the offsets below hold anyway
-            tp = int(gdb.parse_and_eval("$tp")) & 0xffffffff
-            print("%s: no value here (tp = %#x: the runtime has not set this lane's "
-                  "thread-local block up yet at this position)" % (name, tp))
+            print(_vx_tls_missing(name))
         fields = _vx_scalar_fields(t, name, off)
         if not fields:
             fields = [(name, t, off)]

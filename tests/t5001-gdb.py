@@ -851,6 +851,12 @@ ex("break leaf if %s == 13" % expr)
 R["info"] = ex("info breakpoints")
 st = go("continue")
 R["hit"] = [val("x"), func(), st.get("thread") == tid()]
+ex("delete")
+ex("vx-seek 0")   # before the runtime set tp up
+try:
+    R["early"] = ex("p $vx_tls(\\"blockIdx\\")")
+except gdb.error as e:
+    R["early"] = str(e)
 ''')
         # leaf(x) is called with x = blockIdx.x (rrtest.c: body -> middle(i) -> leaf)
         self.assertEqual(len(R["lanes"]), 4)
@@ -867,6 +873,8 @@ R["hit"] = [val("x"), func(), st.get("thread") == tid()]
         self.assertTrue(R["same"], "a refused selection leaves the thread selected")
         self.assertIn("target evals", R["info"])
         self.assertEqual(R["hit"], [13, "leaf", True])
+        # no block yet: said as vx-tls says it, not "Cannot access memory at 0x2c"
+        self.assertRegex(R["early"], r"^blockIdx: no value here \(tp = 0x0: the runtime")
 
     def test_condition_gdb_cannot_compile(self):
         """a float condition (GDB tests it itself, in one lane) is flagged with the $vx_any form,
