@@ -303,6 +303,11 @@ def _vx_select(gwarp, lane):
                 print("vxrr: lane %d is masked off in warp %d here: the warp shows its first "
                       "active lane until lane %d runs again (vx-print shows every lane)"
                       % (lane, gwarp, lane))
+            if _VX_MI:
+                # the thread GDB shows is the same one: an IDE hears of no change
+                # (no =thread-selected), so show it a stop, which refreshes its views
+                _vx_stop_step()
+                return
         gdb.execute("frame")
         return
     raise gdb.GdbError("warp %d lane %d is not a live thread now (see vx-warps)" % (gwarp, lane))

@@ -1491,7 +1491,8 @@ class MiTests(unittest.TestCase):
                 if line.startswith("*stopped"):
                     return seen
 
-        cmd("-target-select remote | %s --stdio %s" % (vxtest.prog("vxreplay"), self.trace))
+        cmd("-target-select remote | %s --stdio %s %s"
+            % (vxtest.prog("vxreplay"), getattr(self, "mi_srv_args", ""), self.trace))
         self.log = log
         return cmd, until_stopped
 

@@ -183,6 +183,42 @@ R["hits"] = gdb.breakpoints()[0].hit_count
         self.assertEqual(R["hits"], 3)
 
 
+class PerWarpMiTests(unittest.TestCase):
+    """--thread-per-warp under GDB/MI: the thread is the warp, so choosing a lane changes
+    no thread GDB knows of."""
+
+    mi = gdblib.MiTests.mi
+    mi_srv_args = "--thread-per-warp"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.src, cls.elf = gdblib.build_kernel("rrtest")
+        cls.trace = rsplib.record(cls.elf)
+
+    def test_vx_lane_refreshes_the_ide(self):
+        """vx-lane L gives the IDE a stop (there is no =thread-selected: the thread is the
+        same), and the registers and variables it then reads are lane L's: leaf's x is
+        that lane's task (rrtest: leaf(blockIdx.x))"""
+        cmd, until_stopped = self.mi()
+        self.assertTrue(cmd("-break-insert leaf").startswith("^done"))
+        self.assertEqual(cmd("-exec-continue"), "^running")
+        until_stopped()
+        info = cmd("-thread-info")
+        cur = re.search(r'current-thread-id="(\d+)"', info).group(1)
+        ev = lambda e: int(re.search(r'value="(-?\d+)"', cmd("-data-evaluate-expression " + e)).group(1))  # noqa: E731
+        lane0, x0 = ev("$mhartid") % 4, ev("x")   # the stop's lane and its task
+        n = len(self.log)
+        res = cmd('-interpreter-exec console "vx-lane 2"')
+        self.assertEqual(res, "^running")
+        stop = until_stopped()[-1]
+        self.assertEqual(mi_fields(stop).get("thread-id"), cur, stop)
+        self.assertFalse([ln for ln in self.log[n:] if ln.startswith("=thread-selected")])
+        self.assertEqual(ev("$mhartid") % 4, 2)
+        # a warp's lanes run consecutive tasks (blockIdx.x): lane 2's is lane0's + 2 - lane0
+        self.assertNotEqual(lane0, 2)
+        self.assertEqual(ev("x"), x0 + 2 - lane0)
+
+
 if __name__ == "__main__":
     gdblib.prerequisites()
-    vxtest.main(MiSeekTests, CliSeekTests)
+    vxtest.main(MiSeekTests, CliSeekTests, PerWarpMiTests)
