@@ -408,6 +408,7 @@ static void time_jumped(vx_gdbserver *s)
 {
     s->have_last_stop = false;
     s->over_valid = false;
+    s->sel_exact = false; /* (a lane shown for looking: not after a move, as after a resume) */
     uint32_t gw, lane;
     vx_warp_info wi;
     if (s->g_pick > 0 &&
@@ -2211,7 +2212,7 @@ static void mon_lane(vx_gdbserver *s, text *t, const char *arg)
         s->sel_lane = (int32_t)n;
         s->sel_exact = exact;
         tprintf(t, "registers now show lane %" PRIu64 "%s (then: maint flush register-cache)\n", n,
-                exact ? ", also masked off (until the next resume)"
+                exact ? ", also masked off (until the next resume or seek)"
                       : " where it is active, else the warp's first active lane");
     } else {
         /* GDB numbers its threads itself: only the target id is the server's */

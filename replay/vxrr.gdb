@@ -294,6 +294,7 @@ def _vx_select(gwarp, lane):
     tid = 1 + gwarp if per_warp else 1 + gwarp * nt + lane
     t = _vx_thread(tid)  # (the list fetched afresh; `info threads` read every frame too)
     if t is not None:
+        switched = t != gdb.selected_thread()  # (GDB then prints the frame itself)
         _vx_switch(t)
         if per_warp:
             _vx_monitor("lane %d" % lane)
@@ -308,7 +309,9 @@ def _vx_select(gwarp, lane):
                 # (no =thread-selected), so show it a stop, which refreshes its views
                 _vx_stop_step()
                 return
-        gdb.execute("frame")
+            switched = False  # (the frame GDB printed was the lane shown before)
+        if not switched:
+            gdb.execute("frame")
         return
     raise gdb.GdbError("warp %d lane %d is not a live thread now (see vx-warps)" % (gwarp, lane))
 
@@ -453,9 +456,21 @@ def _vx_move(cmd, arg):
     stop when the position changed); a stop is shown also where it did not (a seek to
     the current position: GDB's last stop may be another thread's, or older)."""
     global _vx_mon_moved
+    what = "an event index" if cmd == "seek" else "a checkpoint number from vx-checkpoint"
+    try:
+        n = int(arg.strip(), 0)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise gdb.GdbError("usage: vx-%s N (%s)" % (cmd, what))
+    # fail as other commands do (a script stops there; an IDE gets ^error), not print
+    # the server's complaint, then show a stop as if it had moved
+    if cmd == "restart" and not re.search(r"^checkpoint %d at event" % n,
+                                          _vx_monitor("info checkpoints"), re.M):
+        raise gdb.GdbError("no checkpoint %d (vx-checkpoint makes one)" % n)
     _vx_mon_moved = False
-    gdb.execute("monitor %s %s" % (cmd, arg.strip()))
-    if not _vx_mon_moved and re.fullmatch(r"\s*(0[xX][0-9a-fA-F]+|\d+)\s*", arg):
+    gdb.execute("monitor %s %d" % (cmd, n))
+    if not _vx_mon_moved:
         _vx_stop_step()
 
 

@@ -425,6 +425,37 @@ R["warps"] = ex("vx-warps")
         self.assertEqual(cur, [str(R["sel"])], R["warps"])
         self.assertNotEqual(R["sel"], R["stop"])
 
+    def test_lane_commands_print_the_frame_once_and_bad_moves_fail(self):
+        """vx-thread prints the frame it selects once (GDB prints it on the switch; it
+        was printed twice); vx-restart of a checkpoint that does not exist and vx-seek
+        of no index fail as other commands do (a script stops there, an IDE gets
+        ^error), with no stop shown and nothing moved (they printed the server's
+        complaint, then showed a stop as if they had moved)"""
+        out, R = self.gdb('''
+stop_at("leaf")
+w = warp_lane()[0]
+R["sel"] = (w + 1) % 4
+go("vx-thread %d 1" % R["sel"])
+R["when"] = ex("monitor when")
+R["errs"] = []
+for c in ("vx-restart 7", "vx-seek -5", "vx-seek abc"):
+    n = len(STOPS)
+    try:
+        ex(c)
+        R["errs"].append([c, "accepted"])
+    except gdb.error as e:
+        R["errs"].append([c, str(e)])
+    R["errs"][-1].append(len(STOPS) - n)
+R["after"] = ex("monitor when")
+''')
+        seg = dict(segments(out))["vx-thread %d 1" % R["sel"]]
+        self.assertEqual(len(re.findall(r"^#0 ", seg, re.M)), 1, seg)
+        self.assertEqual(R["errs"], [
+            ["vx-restart 7", "no checkpoint 7 (vx-checkpoint makes one)", 0],
+            ["vx-seek -5", "usage: vx-seek N (an event index)", 0],
+            ["vx-seek abc", "usage: vx-seek N (an event index)", 0]])
+        self.assertEqual(R["after"], R["when"])
+
     def test_reverse_step_into_callee(self):
         """reverse-step from the line after a call enters the callee at its last line"""
         L = self.lines
@@ -997,6 +1028,22 @@ R["after_print"] = ex("monitor lane")
         self.assertEqual(R["w0"], [0, 0])     # warp 0 shows its first active lane
         self.assertEqual(R["w2"], [2, 0])     # the lane warp 0 showed, not the stop's 2
         self.assertIn("every warp thread shows lane 0", R["lane"])  # vx-warp picked it
+
+    def test_seek_after_an_exact_lane_shows_no_parked_frame(self):
+        """monitor lane N exact (vx-print's view) lasts until the next resume or seek: a
+        vx-seek's stop shows a lane with a position (it showed lane 3 parked at pc 0,
+        "0x00000000 in ?? ()", before its stop)"""
+        out, R = self.gdb('''
+stop_at("leaf")
+ex("monitor lane 3 exact")
+go("vx-seek 0")
+R["lane"] = ex("monitor lane")
+R["pc"] = pc()
+''')
+        seg = dict(segments(out))["vx-seek 0"]
+        self.assertNotIn("0x00000000 in ??", seg)
+        self.assertNotIn("exactly", R["lane"])
+        self.assertNotEqual(R["pc"], 0)
 
 
 class PerWarpDivergenceTests(GdbCase):
