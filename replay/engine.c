@@ -124,6 +124,7 @@ struct vx_engine {
 
     /* how the recording ended */
     uint8_t end_status;
+    bool cut_off; /* no END record */
     uint32_t exit_code;
     vx_fault end_fault;
     bool fault_at_end; /* the issue at `end` is the recorded fault */
@@ -1846,6 +1847,11 @@ uint64_t vx_engine_end(const vx_engine *e)
     return e->end;
 }
 
+bool vx_engine_cut_off(const vx_engine *e)
+{
+    return e->cut_off;
+}
+
 bool vx_engine_faults_at_end(const vx_engine *e)
 {
     return e->fault_at_end;
@@ -2014,6 +2020,7 @@ static vx_err read_ending(vx_engine *e, const vx_trace_summary *sum)
 {
     e->end = sum->issues;
     e->end_status = sum->has_end ? sum->end_status : VX_END_ABORT;
+    e->cut_off = !sum->has_end;
     if (sum->issues == 0) return VX_OK;
     vx_err err = vx_trace_reader_seek(e->sr, sum->issues - 1);
     if (err) goto bad;

@@ -60,6 +60,9 @@ uint64_t vx_engine_end(const vx_engine *e);
 /* Is the issue at end the recorded fault (it never executes: the trace holds end + 1 issues)? */
 bool vx_engine_faults_at_end(const vx_engine *e);
 
+/* Was the trace cut off (no END record: the recorder was killed, the disk filled)? */
+bool vx_engine_cut_off(const vx_engine *e);
+
 /* How the recorded run ended (vx_end_status); *fault is set when it faulted. */
 uint8_t vx_engine_end_status(const vx_engine *e, uint32_t *exit_code, vx_fault *fault);
 

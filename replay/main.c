@@ -276,6 +276,11 @@ int main(int argc, char **argv)
     const bool faults = vx_engine_faults_at_end(eng);
     const uint64_t issues = vx_engine_end(eng) + faults;
     const char *last = faults ? ", the last of which faults" : "";
+    if (vx_engine_cut_off(eng))
+        fprintf(stderr,
+                "%s: note: '%s' was cut off (it has no end record): history ends at its "
+                "last complete chunk\n",
+                prog, trace);
     if (use_stdio) {
         fprintf(stderr, "%s: serving '%s' (%" PRIu64 " issues%s) on stdin/stdout\n", prog, trace,
                 issues, last);

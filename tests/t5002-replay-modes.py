@@ -1034,7 +1034,7 @@ class DamagedTraces(unittest.TestCase):
             total = int(re.search(r"events=(\d+)", c.monitor("config")[1]).group(1))
             c.close()
         finally:
-            full.stop()
+            full_log = full.stop()
         # big enough to keep the prologue and keyframe 0, small enough to lose the end
         cut = self.write("cut.vxt", self.data[:len(self.data) * 2 // 3])
         srv = rsplib.Server(cut)
@@ -1050,7 +1050,11 @@ class DamagedTraces(unittest.TestCase):
             self.assertEqual(f.get("replaylog"), "begin")
             c.close()
         finally:
-            srv.stop()
+            log = srv.stop()
+        # said when it starts serving, as vxdump and vxrec --verify say it
+        self.assertIn("note: '%s' was cut off (it has no end record): history ends at its "
+                      "last complete chunk" % cut, log)
+        self.assertNotIn("cut off", full_log)
 
     def digests(self, c):
         m = re.search(r"trace summary: (\d+) of (\d+) chunk digests", c.monitor("stats")[1])

@@ -7,8 +7,8 @@
  *   - Listens on opts->bind (default 127.0.0.1; any numeric IPv4/IPv6 address or a
  *     name getaddrinfo resolves), SO_REUSEADDR, port opts->port (0 = any free port;
  *     the actual port is passed to opts->on_listen).
- *   - One client at a time.  Others wait in the listen queue and are served, in
- *     order, when the current client disconnects (their commands are answered then).
+ *   - One client at a time: a client that connects while another is served is closed
+ *     at once (it can connect again once the first has left).
  *   - The platform is held (the simulator does not run) until a client sends "s";
  *     DM accesses before that work on the reset machine.  "s" again is a no-op.
  *   - Once started, the simulator runs on its own in slices of VX_DMS_SLICE issues
