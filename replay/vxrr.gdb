@@ -136,6 +136,21 @@ def _vx_lock_for(cmd):
                 return  # GDB refuses it itself: nothing to unlock afterwards
         except gdb.error:
             return
+    global _vx_stepped
+    try:
+        stale = _vx_stepped is not None and _vx_stepped.is_valid() and \
+            _vx_stepped != gdb.selected_thread()
+    except gdb.error:
+        stale = False
+    _vx_stepped = None
+    if stale:
+        # The thread a jump in time stepped (_vx_stop_step) may keep that stepi's state
+        # in GDB (a resume of one thread clears that one's only, and Python is not told
+        # which were resumed): locked to another thread, a stop the server reports in
+        # it (this thread's lane masked off there) would end this command as the end of
+        # that stepi, or show an inlined callee at a breakpoint.  Unlocked, GDB resumes
+        # and clears every thread; its own breakpoint here is this thread's.
+        return
     gdb.execute("set scheduler-locking on", to_string=True)
     _vx_locked = True
     # If the command fails before running, no stop comes: the next prompt unlocks
@@ -202,6 +217,7 @@ def _vx_refresh(stop=False):
         _vx_stop_step()
 
 
+_vx_stepped = None  # the thread _vx_stop_step last stepped (until the next _vx_lock_for)
 _vx_mon_where = None  # the server's position before a monitor command
 _vx_after_stop = None  # what _vx_stop_step restores at its stop, when that comes later
 _vx_mon_own = False   # a monitor command of vxrr.gdb's own (never a jump in time) runs
@@ -324,8 +340,13 @@ def _vx_current():
         raise gdb.GdbError("no thread selected")
     tid = th.ptid[1] or th.ptid[2]
     if cfg.get("gdb_thread") == "warp":
-        # the lane this warp thread shows: its mhartid is (global warp) * threads + lane
-        # (read afresh: a `monitor lane N` since changed it behind GDB's cache)
+        # the lane picked (monitor lane N: it shows while active, and another lane of
+        # the warp while it is masked off; vx-warp keeps the one picked)
+        m = re.match(r"every warp thread shows lane (\d+)", _vx_monitor("lane"))
+        if m:
+            return tid - 1, int(m.group(1))
+        # else the lane this warp thread shows: its mhartid is (global warp) * threads
+        # + lane (read afresh: a `monitor lane N` since changed it behind GDB's cache)
         try:
             gdb.execute("maintenance flush register-cache", to_string=True)
             return tid - 1, int(gdb.parse_and_eval("$mhartid")) % nt
@@ -390,7 +411,7 @@ def _vx_stop_step(armed=False):
         if fi:
             gdb.execute("set print frame-info " + fi, to_string=True)
 
-    global _vx_after_stop
+    global _vx_after_stop, _vx_stepped
     try:
         for loc in off:
             loc.enabled = False
@@ -398,6 +419,7 @@ def _vx_stop_step(armed=False):
             _vx_monitor("stop-step")
         try:
             gdb.execute("stepi")
+            _vx_stepped = th
         except gdb.error as e:
             _vx_monitor("stop-step off")
             print("vxrr: GDB was not shown the stop here (%s)" % e)
@@ -901,6 +923,7 @@ gdb.events.breakpoint_deleted.connect(lambda b: _vx_thread_breaks(b, read_thread
 gdb.events.stop.connect(lambda ev: _vx_thread_breaks(ev, read_threads=False))
 gdb.events.stop.connect(_vx_on_stop)
 gdb.events.cont.connect(_vx_check_conditions)
+
 gdb.events.before_prompt.connect(_vx_check_conditions)
 gdb.events.before_prompt.connect(_vx_unlock)
 

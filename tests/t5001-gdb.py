@@ -456,6 +456,21 @@ R["after"] = ex("monitor when")
             ["vx-seek abc", "usage: vx-seek N (an event index)", 0]])
         self.assertEqual(R["after"], R["when"])
 
+    def test_until_from_another_lane_after_a_seek(self):
+        """vx-seek shows GDB a stop by a stepi of the selected thread (warp 0 lane 0),
+        and GDB keeps that stepi's state in it while it resumes other threads only:
+        `until LINE` from lane 3 of that warp (vxrr.gdb locks the scheduler for it),
+        which never runs main, stopped where lane 0 reached LINE, as the end of that
+        stepi.  It runs to the end of history, as without the seek."""
+        L = self.lines
+        out, R = self.gdb('''
+ex("vx-seek 5")
+ex("vx-thread 0 3")
+go("until rrtest.c:%d")
+R["when"] = ex("monitor when")
+''' % L["MAIN_SPAWN"])
+        self.assertIn("end of history", R["when"])
+
     def test_reverse_step_into_callee(self):
         """reverse-step from the line after a call enters the callee at its last line"""
         L = self.lines
@@ -1028,6 +1043,38 @@ R["after_print"] = ex("monitor lane")
         self.assertEqual(R["w0"], [0, 0])     # warp 0 shows its first active lane
         self.assertEqual(R["w2"], [2, 0])     # the lane warp 0 showed, not the stop's 2
         self.assertIn("every warp thread shows lane 0", R["lane"])  # vx-warp picked it
+
+    def test_vx_warp_keeps_the_lane_picked_while_masked_off(self):
+        """vx-lane L where lane L is masked off shows the warp's first active lane (the
+        registers go with the warp's PC), but L stays the lane picked: vx-warp W to a
+        warp where L is active shows L (it took the lane shown, and picked that)"""
+        out, R = self.gdb('''
+def masks():
+    return {int(m.group(1)): int(m.group(2), 16) for m in
+            re.finditer(r"^(\\d+)\\s+\\d+\\s+\\d+\\s+0x[0-9a-f]+\\s+0x([0-9a-f]+)",
+                        ex("monitor warps"), re.M)}
+# a position where lane 2 is masked off in warp 0 and active in warp 1
+end = int(re.search(r"events=(\\d+)", ex("monitor config")).group(1))
+R["found"] = False
+for p in range(0, end, 25):
+    ex("vx-seek %d" % p)
+    m = masks()
+    if not m.get(0, 4) & 4 and m.get(1, 0) & 4:
+        R["found"] = True
+        break
+R["w"] = 1
+ex("vx-thread 0 0")
+R["note"] = ex("monitor lane 2")
+ex("maintenance flush register-cache")
+R["shown0"] = val("$mhartid") % NT
+ex("vx-warp %d" % R["w"])
+R["shown"] = [tid() - 1, val("$mhartid") % NT]
+R["lane"] = ex("monitor lane")
+''')
+        self.assertTrue(R["found"], "no position with lane 2 masked off in warp 0 only")
+        self.assertNotEqual(R["shown0"], 2)
+        self.assertEqual(R["shown"], [R["w"], 2])
+        self.assertIn("every warp thread shows lane 2", R["lane"])
 
     def test_seek_after_an_exact_lane_shows_no_parked_frame(self):
         """monitor lane N exact (vx-print's view) lasts until the next resume or seek: a
