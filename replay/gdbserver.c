@@ -1412,6 +1412,30 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
             return;
         }
         m.step_gwarp = gw;
+        /* GDB steps the thread a watchpoint stop named over the access (forward: the
+         * next issue); when that was another warp's and this warp has finished, its
+         * step would never end (history would, and GDB, its step over unfinished,
+         * then hung at the next command): carry out the access, and the step is done */
+        vx_warp_info swi;
+        if (!backward && s->have_last_stop && s->last_stop.why == VX_WHY_WATCH &&
+            s->last_stop.gwarp == gw && warp_info(s, gw, &swi) && !swi.active &&
+            vx_engine_now(s->e) < vx_engine_end(s->e)) {
+            s->over_valid = false;
+            vx_engine_stop st;
+            memset(&st, 0, sizeof st);
+            st.why = VX_WHY_STEP;
+            st.gwarp = gw;
+            const vx_err err = vx_engine_seek_over(s->e, vx_engine_now(s->e) + 1, 0, 0, gw);
+            if (err != VX_OK) {
+                report_error(s, err); /* (the trace unreadable there: history ends) */
+                st.why = VX_WHY_END;
+            }
+            s->focus_gw = gw;
+            s->focus_lane = lane;
+            remember_stop(s, &st);
+            send_stop(s, &st);
+            return;
+        }
         /* one thread per lane: a step is the lane's next (or last) instruction, so a
          * lane that is masked off moves only when it executes, in both directions */
         if (!s->opts.thread_per_warp) {

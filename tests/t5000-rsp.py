@@ -601,6 +601,31 @@ class RspTests(unittest.TestCase):
         self.assertEqual(self.c.cmds("Hg%x" % ta), "OK")
         self.assertEqual(self.c.cmds("p20"), pc_a)
 
+    def test_step_over_a_watch_stop_named_for_a_finished_warp(self):
+        """A watchpoint stop during a continue locked to one thread names that thread,
+        whoever made the access (here warp 0 printing, while the resumed warp 1 has
+        finished); GDB then steps that thread over the access.  The step carries the
+        access out and ends; it used to run on to the end of history, waiting for an
+        issue of warp 1, and GDB, its step over unfinished, hung at the next command."""
+        self.c.handshake()
+        when = lambda: int(re.search(r"event (\d+)", self.c.monitor("when")[1]).group(1))
+        self.assertEqual(self.c.cmds("Z2,40,40"), "OK")        # the console window
+        self.c.monitor("seek 999999999")                        # the end
+        sig, f = parse_stop(self.c.cmd("bc"))                   # back over the last byte printed
+        self.assertIn("watch", f)
+        t = when() - 1                                          # that byte's issue
+        self.c.monitor("seek %d" % t)
+        self.c.cmds("Hg5")
+        self.assertIn("finished", bytes.fromhex(self.c.cmds("qThreadExtraInfo,5")).decode())
+        sig, f = parse_stop(self.c.cmd("vCont;c:5"))
+        self.assertEqual((f.get("thread"), "watch" in f), ("5", True))
+        self.assertEqual(when(), t)                             # before the access
+        self.assertEqual(self.c.cmds("z2,40,40"), "OK")        # as GDB steps over it
+        sig, f = parse_stop(self.c.cmd("vCont;s:5"))
+        self.assertNotIn("replaylog", f)
+        self.assertEqual((sig, f.get("thread")), (5, "5"))
+        self.assertEqual(when(), t + 1)                         # the access carried out
+
     def test_breakpoint_and_end(self):
         """Z0 + continue stops with swbreak before the breakpoint; continue to the end gives replaylog:end"""
         self.c.handshake()
