@@ -39,6 +39,7 @@
 #define SIG_INT  2u
 #define SIG_TRAP 5u
 #define SIG_ABRT 6u
+#define NO_POS   UINT64_MAX /* no position */
 
 /*
  * A breakpoint GDB inserted (Z0/Z1), with the conditions it asked the target to
@@ -112,10 +113,12 @@ struct vx_gdbserver {
     bool sel_exact;   /* and shown even masked off, at its own PC (monitor lane N exact) */
     vx_engine_stop last_stop;
     bool have_last_stop;
-    bool last_stop_on_break; /* a step stop on an inserted breakpoint's address */
-    bool break_removed;      /* GDB removed a breakpoint since the last stop (a step over?) */
-    uint32_t removed_at;     /* the address of the last one removed */
-    bool stop_sig0;          /* the next stop reply is T00: see run_motion */
+    bool last_stop_on_break;  /* a step stop on an inserted breakpoint's address */
+    bool break_removed;       /* GDB removed a breakpoint since the last stop (a step over?) */
+    bool last_backward;       /* the motion of the last stop went backward */
+    uint64_t watch_over_from; /* GDB steps over a watchpoint's access from here, or NO_POS */
+    uint32_t removed_at;      /* the address of the last one removed */
+    bool stop_sig0;           /* the next stop reply is T00: see run_motion */
     /* GDB's step over a breakpoint (z0 at the warp's pc, s or bs, Z0, c or bc) runs,
      * on one timeline, the issues other warps make before the warp's next one (or
      * undoes those since its previous one), their breakpoint hits too: the continue
@@ -1170,8 +1173,15 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
     const bool may_step_over =
         step_over || s->break_removed ||
         (mover != VX_ENGINE_ANY_WARP && warp_info(s, mover, &mwi) && break_at(s, mwi.pc));
+    /* GDB took out a breakpoint at the stepping warp's pc: it steps over it (also one
+     * it did not stop at, as after a fault) */
+    const bool took_out_at_pc =
+        m->step && s->break_removed && warp_info(s, m->step_gwarp, &mwi) && s->removed_at == mwi.pc;
+    const uint64_t watch_over = m->step ? s->watch_over_from : NO_POS;
+    s->watch_over_from = NO_POS;
     vx_engine_set_poll(s->e, engine_poll, s);
     vx_err err = vx_engine_resume(s->e, m, &st);
+    s->last_backward = m->backward;
     /* The engine stopped at a breakpoint only where a lane meets its conditions
      * (cond_filter): report that lane, the resumed one when it qualifies. */
     int cond_lane = LANE_ANY, tb_lane = LANE_ANY;
@@ -1214,7 +1224,30 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
                     " has no instruction before event %" PRIu64 "\n",
                     m->step_gwarp, vx_engine_now(s->e));
         }
-    } /* (forward, the warp's issue at the breakpoint is always there to step) */
+    } else if (watch_over != NO_POS && st.why == (m->backward ? VX_WHY_BEGIN : VX_WHY_END)) {
+        /* GDB steps the thread a watchpoint stop named over the access (forward the next
+         * issue, backward the last one).  That thread may not have made it (another
+         * lane's, another warp's) and may never move again (a lane masked off, a warp
+         * that has finished): its step ran into the end of history, and GDB, its step
+         * over unfinished, then hung at its next command without a packet.  Carry out
+         * (or undo) the access only: the step is done, the thread where it was. */
+        const uint64_t to = m->backward ? (watch_over ? watch_over - 1 : 0) : watch_over + 1;
+        const vx_err e2 = vx_engine_seek_over(s->e, to, 0, 0, m->step_gwarp);
+        if (e2 == VX_OK) {
+            st.why = VX_WHY_STEP;
+        } else {
+            report_error(s, e2);
+        }
+    } else if (m->step && !m->backward && st.why == VX_WHY_END && took_out_at_pc) {
+        /* Forward the warp's issue at the breakpoint is there to step, but for the one
+         * that faulted, which never executes (a breakpoint at the faulting pc):
+         * "no history" there left GDB's step over unfinished too, and GDB hung at its
+         * next command.  A plain stop ends it. */
+        st.why = VX_WHY_INTERRUPT;
+        s->stop_sig0 = true;
+        console(s, "vxreplay: no more history: warp %" PRIu32 " faults at event %" PRIu64 "\n",
+                m->step_gwarp, vx_engine_now(s->e));
+    }
     switch (st.why) {
     case VX_WHY_STEP:
     case VX_WHY_BEGIN:
@@ -1412,30 +1445,11 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
             return;
         }
         m.step_gwarp = gw;
-        /* GDB steps the thread a watchpoint stop named over the access (forward: the
-         * next issue); when that was another warp's and this warp has finished, its
-         * step would never end (history would, and GDB, its step over unfinished,
-         * then hung at the next command): carry out the access, and the step is done */
-        vx_warp_info swi;
-        if (!backward && s->have_last_stop && s->last_stop.why == VX_WHY_WATCH &&
-            s->last_stop.gwarp == gw && warp_info(s, gw, &swi) && !swi.active &&
-            vx_engine_now(s->e) < vx_engine_end(s->e)) {
-            s->over_valid = false;
-            vx_engine_stop st;
-            memset(&st, 0, sizeof st);
-            st.why = VX_WHY_STEP;
-            st.gwarp = gw;
-            const vx_err err = vx_engine_seek_over(s->e, vx_engine_now(s->e) + 1, 0, 0, gw);
-            if (err != VX_OK) {
-                report_error(s, err); /* (the trace unreadable there: history ends) */
-                st.why = VX_WHY_END;
-            }
-            s->focus_gw = gw;
-            s->focus_lane = lane;
-            remember_stop(s, &st);
-            send_stop(s, &st);
-            return;
-        }
+        /* GDB stepping the thread a watchpoint stop named over the access (see
+         * run_motion) */
+        if (s->have_last_stop && s->last_stop.why == VX_WHY_WATCH && s->last_stop.gwarp == gw &&
+            backward == s->last_backward)
+            s->watch_over_from = vx_engine_now(s->e);
         /* one thread per lane: a step is the lane's next (or last) instruction, so a
          * lane that is masked off moves only when it executes, in both directions */
         if (!s->opts.thread_per_warp) {
@@ -2660,6 +2674,7 @@ vx_err vx_gdbserver_new(vx_engine *e, const vx_gdbserver_opts *opts, vx_gdbserve
     s->threads = s->cfg->threads ? s->cfg->threads : 1;
     s->warps_per_core = s->cfg->warps ? s->cfg->warps : 1;
     s->sel_lane = -1;
+    s->watch_over_from = NO_POS;
     s->sel_exact = false;
     vx_err err = vx_regmap_build(vx_engine_sim(e), &s->map);
     if (err) {
@@ -2702,6 +2717,7 @@ void vx_gdbserver_begin(vx_gdbserver *s, const vx_gdb_io *io)
     s->swbreak_ok = s->hwbreak_ok = false;
     s->g_tid = s->c_tid = 0;
     s->sel_lane = -1;
+    s->watch_over_from = NO_POS;
     s->sel_exact = false;
     s->have_last_stop = false;
     s->over_valid = false;

@@ -1134,6 +1134,34 @@ R["after"] = ex("monitor lane")
         self.assertIn("every warp thread shows lane 0 where it is active", R["after"])
 
 
+class DeadlockTests(GdbCase):
+    """rrdeadlock: main waits at a barrier for a warp that never comes; the recording
+    ends with the deadlock fault (SIGABRT) at the barrier's next instruction."""
+    kernel = "rrdeadlock"
+
+    def test_commands_after_a_step_over_at_the_fault_go_on(self):
+        """until the line after the barrier (the fault stops it), a tbreak at the
+        faulting pc, stepi (GDB steps over that tbreak, passing SIGABRT on), then
+        vx-seek and reverse-stepi: GDB used to hang at the seek, its step over
+        unfinished by the end of history"""
+        L = self.lines
+        line = L["DEADLOCK_BAR"] + 1
+        out, R = self.gdb('''
+go("until rrdeadlock.c:%d")
+R["sig"] = STOPS[-1].get("sig")
+ex("tbreak *$pc")
+go("stepi")
+go("vx-seek 26")
+R["seek"] = ex("monitor when")
+go("reverse-stepi")
+R["back"] = ex("monitor when")
+''' % line, timeout=90)
+        self.assertEqual(R["sig"], "SIGABRT")
+        self.assertRegex(R["seek"], r"^event 26 of")
+        self.assertRegex(R["back"], r"^event 2[0-5] of")
+        self.assertIn("no more history: warp 0 faults at event", out)
+
+
 class LocalMemoryTests(GdbCase):
     """Watchpoints on local memory, which each core has at the same addresses: core c
     writes (c + 1) * 1000 + r to one word in rounds r = 1..3, the cores alternating
@@ -1708,5 +1736,6 @@ class DivergenceTests(unittest.TestCase):
 
 if __name__ == "__main__":
     prerequisites()
-    vxtest.main(ReverseTests, PerWarpTests, PerWarpDivergenceTests, LocalMemoryTests, FaultTests,
+    vxtest.main(ReverseTests, PerWarpTests, PerWarpDivergenceTests, DeadlockTests, LocalMemoryTests,
+                FaultTests,
                 BacktraceTests, MaskedLaneTests, MiTests, OptimizedTests, DivergenceTests)

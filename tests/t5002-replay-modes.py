@@ -1005,6 +1005,40 @@ class Deadlock(unittest.TestCase):
         finally:
             srv.stop()
 
+    def test_step_over_a_breakpoint_at_the_faulting_pc(self):
+        """GDB steps the thread over a breakpoint at its pc, also one set after the stop
+        (a tbreak on the line of the fault), passing the fault's signal on: the issue
+        there faults and never executes, and "no more history" left GDB's step over
+        unfinished (GDB then hung at its next command without sending a packet).  A
+        plain stop (signal 0) with a note ends it; history goes on backward."""
+        elf = build("rrdeadlock")
+        trace = os.path.join(vxtest.tmpdir(), "rrdeadlock-over.vxt")
+        vxtest.run([vxtest.prog("vxrec"), "-q", "-f", elf, "-o", trace])
+        srv = rsplib.Server(trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            c.console = []
+            sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+            self.assertEqual(sig, 6)
+            pc = f["20"]
+            addr = int.from_bytes(bytes.fromhex(pc), "little")
+            self.assertEqual(c.cmds("Z0,%x,4" % addr), "OK")     # the tbreak
+            self.assertEqual(c.cmds("z0,%x,4" % addr), "OK")     # out for the step over
+            c.console = []
+            sig, f = rsplib.parse_stop(c.cmd("vCont;S06:1"))
+            self.assertEqual((sig, f.get("replaylog")), (0, None))
+            self.assertIn("no more history: warp 0 faults at event", "".join(c.console))
+            self.assertEqual(c.cmds("Z0,%x,4" % addr), "OK")
+            c.cmds("Hc1")
+            sig, f = rsplib.parse_stop(c.cmd("bs"))
+            self.assertEqual((sig, f.get("replaylog")), (5, None))
+            c.send("D")
+            c.reply()
+            c.close()
+        finally:
+            srv.stop()
+
 
 class DamagedTraces(unittest.TestCase):
     @classmethod
