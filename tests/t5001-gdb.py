@@ -1044,38 +1044,6 @@ R["after_print"] = ex("monitor lane")
         self.assertEqual(R["w2"], [2, 0])     # the lane warp 0 showed, not the stop's 2
         self.assertIn("every warp thread shows lane 0", R["lane"])  # vx-warp picked it
 
-    def test_vx_warp_keeps_the_lane_picked_while_masked_off(self):
-        """vx-lane L where lane L is masked off shows the warp's first active lane (the
-        registers go with the warp's PC), but L stays the lane picked: vx-warp W to a
-        warp where L is active shows L (it took the lane shown, and picked that)"""
-        out, R = self.gdb('''
-def masks():
-    return {int(m.group(1)): int(m.group(2), 16) for m in
-            re.finditer(r"^(\\d+)\\s+\\d+\\s+\\d+\\s+0x[0-9a-f]+\\s+0x([0-9a-f]+)",
-                        ex("monitor warps"), re.M)}
-# a position where lane 2 is masked off in warp 0 and active in warp 1
-end = int(re.search(r"events=(\\d+)", ex("monitor config")).group(1))
-R["found"] = False
-for p in range(0, end, 25):
-    ex("vx-seek %d" % p)
-    m = masks()
-    if not m.get(0, 4) & 4 and m.get(1, 0) & 4:
-        R["found"] = True
-        break
-R["w"] = 1
-ex("vx-thread 0 0")
-R["note"] = ex("monitor lane 2")
-ex("maintenance flush register-cache")
-R["shown0"] = val("$mhartid") % NT
-ex("vx-warp %d" % R["w"])
-R["shown"] = [tid() - 1, val("$mhartid") % NT]
-R["lane"] = ex("monitor lane")
-''')
-        self.assertTrue(R["found"], "no position with lane 2 masked off in warp 0 only")
-        self.assertNotEqual(R["shown0"], 2)
-        self.assertEqual(R["shown"], [R["w"], 2])
-        self.assertIn("every warp thread shows lane 2", R["lane"])
-
     def test_seek_after_an_exact_lane_shows_no_parked_frame(self):
         """monitor lane N exact (vx-print's view) lasts until the next resume or seek: a
         vx-seek's stop shows a lane with a position (it showed lane 3 parked at pc 0,
@@ -1132,6 +1100,44 @@ R["after"] = ex("monitor lane")
         self.assertRegex(R["print"], r"lane %d: %d" % (R["lane"], R["x"]))
         self.assertEqual(R["fin"], ["body", L["THEN"], 2 * R["x"]])
         self.assertIn("every warp thread shows lane 0 where it is active", R["after"])
+
+
+    def test_vx_warp_keeps_the_lane_picked_while_masked_off(self):
+        """--thread-per-warp: vx-lane L where lane L is masked off shows the warp's first active lane (the
+        registers go with the warp's PC), but L stays the lane picked: vx-warp W to a
+        warp where L is active shows L (it took the lane shown, and picked that)"""
+        out, R = self.gdb('''
+def masks():
+    return {int(m.group(1)): int(m.group(2), 16) for m in
+            re.finditer(r"^(\\d+)\\s+\\d+\\s+\\d+\\s+0x[0-9a-f]+\\s+0x([0-9a-f]+)",
+                        ex("monitor warps"), re.M)}
+# a position where a lane L is masked off in an active warp A and active in warp B:
+# a warp in twice() has its odd lanes only
+ex("break twice")
+R["found"] = False
+for p in range(8):
+    if not go("continue").get("bps"):
+        break
+    m = masks()
+    pick = [(a, b, l) for a in m for b in m for l in range(NT)
+            if a != b and m[a] and not m[a] >> l & 1 and m[b] >> l & 1]
+    if pick:
+        R["found"] = True
+        break
+a, b, l = pick[0]
+R["w"], R["l"] = b, l
+ex("vx-thread %d 0" % a if m[a] & 1 else "vx-thread %d %d" % (a, (m[a] & -m[a]).bit_length() - 1))
+R["note"] = ex("monitor lane %d" % l)
+ex("maintenance flush register-cache")
+R["shown0"] = val("$mhartid") % NT
+ex("vx-warp %d" % R["w"])
+R["shown"] = [tid() - 1, val("$mhartid") % NT]
+R["lane"] = ex("monitor lane")
+''')
+        self.assertTrue(R["found"], "no position with a lane masked off in one warp only")
+        self.assertNotEqual(R["shown0"], R["l"])
+        self.assertEqual(R["shown"], [R["w"], R["l"]])
+        self.assertIn("every warp thread shows lane %d" % R["l"], R["lane"])
 
 
 class DeadlockTests(GdbCase):
