@@ -974,18 +974,16 @@ class SmallBudget(unittest.TestCase):
 
 
 class Deadlock(unittest.TestCase):
-    def test_deadlock_verify_and_replay(self):
-        """a kernel that ends in a deadlock (found after its last issue): vxrec --verify
-        accepts the trace; continuing to the end reports the fault (SIGABRT, the reason on
-        the console), then the end of history; reverse-continue goes back from there"""
-        elf = build("rrdeadlock")
-        trace = os.path.join(vxtest.tmpdir(), "rrdeadlock.vxt")
-        r = vxtest.run([vxtest.prog("vxrec"), "-q", "-f", elf, "-o", trace])
-        self.assertEqual(r.returncode, 3, r.stderr)
-        self.assertIn("deadlock", r.stderr)
-        v = vxtest.run([vxtest.prog("vxrec"), "--verify", trace])
-        self.assertEqual(v.returncode, 0, v.stdout + v.stderr)
-        srv = rsplib.Server(trace)
+    @classmethod
+    def setUpClass(cls):
+        cls.elf = build("rrdeadlock")
+        cls.trace = os.path.join(vxtest.tmpdir(), "rrdeadlock.vxt")
+        cls.rec = vxtest.run([vxtest.prog("vxrec"), "-q", "-f", cls.elf, "-o", cls.trace])
+
+    def session(self, body):
+        """body(c) with a client of a server of the trace, stopped at the fault (SIGABRT,
+        the reason on the console) by its first continue; detached after."""
+        srv = rsplib.Server(self.trace)
         try:
             c = srv.client()
             c.handshake()
@@ -993,17 +991,30 @@ class Deadlock(unittest.TestCase):
             sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
             self.assertEqual((sig, f.get("replaylog")), (6, None))
             self.assertRegex("".join(c.console), r"faults at pc 0x[0-9a-f]+: deadlock")
+            body(c, f)
+            c.send("D")
+            c.reply()
+            c.close()
+        finally:
+            srv.stop()
+
+    def test_deadlock_verify_and_replay(self):
+        """a kernel that ends in a deadlock (found after its last issue): vxrec --verify
+        accepts the trace; continuing to the end reports the fault (SIGABRT, the reason on
+        the console), then the end of history; reverse-continue goes back from there"""
+        self.assertEqual(self.rec.returncode, 3, self.rec.stderr)
+        self.assertIn("deadlock", self.rec.stderr)
+        v = vxtest.run([vxtest.prog("vxrec"), "--verify", self.trace])
+        self.assertEqual(v.returncode, 0, v.stdout + v.stderr)
+
+        def body(c, f):
             events = int(re.search(r"events=(\d+)", c.monitor("config")[1]).group(1))
             self.assertRegex(c.monitor("when")[1], r"^event %d of %d" % (events, events))
             sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
             self.assertEqual((sig, f.get("replaylog")), (5, "end"))
             sig, f = rsplib.parse_stop(c.cmd("bc"))
             self.assertEqual((sig, f.get("replaylog")), (5, "begin"))
-            c.send("D")
-            c.reply()
-            c.close()
-        finally:
-            srv.stop()
+        self.session(body)
 
     def test_step_over_a_breakpoint_at_the_faulting_pc(self):
         """GDB steps the thread over a breakpoint at its pc, also one set after the stop
@@ -1011,18 +1022,8 @@ class Deadlock(unittest.TestCase):
         there faults and never executes, and "no more history" left GDB's step over
         unfinished (GDB then hung at its next command without sending a packet).  A
         plain stop (signal 0) with a note ends it; history goes on backward."""
-        elf = build("rrdeadlock")
-        trace = os.path.join(vxtest.tmpdir(), "rrdeadlock-over.vxt")
-        vxtest.run([vxtest.prog("vxrec"), "-q", "-f", elf, "-o", trace])
-        srv = rsplib.Server(trace)
-        try:
-            c = srv.client()
-            c.handshake()
-            c.console = []
-            sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
-            self.assertEqual(sig, 6)
-            pc = f["20"]
-            addr = int.from_bytes(bytes.fromhex(pc), "little")
+        def body(c, f):
+            addr = int.from_bytes(bytes.fromhex(f["20"]), "little")
             self.assertEqual(c.cmds("Z0,%x,4" % addr), "OK")     # the tbreak
             self.assertEqual(c.cmds("z0,%x,4" % addr), "OK")     # out for the step over
             c.console = []
@@ -1033,11 +1034,7 @@ class Deadlock(unittest.TestCase):
             c.cmds("Hc1")
             sig, f = rsplib.parse_stop(c.cmd("bs"))
             self.assertEqual((sig, f.get("replaylog")), (5, None))
-            c.send("D")
-            c.reply()
-            c.close()
-        finally:
-            srv.stop()
+        self.session(body)
 
 
 class DamagedTraces(unittest.TestCase):
