@@ -52,6 +52,11 @@ seqs = [
     ["qRcmd," + "thread-breaks 2:80000010 6:80000014".encode().hex(), "Z0,80000010,4", "c",
      "qRcmd," + "thread-breaks".encode().hex(), "bc"],
     ["QTFrame:0", "qAttached", "vMustReplyEmpty", "X80000000,0:", "k"],
+    # a seek shown as a stop (monitor stop-step), a step over a watchpoint's access
+    ["qRcmd," + "seek 40".encode().hex(), "qRcmd," + "stop-step 1".encode().hex(), "vCont;s:1",
+     "qRcmd," + "stop-step".encode().hex(), "c", "Z2,100,4", "vCont;c:5", "z2,100,4",
+     "vCont;s:5", "bc", "bs", "qRcmd," + "lane 2 exact".encode().hex(),
+     "qRcmd," + "lane auto 3".encode().hex(), "qRcmd," + "warps".encode().hex()],
     # conditions (agent expressions): const 1; reg 10 == 0; *(u32 *)(reg 2) < 5, ext 32
     ["Z0,80000010,4;X3,220127", "c", "Z0,80000010,4;X7,26000a22001327", "bc",
      "Z0,80000014,4;X9,260002192022051427;X3,220027", "c", "bc", "z0,80000014,4", "c"],
