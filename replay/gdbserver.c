@@ -113,12 +113,11 @@ struct vx_gdbserver {
     bool sel_exact;   /* and shown even masked off, at its own PC (monitor lane N exact) */
     vx_engine_stop last_stop;
     bool have_last_stop;
-    bool last_stop_on_break;  /* a step stop on an inserted breakpoint's address */
-    bool break_removed;       /* GDB removed a breakpoint since the last stop (a step over?) */
-    bool last_backward;       /* the motion of the last stop went backward */
-    uint64_t watch_over_from; /* GDB steps over a watchpoint's access from here, or NO_POS */
-    uint32_t removed_at;      /* the address of the last one removed */
-    bool stop_sig0;           /* the next stop reply is T00: see run_motion */
+    bool last_stop_on_break; /* a step stop on an inserted breakpoint's address */
+    bool break_removed;      /* GDB removed a breakpoint since the last stop (a step over?) */
+    bool last_backward;      /* the motion of the last stop went backward */
+    uint32_t removed_at;     /* the address of the last one removed */
+    bool stop_sig0;          /* the next stop reply is T00: see run_motion */
     /* GDB's step over a breakpoint (z0 at the warp's pc, s or bs, Z0, c or bc) runs,
      * on one timeline, the issues other warps make before the warp's next one (or
      * undoes those since its previous one), their breakpoint hits too: the continue
@@ -532,6 +531,7 @@ static void send_stop(vx_gdbserver *s, const vx_engine_stop *st)
 }
 
 static bool break_at(const vx_gdbserver *s, uint32_t addr);
+static bool taken_out_at_pc(const vx_gdbserver *s, uint32_t gw);
 
 static void remember_stop(vx_gdbserver *s, const vx_engine_stop *st)
 {
@@ -1175,10 +1175,14 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
         (mover != VX_ENGINE_ANY_WARP && warp_info(s, mover, &mwi) && break_at(s, mwi.pc));
     /* GDB took out a breakpoint at the stepping warp's pc: it steps over it (also one
      * it did not stop at, as after a fault) */
-    const bool took_out_at_pc =
-        m->step && s->break_removed && warp_info(s, m->step_gwarp, &mwi) && s->removed_at == mwi.pc;
-    const uint64_t watch_over = m->step ? s->watch_over_from : NO_POS;
-    s->watch_over_from = NO_POS;
+    const bool took_out_at_pc = m->step && taken_out_at_pc(s, m->step_gwarp);
+    /* GDB stepping the thread a watchpoint stop named over the access, in the stop's
+     * direction, from here (see below) */
+    const uint64_t watch_over = m->step && s->have_last_stop && s->last_stop.why == VX_WHY_WATCH &&
+                                        s->last_stop.gwarp == m->step_gwarp &&
+                                        m->backward == s->last_backward
+                                    ? vx_engine_now(s->e)
+                                    : NO_POS;
     vx_engine_set_poll(s->e, engine_poll, s);
     vx_err err = vx_engine_resume(s->e, m, &st);
     s->last_backward = m->backward;
@@ -1364,6 +1368,13 @@ static bool motion_thread(vx_gdbserver *s, int64_t tid, uint32_t *gw, uint32_t *
     return true;
 }
 
+/* Did GDB take out, since the last stop, a breakpoint at warp gw's pc (to step over it)? */
+static bool taken_out_at_pc(const vx_gdbserver *s, uint32_t gw)
+{
+    vx_warp_info wi;
+    return s->break_removed && warp_info(s, gw, &wi) && s->removed_at == wi.pc;
+}
+
 /* Is a breakpoint (Z0/Z1) inserted at addr? */
 static bool break_at(const vx_gdbserver *s, uint32_t addr)
 {
@@ -1409,8 +1420,7 @@ static void stop_here(vx_gdbserver *s, int64_t step_tid)
     st.gwarp = gw;
     /* a breakpoint at the pc that GDB took out for this step (vxrr.gdb disables those,
      * and GDB steps over one it believes it stopped at) is back for its next resume */
-    vx_warp_info wi;
-    const bool taken_out = s->break_removed && warp_info(s, gw, &wi) && s->removed_at == wi.pc;
+    const bool taken_out = taken_out_at_pc(s, gw);
     remember_stop(s, &st);
     if (taken_out) s->last_stop_on_break = true;
     send_stop(s, &st);
@@ -1445,11 +1455,6 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
             return;
         }
         m.step_gwarp = gw;
-        /* GDB stepping the thread a watchpoint stop named over the access (see
-         * run_motion) */
-        if (s->have_last_stop && s->last_stop.why == VX_WHY_WATCH && s->last_stop.gwarp == gw &&
-            backward == s->last_backward)
-            s->watch_over_from = vx_engine_now(s->e);
         /* one thread per lane: a step is the lane's next (or last) instruction, so a
          * lane that is masked off moves only when it executes, in both directions */
         if (!s->opts.thread_per_warp) {
@@ -2674,7 +2679,6 @@ vx_err vx_gdbserver_new(vx_engine *e, const vx_gdbserver_opts *opts, vx_gdbserve
     s->threads = s->cfg->threads ? s->cfg->threads : 1;
     s->warps_per_core = s->cfg->warps ? s->cfg->warps : 1;
     s->sel_lane = -1;
-    s->watch_over_from = NO_POS;
     s->sel_exact = false;
     vx_err err = vx_regmap_build(vx_engine_sim(e), &s->map);
     if (err) {
@@ -2717,7 +2721,6 @@ void vx_gdbserver_begin(vx_gdbserver *s, const vx_gdb_io *io)
     s->swbreak_ok = s->hwbreak_ok = false;
     s->g_tid = s->c_tid = 0;
     s->sel_lane = -1;
-    s->watch_over_from = NO_POS;
     s->sel_exact = false;
     s->have_last_stop = false;
     s->over_valid = false;

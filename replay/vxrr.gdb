@@ -332,6 +332,13 @@ def _vx_select(gwarp, lane):
     raise gdb.GdbError("warp %d lane %d is not a live thread now (see vx-warps)" % (gwarp, lane))
 
 
+def _vx_lane_picked():
+    """--thread-per-warp: the lane `monitor lane N [exact]` picked, as that argument
+    ("N" or "N exact"), or None in auto mode."""
+    m = re.match(r"every warp thread shows lane (\d+)( exactly)?", _vx_monitor("lane"))
+    return (m.group(1) + (" exact" if m.group(2) else "")) if m else None
+
+
 def _vx_current():
     cfg = _vx_config()
     nt = int(cfg.get("threads", "1"))
@@ -342,9 +349,9 @@ def _vx_current():
     if cfg.get("gdb_thread") == "warp":
         # the lane picked (monitor lane N: it shows while active, and another lane of
         # the warp while it is masked off; vx-warp keeps the one picked)
-        m = re.match(r"every warp thread shows lane (\d+)", _vx_monitor("lane"))
-        if m:
-            return tid - 1, int(m.group(1))
+        picked = _vx_lane_picked()
+        if picked:
+            return tid - 1, int(picked.split()[0])
         # else the lane this warp thread shows: its mhartid is (global warp) * threads
         # + lane (read afresh: a `monitor lane N` since changed it behind GDB's cache)
         try:
@@ -667,9 +674,7 @@ class _VxLanes:
         self.gw, self.lane = (tid - 1, None) if self.per_warp else divmod(tid - 1, self.nt)
         self.tmap = {} if self.per_warp else _vx_threads()
         if self.per_warp:
-            m = re.match(r"every warp thread shows lane (\d+)( exactly)?",
-                         _vx_monitor("lane"))
-            self.restore = (m.group(1) + (" exact" if m.group(2) else "")) if m else "auto"
+            self.restore = _vx_lane_picked() or "auto"
         return self
 
     def select(self, l):
