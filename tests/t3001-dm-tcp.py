@@ -225,6 +225,36 @@ class Session(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertIn("#0: OK", out)
 
+    def test_pipelined_lines(self):
+        """lines sent without waiting for replies: each step and injection is carried
+        out before the next line is answered, as for a client that waits"""
+        s = self.server([self.bin])
+        c = self.client(s)
+        c.wake()
+        c.reset_halt()
+        c.cmd("s")
+        c.select(0, 0)
+        step = "w%04x:%08x\n" % (DCTRL, DA | SR)
+        # two steps and a read of DCTRL in one send: both steps done (addi, addi), no
+        # steperr, the read after them sees the step idle
+        c.send_raw((step + step + "r%04x\n" % DCTRL).encode())
+        self.assertEqual([c.recv_line(), c.recv_line()], ["+", "+"])
+        d = int(c.recv_line()[1:], 16)
+        self.assertEqual((stepstate(d), d & SERR), (0, 0), hex(d))
+        self.assertEqual(c.rd(DPC), BASE + 0x08)
+        # two injections in one send: addi a0, a0, 7 twice; then a0 read through dscratch
+        inj = "w%04x:%08x\nw%04x:%08x\n" % (INJECT, ADDI(A0, A0, 7), DCTRL, DA | IR)
+        c.send_raw((inj + inj).encode())
+        self.assertEqual([c.recv_line() for _ in range(4)], ["+"] * 4)
+        d = c.rd(DCTRL)
+        self.assertEqual((injectstate(d), d & IERR), (0, 0), hex(d))
+        self.assertEqual(c.read_gpr(A0), 14)
+        self.assertEqual(c.read_gpr(A1), 10)
+        c.resume_all()
+        c.poll(AU, AU)
+        rc, out, err = self.finish(s, c)
+        self.assertEqual(rc, 14 + 55, err)
+
     def test_disconnect_while_halted(self):
         """a client leaves with warps halted; the next one resumes them"""
         s = self.server([self.bin])

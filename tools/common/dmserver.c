@@ -73,6 +73,7 @@ typedef struct dms {
     bool ended;   /* the kernel ended: exit, fault or limit */
     bool limit;   /* the cycle limit was reached: the machine never runs again */
     bool settle;  /* a DM write since the last settle */
+    bool hold;    /* a DM write answered: the next line waits for a slice or a settle */
     bool closing; /* "q" received: close once the replies are sent */
     vx_stop final;
     /* input: the current line, and whether it overflowed */
@@ -276,7 +277,7 @@ static void dms_command(dms *s, char *line, size_t len)
             addrs[0] >= VX_DM_NREGS)
             break;
         if (vx_sim_dm_write(s->sim, addrs[0], v) != VX_OK) break;
-        s->settle = true;
+        s->settle = s->hold = true;
         s->idle = false;
         s->ended = s->limit;
         dms_reply(s, "+");
@@ -298,7 +299,7 @@ static void dms_command(dms *s, char *line, size_t len)
         if (!dms_list(&p, 8, vals, &nv) || *p || nv != na || !dms_addrs_ok(addrs, na)) break;
         for (unsigned i = 0; i < na; i++)
             vx_sim_dm_write(s->sim, addrs[i], vals[i]);
-        s->settle = true;
+        s->settle = s->hold = true;
         s->idle = false;
         s->ended = s->limit;
         dms_reply(s, "+");
@@ -322,6 +323,10 @@ static void dms_consume(dms *s)
             }
             s->linelen = 0;
             s->overlong = false;
+            /* a client that sends lines without waiting for replies: the request a
+             * write made (a step, an injection) is carried out before the next line is
+             * answered, as for one that waits */
+            if (s->hold) break;
         } else if (s->overlong) {
             /* drop the rest of an overlong line */
         } else if (s->linelen == VX_DMS_LINE_MAX) {
@@ -418,7 +423,7 @@ static void dms_settle(dms *s)
         vx_sim_dm_tick(s->sim);
     vx_sim_dm_tick(s->sim);
     vx_sim_dm_tick(s->sim);
-    s->settle = false;
+    s->settle = s->hold = false;
 }
 
 static bool dms_can_run(const dms *s)
@@ -436,6 +441,7 @@ static vx_err dms_run_slice(dms *s)
     memset(&st, 0, sizeof st);
     vx_err e = vx_sim_run(s->sim, VX_DMS_SLICE, &st);
     if (e != VX_OK) return e;
+    s->hold = false;
     if (s->on_slice) s->on_slice(s->slice_ctx);
     switch (st.reason) {
     case VX_STOP_NONE:
