@@ -601,6 +601,44 @@ class Runtime(unittest.TestCase):
         self.assertEqual(r.returncode, 7, r.stdout + r.stderr)
         self.assertEqual(console(r.stdout), [(0, "reached end 0")])
 
+    def test_constant_operands_after_a_wider_mask(self):
+        """warp-control intrinsics with constant operands (vx_tmc's mask, vx_pred's
+        restore mask, vx_barrier's id and count) where GCC had the constant in a
+        register set while fewer lanes were active: the instruction reads its operands
+        from the last active lane, which never wrote that register"""
+        head = "#include <vx_intrinsics.h>\n#include <vx_print.h>\nvolatile int out[12];\n"
+        cases = {
+            # the -1 of the first vx_tmc(-1), set in lane 0 only, reused by the third
+            "tmc": ("int main(void)\n{\n"
+                    "    vx_tmc(-1);\n    out[vx_thread_id()] = 1;\n    vx_tmc(3);\n"
+                    "    vx_tmc(-1);\n    out[8 + vx_thread_id()] = 2;\n    vx_tmc_one();\n"
+                    "    vx_printf(\"%d%d%d%d %d%d%d%d\\n\", out[0], out[1], out[2], out[3],"
+                    " out[8], out[9], out[10], out[11]);\n    return 42;\n}\n",
+                    42, "1111 2222"),
+            # the restore mask 3, set while lanes 0 and 1 ran, reused with 4 lanes on
+            "pred": ("int main(void)\n{\n"
+                     "    vx_tmc(3);\n    vx_pred(vx_thread_id() == 0, 3);\n    vx_tmc(-1);\n"
+                     "    vx_pred(0, 3);\n    out[vx_thread_id()] = 1;\n    vx_tmc_one();\n"
+                     "    vx_printf(\"%d%d%d%d\\n\", out[0], out[1], out[2], out[3]);\n"
+                     "    return 5;\n}\n",
+                     5, "1100"),
+            # barrier 0 of 1 warp, id and count set in lane 0 only, whose other lanes
+            # hold 7 in the registers GCC picks (barrier 7 does not exist: a fault)
+            "bar": ("int main(void)\n{\n    vx_tmc(-1);\n"
+                    "    __asm__ volatile(\"li a1, 7\\n\\tli a2, 7\\n\\tli a3, 7\\n\\tli a4, 7\\n\\t"
+                    "li a5, 7\\n\\tli a6, 7\\n\\tli a7, 7\" ::: \"a1\", \"a2\", \"a3\", \"a4\","
+                    " \"a5\", \"a6\", \"a7\");\n"
+                    "    vx_tmc_one();\n    vx_barrier(0, 1);\n    vx_tmc(-1);\n"
+                    "    vx_barrier(0, 1);\n    vx_tmc_one();\n"
+                    "    vx_printf(\"passed\\n\");\n    return 9;\n}\n",
+                    9, "passed"),
+        }
+        for name, (body, code, line) in cases.items():
+            with self.subTest(name):
+                r = self.vxsim(self.build("const_" + name, text=head + body))
+                self.assertEqual(r.returncode, code, r.stdout + r.stderr)
+                self.assertEqual(console(r.stdout), [(0, line)])
+
     def test_cxx_math_h_float_overloads(self):
         """C++ with <math.h>: sqrt/fmin/fmax of floats compute in float, unqualified, as
         C++'s <math.h> declares them (the double functions branch on lane data)"""

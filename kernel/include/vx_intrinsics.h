@@ -99,11 +99,27 @@ extern "C" {
 
 /* ---- warp control (custom-0, funct7 0) ---- */
 
+/*
+ * Warp-control instructions read their scalar operands (a mask, a barrier's id and
+ * count) from the warp's last active lane.  Given as "r" operands, constants can come
+ * from a register GCC set while fewer lanes were active (it loads -1 once for two
+ * vx_tmc(-1) calls with a vx_tmc(3) between), which the lanes turned on since never
+ * wrote: vx_tmc(-1) would read garbage, often 0, and end the warp.  So a constant
+ * operand is loaded inside the asm, in the lanes active at the instruction (t0, t1),
+ * as vx_tmc_one does; values computed at run time are the caller's to compute with
+ * the lanes that execute the instruction (kernel/README.md, "SIMT rules").
+ */
+
 /* Set the thread mask of the calling warp; 0 ends the warp. */
 VX_INLINE void vx_tmc(int thread_mask)
 {
-    __asm__ volatile(".insn r %0, 0, 0, x0, %1, x0" ::"i"(RISCV_CUSTOM0), "r"(thread_mask)
-                     : "memory");
+    if (__builtin_constant_p(thread_mask))
+        __asm__ volatile("li t0, %1\n\t.insn r %0, 0, 0, x0, t0, x0" ::"i"(RISCV_CUSTOM0),
+                         "i"(thread_mask)
+                         : "t0", "memory");
+    else
+        __asm__ volatile(".insn r %0, 0, 0, x0, %1, x0" ::"i"(RISCV_CUSTOM0), "r"(thread_mask)
+                         : "memory");
 }
 
 /* End the calling warp (tmc 0). */
@@ -124,17 +140,27 @@ VX_INLINE void vx_tmc_one(void)
 /* Active lanes := lanes whose condition bit 0 is 1; if none, thread_mask. */
 VX_INLINE void vx_pred(int condition, int thread_mask)
 {
-    __asm__ volatile(".insn r %0, 5, 0, x0, %1, %2" ::"i"(RISCV_CUSTOM0), "r"(condition),
-                     "r"(thread_mask)
-                     : "memory");
+    if (__builtin_constant_p(thread_mask))
+        __asm__ volatile("li t0, %2\n\t.insn r %0, 5, 0, x0, %1, t0" ::"i"(RISCV_CUSTOM0),
+                         "r"(condition), "i"(thread_mask)
+                         : "t0", "memory");
+    else
+        __asm__ volatile(".insn r %0, 5, 0, x0, %1, %2" ::"i"(RISCV_CUSTOM0), "r"(condition),
+                         "r"(thread_mask)
+                         : "memory");
 }
 
 /* As vx_pred with the condition negated. */
 VX_INLINE void vx_pred_n(int condition, int thread_mask)
 {
-    __asm__ volatile(".insn r %0, 5, 0, x1, %1, %2" ::"i"(RISCV_CUSTOM0), "r"(condition),
-                     "r"(thread_mask)
-                     : "memory");
+    if (__builtin_constant_p(thread_mask))
+        __asm__ volatile("li t0, %2\n\t.insn r %0, 5, 0, x1, %1, t0" ::"i"(RISCV_CUSTOM0),
+                         "r"(condition), "i"(thread_mask)
+                         : "t0", "memory");
+    else
+        __asm__ volatile(".insn r %0, 5, 0, x1, %1, %2" ::"i"(RISCV_CUSTOM0), "r"(condition),
+                         "r"(thread_mask)
+                         : "memory");
 }
 
 typedef void (*vx_wspawn_pfn)(void);
@@ -186,9 +212,15 @@ VX_INLINE void vx_join(int stack_ptr)
  */
 VX_INLINE void vx_barrier(int barrier_id, int num_warps)
 {
-    __asm__ volatile(".insn r %0, 4, 0, x0, %1, %2" ::"i"(RISCV_CUSTOM0), "r"(barrier_id),
-                     "r"(num_warps)
-                     : "memory");
+    if (__builtin_constant_p(barrier_id) && __builtin_constant_p(num_warps))
+        __asm__ volatile(
+            "li t0, %1\n\tli t1, %2\n\t.insn r %0, 4, 0, x0, t0, t1" ::"i"(RISCV_CUSTOM0),
+            "i"(barrier_id), "i"(num_warps)
+            : "t0", "t1", "memory");
+    else
+        __asm__ volatile(".insn r %0, 4, 0, x0, %1, %2" ::"i"(RISCV_CUSTOM0), "r"(barrier_id),
+                         "r"(num_warps)
+                         : "memory");
 }
 
 VX_INLINE void vx_fence(void)
