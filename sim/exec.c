@@ -1704,7 +1704,8 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
                 okl = src <= maxl;
             }
             if (!okl) src = ti;
-            /* An inactive (or nonexistent) source lane reads 0, as in SimX. */
+            /* An inactive source lane reads 0, as in SimX; one past the warp's lanes
+             * (a clamp beyond them) leaves the lane its own value. */
             if (src >= 0 && (uint32_t)src < nt)
                 tmp[t] = LANE_ON((uint32_t)src) ? pa[src] : 0;
             else
