@@ -16,7 +16,8 @@ RISCV_AR      := $(RISCV_PREFIX)ar
 KERNEL_CFLAGS ?= -O2 -g
 VXRT_FLAGS    := --specs=picolibc.specs -march=rv32imaf -mabi=ilp32f -mcmodel=medany \
                  -ffunction-sections -fdata-sections -fno-unswitch-loops \
-                 -fno-tree-loop-distribute-patterns -Ikernel/include -O2 -g -gno-column-info \
+                 -fno-tree-loop-distribute-patterns -fno-thread-jumps -fno-split-paths \
+                 -Ikernel/include -O2 -g -gno-column-info \
                  -U__INT32_TYPE__ -D__INT32_TYPE__=int -U__UINT32_TYPE__ -D__UINT32_TYPE__=unsigned \
                  -U__INT_LEAST32_TYPE__ -D__INT_LEAST32_TYPE__=int \
                  -U__UINT_LEAST32_TYPE__ -D__UINT_LEAST32_TYPE__=unsigned \

@@ -639,6 +639,33 @@ class Runtime(unittest.TestCase):
                 self.assertEqual(r.returncode, code, r.stdout + r.stderr)
                 self.assertEqual(console(r.stdout), [(0, line)])
 
+    def test_split_join_recipe_optimised(self):
+        """kernel/README's split/join recipe, four ifs in a row, at -O1 to -O3 and -Os:
+        jump threading (-O2) and path splitting (-O3) would copy the code after each if
+        onto one path per outcome, and the warp went on from the copy of vx_join the
+        else side reached: lanes 1 to 3 printed wrong values, with no fault"""
+        text = (
+            "#include <vx_spawn.h>\n#include <vx_print.h>\nstatic int out[8];\n"
+            "static void body(void *arg)\n{\n    (void)arg;\n    int i = (int)blockIdx.x;\n"
+            "    int v = i * 10;\n"
+            "    { int t = vx_split(i == 0); if (i == 0) v += 1; vx_join(t); }\n"
+            "    { int t = vx_split(i == 1); if (i == 1) v -= 1; vx_join(t); }\n"
+            "    { int t = vx_split(i == 2); if (i == 2) v *= 3; vx_join(t); }\n"
+            "    { int t = vx_split(i == 3); if (i == 3) v *= 5; vx_join(t); }\n"
+            "    out[i] = v;\n}\n"
+            "int main(void)\n{\n    uint32_t n = 8;\n    vx_spawn_threads(1, &n, 0, body, 0);\n"
+            "    if (vx_core_id() == 0)\n"
+            "        for (int i = 0; i < 8; i++) vx_printf(\"%d\\n\", out[i]);\n"
+            "    return 0;\n}\n")
+        want = [(0, str(v)) for v in (1, 9, 60, 150, 40, 50, 60, 70)]
+        for opt in ("-O1", "-O2", "-O3", "-Os"):
+            for shape in ((1, 1, 1, 8), (1, 1, 2, 4)):
+                with self.subTest(opt=opt, shape=shape):
+                    elf = self.build("splitrecipe" + opt, text=text, flags=(opt,))
+                    r = self.vxsim(elf, shape=shape)
+                    self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+                    self.assertEqual(console(r.stdout), want)
+
     def test_cxx_math_h_float_overloads(self):
         """C++ with <math.h>: sqrt/fmin/fmax of floats compute in float, unqualified, as
         C++'s <math.h> declares them (the double functions branch on lane data)"""
