@@ -691,7 +691,10 @@ int vxrec_record(vxrec_opts *o)
     case VX_STOP_EXIT: rc = (int)(stop.exit_code & 0xff); break;
     case VX_STOP_FAULT: {
         char ft[600];
-        vx_cli_fault_text(&stop.fault, ft, sizeof ft);
+        vxd_symtab syms;
+        vx_cli_kernel_symbols(&ld, &syms);
+        vx_cli_fault_text(&stop.fault, &syms, ft, sizeof ft);
+        vxd_symtab_release(&syms);
         /* a deadlock is no instruction's fault: the END record (the next index) holds it */
         const bool in_end = stop.fault.kind == VX_FAULT_DEADLOCK;
         fprintf(stderr, "%s: %s (recorded %s %" PRIu64 ")\n", vxrec_prog, ft,

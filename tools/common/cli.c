@@ -460,9 +460,20 @@ static const char *signame(unsigned sig)
     }
 }
 
-size_t vx_cli_fault_text(const vx_fault *f, char *buf, size_t cap)
+void vx_cli_kernel_symbols(const vx_cli_loaded *l, vxd_symtab *syms)
 {
-    char lanes[48], dis[96] = "";
+    char note[160];
+    memset(syms, 0, sizeof *syms);
+    (void)vxd_symtab_load(syms, (uint8_t)l->kind, l->kernel.data, l->kernel.len, note, sizeof note);
+}
+
+size_t vx_cli_fault_text(const vx_fault *f, const vxd_symtab *syms, char *buf, size_t cap)
+{
+    char lanes[48], dis[96] = "", fn[160] = "";
+    /* (a deadlock is at no instruction: its pc is a waiting warp's) */
+    if (syms && f->kind != VX_FAULT_DEADLOCK &&
+        vxd_symtab_format(syms, f->pc, fn + 1, sizeof fn - 1) > 0)
+        fn[0] = ' ';
     vx_cli_lanes_text(f->lanes, lanes, sizeof lanes);
     if (f->kind != VX_FAULT_DEADLOCK && !(f->insn == 0 && f->kind == VX_FAULT_UNMAPPED)) {
         char d[80];
@@ -481,8 +492,8 @@ size_t vx_cli_fault_text(const vx_fault *f, char *buf, size_t cap)
             ? "; SimX carries out misaligned loads and stores: --allow-misaligned does too"
             : "";
     return (size_t)snprintf(
-        buf, cap, "kernel fault at pc 0x%08x (core %u, warp %u, lanes %s): %s%s (%s)%s", f->pc,
-        f->core, f->warp, lanes, f->reason, dis, signame(f->signal), hint);
+        buf, cap, "kernel fault at pc 0x%08x%s (core %u, warp %u, lanes %s): %s%s (%s)%s", f->pc,
+        fn, f->core, f->warp, lanes, f->reason, dis, signame(f->signal), hint);
 }
 
 void vx_cli_signals(void)

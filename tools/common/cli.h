@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "symtab.h"
 #include "vx_sim.h"
 
 #define VX_EXIT_USAGE 2 /* usage or input error */
@@ -116,10 +117,15 @@ bool vx_cli_parse_u32(const char *s, uint32_t *out);
 
 /*
  * One line describing a fault for the user, e.g.
- * "kernel fault at pc 0x80000010 (core 0, warp 1, lanes 0x3): misaligned 4-byte load
- *  at 0x10002 [lw a0, 0(a1)] (SIGBUS)".
+ * "kernel fault at pc 0x80000010 <main+0x10> (core 0, warp 1, lanes 0x3): misaligned
+ *  4-byte load at 0x10002 [lw a0, 0(a1)] (SIGBUS)": the function from syms (may be
+ * NULL or empty).
  */
-size_t vx_cli_fault_text(const vx_fault *f, char *buf, size_t cap);
+size_t vx_cli_fault_text(const vx_fault *f, const vxd_symtab *syms, char *buf, size_t cap);
+
+/* The function symbols of the kernel loaded (empty for an image without them, or when
+ * memory runs out: they are for messages only).  Release with vxd_symtab_release. */
+void vx_cli_kernel_symbols(const vx_cli_loaded *l, vxd_symtab *syms);
 
 /* Text of a lane mask as hex ("0x3"). */
 size_t vx_cli_lanes_text(vx_lanes m, char *buf, size_t cap);

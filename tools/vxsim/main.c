@@ -210,7 +210,11 @@ int main(int argc, char **argv)
     char msg[512];
     int rc = 2;
     vx_sim *s = NULL;
+    vx_cli_loaded loaded;
+    vxd_symtab syms;
     tracer tr = {0};
+    memset(&loaded, 0, sizeof loaded);
+    memset(&syms, 0, sizeof syms);
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -276,10 +280,13 @@ int main(int argc, char **argv)
         goto out;
     }
     if (!vx_cli_dumps_check(prog, &run, kernel, trace_file)) goto out;
-    if (vx_cli_setup(&run, kernel, &s, NULL, msg, sizeof msg)) {
+    if (vx_cli_setup(&run, kernel, &s, &loaded, msg, sizeof msg)) {
         fprintf(stderr, "%s: %s\n", prog, msg);
         goto out;
     }
+    /* the kernel's functions, to name the one a fault is in; the bytes are not kept */
+    vx_cli_kernel_symbols(&loaded, &syms);
+    vx_cli_loaded_release(&loaded);
     vx_sim_set_console(s, on_console, NULL);
     if (trace) {
         tr.f = trace_file ? fopen(trace_file, "w") : stderr;
@@ -315,7 +322,7 @@ int main(int argc, char **argv)
     case VX_STOP_EXIT: rc = (int)(stop.exit_code & 0xff); break;
     case VX_STOP_FAULT: {
         char ft[512];
-        vx_cli_fault_text(&stop.fault, ft, sizeof ft);
+        vx_cli_fault_text(&stop.fault, &syms, ft, sizeof ft);
         fprintf(stderr, "%s: %s\n", prog, ft);
         rc = VX_EXIT_FAULT;
         break;
@@ -344,6 +351,8 @@ int main(int argc, char **argv)
         }
     }
 out:
+    vx_cli_loaded_release(&loaded);
+    vxd_symtab_release(&syms);
     if (tr.f && tr.f != stderr) fclose(tr.f);
     vx_disasm_free(tr.dis);
     vx_sim_free(s);

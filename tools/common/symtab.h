@@ -1,5 +1,6 @@
 /*
- * symtab.h - function symbols of a kernel image, for vxdump and vxdiff.
+ * symtab.h - function symbols of a kernel image, for the tools (vxdump and vxdiff
+ * listings, the function a fault is in for vxsim and vxrec).
  *
  * A trace holds the kernel file bytes (FORMAT.md §5.2).  When they are an ELF
  * with a symbol table we read its code symbols with libelf (elf_memory, no
