@@ -52,7 +52,7 @@ static void put_csr(tbuf *t, uint32_t csr)
     if (n)
         put(t, "%s", n);
     else
-        put(t, "%u", csr);
+        put(t, "0x%x", csr);
 }
 
 static const char *rm_name(unsigned rm)

@@ -197,6 +197,22 @@ class Listing(unittest.TestCase):
         self.assertEqual((ev[3]["type"], ev[3]["status"], ev[3]["fault"]["kind"]), ("end", "fault", "misaligned"))
         self.assertEqual(indexes(listing(T["fault"], "--kind", "fault")[1]), [2, 3])
 
+    def test_float_values_and_unnamed_csr(self):
+        """float registers in the fewest digits that give back the same float (6 digits
+        showed 16777216.0 and 16777218.0 both as 1.67772e+07), a CSR without a name in
+        hex (it showed 3072)"""
+        k = t6kit.build("t6-float", D)
+        t = os.path.join(D, "float.vxt")
+        inp = os.path.join(D, "float.bin")
+        with open(inp, "wb") as f:
+            f.write(struct.pack("<I", 0x4B800001))
+        t6kit.record(k, t, ["-w", "1", "-t", "1", "--load", inp + "@0x20000"], expect=3)
+        col, lines = listing(t)
+        effects = [ln[col:].strip() for ln in lines]
+        for want in ("fa0=16777216.0", "fa1=16777218.0", "fa2=0.1", "fa3=1.1754944e-38"):
+            self.assertIn(want, effects)
+        self.assertTrue(any("csrr a0, 0xc00" in ln for ln in lines), lines)
+
     def test_deadlock(self):
         """a deadlock: only the END record holds it, with no instruction word; vxrec names it"""
         k = t6kit.build("t6-bar", D, ["-DBAR_COUNT=3"])

@@ -29,13 +29,15 @@ def setUpModule():
         "alt": t6kit.build("t6-regs", D, ["-DT6_ALT"]),
         "altcon": t6kit.build("t6-regs", D, ["-DT6_ALT_CONSOLE"]),
         "shape": t6kit.build("t6-shape", D),
+        "float": t6kit.build("t6-float", D),
     }
     words1 = list(range(100, 108))
     words2 = list(words1)
     words2[5] = 999  # thread 5 = global warp 1, lane 1 (4 threads per warp)
-    for name, w in (("in1.bin", words1), ("in2.bin", words2)):
+    for name, w in (("in1.bin", words1), ("in2.bin", words2), ("f1.bin", [0x4B800000]),
+                    ("f2.bin", [0x4B800001])):
         with open(os.path.join(D, name), "wb") as f:
-            f.write(struct.pack("<8I", *w))
+            f.write(struct.pack("<%dI" % len(w), *w))
 
 
 def rec(kernel, name, args=(), expect=None):
@@ -69,6 +71,17 @@ class Identical(unittest.TestCase):
         self.assertTrue(objs[-1]["identical"])
         self.assertEqual(objs[-1]["compared_a"], 30)
         self.assertEqual(t6kit.vxdiff("--per-warp", a, b).returncode, 0)
+
+    def test_float_values(self):
+        """a float register differing in its last bit: the values in as many digits as
+        tell them apart (with 6, both read 1.67772e+07)"""
+        a = rec(K["float"], "f1.vxt", ["-w", "1", "-t", "1"] + load("f1.bin"), 3)
+        b = rec(K["float"], "f2.vxt", ["-w", "1", "-t", "1"] + load("f2.bin"), 3)
+        r = t6kit.vxdiff(a, b)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("fa1 lane 0: 0x4b800000 (16777216.0) != 0x4b800001 (16777218.0)", r.stdout)
+        self.assertIn("fa1=16777216.0", r.stdout)
+        self.assertIn("fa1=16777218.0", r.stdout)
 
     def test_one_trace_on_stdin(self):
         """'-' for either trace reads standard input; both '-' is a usage error"""

@@ -150,9 +150,9 @@ static bool commit_compared(const vx_commit *k, const vxf_ctx *c)
 static void value_text(unsigned file, uint32_t v, char *buf, size_t cap)
 {
     if (file == VX_RF_F) {
-        float x;
-        memcpy(&x, &v, sizeof x);
-        snprintf(buf, cap, "0x%08" PRIx32 " (%g)", v, (double)x);
+        char t[20]; /* the longest: "-1.17549435e-38" */
+        vxd_float_text(v, t, sizeof t);
+        snprintf(buf, cap, "0x%08" PRIx32 " (%s)", v, t);
     } else if ((int32_t)v >= -65536 && (int32_t)v <= 65536 && ((int32_t)v < 0 || v > 9)) {
         snprintf(buf, cap, "0x%08" PRIx32 " (%" PRId32 ")", v, (int32_t)v);
     } else {

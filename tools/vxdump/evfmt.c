@@ -316,15 +316,26 @@ void vxd_fmt_value(vxd_sb *b, uint32_t v)
         vxd_sb_printf(b, "0x%" PRIx32, v);
 }
 
-/* A float register value: %g, with a ".0" when it would read as an integer. */
-static void fmt_float(vxd_sb *b, uint32_t bits)
+size_t vxd_float_text(uint32_t bits, char *buf, size_t cap)
 {
     float x;
     char t[48];
     memcpy(&x, &bits, sizeof x);
-    snprintf(t, sizeof t, "%g", (double)x);
+    /* the fewest digits (6 to 9) that read back as the same float */
+    for (int digits = 6; digits <= 9; digits++) {
+        snprintf(t, sizeof t, "%.*g", digits, (double)x);
+        if (x != x || strtof(t, NULL) == x) break;
+    }
+    if (!strpbrk(t, ".eEna")) strcat(t, ".0"); /* not for inf / nan / exponents */
+    return (size_t)snprintf(buf, cap, "%s", t);
+}
+
+/* A float register value (vxd_float_text). */
+static void fmt_float(vxd_sb *b, uint32_t bits)
+{
+    char t[48];
+    vxd_float_text(bits, t, sizeof t);
     vxd_sb_puts(b, t);
-    if (!strpbrk(t, ".eEna")) vxd_sb_puts(b, ".0"); /* not for inf / nan / exponents */
 }
 
 enum {

@@ -80,6 +80,10 @@ void vxd_fmt_event_json(const vxd_fmt *f, const vx_event *ev, vxd_sb *b);
 
 /* ---- names and small renderings --------------------------------------------------------------- */
 
+/* A float's value in the fewest digits that read back as the same float ("0.1",
+ * "16777218.0", "inf"); snprintf conventions. */
+size_t vxd_float_text(uint32_t bits, char *buf, size_t cap);
+
 const char *vxd_wctl_name(unsigned kind);    /* "tmask", "ipdom-push", ... */
 const char *vxd_fault_name(unsigned kind);   /* "illegal", "misaligned", ... */
 const char *vxd_signal_name(unsigned sig);   /* "SIGBUS" */
