@@ -435,13 +435,31 @@ class Damaged(unittest.TestCase):
         self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
         self.assertIn("dcut.vxt", r.stderr)
         self.assertIn("incomplete", r.stderr)
-        # where B's events run out: A's next event against B's end, which has no index
-        rc, objs, err = diff_json("--ignore", "header", a, cut)
-        d = [o for o in objs if o["type"] == "difference"][0]
-        self.assertIsNone(d["index_b"])
-        self.assertIsNone(d["b"])
-        self.assertEqual(d["a"]["index"], d["index_a"])
-        self.assertIn("of A / the end of B's events", d["title"])
+        # where B's events run out, A's next events are no difference (it said "first
+        # difference at event N of A / the end of B's events", differences_found 1):
+        # the message says where B's events end, after every event before the cut
+        dump = t6kit.vxdump("--json", cut)
+        self.assertEqual(dump.returncode, 1, dump.stderr)  # (incomplete)
+        last = json.loads(dump.stdout.splitlines()[-1])["index"]
+        self.assertIn("its events end after event %d" % last, r.stderr)
+        self.assertNotIn("difference", r.stdout)
+        for mode in ([], ["--per-warp"]):
+            for pair in ((a, cut), (cut, a)):
+                rc, objs, err = diff_json("--ignore", "header", *(mode + list(pair)))
+                self.assertEqual(rc, 2, err)
+                self.assertEqual([o["type"] for o in objs], ["result"], (mode, objs))
+                self.assertEqual(objs[-1]["differences_found"], 0)
+                self.assertGreater(objs[-1]["compared_a"], 0)
+        # a difference before the cut is still found (the kernel with a3 = 6)
+        alt = rec(K["alt"], "dalt.vxt", [], 7)
+        with open(alt, "rb") as f:
+            altdata = f.read()
+        altcut = os.path.join(D, "daltcut.vxt")
+        with open(altcut, "wb") as f:
+            f.write(altdata[:[c for c in t6kit.chunks(altdata) if c[1] == 4][-1][0] + 10])
+        rc, objs, err = diff_json(rec(K["regs"], "dreg.vxt", [], 7), altcut)
+        self.assertEqual(rc, 2, err)
+        self.assertEqual(objs[-1]["differences_found"], 1)
         r = t6kit.vxdiff(cut, cut)
         self.assertEqual(r.returncode, 2, "even two identical cut-off traces: the comparison is not complete")
         r = t6kit.vxdiff(a, os.path.join(D, "missing.vxt"))

@@ -323,6 +323,14 @@ static void next_event(differ *d, int k, const vx_event **ev, pos *p)
     }
 }
 
+/* Did side k's events run out because its trace was cut off (not at its END record)?
+ * What the other side has beyond that point is not a difference: the comparison is
+ * incomplete (exit 2, said once the walk is over). */
+static bool cut_short(const differ *d, int k)
+{
+    return d->s[k].ended && vx_trace_reader_incomplete(d->s[k].r);
+}
+
 /* Re-read the event at p with the side's view reader (valid until the next view call). */
 static const vx_event *fetch(differ *d, int k, pos p)
 {
@@ -781,7 +789,7 @@ static void run_lockstep(differ *d)
         next_event(d, 0, &ea, &pa);
         next_event(d, 1, &eb, &pb);
         if (d->status == EXIT_ERROR) break;
-        if (!ea && !eb) break;
+        if ((!ea && !eb) || (!ea && cut_short(d, 0)) || (!eb && cut_short(d, 1))) break;
         vxf_items it = {0};
         vxf_cmp_events(ea, eb, &d->ctx, &it);
         if (it.total && d->o.quiet) { /* counted, not shown: no context to gather */
@@ -1042,7 +1050,7 @@ static void run_per_warp(differ *d)
     /* streams of different lengths: the first extra item of each unfinished warp */
     for (size_t i = 0; i < w.nunits; i++) {
         unit *u = &w.u[i];
-        if (u->done || !u->len) continue;
+        if (u->done || !u->len || cut_short(d, 1 - u->qside)) continue;
         qitem f = q_pop(u);
         pos none = {0};
         add_mismatch(&w, i, u->qside == 0 ? f.p : none, u->qside == 1 ? f.p : none);
@@ -1137,8 +1145,9 @@ static void run_per_warp(differ *d)
         free(aft[0]);
         free(aft[1]);
     }
-    /* the END records, without their cycles */
-    if (d->status != EXIT_ERROR && (!d->o.max || d->ndiff < d->o.max)) {
+    /* the END records, without their cycles (none to compare where one was cut off) */
+    if (d->status != EXIT_ERROR && (!d->o.max || d->ndiff < d->o.max) && !cut_short(d, 0) &&
+        !cut_short(d, 1)) {
         vxf_items it = {0};
         if (end[0].have || end[1].have) {
             vxf_cmp_events(end[0].have ? &end[0].ev : NULL, end[1].have ? &end[1].ev : NULL,
@@ -1220,10 +1229,14 @@ int main(int argc, char **argv)
     bool incomplete = false;
     for (int k = 0; k < 2; k++)
         if (vx_trace_reader_incomplete(d.s[k].r)) {
+            char upto[64] = "";
+            if (cut_short(&d, k) && d.s[k].started)
+                snprintf(upto, sizeof upto, "; its events end after event %" PRIu64,
+                         d.s[k].last_index);
             fprintf(stderr,
-                    "%s: %s: the trace is incomplete (cut off while it was recorded): the "
+                    "%s: %s: the trace is incomplete (cut off while it was recorded%s): the "
                     "comparison is not complete\n",
-                    prog, d.s[k].path);
+                    prog, d.s[k].path, upto);
             incomplete = true;
         }
     if (d.status != EXIT_ERROR)
