@@ -439,6 +439,14 @@ int vxrec_verify(const char *trace, bool quiet)
     }
     v.h = vx_trace_reader_header(v.r);
     if (!quiet) vx_cli_trace_version_note(vxrec_prog, trace, v.h->major, v.h->minor);
+    /* First the file itself (FORMAT.md §11, as vxdump --check): every chunk's checksum
+     * and place, the digests, the INDEX totals, an END record in a complete trace.  A
+     * trace whose INDEX leaves out its last EVENTS chunk reads as a shorter one, and the
+     * simulator would agree with every event it shows. */
+    if (vx_trace_reader_check(v.r)) {
+        fprintf(stderr, "%s: %s\n", vxrec_prog, vx_trace_reader_errmsg(v.r));
+        goto out;
+    }
     v.T = v.h->threads;
     v.W = v.h->warps;
     vx_sim_config cfg = VX_SIM_CONFIG_INIT;

@@ -581,8 +581,7 @@ class Vxrec(unittest.TestCase):
         open(bad, "wb").write(data)
         v = self.verify(bad)
         self.assertEqual(v.returncode, 2, v.stderr)
-        self.assertIn("keyframe 0 cannot be read", v.stderr)
-        self.assertIn("offset %d" % kf[0][0], v.stderr)
+        self.assertRegex(v.stderr, r"KEYFRAME2? chunk at offset %d: payload checksum" % kf[0][0])
 
     def test_verify_cut_trace(self):
         """a trace cut in the middle verifies up to its last complete chunk"""

@@ -642,6 +642,10 @@ class FormatSpec(unittest.TestCase):
         self.assertEqual((d.returncode, s.returncode), (2, 2),
                          "%s: vxdump --check: %s / vxt_spec: %s" % (what, d.stderr, s.stderr))
         self.assertRegex(d.stderr, r"offset \d+", what + ": vxdump names the offset")
+        # vxrec --verify checks the file as vxdump --check does before it simulates
+        v = vxtest.run([vxtest.prog("vxrec"), "--verify", t])
+        self.assertEqual((v.returncode, v.stderr.splitlines()[-1:]),
+                         (2, d.stderr.replace("vxdump:", "vxrec:").splitlines()[-1:]), what)
         return d.stderr
 
     def both_accept(self, what, data):
