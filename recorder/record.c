@@ -492,6 +492,14 @@ int vxrec_record(vxrec_opts *o)
         free(path);
         return VX_EXIT_USAGE;
     }
+    /* (as -o -: the console output and the messages go there too) */
+    const char *std = vx_cli_std_stream(path);
+    if (std) {
+        fprintf(stderr, "%s: the trace '%s' is the %s: a trace goes to a file of its own\n",
+                vxrec_prog, path, std);
+        free(path);
+        return VX_EXIT_USAGE;
+    }
 
     if (vx_cli_setup(&o->run, o->kernel, &r.sim, &ld, msg, sizeof msg)) {
         fprintf(stderr, "%s: %s\n", vxrec_prog, msg);

@@ -432,6 +432,34 @@ class Vxrec(unittest.TestCase):
         self.assertIn(b"data.bin", data)
         self.assertEqual(self.verify(t).returncode, 0)
 
+    def test_closed_stdout(self):
+        """standard output closed (vxrec k >&-): the trace did get fd 1 and the kernel's
+        "#0: OK" line with it (a corrupt trace, exit 0); now the trace is the one a normal
+        run writes, and vxrec says the console output could not be written"""
+        b = self.bin("sum.bin", SUM)
+        self.assertEqual(self.rec(["-q", b, "-o", "open.vxt"]).returncode, 55)
+        prog = vxtest.prog("vxrec")
+        r = vxtest.run(["sh", "-c", '"$0" -q "$1" -o closed.vxt >&-', prog, b], cwd=self.dir)
+        self.assertEqual(r.returncode, 55, r.stderr)
+        self.assertIn("could not be written to standard output", r.stderr)
+        with open(os.path.join(self.dir, "open.vxt"), "rb") as f1, \
+                open(os.path.join(self.dir, "closed.vxt"), "rb") as f2:
+            self.assertEqual(f1.read(), f2.read())
+
+    def test_trace_on_a_standard_stream(self):
+        """-o naming the file standard output or error writes to (/dev/stdout, the file
+        stdout is redirected to): refused as -o - is (the console output would go into
+        the trace); exit 2"""
+        b = self.bin("sum.bin", SUM)
+        prog = vxtest.prog("vxrec")
+        for cmd, stream in (('"$0" -f "$1" -o /dev/stdout', "standard output"),
+                            ('"$0" -f "$1" -o /dev/stderr 2>err.txt; r=$?; cat err.txt >&2; '
+                             'exit $r', "standard error"),
+                            ('"$0" -f "$1" -o out.vxt >out.vxt', "standard output")):
+            r = vxtest.run(["sh", "-c", cmd, prog, b], cwd=self.dir)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("is the %s: a trace goes to a file of its own" % stream, r.stderr)
+
     def test_fault(self):
         """a kernel fault: exit 3, reported, recorded at the end; verify matches"""
         b = self.bin("fault.bin", FAULT)

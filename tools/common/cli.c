@@ -499,6 +499,15 @@ size_t vx_cli_fault_text(const vx_fault *f, const vxd_symtab *syms, char *buf, s
 void vx_cli_signals(void)
 {
     signal(SIGXFSZ, SIG_IGN);
+    /* A standard stream the caller closed (vxrec k.elf >&-) is /dev/null, read-only:
+     * the next file opened would otherwise get its number, and a trace or a --dump file
+     * opened as fd 1 received the kernel's console output.  Writes to it now fail, and
+     * the programs say so as for any write error. */
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+            int nfd = open("/dev/null", O_RDONLY);
+            if (nfd >= 0 && nfd != fd) close(nfd); /* (a number below fd was free: not ours) */
+        }
 }
 
 void vx_cli_usage_error(const char *prog, const char *fmt, ...)
@@ -568,6 +577,16 @@ bool vx_cli_same_file(const char *a, const char *b)
     struct stat sa, sb;
     return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
            sa.st_ino == sb.st_ino;
+}
+
+const char *vx_cli_std_stream(const char *path)
+{
+    struct stat sp, sf;
+    if (!path || stat(path, &sp) != 0) return NULL;
+    for (int fd = 1; fd <= 2; fd++)
+        if (fstat(fd, &sf) == 0 && sf.st_dev == sp.st_dev && sf.st_ino == sp.st_ino)
+            return fd == 1 ? "standard output" : "standard error";
+    return NULL;
 }
 
 /* path made absolute and canonical, also when it does not exist yet (its directory

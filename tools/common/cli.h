@@ -105,7 +105,9 @@ vx_err vx_cli_read_file_max(const char *path, uint64_t max, const char *limit, u
 /*
  * At the start of every program: a file grown past the file-size limit (ulimit -f)
  * fails its write with EFBIG, which the program reports like any write error (a
- * trace stays readable up to its last chunk), instead of SIGXFSZ killing it silently.
+ * trace stays readable up to its last chunk), instead of SIGXFSZ killing it silently;
+ * and a closed standard stream (fd 0, 1 or 2) is opened on /dev/null, read-only, so
+ * that no file the program opens takes its number (writes to it fail and are reported).
  */
 void vx_cli_signals(void);
 
@@ -149,6 +151,10 @@ void vx_cli_ignore_sigpipe(void);
 
 /* Do paths a and b name one existing file (an output that would overwrite an input)? */
 bool vx_cli_same_file(const char *a, const char *b);
+
+/* "standard output" or "standard error" when path (existing) is the file that fd 1 or
+ * fd 2 writes to (/dev/stdout, the file stdout was redirected to), else NULL. */
+const char *vx_cli_std_stream(const char *path);
 
 /* The file to read for the trace argument arg: arg itself, or for "-" standard input,
  * copied once to an unlinked temporary file (a trace is read with seeks and may be
