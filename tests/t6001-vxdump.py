@@ -894,6 +894,16 @@ class Extract(unittest.TestCase):
         t6kit.record(args[-1], again, args[:-1], expect=7)
         d = t6kit.vxdiff(mis, again)
         self.assertEqual(d.returncode, 0, d.stdout + d.stderr)
+        # a keyframe interval other than the default: the same trace, byte for byte
+        kf = os.path.join(D, "kf.vxt")
+        t6kit.record(K["t6-regs"], kf, ["-w", "1", "--keyframe-interval", "5"], expect=7)
+        r = t6kit.vxdump("--extract", os.path.join(D, "xk"), kf)
+        self.assertIn("--keyframe-interval 5", r.stdout)
+        again = os.path.join(D, "again-kf.vxt")
+        args = r.stdout.split()
+        t6kit.record(args[-1], again, args[:-1], expect=7)
+        with open(kf, "rb") as f, open(again, "rb") as g:
+            self.assertEqual(f.read(), g.read())
         # names a shell would split or expand are quoted: the printed words run as they are
         odd = os.path.join(D, "it's $(x) data.bin")
         with open(odd, "wb") as f:

@@ -525,6 +525,9 @@ static int extract(const char *dir, const char *trace, const vx_trace_header *h)
     if (h->max_cycles) printf(" --max-cycles %" PRIu64, h->max_cycles);
     if (h->mem_limit) printf(" --mem-limit %" PRIu64, h->mem_limit);
     if (h->flags & VX_TRACE_HF_MISALIGNED) printf(" --allow-misaligned");
+    /* not the run, but the trace: with the default chunk size, the same bytes */
+    if (h->keyframe_interval != VX_TRACE_DEFAULT_KEYFRAME_ISSUES)
+        printf(" --keyframe-interval %" PRIu64, h->keyframe_interval);
     for (uint32_t i = 0; i < h->nloads; i++) {
         char lname[512], fb[32], lpath[4096];
         snprintf(fb, sizeof fb, "load%u.bin", i);
