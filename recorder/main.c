@@ -58,7 +58,7 @@ static void usage(FILE *f)
             "                            index, the END record), then re-simulate TRACE from its\n"
             "                            own header (image, loads, platform), follow its schedule\n"
             "                            and Debug Module events, and check that every event and\n"
-            "                            keyframe matches\n"
+            "                            keyframe matches (TRACE - : standard input)\n"
             "                            (only -q goes with it: the trace holds the rest)\n\n"
             "  -h, --help                this text\n"
             "      --version             print the version\n\n"

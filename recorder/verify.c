@@ -428,12 +428,16 @@ int vxrec_verify(const char *trace, bool quiet)
     const vx_event *ev = NULL;
     uint64_t n = 0;
     memset(&v, 0, sizeof v);
+    /* "-": standard input, copied to a file first (as vxdump and vxdiff do) */
+    const char *file = vx_cli_trace_file(vxrec_prog, trace);
+    if (!file) return 2;
+    trace = vx_cli_trace_name(trace);
     v.path = trace;
     if (vx_trace_reader_new(&v.r)) {
         fprintf(stderr, "%s: out of memory\n", vxrec_prog);
         return 2;
     }
-    if (vx_trace_reader_open(v.r, trace)) {
+    if (vx_trace_reader_open_as(v.r, file, trace)) {
         fprintf(stderr, "%s: %s\n", vxrec_prog, vx_trace_reader_errmsg(v.r));
         goto out;
     }

@@ -611,6 +611,26 @@ class Vxrec(unittest.TestCase):
         self.assertEqual(v.returncode, 2, v.stderr)
         self.assertRegex(v.stderr, r"KEYFRAME2? chunk at offset %d: payload checksum" % kf[0][0])
 
+    def test_verify_standard_input(self):
+        """--verify - reads the trace from standard input, as vxdump and vxdiff do (it said
+        "No such file or directory")"""
+        b = self.bin("sum.bin", SUM)
+        self.assertEqual(self.rec(["-q", b]).returncode, 55)
+        with open(os.path.join(self.dir, "sum.vxt"), "rb") as f:
+            data = f.read()
+        # 42 issues (2, 3 x 10 in the loop, 10 after it) and the END record
+        for args in (["--verify", "-"], ["--verify", "-q", "-"]):
+            r = subprocess.run([vxtest.prog("vxrec")] + args, input=data, capture_output=True,
+                               timeout=120)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stderr.decode(), "" if "-q" in args else
+                             "vxrec: standard input: verified: 43 events and 1 keyframe match "
+                             "the simulator\n")
+        r = subprocess.run([vxtest.prog("vxrec"), "--verify", "-"], input=data[:100],
+                           capture_output=True, timeout=120)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn(b"standard input", r.stderr)
+
     def test_verify_cut_trace(self):
         """a trace cut in the middle verifies up to its last complete chunk"""
         b = self.bin("loop.bin", LOOP)
