@@ -1640,6 +1640,22 @@ static void mark_add(vx_engine *e, uint64_t pos)
     e->mark[e->nmark++ % NMARK] = pos;
 }
 
+/* Forget the positions in [lo, hi] other than keep (the stops of a step over: GDB's
+ * own, never shown to the user), oldest first as they were. */
+static void mark_drop(vx_engine *e, uint64_t lo, uint64_t hi, uint64_t keep)
+{
+    const unsigned n = e->nmark < NMARK ? e->nmark : NMARK;
+    uint64_t kept[NMARK];
+    unsigned nk = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const uint64_t p = e->mark[(e->nmark - n + i) % NMARK];
+        if (p < lo || p > hi || p == keep) kept[nk++] = p;
+    }
+    e->nmark = 0;
+    for (unsigned i = 0; i < nk; i++)
+        e->mark[e->nmark++] = kept[i];
+}
+
 /*
  * Can the machine move across issues [lo, hi) (the engine being at `at`, one end)
  * without changing what a stop of warp gw shows, nor passing what would stop the next
@@ -1805,9 +1821,12 @@ vx_err vx_engine_seek(vx_engine *e, uint64_t pos)
 
 vx_err vx_engine_seek_over(vx_engine *e, uint64_t pos, uint64_t lo, uint64_t hi, uint32_t gwarp)
 {
-    /* (part of one debugger command: the stops it showed stay remembered) */
+    /* (part of one debugger command: the stops it showed stay remembered, but not those
+     * of the step over itself: a hit the continue finds inside [lo, hi] would move to
+     * where GDB's step ended, which the user never saw, the other warps elsewhere) */
     vx_err err = seek_keep_marks(e, pos);
     if (err) return err;
+    mark_drop(e, lo, hi, pos);
     e->over_gw = gwarp;
     e->over_lo = lo;
     e->over_hi = hi;
