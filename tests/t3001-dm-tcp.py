@@ -86,6 +86,17 @@ class Session(unittest.TestCase):
         self.clients.append(c)
         return c
 
+    def halted_at_start(self):
+        """vxsim serving the sum kernel, a client that woke the DM, reset it with warp 0
+        halted at its first instruction, released the kernel and selected warp 0"""
+        s = self.server([self.bin])
+        c = self.client(s)
+        c.wake()
+        c.reset_halt()
+        c.cmd("s")
+        c.select(0, 0)
+        return s, c
+
     def finish(self, s, c):
         """Disconnect and collect vxsim's exit status and output."""
         c.close()
@@ -190,12 +201,7 @@ class Session(unittest.TestCase):
 
     def test_change_register(self):
         """setting a1 = 1 at the breakpoint ends the loop early: exit 10"""
-        s = self.server([self.bin])
-        c = self.client(s)
-        c.wake()
-        c.reset_halt()
-        c.cmd("s")
-        c.select(0, 0)
+        s, c = self.halted_at_start()
         c.write_mem(BP, EBREAK)
         c.wr(DCONFIG, 0x88000001)
         c.resume_all()
@@ -211,12 +217,7 @@ class Session(unittest.TestCase):
 
     def test_dpc_write(self):
         """moving the PC of a halted warp past the loop: exit 0"""
-        s = self.server([self.bin])
-        c = self.client(s)
-        c.wake()
-        c.reset_halt()
-        c.cmd("s")
-        c.select(0, 0)
+        s, c = self.halted_at_start()
         c.wr(DPC, BASE + 0x14)
         self.assertEqual(c.rd(DPC), BASE + 0x14)
         c.resume_all()
@@ -228,12 +229,7 @@ class Session(unittest.TestCase):
     def test_pipelined_lines(self):
         """lines sent without waiting for replies: each step and injection is carried
         out before the next line is answered, as for a client that waits"""
-        s = self.server([self.bin])
-        c = self.client(s)
-        c.wake()
-        c.reset_halt()
-        c.cmd("s")
-        c.select(0, 0)
+        s, c = self.halted_at_start()
         step = "w%04x:%08x\n" % (DCTRL, DA | SR)
         # two steps and a read of DCTRL in one send: both steps done (addi, addi), no
         # steperr, the read after them sees the step idle
@@ -355,12 +351,7 @@ class Session(unittest.TestCase):
 
     def test_fault(self):
         """a breakpoint trap (ebreak without ebreakh) ends the run: exit 3"""
-        s = self.server([self.bin])
-        c = self.client(s)
-        c.wake()
-        c.reset_halt()
-        c.cmd("s")
-        c.select(0, 0)
+        s, c = self.halted_at_start()
         c.write_mem(BP, EBREAK)
         c.resume_all()
         d = c.poll(AU, AU)

@@ -137,30 +137,29 @@ VX_INLINE void vx_tmc_one(void)
                      : "a0", "memory");
 }
 
+/* PRED with rd field x0 (vx_pred) or x1 (vx_pred_n: the condition negated). */
+#define VX_PRED_(rd, condition, thread_mask)                                                       \
+    do {                                                                                           \
+        if (__builtin_constant_p(thread_mask))                                                     \
+            __asm__ volatile("li t0, %2\n\t.insn r %0, 5, 0, " rd ", %1, t0" ::"i"(RISCV_CUSTOM0), \
+                             "r"(condition), "i"(thread_mask)                                      \
+                             : "t0", "memory");                                                    \
+        else                                                                                       \
+            __asm__ volatile(".insn r %0, 5, 0, " rd ", %1, %2" ::"i"(RISCV_CUSTOM0),              \
+                             "r"(condition), "r"(thread_mask)                                      \
+                             : "memory");                                                          \
+    } while (0)
+
 /* Active lanes := lanes whose condition bit 0 is 1; if none, thread_mask. */
 VX_INLINE void vx_pred(int condition, int thread_mask)
 {
-    if (__builtin_constant_p(thread_mask))
-        __asm__ volatile("li t0, %2\n\t.insn r %0, 5, 0, x0, %1, t0" ::"i"(RISCV_CUSTOM0),
-                         "r"(condition), "i"(thread_mask)
-                         : "t0", "memory");
-    else
-        __asm__ volatile(".insn r %0, 5, 0, x0, %1, %2" ::"i"(RISCV_CUSTOM0), "r"(condition),
-                         "r"(thread_mask)
-                         : "memory");
+    VX_PRED_("x0", condition, thread_mask);
 }
 
 /* As vx_pred with the condition negated. */
 VX_INLINE void vx_pred_n(int condition, int thread_mask)
 {
-    if (__builtin_constant_p(thread_mask))
-        __asm__ volatile("li t0, %2\n\t.insn r %0, 5, 0, x1, %1, t0" ::"i"(RISCV_CUSTOM0),
-                         "r"(condition), "i"(thread_mask)
-                         : "t0", "memory");
-    else
-        __asm__ volatile(".insn r %0, 5, 0, x1, %1, %2" ::"i"(RISCV_CUSTOM0), "r"(condition),
-                         "r"(thread_mask)
-                         : "memory");
+    VX_PRED_("x1", condition, thread_mask);
 }
 
 typedef void (*vx_wspawn_pfn)(void);
