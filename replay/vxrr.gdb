@@ -745,9 +745,31 @@ class VxAnyFunction(gdb.Function):
         return 1 if hit else 0
 
 
+def _vx_eval_text(expr):
+    """EXPR in the selected thread's newest frame, as text ("<error>" when it fails).  A
+    lane that waits after a vx_split stands in the inlined intrinsic (its pc is the
+    split's next instruction), where the caller's locals are not in scope: then in the
+    first frame outside the inlined vx_* intrinsics."""
+    try:
+        return str(gdb.parse_and_eval(expr))
+    except gdb.error as e:
+        first = e
+    try:
+        f = gdb.newest_frame()
+        while f is not None and f.type() == gdb.INLINE_FRAME and (f.name() or "").startswith("vx_"):
+            f = f.older()
+        if f is None or f == gdb.newest_frame():
+            return "<%s>" % first
+        f.select()
+        return str(gdb.parse_and_eval(expr))
+    except gdb.error:
+        return "<%s>" % first
+
+
 class VxPrint(gdb.Command):
     """vx-print EXPR: EXPR in every lane of the selected thread's warp, one line per lane
-    (each in its own newest frame).  A masked-off lane is marked: "waits" (for its side
+    (each in its own newest frame; outside an inlined vx_* intrinsic when EXPR is not in
+    scope there).  A masked-off lane is marked: "waits" (for its side
     of a split: its values are those it waits with) or "parked" (by tmc/pred: it has no
     position of its own, its values are the ones it was parked with)."""
 
@@ -768,11 +790,7 @@ class VxPrint(gdb.Command):
                 how = ""
                 if l not in active:
                     how = " (parked)" if int(gdb.parse_and_eval("$pc")) == 0 else " (waits)"
-                try:
-                    val = str(gdb.parse_and_eval(expr))
-                except gdb.error as e:
-                    val = "<%s>" % e
-                lines.append("  lane %d%s: %s" % (l, how, val))
+                lines.append("  lane %d%s: %s" % (l, how, _vx_eval_text(expr)))
         print("warp %d, %s:" % (v.gw, expr))
         print("\n".join(lines))
 

@@ -1504,6 +1504,27 @@ R["after"] = warp_lane()
                 self.assertRegex(lines[1 + lane], r"^  lane %d \(waits\): " % lane)
         self.assertEqual(R["after"], [w, l])
 
+    def test_vx_print_waiting_lanes_after_a_split(self):
+        """vx-print at the then side of a split: the lanes waiting for the else side stand
+        right after the split, inside the inlined vx_split, where the kernel's locals are
+        not in scope; they are evaluated in its caller (they printed <No symbol "tid" in
+        current context.>)"""
+        out, R = self.gdb('''
+stop_at("rrdiverge.c:THEN_LINE")
+w, l = warp_lane()
+R["w"] = w
+R["print"] = ex("vx-print tid * 10 + odd")
+R["frame"] = gdb.selected_frame().name()
+'''.replace("THEN_LINE", str(self.lines["THEN"])))
+        w = R["w"]
+        lines = R["print"].splitlines()
+        self.assertEqual(lines[0], "warp %d, tid * 10 + odd:" % w)
+        for lane in range(4):
+            tid = 4 * w + lane
+            self.assertEqual(lines[1 + lane], "  lane %d%s: %d" % (
+                lane, "" if lane % 2 else " (waits)", tid * 10 + tid % 2))
+        self.assertEqual(R["frame"], "body")
+
     def test_lane_commands_fetch_the_thread_list_once(self):
         """vx-print, vx-thread and a monitor seek fetch the server's thread list once and
         read no other thread's registers (monitor stats counts): at 16K threads a list
