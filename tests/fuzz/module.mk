@@ -17,4 +17,4 @@ $(BUILD)/tests/fuzz/vxdiff-main.o: tools/vxdiff/main.c $(BUILD)/.flags
 	$(CC) $(ALL_CFLAGS) -Itools/vxdump -Dmain=vxdiff_main -Wno-missing-prototypes -MMD -MP -c $< -o $@
 $(BUILD)/fuzz/fuzz-tools: $(BUILD)/tests/fuzz/vxdump-main.o $(BUILD)/tests/fuzz/vxdiff-main.o \
     $(BUILD)/tools/vxdump/summary.o $(BUILD)/tools/vxdump/timeline.o \
-    $(BUILD)/tools/vxdump/symtab.o $(BUILD)/tools/vxdump/evfmt.o $(BUILD)/tools/vxdiff/compare.o
+    $(BUILD)/tools/vxdump/evfmt.o $(BUILD)/tools/vxdiff/compare.o
