@@ -126,7 +126,6 @@ struct vx_gdbserver {
     bool over_valid, over_dir; /* over_dir: the step over went backward */
     uint32_t over_gw;          /* the warp stepped over */
     uint64_t over_from, over_to;
-    int64_t over_pick; /* g_pick when the step over began (the step's stop clears it) */
     /* a 0x03 that came while stopped: GDB was busy with a stop of its own (a condition
      * it evaluates, a step over) and resumes next; that resume stops at once */
     bool pending_int;
@@ -1479,14 +1478,6 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
         s->focus_gw = gw;
         s->focus_lane = lane;
     }
-    /* GDB steps the thread that reported a breakpoint over it, then continues: the
-     * thread the user picked since that stop (Hg: `thread N`, vx-thread) is still the one
-     * to prefer, not the stepped one, which its stop put in focus */
-    if (!step && after_over && s->g_pick <= 0 && s->over_pick > 0 && only_tid <= 0 &&
-        focus_tid <= 0 && motion_thread(s, s->over_pick, &gw, &lane)) {
-        s->focus_gw = gw;
-        s->focus_lane = lane;
-    }
     /* (not when a pending interrupt stops this motion at once: it stops where it is) */
     if (!step && after_over && s->over_dir == backward && !s->pending_int) {
         /* back where the step over began: the hits it passed come first (a failed
@@ -1506,13 +1497,11 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
      * next instruction too) extends it: the search goes back to the first one's start */
     const uint64_t from =
         step_over && after_over && s->over_dir == backward ? s->over_from : vx_engine_now(s->e);
-    const int64_t pick = step_over && after_over ? s->over_pick : s->g_pick;
     run_motion(s, &m, lane, step_over);
     if (step_over && s->last_stop.why == VX_WHY_STEP) {
         s->over_valid = true;
         s->over_dir = backward;
         s->over_gw = gw;
-        s->over_pick = pick;
         s->over_from = from;
         s->over_to = vx_engine_now(s->e);
     }

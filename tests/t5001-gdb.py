@@ -246,28 +246,6 @@ R["back"] = back
         self.assertRegex(segs[-1][1], END_OF_HISTORY)
         self.assertRegex(segs[len(fwd)][1], END_OF_HISTORY)
 
-    def test_selected_lane_kept_across_a_step_over(self):
-        """a lane picked (vx-thread) at a breakpoint stop is the lane the next hit reports,
-        both ways: GDB steps the reported thread over the breakpoint first, and that
-        step's thread (lane 0) was reported instead"""
-        out, R = self.gdb('''
-ex("break leaf")
-go("continue")
-w0, l0 = warp_lane()
-ex("vx-thread %d 2" % w0)
-go("continue")
-R["fwd"] = [w0, l0] + list(warp_lane())
-w1, _ = warp_lane()
-ex("vx-thread %d 3" % w1)
-go("reverse-continue")
-R["back"] = list(warp_lane())
-''')
-        w0, l0, w1, l1 = R["fwd"]
-        self.assertEqual(l0, 0)                 # the first hit: no lane picked yet
-        self.assertNotEqual(w1, w0)             # the next warp's hit...
-        self.assertEqual(l1, 2)                 # ...in the lane picked
-        self.assertEqual(R["back"], [w0, 3])    # back to the first hit, in lane 3
-
     def test_start_of_history(self):
         """reverse-continue without breakpoints stops at the start: 'No more reverse-execution history'"""
         out, R = self.gdb('''
