@@ -1385,12 +1385,16 @@ static bool break_at(const vx_gdbserver *s, uint32_t addr)
 
 /* A step of warp gw is GDB stepping over the breakpoint it stopped at: the last stop
  * was that warp's breakpoint hit (or a step that ended on a breakpoint's address), and
- * GDB took the breakpoint out. */
+ * GDB took the breakpoint out; or over one it believes another thread stopped at (an
+ * earlier stop's thread, after a scheduler-locked `until` moved only the selected one
+ * in its view): GDB took out the breakpoint at that warp's pc since the last stop. */
 static bool stepping_over_break(const vx_gdbserver *s, uint32_t gw)
 {
     vx_warp_info wi;
-    return s->have_last_stop && (s->last_stop.why == VX_WHY_BREAK || s->last_stop_on_break) &&
-           s->last_stop.gwarp == gw && warp_info(s, gw, &wi) && !break_at(s, wi.pc);
+    if (!s->have_last_stop || !warp_info(s, gw, &wi) || break_at(s, wi.pc)) return false;
+    return ((s->last_stop.why == VX_WHY_BREAK || s->last_stop_on_break) &&
+            s->last_stop.gwarp == gw) ||
+           taken_out_at_pc(s, gw);
 }
 
 /*

@@ -246,6 +246,38 @@ R["back"] = back
         self.assertRegex(segs[-1][1], END_OF_HISTORY)
         self.assertRegex(segs[len(fwd)][1], END_OF_HISTORY)
 
+    def test_reverse_continue_after_until_keeps_other_warps_hits(self):
+        """after a scheduler-locked `until` that stops at a breakpoint, GDB steps an
+        earlier stop's thread (whose pc it believes still at a breakpoint) over that
+        breakpoint before reverse-continue: the continue searches from where that step
+        began, so the hits just before the until's stop are not skipped (it stopped at
+        an older hit of another warp)"""
+        L = self.lines
+        out, R = self.gdb('''
+ex("break middle")
+go("continue")
+ex("break rrtest.c:%d")
+go("reverse-continue")
+ex("vx-thread 2 1")
+st = go("until")
+R["until"] = [st.get("bps"), st["when"]]
+st = go("reverse-continue")
+R["back"] = [st.get("bps"), warp_lane()[0], st["when"]]
+R["bp_pcs"] = [int(re.search(r"0x([0-9a-f]+)", ln).group(1), 16)
+               for ln in ex("info breakpoints").splitlines() if re.match(r"^\\d+\\s+breakpoint", ln)]
+''' % L["BODY_CALL"])
+        at = lambda w: int(re.search(r"event (\d+) of", w).group(1))
+        bps, when = R["until"]
+        self.assertTrue(bps, "until stopped at a breakpoint: %s" % R)
+        u = at(when)
+        # from the trace (vxdump): the last issue before u at either breakpoint's pc
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", self.trace])
+        hits = [(e["index"], e["gwarp"]) for e in map(json.loads, r.stdout.splitlines())
+                if e["pc"] in R["bp_pcs"] and e["index"] < u]
+        bps, w, when = R["back"]
+        self.assertTrue(bps, out[-2000:])
+        self.assertEqual((at(when), w), hits[-1])
+
     def test_start_of_history(self):
         """reverse-continue without breakpoints stops at the start: 'No more reverse-execution history'"""
         out, R = self.gdb('''
