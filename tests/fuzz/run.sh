@@ -57,6 +57,10 @@ seqs = [
      "qRcmd," + "stop-step".encode().hex(), "c", "Z2,100,4", "vCont;c:5", "z2,100,4",
      "vCont;s:5", "bc", "bs", "qRcmd," + "lane 2 exact".encode().hex(),
      "qRcmd," + "lane auto 3".encode().hex(), "qRcmd," + "warps".encode().hex()],
+    # GDB's step over the breakpoint it stopped at, after another thread was picked (Hg),
+    # then a continue
+    ["Z0,80000010,4", "c", "Hg7", "g", "z0,80000010,4", "Hc1", "bs", "Z0,80000010,4", "Hc0",
+     "bc", "Hg3", "z0,80000010,4", "Hc5", "s", "Z0,80000010,4", "Hc0", "c"],
     # conditions (agent expressions): const 1; reg 10 == 0; *(u32 *)(reg 2) < 5, ext 32
     ["Z0,80000010,4;X3,220127", "c", "Z0,80000010,4;X7,26000a22001327", "bc",
      "Z0,80000014,4;X9,260002192022051427;X3,220027", "c", "bc", "z0,80000014,4", "c"],
