@@ -476,6 +476,34 @@ class Summary(unittest.TestCase):
         r = vxtest.run([vxtest.prog("vxdump"), "--summary", T["vecadd"]])
         self.assertIn(" %d cycles (0..%d), " % (n, n - 1), r.stdout)
 
+    def test_split_joined_apart(self):
+        """a divergent split whose sides end at different vx_join instructions (what GCC's
+        jump threading made of the split/join recipe): --summary names the two joins, by
+        address (from nm) and symbol, and the event where the second one reconverged; a
+        split that joins where it should (t6-regs) has none"""
+        k = t6kit.build("t6-join", D)
+        t = os.path.join(D, "join.vxt")
+        t6kit.record(k, t, ["-w", "1", "-t", "4"], expect=0)
+        r = vxtest.run(["riscv64-unknown-elf-nm", k])
+        sym = {ln.split()[2]: int(ln.split()[0], 16) for ln in r.stdout.splitlines()
+               if len(ln.split()) == 3}
+        pop = [e for e in t6kit.events(t)
+               if any(c["kind"] == "ipdom-pop" for c in e.get("wctl", []))]
+        self.assertEqual(len(pop), 1)
+        d = t6kit.summary(t)["divergence"]
+        self.assertEqual(d["joined_apart"], 1)
+        self.assertEqual(d["first_joined_apart"], {"index": pop[0]["index"], "gwarp": 0,
+                                                   "first_join": sym["JOIN_A"],
+                                                   "second_join": sym["JOIN_B"]})
+        r = vxtest.run([vxtest.prog("vxdump"), "--summary", t])
+        self.assertIn("1 divergent split joined apart: the two sides ended at different vx_join "
+                      "instructions, and the warp went on after the second (first: event %d, "
+                      "warp 0, 0x%08x <JOIN_A> then 0x%08x <JOIN_B>)"
+                      % (pop[0]["index"], sym["JOIN_A"], sym["JOIN_B"]), r.stdout)
+        self.assertEqual(t6kit.summary(T["regs"])["divergence"]["joined_apart"], 0)
+        self.assertNotIn("joined apart", vxtest.run([vxtest.prog("vxdump"), "--summary",
+                                                     T["regs"]]).stdout)
+
     def test_vecadd_counts(self):
         """--summary numbers recomputed from the JSON dump and nm"""
         if "vecadd" not in T:
@@ -533,7 +561,8 @@ class Summary(unittest.TestCase):
         self.assertEqual(s["totals"]["issues"], 29)
         self.assertEqual(s["totals"]["lane_ops"], sum(bin(m).count("1") for m, _ in REGS))
         self.assertEqual(s["totals"]["console_bytes"], 2)
-        self.assertEqual(s["divergence"], {"splits": 1, "divergent": 1, "uniform": 0})
+        self.assertEqual(s["divergence"], {"splits": 1, "divergent": 1, "uniform": 0,
+                                            "joined_apart": 0})
         self.assertEqual(s["functions"], [{"name": "_start", "addr": 0x80000000, "issues": 29,
                                            "lane_ops": s["totals"]["lane_ops"]}])
 

@@ -14,6 +14,9 @@ typedef struct warp_stat {
     uint64_t wait_since; /* cycle of a pending barrier arrival */
     uint32_t wait_bar;
     bool waiting;
+    /* per IPDOM depth, the pc of the vx_join where the first side of a divergent split
+     * ended (0: none pending); allocated at the warp's first such join */
+    uint32_t *join_pc;
 } warp_stat;
 
 typedef struct bar_stat {
@@ -35,6 +38,13 @@ struct vxd_summary {
     fn_stat *fn; /* syms->n + 1 entries: the last is "no symbol" */
     uint64_t records, issues, dm, lane_ops, mem_writes, console, wctl, splits, divergent, faults;
     uint64_t injected, steps, first_index, last_index, first_cycle, last_cycle;
+    /* divergent splits whose two sides ended at different vx_join instructions (the
+     * warp goes on after the second one: code after an if that the compiler copied per
+     * outcome, or hand-written), and the first of them */
+    uint64_t split_joins;
+    uint64_t sj_index;
+    size_t sj_gwarp;
+    uint32_t sj_first, sj_second;
     bool any;
     bool has_end;
     uint8_t end_status;
@@ -66,6 +76,8 @@ vx_err vxd_summary_new(vxd_summary **out, const vx_trace_header *h, const vxd_sy
 void vxd_summary_free(vxd_summary *s)
 {
     if (!s) return;
+    for (size_t g = 0; s->w && g < s->ngw; g++)
+        free(s->w[g].join_pc);
     free(s->w);
     free(s->bars);
     free(s->fn);
@@ -113,7 +125,25 @@ static void on_wctl(vxd_summary *s, const vx_event *ev, const vx_wctl *c)
         }
         w->waiting = false;
         break;
-    case VX_WCTL_IPDOM_PUSH: s->divergent++, w->divergent++; break;
+    case VX_WCTL_IPDOM_PUSH: /* arg: the depth after it (entry arg - 1) */
+        s->divergent++, w->divergent++;
+        if (w->join_pc && c->arg - 1 < s->nt) w->join_pc[c->arg - 1] = 0;
+        break;
+    case VX_WCTL_IPDOM_ELSE: /* arg: the depth (entry arg - 1); at the first side's join */
+        if (!w->join_pc) w->join_pc = calloc(s->nt, sizeof *w->join_pc);
+        if (w->join_pc && c->arg - 1 < s->nt) w->join_pc[c->arg - 1] = ev->pc;
+        break;
+    case VX_WCTL_IPDOM_POP: /* arg: the depth after it (entry arg) */
+        if (w->join_pc && c->arg < s->nt && w->join_pc[c->arg]) {
+            if (w->join_pc[c->arg] != ev->pc && !s->split_joins++) {
+                s->sj_index = ev->index;
+                s->sj_gwarp = g;
+                s->sj_first = w->join_pc[c->arg];
+                s->sj_second = ev->pc;
+            }
+            w->join_pc[c->arg] = 0;
+        }
+        break;
     default: break;
     }
 }
@@ -295,9 +325,15 @@ static void print_json(const vxd_summary *s, const vx_trace_header *h, const vxd
     }
     vxd_sb_printf(&b,
                   "],\"divergence\":{\"splits\":%" PRIu64 ",\"divergent\":%" PRIu64
-                  ",\"uniform\":%" PRIu64 "}",
-                  s->splits, s->divergent,
-                  s->splits >= s->divergent ? s->splits - s->divergent : 0);
+                  ",\"uniform\":%" PRIu64 ",\"joined_apart\":%" PRIu64,
+                  s->splits, s->divergent, s->splits >= s->divergent ? s->splits - s->divergent : 0,
+                  s->split_joins);
+    if (s->split_joins)
+        vxd_sb_printf(&b,
+                      ",\"first_joined_apart\":{\"index\":%" PRIu64
+                      ",\"gwarp\":%zu,\"first_join\":%" PRIu32 ",\"second_join\":%" PRIu32 "}",
+                      s->sj_index, s->sj_gwarp, s->sj_first, s->sj_second);
+    vxd_sb_puts(&b, "}");
     vxd_sb_puts(&b, ",\"barriers\":[");
     for (size_t i = 0; i < s->nbars; i++) {
         const bar_stat *br = &s->bars[i];
@@ -422,6 +458,19 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
     fprintf(out, "\ndivergence  %" PRIu64 " splits: %" PRIu64 " divergent, %" PRIu64 " uniform",
             s->splits, s->divergent, s->splits >= s->divergent ? s->splits - s->divergent : 0);
     fprintf(out, "; %.2f active lanes per issue on average\n", ratio(s->lane_ops, s->issues));
+    if (s->split_joins) {
+        char a[160], bb[160];
+        vxd_symtab_format(s->syms, s->sj_first, a, sizeof a);
+        vxd_symtab_format(s->syms, s->sj_second, bb, sizeof bb);
+        fprintf(out,
+                "            %" PRIu64 " divergent split%s joined apart: the two sides ended at "
+                "different vx_join instructions, and the warp went on after the second (first: "
+                "event %" PRIu64 ", warp %zu, 0x%08" PRIx32 " %s then 0x%08" PRIx32
+                " %s); from C, the compiler copied the code after an if for each outcome "
+                "(kernel/README.md, \"SIMT rules\")\n",
+                s->split_joins, s->split_joins == 1 ? "" : "s", s->sj_index, s->sj_gwarp,
+                s->sj_first, a, s->sj_second, bb);
+    }
 
     if (!s->nbars) {
         fprintf(out, "barriers    none\n");
