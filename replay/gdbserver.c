@@ -1279,6 +1279,25 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
         vx_warp_info wi;
         const bool have = warp_info(s, st.gwarp, &wi);
         bool keep = have && vx_lanes_test(wi.tmask, s->focus_lane);
+        /* A step of one thread (GDB resumed no other: vCont;s:N, or s/bs) that stops at
+         * a breakpoint its lane does not take part in (the lane masked off or parked,
+         * the warp's other lanes at the breakpoint) ends as a plain stop of the stepped
+         * thread: a stop named in a thread GDB did not resume breaks its step over
+         * (GDB 13 asserts in finish_step_over, or in skip_inline_frames for finish). */
+        if (m->step && !m->others && !s->opts.thread_per_warp &&
+            !(st.gwarp == m->step_gwarp && have && vx_lanes_test(wi.tmask, step_lane))) {
+            console(s,
+                    "vxreplay: the step stopped where warp %" PRIu32
+                    " reached a breakpoint at 0x%08" PRIx32 " without lane %" PRIu32
+                    " (vx-thread %" PRIu32 " %" PRIu32 " shows it)\n",
+                    st.gwarp, have ? wi.pc : 0, step_lane, st.gwarp,
+                    have && wi.tmask ? vx_lanes_first(wi.tmask) : 0);
+            st.why = VX_WHY_STEP;
+            st.gwarp = m->step_gwarp;
+            s->focus_gw = m->step_gwarp;
+            s->focus_lane = step_lane;
+            break;
+        }
         /* a step that meets a breakpoint in its own warp with the stepped lane taking
          * part (a parked lane woken there) reports that lane: GDB asked for it */
         if (m->step && st.gwarp == m->step_gwarp && have && vx_lanes_test(wi.tmask, step_lane) &&

@@ -1435,6 +1435,36 @@ R["else"] = lanes()
             self.assertIn("body", frames)
 
 
+    def test_step_of_a_waiting_lane_stopped_by_its_warps_breakpoint(self):
+        """stepi of a lane that waits for its side of a split (scheduler locked: GDB resumes
+        that thread only) while the warp's active lanes reach a breakpoint: the step ends
+        in the stepped thread, where it waits, and the console names the lanes at the
+        breakpoint (a stop named in another lane broke GDB's step over it: GDB 13 aborted
+        in finish_step_over, or in skip_inline_frames for finish)"""
+        out, R = self.gdb('''
+stop_at("rrdiverge.c:THEN_LINE")
+w, l = warp_lane()
+R["w"] = [w, l]
+ex("break twice")
+ex("vx-thread %d 0" % w)
+R["before"] = [pc(), warp_lane()]
+st = go("stepi")
+R["after"] = [st.get("bps"), warp_lane(), pc()]
+st = go("stepi")
+R["again"] = [st.get("bps"), warp_lane()]
+'''.replace("THEN_LINE", str(self.lines["THEN"])))
+        w, l = R["w"]
+        self.assertEqual(l % 2, 1)                               # the then side runs first
+        pc0, (bw, bl) = R["before"]
+        self.assertEqual((bw, bl), (w, 0))
+        bps, (aw, al), pc1 = R["after"]
+        self.assertIsNone(bps)
+        self.assertEqual((aw, al, pc1), (w, 0, pc0), "lane 0 still waits where it did")
+        self.assertRegex(out, r"vxreplay: the step stopped where warp %d reached a breakpoint at "
+                              r"0x[0-9a-f]+ without lane 0 \(vx-thread %d 1 shows it\)" % (w, w))
+        self.assertNotIn("internal-error", out)
+        self.assertEqual(R["again"][1], [w, 0])
+
     def test_watch_while_stepping_a_masked_off_lane(self):
         """a watchpoint that fires while GDB steps a masked-off lane names the stepped thread
         (GDB needs it) and the console names the lane that made the access"""
