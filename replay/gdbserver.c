@@ -1279,13 +1279,15 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
         vx_warp_info wi;
         const bool have = warp_info(s, st.gwarp, &wi);
         bool keep = have && vx_lanes_test(wi.tmask, s->focus_lane);
+        /* the stepped lane takes part in the stop (its warp's, the lane active there) */
+        const bool stepped_lane_at_break =
+            m->step && st.gwarp == m->step_gwarp && have && vx_lanes_test(wi.tmask, step_lane);
         /* A step of one thread (GDB resumed no other: vCont;s:N, or s/bs) that stops at
          * a breakpoint its lane does not take part in (the lane masked off or parked,
          * the warp's other lanes at the breakpoint) ends as a plain stop of the stepped
          * thread: a stop named in a thread GDB did not resume breaks its step over
          * (GDB 13 asserts in finish_step_over, or in skip_inline_frames for finish). */
-        if (m->step && !m->others && !s->opts.thread_per_warp &&
-            !(st.gwarp == m->step_gwarp && have && vx_lanes_test(wi.tmask, step_lane))) {
+        if (m->step && !m->others && !s->opts.thread_per_warp && !stepped_lane_at_break) {
             console(s,
                     "vxreplay: the step stopped where warp %" PRIu32
                     " reached a breakpoint at 0x%08" PRIx32 " without lane %" PRIu32
@@ -1300,8 +1302,7 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
         }
         /* a step that meets a breakpoint in its own warp with the stepped lane taking
          * part (a parked lane woken there) reports that lane: GDB asked for it */
-        if (m->step && st.gwarp == m->step_gwarp && have && vx_lanes_test(wi.tmask, step_lane) &&
-            cond_lane < 0 && tb_lane < 0) {
+        if (stepped_lane_at_break && cond_lane < 0 && tb_lane < 0) {
             s->focus_lane = step_lane;
             keep = true;
         }
