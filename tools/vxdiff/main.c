@@ -824,7 +824,7 @@ static void run_lockstep(differ *d)
                          " in B)",
                          d->ndiff == 1 ? "first" : "next", ea->index, ea->cycle, eb->cycle);
             else {
-                /* a side whose events have run out (a cut-off trace) has no index there */
+                /* a side whose events have run out (after its END record) has no index there */
                 char sa[48] = "the end of A's events", sb2[48] = "the end of B's events";
                 if (ea) snprintf(sa, sizeof sa, "event %" PRIu64 " of A", ea->index);
                 if (eb) snprintf(sb2, sizeof sb2, "event %" PRIu64 " of B", eb->index);
