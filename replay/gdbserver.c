@@ -1282,22 +1282,28 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
         /* the stepped lane takes part in the stop (its warp's, the lane active there) */
         const bool stepped_lane_at_break =
             m->step && st.gwarp == m->step_gwarp && have && vx_lanes_test(wi.tmask, step_lane);
-        /* A step of one thread (GDB resumed no other: vCont;s:N, or s/bs) that stops at
-         * a breakpoint its lane does not take part in (the lane masked off or parked,
-         * the warp's other lanes at the breakpoint) ends as a plain stop of the stepped
-         * thread: a stop named in a thread GDB did not resume breaks its step over
-         * (GDB 13 asserts in finish_step_over, or in skip_inline_frames for finish). */
-        if (m->step && !m->others && !s->opts.thread_per_warp && !stepped_lane_at_break) {
+        /* GDB resumed one thread only (a step: vCont;s:N, s, bs; or a continue locked
+         * to it: vCont;c:N, Hc N with c or bc, as vxrr.gdb does for finish, until and
+         * advance), and its warp stops at a breakpoint without its lane (masked off or
+         * parked, the other lanes at the breakpoint).  A stop named in another lane, a
+         * thread GDB did not resume, breaks GDB (13 asserts in finish_step_over, or in
+         * skip_inline_frames), and a step stop where the lane waits would let a `step`
+         * run on past the breakpoint.  A plain stop of the resumed thread (signal 0)
+         * ends the command there, and the console names the lanes at the breakpoint. */
+        const uint32_t rgw = m->step ? m->step_gwarp : m->only_gwarp,
+                       rlane = m->step ? step_lane : s->focus_lane;
+        if (!s->opts.thread_per_warp && rgw != VX_ENGINE_ANY_WARP &&
+            (m->step ? !m->others : true) &&
+            !(st.gwarp == rgw && have && vx_lanes_test(wi.tmask, rlane))) {
             console(s,
-                    "vxreplay: the step stopped where warp %" PRIu32
-                    " reached a breakpoint at 0x%08" PRIx32 " without lane %" PRIu32
-                    " (vx-thread %" PRIu32 " %" PRIu32 " shows it)\n",
-                    st.gwarp, have ? wi.pc : 0, step_lane, st.gwarp,
+                    "vxreplay: stopped where warp %" PRIu32 " reached a breakpoint at 0x%08" PRIx32
+                    " without lane %" PRIu32 " (vx-thread %" PRIu32 " %" PRIu32 " shows it)\n",
+                    st.gwarp, have ? wi.pc : 0, rlane, st.gwarp,
                     have && wi.tmask ? vx_lanes_first(wi.tmask) : 0);
-            st.why = VX_WHY_STEP;
-            st.gwarp = m->step_gwarp;
-            s->focus_gw = m->step_gwarp;
-            s->focus_lane = step_lane;
+            st.why = VX_WHY_INTERRUPT;
+            s->stop_sig0 = true;
+            s->focus_gw = rgw;
+            s->focus_lane = rlane;
             break;
         }
         /* a step that meets a breakpoint in its own warp with the stepped lane taking

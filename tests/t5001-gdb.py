@@ -1435,35 +1435,40 @@ R["else"] = lanes()
             self.assertIn("body", frames)
 
 
-    def test_step_of_a_waiting_lane_stopped_by_its_warps_breakpoint(self):
-        """stepi of a lane that waits for its side of a split (scheduler locked: GDB resumes
-        that thread only) while the warp's active lanes reach a breakpoint: the step ends
-        in the stepped thread, where it waits, and the console names the lanes at the
-        breakpoint (a stop named in another lane broke GDB's step over it: GDB 13 aborted
-        in finish_step_over, or in skip_inline_frames for finish)"""
+    def test_waiting_lane_resumed_alone_stops_at_its_warps_breakpoint(self):
+        """stepi, step and advance of a lane that waits for its side of a split (GDB
+        resumes that thread only: vxrr.gdb locks the scheduler) while the warp's active
+        lanes reach a breakpoint: a plain stop ("stopped") of the resumed thread, where it
+        waits, and the console names the lanes at the breakpoint.  The stop was named in
+        another lane, a thread GDB had not resumed: GDB 13 aborted in finish_step_over or
+        skip_inline_frames (a step over, finish, advance), and a step stop would let
+        `step` run past the breakpoint"""
         out, R = self.gdb('''
 stop_at("rrdiverge.c:THEN_LINE")
 w, l = warp_lane()
 R["w"] = [w, l]
 ex("break twice")
-ex("vx-thread %d 0" % w)
-R["before"] = [pc(), warp_lane()]
-st = go("stepi")
-R["after"] = [st.get("bps"), warp_lane(), pc()]
-st = go("stepi")
-R["again"] = [st.get("bps"), warp_lane()]
+n0 = int(re.search(r"event (\\d+) of", ex("monitor when")).group(1))
+R["runs"] = []
+for cmd in ("stepi", "step", "advance twice"):
+    ex("vx-seek %d" % n0)
+    ex("vx-thread %d 0" % w)
+    before = [pc(), warp_lane()]
+    st = go(cmd)
+    R["runs"].append([cmd, before, st.get("bps"), warp_lane(), pc(),
+                      int(re.search(r"event (\\d+) of", st["when"]).group(1))])
 '''.replace("THEN_LINE", str(self.lines["THEN"])))
         w, l = R["w"]
         self.assertEqual(l % 2, 1)                               # the then side runs first
-        pc0, (bw, bl) = R["before"]
-        self.assertEqual((bw, bl), (w, 0))
-        bps, (aw, al), pc1 = R["after"]
-        self.assertIsNone(bps)
-        self.assertEqual((aw, al, pc1), (w, 0, pc0), "lane 0 still waits where it did")
-        self.assertRegex(out, r"vxreplay: the step stopped where warp %d reached a breakpoint at "
-                              r"0x[0-9a-f]+ without lane 0 \(vx-thread %d 1 shows it\)" % (w, w))
+        for cmd, (pc0, bl), bps, al, pc1, ev in R["runs"]:
+            self.assertIsNone(bps, cmd)
+            self.assertEqual((al[1], pc1), (0, pc0), cmd + ": lane 0 still waits where it did")
+            self.assertEqual(al, bl, cmd)
+        self.assertEqual(len(re.findall(r"vxreplay: stopped where warp \d+ reached a breakpoint "
+                                        r"at 0x[0-9a-f]+ without lane 0 \(vx-thread \d+ 1 shows "
+                                        r"it\)", out)), 3, out[-3000:])
+        self.assertEqual(len(re.findall(r"Thread \d+ \"warp \d+ lane 0\" stopped\.", out)), 3)
         self.assertNotIn("internal-error", out)
-        self.assertEqual(R["again"][1], [w, 0])
 
     def test_watch_while_stepping_a_masked_off_lane(self):
         """a watchpoint that fires while GDB steps a masked-off lane names the stepped thread
