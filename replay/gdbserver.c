@@ -118,6 +118,8 @@ struct vx_gdbserver {
     bool last_backward;      /* the motion of the last stop went backward */
     uint32_t removed_at;     /* the address of the last one removed */
     bool stop_sig0;          /* the next stop reply is T00: see run_motion */
+    bool watch_by_other;     /* the last stop, a watchpoint's, named a thread that did not
+                                make the access (the one GDB moved) */
     /* GDB's step over a breakpoint (z0 at the warp's pc, s or bs, Z0, c or bc) runs,
      * on one timeline, the issues other warps make before the warp's next one (or
      * undoes those since its previous one), their breakpoint hits too: the continue
@@ -538,6 +540,7 @@ static void remember_stop(vx_gdbserver *s, const vx_engine_stop *st)
     s->last_stop = *st;
     s->have_last_stop = true;
     s->break_removed = false;
+    s->watch_by_other = false;
     s->g_pick = 0;
     /* a step that ends on a breakpoint: GDB may step over it next (stepping_over_break) */
     vx_warp_info wi;
@@ -1184,7 +1187,21 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
                                     ? vx_engine_now(s->e)
                                     : NO_POS;
     vx_engine_set_poll(s->e, engine_poll, s);
-    vx_err err = vx_engine_resume(s->e, m, &st);
+    vx_err err;
+    bool by_other = false; /* a watchpoint stop named in the thread GDB moved, not the maker */
+    if (watch_over != NO_POS && s->watch_by_other) {
+        /* GDB steps that thread over the access with the watchpoints taken out: its own
+         * next instruction may be far (a lane masked off or parked, another warp's
+         * access), and the step would cross other watched accesses unseen.  Carry out
+         * (or undo) the access only: the step is done, the thread where it was. */
+        err = vx_engine_seek_over(s->e,
+                                  m->backward ? (watch_over ? watch_over - 1 : 0) : watch_over + 1,
+                                  0, 0, m->step_gwarp);
+        st.why = VX_WHY_STEP;
+        st.gwarp = m->step_gwarp;
+    } else {
+        err = vx_engine_resume(s->e, m, &st);
+    }
     s->last_backward = m->backward;
     /* The engine stopped at a breakpoint only where a lane meets its conditions
      * (cond_filter): report that lane, the resumed one when it qualifies. */
@@ -1341,6 +1358,7 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
              * the access may be another lane's, or another warp's (one timeline). */
             const uint32_t mlane = m->step ? step_lane : s->focus_lane;
             if (st.why == VX_WHY_WATCH && st.has_lane && (st.lane != mlane || st.gwarp != mover)) {
+                by_other = true;
                 char where[96] = "";
                 if (vx_addr_in_lmem(st.watch_addr) && core_of(s, st.gwarp) != core_of(s, mover))
                     snprintf(where, sizeof where,
@@ -1369,6 +1387,7 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
         console(s, "vxreplay: core %" PRIu32 " warp %" PRIu32 " faults at pc 0x%08" PRIx32 ": %s\n",
                 st.fault.core, st.fault.warp, st.fault.pc, st.fault.reason);
     remember_stop(s, &st);
+    s->watch_by_other = by_other;
     send_stop(s, &st);
 }
 

@@ -1291,6 +1291,43 @@ go("continue")
         self.assertEqual([v for c, v in self.values(out)], [(2, 0, 2001), (0, 0, 1001)])
 
 
+class ParkedLaneWatchTests(GdbCase):
+    kernel = "rrwatch"
+    rec_args = ("-w", "4", "-t", "4")
+
+    def test_step_over_a_watched_access_by_another_warp(self):
+        """stepi of a parked lane (warp 0 lane 3, until main's WAKE) meets another warp's
+        watched access (named in the stepped thread); GDB then steps that thread over the
+        access with the watchpoint out: only the access is carried out (the step ran
+        until the parked lane moved, crossing the other warps' accesses unseen), and each
+        continue stops at the next"""
+        out, R = self.gdb('''
+ex("break main")
+R["main"] = int(re.search(r"event (\\d+) of", go("continue")["when"]).group(1))
+ex("delete")
+ex("watch counter")
+ex("vx-thread 0 3")
+R["park"] = pc()
+whens = []
+for cmd in ("stepi", "continue", "continue"):
+    st = go(cmd)
+    whens.append([cmd, st.get("bps"), int(re.search(r"event (\\d+) of", st["when"]).group(1))])
+R["whens"] = whens
+R["addr"] = val("(unsigned)&counter")
+''')
+        self.assertEqual(R["park"], 0, "lane 3 of warp 0 is parked")
+        # from the trace: the issues that write counter (one amoadd per warp)
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", self.trace])
+        writes = [e["index"] for e in map(json.loads, r.stdout.splitlines())
+                  if any(m["addr"] == R["addr"] for m in e.get("mem", [])) and
+                  e["index"] >= R["main"]]
+        self.assertGreaterEqual(len(writes), 3, writes)
+        got = R["whens"]
+        self.assertTrue(all(bps for _, bps, _ in got), got)
+        # each stop just after its write: the step over carried out the first only
+        self.assertEqual([n for _, _, n in got], [w + 1 for w in writes[:3]], got)
+
+
 class FaultTests(GdbCase):
     kernel = "rrfault"
 
@@ -1831,5 +1868,5 @@ class DivergenceTests(unittest.TestCase):
 if __name__ == "__main__":
     prerequisites()
     vxtest.main(ReverseTests, PerWarpTests, PerWarpDivergenceTests, DeadlockTests, LocalMemoryTests,
-                FaultTests,
+                FaultTests, ParkedLaneWatchTests,
                 BacktraceTests, MaskedLaneTests, MiTests, OptimizedTests, DivergenceTests)

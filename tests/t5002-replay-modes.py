@@ -431,7 +431,9 @@ class LaneSteps(unittest.TestCase):
 
     def test_reverse_step_does_not_undo_another_lanes_watched_write(self):
         """a lane step of a lane the warp has not enabled yet runs the other lanes' issues;
-        its reverse step must not undo a watched write among them silently: it undid the
+        one of them writes a watched word (reported in the stepped thread), and GDB's step
+        over it carries out that write only; the next step runs to the lane's first
+        issue.  Its reverse step must not undo the watched write silently: it undid the
         whole step, and GDB, keeping the written value, later missed the write.  With a
         watchpoint there, the reverse step is a real one (the lane's last issue)"""
         trace = rsplib.record(build("rrtest"), "-w", "2", "-t", "4")
@@ -455,16 +457,27 @@ class LaneSteps(unittest.TestCase):
             self.assertEqual(c.cmds("z2,%x,4" % addr), "OK")   # GDB steps over the access
             rsplib.parse_stop(c.cmd("vCont;s:%x" % tid))
             self.assertEqual(c.cmds("Z2,%x,4" % addr), "OK")
+            # only the access was carried out (lane 0's: lane 1 did not make it), with the
+            # watchpoint out: running on to lane 1's own issue would cross other watched
+            # accesses unseen
+            n = int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))
+            self.assertEqual(n, w["index"] + 1)
+            written = c.cmds("m%x,4" % addr)
+            sig, f = rsplib.parse_stop(c.cmd("vCont;s:%x" % tid))
+            self.assertNotIn("watch", f)
             n = int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))
             self.assertEqual(n, first1 + 1)                    # lane 1 ran its first issue
-            written = c.cmds("m%x,4" % addr)
             c.cmds("Hc%x" % tid)
-            # back over lane 1's one issue only: the write before it stays (the undo of
-            # the whole step went back before it, silently)
+            # back where that step began: the write before it stays (the undo of the whole
+            # step, when it began before the write, went back before it, silently)
             sig, f = rsplib.parse_stop(c.cmd("bs"))
             self.assertNotIn("watch", f)
             n = int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))
-            self.assertEqual(n, first1)
+            self.assertEqual(n, w["index"] + 1)
+            self.assertEqual(c.cmds("m%x,4" % addr), written)
+            # and once more: back over the write, which the watchpoint reports
+            sig, f = rsplib.parse_stop(c.cmd("bs"))
+            self.assertIn("watch", f)
             self.assertEqual(c.cmds("m%x,4" % addr), written)
             c.send("D")
             c.reply()
