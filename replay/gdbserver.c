@@ -1190,10 +1190,13 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
     vx_err err;
     bool by_other = false; /* a watchpoint stop named in the thread GDB moved, not the maker */
     if (watch_over != NO_POS && s->watch_by_other) {
-        /* GDB steps that thread over the access with the watchpoints taken out: its own
-         * next instruction may be far (a lane masked off or parked, another warp's
-         * access), and the step would cross other watched accesses unseen.  Carry out
-         * (or undo) the access only: the step is done, the thread where it was. */
+        /* GDB steps that thread over the access (forward the next issue, backward the
+         * last one) with the watchpoints taken out.  Its own next instruction may be far
+         * (a lane masked off or parked, another warp's access): the step would cross
+         * other watched accesses unseen, or never come (a warp that has finished: the
+         * step ran into the end of history, and GDB, its step over unfinished, hung at
+         * its next command).  Carry out (or undo) the access only: the step is done, the
+         * thread where it was. */
         err = vx_engine_seek_over(s->e,
                                   m->backward ? (watch_over ? watch_over - 1 : 0) : watch_over + 1,
                                   0, 0, m->step_gwarp);
@@ -1244,20 +1247,6 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
                     "vxreplay: no more reverse-execution history: warp %" PRIu32
                     " has no instruction before event %" PRIu64 "\n",
                     m->step_gwarp, vx_engine_now(s->e));
-        }
-    } else if (watch_over != NO_POS && st.why == (m->backward ? VX_WHY_BEGIN : VX_WHY_END)) {
-        /* GDB steps the thread a watchpoint stop named over the access (forward the next
-         * issue, backward the last one).  That thread may not have made it (another
-         * lane's, another warp's) and may never move again (a lane masked off, a warp
-         * that has finished): its step ran into the end of history, and GDB, its step
-         * over unfinished, then hung at its next command without a packet.  Carry out
-         * (or undo) the access only: the step is done, the thread where it was. */
-        const uint64_t to = m->backward ? (watch_over ? watch_over - 1 : 0) : watch_over + 1;
-        const vx_err e2 = vx_engine_seek_over(s->e, to, 0, 0, m->step_gwarp);
-        if (e2 == VX_OK) {
-            st.why = VX_WHY_STEP;
-        } else {
-            report_error(s, e2);
         }
     } else if (m->step && !m->backward && st.why == VX_WHY_END && took_out_at_pc) {
         /* Forward the warp's issue at the breakpoint is there to step, but for the one
@@ -1357,8 +1346,10 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
             /* A step (or a continue locked to one thread) names the thread that moves:
              * the access may be another lane's, or another warp's (one timeline). */
             const uint32_t mlane = m->step ? step_lane : s->focus_lane;
+            /* (a store whose lane the trace does not say: taken as another's) */
+            by_other =
+                st.why == VX_WHY_WATCH && (!st.has_lane || st.lane != mlane || st.gwarp != mover);
             if (st.why == VX_WHY_WATCH && st.has_lane && (st.lane != mlane || st.gwarp != mover)) {
-                by_other = true;
                 char where[96] = "";
                 if (vx_addr_in_lmem(st.watch_addr) && core_of(s, st.gwarp) != core_of(s, mover))
                     snprintf(where, sizeof where,

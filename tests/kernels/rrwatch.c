@@ -23,7 +23,7 @@ __asm__(".text\n"
         "worker:\n"
         "    la    t0, counter\n"
         "    li    t1, 1\n"
-        "    amoadd.w zero, t1, (t0)\n"       /* BUMP: counter += 1 */
+        "    amoadd.w zero, t1, (t0)\n"        /* BUMP: counter += 1 */
         "    .insn r 0x0b, 0, 0, x0, x0, x0\n" /* vx_tmc zero: the warp ends */
 );
 
@@ -33,7 +33,7 @@ int main(void)
     if (vx_core_id() != 0) return 0;
     vx_wspawn(4, worker); /* SPAWN */
     for (volatile int i = 0; i < 100; i++)
-        ; /* WAIT */
+        ;       /* WAIT */
     vx_tmc(-1); /* WAKE: lanes 1-3 of warp 0 move again */
     vx_tmc_one();
     return 0;
