@@ -1285,9 +1285,6 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
         vx_warp_info wi;
         const bool have = warp_info(s, st.gwarp, &wi);
         bool keep = have && vx_lanes_test(wi.tmask, s->focus_lane);
-        /* the stepped lane takes part in the stop (its warp's, the lane active there) */
-        const bool stepped_lane_at_break =
-            m->step && st.gwarp == m->step_gwarp && have && vx_lanes_test(wi.tmask, step_lane);
         /* GDB resumed one thread only (a step: vCont;s:N, s, bs; or a continue locked
          * to it: vCont;c:N, Hc N with c or bc, as vxrr.gdb does for finish, until and
          * advance), and its warp stops at a breakpoint without its lane (masked off or
@@ -1298,9 +1295,11 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
          * ends the command there, and the console names the lanes at the breakpoint. */
         const uint32_t rgw = m->step ? m->step_gwarp : m->only_gwarp,
                        rlane = m->step ? step_lane : s->focus_lane;
-        if (!s->opts.thread_per_warp && rgw != VX_ENGINE_ANY_WARP &&
-            (m->step ? !m->others : true) &&
-            !(st.gwarp == rgw && have && vx_lanes_test(wi.tmask, rlane))) {
+        /* the resumed (or stepped) lane takes part in the stop: its warp's, the lane active */
+        const bool resumed_lane_at_break =
+            st.gwarp == rgw && have && vx_lanes_test(wi.tmask, rlane);
+        if (!s->opts.thread_per_warp && rgw != VX_ENGINE_ANY_WARP && (!m->step || !m->others) &&
+            !resumed_lane_at_break) {
             console(s,
                     "vxreplay: stopped where warp %" PRIu32 " reached a breakpoint at 0x%08" PRIx32
                     " without lane %" PRIu32 " (vx-thread %" PRIu32 " %" PRIu32 " shows it)\n",
@@ -1314,7 +1313,7 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
         }
         /* a step that meets a breakpoint in its own warp with the stepped lane taking
          * part (a parked lane woken there) reports that lane: GDB asked for it */
-        if (stepped_lane_at_break && cond_lane < 0 && tb_lane < 0) {
+        if (m->step && resumed_lane_at_break && cond_lane < 0 && tb_lane < 0) {
             s->focus_lane = step_lane;
             keep = true;
         }
@@ -1349,7 +1348,7 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
             /* (a store whose lane the trace does not say: taken as another's) */
             by_other =
                 st.why == VX_WHY_WATCH && (!st.has_lane || st.lane != mlane || st.gwarp != mover);
-            if (st.why == VX_WHY_WATCH && st.has_lane && (st.lane != mlane || st.gwarp != mover)) {
+            if (by_other && st.has_lane) {
                 char where[96] = "";
                 if (vx_addr_in_lmem(st.watch_addr) && core_of(s, st.gwarp) != core_of(s, mover))
                     snprintf(where, sizeof where,
