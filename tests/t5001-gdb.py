@@ -1507,6 +1507,56 @@ for cmd in ("stepi", "step", "advance twice"):
         self.assertEqual(len(re.findall(r"Thread \d+ \"warp \d+ lane 0\" stopped\.", out)), 3)
         self.assertNotIn("internal-error", out)
 
+    def test_waiting_lane_resumed_again_moves_on(self):
+        """the same command again, from that stop (or from a breakpoint stop, forward or
+        backward, of the lanes at it, reported in an odd lane), moves lane 0 on: the hit
+        was shown (engine.c rep_bp).  Without that, each stepi, step or advance of the
+        waiting lane would stop at the same event again, for ever."""
+        out, R = self.gdb('''
+stop_at("rrdiverge.c:THEN_LINE")
+w, l = warp_lane()
+ex("break twice")
+n0 = int(re.search(r"event (\\d+) of", ex("monitor when")).group(1))
+def ev():
+    return int(re.search(r"event (\\d+) of", ex("monitor when")).group(1))
+R["w"] = w
+R["twice"] = int(re.search(r"starts at address (0x[0-9a-f]+)",
+                           ex("info line rrdiverge.c:TWICE_LINE")).group(1), 16)
+R["negate"] = int(re.search(r"starts at address (0x[0-9a-f]+)",  # past its prologue
+                            ex("info line rrdiverge.c:NEGATE_LINE")).group(1), 16)
+R["runs"] = []
+ex("vx-thread %d 0" % w)
+go("advance negate")
+go("advance negate")
+n1 = ev()  # lane 0 in negate, past the hit
+for first in ("stepi", "step", "advance negate", "continue", "reverse-continue"):
+    for cmd in ("stepi", "step", "advance negate"):
+        ex("vx-seek %d" % (n1 if first == "reverse-continue" else n0))
+        ex("vx-thread %d %d" % (w, 1 if "continue" in first else 0))
+        go(first)
+        at = [ev(), warp_lane(), pc()]
+        ex("vx-thread %d 0" % warp_lane()[0])
+        pc0 = pc()
+        st = go(cmd)
+        R["runs"].append([first, cmd, at, pc0, st.get("bps"), warp_lane(), pc(), ev()])
+'''.replace("THEN_LINE", str(self.lines["THEN"])).replace("NEGATE_LINE", str(self.lines["NEGATE"]))
+                               .replace("TWICE_LINE", str(self.lines["TWICE"])))
+        w = R["w"]
+        for first, cmd, (ev1, wl1, pc1), pc0, bps, wl2, pc2, ev2 in R["runs"]:
+            what = "%s then %s" % (first, cmd)
+            if "continue" in first:
+                self.assertEqual(wl1[1] % 2, 1, what + ": the hit is reported in an odd lane")
+                self.assertEqual(pc1, R["twice"], what)
+            else:
+                self.assertEqual(wl1, [w, 0], what)
+            self.assertEqual(wl2, [wl1[0], 0], what + ": the resumed thread")
+            self.assertGreater(ev2, ev1, what + ": moved on")
+            self.assertIsNone(bps, what)
+            self.assertNotEqual(pc2, pc0, what + ": lane 0 ran")
+            if cmd == "advance negate":
+                self.assertEqual(pc2, R["negate"], what)
+        self.assertNotIn("internal-error", out)
+
     def test_watch_while_stepping_a_masked_off_lane(self):
         """a watchpoint that fires while GDB steps a masked-off lane names the stepped thread
         (GDB needs it) and the console names the lane that made the access"""
