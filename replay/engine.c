@@ -126,6 +126,7 @@ struct vx_engine {
     uint8_t end_status;
     bool cut_off; /* no END record */
     uint32_t exit_code;
+    uint64_t end_cycle; /* the END record's cycle (0 without one) */
     vx_fault end_fault;
     bool fault_at_end; /* the issue at `end` is the recorded fault */
     bool fault_after;  /* the END record's fault follows the last issue (a deadlock) */
@@ -1876,6 +1877,11 @@ bool vx_engine_faults_at_end(const vx_engine *e)
     return e->fault_at_end;
 }
 
+uint64_t vx_engine_end_cycle(const vx_engine *e)
+{
+    return e->cut_off ? 0 : e->end_cycle;
+}
+
 uint8_t vx_engine_end_status(const vx_engine *e, uint32_t *exit_code, vx_fault *fault)
 {
     if (exit_code) *exit_code = e->exit_code;
@@ -2056,6 +2062,7 @@ static vx_err read_ending(vx_engine *e, const vx_trace_summary *sum)
         }
         if (ev->kind == VX_EV_END) {
             e->exit_code = ev->exit_code;
+            e->end_cycle = ev->cycle;
             if (ev->fault) e->end_fault = *ev->fault;
             e->fault_after = ev->fault && !e->fault_at_end && ev->end_status == VX_END_FAULT;
             return VX_OK;

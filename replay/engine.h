@@ -66,6 +66,10 @@ bool vx_engine_cut_off(const vx_engine *e);
 /* How the recorded run ended (vx_end_status); *fault is set when it faulted. */
 uint8_t vx_engine_end_status(const vx_engine *e, uint32_t *exit_code, vx_fault *fault);
 
+/* The cycle of the END record (when the run ended: a deadlock or the cycle limit is
+ * found after the last issue's cycle); 0 when the trace has none (cut off). */
+uint64_t vx_engine_end_cycle(const vx_engine *e);
+
 /* The issue at the current position, as recorded (false at the end of history). */
 typedef struct vx_engine_issue {
     uint64_t index;

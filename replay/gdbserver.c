@@ -2084,11 +2084,16 @@ static void mon_when(vx_gdbserver *s, text *t, const char *arg)
         uint32_t code = 0;
         vx_fault f;
         uint8_t st = vx_engine_end_status(s->e, &code, &f);
-        tprintf(t, ": end of history, cycle %" PRIu64 " (%s)\n", vx_sim_cycle(sim_of(s)),
+        const uint64_t cyc = vx_sim_cycle(sim_of(s)), end_cyc = vx_engine_end_cycle(s->e);
+        tprintf(t, ": end of history, cycle %" PRIu64 " (%s", cyc,
                 st == VX_END_EXIT    ? "the kernel exited"
                 : st == VX_END_FAULT ? "the kernel faulted"
                 : st == VX_END_LIMIT ? "cycle limit reached"
                                      : "recording stopped");
+        /* a deadlock, or the cycle limit, is found cycles after the last issue: at the
+         * cycle vxdump and vxrec name */
+        if (end_cyc > cyc) tprintf(t, " at cycle %" PRIu64, end_cyc);
+        tprintf(t, ")\n");
     }
 }
 

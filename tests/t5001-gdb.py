@@ -1199,6 +1199,23 @@ R["back"] = ex("monitor when")
         self.assertRegex(R["back"], r"^event 2[0-5] of")
         self.assertIn("no more history: warp 0 faults at event", out)
 
+    def test_end_of_history_names_the_deadlocks_cycle(self):
+        """at the end of history, `monitor when` names the cycle the deadlock was found
+        at, as vxdump's end record does (cycles after the last issue's, which it printed
+        alone: 'cycle 1299' where vxdump says 1301)"""
+        r = vxtest.run([vxtest.prog("vxdump"), "--summary", "--json", self.trace])
+        end = json.loads(r.stdout)["end"]
+        self.assertEqual(end["status"], "fault")
+        out, R = self.gdb('''
+go("continue")
+R["when"] = ex("monitor when")
+''', timeout=90)
+        m = re.search(r": end of history, cycle (\d+) \(the kernel faulted at cycle (\d+)\)",
+                      R["when"])
+        self.assertTrue(m, R["when"])
+        self.assertEqual(int(m.group(2)), end["cycle"])
+        self.assertLess(int(m.group(1)), end["cycle"])
+
 
 class LocalMemoryTests(GdbCase):
     """Watchpoints on local memory, which each core has at the same addresses: core c
