@@ -2035,7 +2035,8 @@ static void mon_help(vx_gdbserver *s, text *t, const char *arg)
         t,
         "vxreplay monitor commands:\n"
         "  when               current event index, cycle, and the warp that issues next\n"
-        "  seek N             go to event index N (then: maint flush register-cache)\n"
+        "  seek N             go to event index N (without vxrr.gdb, then: maint flush\n"
+        "                     register-cache)\n"
         "  warps              every warp: PC, thread mask, IPDOM depth, state\n"
         "  lane [N [exact]|auto [N]]  lane whose registers a warp thread shows\n"
         "                     (--thread-per-warp): N while active, else the first\n"
@@ -2298,7 +2299,10 @@ static void mon_lane(vx_gdbserver *s, text *t, const char *arg)
     if (s->opts.thread_per_warp) {
         s->sel_lane = (int32_t)n;
         s->sel_exact = exact;
-        tprintf(t, "registers now show lane %" PRIu64 "%s (then: maint flush register-cache)\n", n,
+        tprintf(t,
+                "registers now show lane %" PRIu64
+                "%s (without vxrr.gdb, then: maint flush register-cache)\n",
+                n,
                 exact ? ", also masked off (until the next resume or seek)"
                       : " where it is active, else the warp's first active lane");
     } else {

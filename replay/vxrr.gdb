@@ -25,7 +25,8 @@
 #   $vx_any("COND")         COND tested in every active lane of the current warp, for
 #                           breakpoint conditions GDB cannot send to the server (floats)
 # and every 'monitor' command of vxreplay ('monitor help'); after one that moves in
-# time (seek, restart) GDB's caches are dropped, as vx-seek does.
+# time (seek, restart) GDB's caches are dropped, as vx-seek does, and after any other
+# the registers GDB holds (monitor lane N changes what a warp's thread shows).
 #
 # A jump in time (vx-seek, vx-restart, or such a monitor command) ends with a real stop
 # of the selected thread where it landed: vxrr.gdb arms the server ('monitor stop-step
@@ -75,7 +76,8 @@ end
 
 # A monitor command that moves in time (seek, restart) does so behind GDB's back:
 # after one, drop GDB's caches as vx-seek does, so that registers, frames and
-# watchpoints show the new position.
+# watchpoints show the new position.  After any other, drop the registers GDB holds
+# (`monitor lane N` changes the lane a warp's thread shows).
 define hook-monitor
   python _vx_monitor_before()
 end
@@ -258,6 +260,10 @@ def _vx_monitor_after():
         _vx_refresh(stop=True)
         global _vx_mon_moved
         _vx_mon_moved = True
+    else:
+        # it may have changed what a thread shows (`monitor lane N` with a thread per
+        # warp): GDB reads the registers again (one packet) rather than show the old lane's
+        gdb.execute("maintenance flush register-cache", to_string=True)
 
 
 def _vx_rearm_watchpoints():

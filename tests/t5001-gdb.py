@@ -1076,6 +1076,21 @@ R["after_print"] = ex("monitor lane")
         self.assertEqual(R["w2"], [2, 0])     # the lane warp 0 showed, not the stop's 2
         self.assertIn("every warp thread shows lane 0", R["lane"])  # vx-warp picked it
 
+    def test_monitor_lane_shows_that_lanes_registers_at_once(self):
+        """--thread-per-warp: after `monitor lane N` GDB shows lane N's registers, with no
+        `maint flush register-cache` (GDB kept the old lane's: `info threads` said lane 3,
+        `p` printed lane 2's values)"""
+        out, R = self.gdb('''
+stop_at("leaf if x == 10")
+R["before"] = val("$mhartid") % NT
+ex("monitor lane 3")
+R["after"] = val("$mhartid") % NT
+R["threads"] = ex("info threads")
+''')
+        self.assertEqual(R["before"], 2)  # task 10: warp 1, lane 2
+        self.assertIn("lane 3", R["threads"])
+        self.assertEqual(R["after"], 3)
+
     def test_seek_after_an_exact_lane_shows_no_parked_frame(self):
         """monitor lane N exact (vx-print's view) lasts until the next resume or seek: a
         vx-seek's stop shows a lane with a position (it showed lane 3 parked at pc 0,
