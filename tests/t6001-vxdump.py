@@ -755,6 +755,13 @@ class Errors(unittest.TestCase):
             r = t6kit.vxdump(*args)
             self.assertEqual(r.returncode, 2, args)
             self.assertTrue(r.stderr.startswith("vxdump: "), (args, r.stderr))
+        # a filter given twice: refused (the last one silently replaced the first)
+        for opt, a, b in (("--pc", "0x80000000", "0x80000004"), ("--addr", "0x100", "0x200:4"),
+                          ("--lane", "0", "1"), ("--warp", "0", "1"), ("--kind", "issue", "mem")):
+            r = t6kit.vxdump(opt, a, opt, b, T["regs"])
+            self.assertEqual(r.returncode, 2, opt)
+            self.assertIn("vxdump: %s given twice" % opt, r.stderr)
+            self.assertEqual(r.stdout, "", opt)
         r = t6kit.vxdump("--help")
         self.assertEqual(r.returncode, 0)
         self.assertIn("exit status", r.stdout)

@@ -81,7 +81,8 @@ static void usage(FILE *f)
             "Show a vxrr trace (.vxt): one line per event with its event index, cycle,\n"
             "core:warp, PC and symbol, thread mask, instruction and effects.  TRACE '-'\n"
             "reads the trace from standard input.\n\n"
-            "selection (the listing; --from/--to also bound --summary and --timeline):\n"
+            "selection (the listing; --from/--to also bound --summary and --timeline; the\n"
+            "filters --warp, --lane, --pc, --addr and --kind combine; each is given once):\n"
             "      --from N            start at event index N (uses the trace index: no scan)\n"
             "      --to N              stop after event index N\n"
             "      --warp W[,W...]     only warp W: CORE:WARP or a global warp id\n"
@@ -164,8 +165,17 @@ static int parse_kinds(const char *s, unsigned *out)
     return 0;
 }
 
+/* A filter given twice: one would silently replace the other, where a user may expect
+ * both to select. */
+static int filter_twice(const char *opt, bool list)
+{
+    return usage_error("%s given twice: it takes one %s", opt,
+                       list ? "comma-separated list" : "value (one listing per value)");
+}
+
 static int parse_args(int argc, char **argv, opts *o)
 {
+    bool has_kinds = false;
     memset(o, 0, sizeof *o);
     o->lane = -1;
     o->kinds = K_ALL;
@@ -195,17 +205,23 @@ static int parse_args(int argc, char **argv, opts *o)
                 return usage_error("--to: '%s' is not an event index", v);
             o->has_to = true;
         } else if ((v = optval(argc, argv, &i, "--warp", &missing))) {
+            if (o->warp_arg) return filter_twice("--warp", true);
             o->warp_arg = v;
         } else if ((v = optval(argc, argv, &i, "--lane", &missing))) {
             uint32_t l;
+            if (o->lane >= 0) return filter_twice("--lane", false);
             if (!vx_cli_parse_u32(v, &l) || l >= VX_MAX_THREADS)
                 return usage_error("--lane: '%s' is not a lane number (0..127)", v);
             o->lane = (int)l;
         } else if ((v = optval(argc, argv, &i, "--pc", &missing))) {
+            if (o->pc_arg) return filter_twice("--pc", false);
             o->pc_arg = v;
         } else if ((v = optval(argc, argv, &i, "--addr", &missing))) {
+            if (o->addr_arg) return filter_twice("--addr", false);
             o->addr_arg = v;
         } else if ((v = optval(argc, argv, &i, "--kind", &missing))) {
+            if (has_kinds) return filter_twice("--kind", true);
+            has_kinds = true;
             if (parse_kinds(v, &o->kinds)) return VX_EXIT_USAGE;
         } else if ((v = optval(argc, argv, &i, "--timeline", &missing))) {
             o->timeline = v;
