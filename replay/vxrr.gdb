@@ -21,7 +21,8 @@
 #   vx-info-dm              Debug Module state recorded in the trace
 #   vx-tls NAME             a runtime thread-local (blockIdx, threadIdx, ...) of the
 #                           current lane; also $vx_tls("NAME") in expressions
-#   vx-print EXPR           EXPR in every lane of the current warp
+#   vx-print EXPR           EXPR in every lane of the current warp (thread-locals
+#                           such as blockIdx.x read as $vx_tls does)
 #   $vx_any("COND")         COND tested in every active lane of the current warp, for
 #                           breakpoint conditions GDB cannot send to the server (floats)
 # and every 'monitor' command of vxreplay ('monitor help'); after one that moves in
@@ -751,13 +752,50 @@ class VxAnyFunction(gdb.Function):
         return 1 if hit else 0
 
 
+_vx_tls_names = {}  # identifier -> is it a thread-local variable (_vx_tls_rewritten)
+
+
+def _vx_tls_rewritten(expr):
+    """EXPR with the thread-local variables it names (blockIdx.x) read as
+    $vx_tls("blockIdx").x, since GDB cannot find thread-local storage on a bare-metal
+    target; None when it names none."""
+    found = False
+
+    def sub(m):
+        nonlocal found
+        n = m.group(1)
+        if n not in _vx_tls_names:
+            try:
+                _vx_tls_place(n)
+                _vx_tls_names[n] = True
+            except Exception:  # no such symbol, or not thread-local
+                _vx_tls_names[n] = False
+        found = found or _vx_tls_names[n]
+        return '$vx_tls("%s")' % n if _vx_tls_names[n] else n
+    # identifiers that are not members (.x, ->x), convenience variables or in a string
+    out = re.sub(r'(?<![\w.$"])(?<!->)([A-Za-z_]\w*)', sub, expr)
+    return out if found else None
+
+
+def _vx_eval(expr):
+    """EXPR's value as text, its thread-locals read as $vx_tls does when GDB cannot."""
+    try:
+        return str(gdb.parse_and_eval(expr))
+    except gdb.error as e:
+        alt = _vx_tls_rewritten(expr) if "thread-local" in str(e) else None
+        if alt is None:
+            raise
+    return str(gdb.parse_and_eval(alt))
+
+
 def _vx_eval_text(expr):
     """EXPR in the selected thread's newest frame, as text ("<error>" when it fails).  A
     lane that waits after a vx_split stands in the inlined intrinsic (its pc is the
     split's next instruction), where the caller's locals are not in scope: then in the
-    first frame outside the inlined vx_* intrinsics."""
+    first frame outside the inlined vx_* intrinsics.  Thread-local variables are read
+    as $vx_tls does (_vx_tls_rewritten)."""
     try:
-        return str(gdb.parse_and_eval(expr))
+        return _vx_eval(expr)
     except gdb.error as e:
         first = e
     try:
@@ -767,7 +805,7 @@ def _vx_eval_text(expr):
         if f is None or f == gdb.newest_frame():
             return "<%s>" % first
         f.select()
-        return str(gdb.parse_and_eval(expr))
+        return _vx_eval(expr)
     except gdb.error:
         return "<%s>" % first
 
@@ -775,7 +813,7 @@ def _vx_eval_text(expr):
 class VxPrint(gdb.Command):
     """vx-print EXPR: EXPR in every lane of the selected thread's warp, one line per lane
     (each in its own newest frame; outside an inlined vx_* intrinsic when EXPR is not in
-    scope there).  A masked-off lane is marked: "waits" (for its side
+    scope there; the runtime's thread-locals, such as blockIdx, read as $vx_tls does).  A masked-off lane is marked: "waits" (for its side
     of a split: its values are those it waits with) or "parked" (by tmc/pred: it has no
     position of its own, its values are the ones it was parked with)."""
 

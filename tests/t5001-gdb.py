@@ -1689,6 +1689,24 @@ R["frame"] = gdb.selected_frame().name()
                 lane, "" if lane % 2 else " (waits)", tid * 10 + tid % 2))
         self.assertEqual(R["frame"], "body")
 
+    def test_vx_print_reads_thread_locals(self):
+        """vx-print of an expression naming the runtime's thread-locals (blockIdx.x, as
+        the kernel writes it) reads them per lane as $vx_tls does: GDB itself cannot
+        (<Cannot find thread-local variables on this target> in every lane)"""
+        out, R = self.gdb('''
+stop_at("rrdiverge.c:THEN_LINE")
+w, l = warp_lane()
+R["w"] = w
+R["print"] = ex("vx-print blockIdx.x * 10 + odd")
+'''.replace("THEN_LINE", str(self.lines["THEN"])))
+        w = R["w"]
+        lines = R["print"].splitlines()
+        self.assertEqual(lines[0], "warp %d, blockIdx.x * 10 + odd:" % w)
+        for lane in range(4):
+            tid = 4 * w + lane
+            self.assertEqual(lines[1 + lane], "  lane %d%s: %d" % (
+                lane, "" if lane % 2 else " (waits)", tid * 10 + tid % 2))
+
     def test_lane_commands_fetch_the_thread_list_once(self):
         """vx-print, vx-thread and a monitor seek fetch the server's thread list once and
         read no other thread's registers (monitor stats counts): at 16K threads a list
