@@ -46,12 +46,16 @@ set remotetimeout 600
 set print thread-events off
 
 # Stepping commands move only the selected warp's thread; continue runs all.
-# (Needs a connected target, hence the hook.)
+# (Needs a connected target, hence the hook.)  The connection's stop is at _start, in
+# the runtime's crt0.S: make main's file the default source, so that a bare `break 28`
+# means the kernel's line 28, as before connecting.
 define target hookpost-remote
   set scheduler-locking step
+  python _vx_connected()
 end
 define target hookpost-extended-remote
   set scheduler-locking step
+  python _vx_connected()
 end
 
 # finish, reverse-finish, until and advance run to a breakpoint GDB plants for
@@ -178,6 +182,13 @@ def _vx_unlock(*_):
     try:
         gdb.execute("set scheduler-locking step", to_string=True)
     except gdb.error:
+        pass
+
+
+def _vx_connected():
+    try:
+        gdb.execute("list main", to_string=True)
+    except gdb.error:  # no main, or no source for it: GDB's default stays
         pass
 
 

@@ -296,6 +296,18 @@ R["when"] = ex("monitor when")
         self.assertEqual(R["pc2"], R["entry"])
         self.assertRegex(R["when"], r"event 0 of")
 
+    def test_bare_line_after_connecting_is_the_kernels(self):
+        """right after connecting (a stop at _start, in the runtime's crt0.S) `break N`
+        names line N of main's file, the kernel's, as before connecting; it named
+        crt0.S's, and the continue ran to the end of history"""
+        out, R = self.gdb('''
+R["bp"] = ex("break LINE")
+st = go("continue")
+R["stop"] = [st.get("bps"), line(), func()]
+'''.replace("LINE", str(self.lines["LEAF_ADD"])))
+        self.assertIn("rrtest.c, line %d." % self.lines["LEAF_ADD"], R["bp"])
+        self.assertEqual(R["stop"], [[1], self.lines["LEAF_ADD"], "leaf"])
+
     def test_reverse_finish(self):
         """reverse-finish out of leaf lands on the call in middle, in the same thread"""
         L = self.lines
