@@ -1879,7 +1879,7 @@ bool vx_engine_faults_at_end(const vx_engine *e)
 
 uint64_t vx_engine_end_cycle(const vx_engine *e)
 {
-    return e->cut_off ? 0 : e->end_cycle;
+    return e->end_cycle;
 }
 
 uint8_t vx_engine_end_status(const vx_engine *e, uint32_t *exit_code, vx_fault *fault)

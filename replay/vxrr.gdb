@@ -824,9 +824,10 @@ def _vx_eval_text(expr):
 class VxPrint(gdb.Command):
     """vx-print EXPR: EXPR in every lane of the selected thread's warp, one line per lane
     (each in its own newest frame; outside an inlined vx_* intrinsic when EXPR is not in
-    scope there; the runtime's thread-locals, such as blockIdx, read as $vx_tls does).  A masked-off lane is marked: "waits" (for its side
-    of a split: its values are those it waits with) or "parked" (by tmc/pred: it has no
-    position of its own, its values are the ones it was parked with)."""
+    scope there; the runtime's thread-locals, such as blockIdx, read as $vx_tls does).
+    A masked-off lane is marked: "waits" (for its side of a split: its values are those
+    it waits with) or "parked" (by tmc/pred: it has no position of its own, its values
+    are the ones it was parked with)."""
 
     def __init__(self):
         super().__init__("vx-print", gdb.COMMAND_DATA)
