@@ -107,6 +107,8 @@ struct vx_gdbserver {
     int64_t g_tid;     /* Hg: 0 any, -1 all, else a thread id */
     int64_t g_pick;    /* the last specific Hg since the last stop, 0 if none */
     int64_t c_tid;     /* Hc */
+    int64_t user_pick; /* the thread selected when the user last continued (monitor pick,
+                          from vxrr.gdb's hooks), until that continue ends; 0 if none */
     uint32_t focus_gw; /* thread of the last stop */
     uint32_t focus_lane;
     int32_t sel_lane; /* --thread-per-warp: lane shown for registers (-1: first active) */
@@ -1508,7 +1510,12 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
          * wait for the thread they were set for. */
         /* focus_tid: the thread a continue of all names for itself (vCont;C06:15;c, a
          * signal GDB passes on): the stop is reported in it, as for only_tid */
-        const bool hint = only_tid <= 0 && focus_tid > 0 && motion_thread(s, focus_tid, &gw, &lane);
+        /* or the thread the user had selected for this continue (monitor pick): GDB
+         * names none (vCont;c), and the one it stepped over a breakpoint first is the
+         * last stop's, not necessarily the user's */
+        const bool hint =
+            only_tid <= 0 && ((focus_tid > 0 && motion_thread(s, focus_tid, &gw, &lane)) ||
+                              (s->user_pick > 0 && motion_thread(s, s->user_pick, &gw, &lane)));
         if (!hint && !motion_thread(s, only_tid, &gw, &lane)) {
             reply(s, "E01");
             return;
@@ -1537,6 +1544,8 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
     const uint64_t from =
         step_over && after_over && s->over_dir == backward ? s->over_from : vx_engine_now(s->e);
     run_motion(s, &m, lane, step_over);
+    /* the pick lasts through GDB's steps over breakpoints, to the continue they precede */
+    if (!step || !step_over || s->last_stop.why != VX_WHY_STEP) s->user_pick = 0;
     if (step_over && s->last_stop.why == VX_WHY_STEP) {
         s->over_valid = true;
         s->over_dir = backward;
@@ -2048,6 +2057,9 @@ static void mon_help(vx_gdbserver *s, text *t, const char *arg)
         "                     reports a stop of its thread here (with TID: only if\n"
         "                     thread TID is live); vxrr.gdb steps so after a seek, to\n"
         "                     show GDB (and an IDE) a real stop\n"
+        "  pick TID|off       the thread selected for the next continue (sent by\n"
+        "                     vxrr.gdb): a breakpoint stop reports its lane when it\n"
+        "                     takes part\n"
         "  info checkpoints   user checkpoints\n"
         "  stats              replay statistics (checkpoints, memory, issues replayed, packets)\n"
         "  config             platform shape and thread numbering (for scripts)\n"
@@ -2167,6 +2179,23 @@ static void mon_stop_step(vx_gdbserver *s, text *t, const char *arg)
     } else {
         s->stop_armed = true;
     }
+}
+
+/* monitor pick TID|off: the thread the user has selected, for the next continue (GDB
+ * names no thread in vCont;c): its lane is the one a breakpoint stop reports when it
+ * takes part, as for a thread GDB resumed alone.  vxrr.gdb sends it from its continue
+ * and reverse-continue hooks. */
+static void mon_pick(vx_gdbserver *s, text *t, const char *arg)
+{
+    uint64_t tid;
+    uint32_t gw, lane;
+    if (arg && strcmp(arg, "off") == 0)
+        s->user_pick = 0;
+    else if (!arg || !parse_u64(arg, &tid) || tid > INT64_MAX ||
+             !tid_decode(s, (int64_t)tid, &gw, &lane))
+        tprintf(t, "usage: monitor pick TID | off (TID: a thread id of this trace)\n");
+    else
+        s->user_pick = (int64_t)tid;
 }
 
 /* monitor console: the last `keep` complete lines, then the unfinished ones. */
@@ -2560,6 +2589,7 @@ static const struct {
     {"checkpoint", mon_checkpoint, true},
     {"restart", mon_restart, false},
     {"stop-step", mon_stop_step, false},
+    {"pick", mon_pick, false},
     {"stats", mon_stats, true},
     {"config", mon_config, true},
     {"console", mon_console, false},
@@ -2767,7 +2797,7 @@ void vx_gdbserver_begin(vx_gdbserver *s, const vx_gdb_io *io)
     vx_rsp_reset(s->rsp);
     s->over = false;
     s->swbreak_ok = s->hwbreak_ok = false;
-    s->g_tid = s->c_tid = 0;
+    s->g_tid = s->c_tid = s->user_pick = 0;
     s->sel_lane = -1;
     s->sel_exact = false;
     s->have_last_stop = false;

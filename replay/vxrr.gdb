@@ -79,6 +79,16 @@ define hook-advance
   python _vx_lock_for("advance")
 end
 
+# A continue names no thread to the server (vCont;c), and GDB first steps the last
+# stop's thread over its breakpoint: tell the server which thread is selected, so that
+# a breakpoint stop reports that lane when it takes part (README: GDB view).
+define hook-continue
+  python _vx_pick()
+end
+define hook-reverse-continue
+  python _vx_pick()
+end
+
 # A monitor command that moves in time (seek, restart) does so behind GDB's back:
 # after one, drop GDB's caches as vx-seek does, so that registers, frames and
 # watchpoints show the new position.  After any other, drop the registers GDB holds
@@ -182,6 +192,16 @@ def _vx_unlock(*_):
     try:
         gdb.execute("set scheduler-locking step", to_string=True)
     except gdb.error:
+        pass
+
+
+def _vx_pick():
+    """monitor pick: the selected thread, for the continue that follows."""
+    try:
+        t = gdb.selected_thread()
+        if t is not None and t.is_valid():
+            _vx_monitor("pick %d" % (t.ptid[1] or t.ptid[2]))
+    except gdb.error:  # not connected: the continue says so itself
         pass
 
 

@@ -246,6 +246,30 @@ R["back"] = back
         self.assertRegex(segs[-1][1], END_OF_HISTORY)
         self.assertRegex(segs[len(fwd)][1], END_OF_HISTORY)
 
+    def test_continue_reports_the_selected_lane(self):
+        """continue and reverse-continue from a breakpoint stop with another lane selected
+        (vx-thread) report the breakpoint's next hit in the selected lane, which takes part
+        there (README, GDB view); they reported the lane of the thread GDB stepped over
+        the breakpoint first, the last stop's (vxrr.gdb's hooks now tell the server)"""
+        out, R = self.gdb('''
+ex("break leaf")
+go("continue")
+w, l = warp_lane()
+R["first"] = [w, l]
+ex("vx-thread %d %d" % (w, (l + 3) % NT))
+st = go("continue")
+R["second"] = [warp_lane(), st.get("bps"), st["thread"] == tid()]
+w2, l2 = warp_lane()
+ex("vx-thread %d %d" % (w2, (l + 1) % NT))
+st = go("reverse-continue")
+R["back"] = [warp_lane(), st.get("bps"), st["thread"] == tid()]
+''')
+        w, l = R["first"]
+        (w2, l2), bps, named = R["second"]
+        self.assertEqual((l2, bps, named), ((l + 3) % 4, [1], True), R)
+        (w3, l3), bps, named = R["back"]
+        self.assertEqual(([w3, l3], bps, named), ([w, (l + 1) % 4], [1], True), R)
+
     def test_reverse_continue_after_until_keeps_other_warps_hits(self):
         """after a scheduler-locked `until` that stops at a breakpoint, GDB steps an
         earlier stop's thread (whose pc it believes still at a breakpoint) over that
