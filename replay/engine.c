@@ -1117,11 +1117,18 @@ static void fault_stop(const vx_engine *e, vx_engine_stop *st)
     st->has_lane = lane < 128;
 }
 
-/* Does the lane a lane step is for take part in warp gw's next issue?  (Always true
- * for a step of a whole warp.) */
-static bool lane_in_next(const vx_engine *e, const vx_engine_motion *m, uint32_t gw)
+/*
+ * Does a step of warp gw end with its next issue (flags)?  Not when the Debug Module
+ * injected it: a recorded debugger's instruction is not the program's, and leaves the
+ * PC where it is (GDB, stepping over a breakpoint there, would take the same
+ * breakpoint again, once per injected instruction); it runs (or is undone) on the way,
+ * as the other warps' issues do (scan_range skips it the same way).  Else for a lane
+ * step when that lane takes part.
+ */
+static bool lane_in_next(const vx_engine *e, const vx_engine_motion *m, uint32_t gw, uint8_t flags)
 {
     vx_warp_info wi;
+    if (flags & VX_EVF_INJECTED) return false;
     return !m->lane_step ||
            (vx_sim_warp_info(e->sim, gw, &wi) == VX_OK && vx_lanes_test(wi.tmask, m->step_lane));
 }
@@ -1196,7 +1203,7 @@ static vx_err run_forward(vx_engine *e, const vx_engine_motion *m, vx_engine_sto
         /* a lane step: the warp's issues the lane sits out run as the other lanes' own
          * (their breakpoints and watchpoints stop the step) */
         bool warp_own = m->step && (any_step || gw == m->step_gwarp);
-        bool own = warp_own && lane_in_next(e, m, gw);
+        bool own = warp_own && lane_in_next(e, m, gw, ni.flags);
         bool eligible = m->step ? (warp_own || m->others)
                                 : (m->only_gwarp == VX_ENGINE_ANY_WARP || gw == m->only_gwarp);
         const bool skip_wp = rep_wp(e, e->now);
@@ -1295,8 +1302,10 @@ static vx_err scan_range(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
         const bool whit = !rep_wp(e, t) && write_hit(e, ev, &ws);
         if (m->step) {
             /* a lane step ends at an issue the lane takes part in; the warp's others are
-             * undone on the way, as the other lanes' own */
+             * undone on the way, as the other lanes' own, and so are the instructions the
+             * Debug Module injected (lane_in_next) */
             if ((m->step_gwarp == VX_ENGINE_ANY_WARP || gw == m->step_gwarp) &&
+                !(ev->flags & VX_EVF_INJECTED) &&
                 (!m->lane_step || vx_lanes_test(ev->tmask, m->step_lane)))
                 cand_step(c, t, gw);
             if (whit) {
@@ -1420,7 +1429,7 @@ static vx_err sim_window(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
                     bp_cond(e, gw, ni.pc);
         vx_engine_stop bs;
         if (bhit) break_stop_at(e, gw, 0, &bs);
-        if (m->step && mine && lane_in_next(e, m, gw)) cand_step(c, t, gw);
+        if (m->step && mine && lane_in_next(e, m, gw, ni.flags)) cand_step(c, t, gw);
         maybe_ckpt(e);
         err = ni.ev ? exec_pending(e) : step_once(e);
         if (err) return err;
@@ -1521,8 +1530,11 @@ static vx_err run_backward(vx_engine *e, const vx_engine_motion *m, vx_engine_st
         memset(st, 0, sizeof *st);
         st->why = VX_WHY_STEP;
         st->gwarp = m->step_gwarp;
-        if (lane_in_next(e, m, m->step_gwarp)) return VX_OK;
-        hi = t; /* a lane step: the lane sat that issue out, search before it */
+        nexti ni; /* the issue undone (at t): the lane's, or one it sat out or injected */
+        err = peek(e, false, &ni);
+        if (err) return err;
+        if (lane_in_next(e, m, m->step_gwarp, ni.flags)) return VX_OK;
+        hi = t; /* the lane sat that issue out, or the Debug Module injected it: search before */
     }
     uint64_t win = m->step ? 64 * (uint64_t)e->ngw + 64 : SCAN_FIRST;
     cand c;

@@ -168,6 +168,73 @@ class ReplayDm(unittest.TestCase):
             self.assertNotIn("failed", c.monitor("seek %d" % end)[1])
         self.session(trace, body)
 
+    def test_steps_pass_over_injected_instructions(self):
+        """the Debug Module's injected instructions (flags 1) leave the PC where it is:
+        a step passes over them to the warp's next instruction of its own, both ways,
+        and a continue from the breakpoint where the debugger worked, done as GDB does
+        it (z0, a step of the thread, Z0, continue), stops there once per instruction of
+        the program's, not once per injected one (each step ran one injected
+        instruction, the PC did not move, and GDB took the same breakpoint again)"""
+        trace = record_session()
+        issues = [e for e in (json.loads(line) for line in vxtest.run(
+            [vxtest.prog("vxdump"), "--json", "--kind", "issue", trace]).stdout.splitlines())]
+        injected = {e["index"] for e in issues if e["flags"] & 1}
+        self.assertGreater(len(injected), 10)
+        own = sorted(e["index"] for e in issues if not e["flags"] & 1)
+        pc = {e["index"]: e["pc"] for e in issues}
+
+        def when(c):
+            return int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))
+
+        def body(c):
+            # forward: each stepi ends right after the warp's next own issue
+            c.cmds("Hc1")
+            p = 0
+            while True:
+                nxt = next((t for t in own if t >= p), None)
+                if nxt is None:
+                    break
+                sig, f = rsplib.parse_stop(c.cmd("vCont;s:1"))
+                q = when(c)
+                self.assertEqual(q, nxt + 1, "stepi from %d" % p)
+                p = q
+            # backward from the end: each reverse-stepi undoes one own issue
+            for t in reversed(own[-12:]):
+                rsplib.parse_stop(c.cmd("bs"))
+                self.assertEqual(when(c), t)
+            # continue as GDB does, from the start, with a breakpoint at BP: at a hit it
+            # steps the thread over the breakpoint (z0, s, Z0) and continues, unless that
+            # step ended at the breakpoint's address again (then that is the next hit)
+            self.assertNotIn("failed", c.monitor("seek 0")[1])
+            self.assertEqual(c.cmds("Z0,%x,4" % BP), "OK")
+            stops = []
+            sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+            while "swbreak" in f and len(stops) < 40:
+                stops.append(when(c))
+                self.assertEqual(c.cmds("z0,%x,4" % BP), "OK")
+                rsplib.parse_stop(c.cmd("vCont;s:1"))
+                self.assertEqual(c.cmds("Z0,%x,4" % BP), "OK")
+                if rsplib.le32(c.cmds("p20")) == BP:
+                    continue
+                sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+            self.assertEqual(stops, expected_stops())
+
+        def first_own(p, at_bp=False):
+            return next((t for t in own if t >= p and (not at_bp or pc[t] == BP)), None)
+
+        def expected_stops():
+            """GDB's hits on the trace: a step ends after the warp's next own issue, and
+            the warp's PC is that of its next own issue (injected ones do not move it)"""
+            out, p = [], first_own(0, True)
+            while p is not None and len(out) < 40:
+                out.append(p)
+                q = first_own(p) + 1
+                nxt = first_own(q)
+                p = q if nxt is not None and pc[nxt] == BP else first_own(q, True)
+            return out
+
+        self.session(trace, body)
+
 
 if __name__ == "__main__":
     rsplib.prerequisites()
