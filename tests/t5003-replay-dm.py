@@ -168,6 +168,27 @@ class ReplayDm(unittest.TestCase):
             self.assertNotIn("failed", c.monitor("seek %d" % end)[1])
         self.session(trace, body)
 
+    def test_summary_leaves_injected_instructions_out(self):
+        """vxdump --summary counts the debugger's injected instructions apart: not in
+        the lane-ops, the warp's or the function's issues nor the faults (sim/STATE.md
+        §8.2); they were counted as the program's (a register read through the Debug
+        Module injects two)"""
+        trace = record_session()
+        issues = [json.loads(line) for line in vxtest.run(
+            [vxtest.prog("vxdump"), "--json", "--kind", "issue", trace]).stdout.splitlines()]
+        own = [e for e in issues if not e["flags"] & 1]
+        lanes = sum(bin(int(e["tmask"], 16)).count("1") for e in own)
+        sm = json.loads(vxtest.run([vxtest.prog("vxdump"), "--summary", "--json", trace]).stdout)
+        t = sm["totals"]
+        self.assertEqual((t["issues"], t["injected"]), (len(issues), len(issues) - len(own)))
+        self.assertGreater(t["injected"], 10)
+        self.assertEqual(t["lane_ops"], lanes)
+        self.assertEqual(sum(w["issues"] for w in sm["warps"]), len(own))
+        self.assertEqual(sum(f["issues"] for f in sm["functions"]), len(own))
+        self.assertEqual(t["faults"], sum(1 for e in own if e.get("fault")))
+        text = vxtest.run([vxtest.prog("vxdump"), "--summary", trace]).stdout
+        self.assertRegex(text, r"\n            0:0 +%d +%d " % (len(own), lanes))
+
     def test_steps_pass_over_injected_instructions(self):
         """the Debug Module's injected instructions (flags 1) leave the PC where it is:
         a step passes over them to the warp's next instruction of its own, both ways,

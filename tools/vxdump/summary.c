@@ -176,8 +176,19 @@ void vxd_summary_event(vxd_summary *s, const vx_event *ev)
     if (ev->kind != VX_EV_ISSUE) return;
     unsigned lanes = vx_lanes_count(ev->tmask);
     s->issues++;
+    s->mem_writes += ev->nmem;
+    s->console += ev->nconsole;
+    s->wctl += ev->nwctl;
+    for (uint32_t i = 0; i < ev->nwctl; i++)
+        on_wctl(s, ev, &ev->wctl[i]);
+    /* a debugger's injected instruction is not the program's: not in the lane-ops, the
+     * warp's and the function's counts nor the faults (sim/STATE.md §8.2: a warp's
+     * issued count leaves it out too); a refused one "faults" without the warp */
+    if (ev->flags & VX_EVF_INJECTED) {
+        s->injected++;
+        return;
+    }
     s->lane_ops += lanes;
-    if (ev->flags & VX_EVF_INJECTED) s->injected++;
     if (ev->flags & VX_EVF_STEP) s->steps++;
     size_t g = (size_t)ev->core * s->nw + ev->warp;
     if (g < s->ngw) {
@@ -195,11 +206,12 @@ void vxd_summary_event(vxd_summary *s, const vx_event *ev)
     f->issues++;
     f->lane_ops += lanes;
     if (ev->fault) s->faults++;
-    s->mem_writes += ev->nmem;
-    s->console += ev->nconsole;
-    s->wctl += ev->nwctl;
-    for (uint32_t i = 0; i < ev->nwctl; i++)
-        on_wctl(s, ev, &ev->wctl[i]);
+}
+
+/* The program's issues: the Debug Module's injected instructions left out. */
+static uint64_t own_issues(const vxd_summary *s)
+{
+    return s->issues - s->injected;
 }
 
 /* ---- printing ---------------------------------------------------------------------------------- */
@@ -306,7 +318,7 @@ static void print_json(const vxd_summary *s, const vx_trace_header *h, const vxd
         ",\"cycles\":%" PRIu64 ",\"lane_ops\":%" PRIu64 ",\"avg_active_lanes\":%.4f"
         ",\"mem_writes\":%" PRIu64 ",\"console_bytes\":%" PRIu64 ",\"wctl\":%" PRIu64
         ",\"faults\":%" PRIu64 ",\"injected\":%" PRIu64 ",\"steps\":%" PRIu64 "}",
-        s->records, s->issues, s->dm, s->last_cycle, s->lane_ops, ratio(s->lane_ops, s->issues),
+        s->records, s->issues, s->dm, s->last_cycle, s->lane_ops, ratio(s->lane_ops, own_issues(s)),
         s->mem_writes, s->console, s->wctl, s->faults, s->injected, s->steps);
     vxd_sb_puts(&b, ",\"warps\":[");
     bool first = true;
@@ -431,14 +443,17 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
     else
         fprintf(out, "            0 cycles, ");
     fprintf(out, "%" PRIu64 " lane-ops, %.2f active lanes per issue (%.1f%% of %u)\n", s->lane_ops,
-            ratio(s->lane_ops, s->issues), 100.0 * ratio(s->lane_ops, s->issues * h->threads),
-            h->threads);
+            ratio(s->lane_ops, own_issues(s)),
+            100.0 * ratio(s->lane_ops, own_issues(s) * h->threads), h->threads);
     fprintf(out,
             "            %" PRIu64 " memory writes, %" PRIu64 " console bytes, %" PRIu64
             " warp-control effects, %" PRIu64 " faulting issues\n",
             s->mem_writes, s->console, s->wctl, s->faults);
     if (s->injected || s->steps)
-        fprintf(out, "            %" PRIu64 " injected instructions, %" PRIu64 " single steps\n",
+        fprintf(out,
+                "            %" PRIu64 " injected instructions (the debugger's: of the issues,"
+                " not in the\n            lane-ops, faults, warps or functions), %" PRIu64
+                " single steps\n",
                 s->injected, s->steps);
 
     fprintf(out, "\nper warp    %-9s %10s %10s %9s %8s %10s  %s\n", "core:warp", "issues",
@@ -457,7 +472,7 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
 
     fprintf(out, "\ndivergence  %" PRIu64 " splits: %" PRIu64 " divergent, %" PRIu64 " uniform",
             s->splits, s->divergent, s->splits >= s->divergent ? s->splits - s->divergent : 0);
-    fprintf(out, "; %.2f active lanes per issue on average\n", ratio(s->lane_ops, s->issues));
+    fprintf(out, "; %.2f active lanes per issue on average\n", ratio(s->lane_ops, own_issues(s)));
     if (s->split_joins) {
         char a[160], bb[160];
         vxd_symtab_format(s->syms, s->sj_first, a, sizeof a);
@@ -503,7 +518,8 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
         for (size_t i = 0; i < n; i++) {
             size_t k = rows[i].i;
             fprintf(out, "            %10" PRIu64 " %6.1f%% %10" PRIu64 "  %s\n", s->fn[k].issues,
-                    100.0 * ratio(s->fn[k].issues, s->issues), s->fn[k].lane_ops, fn_name(s, k));
+                    100.0 * ratio(s->fn[k].issues, own_issues(s)), s->fn[k].lane_ops,
+                    fn_name(s, k));
         }
     }
     free(rows);
