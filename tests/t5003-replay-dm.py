@@ -38,7 +38,7 @@ PROG = [
 ]
 
 
-def record_session(keyframes=None, ebreak_first=False):
+def record_session(keyframes=None, ebreak_first=False, a1=1):
     d = vxtest.tmpdir()
     binf = os.path.join(d, "sum.bin")
     with open(binf, "wb") as f:
@@ -65,13 +65,13 @@ def record_session(keyframes=None, ebreak_first=False):
         c.write_mem(BP, PROG[3])
         c.step()
         c.step()
-        c.write_gpr(A1, 1)
+        c.write_gpr(A1, a1)
         c.resume_all()
         c.poll(AU, AU)
     finally:
         c.close()
     rc, out, err = srv.wait()
-    if rc != 11:
+    if rc != 10 + a1 * (a1 + 1) // 2:  # the loop adds a1, a1 - 1, ..., 1 to 10
         raise RuntimeError("recording failed (%d): %s" % (rc, err))
     return trace
 
@@ -188,6 +188,19 @@ class ReplayDm(unittest.TestCase):
         self.assertEqual(t["faults"], sum(1 for e in own if e.get("fault")))
         text = vxtest.run([vxtest.prog("vxdump"), "--summary", trace]).stdout
         self.assertRegex(text, r"\n            0:0 +%d +%d " % (len(own), lanes))
+
+    def test_vxdiff_per_warp_names_the_debug_modules_difference(self):
+        """vxdiff --per-warp between two sessions that wrote a different value: the
+        Debug Module's write comes first (recorded before the issue of its index), and
+        the count says one warp diverged and the DM's events differ (it said "2 warps
+        diverge", with the warp's consequence shown first)"""
+        a, b = record_session(), record_session(a1=2)
+        r = vxtest.run([vxtest.prog("vxdiff"), "--per-warp", a, b])
+        self.assertEqual(r.returncode, 1, r.stderr)
+        first = r.stdout.split("differs:", 1)[1].splitlines()[0]
+        self.assertIn("DM write reg dscratch0 value 0x00000001", first)
+        self.assertIn("value 0x00000002", first)
+        self.assertIn("vxdiff: 1 warp diverges and the Debug Module's events differ", r.stdout)
 
     def test_steps_pass_over_injected_instructions(self):
         """the Debug Module's injected instructions (flags 1) leave the PC where it is:

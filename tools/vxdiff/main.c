@@ -79,7 +79,8 @@ typedef struct differ {
     uint64_t ndiff;   /* differences reported */
     uint64_t nfound;  /* differences found (headers, events; per warp: warps that diverge) */
     bool header_diff; /* the headers differ (shown whatever --max says) */
-    uint64_t nwarps;  /* --per-warp: warps (and the DM stream) that diverge */
+    uint64_t nwarps;  /* --per-warp: warps that diverge */
+    bool dm_differs;  /* --per-warp: and the Debug Module's events differ */
     uint64_t skip_at; /* lockstep: the next chunk key at which to try skip_same_chunks */
     bool header_printed;
     int status;
@@ -876,6 +877,7 @@ typedef struct unit {
 
 typedef struct mismatch {
     size_t unit;
+    bool dm;    /* the Debug Module's stream (its events at index i come before issue i) */
     uint64_t k; /* position in the warp's stream */
     pos a, b;   /* a missing side: !valid */
     pos *before[2];
@@ -935,6 +937,7 @@ static void add_mismatch(pw *w, size_t ui, pos a, pos b)
     mismatch *m = &w->m[w->nm++];
     memset(m, 0, sizeof *m);
     m->unit = ui;
+    m->dm = ui == w->nunits - 1;
     m->k = u->matched;
     m->a = a;
     m->b = b;
@@ -990,6 +993,7 @@ static int mismatch_cmp(const void *pa, const void *pb)
     const mismatch *a = pa, *b = pb;
     uint64_t ka = a->a.valid ? a->a.index : a->b.index, kb = b->a.valid ? b->a.index : b->b.index;
     if (ka != kb) return ka < kb ? -1 : 1;
+    if (a->dm != b->dm) return a->dm ? -1 : 1; /* recorded before the issue of its index */
     return a->unit < b->unit ? -1 : a->unit > b->unit;
 }
 
@@ -1059,6 +1063,11 @@ static void run_per_warp(differ *d)
     if (w.nm) qsort(w.m, w.nm, sizeof *w.m, mismatch_cmp);
     d->nfound += w.nm;
     d->nwarps = w.nm;
+    for (size_t i = 0; i < w.nm; i++)
+        if (w.m[i].dm) {
+            d->nwarps--;
+            d->dm_differs = true;
+        }
     for (size_t i = 0; i < w.nm; i++) {
         if (d->o.max && d->ndiff >= d->o.max) break;
         mismatch *m = &w.m[i];
@@ -1252,11 +1261,14 @@ int main(int argc, char **argv)
         if (d.status == EXIT_SAME && d.o.verbose)
             printf("%s: %s and %s are identical (%" PRIu64 " events compared%s)\n", prog,
                    d.s[0].path, d.s[1].path, d.s[0].compared, d.o.per_warp ? ", per warp" : "");
-        else if (d.status == EXIT_DIFF && d.o.per_warp && d.nwarps > 1)
-            printf("%s: %" PRIu64
-                   " warps diverge (the first difference of each of the first %" PRIu64
-                   " is shown: --max)\n",
-                   prog, d.nwarps, d.o.max && d.o.max < d.nwarps ? d.o.max : d.nwarps);
+        else if (d.status == EXIT_DIFF && d.o.per_warp && d.nwarps + d.dm_differs > 1) {
+            const uint64_t n = d.nwarps + d.dm_differs; /* streams that differ */
+            printf("%s: %" PRIu64 " warp%s diverge%s%s (the first difference of each of the "
+                   "first %" PRIu64 " is shown: --max)\n",
+                   prog, d.nwarps, d.nwarps == 1 ? "" : "s", d.nwarps == 1 ? "s" : "",
+                   d.dm_differs ? " and the Debug Module's events differ" : "",
+                   d.o.max && d.o.max < n ? d.o.max : n);
+        }
     }
 out:
     if (vx_cli_output_done(prog)) d.status = EXIT_ERROR;
