@@ -1544,14 +1544,14 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
     const uint64_t from =
         step_over && after_over && s->over_dir == backward ? s->over_from : vx_engine_now(s->e);
     run_motion(s, &m, lane, step_over);
-    /* the pick lasts through GDB's steps over breakpoints, to the continue they precede */
-    if (!step || !step_over || s->last_stop.why != VX_WHY_STEP) s->user_pick = 0;
     if (step_over && s->last_stop.why == VX_WHY_STEP) {
         s->over_valid = true;
         s->over_dir = backward;
         s->over_gw = gw;
         s->over_from = from;
         s->over_to = vx_engine_now(s->e);
+    } else {
+        s->user_pick = 0; /* it lasts through GDB's steps over, to the continue they precede */
     }
 }
 
