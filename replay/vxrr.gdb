@@ -298,18 +298,50 @@ def _vx_monitor_after():
         gdb.execute("maintenance flush register-cache", to_string=True)
 
 
+def _vx_outermost_frame():
+    """The selected thread's outermost frame (its entry, in assembly: no locals), or
+    None without a frame."""
+    try:
+        f = gdb.selected_frame()
+        while True:
+            older = f.older()
+            if older is None:
+                return f
+            f = older
+    except gdb.error:
+        return None
+
+
 def _vx_rearm_watchpoints():
     """Watchpoints keep the value GDB last saw, for their next "Old value": after a
-    jump in time re-read it (enabling a watchpoint evaluates its expression again)."""
+    jump in time re-read it (enabling a watchpoint evaluates its expression again).
+    GDB parses the expression again in the selected frame, unless the watchpoint is
+    on a frame's locals (it then uses that frame): from the thread's outermost frame,
+    so that `watch out[3]` stays the global one, where the new position's frame has
+    a local `out` (it then watched that, or could not be enabled at all, and every
+    resume failed)."""
     kinds = {gdb.BP_WATCHPOINT, gdb.BP_HARDWARE_WATCHPOINT, gdb.BP_READ_WATCHPOINT,
              gdb.BP_ACCESS_WATCHPOINT}
-    for b in gdb.breakpoints():
-        if b.is_valid() and b.type in kinds and b.enabled:
+    wps = [b for b in gdb.breakpoints() if b.is_valid() and b.type in kinds and b.enabled]
+    if not wps:
+        return
+    try:
+        selected = gdb.selected_frame()
+    except gdb.error:
+        selected = None
+    outer = _vx_outermost_frame()
+    if outer is not None:
+        outer.select()
+    try:
+        for b in wps:
             try:
                 b.enabled = False
                 b.enabled = True
             except gdb.error:  # out of scope here: GDB deletes or keeps it as it does
                 pass
+    finally:
+        if selected is not None and selected.is_valid():
+            selected.select()
 
 
 def _vx_threads():

@@ -332,6 +332,50 @@ R["stop"] = [st.get("bps"), line(), func()]
         self.assertIn("rrtest.c, line %d." % self.lines["LEAF_ADD"], R["bp"])
         self.assertEqual(R["stop"], [[1], self.lines["LEAF_ADD"], "leaf"])
 
+    @staticmethod
+    def product_loop_line():
+        """The line of the loop in the runtime's product(dim, v, out)."""
+        with open(os.path.join(HERE, "..", "kernel", "src", "vx_spawn.c")) as f:
+            text = f.read().split("\n")
+        start = next(i for i, t in enumerate(text) if t.startswith("static uint32_t product("))
+        return next(i for i in range(start, len(text)) if text[i].lstrip().startswith("for ")) + 1
+
+    def test_watch_on_a_global_survives_a_seek_into_a_frame_that_shadows_it(self):
+        """watch out[3] (rrtest's global), then vx-seek to a position in the runtime's
+        product(), whose parameter is also called out: the continue still stops at the
+        global's next write (vxdump --addr), with its old and new value.  vxrr.gdb's
+        re-arm after a jump enabled the watchpoint again in product's frame, where GDB
+        parsed out[3] as the parameter's; every resume then failed ("No frame is
+        currently executing in specified block", MI: ^running with no *stopped)"""
+        out, R = self.gdb('''
+ex("watch out[3]")
+R["addr"] = val("(unsigned)&out[3]")
+ex("break vx_spawn.c:LOOP")  # in product(), where its parameter out is live
+go("continue")
+ex("delete 2")
+R["local"] = val("(unsigned)&out[3]")
+n = int(re.search(r"event (\\d+) of", ex("monitor when")).group(1))
+go("vx-seek 0")
+go("vx-seek %d" % n)  # a jump in time to there: vxrr.gdb re-arms the watchpoint
+R["n"] = n
+R["func"] = func()
+st = go("continue")
+R["stop"] = [st.get("bps"), int(re.search(r"event (\\d+) of", st["when"]).group(1))]
+R["val"] = val("out[3]")
+'''.replace("LOOP", str(self.product_loop_line())))
+        self.assertEqual(R["func"], "product")
+        self.assertNotEqual(R["local"], R["addr"], "product's out shadows the global there")
+        writes = [json.loads(line) for line in vxtest.run(
+            [vxtest.prog("vxdump"), "--json", "--kind", "issue", "--addr", "0x%x:4" % R["addr"],
+             self.trace]).stdout.splitlines()]
+        after = [w for w in writes if w["index"] >= R["n"]]
+        self.assertTrue(after)
+        # the first write that changes the word stops the continue, right after it
+        self.assertEqual(R["stop"][0], [1], out[-2000:])
+        self.assertIn(R["stop"][1] - 1, [w["index"] for w in after])
+        self.assertIn("New value = %d" % R["val"], out)
+        self.assertNotIn("No frame is currently executing", out)
+
     def test_reverse_finish(self):
         """reverse-finish out of leaf lands on the call in middle, in the same thread"""
         L = self.lines
