@@ -65,18 +65,19 @@ end
 # scheduler for these commands so that only the current warp's hit counts.  The
 # lock is undone when the command's run stops (gdb.events.stop: with async MI, as
 # IDEs use, a post-hook would come before that), or at the next prompt when the
-# command failed before running.
+# command failed before running.  (vx-hook-lock is a Python command, so that its
+# refusal reaches the user, and an IDE's ^error, as a plain message.)
 define hook-finish
-  python _vx_lock_for("finish")
+  vx-hook-lock finish
 end
 define hook-reverse-finish
-  python _vx_lock_for("reverse-finish")
+  vx-hook-lock reverse-finish
 end
 define hook-until
-  python _vx_lock_for("until")
+  vx-hook-lock until
 end
 define hook-advance
-  python _vx_lock_for("advance")
+  vx-hook-lock advance
 end
 
 # A continue names no thread to the server (vCont;c), and GDB first steps the last
@@ -175,6 +176,20 @@ def _vx_lock_for(cmd):
     # the command.  Only there: GDB 13 may crash at exit once an event was posted.
     if _VX_MI:
         gdb.post_event(_vx_unlock)
+
+
+class VxHookLock(gdb.Command):
+    """vx-hook-lock CMD: what vxrr.gdb's hooks on finish, reverse-finish, until and
+    advance run (_vx_lock_for); not meant to be typed."""
+
+    def __init__(self):
+        super().__init__("vx-hook-lock", gdb.COMMAND_NONE)
+
+    def invoke(self, arg, from_tty):
+        _vx_lock_for(arg.strip())
+
+
+VxHookLock()
 
 
 def _vx_unlock(*_):

@@ -332,6 +332,29 @@ R["stop"] = [st.get("bps"), line(), func()]
         self.assertIn("rrtest.c, line %d." % self.lines["LEAF_ADD"], R["bp"])
         self.assertEqual(R["stop"], [[1], self.lines["LEAF_ADD"], "leaf"])
 
+    def test_finish_of_a_parked_lane_is_refused_in_plain_words(self):
+        """finish and reverse-finish in a lane with no position (parked at the start,
+        pc 0) are refused with vxrr.gdb's message, which is what GDB's error (an IDE's
+        ^error) says; it said "Error while executing Python code." after a traceback"""
+        out, R = self.gdb('''
+ex("vx-thread 0 1")
+R["pc"] = pc()
+R["errors"] = []
+for cmd in ("finish", "reverse-finish"):
+    try:
+        ex(cmd)
+        R["errors"].append(None)
+    except gdb.error as e:
+        R["errors"].append(str(e))
+R["when"] = ex("monitor when")
+''')
+        self.assertEqual(R["pc"], 0)
+        for cmd, err in zip(("finish", "reverse-finish"), R["errors"]):
+            self.assertEqual(err, "%s: this lane is parked (pc 0): it has no frame of its own; "
+                             "select an active lane (vx-lane)" % cmd)
+        self.assertNotIn("Traceback", out)
+        self.assertRegex(R["when"], r"^event 0 of")
+
     @staticmethod
     def product_loop_line():
         """The line of the loop in the runtime's product(dim, v, out)."""
