@@ -1131,6 +1131,18 @@ static bool active_at(vx_gdbserver *s, uint32_t gw, uint64_t pos, bool *ok)
     return *ok && wi.active;
 }
 
+/* The console note of a backward step that found no earlier instruction of warp gw
+ * (of its lane, when lane >= 0) before the current position. */
+static void note_no_history(vx_gdbserver *s, uint32_t gw, int64_t lane)
+{
+    char who[48] = "";
+    if (lane >= 0) snprintf(who, sizeof who, "lane %" PRId64 " of ", lane);
+    console(s,
+            "vxreplay: no more reverse-execution history: %swarp %" PRIu32
+            " has no instruction before event %" PRIu64 "\n",
+            who, gw, vx_engine_now(s->e));
+}
+
 /* Move back to the issue that spawned warp gw, which has no issue before now (before
  * that issue the warp does not run yet; since it, it is active, issuing nothing: a
  * binary search).  False, and nothing moved, when it is active from the start. */
@@ -1245,11 +1257,12 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
         } else {
             st.why = VX_WHY_INTERRUPT;
             s->stop_sig0 = true;
-            console(s,
-                    "vxreplay: no more reverse-execution history: warp %" PRIu32
-                    " has no instruction before event %" PRIu64 "\n",
-                    m->step_gwarp, vx_engine_now(s->e));
+            note_no_history(s, m->step_gwarp, -1);
         }
+    } else if (m->step && st.why == VX_WHY_BEGIN && vx_engine_now(s->e) > 0) {
+        /* a step back from a warp's (or lane's) first instruction, mid-trace: GDB says
+         * only "No more reverse-execution history" (MI: a stop without a reason) */
+        note_no_history(s, m->step_gwarp, m->lane_step ? (int64_t)step_lane : -1);
     } else if (m->step && !m->backward && st.why == VX_WHY_END && took_out_at_pc) {
         /* Forward the warp's issue at the breakpoint is there to step, but for the one
          * that faulted, which never executes (a breakpoint at the faulting pc):

@@ -332,6 +332,25 @@ R["stop"] = [st.get("bps"), line(), func()]
         self.assertIn("rrtest.c, line %d." % self.lines["LEAF_ADD"], R["bp"])
         self.assertEqual(R["stop"], [[1], self.lines["LEAF_ADD"], "leaf"])
 
+    def test_reverse_stepi_at_a_warps_first_instruction_says_why(self):
+        """reverse-stepi in a warp at its first instruction (mid-trace: it was spawned
+        there) stays, and the console says the lane has no instruction before this
+        event; GDB said only "No more reverse-execution history", as at the start"""
+        first = json.loads(vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue",
+                                       "--warp", "1", self.trace]).stdout.splitlines()[0])
+        n = first["index"]
+        out, R = self.gdb('''
+go("vx-seek %d")
+ex("vx-thread 1 0")
+go("reverse-stepi")
+R["when"] = ex("monitor when")
+''' % n)
+        self.assertRegex(R["when"], r"^event %d of" % n)
+        seg = dict(segments(out))["reverse-stepi"]
+        self.assertIn("No more reverse-execution history", seg)
+        self.assertIn("vxreplay: no more reverse-execution history: lane 0 of warp 1 has no "
+                      "instruction before event %d" % n, out)
+
     def test_finish_of_a_parked_lane_is_refused_in_plain_words(self):
         """finish and reverse-finish in a lane with no position (parked at the start,
         pc 0) are refused with vxrr.gdb's message, which is what GDB's error (an IDE's
