@@ -1790,44 +1790,38 @@ R["after"] = warp_lane()
                 self.assertRegex(lines[1 + lane], r"^  lane %d \(waits\): " % lane)
         self.assertEqual(R["after"], [w, l])
 
+    def vx_print_at_then(self, expr):
+        """vx-print EXPR where the split's then side (odd lanes) runs: the warp, and
+        whether each lane's line gives tid * 10 + odd for it ("waits" for even lanes);
+        returns the frame selected afterwards."""
+        out, R = self.gdb('''
+stop_at("rrdiverge.c:THEN_LINE")
+w, l = warp_lane()
+R["w"] = w
+R["print"] = ex("vx-print EXPR")
+R["frame"] = gdb.selected_frame().name()
+'''.replace("THEN_LINE", str(self.lines["THEN"])).replace("EXPR", expr))
+        w = R["w"]
+        lines = R["print"].splitlines()
+        self.assertEqual(lines[0], "warp %d, %s:" % (w, expr))
+        for lane in range(4):
+            tid = 4 * w + lane
+            self.assertEqual(lines[1 + lane], "  lane %d%s: %d" % (
+                lane, "" if lane % 2 else " (waits)", tid * 10 + tid % 2))
+        return R["frame"]
+
     def test_vx_print_waiting_lanes_after_a_split(self):
         """vx-print at the then side of a split: the lanes waiting for the else side stand
         right after the split, inside the inlined vx_split, where the kernel's locals are
         not in scope; they are evaluated in its caller (they printed <No symbol "tid" in
         current context.>)"""
-        out, R = self.gdb('''
-stop_at("rrdiverge.c:THEN_LINE")
-w, l = warp_lane()
-R["w"] = w
-R["print"] = ex("vx-print tid * 10 + odd")
-R["frame"] = gdb.selected_frame().name()
-'''.replace("THEN_LINE", str(self.lines["THEN"])))
-        w = R["w"]
-        lines = R["print"].splitlines()
-        self.assertEqual(lines[0], "warp %d, tid * 10 + odd:" % w)
-        for lane in range(4):
-            tid = 4 * w + lane
-            self.assertEqual(lines[1 + lane], "  lane %d%s: %d" % (
-                lane, "" if lane % 2 else " (waits)", tid * 10 + tid % 2))
-        self.assertEqual(R["frame"], "body")
+        self.assertEqual(self.vx_print_at_then("tid * 10 + odd"), "body")
 
     def test_vx_print_reads_thread_locals(self):
         """vx-print of an expression naming the runtime's thread-locals (blockIdx.x, as
         the kernel writes it) reads them per lane as $vx_tls does: GDB itself cannot
         (<Cannot find thread-local variables on this target> in every lane)"""
-        out, R = self.gdb('''
-stop_at("rrdiverge.c:THEN_LINE")
-w, l = warp_lane()
-R["w"] = w
-R["print"] = ex("vx-print blockIdx.x * 10 + odd")
-'''.replace("THEN_LINE", str(self.lines["THEN"])))
-        w = R["w"]
-        lines = R["print"].splitlines()
-        self.assertEqual(lines[0], "warp %d, blockIdx.x * 10 + odd:" % w)
-        for lane in range(4):
-            tid = 4 * w + lane
-            self.assertEqual(lines[1 + lane], "  lane %d%s: %d" % (
-                lane, "" if lane % 2 else " (waits)", tid * 10 + tid % 2))
+        self.vx_print_at_then("blockIdx.x * 10 + odd")
 
     def test_lane_commands_fetch_the_thread_list_once(self):
         """vx-print, vx-thread and a monitor seek fetch the server's thread list once and
