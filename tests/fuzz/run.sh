@@ -61,6 +61,11 @@ seqs = [
     # then a continue
     ["Z0,80000010,4", "c", "Hg7", "g", "z0,80000010,4", "Hc1", "bs", "Z0,80000010,4", "Hc0",
      "bc", "Hg3", "z0,80000010,4", "Hc5", "s", "Z0,80000010,4", "Hc0", "c"],
+    # the thread the user selected for a continue (vxrr.gdb's monitor pick), kept through
+    # GDB's step over, then a reverse continue; a pick of no thread
+    ["qRcmd," + "pick 6".encode().hex(), "Z0,80000010,4", "c", "z0,80000010,4", "vCont;s:1",
+     "Z0,80000010,4", "c", "qRcmd," + "pick 3".encode().hex(), "bc",
+     "qRcmd," + "pick 99999".encode().hex(), "qRcmd," + "pick off".encode().hex(), "c"],
     # conditions (agent expressions): const 1; reg 10 == 0; *(u32 *)(reg 2) < 5, ext 32
     ["Z0,80000010,4;X3,220127", "c", "Z0,80000010,4;X7,26000a22001327", "bc",
      "Z0,80000014,4;X9,260002192022051427;X3,220027", "c", "bc", "z0,80000014,4", "c"],
