@@ -1118,19 +1118,24 @@ static void fault_stop(const vx_engine *e, vx_engine_stop *st)
 }
 
 /*
- * Does a step of warp gw end with its next issue (flags)?  Not when the Debug Module
- * injected it: a recorded debugger's instruction is not the program's, and leaves the
- * PC where it is (GDB, stepping over a breakpoint there, would take the same
- * breakpoint again, once per injected instruction); it runs (or is undone) on the way,
- * as the other warps' issues do (scan_range skips it the same way).  Else for a lane
+ * Does a step end with an issue (flags) of the stepping warp that has thread mask
+ * tmask?  Not when the Debug Module injected it: a recorded debugger's instruction is
+ * not the program's, and leaves the PC where it is (GDB, stepping over a breakpoint
+ * there, would take the same breakpoint again, once per injected instruction); it
+ * runs (or is undone) on the way, as the other warps' issues do.  Else for a lane
  * step when that lane takes part.
  */
+static bool step_ends_with(const vx_engine_motion *m, uint8_t flags, vx_lanes tmask)
+{
+    return !(flags & VX_EVF_INJECTED) && (!m->lane_step || vx_lanes_test(tmask, m->step_lane));
+}
+
+/* step_ends_with for warp gw's next issue (flags), its mask the warp's now. */
 static bool lane_in_next(const vx_engine *e, const vx_engine_motion *m, uint32_t gw, uint8_t flags)
 {
     vx_warp_info wi;
-    if (flags & VX_EVF_INJECTED) return false;
-    return !m->lane_step ||
-           (vx_sim_warp_info(e->sim, gw, &wi) == VX_OK && vx_lanes_test(wi.tmask, m->step_lane));
+    if (m->lane_step && vx_sim_warp_info(e->sim, gw, &wi) != VX_OK) return false;
+    return step_ends_with(m, flags, m->lane_step ? wi.tmask : 0);
 }
 
 static bool digest_may_stop(const vx_engine *e, const vx_trace_digest *d,
@@ -1303,10 +1308,9 @@ static vx_err scan_range(vx_engine *e, uint64_t lo, uint64_t hi, const vx_engine
         if (m->step) {
             /* a lane step ends at an issue the lane takes part in; the warp's others are
              * undone on the way, as the other lanes' own, and so are the instructions the
-             * Debug Module injected (lane_in_next) */
+             * Debug Module injected */
             if ((m->step_gwarp == VX_ENGINE_ANY_WARP || gw == m->step_gwarp) &&
-                !(ev->flags & VX_EVF_INJECTED) &&
-                (!m->lane_step || vx_lanes_test(ev->tmask, m->step_lane)))
+                step_ends_with(m, ev->flags, ev->tmask))
                 cand_step(c, t, gw);
             if (whit) {
                 c->found = true;
