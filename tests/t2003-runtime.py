@@ -490,6 +490,8 @@ class Runtime(unittest.TestCase):
         self.assertEqual(len(console(r.stdout)), 1)
         self.assertIn("too many harts for this runtime's memory layout", console(r.stdout)[0][1])
         self.assertIn("ebreak", r.stderr)
+        # the fault names the code that stopped, as every fault names its function
+        self.assertIn("<__vx_crt0_too_many_harts+", r.stderr)
         r = self.vxsim(hello, (1, 31, 64, 128))
         self.assertEqual(r.returncode, 0, r.stderr)
 

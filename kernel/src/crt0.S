@@ -108,7 +108,10 @@ _start:
     tail  exit
     .size _start, . - _start
 
-/* Step 0 failed: core 0 prints why on its console slot and stops with an ebreak. */
+/* Step 0 failed: core 0 prints why on its console slot and stops with an ebreak.  A
+   function symbol of its own, so that the fault names it. */
+    .type __vx_crt0_too_many_harts, @function
+__vx_crt0_too_many_harts:
 .Ltoo_many:
     csrr  t0, VX_CSR_CORE_ID
     bnez  t0, 2f
@@ -123,6 +126,7 @@ _start:
     j     1b
 3:  ebreak
 2:  j     2b
+    .size __vx_crt0_too_many_harts, . - __vx_crt0_too_many_harts
 
     .section .rodata
 .Ltoo_many_msg:
