@@ -769,6 +769,26 @@ class Errors(unittest.TestCase):
         self.assertEqual(r.returncode, 0)
         self.assertIn("vxdump", r.stdout)
 
+    def test_out_of_memory(self):
+        """the reader running out of memory (an address-space limit; --check decodes with
+        the state of all 4096 warps of 128 lanes, 128 MiB) says so and names the trace,
+        exit 2 (it printed 'no error'); the listing, which needs less, still works"""
+        if vxtest.sanitized():
+            self.skipTest("sanitizer builds reserve address space of their own")
+        import resource
+        t = os.path.join(D, "wide.vxt")
+        t6kit.record(vxtest.kernel("hello"), t, ["-c", "64", "-w", "64", "-t", "128",
+                                                 "--max-cycles", "5"], expect=4)
+        limit = lambda: resource.setrlimit(resource.RLIMIT_AS, (100 << 20, 100 << 20))  # noqa: E731
+        r = subprocess.run([vxtest.prog("vxdump"), "--check", "--summary", t], capture_output=True,
+                           text=True, timeout=120, preexec_fn=limit)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(r.stderr, "vxdump: %s: out of memory\n" % t)
+        r = subprocess.run([vxtest.prog("vxdump"), "--kind", "end", t], capture_output=True,
+                           text=True, timeout=120, preexec_fn=limit)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("end cycle limit reached", r.stdout)
+
     def test_trace_on_stdin(self):
         """TRACE '-' reads standard input (a filter: cat t.vxt | vxdump -): the same
         listing and summary as from the file; a cut-off one names standard input"""

@@ -263,10 +263,10 @@ static vx_err read_chunk(vx_trace_reader *r, uint64_t off, uint8_t expect_type, 
                      chunk_name(c->type), off, c->stored, c->raw);
     uint8_t *dst;
     if (lz) {
-        if (!vxt_reserve(&r->sbuf, &r->scap, c->stored ? c->stored : 1)) return VX_ERR_NOMEM;
+        if (!vxt_reserve(&r->sbuf, &r->scap, c->stored ? c->stored : 1)) return rfail(r, VX_ERR_NOMEM, "out of memory");
         dst = r->sbuf;
     } else {
-        if (!vxt_reserve(raw, raw_cap, c->raw ? c->raw : 1)) return VX_ERR_NOMEM;
+        if (!vxt_reserve(raw, raw_cap, c->raw ? c->raw : 1)) return rfail(r, VX_ERR_NOMEM, "out of memory");
         dst = *raw;
     }
     if (c->stored && (e = pread_all(r, dst, c->stored, off + VXT_CHDR_LEN))) return e;
@@ -274,7 +274,7 @@ static vx_err read_chunk(vx_trace_reader *r, uint64_t off, uint8_t expect_type, 
         return rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 ": payload checksum mismatch",
                      chunk_name(c->type), off);
     if (lz) {
-        if (!vxt_reserve(raw, raw_cap, c->raw ? c->raw : 1)) return VX_ERR_NOMEM;
+        if (!vxt_reserve(raw, raw_cap, c->raw ? c->raw : 1)) return rfail(r, VX_ERR_NOMEM, "out of memory");
         int n =
             LZ4_decompress_safe((const char *)r->sbuf, (char *)*raw, (int)c->stored, (int)c->raw);
         if (n < 0 || (uint32_t)n != c->raw)
@@ -357,7 +357,7 @@ static vx_err parse_header(vx_trace_reader *r, const uint8_t *p, size_t n, load_
         case VXT_TAG_LOAD: {
             if (*nlt >= n) return bad_header(r, "too many loads");
             load_tag *q = realloc(*lt, sizeof **lt * (*nlt + 1));
-            if (!q) return VX_ERR_NOMEM;
+            if (!q) return rfail(r, VX_ERR_NOMEM, "out of memory");
             *lt = q;
             load_tag *t = &q[(*nlt)++];
             memset(t, 0, sizeof *t);
@@ -470,7 +470,7 @@ static vx_err add_chunk(vx_trace_reader *r, size_t *cap, uint64_t key, uint64_t 
     if (r->nchunks == *cap) {
         size_t n = *cap ? 2 * *cap : 64;
         rchunk *q = realloc(r->chunks, n * sizeof *q);
-        if (!q) return VX_ERR_NOMEM;
+        if (!q) return rfail(r, VX_ERR_NOMEM, "out of memory");
         r->chunks = q;
         *cap = n;
     }
@@ -484,7 +484,7 @@ static vx_err add_kf(vx_trace_reader *r, size_t *cap, uint64_t index, uint64_t o
     if (r->nkf == *cap) {
         size_t n = *cap ? 2 * *cap : 16;
         rkf *q = realloc(r->kfs, n * sizeof *q);
-        if (!q) return VX_ERR_NOMEM;
+        if (!q) return rfail(r, VX_ERR_NOMEM, "out of memory");
         r->kfs = q;
         *cap = n;
     }
@@ -682,7 +682,7 @@ vx_err vx_trace_reader_open_as(vx_trace_reader *r, const char *path, const char 
     if (r->opened || r->fd >= 0) return rfail(r, VX_ERR_STATE, "reader already opened");
     free(r->path);
     r->path = strdup(name ? name : "");
-    if (!r->path) return VX_ERR_NOMEM;
+    if (!r->path) return rfail(r, VX_ERR_NOMEM, "out of memory");
     if (!path) return rfail(r, VX_ERR_INVAL, "no trace file name");
     r->fd = open(path, O_RDONLY | O_CLOEXEC);
     if (r->fd < 0) return rfail(r, VX_ERR_IO, "cannot open: %s", strerror(errno));
@@ -716,7 +716,7 @@ vx_err vx_trace_reader_open_as(vx_trace_reader *r, const char *path, const char 
     } else {
         return e;
     }
-    if (vxt_pred_init(&r->it.pred, r->C, r->W, r->T)) return VX_ERR_NOMEM;
+    if (vxt_pred_init(&r->it.pred, r->C, r->W, r->T)) return rfail(r, VX_ERR_NOMEM, "out of memory");
     r->it.have_pred = true;
     dec_position(&r->it, 0, 0);
     r->it.have_prev = true; /* the first EVENTS chunk must start at event 0 */
@@ -890,7 +890,7 @@ vx_err vx_trace_reader_summary(vx_trace_reader *r, vx_trace_summary *out)
     /* Decode the last chunk with a scratch decoder. */
     vxt_dec d;
     memset(&d, 0, sizeof d);
-    if (vxt_pred_init(&d.pred, r->C, r->W, r->T)) return VX_ERR_NOMEM;
+    if (vxt_pred_init(&d.pred, r->C, r->W, r->T)) return rfail(r, VX_ERR_NOMEM, "out of memory");
     d.have_pred = true;
     dec_position(&d, r->nchunks - 1, r->chunks[r->nchunks - 1].key);
     out->issues = r->chunks[r->nchunks - 1].key;
@@ -945,7 +945,7 @@ static vx_err computed_digest(vx_trace_reader *r, size_t i, vx_trace_digest *out
 {
     vxt_dec *d = &r->dgdec;
     if (!d->have_pred) {
-        if (vxt_pred_init(&d->pred, r->C, r->W, r->T)) return VX_ERR_NOMEM;
+        if (vxt_pred_init(&d->pred, r->C, r->W, r->T)) return rfail(r, VX_ERR_NOMEM, "out of memory");
         d->have_pred = true;
     }
     dec_position(d, i, r->chunks[i].key);
@@ -974,7 +974,7 @@ static vx_err stored_chunk(vx_trace_reader *r, size_t i, chdr *c, uint8_t **buf)
     vx_err e = read_chdr(r, r->chunks[i].off, VXT_CH_EVENTS, r->chunks[i].key, VX_ERR_CORRUPT, c);
     if (e) return e;
     *buf = malloc(c->stored ? c->stored : 1);
-    if (!*buf) return VX_ERR_NOMEM;
+    if (!*buf) return rfail(r, VX_ERR_NOMEM, "out of memory");
     if (c->stored && (e = pread_all(r, *buf, c->stored, r->chunks[i].off + VXT_CHDR_LEN))) return e;
     if (!crc_ok(c->pcrc, vx_trace_crc32c(0, *buf, c->stored)))
         return rfail(r, VX_ERR_CORRUPT,
@@ -1072,7 +1072,7 @@ static vx_err check_kf_pages(vx_trace_reader *r, size_t k, uint64_t npages)
     uniq_pages u = {NULL, 16, false, 0, 0};
     while (u.cap < 2 * npages + 16)
         u.cap *= 2;
-    if (!(u.set = calloc(u.cap, sizeof *u.set))) return VX_ERR_NOMEM;
+    if (!(u.set = calloc(u.cap, sizeof *u.set))) return rfail(r, VX_ERR_NOMEM, "out of memory");
     vx_err e = visit_pages(r, k, unique_page, &u, NULL, 0, NULL);
     free(u.set);
     if (e && u.dup)
@@ -1089,7 +1089,7 @@ static vx_err check_payload_crc(vx_trace_reader *r, uint64_t off, const chdr *c)
     uint64_t pos = off + VXT_CHDR_LEN, left = c->stored;
     size_t blk = left < (1u << 20) ? (size_t)left : (size_t)1 << 20;
     uint32_t crc = 0;
-    if (!vxt_reserve(&r->sbuf, &r->scap, blk ? blk : 1)) return VX_ERR_NOMEM;
+    if (!vxt_reserve(&r->sbuf, &r->scap, blk ? blk : 1)) return rfail(r, VX_ERR_NOMEM, "out of memory");
     while (left) {
         size_t n = left < blk ? (size_t)left : blk;
         vx_err e = pread_all(r, r->sbuf, n, pos);
@@ -1258,7 +1258,7 @@ static vx_err check_events(vx_trace_reader *r, uint64_t *issues)
 {
     vxt_dec d;
     memset(&d, 0, sizeof d);
-    if (vxt_pred_init(&d.pred, r->C, r->W, r->T)) return VX_ERR_NOMEM;
+    if (vxt_pred_init(&d.pred, r->C, r->W, r->T)) return rfail(r, VX_ERR_NOMEM, "out of memory");
     d.have_pred = true;
     dec_position(&d, 0, 0);
     d.have_prev = true; /* the first chunk must start at event 0 */
@@ -1301,7 +1301,7 @@ vx_err vx_trace_reader_check(vx_trace_reader *r)
 {
     if (!r->opened) return rfail(r, VX_ERR_STATE, "reader not open");
     size_t *kf_next = calloc(r->nkf ? r->nkf : 1, sizeof *kf_next);
-    if (!kf_next) return VX_ERR_NOMEM;
+    if (!kf_next) return rfail(r, VX_ERR_NOMEM, "out of memory");
     uint64_t issues = 0;
     vx_err e = check_layout(r, kf_next);
     if (!e) e = check_events(r, &issues);
@@ -1470,7 +1470,7 @@ vx_err vx_trace_reader_keyframe_pages(vx_trace_reader *r, size_t k, unsigned mod
     while (cap < 2 * total + 16)
         cap *= 2;
     uint64_t *set = calloc(cap, sizeof *set);
-    if (!set) return VX_ERR_NOMEM;
+    if (!set) return rfail(r, VX_ERR_NOMEM, "out of memory");
     size_t n = 0;
     vx_err e = VX_OK;
     for (size_t j = k + 1; j-- > 0 && !e;)
