@@ -81,6 +81,8 @@ extern const uint8_t vxt_end_magic[4];
 
 /* ---- varints (FORMAT.md §2) ---------------------------------------------------------- */
 
+#define VXT_VARINT_MAX 10u /* bytes of the longest varint, a 64-bit value's */
+
 static inline uint8_t *vxt_put_varint(uint8_t *p, uint64_t v)
 {
     while (v >= 0x80) {

@@ -938,7 +938,8 @@ vx_err vx_trace_writer_finish(vx_trace_writer *w)
     }
     if ((e = flush_events(w)) || (e = drain_jobs(w))) return e;
 
-    size_t cap = 64 + w->nchunks * 30 + w->nkf * 40;
+    /* 8 varints and the status byte, then 3 varints per chunk and 4 per keyframe */
+    size_t cap = 8 * VXT_VARINT_MAX + 1 + (w->nchunks * 3 + w->nkf * 4) * VXT_VARINT_MAX;
     uint8_t *pay = malloc(cap), *p = pay;
     if (!pay) return VX_ERR_NOMEM;
     w->st.raw_bytes = w->pred.raw;

@@ -265,6 +265,7 @@ vx_err vx_cli_read_file_max(const char *path, uint64_t max, const char *limit, u
         snprintf(msg, cap, "cannot read '%s': %s", path, strerror(errno));
         return VX_ERR_IO;
     }
+    if (max > SIZE_MAX / 2) max = SIZE_MAX / 2; /* max + 1 and c * 2 below never wrap */
     size_t n = 0, c = 1 << 16;
     uint8_t *b = malloc(c);
     vx_err err = VX_OK;
