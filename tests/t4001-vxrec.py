@@ -232,7 +232,7 @@ class Vxrec(unittest.TestCase):
         self.assertIn("events/s", text, "a progress line was drawn")
         self.assertLess(text.index("events/s"), text.index("#0: E"))
 
-    def test_closed_stdout(self):
+    def test_stdout_broken_pipe_or_full(self):
         """stdout closed before the kernel prints (| head): the recording still finishes, complete"""
         import subprocess
         k = vxtest.kernel("printf")
