@@ -144,7 +144,7 @@ static void take_keyframe(rec *r, bool first)
     if (e) {
         r->err = e;
         snprintf(r->errmsg, sizeof r->errmsg,
-                 "cannot encode the simulator state for a keyframe: %s", vx_sim_errmsg(r->sim));
+                 "cannot encode the simulator state for a keyframe: %s", vx_strerror(e));
         free(st);
         return;
     }

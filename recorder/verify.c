@@ -226,22 +226,25 @@ static void check_keyframe(ver *v, size_t k)
                 k, info.cycle, vx_sim_cycle(v->sim));
     uint8_t *mine = NULL;
     size_t mlen = 0;
-    if (vx_sim_state_encode(v->sim, &mine, &mlen) == VX_OK) {
-        /* The Debug Module's own registers (the last section, sim/STATE.md §7) are not
-         * re-created: like replay, verification applies the recorded DM effects
-         * without re-running the DM.  Everything before it must be identical. */
-        size_t dm = dm_section(mine, mlen, vx_sim_num_warps(v->sim));
-        size_t cmp = mlen - dm;
-        if (mlen != len || memcmp(mine, st, cmp)) {
-            size_t at = 0;
-            while (at < mlen && at < len && mine[at] == st[at])
-                at++;
-            diverge(v,
-                    "keyframe %zu: the machine state (registers, warps, scheduler) differs from "
-                    "the recorded one "
-                    "(first difference at byte %zu of %zu, sim/STATE.md)",
-                    k, at, len);
-        }
+    if (vx_sim_state_encode(v->sim, &mine, &mlen)) { /* out of memory: not checked, an error */
+        diverge(v, "%s: keyframe %zu: out of memory encoding the machine state", v->path, k);
+        v->unreadable = true;
+        return;
+    }
+    /* The Debug Module's own registers (the last section, sim/STATE.md §7) are not
+     * re-created: like replay, verification applies the recorded DM effects
+     * without re-running the DM.  Everything before it must be identical. */
+    size_t dm = dm_section(mine, mlen, vx_sim_num_warps(v->sim));
+    size_t cmp = mlen - dm;
+    if (mlen != len || memcmp(mine, st, cmp)) {
+        size_t at = 0;
+        while (at < mlen && at < len && mine[at] == st[at])
+            at++;
+        diverge(v,
+                "keyframe %zu: the machine state (registers, warps, scheduler) differs from "
+                "the recorded one "
+                "(first difference at byte %zu of %zu, sim/STATE.md)",
+                k, at, len);
     }
     free(mine);
     /* pages: exactly the recorded set, with the recorded contents */
@@ -375,7 +378,8 @@ static bool step(ver *v, const vx_event *rec_ev)
             return false;
         }
         if (v->nomem) {
-            diverge(v, "out of memory");
+            diverge(v, "%s: out of memory at event %" PRIu64, v->path, rec_ev->index);
+            v->unreadable = true; /* an error (exit 2), not a divergence */
             return false;
         }
     }
@@ -463,7 +467,9 @@ int vxrec_verify(const char *trace, bool quiet)
     cfg.start_pc = v.h->start_pc;
     cfg.arg = v.h->arg;
     char cm[200];
-    if (vx_sim_config_check(&cfg, cm, sizeof cm) || vx_sim_new(&cfg, &v.sim)) {
+    vx_err se = vx_sim_config_check(&cfg, cm, sizeof cm);
+    if (!se && (se = vx_sim_new(&cfg, &v.sim))) snprintf(cm, sizeof cm, "%s", vx_strerror(se));
+    if (se) {
         fprintf(stderr, "%s: %s: the trace's platform cannot be simulated: %s\n", vxrec_prog, trace,
                 cm);
         goto out;

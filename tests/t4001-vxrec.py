@@ -258,6 +258,31 @@ class Vxrec(unittest.TestCase):
             self.assertIn("could not be written to standard output: No space left on device",
                           r.stderr)
 
+    def test_out_of_host_memory_says_so(self):
+        """the host running out of memory (address-space limits at which the simulator, the
+        keyframe's state encoding or the writer fails first) while recording or verifying:
+        exit 2 and a message that says 'out of memory' (a keyframe's said nothing after
+        its colon; --verify's simulator likewise; a writer's said 'no error')"""
+        if vxtest.sanitized():
+            self.skipTest("sanitizer builds reserve address space of their own")
+        import resource
+        k = vxtest.kernel("hello")
+        shape = ["-c", "64", "-w", "64", "-t", "128", "--max-cycles", "5"]
+        t = os.path.join(self.dir, "wide.vxt")
+        self.assertEqual(self.rec(["-q", "-f"] + shape + [k, "-o", t]).returncode, 4)
+        for mib in (200, 300, 450, 600):
+            limit = lambda: resource.setrlimit(resource.RLIMIT_AS, (mib << 20, mib << 20))  # noqa
+            for argv in ([vxtest.prog("vxrec"), "-q", "-f", "--no-writer-thread"] + shape +
+                         [k, "-o", os.path.join(self.dir, "oom.vxt")],
+                         [vxtest.prog("vxrec"), "--verify", t]):
+                r = subprocess.run(argv, capture_output=True, text=True, timeout=120,
+                                   preexec_fn=limit)
+                self.assertEqual(r.returncode, 2, (mib, argv[1], r.stderr))
+                self.assertIn("out of memory", r.stderr, (mib, argv[1]))
+                self.assertNotIn("no error", r.stderr, (mib, argv[1]))
+                for line in r.stderr.splitlines():
+                    self.assertFalse(line.rstrip().endswith(":"), (mib, argv[1], line))
+
     def test_write_error_stops_the_run(self):
         """a trace that cannot be written (a full disk) stops the recording early, with the
         writer thread as without it: exit 2 and the reason, not the whole kernel run first"""

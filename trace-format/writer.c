@@ -213,7 +213,7 @@ vx_err vx_trace_writer_create(vx_trace_writer *w, const char *path,
     if (w->state != W_NEW) return wfail(w, VX_ERR_STATE, "writer already created");
     if (!path || !*path) return wfail(w, VX_ERR_INVAL, "no trace file name");
     w->path = strdup(path);
-    if (!w->path) return VX_ERR_NOMEM;
+    if (!w->path) return wfail(w, VX_ERR_NOMEM, "out of memory");
     if (opts) w->opts = *opts;
     if (!w->opts.chunk_bytes) w->opts.chunk_bytes = VX_TRACE_DEFAULT_CHUNK;
     if (w->opts.chunk_bytes > 64u << 20) w->opts.chunk_bytes = 64u << 20;
@@ -302,7 +302,7 @@ static vx_err write_chunk(vx_trace_writer *w, uint8_t type, uint64_t key, const 
     int z = 0;
     if (!(w->opts.flags & VX_TRACE_W_NOCOMPRESS) && rawlen > 0) {
         int bound = LZ4_compressBound((int)rawlen);
-        if (!vxt_reserve(&w->zbuf, &w->zcap, (size_t)bound)) return VX_ERR_NOMEM;
+        if (!vxt_reserve(&w->zbuf, &w->zcap, (size_t)bound)) return wfail(w, VX_ERR_NOMEM, "out of memory");
         /* The prologue's files are written once and kept for good: the slower, tighter
          * LZ4HC (the same block format, the same decoder) pays there, at a low level:
          * for a 175 KiB kernel ELF level 4 takes about 1 ms where the default level 9
@@ -371,17 +371,17 @@ vx_err vx_trace_writer_header(vx_trace_writer *w, const vx_trace_header *h)
     w->W = h->warps;
     w->T = h->threads;
     w->LB = (h->threads + 7) / 8;
-    if (vxt_pred_init(&w->pred, w->C, w->W, w->T)) return VX_ERR_NOMEM;
+    if (vxt_pred_init(&w->pred, w->C, w->W, w->T)) return wfail(w, VX_ERR_NOMEM, "out of memory");
     w->have_pred = true;
     w->pred.dg = &w->dg;
     w->dgbuf = malloc(vxt_dg_bound(w->C * w->W));
     w->warpbits = malloc((w->C * w->W + 7) / 8);
-    if (!w->dgbuf || !w->warpbits) return VX_ERR_NOMEM;
+    if (!w->dgbuf || !w->warpbits) return wfail(w, VX_ERR_NOMEM, "out of memory");
 
     /* HEADER payload: tagged fields in increasing tag order (FORMAT.md §5.1). */
     size_t cap = 256 + 2 * VXT_MAX_NAME + (size_t)h->nloads * (32 + VXT_MAX_NAME);
     uint8_t *pay = malloc(cap), *p = pay, val[VXT_MAX_NAME + 64], *v;
-    if (!pay) return VX_ERR_NOMEM;
+    if (!pay) return wfail(w, VX_ERR_NOMEM, "out of memory");
     v = val;
     v = vxt_put_varint(v, h->clusters);
     v = vxt_put_varint(v, h->cores);
@@ -427,7 +427,7 @@ vx_err vx_trace_writer_header(vx_trace_writer *w, const vx_trace_header *h)
     for (uint32_t i = 0; !e && i < h->nloads; i++)
         e = write_chunk(w, VXT_CH_LOAD, i, h->loads[i].bytes, h->loads[i].len, NULL);
     if (e) return e;
-    if (!vxt_reserve(&w->buf, &w->cap, w->opts.chunk_bytes + 65536)) return VX_ERR_NOMEM;
+    if (!vxt_reserve(&w->buf, &w->cap, w->opts.chunk_bytes + 65536)) return wfail(w, VX_ERR_NOMEM, "out of memory");
     w->state = W_OPEN;
     update_fast(w);
     w->st.file_bytes = w->off;
@@ -453,7 +453,7 @@ static size_t digest_payload(vx_trace_writer *w, uint8_t *out)
 static vx_err add_chunk(vx_trace_writer *w, uint64_t key, uint64_t off, uint64_t dg_off)
 {
     if (!vxt_grow((void **)&w->chunks, &w->chunks_cap, w->nchunks + 1, sizeof *w->chunks))
-        return VX_ERR_NOMEM;
+        return wfail(w, VX_ERR_NOMEM, "out of memory");
     w->chunks[w->nchunks].key = key;
     w->chunks[w->nchunks].off = off;
     w->chunks[w->nchunks].dg_off = dg_off;
@@ -514,7 +514,7 @@ static vx_err queue_events(vx_trace_writer *w)
     const size_t bound = (size_t)LZ4_compressBound((int)w->len);
     if (!vxt_reserve(&j->z, &j->zcap, bound) ||
         !vxt_reserve(&j->dg, &j->dgcap, vxt_dg_bound(w->W * w->C)))
-        return VX_ERR_NOMEM;
+        return wfail(w, VX_ERR_NOMEM, "out of memory");
     j->dglen = digest_payload(w, j->dg);
     j->key = w->chunk_key;
     j->rawlen = w->len;
@@ -529,7 +529,7 @@ static vx_err queue_events(vx_trace_writer *w)
     atomic_store_explicit(&j->seq, w->jseq++, memory_order_relaxed);
     atomic_store_explicit(&j->state, J_RAW, memory_order_release);
     w->jcount++;
-    if (!vxt_reserve(&w->buf, &w->cap, w->opts.chunk_bytes + 65536)) return VX_ERR_NOMEM;
+    if (!vxt_reserve(&w->buf, &w->cap, w->opts.chunk_bytes + 65536)) return wfail(w, VX_ERR_NOMEM, "out of memory");
     if (w->on_job) w->on_job(w->on_job_ctx);
     return VX_OK;
 }
@@ -728,11 +728,11 @@ vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev)
     if (VX_UNLIKELY(w->cap - w->len < 65536 || ev->ncommits > 16 || ev->nmem > 1024 ||
                     ev->nwctl > 256 || ev->nconsole > 4096)) {
         size_t bound = vxt_event_bound(ev, w->T);
-        if (!vxt_reserve(&w->buf, &w->cap, w->len + bound)) return VX_ERR_NOMEM;
+        if (!vxt_reserve(&w->buf, &w->cap, w->len + bound)) return wfail(w, VX_ERR_NOMEM, "out of memory");
     }
     if (!w->len) start_chunk(w);
     uint8_t *p = vxt_enc_event(&w->pred, w->buf + w->len, ev);
-    if (!p) return VX_ERR_NOMEM;
+    if (!p) return wfail(w, VX_ERR_NOMEM, "out of memory");
     /* digest flags of the records the fast path never sees (PCs and writes are
      * accumulated by the encoder) */
     if (ev->kind == VX_EV_ISSUE) {
@@ -836,7 +836,7 @@ vx_err vx_trace_writer_keyframe_begin(vx_trace_writer *w, uint64_t cycle, const 
     vx_err e = flush_events(w);
     if (!e) e = drain_jobs(w);
     if (e) return e;
-    if (!vxt_reserve(&w->kf_state, &w->kf_state_cap, len ? len : 1)) return VX_ERR_NOMEM;
+    if (!vxt_reserve(&w->kf_state, &w->kf_state_cap, len ? len : 1)) return wfail(w, VX_ERR_NOMEM, "out of memory");
     if (len) memcpy(w->kf_state, state, len);
     w->kf_len = len;
     w->kf_cycle = cycle;
@@ -845,7 +845,7 @@ vx_err vx_trace_writer_keyframe_begin(vx_trace_writer *w, uint64_t cycle, const 
     w->kf_start_off = w->off;
     w->pcount = 0;
     w->plen = PAGES_HEADROOM;
-    if (!vxt_reserve(&w->pbuf, &w->pcap, PAGES_HEADROOM + 64)) return VX_ERR_NOMEM;
+    if (!vxt_reserve(&w->pbuf, &w->pcap, PAGES_HEADROOM + 64)) return wfail(w, VX_ERR_NOMEM, "out of memory");
     w->in_kf = true;
     update_fast(w);
     return VX_OK;
@@ -876,7 +876,7 @@ vx_err vx_trace_writer_keyframe_page(vx_trace_writer *w, uint32_t space, uint32_
     if (!w->in_kf) return wfail(w, VX_ERR_STATE, "page outside a keyframe");
     if (addr & (VX_TRACE_PAGE_SIZE - 1) || !page)
         return wfail(w, VX_ERR_INVAL, "page address 0x%08x is not page aligned", addr);
-    if (!vxt_reserve(&w->pbuf, &w->pcap, w->plen + 16 + VX_TRACE_PAGE_SIZE)) return VX_ERR_NOMEM;
+    if (!vxt_reserve(&w->pbuf, &w->pcap, w->plen + 16 + VX_TRACE_PAGE_SIZE)) return wfail(w, VX_ERR_NOMEM, "out of memory");
     uint8_t *p = w->pbuf + w->plen;
     p = vxt_put_varint(p, space);
     p = vxt_put_varint(p, addr >> 12);
@@ -899,7 +899,7 @@ vx_err vx_trace_writer_keyframe_end(vx_trace_writer *w)
     if (!w->in_kf) return wfail(w, VX_ERR_STATE, "keyframe end without begin");
     vx_err e = flush_pages(w);
     if (e) return e;
-    if (!vxt_reserve(&w->pbuf, &w->pcap, w->kf_len + 32)) return VX_ERR_NOMEM;
+    if (!vxt_reserve(&w->pbuf, &w->pcap, w->kf_len + 32)) return wfail(w, VX_ERR_NOMEM, "out of memory");
     uint8_t *p = w->pbuf;
     p = vxt_put_varint(p, w->kf_cycle);
     p = vxt_put_varint(p, w->kf_npages);
@@ -909,7 +909,7 @@ vx_err vx_trace_writer_keyframe_end(vx_trace_writer *w)
     uint64_t off;
     e = write_chunk(w, VXT_CH_KEYFRAME2, w->index, w->pbuf, (size_t)(p - w->pbuf), &off);
     if (e) return e;
-    if (!vxt_grow((void **)&w->kfs, &w->kf_cap, w->nkf + 1, sizeof *w->kfs)) return VX_ERR_NOMEM;
+    if (!vxt_grow((void **)&w->kfs, &w->kf_cap, w->nkf + 1, sizeof *w->kfs)) return wfail(w, VX_ERR_NOMEM, "out of memory");
     w->kfs[w->nkf++] = (wkf){w->index, off, w->kf_npages ? w->kf_first_off : 0, w->kf_cycle};
     w->in_kf = false;
     update_fast(w);
@@ -941,7 +941,7 @@ vx_err vx_trace_writer_finish(vx_trace_writer *w)
     /* 8 varints and the status byte, then 3 varints per chunk and 4 per keyframe */
     size_t cap = 8 * VXT_VARINT_MAX + 1 + (w->nchunks * 3 + w->nkf * 4) * VXT_VARINT_MAX;
     uint8_t *pay = malloc(cap), *p = pay;
-    if (!pay) return VX_ERR_NOMEM;
+    if (!pay) return wfail(w, VX_ERR_NOMEM, "out of memory");
     w->st.raw_bytes = w->pred.raw;
     p = vxt_put_varint(p, w->index);
     p = vxt_put_varint(p, w->st.records);
