@@ -263,10 +263,12 @@ static vx_err read_chunk(vx_trace_reader *r, uint64_t off, uint8_t expect_type, 
                      chunk_name(c->type), off, c->stored, c->raw);
     uint8_t *dst;
     if (lz) {
-        if (!vxt_reserve(&r->sbuf, &r->scap, c->stored ? c->stored : 1)) return rfail(r, VX_ERR_NOMEM, "out of memory");
+        if (!vxt_reserve(&r->sbuf, &r->scap, c->stored ? c->stored : 1))
+            return rfail(r, VX_ERR_NOMEM, "out of memory");
         dst = r->sbuf;
     } else {
-        if (!vxt_reserve(raw, raw_cap, c->raw ? c->raw : 1)) return rfail(r, VX_ERR_NOMEM, "out of memory");
+        if (!vxt_reserve(raw, raw_cap, c->raw ? c->raw : 1))
+            return rfail(r, VX_ERR_NOMEM, "out of memory");
         dst = *raw;
     }
     if (c->stored && (e = pread_all(r, dst, c->stored, off + VXT_CHDR_LEN))) return e;
@@ -274,7 +276,8 @@ static vx_err read_chunk(vx_trace_reader *r, uint64_t off, uint8_t expect_type, 
         return rfail(r, VX_ERR_CORRUPT, "%s chunk at offset %" PRIu64 ": payload checksum mismatch",
                      chunk_name(c->type), off);
     if (lz) {
-        if (!vxt_reserve(raw, raw_cap, c->raw ? c->raw : 1)) return rfail(r, VX_ERR_NOMEM, "out of memory");
+        if (!vxt_reserve(raw, raw_cap, c->raw ? c->raw : 1))
+            return rfail(r, VX_ERR_NOMEM, "out of memory");
         int n =
             LZ4_decompress_safe((const char *)r->sbuf, (char *)*raw, (int)c->stored, (int)c->raw);
         if (n < 0 || (uint32_t)n != c->raw)
@@ -716,7 +719,8 @@ vx_err vx_trace_reader_open_as(vx_trace_reader *r, const char *path, const char 
     } else {
         return e;
     }
-    if (vxt_pred_init(&r->it.pred, r->C, r->W, r->T)) return rfail(r, VX_ERR_NOMEM, "out of memory");
+    if (vxt_pred_init(&r->it.pred, r->C, r->W, r->T))
+        return rfail(r, VX_ERR_NOMEM, "out of memory");
     r->it.have_pred = true;
     dec_position(&r->it, 0, 0);
     r->it.have_prev = true; /* the first EVENTS chunk must start at event 0 */
@@ -945,7 +949,8 @@ static vx_err computed_digest(vx_trace_reader *r, size_t i, vx_trace_digest *out
 {
     vxt_dec *d = &r->dgdec;
     if (!d->have_pred) {
-        if (vxt_pred_init(&d->pred, r->C, r->W, r->T)) return rfail(r, VX_ERR_NOMEM, "out of memory");
+        if (vxt_pred_init(&d->pred, r->C, r->W, r->T))
+            return rfail(r, VX_ERR_NOMEM, "out of memory");
         d->have_pred = true;
     }
     dec_position(d, i, r->chunks[i].key);
@@ -1089,7 +1094,8 @@ static vx_err check_payload_crc(vx_trace_reader *r, uint64_t off, const chdr *c)
     uint64_t pos = off + VXT_CHDR_LEN, left = c->stored;
     size_t blk = left < (1u << 20) ? (size_t)left : (size_t)1 << 20;
     uint32_t crc = 0;
-    if (!vxt_reserve(&r->sbuf, &r->scap, blk ? blk : 1)) return rfail(r, VX_ERR_NOMEM, "out of memory");
+    if (!vxt_reserve(&r->sbuf, &r->scap, blk ? blk : 1))
+        return rfail(r, VX_ERR_NOMEM, "out of memory");
     while (left) {
         size_t n = left < blk ? (size_t)left : blk;
         vx_err e = pread_all(r, r->sbuf, n, pos);

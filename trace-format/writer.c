@@ -302,7 +302,8 @@ static vx_err write_chunk(vx_trace_writer *w, uint8_t type, uint64_t key, const 
     int z = 0;
     if (!(w->opts.flags & VX_TRACE_W_NOCOMPRESS) && rawlen > 0) {
         int bound = LZ4_compressBound((int)rawlen);
-        if (!vxt_reserve(&w->zbuf, &w->zcap, (size_t)bound)) return wfail(w, VX_ERR_NOMEM, "out of memory");
+        if (!vxt_reserve(&w->zbuf, &w->zcap, (size_t)bound))
+            return wfail(w, VX_ERR_NOMEM, "out of memory");
         /* The prologue's files are written once and kept for good: the slower, tighter
          * LZ4HC (the same block format, the same decoder) pays there, at a low level:
          * for a 175 KiB kernel ELF level 4 takes about 1 ms where the default level 9
@@ -427,7 +428,8 @@ vx_err vx_trace_writer_header(vx_trace_writer *w, const vx_trace_header *h)
     for (uint32_t i = 0; !e && i < h->nloads; i++)
         e = write_chunk(w, VXT_CH_LOAD, i, h->loads[i].bytes, h->loads[i].len, NULL);
     if (e) return e;
-    if (!vxt_reserve(&w->buf, &w->cap, w->opts.chunk_bytes + 65536)) return wfail(w, VX_ERR_NOMEM, "out of memory");
+    if (!vxt_reserve(&w->buf, &w->cap, w->opts.chunk_bytes + 65536))
+        return wfail(w, VX_ERR_NOMEM, "out of memory");
     w->state = W_OPEN;
     update_fast(w);
     w->st.file_bytes = w->off;
@@ -529,7 +531,8 @@ static vx_err queue_events(vx_trace_writer *w)
     atomic_store_explicit(&j->seq, w->jseq++, memory_order_relaxed);
     atomic_store_explicit(&j->state, J_RAW, memory_order_release);
     w->jcount++;
-    if (!vxt_reserve(&w->buf, &w->cap, w->opts.chunk_bytes + 65536)) return wfail(w, VX_ERR_NOMEM, "out of memory");
+    if (!vxt_reserve(&w->buf, &w->cap, w->opts.chunk_bytes + 65536))
+        return wfail(w, VX_ERR_NOMEM, "out of memory");
     if (w->on_job) w->on_job(w->on_job_ctx);
     return VX_OK;
 }
@@ -728,7 +731,8 @@ vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev)
     if (VX_UNLIKELY(w->cap - w->len < 65536 || ev->ncommits > 16 || ev->nmem > 1024 ||
                     ev->nwctl > 256 || ev->nconsole > 4096)) {
         size_t bound = vxt_event_bound(ev, w->T);
-        if (!vxt_reserve(&w->buf, &w->cap, w->len + bound)) return wfail(w, VX_ERR_NOMEM, "out of memory");
+        if (!vxt_reserve(&w->buf, &w->cap, w->len + bound))
+            return wfail(w, VX_ERR_NOMEM, "out of memory");
     }
     if (!w->len) start_chunk(w);
     uint8_t *p = vxt_enc_event(&w->pred, w->buf + w->len, ev);
@@ -836,7 +840,8 @@ vx_err vx_trace_writer_keyframe_begin(vx_trace_writer *w, uint64_t cycle, const 
     vx_err e = flush_events(w);
     if (!e) e = drain_jobs(w);
     if (e) return e;
-    if (!vxt_reserve(&w->kf_state, &w->kf_state_cap, len ? len : 1)) return wfail(w, VX_ERR_NOMEM, "out of memory");
+    if (!vxt_reserve(&w->kf_state, &w->kf_state_cap, len ? len : 1))
+        return wfail(w, VX_ERR_NOMEM, "out of memory");
     if (len) memcpy(w->kf_state, state, len);
     w->kf_len = len;
     w->kf_cycle = cycle;
@@ -845,7 +850,8 @@ vx_err vx_trace_writer_keyframe_begin(vx_trace_writer *w, uint64_t cycle, const 
     w->kf_start_off = w->off;
     w->pcount = 0;
     w->plen = PAGES_HEADROOM;
-    if (!vxt_reserve(&w->pbuf, &w->pcap, PAGES_HEADROOM + 64)) return wfail(w, VX_ERR_NOMEM, "out of memory");
+    if (!vxt_reserve(&w->pbuf, &w->pcap, PAGES_HEADROOM + 64))
+        return wfail(w, VX_ERR_NOMEM, "out of memory");
     w->in_kf = true;
     update_fast(w);
     return VX_OK;
@@ -876,7 +882,8 @@ vx_err vx_trace_writer_keyframe_page(vx_trace_writer *w, uint32_t space, uint32_
     if (!w->in_kf) return wfail(w, VX_ERR_STATE, "page outside a keyframe");
     if (addr & (VX_TRACE_PAGE_SIZE - 1) || !page)
         return wfail(w, VX_ERR_INVAL, "page address 0x%08x is not page aligned", addr);
-    if (!vxt_reserve(&w->pbuf, &w->pcap, w->plen + 16 + VX_TRACE_PAGE_SIZE)) return wfail(w, VX_ERR_NOMEM, "out of memory");
+    if (!vxt_reserve(&w->pbuf, &w->pcap, w->plen + 16 + VX_TRACE_PAGE_SIZE))
+        return wfail(w, VX_ERR_NOMEM, "out of memory");
     uint8_t *p = w->pbuf + w->plen;
     p = vxt_put_varint(p, space);
     p = vxt_put_varint(p, addr >> 12);
@@ -899,7 +906,8 @@ vx_err vx_trace_writer_keyframe_end(vx_trace_writer *w)
     if (!w->in_kf) return wfail(w, VX_ERR_STATE, "keyframe end without begin");
     vx_err e = flush_pages(w);
     if (e) return e;
-    if (!vxt_reserve(&w->pbuf, &w->pcap, w->kf_len + 32)) return wfail(w, VX_ERR_NOMEM, "out of memory");
+    if (!vxt_reserve(&w->pbuf, &w->pcap, w->kf_len + 32))
+        return wfail(w, VX_ERR_NOMEM, "out of memory");
     uint8_t *p = w->pbuf;
     p = vxt_put_varint(p, w->kf_cycle);
     p = vxt_put_varint(p, w->kf_npages);
@@ -909,7 +917,8 @@ vx_err vx_trace_writer_keyframe_end(vx_trace_writer *w)
     uint64_t off;
     e = write_chunk(w, VXT_CH_KEYFRAME2, w->index, w->pbuf, (size_t)(p - w->pbuf), &off);
     if (e) return e;
-    if (!vxt_grow((void **)&w->kfs, &w->kf_cap, w->nkf + 1, sizeof *w->kfs)) return wfail(w, VX_ERR_NOMEM, "out of memory");
+    if (!vxt_grow((void **)&w->kfs, &w->kf_cap, w->nkf + 1, sizeof *w->kfs))
+        return wfail(w, VX_ERR_NOMEM, "out of memory");
     w->kfs[w->nkf++] = (wkf){w->index, off, w->kf_npages ? w->kf_first_off : 0, w->kf_cycle};
     w->in_kf = false;
     update_fast(w);
