@@ -52,7 +52,9 @@ static void usage(FILE *f)
            "      --no-summary-file   obsolete, ignored (the chunk digests that make reverse\n"
            "                          searches fast are in the trace since format 1.1)\n"
            "      --extract-elf FILE  write the recorded kernel ELF to FILE (for gdb's symbols);\n"
-           "                          by default it is written to TRACE.elf when serving TCP\n"
+           "                          by default it is written to TRACE.elf when serving TCP.\n"
+           "                          An existing file is replaced only when it is an ELF\n"
+           "                          (a kernel written before); any other is left, refused\n"
            "      --debug-packets     log every protocol packet to stderr\n\n"
            "  -h, --help              this text\n"
            "      --version           print the version\n\n"
@@ -111,31 +113,6 @@ static bool find_script(char *out, size_t cap)
         }
     }
     return false;
-}
-
-/* Write the ELF unless the file already holds exactly these bytes. */
-static bool write_elf(const char *path, const uint8_t *img, size_t len, char *msg, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    if (f) {
-        bool same = true;
-        uint8_t buf[65536];
-        size_t off = 0, k;
-        while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
-            if (off + k > len || memcmp(buf, img + off, k) != 0) {
-                same = false;
-                break;
-            }
-            off += k;
-        }
-        fclose(f);
-        if (same && off == len) return true;
-    }
-    f = fopen(path, "wb");
-    bool ok = f && fwrite(img, 1, len, f) == len;
-    if (f && fclose(f) != 0) ok = false;
-    if (!ok) snprintf(msg, cap, "cannot write '%.900s': %s", path, strerror(errno));
-    return ok;
 }
 
 int main(int argc, char **argv)
@@ -246,7 +223,7 @@ int main(int argc, char **argv)
             vx_engine_free(eng);
             return VX_EXIT_USAGE;
         }
-        if (!write_elf(elf_path, img, img_len, msg, sizeof msg)) {
+        if (!vx_cli_write_new_file(elf_path, img, img_len, true, msg, sizeof msg)) {
             fprintf(stderr, "%s: %s\n", prog, msg);
             if (elf_out) {
                 vx_engine_free(eng);

@@ -1111,6 +1111,19 @@ class CommandLineTests(unittest.TestCase):
         self.assertIn("the kernel's ELF is in '%s' (in gdb: file %s)" % (elf, elf), r.stderr)
         with open(elf, "rb") as f:
             self.assertEqual(f.read(4), b"\x7fELF")
+        # another kind of file is never replaced (a trace named by mistake); an ELF is
+        other = os.path.join(d, "other.vxt")
+        shutil.copy(t, other)
+        r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", "--extract-elf", other, t], input="")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("'%s' exists and holds something else: not overwritten" % other, r.stderr)
+        with open(other, "rb") as f:
+            self.assertEqual(f.read(), data)
+        shutil.copy(vxtest.kernel("hello"), elf)    # an older kernel's ELF: replaced
+        r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", "--extract-elf", elf, t], input="")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(elf, "rb") as f, open(vxtest.kernel("vecadd"), "rb") as g:
+            self.assertEqual(f.read(), g.read())
         # a trace of a .vxbin kernel has no ELF to give: said, not silently nothing
         vxbin = vxtest.kernel("hello")[:-4] + ".vxbin"
         if os.path.exists(vxbin):

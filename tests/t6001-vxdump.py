@@ -914,6 +914,28 @@ class Strings(unittest.TestCase):
 
 
 class Extract(unittest.TestCase):
+    def test_extract_keeps_other_files(self):
+        """--extract into a directory that holds a different file of a name it would write:
+        refused (exit 2), that file intact, nothing else lost (it was silently overwritten);
+        extracting the same trace again is fine"""
+        out = os.path.join(D, "xkeep")
+        os.mkdir(out)
+        mine = os.path.join(out, "t6-regs.elf")
+        with open(mine, "w") as f:
+            f.write("my notes\n")
+        r = t6kit.vxdump("--extract", out, T["regs"])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("'%s' exists and holds something else: not overwritten" % mine, r.stderr)
+        self.assertEqual(r.stdout, "")
+        with open(mine) as f:
+            self.assertEqual(f.read(), "my notes\n")
+        os.unlink(mine)
+        for _ in range(2):
+            r = t6kit.vxdump("--extract", out, T["regs"])
+            self.assertEqual(r.returncode, 0, r.stderr)
+        with open(mine, "rb") as f, open(K["t6-regs"], "rb") as g:
+            self.assertEqual(f.read(), g.read())
+
     def test_extract_and_rerecord(self):
         """--extract writes the kernel and the loads and prints vxrec options that record the same run"""
         inp = os.path.join(D, "in.bin")

@@ -619,6 +619,64 @@ bool vx_cli_same_output(const char *a, const char *b)
     return same;
 }
 
+bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, bool replace_elf,
+                           char *msg, size_t cap)
+{
+    int fd = open(path, O_RDONLY);
+    bool replace = false;
+    if (fd >= 0) {
+        struct stat st;
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            close(fd);
+            snprintf(msg, cap, "'%s' exists and is not a regular file: not overwritten", path);
+            return false;
+        }
+        uint8_t chunk[65536];
+        bool same = true, elf = false;
+        size_t off = 0;
+        ssize_t k;
+        while ((k = read(fd, chunk, sizeof chunk)) > 0) {
+            if (off == 0 && k >= 4) elf = !memcmp(chunk, "\177ELF", 4);
+            if (off + (size_t)k > len || memcmp(chunk, buf + off, (size_t)k) != 0) {
+                same = false;
+                break;
+            }
+            off += (size_t)k;
+        }
+        close(fd);
+        if (k < 0) {
+            snprintf(msg, cap, "cannot read '%s': %s", path, strerror(errno));
+            return false;
+        }
+        if (same && off == len) return true;
+        if (!replace_elf || !elf) {
+            snprintf(msg, cap,
+                     "'%s' exists and holds something else: not overwritten (remove it, or "
+                     "name another file)",
+                     path);
+            return false;
+        }
+        replace = true;
+    }
+    fd = open(path, O_WRONLY | (replace ? O_TRUNC : O_CREAT | O_EXCL), 0666);
+    bool ok = fd >= 0;
+    for (size_t off = 0; ok && off < len;) {
+        ssize_t k = write(fd, buf + off, len - off);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0)
+            ok = false;
+        else
+            off += (size_t)k;
+    }
+    int saved = errno;
+    if (fd >= 0 && close(fd) != 0 && ok) {
+        ok = false;
+        saved = errno;
+    }
+    if (!ok) snprintf(msg, cap, "cannot write '%s': %s", path, strerror(saved ? saved : EIO));
+    return ok;
+}
+
 const char *vx_cli_run_input(const vx_cli_run *run, const char *kernel, const char *path)
 {
     if (vx_cli_same_file(path, kernel)) return kernel;

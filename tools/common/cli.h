@@ -170,6 +170,16 @@ void vx_cli_put_word(FILE *f, const char *s);
  * same canonical path)? */
 bool vx_cli_same_output(const char *a, const char *b);
 
+/*
+ * Write len bytes of buf to path, never over something else: a path that does not
+ * exist is created; an existing regular file with the same bytes is left as it is;
+ * one with other bytes is replaced only when replace_elf is set and it is an ELF file
+ * (a kernel written out before), otherwise refused.  False, with msg, when refused or
+ * when writing failed.
+ */
+bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, bool replace_elf,
+                           char *msg, size_t cap);
+
 /* The input of a run (the kernel or a --load file) that path names, or NULL. */
 const char *vx_cli_run_input(const vx_cli_run *run, const char *kernel, const char *path);
 

@@ -112,7 +112,8 @@ static void usage(FILE *f)
             "                          not only the events shown\n"
             "      --extract DIR       write the kernel image and the loaded files stored in\n"
             "                          the trace into DIR and print the vxrec options that\n"
-            "                          record the same run again\n\n"
+            "                          record the same run again; a file already in DIR\n"
+            "                          with other contents is not overwritten (exit 2)\n\n"
             "  -h, --help              this text\n"
             "      --version           print the version\n\n"
             "exit status: 0 success; 1 the trace is incomplete (cut off): everything up to\n"
@@ -488,23 +489,6 @@ static bool selected(const filter *f, const vx_event *ev)
 
 /* ---- --extract ---------------------------------------------------------------------------------- */
 
-static int write_file(const char *path, const uint8_t *buf, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        fprintf(stderr, "%s: cannot create '%s': %s\n", prog, path, strerror(errno));
-        return -1;
-    }
-    size_t n = len ? fwrite(buf, 1, len, f) : 0;
-    if (n != len || fclose(f)) {
-        fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path, strerror(errno));
-        if (n == len) return -1;
-        fclose(f);
-        return -1;
-    }
-    return 0;
-}
-
 /* A file name from a stored basename: no directories, no dot files, never empty. */
 static void safe_name(const char *name, const char *fallback, char *out, size_t cap)
 {
@@ -523,7 +507,10 @@ static int extract_file(const char *path, const char *trace, const uint8_t *buf,
         fprintf(stderr, "%s: --extract: '%s' would overwrite the trace itself\n", prog, path);
         return -1;
     }
-    return write_file(path, buf, len);
+    char msg[1200];
+    if (vx_cli_write_new_file(path, buf, len, false, msg, sizeof msg)) return 0;
+    fprintf(stderr, "%s: --extract: %s\n", prog, msg);
+    return -1;
 }
 
 static int extract(const char *dir, const char *trace, const vx_trace_header *h)
