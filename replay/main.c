@@ -264,10 +264,13 @@ int main(int argc, char **argv)
         if (elf_path[0])
             fprintf(stderr, "%s: the kernel's ELF is in '%s' (in gdb: file %s)\n", prog, elf_path,
                     elf_path);
-        vx_net_session(srv, 0, 1);
+        int r = vx_net_session(srv, 0, 1);
+        if (r < 0)
+            fprintf(stderr, "%s: the replies could not be written to standard output: %s\n", prog,
+                    strerror(-r));
         vx_gdbserver_free(srv);
         vx_engine_free(eng);
-        return 0;
+        return r < 0 ? VX_EXIT_USAGE : 0;
     }
 
     unsigned actual = port;
@@ -307,7 +310,7 @@ int main(int argc, char **argv)
             break;
         }
         fprintf(stderr, "%s: client %s connected\n", prog, peer);
-        bool clean = vx_net_session_guarded(srv, fd, fd, lfd, turned_away, peer);
+        bool clean = vx_net_session_guarded(srv, fd, fd, lfd, turned_away, peer) > 0;
         close(fd);
         fprintf(stderr, "%s: client %s %s\n", prog, peer,
                 clean ? "ended the session" : "disconnected");

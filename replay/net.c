@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int vx_net_listen(const char *bind_addr, unsigned port, unsigned *actual, char *msg, size_t cap)
@@ -95,6 +96,8 @@ typedef struct conn {
     int frame;        /* F_*, after every byte read so far */
     uint8_t *pending; /* bytes read while polling, not yet given to the protocol */
     size_t npend, cappend;
+    bool in_eof; /* the input ended (a client that half-closed still reads replies) */
+    int werr;    /* errno of a write that failed, 0 */
 } conn;
 
 /* Follow the framing over one byte; true for a 0x03 between packets (an interrupt). */
@@ -123,6 +126,7 @@ static void conn_write(void *ctx, const uint8_t *buf, size_t len)
                 poll(&p, 1, 1000);
                 continue;
             }
+            c->werr = errno;
             c->lost = true;
             return;
         }
@@ -135,11 +139,25 @@ static bool conn_poll(void *ctx)
 {
     conn *c = ctx;
     if (c->lost) return true;
+    if (c->in_eof) return false;
     struct pollfd p = {c->in, POLLIN, 0};
     if (poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR))) return false;
     uint8_t buf[512];
     ssize_t k = read(c->in, buf, sizeof buf);
-    if (k == 0 || (k < 0 && errno != EINTR && errno != EAGAIN)) {
+    if (k == 0) {
+        /* No more input.  A client that is gone stops the motion: a socket's end (gdb
+         * closes both ways; the motion's result would go nowhere), or gdb that quit
+         * and closed its end of our output pipe too.  A script whose input pipe
+         * ended still gets the replies to what it sent. */
+        struct pollfd o = {c->out, 0, 0};
+        struct stat st;
+        c->in_eof = true;
+        if ((fstat(c->out, &st) == 0 && S_ISSOCK(st.st_mode)) ||
+            (poll(&o, 1, 0) > 0 && (o.revents & (POLLERR | POLLHUP))))
+            c->lost = true;
+        return c->lost;
+    }
+    if (k < 0 && errno != EINTR && errno != EAGAIN) {
         c->lost = true; /* the client went away: stop and let the session end */
         return true;
     }
@@ -195,15 +213,15 @@ static bool wait_input(int in_fd, int lfd, void (*refused)(void *, const char *)
     }
 }
 
-bool vx_net_session(vx_gdbserver *srv, int in_fd, int out_fd)
+int vx_net_session(vx_gdbserver *srv, int in_fd, int out_fd)
 {
     return vx_net_session_guarded(srv, in_fd, out_fd, -1, NULL, NULL);
 }
 
-bool vx_net_session_guarded(vx_gdbserver *srv, int in_fd, int out_fd, int lfd,
-                            void (*refused)(void *ctx, const char *peer), void *ctx)
+int vx_net_session_guarded(vx_gdbserver *srv, int in_fd, int out_fd, int lfd,
+                           void (*refused)(void *ctx, const char *peer), void *ctx)
 {
-    conn c = {in_fd, out_fd, false, F_IDLE, NULL, 0, 0};
+    conn c = {in_fd, out_fd, false, F_IDLE, NULL, 0, 0, false, 0};
     vx_gdb_io io = {conn_write, conn_poll, &c};
     vx_gdbserver_begin(srv, &io);
     bool ended = false;
@@ -218,7 +236,7 @@ bool vx_net_session_guarded(vx_gdbserver *srv, int in_fd, int out_fd, int lfd,
             ended = !vx_gdbserver_input(srv, buf, n);
             continue;
         }
-        if (!wait_input(in_fd, lfd, refused, ctx)) break;
+        if (c.in_eof || !wait_input(in_fd, lfd, refused, ctx)) break;
         ssize_t k = read(in_fd, buf, sizeof buf);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) break;
@@ -228,11 +246,11 @@ bool vx_net_session_guarded(vx_gdbserver *srv, int in_fd, int out_fd, int lfd,
     }
     /* The client ended the session (D) in ack mode: it acknowledges our reply before
      * it closes; take that '+' (up to a second) rather than close under its write */
-    if (ended && !c.lost && vx_gdbserver_awaiting_ack(srv)) {
+    if (ended && !c.lost && !c.in_eof && vx_gdbserver_awaiting_ack(srv)) {
         struct pollfd p = {in_fd, POLLIN, 0};
         if (poll(&p, 1, 1000) > 0 && read(in_fd, buf, 1) < 0) c.lost = true;
     }
     vx_gdbserver_end(srv);
     free(c.pending);
-    return ended;
+    return c.werr ? -c.werr : ended;
 }

@@ -19,17 +19,20 @@ int vx_net_accept(int lfd, char *peer, size_t peercap, char *msg, size_t cap);
 
 /*
  * Serve one client over (in_fd, out_fd) until it ends the session or goes away.
- * Returns true if the client ended the session itself (detach, kill), false if
- * the connection was lost.
+ * Every packet received is answered, also when an input pipe ends after it (a
+ * script that closed its side but still reads), unless the output is gone; the end
+ * of a socket's input ends the session at once.  Returns 1 if
+ * the client ended the session itself (detach, kill), 0 if its input ended or the
+ * connection was lost, -errno if a reply could not be written.
  */
-bool vx_net_session(vx_gdbserver *srv, int in_fd, int out_fd);
+int vx_net_session(vx_gdbserver *srv, int in_fd, int out_fd);
 
 /*
  * vx_net_session, turning away any client that connects to the listening socket
  * lfd meanwhile: its connection is accepted and closed at once (its debugger says
  * the remote connection closed), and refused(ctx, peer) is called, if not NULL.
  */
-bool vx_net_session_guarded(vx_gdbserver *srv, int in_fd, int out_fd, int lfd,
-                            void (*refused)(void *ctx, const char *peer), void *ctx);
+int vx_net_session_guarded(vx_gdbserver *srv, int in_fd, int out_fd, int lfd,
+                           void (*refused)(void *ctx, const char *peer), void *ctx);
 
 #endif /* VX_NET_H */

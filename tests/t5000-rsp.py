@@ -1135,6 +1135,42 @@ class CommandLineTests(unittest.TestCase):
             self.assertIn("not an ELF", r.stderr)
             self.assertFalse(os.path.exists(elf2))
 
+    def test_stdio_script_then_eof(self):
+        """--stdio fed a script whose input ends at once (printf ... | vxreplay --stdio):
+        every packet is answered, also those after a long motion, during which the input's
+        end was seen (the replies after it were dropped); replies that cannot be written
+        (standard output full or closed) are said, exit 2 (it was 0, silently)"""
+        t = record("diverge")
+        end = int(re.search(r"\((\d+) issues", vxtest.run(
+            [vxtest.prog("vxreplay"), "--stdio", t], input="").stderr).group(1))
+        cmds = ["QStartNoAckMode", "qRcmd," + ("seek %d" % (end - 1)).encode().hex(), "bc",
+                "qRcmd," + b"when".hex(), "D"]
+        script = b"+" + b"".join(frame(c) for c in cmds)
+        r = subprocess.run([vxtest.prog("vxreplay"), "--stdio", t], input=script,
+                           capture_output=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        replies = [bytes(m) for m in re.findall(rb"\$([^#]*)#", r.stdout)]
+        when = [bytes.fromhex(x[1:].decode()) for x in replies
+                if x.startswith(b"O") and x != b"OK"]
+        self.assertTrue(any(w.startswith(b"event 0 of") for w in when), replies)  # bc went back
+        self.assertEqual(replies[-1], b"OK", replies)                               # D answered
+        self.assertTrue(any(x.startswith(b"T05") or x.startswith(b"S05") for x in replies))
+        for target in ("/dev/full", None):
+            if target and not os.path.exists(target):
+                continue
+            out = open(target, "wb") if target else subprocess.DEVNULL
+            try:
+                argv = [vxtest.prog("vxreplay"), "--stdio", t]
+                if target is None:   # standard output closed
+                    argv = ["sh", "-c", '"$0" --stdio "$1" >&-', argv[0], t]
+                r = subprocess.run(argv, input=script, stdout=out, stderr=subprocess.PIPE,
+                                   timeout=120)
+            finally:
+                if target:
+                    out.close()
+            self.assertEqual(r.returncode, 2, (target, r.stderr))
+            self.assertIn(b"the replies could not be written to standard output", r.stderr)
+
     def test_stdio_refuses_socket_options(self):
         """--port, --bind or --once with --stdio: refused (exit 2), they would be ignored"""
         for opt in (["--port", "5000"], ["-p", "5000"], ["--bind", "0.0.0.0"], ["--once"]):
