@@ -70,7 +70,8 @@ static void usage(FILE *f)
             "off there) or the host out of memory (the trace ends there, its end record\n"
             "saying aborted); 3 kernel fault (recorded: the trace\n"
             "ends with it); 4 --max-cycles reached; 130 interrupted (SIGINT, SIGTERM or\n"
-            "SIGHUP: the trace ends there).\n"
+            "SIGHUP: the trace ends there).  Console output that cannot be written to\n"
+            "standard output is reported and leaves the status as it is: the trace holds it.\n"
             "--verify: 0 the trace matches (a cut-off trace: up to its last complete\n"
             "chunk, with a note), 1 it diverges (the first difference is reported), 2 error.\n",
             vx_cli_run_help(), VX_TRACE_DEFAULT_KEYFRAME_ISSUES, VX_TRACE_DEFAULT_CHUNK);

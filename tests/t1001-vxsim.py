@@ -413,6 +413,12 @@ class VxsimTests(unittest.TestCase):
             r = self.run_sim("--trace-insn=/dev/full", kernel=k)
             self.assertEqual(r.returncode, 2)
             self.assertIn("cannot write '/dev/full'", r.stderr)
+            with open("/dev/full", "w") as full:   # so are lost --stats (they exited 0)
+                r = subprocess.run([VXSIM, "--stats", k], stdout=subprocess.DEVNULL, stderr=full,
+                                   timeout=60)
+            self.assertEqual(r.returncode, 2)
+            r = subprocess.run([VXSIM, k], stdout=subprocess.DEVNULL, timeout=60)
+            self.assertEqual(r.returncode, 0)      # the same run, its output kept
 
     def test_shape(self):
         # exit code = NT * 100 + NW * 10 + total cores (all single digits here)

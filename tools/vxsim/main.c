@@ -45,7 +45,9 @@ static void usage(FILE *f)
             "  -h, --help                this text\n"
             "      --version             print the version\n\n"
             "exit status: the kernel's exit code (mod 256) when it finished; 2 usage or\n"
-            "input error, or the host out of memory; 3 kernel fault; 4 --max-cycles reached\n",
+            "input error, or the host out of memory, or a run that ended with 0 but whose\n"
+            "output (console, --stats, --trace-insn or --dump files) could not be written;\n"
+            "3 kernel fault; 4 --max-cycles reached\n",
             vx_cli_run_help());
 }
 
@@ -316,7 +318,7 @@ int main(int argc, char **argv)
         goto out;
     }
     vx_sim_console_flush(s);
-    vx_cli_stdout_check(prog, "the kernel's console output");
+    const bool console_ok = vx_cli_stdout_check(prog, "the kernel's console output");
 
     switch (stop.reason) {
     case VX_STOP_EXIT: rc = (int)(stop.exit_code & 0xff); break;
@@ -339,6 +341,10 @@ int main(int argc, char **argv)
         break;
     }
     if (stats) print_stats(s);
+    /* lost output turns a successful run into an error, as a --dump file that cannot be
+     * written does; a kernel's own failure status stays */
+    if (!console_ok && rc == 0) rc = VX_EXIT_USAGE;
+    if (stats && (fflush(stderr) != 0 || ferror(stderr)) && rc == 0) rc = VX_EXIT_USAGE;
     int drc = vx_cli_dumps_write(prog, &run, s);
     if (drc && rc == 0) rc = drc;
     if (tr.f && tr.f != stderr) {
