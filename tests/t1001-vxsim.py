@@ -409,6 +409,17 @@ class VxsimTests(unittest.TestCase):
             r = self.run_sim("--mem-limit", "4K", kernel=hello)
             self.assertEqual(r.returncode, 2)
             self.assertIn("cannot load kernel '%s'" % hello, r.stderr)
+        # a file known too large (a sparse 3 GiB) is refused before it is read: within an
+        # address-space limit far below the 1 GiB it would have read first
+        sparse = self.write("sparse.bin", b"")
+        os.truncate(sparse, 3 << 30)
+        if not vxtest.sanitized():
+            import resource
+            limit = lambda: resource.setrlimit(resource.RLIMIT_AS, (200 << 20, 200 << 20))  # noqa
+            r = subprocess.run([VXSIM, "--load", sparse + "@0x10000", k], capture_output=True,
+                               text=True, timeout=60, preexec_fn=limit)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("cannot read '%s': larger than 1073741824 bytes" % sparse, r.stderr)
         if os.path.exists("/dev/full"):   # a lost instruction trace is an error, not silence
             r = self.run_sim("--trace-insn=/dev/full", kernel=k)
             self.assertEqual(r.returncode, 2)

@@ -255,6 +255,12 @@ int vx_cli_run_option(vx_cli_run *o, int argc, char **argv, int *i, char *msg, s
 
 #define KERNEL_FILE_MIN ((uint64_t)256 << 20)
 
+static vx_err too_large(const char *path, uint64_t max, const char *limit, char *msg, size_t cap)
+{
+    snprintf(msg, cap, "cannot read '%s': larger than %" PRIu64 " bytes (%s)", path, max, limit);
+    return VX_ERR_FORMAT;
+}
+
 vx_err vx_cli_read_file_max(const char *path, uint64_t max, const char *limit, uint8_t **buf,
                             size_t *len, char *msg, size_t cap)
 {
@@ -266,6 +272,12 @@ vx_err vx_cli_read_file_max(const char *path, uint64_t max, const char *limit, u
         return VX_ERR_IO;
     }
     if (max > SIZE_MAX / 2) max = SIZE_MAX / 2; /* max + 1 and c * 2 below never wrap */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+        /* known too large without reading it (a sparse file of many GiB) */
+        if (f != stdin) fclose(f);
+        return too_large(path, max, limit, msg, cap);
+    }
     size_t n = 0, c = 1 << 16;
     uint8_t *b = malloc(c);
     vx_err err = VX_OK;
@@ -278,9 +290,7 @@ vx_err vx_cli_read_file_max(const char *path, uint64_t max, const char *limit, u
         size_t got = fread(b + n, 1, c - n, f);
         n += got;
         if (n > max) { /* before reading all of a huge file (or /dev/zero) */
-            snprintf(msg, cap, "cannot read '%s': larger than %" PRIu64 " bytes (%s)", path, max,
-                     limit);
-            err = VX_ERR_FORMAT;
+            err = too_large(path, max, limit, msg, cap);
             break;
         }
         if (got == 0) {
