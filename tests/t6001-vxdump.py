@@ -755,6 +755,13 @@ class Errors(unittest.TestCase):
             r = t6kit.vxdump(*args)
             self.assertEqual(r.returncode, 2, args)
             self.assertTrue(r.stderr.startswith("vxdump: "), (args, r.stderr))
+        # a list with an empty item: refused (--warp '' selected every warp)
+        for opt, v in (("--warp", ""), ("--warp", "0,,1"), ("--warp", "0,"), ("--kind", ""),
+                       ("--kind", "issue,,mem"), ("--kind", ",issue")):
+            r = t6kit.vxdump(opt, v, T["regs"])
+            self.assertEqual(r.returncode, 2, (opt, v))
+            self.assertIn("vxdump: %s: an empty item in '%s'" % (opt, v), r.stderr)
+            self.assertEqual(r.stdout, "", (opt, v))
         # a filter given twice: refused (the last one silently replaced the first)
         for opt, a, b in (("--pc", "0x80000000", "0x80000004"), ("--addr", "0x100", "0x200:4"),
                           ("--lane", "0", "1"), ("--warp", "0", "1"), ("--kind", "issue", "mem")):

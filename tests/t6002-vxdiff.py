@@ -291,7 +291,12 @@ class ChangedKernel(unittest.TestCase):
                         self.assertEqual(o["before_" + k][-1:], [e for e in ev[k] if e["index"] == at - 1][-1:])
 
     def test_ignore(self):
-        """--ignore header leaves the image out; regs,mem,header makes these two equal"""
+        """--ignore header leaves the image out; regs,mem,header makes these two equal; a
+        list with an empty item is refused (an empty one ignored nothing, silently)"""
+        for bad in ("", "header,,regs", "header,"):
+            r = t6kit.vxdiff("--ignore", bad, self.a, self.b)
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn("--ignore: an empty item in '%s'" % bad, r.stderr)
         rc, objs, err = diff_json("--ignore", "header", self.a, self.b)
         self.assertEqual(rc, 1)
         self.assertEqual([o["type"] for o in objs], ["difference", "result"])

@@ -629,6 +629,11 @@ bool vx_cli_same_output(const char *a, const char *b)
     return same;
 }
 
+bool vx_cli_list_ok(const char *s)
+{
+    return *s && *s != ',' && s[strlen(s) - 1] != ',' && !strstr(s, ",,");
+}
+
 bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, bool replace_elf,
                            char *msg, size_t cap)
 {

@@ -170,6 +170,9 @@ void vx_cli_put_word(FILE *f, const char *s);
  * same canonical path)? */
 bool vx_cli_same_output(const char *a, const char *b);
 
+/* A comma-separated option value with no empty item: not "", ",x", "x,", "x,,y". */
+bool vx_cli_list_ok(const char *s);
+
 /*
  * Write len bytes of buf to path, never over something else: a path that does not
  * exist is created; an existing regular file with the same bytes is left as it is;

@@ -170,6 +170,10 @@ static const struct {
 
 static int parse_ignore(const char *s, unsigned *out)
 {
+    if (!vx_cli_list_ok(s)) {
+        vx_cli_usage_error(prog, "--ignore: an empty item in '%s'", s);
+        return -1;
+    }
     char *copy = strdup(s), *save = NULL;
     if (!copy) return -1;
     for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {

@@ -141,6 +141,10 @@ static const char *optval(int argc, char **argv, int *i, const char *name, bool 
 static int parse_kinds(const char *s, unsigned *out)
 {
     unsigned k = 0;
+    if (!vx_cli_list_ok(s)) {
+        fprintf(stderr, "%s: --kind: an empty item in '%s'\n", prog, s);
+        return -1;
+    }
     char *copy = strdup(s), *save = NULL;
     if (!copy) return -1;
     for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
@@ -158,10 +162,6 @@ static int parse_kinds(const char *s, unsigned *out)
         k |= kinds[j].bit;
     }
     free(copy);
-    if (!k) {
-        fprintf(stderr, "%s: --kind: empty list\n", prog);
-        return -1;
-    }
     *out = k;
     return 0;
 }
@@ -271,6 +271,10 @@ static int parse_addr(const char *s, uint64_t *lo, uint64_t *hi)
 static int parse_warps(const char *s, const vx_trace_header *h, warpset *ws)
 {
     uint32_t ncores = h->clusters * h->cores, total = ncores * h->warps;
+    if (!vx_cli_list_ok(s)) {
+        fprintf(stderr, "%s: --warp: an empty item in '%s'\n", prog, s);
+        return -1;
+    }
     char *copy = strdup(s), *save = NULL;
     if (!copy) return -1;
     for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
