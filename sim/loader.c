@@ -104,7 +104,10 @@ static vx_err load_elf(vx_sim *s, const char *name, const uint8_t *bytes, size_t
         err = vx_sim_fail(s, VX_ERR_FORMAT, "%s: bad program headers: %s", name, elf_errmsg(-1));
         goto out;
     }
-    if ((uint64_t)eh->e_phoff + (uint64_t)phnum * sizeof(Elf32_Phdr) > len) {
+    /* libelf counts only the headers that fit in the file: the header's own count says
+     * whether the table was cut (PN_XNUM: the count is elsewhere, libelf's then) */
+    const uint64_t nph = eh->e_phnum == PN_XNUM ? phnum : eh->e_phnum;
+    if ((uint64_t)eh->e_phoff + (nph > phnum ? nph : phnum) * sizeof(Elf32_Phdr) > len) {
         err = vx_sim_fail(s, VX_ERR_TRUNC, "%s: program headers extend past the end of the file",
                           name);
         goto out;

@@ -180,6 +180,8 @@ class VxsimTests(unittest.TestCase):
         self.bad_image("lmem.elf", elf32([(0xFFFF0000, words(tmc(0)), 4, 1)]),
                        "past global memory")
         self.bad_image("trunc.elf", good[:30], "truncated")
+        phoff = struct.unpack_from("<I", good, 28)[0]   # the program header table, cut inside
+        self.bad_image("truncph.elf", good[:phoff + 8], "program headers extend past the end")
         self.bad_image("truncseg.elf", good[:-2], "truncated")
         self.bad_image("fsz.elf", elf32([(CODE, words(tmc(0), tmc(0)), 4, 1)]),
                        "file size")
