@@ -546,6 +546,10 @@ vx_err vx_sim_issue(vx_sim *s, uint32_t core, uint32_t warp, uint64_t cycle, vx_
                            "core position %u",
                            core, (unsigned long long)cycle, (unsigned long long)s->cycle,
                            s->core_pos);
+    if (s->max_cycles && cycle >= s->max_cycles) /* vx_sim_run stops before such a cycle */
+        return vx_sim_fail(s, VX_ERR_STATE,
+                           "an issue at cycle %llu is past the cycle limit of %llu",
+                           (unsigned long long)cycle, (unsigned long long)s->max_cycles);
     uint32_t gw = core * s->nw + warp;
     vx_sim_dm_tick_to(s, cycle); /* the cycles in between issue nothing */
     if (s->core_pos == 0 && vx_dm_busy(s->dm)) vx_dm_cycle(s->dm);

@@ -182,8 +182,9 @@ void vx_sim_set_max_cycles(vx_sim *sim, uint64_t max_cycles);
 /*
  * Issue the next instruction of (core, warp) as the scheduler's next decision at
  * cycle `cycle`: used by replay to follow a recorded schedule.  The warp must be
- * active and not stalled; the scheduler state (cycle, round-robin position) is
- * updated as if the scheduler had chosen this warp.
+ * active and not stalled, and the cycle below the cycle limit, if one is set (the
+ * scheduler issues nothing from there); the scheduler state (cycle, round-robin
+ * position) is updated as if the scheduler had chosen this warp.
  */
 vx_err vx_sim_issue(vx_sim *sim, uint32_t core, uint32_t warp, uint64_t cycle, vx_stop *stop);
 

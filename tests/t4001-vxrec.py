@@ -609,6 +609,36 @@ class Vxrec(unittest.TestCase):
         self.assertIn("trace diverges at event 3: insn 0x%08x != 0x%08x"
                       % (SUM[3], ADDI(A1, A1, -2) & 0xFFFFFFFF), v.stderr)
 
+    def test_verify_detects_a_cycle_limit_the_run_passed(self):
+        """a header whose MAX_CYCLES the recorded run went past (checksums made right): the
+        first issue at the limit diverges (exit 1); --verify followed the recorded schedule
+        past it and passed"""
+        def varint(p, i):
+            v = sh = 0
+            while True:
+                b = p[i]
+                i += 1
+                v |= (b & 0x7F) << sh
+                sh += 7
+                if b < 0x80:
+                    return v, i
+
+        def edit(p):
+            i = 0
+            while i < len(p):
+                tag, i = varint(p, i)
+                n, i = varint(p, i)
+                if tag == 5:   # MAX_CYCLES (FORMAT.md 5.1), 0 as recorded: now 2
+                    self.assertEqual((n, p[i]), (1, 0))
+                    p[i] = 2
+                    return
+                i += n
+            self.fail("no MAX_CYCLES field")
+        v = self.tamper(1, edit)
+        self.assertEqual(v.returncode, 1, v.stderr)
+        self.assertIn("trace diverges at event 2: the simulator cannot replay this issue: an issue "
+                      "at cycle 2 is past the cycle limit of 2", v.stderr)
+
     def test_verify_corrupt_and_missing(self):
         """a damaged trace or a missing file: exit 2 with the reason"""
         b = self.bin("sum.bin", SUM)
