@@ -112,11 +112,26 @@ int main(int argc, char **argv)
     vx_cli_run_init(&o.run);
     o.keyframe_interval = VX_TRACE_DEFAULT_KEYFRAME_ISSUES;
 
+    bool operands = false; /* after "--": the kernel (or trace), whatever its name */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
-        if (a[0] == '-' && a[1] && strcmp(a, "-q") && strcmp(a, "--quiet") &&
-            !is_opt(a, "--verify", NULL))
-            rec_opt = a;
+        if (!operands && !strcmp(a, "--")) {
+            operands = true;
+            continue;
+        }
+        if (operands || a[0] != '-' || !a[1]) {
+            if (verify_later && !verify) {
+                verify = a;
+            } else if (o.kernel) {
+                fprintf(stderr, "%s: more than one kernel given ('%s' and '%s')\n", vxrec_prog,
+                        o.kernel, a);
+                goto out;
+            } else {
+                o.kernel = a;
+            }
+            continue;
+        }
+        if (strcmp(a, "-q") && strcmp(a, "--quiet") && !is_opt(a, "--verify", NULL)) rec_opt = a;
         int r = vx_cli_run_option(&o.run, argc, argv, &i, msg, sizeof msg);
         if (r < 0) {
             fprintf(stderr, "%s: %s\n", vxrec_prog, msg);
@@ -207,17 +222,9 @@ int main(int argc, char **argv)
             }
             o.dm_bind = v;
             dm_bind_given = true;
-        } else if (a[0] == '-' && a[1]) {
+        } else {
             fprintf(stderr, "%s: unknown option '%s' (try --help)\n", vxrec_prog, a);
             goto out;
-        } else if (verify_later && !verify) {
-            verify = a;
-        } else if (o.kernel) {
-            fprintf(stderr, "%s: more than one kernel given ('%s' and '%s')\n", vxrec_prog,
-                    o.kernel, a);
-            goto out;
-        } else {
-            o.kernel = a;
         }
     }
     if (verify_later && !verify) {

@@ -124,9 +124,18 @@ int main(int argc, char **argv)
     bool no_summary = false;
     uint64_t mem = 0;
 
+    bool operands = false; /* after "--": the trace, whatever its name */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+        if (!operands && !strcmp(a, "--")) {
+            operands = true;
+        } else if (operands || a[0] != '-' || !a[1]) {
+            if (trace) {
+                fprintf(stderr, "%s: more than one trace given ('%s' and '%s')\n", prog, trace, a);
+                return VX_EXIT_USAGE;
+            }
+            trace = a;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
             return vx_cli_output_done(prog);
         } else if (strcmp(a, "--version") == 0) {
@@ -165,13 +174,8 @@ int main(int argc, char **argv)
             mem = bare ? m << 20 : m;
         } else if (opt_value(argc, argv, &i, "--extract-elf", &v)) {
             elf_out = v;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, a);
-            return VX_EXIT_USAGE;
-        } else if (!trace) {
-            trace = a;
         } else {
-            fprintf(stderr, "%s: more than one trace given ('%s' and '%s')\n", prog, trace, a);
+            fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, a);
             return VX_EXIT_USAGE;
         }
     }

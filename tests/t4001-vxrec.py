@@ -285,6 +285,31 @@ class Vxrec(unittest.TestCase):
                 for line in r.stderr.splitlines():
                     self.assertFalse(line.rstrip().endswith(":"), (mib, argv[1], line))
 
+    def test_end_of_options(self):
+        """'--' ends the options (POSIX): files whose names start with '-' are taken as the
+        kernel or trace by every program; before it such a name is an unknown option
+        (every program refused '--' itself)"""
+        k = os.path.join(self.dir, "-k.bin")
+        with open(k, "wb") as f:
+            f.write(open(self.bin("sum.bin", SUM), "rb").read())
+        run = lambda *a, **kw: vxtest.run(list(a), cwd=self.dir, **kw)  # noqa: E731
+        self.assertEqual(run(vxtest.prog("vxsim"), "--", "-k.bin").returncode, 55)
+        self.assertEqual(run(vxtest.prog("vxrec"), "-q", "-o", "-t.vxt", "--", "-k.bin").returncode, 55)
+        self.assertEqual(run(vxtest.prog("vxrec"), "--verify", "--", "-t.vxt").returncode, 0)
+        self.assertEqual(run(vxtest.prog("vxdump"), "--kind", "end", "--", "-t.vxt").returncode, 0)
+        self.assertEqual(run(vxtest.prog("vxdiff"), "--", "-t.vxt", "-t.vxt").returncode, 0)
+        r = run(vxtest.prog("vxreplay"), "--stdio", "--", "-t.vxt", input="")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("serving '-t.vxt'", r.stderr)
+        for argv in ([vxtest.prog("vxsim"), "-k.bin"], [vxtest.prog("vxdump"), "-t.vxt"]):
+            r = run(*argv)
+            self.assertEqual(r.returncode, 2, argv)
+            self.assertIn("unknown option", r.stderr)
+        r = run(vxtest.prog("vxdump"), "--", "--summary")   # a file of that name: none here
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--summary", r.stderr)
+        self.assertNotIn("unknown option", r.stderr)
+
     def test_write_error_stops_the_run(self):
         """a trace that cannot be written (a full disk) stops the recording early, with the
         writer thread as without it: exit 2 and the reason, not the whole kernel run first"""

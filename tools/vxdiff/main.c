@@ -201,11 +201,17 @@ static int parse_args(int argc, char **argv, opts *o)
     o->context = 3;
     o->max = 1;
     int npaths = 0;
+    bool operands = false; /* after "--": traces, whatever their names */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         bool missing = false;
         uint64_t n;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        if (!operands && !strcmp(a, "--")) {
+            operands = true;
+        } else if (operands || a[0] != '-' || !a[1]) {
+            if (npaths == 2) return usage_error("two traces, please ('%s' is a third)", a);
+            o->path[npaths++] = a;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             exit(vx_cli_output_done(prog));
         } else if (!strcmp(a, "--version")) {
@@ -230,12 +236,8 @@ static int parse_args(int argc, char **argv, opts *o)
             if (parse_ignore(v, &o->ignore)) return EXIT_ERROR;
         } else if (missing) {
             return usage_error("option %s needs a value", a);
-        } else if (a[0] == '-' && a[1]) {
-            return usage_error("unknown option '%s'", a);
-        } else if (npaths == 2) {
-            return usage_error("two traces, please ('%s' is a third)", a);
         } else {
-            o->path[npaths++] = a;
+            return usage_error("unknown option '%s'", a);
         }
     }
     if (npaths != 2) return usage_error("%s", "need two traces: A.vxt B.vxt");

@@ -180,10 +180,16 @@ static int parse_args(int argc, char **argv, opts *o)
     memset(o, 0, sizeof *o);
     o->lane = -1;
     o->kinds = K_ALL;
+    bool operands = false; /* after "--": the trace, whatever its name */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         bool missing = false;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        if (!operands && !strcmp(a, "--")) {
+            operands = true;
+        } else if (operands || a[0] != '-' || !a[1]) {
+            if (o->trace) return usage_error("one trace at a time ('%s' is extra)", a);
+            o->trace = a;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             exit(vx_cli_output_done(prog));
         } else if (!strcmp(a, "--version")) {
@@ -230,12 +236,8 @@ static int parse_args(int argc, char **argv, opts *o)
             o->extract = v;
         } else if (missing) {
             return usage_error("option %s needs a value", a);
-        } else if (a[0] == '-' && a[1]) {
-            return usage_error("unknown option '%s'", a);
-        } else if (o->trace) {
-            return usage_error("one trace at a time ('%s' is extra)", a);
         } else {
-            o->trace = a;
+            return usage_error("unknown option '%s'", a);
         }
     }
     if (!o->trace) return usage_error("%s", "no trace given");

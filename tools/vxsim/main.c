@@ -218,8 +218,22 @@ int main(int argc, char **argv)
     memset(&loaded, 0, sizeof loaded);
     memset(&syms, 0, sizeof syms);
 
+    bool operands = false; /* after "--": the kernel, whatever its name */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (!operands && !strcmp(a, "--")) {
+            operands = true;
+            continue;
+        }
+        if (operands || a[0] != '-' || !a[1]) {
+            if (kernel) {
+                fprintf(stderr, "%s: more than one kernel given ('%s' and '%s')\n", prog, kernel,
+                        a);
+                goto out;
+            }
+            kernel = a;
+            continue;
+        }
         int r = vx_cli_run_option(&run, argc, argv, &i, msg, sizeof msg);
         if (r < 0) {
             fprintf(stderr, "%s: %s\n", prog, msg);
@@ -258,14 +272,9 @@ int main(int argc, char **argv)
                 fprintf(stderr, "%s: --dm-bind needs an address\n", prog);
                 goto out;
             }
-        } else if (a[0] == '-' && a[1]) {
+        } else {
             fprintf(stderr, "%s: unknown option '%s' (try --help)\n", prog, a);
             goto out;
-        } else if (kernel) {
-            fprintf(stderr, "%s: more than one kernel given ('%s' and '%s')\n", prog, kernel, a);
-            goto out;
-        } else {
-            kernel = a;
         }
     }
     if (!kernel) {
