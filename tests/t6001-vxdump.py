@@ -750,6 +750,7 @@ class Errors(unittest.TestCase):
         """bad options: exit 2 with a message"""
         for args in (["--lane", "4", T["regs"]], ["--warp", "1:0", T["regs"]], ["--warp", "7", T["regs"]],
                      ["--kind", "bogus", T["regs"]], ["--pc", "nosuchfunc", T["regs"]],
+                     ["--pc", "_start+0x80000000", T["regs"]],   # past 4 GiB: it wrapped
                      ["--from", "9", "--to", "3", T["regs"]], [], ["--frob", T["regs"]],
                      [T["regs"], T["regs"]]):
             r = t6kit.vxdump(*args)

@@ -364,6 +364,10 @@ static int parse_pc(const char *s, const vxd_symtab *syms, uint32_t *lo, uint32_
                                                    : "");
         return -1;
     }
+    if (has_off && off > UINT32_MAX - sym->addr) {
+        fprintf(stderr, "%s: --pc: '%s' is past the 4 GiB address space\n", prog, s);
+        return -1;
+    }
     if (has_off && ((sym->addr + off) & 3)) {
         fprintf(stderr,
                 "%s: --pc: '%s' is 0x%08" PRIx32
