@@ -96,7 +96,8 @@ typedef struct conn {
     int frame;        /* F_*, after every byte read so far */
     uint8_t *pending; /* bytes read while polling, not yet given to the protocol */
     size_t npend, cappend;
-    bool in_eof; /* the input ended (a client that half-closed still reads replies) */
+    bool in_eof; /* an input pipe ended: the client may still read replies (a socket's
+                  * end ends the session) */
     int werr;    /* errno of a write that failed, 0 */
 } conn;
 
@@ -135,11 +136,18 @@ static void conn_write(void *ctx, const uint8_t *buf, size_t len)
     }
 }
 
+/* Has the reader of fd gone (the read end of a pipe closed)? */
+static bool output_gone(int fd)
+{
+    struct pollfd o = {fd, 0, 0};
+    return poll(&o, 1, 0) > 0 && (o.revents & (POLLERR | POLLHUP));
+}
+
 static bool conn_poll(void *ctx)
 {
     conn *c = ctx;
     if (c->lost) return true;
-    if (c->in_eof) return false;
+    if (c->in_eof) return c->lost = output_gone(c->out);
     struct pollfd p = {c->in, POLLIN, 0};
     if (poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR))) return false;
     uint8_t buf[512];
@@ -149,12 +157,9 @@ static bool conn_poll(void *ctx)
          * closes both ways; the motion's result would go nowhere), or gdb that quit
          * and closed its end of our output pipe too.  A script whose input pipe
          * ended still gets the replies to what it sent. */
-        struct pollfd o = {c->out, 0, 0};
         struct stat st;
         c->in_eof = true;
-        if ((fstat(c->out, &st) == 0 && S_ISSOCK(st.st_mode)) ||
-            (poll(&o, 1, 0) > 0 && (o.revents & (POLLERR | POLLHUP))))
-            c->lost = true;
+        c->lost = (fstat(c->out, &st) == 0 && S_ISSOCK(st.st_mode)) || output_gone(c->out);
         return c->lost;
     }
     if (k < 0 && errno != EINTR && errno != EAGAIN) {

@@ -16,6 +16,7 @@ import json
 import os
 import re
 import struct
+import subprocess
 import sys
 import time
 import unittest
@@ -708,6 +709,25 @@ class Interrupts(unittest.TestCase):
         t = time.time()
         reply = c.reply()
         return rsplib.parse_stop(reply), time.time() - t
+
+    def test_stdio_client_gone_stops_a_motion(self):
+        """--stdio: a client that closes its input, then its output, during a long continue
+        (every issue run: a read watchpoint) stops the motion and ends the session quietly
+        (exit 0); the end of the input alone did not make the server look at its output
+        again, and it ran the whole motion, then failed writing the reply (exit 2)"""
+        p = subprocess.Popen([vxtest.prog("vxreplay"), "--stdio", self.srv_trace],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        p.stdin.write(b"+" + b"".join(rsplib.frame(x) for x in ("QStartNoAckMode", "Z3,4,4",
+                                                               "vCont;c")))
+        p.stdin.close()
+        time.sleep(0.05)
+        p.stdout.close()
+        p.wait(timeout=120)
+        err = p.stderr.read().decode()
+        p.stderr.close()
+        self.assertEqual(p.returncode, 0, err)
+        self.assertNotIn("could not be written", err)
 
     def test_interrupt_continue(self):
         """0x03 stops a long continue with SIGINT at a consistent position; the session goes on
