@@ -1124,6 +1124,36 @@ class CommandLineTests(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(elf, "rb") as f, open(vxtest.kernel("vecadd"), "rb") as g:
             self.assertEqual(f.read(), g.read())
+        # an ELF that is not a kernel (this host's python) is not; /dev/null takes it (no file)
+        host = os.path.join(d, "host.elf")
+        shutil.copy(sys.executable, host)
+        r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", "--extract-elf", host, t], input="")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        with open(host, "rb") as f, open(sys.executable, "rb") as g:
+            self.assertEqual(f.read(), g.read())
+        r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", "--extract-elf", "/dev/null", t], input="")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # a FIFO is refused, not waited on; a dangling link is named as one
+        fifo = os.path.join(d, "fifo")
+        os.mkfifo(fifo)
+        r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", "--extract-elf", fifo, t], input="",
+                       timeout=20)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("is not a regular file", r.stderr)
+        link = os.path.join(d, "dangling.elf")
+        os.symlink(os.path.join(d, "nowhere"), link)
+        r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", "--extract-elf", link, t], input="")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("is a symbolic link to nothing", r.stderr)
+        # a write that fails (a file size limit) leaves no partial file behind
+        import resource
+        part = os.path.join(d, "part.elf")
+        limit = lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))  # noqa: E731
+        r = subprocess.run([vxtest.prog("vxreplay"), "--stdio", "--extract-elf", part, t],
+                           input="", capture_output=True, text=True, timeout=60, preexec_fn=limit)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("cannot write '%s'" % part, r.stderr)
+        self.assertFalse(os.path.exists(part))
         # a trace of a .vxbin kernel has no ELF to give: said, not silently nothing
         vxbin = vxtest.kernel("hello")[:-4] + ".vxbin"
         if os.path.exists(vxbin):

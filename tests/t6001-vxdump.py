@@ -943,6 +943,29 @@ class Extract(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
         with open(mine, "rb") as f, open(K["t6-regs"], "rb") as g:
             self.assertEqual(f.read(), g.read())
+        # loads whose names collide, also with a name made for another (load1.bin): every
+        # file gets a name of its own (one was refused as 'exists'), and the options
+        # record the same run; a refusal prints no options (half a line was printed)
+        for sub, data in (("a", b"AAAA"), ("b", b"BBBB"), ("", b"CCCC")):
+            os.makedirs(os.path.join(D, "ld", sub), exist_ok=True)
+            with open(os.path.join(D, "ld", sub, "x.bin" if sub else "load1.bin"), "wb") as f:
+                f.write(data)
+        lt = os.path.join(D, "ld.vxt")
+        t6kit.record(K["t6-regs"], lt, ["-w", "1", "--load", os.path.join(D, "ld/a/x.bin@0x20000"),
+                                        "--load", os.path.join(D, "ld/b/x.bin@0x21000"),
+                                        "--load", os.path.join(D, "ld/load1.bin@0x22000")], expect=7)
+        out = os.path.join(D, "xld")
+        r = t6kit.vxdump("--extract", out, lt)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(sorted(os.listdir(out)), ["load1.bin", "load2.bin", "t6-regs.elf", "x.bin"])
+        args = r.stdout.split()
+        again = os.path.join(D, "ld-again.vxt")
+        t6kit.record(args[-1], again, args[:-1], expect=7)
+        self.assertEqual(t6kit.vxdiff(lt, again).returncode, 0)
+        with open(os.path.join(out, "load2.bin"), "wb") as f:
+            f.write(b"mine")
+        r = t6kit.vxdump("--extract", out, lt)
+        self.assertEqual((r.returncode, r.stdout), (2, ""), r.stderr)
 
     def test_extract_and_rerecord(self):
         """--extract writes the kernel and the loads and prints vxrec options that record the same run"""

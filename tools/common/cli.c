@@ -634,24 +634,60 @@ bool vx_cli_list_ok(const char *s)
     return *s && *s != ',' && s[strlen(s) - 1] != ',' && !strstr(s, ",,");
 }
 
-bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, bool replace_elf,
+/* Write all of buf to fd; false (errno set) when a write failed. */
+static bool write_fd(int fd, const uint8_t *buf, size_t len)
+{
+    for (size_t off = 0; off < len;) {
+        ssize_t k = write(fd, buf + off, len - off);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) {
+            if (k == 0) errno = EIO;
+            return false;
+        }
+        off += (size_t)k;
+    }
+    return true;
+}
+
+/* Is the file's start that of a RISC-V ELF32 (a kernel)? */
+static bool riscv_elf32(const uint8_t *b, size_t n)
+{
+    return n >= 20 && !memcmp(b, "\177ELF", 4) && b[4] == 1 && b[5] == 1 &&
+           (b[18] | b[19] << 8) == 243; /* ELFCLASS32, little-endian, EM_RISCV */
+}
+
+bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, bool replace_kernel,
                            char *msg, size_t cap)
 {
-    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) != 0) {
+        snprintf(msg, cap, "'%s' is a symbolic link to nothing: not written", path);
+        return false;
+    }
+    /* not blocking on a FIFO; a character device (/dev/null) is written as it is */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
     bool replace = false;
     if (fd >= 0) {
-        struct stat st;
-        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISCHR(st.st_mode))) {
             close(fd);
             snprintf(msg, cap, "'%s' exists and is not a regular file: not overwritten", path);
             return false;
         }
+        if (S_ISCHR(st.st_mode)) {
+            close(fd);
+            fd = open(path, O_WRONLY);
+            bool ok = fd >= 0 && write_fd(fd, buf, len);
+            int e = errno;
+            if (fd >= 0 && close(fd) != 0 && ok) ok = false, e = errno;
+            if (!ok) snprintf(msg, cap, "cannot write '%s': %s", path, strerror(e));
+            return ok;
+        }
         uint8_t chunk[65536];
-        bool same = true, elf = false;
+        bool same = true, kernel = false;
         size_t off = 0;
         ssize_t k;
         while ((k = read(fd, chunk, sizeof chunk)) > 0) {
-            if (off == 0 && k >= 4) elf = !memcmp(chunk, "\177ELF", 4);
+            if (off == 0) kernel = riscv_elf32(chunk, (size_t)k);
             if (off + (size_t)k > len || memcmp(chunk, buf + off, (size_t)k) != 0) {
                 same = false;
                 break;
@@ -664,7 +700,7 @@ bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, boo
             return false;
         }
         if (same && off == len) return true;
-        if (!replace_elf || !elf) {
+        if (!replace_kernel || !kernel) {
             snprintf(msg, cap,
                      "'%s' exists and holds something else: not overwritten (remove it, or "
                      "name another file)",
@@ -674,21 +710,13 @@ bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, boo
         replace = true;
     }
     fd = open(path, O_WRONLY | (replace ? O_TRUNC : O_CREAT | O_EXCL), 0666);
-    bool ok = fd >= 0;
-    for (size_t off = 0; ok && off < len;) {
-        ssize_t k = write(fd, buf + off, len - off);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0)
-            ok = false;
-        else
-            off += (size_t)k;
+    bool ok = fd >= 0 && write_fd(fd, buf, len);
+    int e = errno;
+    if (fd >= 0 && close(fd) != 0 && ok) ok = false, e = errno;
+    if (!ok) {
+        snprintf(msg, cap, "cannot write '%s': %s", path, strerror(e));
+        if (fd >= 0) unlink(path); /* no partial file (it was ours, or a kernel to replace) */
     }
-    int saved = errno;
-    if (fd >= 0 && close(fd) != 0 && ok) {
-        ok = false;
-        saved = errno;
-    }
-    if (!ok) snprintf(msg, cap, "cannot write '%s': %s", path, strerror(saved ? saved : EIO));
     return ok;
 }
 

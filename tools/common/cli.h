@@ -176,11 +176,12 @@ bool vx_cli_list_ok(const char *s);
 /*
  * Write len bytes of buf to path, never over something else: a path that does not
  * exist is created; an existing regular file with the same bytes is left as it is;
- * one with other bytes is replaced only when replace_elf is set and it is an ELF file
- * (a kernel written out before), otherwise refused.  False, with msg, when refused or
- * when writing failed.
+ * one with other bytes is replaced only when replace_kernel is set and it is a RISC-V
+ * ELF32 (a kernel, as one written out before), otherwise refused; a character device
+ * (/dev/null) is written to; anything else is refused.  False, with msg, when refused
+ * or when writing failed (a file it created or replaced is then removed).
  */
-bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, bool replace_elf,
+bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, bool replace_kernel,
                            char *msg, size_t cap);
 
 /* The input of a run (the kernel or a --load file) that path names, or NULL. */

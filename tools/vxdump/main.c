@@ -523,51 +523,68 @@ static int extract_file(const char *path, const char *trace, const uint8_t *buf,
     return -1;
 }
 
+/* Is name one of the n names taken? */
+static bool name_taken(char (*names)[512], uint32_t n, const char *name)
+{
+    for (uint32_t j = 0; j < n; j++)
+        if (!strcmp(names[j], name)) return true;
+    return false;
+}
+
 static int extract(const char *dir, const char *trace, const vx_trace_header *h)
 {
-    char name[512], path[4096];
+    char path[4096];
     if (mkdir(dir, 0777) && errno != EEXIST) {
         fprintf(stderr, "%s: cannot create directory '%s': %s\n", prog, dir, strerror(errno));
         return VX_EXIT_USAGE;
     }
-    safe_name(h->image_name, "kernel.bin", name, sizeof name);
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (extract_file(path, trace, h->image, h->image_len)) return VX_EXIT_USAGE;
-    printf("-C %u -c %u -w %u -t %u", h->clusters, h->cores, h->warps, h->threads);
-    if (h->arg) printf(" --arg 0x%" PRIx32, h->arg);
-    if (h->max_cycles) printf(" --max-cycles %" PRIu64, h->max_cycles);
-    if (h->mem_limit) printf(" --mem-limit %" PRIu64, h->mem_limit);
-    if (h->flags & VX_TRACE_HF_MISALIGNED) printf(" --allow-misaligned");
-    /* not the run, but the trace: with the default chunk size, the same bytes */
-    if (h->keyframe_interval != VX_TRACE_DEFAULT_KEYFRAME_ISSUES)
-        printf(" --keyframe-interval %" PRIu64, h->keyframe_interval);
-    for (uint32_t i = 0; i < h->nloads; i++) {
-        char lname[512], fb[32], lpath[4096];
-        snprintf(fb, sizeof fb, "load%u.bin", i);
-        safe_name(h->loads[i].name, fb, lname, sizeof lname);
-        /* a load with the kernel's name, or two loads of files with the same name: keep all */
-        if (!strcmp(lname, name)) snprintf(lname, sizeof lname, "load%u.bin", i);
-        for (uint32_t j = 0; j < i; j++) {
-            char other[512];
-            char fb2[32];
-            snprintf(fb2, sizeof fb2, "load%u.bin", j);
-            safe_name(h->loads[j].name, fb2, other, sizeof other);
-            if (!strcmp(other, lname)) {
-                snprintf(lname, sizeof lname, "load%u.bin", i);
-                break;
-            }
-        }
-        snprintf(lpath, sizeof lpath, "%s/%s", dir, lname);
-        if (extract_file(lpath, trace, h->loads[i].bytes, h->loads[i].len)) return VX_EXIT_USAGE;
-        char word[4200];
-        snprintf(word, sizeof word, "%s@0x%" PRIx32, lpath, h->loads[i].addr);
-        fputs(" --load ", stdout);
-        vx_cli_put_word(stdout, word);
+    /* A name for every file, all different: the stored basename, else load<i>.bin (a
+     * load with the kernel's name, two loads of files with the same name), else
+     * load<i>-<k>.bin.  names[0] is the kernel's. */
+    char(*names)[512] = calloc((size_t)h->nloads + 1, sizeof *names);
+    if (!names) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return VX_EXIT_USAGE;
     }
-    fputc(' ', stdout);
-    vx_cli_put_word(stdout, path);
-    fputc('\n', stdout);
-    return 0;
+    safe_name(h->image_name, "kernel.bin", names[0], sizeof names[0]);
+    for (uint32_t i = 0; i < h->nloads; i++) {
+        char *n = names[i + 1], fb[32];
+        snprintf(fb, sizeof fb, "load%u.bin", i);
+        safe_name(h->loads[i].name, fb, n, sizeof names[0]);
+        if (name_taken(names, i + 1, n)) snprintf(n, sizeof names[0], "%s", fb);
+        for (unsigned k = 2; name_taken(names, i + 1, n); k++)
+            snprintf(n, sizeof names[0], "load%u-%u.bin", i, k);
+    }
+    /* the files first: the options are printed only when all of them are there */
+    int rc = 0;
+    for (uint32_t i = 0; i <= h->nloads && !rc; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        if (i == 0 ? extract_file(path, trace, h->image, h->image_len)
+                   : extract_file(path, trace, h->loads[i - 1].bytes, h->loads[i - 1].len))
+            rc = VX_EXIT_USAGE;
+    }
+    if (!rc) {
+        printf("-C %u -c %u -w %u -t %u", h->clusters, h->cores, h->warps, h->threads);
+        if (h->arg) printf(" --arg 0x%" PRIx32, h->arg);
+        if (h->max_cycles) printf(" --max-cycles %" PRIu64, h->max_cycles);
+        if (h->mem_limit) printf(" --mem-limit %" PRIu64, h->mem_limit);
+        if (h->flags & VX_TRACE_HF_MISALIGNED) printf(" --allow-misaligned");
+        /* not the run, but the trace: with the default chunk size, the same bytes */
+        if (h->keyframe_interval != VX_TRACE_DEFAULT_KEYFRAME_ISSUES)
+            printf(" --keyframe-interval %" PRIu64, h->keyframe_interval);
+        for (uint32_t i = 0; i < h->nloads; i++) {
+            char word[4200];
+            snprintf(word, sizeof word, "%s/%s@0x%" PRIx32, dir, names[i + 1], h->loads[i].addr);
+            fputs(" --load ", stdout);
+            vx_cli_put_word(stdout, word);
+        }
+        snprintf(path, sizeof path, "%s/%s", dir, names[0]);
+        fputc(' ', stdout);
+        vx_cli_put_word(stdout, path);
+        fputc('\n', stdout);
+    }
+    free(names);
+    return rc;
 }
 
 /* ---- main ---------------------------------------------------------------------------------------- */
