@@ -666,22 +666,16 @@ bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, boo
     }
     /* not blocking on a FIFO; a character device (/dev/null) is written as it is */
     int fd = open(path, O_RDONLY | O_NONBLOCK);
-    bool replace = false;
-    if (fd >= 0) {
-        if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISCHR(st.st_mode))) {
-            close(fd);
-            snprintf(msg, cap, "'%s' exists and is not a regular file: not overwritten", path);
-            return false;
-        }
-        if (S_ISCHR(st.st_mode)) {
-            close(fd);
-            fd = open(path, O_WRONLY);
-            bool ok = fd >= 0 && write_fd(fd, buf, len);
-            int e = errno;
-            if (fd >= 0 && close(fd) != 0 && ok) ok = false, e = errno;
-            if (!ok) snprintf(msg, cap, "cannot write '%s': %s", path, strerror(e));
-            return ok;
-        }
+    int flags = O_WRONLY | O_CREAT | O_EXCL; /* a new file */
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISCHR(st.st_mode)))) {
+        close(fd);
+        snprintf(msg, cap, "'%s' exists and is not a regular file: not overwritten", path);
+        return false;
+    }
+    if (fd >= 0 && S_ISCHR(st.st_mode)) {
+        close(fd);
+        flags = O_WRONLY;
+    } else if (fd >= 0) {
         uint8_t chunk[65536];
         bool same = true, kernel = false;
         size_t off = 0;
@@ -707,15 +701,16 @@ bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, boo
                      path);
             return false;
         }
-        replace = true;
+        flags = O_WRONLY | O_TRUNC; /* a kernel, replaced */
     }
-    fd = open(path, O_WRONLY | (replace ? O_TRUNC : O_CREAT | O_EXCL), 0666);
+    fd = open(path, flags, 0666);
     bool ok = fd >= 0 && write_fd(fd, buf, len);
     int e = errno;
     if (fd >= 0 && close(fd) != 0 && ok) ok = false, e = errno;
     if (!ok) {
         snprintf(msg, cap, "cannot write '%s': %s", path, strerror(e));
-        if (fd >= 0) unlink(path); /* no partial file (it was ours, or a kernel to replace) */
+        /* no partial file: it was created here, or a kernel being replaced */
+        if (fd >= 0 && flags != O_WRONLY) unlink(path);
     }
     return ok;
 }
