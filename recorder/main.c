@@ -115,11 +115,9 @@ int main(int argc, char **argv)
     bool operands = false; /* after "--": the kernel (or trace), whatever its name */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
-        if (!operands && !strcmp(a, "--")) {
-            operands = true;
-            continue;
-        }
-        if (operands || a[0] != '-' || !a[1]) {
+        const int operand = vx_cli_operand(a, &operands);
+        if (operand < 0) continue;
+        if (operand) {
             if (verify_later && !verify) {
                 verify = a;
             } else if (o.kernel) {

@@ -128,9 +128,10 @@ int main(int argc, char **argv)
     bool operands = false; /* after "--": the trace, whatever its name */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
-        if (!operands && !strcmp(a, "--")) {
-            operands = true;
-        } else if (operands || a[0] != '-' || !a[1]) {
+        const int operand = vx_cli_operand(a, &operands);
+        if (operand < 0) {
+            continue;
+        } else if (operand) {
             if (trace) {
                 fprintf(stderr, "%s: more than one trace given ('%s' and '%s')\n", prog, trace, a);
                 return VX_EXIT_USAGE;

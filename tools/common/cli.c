@@ -629,6 +629,15 @@ bool vx_cli_same_output(const char *a, const char *b)
     return same;
 }
 
+int vx_cli_operand(const char *a, bool *operands)
+{
+    if (!*operands && !strcmp(a, "--")) {
+        *operands = true;
+        return -1;
+    }
+    return *operands || a[0] != '-' || !a[1];
+}
+
 bool vx_cli_list_ok(const char *s)
 {
     return *s && *s != ',' && s[strlen(s) - 1] != ',' && !strstr(s, ",,");

@@ -170,6 +170,13 @@ void vx_cli_put_word(FILE *f, const char *s);
  * same canonical path)? */
 bool vx_cli_same_output(const char *a, const char *b);
 
+/*
+ * POSIX's "--": for argument a, -1 when it is the "--" that ends the options (then
+ * *operands is set), 1 when it is an operand (after "--", "-" for standard input, or
+ * not starting with '-'), 0 when it is an option.
+ */
+int vx_cli_operand(const char *a, bool *operands);
+
 /* A comma-separated option value with no empty item: not "", ",x", "x,", "x,,y". */
 bool vx_cli_list_ok(const char *s);
 

@@ -206,9 +206,10 @@ static int parse_args(int argc, char **argv, opts *o)
         const char *a = argv[i], *v;
         bool missing = false;
         uint64_t n;
-        if (!operands && !strcmp(a, "--")) {
-            operands = true;
-        } else if (operands || a[0] != '-' || !a[1]) {
+        const int operand = vx_cli_operand(a, &operands);
+        if (operand < 0) {
+            continue;
+        } else if (operand) {
             if (npaths == 2) return usage_error("two traces, please ('%s' is a third)", a);
             o->path[npaths++] = a;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {

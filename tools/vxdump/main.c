@@ -184,9 +184,10 @@ static int parse_args(int argc, char **argv, opts *o)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         bool missing = false;
-        if (!operands && !strcmp(a, "--")) {
-            operands = true;
-        } else if (operands || a[0] != '-' || !a[1]) {
+        const int operand = vx_cli_operand(a, &operands);
+        if (operand < 0) {
+            continue;
+        } else if (operand) {
             if (o->trace) return usage_error("one trace at a time ('%s' is extra)", a);
             o->trace = a;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {

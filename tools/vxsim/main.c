@@ -221,11 +221,9 @@ int main(int argc, char **argv)
     bool operands = false; /* after "--": the kernel, whatever its name */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!operands && !strcmp(a, "--")) {
-            operands = true;
-            continue;
-        }
-        if (operands || a[0] != '-' || !a[1]) {
+        const int operand = vx_cli_operand(a, &operands);
+        if (operand < 0) continue;
+        if (operand) {
             if (kernel) {
                 fprintf(stderr, "%s: more than one kernel given ('%s' and '%s')\n", prog, kernel,
                         a);
