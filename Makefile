@@ -84,9 +84,12 @@ deps:
 	@sh .ci/install-deps
 
 # The test suite runs under the release build and again under ASan+UBSan; the tests of
-# the threaded recorder (vxrec's writer thread) once more under ThreadSanitizer.
+# the threaded code once more under ThreadSanitizer: the recorder (vxrec's writer
+# thread) and replay (vxreplay's thread that computes the digests a trace lacks).  A
+# race stops the program that has it (halt_on_error), which fails its test, also when
+# it is a server whose exit status no test reads.
 TSAN_TESTS := tests/unit/t-rec-pipe.c tests/t4001-vxrec.py tests/t4002-kernels.py \
-              tests/t4003-dm-record.py
+              tests/t4003-dm-record.py tests/unit/t-engine.c tests/t5002-replay-modes.py
 PROVE_OPTS ?= -j2
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) MODE=release all kernels test-bins
@@ -97,8 +100,9 @@ test: deps
 	VXRR_BUILD=build/debug prove --exec tests/run-one $(PROVE_OPTS) $(if $(T),$(T),$(TESTS))
 ifeq ($(T),)
 	@$(MAKE) --no-print-directory -j$(NPROC) MODE=tsan all test-bins
-	@echo "== tests (tsan build: ThreadSanitizer on the threaded recorder)"
-	VXRR_BUILD=build/tsan prove --exec tests/run-one $(PROVE_OPTS) $(TSAN_TESTS)
+	@echo "== tests (tsan build: ThreadSanitizer on the threaded recorder and replay)"
+	TSAN_OPTIONS="halt_on_error=1 $$TSAN_OPTIONS" VXRR_BUILD=build/tsan prove --exec tests/run-one \
+	    $(PROVE_OPTS) $(TSAN_TESTS)
 endif
 
 # Run the suite once against the current MODE only (quick iteration).
