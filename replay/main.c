@@ -169,7 +169,8 @@ int main(int argc, char **argv)
         } else if (opt_value(argc, argv, &i, "--mem", &v)) {
             uint64_t m;
             bool bare = v[0] && strspn(v, "0123456789") == strlen(v);
-            if (!vx_cli_parse_u64(v, true, &m) || m == 0) {
+            /* a bare number is MiB: one whose bytes do not fit in 64 bits is no size */
+            if (!vx_cli_parse_u64(v, true, &m) || m == 0 || (bare && m > UINT64_MAX >> 20)) {
                 fprintf(stderr, "%s: --mem: '%s' is not a size (e.g. 256M, 2G)\n", prog, v);
                 return VX_EXIT_USAGE;
             }

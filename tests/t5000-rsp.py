@@ -1509,6 +1509,19 @@ class CommandLineTests(unittest.TestCase):
         self.assertEqual(r.returncode, 0)
         self.assertIn("vxreplay", r.stdout)
 
+    def test_mem_too_large(self):
+        """--mem: a bare number is MiB; one whose bytes pass 2^64 is refused (exit 2) as the
+        same size with a suffix is, not wrapped (2^44 MiB became 0, then the default; 2^44 + 1
+        MiB became 1 MiB); the largest that fits is taken"""
+        trace = record("vecadd")
+        for v in ("17592186044416", "17592186044417", "17179869184G"):
+            r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", "--mem", v, trace], input="")
+            self.assertEqual(r.returncode, 2, v)
+            self.assertIn("--mem: '%s' is not a size" % v, r.stderr)
+        r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", "--mem", "17592186044415", trace],
+                       input="")
+        self.assertEqual(r.returncode, 0, r.stderr)
+
     def test_port_in_use(self):
         """a port already in use: exit 2 with a message"""
         s = socket.socket()
