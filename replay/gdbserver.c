@@ -238,15 +238,30 @@ static void out_reg32(vx_gdbserver *s, uint32_t v)
     out_hex(s, b, 4);
 }
 
+/* --debug-packets: a packet's first 200 bytes on one line, a byte that is not printable
+ * ASCII (binary data of x and X packets, a newline) as \xNN, "..." after a longer one. */
+static void log_packet(vx_gdbserver *s, const char *dir, const char *data, size_t len)
+{
+    if (!s->opts.debug || !s->opts.log) return;
+    fprintf(s->opts.log, "vxreplay: %s ", dir);
+    const size_t n = len > 200 ? 200 : len;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char c = (unsigned char)data[i];
+        if (c >= 0x20 && c < 0x7f && c != '\\')
+            fputc(c, s->opts.log);
+        else
+            fprintf(s->opts.log, "\\x%02x", c);
+    }
+    fprintf(s->opts.log, "%s\n", len > n ? "..." : "");
+}
+
 static void out_send(vx_gdbserver *s)
 {
     if (s->out_failed) {
         vx_rsp_send_str(s->rsp, "E0c"); /* ENOMEM */
         return;
     }
-    if (s->opts.debug && s->opts.log)
-        fprintf(s->opts.log, "vxreplay: <- %.*s\n", (int)(s->out_len > 200 ? 200 : s->out_len),
-                s->out ? s->out : "");
+    log_packet(s, "<-", s->out, s->out_len);
     vx_rsp_send(s->rsp, s->out ? s->out : "", s->out_len);
 }
 
@@ -2078,7 +2093,8 @@ static void mon_help(vx_gdbserver *s, text *t, const char *arg)
         "  config             platform shape and thread numbering (for scripts)\n"
         "  console [N|all]    the last N (20) lines the kernel printed before now\n"
         "  mem CORE ADDR [LEN]  memory as core CORE sees it (its local memory too, also\n"
-        "                     when no thread of the core is listed)\n"
+        "                     when no thread of the core is listed); numbers are\n"
+        "                     decimal or 0x hex: ADDR 0x80000000\n"
         "  thread-breaks [TID:ADDR ...]  GDB's thread-specific breakpoints (hex), set\n"
         "                     by vxrr.gdb: a warp stopping at ADDR reports thread TID\n"
         "                     when that lane is active (no argument: none)\n"
@@ -2489,7 +2505,7 @@ static void mon_mem(vx_gdbserver *s, text *t, const char *arg)
     if (!ok || core >= ncores) {
         tprintf(t,
                 "usage: monitor mem CORE ADDR [LEN]: LEN (1..4096, default 64) bytes at ADDR as "
-                "core CORE (0..%" PRIu32 ") sees them\n",
+                "core CORE (0..%" PRIu32 ") sees them (decimal, or hex as 0x80000000)\n",
                 ncores - 1);
         return;
     }
@@ -2731,8 +2747,7 @@ static void on_packet(void *ctx, const char *data, size_t len, vx_rsp_status st)
 {
     vx_gdbserver *s = ctx;
     if (s->over) return;
-    if (s->opts.debug && s->opts.log)
-        fprintf(s->opts.log, "vxreplay: -> %.*s\n", (int)(len > 200 ? 200 : len), data);
+    log_packet(s, "->", data, len);
     s->n_packets++;
     if (st != VX_RSP_OK) {
         reply(s, "E01"); /* too long or malformed: refuse it, stay in sync */

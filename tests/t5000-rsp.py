@@ -925,6 +925,10 @@ class RspTests(unittest.TestCase):
             got = [int(b, 16) for line in out.splitlines() for b in line.split(":")[1].split()]
             self.assertEqual(got, want)
             self.assertIn("usage", c.monitor("mem 2 0x%x" % base)[1])    # no core 2
+            # numbers are decimal unless written 0x, as help and usage say
+            self.assertEqual(c.monitor("mem 1 %d 32" % base)[1], out)
+            self.assertIn("decimal, or hex as 0x80000000", c.monitor("mem 1 ffff0000")[1])
+            self.assertIn("decimal or 0x hex", c.monitor("help")[1])
             self.assertIn("not mapped", c.monitor("mem 0 0xfffffff0 32")[1])
             c.close()
         finally:
@@ -1568,6 +1572,43 @@ class CommandLineTests(unittest.TestCase):
                 p.kill()
             p.stdout.close()
             p.stderr.close()
+
+    def test_debug_packets_log_is_text(self):
+        """--debug-packets logs each packet on a line of its own in printable ASCII: the
+        binary reply to x shows its bytes as \\xNN (they went to the terminal raw), and the
+        line read back gives the reply's bytes; a packet over 200 bytes is cut with '...'"""
+        p = subprocess.Popen([vxtest.prog("vxreplay"), "--stdio", "--debug-packets",
+                              record("vecadd")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        try:
+            c = RspClient(p.stdout, p.stdin)
+            c.handshake()
+            code = c.cmd("x80000000,40")
+            mem = bytes.fromhex(c.cmd("m80000000,40").decode())
+            self.assertEqual(code, b"b" + mem)
+            self.assertTrue(any(b < 0x20 or b > 0x7e for b in mem))  # something to escape
+            self.assertEqual(len(c.cmd("m80000000,100")), 512)
+            c.send("D")
+            self.assertEqual(c.reply(), b"OK")
+            p.stdin.close()
+            self.assertEqual(p.wait(30), 0)
+            log = p.stderr.read()
+        finally:
+            if p.poll() is None:
+                p.kill()
+            p.stdout.close()
+            p.stderr.close()
+        self.assertTrue(all(0x20 <= b < 0x7f or b == 0x0a for b in log), log[:300])
+        lines = log.decode().splitlines()
+        self.assertIn("vxreplay: -> x80000000,40", lines)
+        i = lines.index("vxreplay: -> x80000000,40")
+        logged = re.sub(r"\\x([0-9a-f]{2})", lambda m: chr(int(m.group(1), 16)),
+                        lines[i + 1][len("vxreplay: <- "):])
+        self.assertEqual(logged.encode("latin-1"), code)
+        long = [ln for ln in lines if ln.startswith("vxreplay: <- ") and ln.endswith("...")]
+        self.assertTrue(long)  # the m of 256 bytes at least
+        for ln in long:
+            self.assertEqual(len(ln), len("vxreplay: <- ") + 200 + 3)
 
 
 if __name__ == "__main__":
