@@ -99,6 +99,15 @@ static vx_err load_elf(vx_sim *s, const char *name, const uint8_t *bytes, size_t
         err = vx_sim_fail(s, VX_ERR_FORMAT, "%s: bad ELF header: %s", name, elf_errmsg(-1));
         goto out;
     }
+    /* PN_XNUM: the count is in section header 0 (gABI); without a section header table
+     * elfutils reads the ELF header itself as that section and takes e_phoff for it */
+    if (eh->e_phnum == PN_XNUM && eh->e_shoff == 0) {
+        err = vx_sim_fail(s, VX_ERR_FORMAT,
+                          "%s: e_phnum is PN_XNUM (the count is in section header 0) but the file "
+                          "has no section headers",
+                          name);
+        goto out;
+    }
     size_t phnum;
     if (elf_getphdrnum(e, &phnum) != 0) {
         err = vx_sim_fail(s, VX_ERR_FORMAT, "%s: bad program headers: %s", name, elf_errmsg(-1));

@@ -182,6 +182,13 @@ class VxsimTests(unittest.TestCase):
         self.bad_image("trunc.elf", good[:30], "truncated")
         phoff = struct.unpack_from("<I", good, 28)[0]   # the program header table, cut inside
         self.bad_image("truncph.elf", good[:phoff + 8], "program headers extend past the end")
+        # e_phnum PN_XNUM with no section header 0 to hold the count: libelf took the ELF
+        # header for it (count = e_phoff, 52) and the bytes after the table for headers
+        xnum = bytearray(good + bytes(phoff + 52 * 32))
+        struct.pack_into("<H", xnum, 44, 0xFFFF)
+        struct.pack_into("<H", xnum, 48, 1)                            # e_shnum 1,
+        self.assertEqual(struct.unpack_from("<I", xnum, 32)[0], 0)   # e_shoff 0: none
+        self.bad_image("xnum.elf", bytes(xnum), "e_phnum is PN_XNUM")
         self.bad_image("truncseg.elf", good[:-2], "truncated")
         self.bad_image("fsz.elf", elf32([(CODE, words(tmc(0), tmc(0)), 4, 1)]),
                        "file size")
