@@ -658,10 +658,11 @@ vx_err vx_sim_state_decode(vx_sim *s, const uint8_t *buf, size_t len)
     f->lanes = r_lanes(&r);
     uint32_t rl = r_u8(&r);
     const uint8_t *rs = r_take(&r, rl);
+    bool long_reason = false;
     if (rs && rl < sizeof f->reason)
         memcpy(f->reason, rs, rl);
     else if (rs)
-        r.bad = true;
+        long_reason = true;
     vx_sim_stats *st = &tmp.stats;
     memset(st, 0, sizeof *st);
     st->issues = r_u64(&r);
@@ -674,6 +675,11 @@ vx_err vx_sim_state_decode(vx_sim *s, const uint8_t *buf, size_t len)
     st->spawns = r_u64(&r);
     if (r.bad) {
         err = CORRUPT("machine state truncated in its global part");
+        goto out;
+    }
+    if (long_reason) {
+        err = CORRUPT("machine state's fault reason has %u bytes (at most %zu)", (unsigned)rl,
+                      sizeof f->reason - 1);
         goto out;
     }
     if (tmp.core_pos > s->nc || tmp.finished > 1 || tmp.end_kind > VX_END_ABORT ||

@@ -460,6 +460,11 @@ static void test_state_encoding(void)
     vx_put_le32(bad + 48, 9); /* core_pos beyond the cores */
     ok(vx_sim_state_decode(t, bad, la) == VX_ERR_CORRUPT, "invalid field: CORRUPT (%s)",
        vx_sim_errmsg(t));
+    memcpy(bad, a, la);
+    bad[98] = 96; /* the fault reason's length (sim/STATE.md 2: 0..95) */
+    ok(vx_sim_state_decode(t, bad, la) == VX_ERR_CORRUPT &&
+           strstr(vx_sim_errmsg(t), "fault reason has 96 bytes (at most 95)"),
+       "a fault reason of 96 bytes: CORRUPT, said so (%s)", vx_sim_errmsg(t));
     ok(state_digest(t) == before, "failed decodes changed nothing");
     /* fuzz: flip bytes, decode must never crash (result may be OK or an error) */
     uint32_t seed = 1;
