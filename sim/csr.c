@@ -8,7 +8,8 @@
  *                   mie mtvec
  *  0x301            misa                     RW      global      0x40001121 (RV32IMAF); writes ignored
  *  0x340            mscratch                 RW      per core    reset value = config arg
- *  0x341-0x344      mepc mcause mtval mip    RW      per warp    plain storage (mret jumps to mepc)
+ *  0x341-0x344      mepc mcause mtval mip    RW      per warp    plain storage (mret jumps to mepc;
+ *                                                                mepc's bits 1:0 read 0, WARL)
  *  0x3A0-0x3A3      pmpcfg0-3                RW      per warp    plain storage
  *  0x3B0-0x3BF      pmpaddr0-15              RW      per warp    plain storage
  *  0x744            mnstatus                 RW      global      reads 0, writes ignored (research §2.2)
@@ -163,7 +164,9 @@ void vx_csr_write(vx_sim *s, uint32_t gw, uint32_t lane, uint32_t csr, uint32_t 
     vx_warp *w = &s->warps[gw];
     int pi = plain_index(csr);
     if (pi >= 0) {
-        vx_pcsr_of(s, gw)[pi] = val;
+        /* mepc is WARL: with 4-byte instructions only (IALIGN=32) its two low bits are
+         * always 0 (RISC-V privileged spec, mepc), so mret always goes to an aligned pc */
+        vx_pcsr_of(s, gw)[pi] = pi == VX_PCSR_MEPC ? val & ~3u : val;
         return;
     }
     if (csr >= 0x7B2 && csr <= 0x7B5) {

@@ -81,12 +81,20 @@ static void test_rw(void)
     s = st_warp(1, 0);
     st_setx_all(s, 0, 5, 0xff);
     st_setx_all(s, 0, 6, 0x0f);
-    RUN(s, &st, CSRRW(0, 0x305, 5), CSRRC(1, 0x305, 6), CSRRS(2, 0x305, 0), CSRRWI(3, 0x341, 21),
-        CSRRSI(4, 0x341, 8), CSRRCI(7, 0x341, 1), CSRRS(8, 0x341, 0));
+    RUN(s, &st, CSRRW(0, 0x305, 5), CSRRC(1, 0x305, 6), CSRRS(2, 0x305, 0), CSRRWI(3, 0x343, 21),
+        CSRRSI(4, 0x343, 8), CSRRCI(7, 0x343, 1), CSRRS(8, 0x343, 0));
     ok(st_x(s, 0, 0, 1) == 0xff && st_x(s, 0, 0, 2) == 0xf0, "csrrc clears bits (mtvec)");
     ok(st_x(s, 0, 0, 3) == 0 && st_x(s, 0, 0, 4) == 21 && st_x(s, 0, 0, 7) == 29 &&
            st_x(s, 0, 0, 8) == 28,
-       "csrrwi / csrrsi / csrrci with zimm (mepc)");
+       "csrrwi / csrrsi / csrrci with zimm (mtval)");
+    vx_sim_free(s);
+
+    /* mepc is WARL with bits 1:0 zero (IALIGN=32): 21 reads 20, 31 | 8 reads 28 */
+    s = st_warp(1, 0);
+    RUN(s, &st, CSRRWI(0, 0x341, 21), CSRRS(1, 0x341, 0), CSRRSI(2, 0x341, 31), CSRRS(3, 0x341, 0));
+    ok(st_x(s, 0, 0, 1) == 20 && st_x(s, 0, 0, 2) == 20 && st_x(s, 0, 0, 3) == 28,
+       "mepc's two low bits read 0 (got %u, %u, %u)", st_x(s, 0, 0, 1), st_x(s, 0, 0, 2),
+       st_x(s, 0, 0, 3));
     vx_sim_free(s);
 
     /* fcsr composition */

@@ -288,6 +288,14 @@ static void test_system(void)
     r = st_go(s, &st);
     ok(r == VX_STOP_EXIT && st_x(s, 0, 1, 3) == 0 && st_x(s, 0, 1, 4) == 1, "mret jumps to mepc");
     vx_sim_free(s);
+    /* mepc written with bits 1:0 set keeps them 0 (WARL): mret goes to the aligned pc */
+    s = st_warp(2, 0);
+    st_setx_all(s, 0, 5, ST_CODE + 18);
+    ST_CODE_ARR(s, CSRRW(0, 0x341, 5), MRET(), ADDI(3, 0, 1), ADDI(3, 0, 2), ADDI(4, 0, 1));
+    r = st_go(s, &st);
+    ok(r == VX_STOP_EXIT && st_x(s, 0, 1, 3) == 0 && st_x(s, 0, 1, 4) == 1,
+       "mret after mepc = pc + 2 goes to pc (no misaligned fault)");
+    vx_sim_free(s);
 
     s = st_warp(2, 0);
     ST_CODE_ARR(s, FENCE(), FENCE_I(), ADDI(3, 0, 3));
