@@ -437,6 +437,10 @@ class VxsimTests(unittest.TestCase):
                 r = subprocess.run([VXSIM, "--stats", k], stdout=subprocess.DEVNULL, stderr=full,
                                    timeout=60)
             self.assertEqual(r.returncode, 2)
+            with open("/dev/full", "w") as full:   # and --trace-insn to standard error
+                r = subprocess.run([VXSIM, "--trace-insn", k], stdout=subprocess.DEVNULL,
+                                   stderr=full, timeout=60)
+            self.assertEqual(r.returncode, 2)
             r = subprocess.run([VXSIM, k], stdout=subprocess.DEVNULL, timeout=60)
             self.assertEqual(r.returncode, 0)      # the same run, its output kept
 

@@ -351,15 +351,21 @@ int main(int argc, char **argv)
     /* lost output turns a successful run into an error, as a --dump file that cannot be
      * written does; a kernel's own failure status stays */
     if (!console_ok && rc == 0) rc = VX_EXIT_USAGE;
-    if (stats && (fflush(stderr) != 0 || ferror(stderr)) && rc == 0) rc = VX_EXIT_USAGE;
+    if ((stats || tr.f == stderr) && (fflush(stderr) != 0 || ferror(stderr)) && rc == 0)
+        rc = VX_EXIT_USAGE; /* --stats or --trace-insn on standard error: nowhere to say so */
     int drc = vx_cli_dumps_write(prog, &run, s);
     if (drc && rc == 0) rc = drc;
     if (tr.f && tr.f != stderr) {
         bool lost = ferror(tr.f) != 0;
-        if (fclose(tr.f) != 0) lost = true;
+        int e = 0; /* errno of an earlier failed write is gone: only fclose's is known */
+        if (fclose(tr.f) != 0) {
+            lost = true;
+            e = errno;
+        }
         tr.f = NULL;
         if (lost) {
-            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, trace_file, strerror(errno));
+            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, trace_file,
+                    e ? strerror(e) : "a write failed, output was lost");
             if (rc == 0) rc = VX_EXIT_USAGE;
         }
     }
