@@ -370,11 +370,37 @@ def _vx_thread(tid):
     return _vx_threads().get(tid)
 
 
+def _vx_user_errors(invoke):
+    """For a command's or function's invoke: a GDB error comes out as the command's own
+    message (gdb.GdbError), not framed as a Python exception, and before connecting as
+    'not connected'."""
+    def wrapped(self, *args):
+        try:
+            return invoke(self, *args)
+        except gdb.GdbError:
+            raise
+        except gdb.error as e:
+            if gdb.selected_thread() is None:
+                raise gdb.GdbError("vxrr: not connected to vxreplay (target remote first)")
+            raise gdb.GdbError(str(e))
+    return wrapped
+
+
+def _vx_num(text):
+    """TEXT as a number the way GDB and the server read one (decimal, or hex as 0x...,
+    a sign allowed), else None."""
+    m = re.fullmatch(r"\s*([-+]?)(0[xX][0-9a-fA-F]+|\d+)\s*", text)
+    if not m:
+        return None
+    n = int(m.group(2), 0) if m.group(2)[:2].lower() == "0x" else int(m.group(2), 10)
+    return -n if m.group(1) == "-" else n
+
+
 def _vx_int(text, what):
-    try:
-        return int(text, 0)
-    except ValueError:
+    n = _vx_num(text)
+    if n is None:
         raise gdb.GdbError("%s must be a number, not '%s'" % (what, text))
+    return n
 
 
 def _vx_switch(t):
@@ -530,6 +556,7 @@ class VxThread(gdb.Command):
     def __init__(self):
         super().__init__("vx-thread", gdb.COMMAND_RUNNING)
 
+    @_vx_user_errors
     def invoke(self, arg, from_tty):
         a = gdb.string_to_argv(arg)
         if len(a) != 2:
@@ -543,6 +570,7 @@ class VxWarp(gdb.Command):
     def __init__(self):
         super().__init__("vx-warp", gdb.COMMAND_RUNNING)
 
+    @_vx_user_errors
     def invoke(self, arg, from_tty):
         a = gdb.string_to_argv(arg)
         if len(a) != 1:
@@ -557,6 +585,7 @@ class VxLane(gdb.Command):
     def __init__(self):
         super().__init__("vx-lane", gdb.COMMAND_RUNNING)
 
+    @_vx_user_errors
     def invoke(self, arg, from_tty):
         a = gdb.string_to_argv(arg)
         if len(a) != 1:
@@ -571,12 +600,12 @@ def _vx_move(cmd, arg):
     the current position: GDB's last stop may be another thread's, or older)."""
     global _vx_mon_moved
     what = "an event index" if cmd == "seek" else "a checkpoint number from vx-checkpoint"
-    try:
-        n = int(arg.strip(), 0)
-    except ValueError:
-        n = -1
-    if n < 0:
+    n = _vx_num(arg)
+    if n is None or n < 0:
         raise gdb.GdbError("usage: vx-%s N (%s)" % (cmd, what))
+    # an index past 2^64 is past the end of history as any other (the server goes to
+    # the end); the server's own parser takes 64 bits only
+    n = min(n, (1 << 64) - 1)
     # fail as other commands do (a script stops there; an IDE gets ^error), not print
     # the server's complaint, then show a stop as if it had moved
     if cmd == "restart" and not re.search(r"^checkpoint %d at event" % n,
@@ -594,6 +623,7 @@ class VxSeek(gdb.Command):
     def __init__(self):
         super().__init__("vx-seek", gdb.COMMAND_RUNNING)
 
+    @_vx_user_errors
     def invoke(self, arg, from_tty):
         if not arg.strip():
             raise gdb.GdbError("usage: vx-seek N")
@@ -606,6 +636,7 @@ class VxRestart(gdb.Command):
     def __init__(self):
         super().__init__("vx-restart", gdb.COMMAND_RUNNING)
 
+    @_vx_user_errors
     def invoke(self, arg, from_tty):
         if not arg.strip():
             raise gdb.GdbError("usage: vx-restart N")
@@ -640,25 +671,47 @@ def _vx_tls_missing(name):
             "thread-local block up yet at this position)" % (name, tp))
 
 
-def _vx_scalar_fields(t, prefix, off):
-    """(name, type, offset) of the scalar members of struct or union type t at off,
-    anonymous members flattened, arrays left out."""
+def _vx_scalar_fields(t, prefix, bit):
+    """(name, type, bit offset, bit size: 0 unless a bitfield) of the scalar members of
+    struct or union type t at bit offset bit, anonymous members flattened, arrays left
+    out."""
     t = t.strip_typedefs()
     if t.code not in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
         return []
     out = []
     for f in t.fields():
-        if f.bitpos is None or f.bitpos % 8:
+        if f.bitpos is None:
             continue
         ft = f.type.strip_typedefs()
         name = prefix + "." + f.name if f.name else prefix
-        o = off + f.bitpos // 8
+        b = bit + f.bitpos
         if ft.code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
-            out += _vx_scalar_fields(f.type, name, o)
+            out += _vx_scalar_fields(f.type, name, b)
         elif ft.code in (gdb.TYPE_CODE_INT, gdb.TYPE_CODE_FLT, gdb.TYPE_CODE_PTR,
                          gdb.TYPE_CODE_ENUM, gdb.TYPE_CODE_BOOL, gdb.TYPE_CODE_CHAR):
-            out.append((name, f.type, o))
+            out.append((name, f.type, b, f.bitsize))
     return out
+
+
+def _vx_tls_form(ftype, bit, bits):
+    """The expression that reads a thread-local scalar at bit offset bit from tp (bits
+    wide when a bitfield) in a condition GDB compiles for the server: integers only, so
+    a float reads its bit pattern.  None when no such expression exists."""
+    ft = ftype.strip_typedefs()
+    if bits:  # a bitfield: the 32-bit word that holds it, shifted and masked
+        w, sh = bit // 32 * 4, bit % 32
+        if sh + bits > 32:
+            return None
+        word = "*(unsigned int *)($tp + %d)" % w
+        if ft.code == gdb.TYPE_CODE_INT and ft.is_signed:
+            return "((int)(%s << %d) >> %d)" % (word, 32 - sh - bits, 32 - bits)
+        return "(%s >> %d & %#x)" % (word, sh, (1 << bits) - 1)
+    if bit % 8:
+        return None
+    if ft.code == gdb.TYPE_CODE_FLT:
+        return "*(%s *)($tp + %d)" % ("unsigned int" if ft.sizeof == 4 else "unsigned long long",
+                                      bit // 8)
+    return "*(%s *)($tp + %d)" % (ftype, bit // 8)
 
 
 class VxTlsFunction(gdb.Function):
@@ -668,8 +721,12 @@ class VxTlsFunction(gdb.Function):
     def __init__(self):
         super().__init__("vx_tls")
 
+    @_vx_user_errors
     def invoke(self, name):
-        n = name.string()
+        try:
+            n = name.string()
+        except gdb.error:
+            raise gdb.GdbError('$vx_tls takes the name as a string: $vx_tls("blockIdx")')
         v = _vx_tls(n)
         try:
             v.fetch_lazy()
@@ -686,6 +743,7 @@ class VxTls(gdb.Command):
     def __init__(self):
         super().__init__("vx-tls", gdb.COMMAND_DATA)
 
+    @_vx_user_errors
     def invoke(self, arg, from_tty):
         name = arg.strip()
         if not name:
@@ -695,13 +753,22 @@ class VxTls(gdb.Command):
             print("%s = %s" % (name, _vx_tls(name)))
         except gdb.MemoryError:  # the offsets below hold anyway
             print(_vx_tls_missing(name))
-        fields = _vx_scalar_fields(t, name, off)
+        fields = _vx_scalar_fields(t, name, 8 * off)
         if not fields:
-            fields = [(name, t, off)]
+            fields = [(name, t, 8 * off, 0)]
         # GDB compiles these to bytecode (members of anonymous structs it does not)
         print("in a condition (evaluated for every lane):")
-        for fname, ftype, foff in fields:
-            print("  %s: *(%s *)($tp + %d)" % (fname, ftype, foff))
+        for fname, ftype, fbit, fbits in fields:
+            form = _vx_tls_form(ftype, fbit, fbits)
+            if form is None:
+                print("  %s: none (a bitfield across words): use $vx_any" % fname)
+            elif ftype.strip_typedefs().code == gdb.TYPE_CODE_FLT:
+                # GDB tests a float itself, in one lane: compare the bits instead
+                print("  %s: %s (its bits: %s)" % (fname, form, "2.5f is 0x40200000"
+                                                   if ftype.sizeof == 4 else
+                                                   "2.5 is 0x4004000000000000"))
+            else:
+                print("  %s: %s" % (fname, form))
 
 
 # ---- $vx_any("COND"): a condition GDB tests itself, tested in every active lane ----
@@ -724,14 +791,21 @@ def _vx_shape_cfg():
     return _vx_shape[key]
 
 
-def _vx_active_lanes(gwarp):
-    """The lanes of global warp gwarp active now (its thread mask, 'monitor warps')."""
+def _vx_warp_now(gwarp):
+    """(the lanes of global warp gwarp active now, its state: "ready", "finished",
+    "not started", ...), from its row of 'monitor warps'."""
     for line in _vx_monitor("warps").splitlines():
         f = line.split()
-        if len(f) >= 5 and f[0] == str(gwarp):
+        if len(f) >= 7 and f[0] == str(gwarp):
             mask = int(f[4], 16)
-            return [l for l in range(mask.bit_length()) if mask >> l & 1]
-    return []
+            state = " ".join(f[6:]).replace("<- current", "").strip()
+            return [l for l in range(mask.bit_length()) if mask >> l & 1], state
+    return [], ""
+
+
+def _vx_active_lanes(gwarp):
+    """The lanes of global warp gwarp active now (its thread mask, 'monitor warps')."""
+    return _vx_warp_now(gwarp)[0]
 
 
 def _vx_truth(expr):
@@ -760,6 +834,10 @@ class _VxLanes:
         self.tmap = {} if self.per_warp else _vx_threads()
         if self.per_warp:
             self.restore = _vx_lane_picked() or "auto"
+            try:  # the lane the warp's thread shows now
+                self.lane = int(gdb.parse_and_eval("$mhartid")) % self.nt
+            except gdb.error:
+                pass
         return self
 
     def select(self, l):
@@ -799,6 +877,7 @@ class VxAnyFunction(gdb.Function):
     def __init__(self):
         super().__init__("vx_any")
 
+    @_vx_user_errors
     def invoke(self, cond):
         global _vx_any_hit
         try:
@@ -824,7 +903,8 @@ class VxAnyFunction(gdb.Function):
                     raise gdb.GdbError("$vx_any: cannot evaluate \"%s\" in warp %d lane %d: %s"
                                        % (expr, v.gw, l, e))
                 if holds:
-                    hit = (t, l if v.per_warp else None)
+                    # (a warp thread that shows lane l already: nothing to select)
+                    hit = (t, l if v.per_warp and l != v.lane else None)
                     break
         _vx_any_hit = hit
         return 1 if hit else 0
@@ -894,24 +974,28 @@ class VxPrint(gdb.Command):
     scope there; the runtime's thread-locals, such as blockIdx, read as $vx_tls does).
     A masked-off lane is marked: "waits" (for its side of a split: its values are those
     it waits with) or "parked" (by tmc/pred: it has no position of its own, its values
-    are the ones it was parked with)."""
+    are the ones it was parked with); every lane of a warp that has "finished" or is
+    "not started" (yet) is marked so."""
 
     def __init__(self):
         super().__init__("vx-print", gdb.COMMAND_DATA)
 
+    @_vx_user_errors
     def invoke(self, arg, from_tty):
         expr = arg.strip()
         if not expr:
             raise gdb.GdbError("usage: vx-print EXPR")
         lines = []
         with _VxLanes() as v:
-            active = set(_vx_active_lanes(v.gw))
+            active, state = _vx_warp_now(v.gw)
             for l in range(v.nt):
                 if v.select(l) is None:
                     lines.append("  lane %d: (no thread)" % l)
                     continue
                 how = ""
-                if l not in active:
+                if state in ("finished", "not started"):  # the whole warp: no lane runs
+                    how = " (%s)" % state
+                elif l not in active:
                     how = " (parked)" if int(gdb.parse_and_eval("$pc")) == 0 else " (waits)"
                 lines.append("  lane %d%s: %s" % (l, how, _vx_eval_text(expr)))
         print("warp %d, %s:" % (v.gw, expr))
@@ -934,11 +1018,12 @@ def _vx_check_conditions(*_):
         out = gdb.execute("info breakpoints", to_string=True)
     except gdb.error:
         return
-    num = None
+    num = None  # the breakpoint (or dprintf) row the condition lines below belong to
     for line in out.splitlines():
-        m = re.match(r"^(\d+)\s+(?:hw )?breakpoint\s", line)
-        if m:
-            num = int(m.group(1))
+        m = re.match(r"^(\d+)\s+(hw breakpoint|breakpoint|dprintf|\S+)\s", line)
+        if m:  # a watchpoint's or catchpoint's row: its conditions are not looked at
+            num = int(m.group(1)) if m.group(2) in ("breakpoint", "hw breakpoint",
+                                                    "dprintf") else None
             continue
         m = re.match(r"^\s+stop only if (.*) \(host evals\)$", line)
         if not m or num is None or "$vx_any" in m.group(1):

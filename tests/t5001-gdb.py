@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import unittest
@@ -1107,6 +1108,27 @@ go("continue")
         self.assertNotEqual(lane, 0, "13 is not the warp's first lane: GDB alone would miss it")
         self.assertIn("host evals", R["info"])
 
+    def test_condition_warning_names_its_breakpoint(self):
+        """the warning of a condition GDB tests itself names the breakpoint (or dprintf) the
+        condition belongs to: after a dprintf's or a watchpoint's row of info breakpoints
+        it named the breakpoint listed before them, and advised a condition for that one"""
+        out, R = self.gdb('''
+ex("break leaf")
+ex("dprintf middle,\\"m %d\\\\n\\", x")
+ex("condition 2 (float)x == 9.0")
+ex("watch total")
+ex("condition 3 (float)total > 1.5")
+R["info"] = ex("info breakpoints")
+go("continue")
+''')
+        self.assertRegex(R["info"], r"(?m)^2\s+dprintf")
+        seg = segments(out)[0][1]
+        self.assertIn("GDB tests the condition of breakpoint 2 itself", seg)
+        self.assertIn('condition 2 $vx_any("(float)x == 9.0")', seg)
+        self.assertNotIn("breakpoint 1 itself", seg)
+        self.assertNotIn("condition 1 ", seg)
+        self.assertNotIn("breakpoint 3 itself", seg)   # a watchpoint's: tested where it is
+
     def test_other_threads_fresh_after_step(self):
         """after next (one warp resumed, scheduler locked) other warps show where they are now"""
         out, R = self.gdb('''
@@ -1307,6 +1329,67 @@ R["lane"] = ex("monitor lane")
         self.assertNotEqual(R["shown0"], R["l"])
         self.assertEqual(R["shown"], [R["w"], R["l"]])
         self.assertIn("every warp thread shows lane %d" % R["l"], R["lane"])
+
+
+    def test_vx_any_tries_the_lane_shown_first(self):
+        """--thread-per-warp: $vx_any tests the lane the warp's thread shows first, as with a
+        thread per lane, so a stop where the condition holds in the lane picked (vx-lane 3)
+        keeps it; it tested the warp's lanes from 0 and switched the pick to lane 1 for
+        good, saying 'held first in lane 1; selected it'"""
+        out, R = self.gdb('''
+stop_at("twice")
+ex("vx-lane 3")
+ex("monitor seek 0")
+ex("break twice if $vx_any(\\"x > 0\\")")
+st = go("continue")
+R["any"] = [bool(st.get("bps")), val("$mhartid") % NT, val("x") % 4, ex("monitor lane")]
+''')
+        self.assertEqual(R["any"][:3], [True, 3, 3], R)   # lane 3 of a warp: task 4w + 3
+        self.assertIn("every warp thread shows lane 3", R["any"][3])
+        self.assertNotIn("held first in lane", out)
+
+
+class TlsFormTests(GdbCase):
+    """vx-tls's forms of a user's thread-local struct (rrtls: task t = blockIdx.x on 2 warps
+    of 4 lanes stores a = t & 7, b = 31 - t in unsigned bitfields, c = 200 + t, d = t - 20
+    in a signed bitfield, f = t / 2, s = -t in an anonymous member, then calls probe(t))"""
+    kernel = "rrtls"
+    rec_args = ("-w", "2", "-t", "4")
+
+    def test_forms_read_every_member(self):
+        """each printed form reads its member's value in the lane shown (a bitfield's own
+        bits, shifted and masked or sign-extended; a float's bit pattern: GDB tests a float
+        condition itself, in one lane), and as a breakpoint condition the server tests in
+        every lane it stops in task 5's lane only.  A bitfield's form read the whole word
+        (a, b and c together), so a condition on it never held"""
+        out, R = self.gdb('''
+stop_at("probe")
+R["t"] = val("x")
+hint = ex("vx-tls tls_s")
+R["hint"] = hint
+forms = dict(re.findall(r"^  (tls_s\\.\\w+): (.*?)(?: \\(its bits.*\\))?$", hint, re.M))
+R["forms"] = forms
+R["vals"] = {k: int(gdb.parse_and_eval(v)) for k, v in forms.items()}
+R["hits"] = {}
+for k, want in (("tls_s.a", 5), ("tls_s.b", 26), ("tls_s.d", -15), ("tls_s.f", 0x40200000),
+                ("tls_s.s", -5)):
+    ex("monitor seek 0")
+    ex("break probe if %s == %d" % (forms[k], want))
+    R["info_" + k] = ex("info breakpoints")
+    st = go("continue")
+    R["hits"][k] = [bool(st.get("bps")), val("x")]
+    ex("delete")
+''')
+        t = R["t"]
+        fbits = struct.unpack("<I", struct.pack("<f", t * 0.5))[0]
+        want = {"tls_s.a": t & 7, "tls_s.b": 31 - t, "tls_s.c": 200 + t, "tls_s.d": t - 20,
+                "tls_s.f": fbits, "tls_s.s": -t}
+        self.assertEqual(sorted(R["forms"]), sorted(want), R["hint"])
+        self.assertEqual(R["vals"], want, R["hint"])
+        self.assertIn("tls_s.f: *(unsigned int *)($tp + ", R["hint"])
+        for k in ("tls_s.a", "tls_s.b", "tls_s.d", "tls_s.f", "tls_s.s"):
+            self.assertIn("target evals", R["info_" + k], k)
+            self.assertEqual(R["hits"][k], [True, 5], k)
 
 
 class DeadlockTests(GdbCase):
@@ -1790,6 +1873,20 @@ R["after"] = warp_lane()
                 self.assertRegex(lines[1 + lane], r"^  lane %d \(waits\): " % lane)
         self.assertEqual(R["after"], [w, l])
 
+    def test_vx_print_of_a_finished_warp(self):
+        """vx-print at the end of history, where every warp has finished: each lane is
+        marked "finished" (as info threads says), not "waits" (for a side of a split)"""
+        out, R = self.gdb('''
+go("continue")
+R["threads"] = ex("info threads")
+R["print"] = ex("vx-print results[0]")
+''')
+        self.assertIn("finished", R["threads"])
+        lines = R["print"].splitlines()
+        self.assertEqual(len(lines), 5, R["print"])
+        for lane in range(4):   # results[0] = 100 + 0 + negate(0)
+            self.assertEqual(lines[1 + lane], "  lane %d (finished): 100" % lane)
+
     def vx_print_at_then(self, expr):
         """vx-print EXPR where the split's then side (odd lanes) runs: the warp, and
         whether each lane's line gives tid * 10 + odd for it ("waits" for even lanes);
@@ -1888,6 +1985,47 @@ go("continue")
         self.assertRegex(out, r'\$vx_any: cannot evaluate "nosuch > 1" in warp \d+ lane \d+: '
                               r'No symbol "nosuch" in current context\.')
         self.assertIn('$vx_any takes the condition as a string: $vx_any("x > 0.5")', out)
+
+    def test_command_errors_are_plain(self):
+        """errors of vxrr.gdb's commands and functions are their own messages (an IDE's
+        ^error), not framed as a Python exception: a number in GDB's syntax only (decimal,
+        or 0x hex: 017 is 17, 1_000 and 0o17 are refused), $vx_tls of a non-string, and
+        every command before connecting says so; vx-seek past 2^64 goes to the end of
+        history as any index past it (it printed the server's usage and showed a stop
+        where it was)"""
+        out, R = self.gdb('''
+stop_at("twice")
+R["errs"] = {}
+for c in ("vx-seek 1_000", "vx-seek 0o17", "vx-thread 1 0b1", "p $vx_tls(5)", "vx-tls"):
+    try:
+        ex(c)
+        R["errs"][c] = "accepted"
+    except gdb.error as e:
+        R["errs"][c] = str(e)
+ex("vx-seek 017")
+R["seek17"] = ex("monitor when")
+ex("vx-seek 0x11")
+R["seek0x11"] = ex("monitor when")
+ex("vx-seek 18446744073709551616")
+R["seek_big"] = ex("monitor when")
+''')
+        self.assertEqual(R["errs"]["vx-seek 1_000"],
+                         "usage: vx-seek N (an event index)")
+        self.assertEqual(R["errs"]["vx-seek 0o17"], "usage: vx-seek N (an event index)")
+        self.assertEqual(R["errs"]["vx-thread 1 0b1"], "LANE must be a number, not '0b1'")
+        self.assertEqual(R["errs"]["p $vx_tls(5)"],
+                         '$vx_tls takes the name as a string: $vx_tls("blockIdx")')
+        self.assertEqual(R["errs"]["vx-tls"], "usage: vx-tls NAME")
+        self.assertRegex(R["seek17"], r"^event 17 of ")
+        self.assertRegex(R["seek0x11"], r"^event 17 of ")
+        self.assertRegex(R["seek_big"], r"^event (\d+) of \1\b")   # the end
+        self.assertNotIn("Python Exception", out)
+        self.assertNotIn("Error occurred in Python", out)
+        # before target remote
+        r = vxtest.run(["gdb-multiarch", "-nx", "-batch", "-x", vxtest.prog("vxrr.gdb"),
+                        "-ex", "vx-lane 1", self.elf])
+        self.assertIn("vxrr: not connected to vxreplay (target remote first)", r.stderr)
+        self.assertNotIn("Python Exception", r.stdout + r.stderr)
 
     def test_history_is_read_only(self):
         """assigning to memory or a register is refused with GDB's own explanation (vxrr.gdb)"""
