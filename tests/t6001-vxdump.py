@@ -475,6 +475,21 @@ class Summary(unittest.TestCase):
         n = int(m.group(1))
         r = vxtest.run([vxtest.prog("vxdump"), "--summary", T["vecadd"]])
         self.assertIn(" %d cycles (0..%d), " % (n, n - 1), r.stdout)
+        # a cycle limit and a deadlock end the run at the start of the END record's cycle,
+        # before anything ran in it: vxsim counts up to it, not one more (the summary said
+        # 101 cycles for --max-cycles 100)
+        dead = t6kit.build("t6-bar", D, ["-DBAR_COUNT=3"])
+        for k, args, want in ((vxtest.kernel("vecadd"), ["--max-cycles", "100"], 100),
+                              (dead, ["-w", "2", "-t", "4"], None)):
+            r = vxtest.run([vxtest.prog("vxsim"), "--stats"] + args + [k])
+            n = int(re.search(r"^cycles: (\d+)$", r.stdout + r.stderr, re.M).group(1))
+            if want is not None:
+                self.assertEqual(n, want)
+            t = os.path.join(D, "cycles.vxt")
+            t6kit.record(k, t, args, expect=r.returncode)
+            r = vxtest.run([vxtest.prog("vxdump"), "--summary", t])
+            self.assertIn(" %d cycles (0..%d), " % (n, n - 1), r.stdout, args)
+            self.assertRegex(r.stdout, r"end +(limit|fault) at cycle %d\b" % n)
 
     def test_split_joined_apart(self):
         """a divergent split whose sides end at different vx_join instructions (what GCC's

@@ -20,6 +20,7 @@ struct S {
     int d : 6;
     int arr[2];
     float f;
+
     struct {
         short s;
     };

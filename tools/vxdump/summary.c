@@ -437,10 +437,16 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
     if (f->range) /* the cycles the range spans, not a count from cycle 0 */
         fprintf(out, "            cycles %" PRIu64 "..%" PRIu64 ", ", s->first_cycle,
                 s->last_cycle);
-    else if (s->records) /* cycles 0 .. last: as many as vxsim --stats counts */
-        fprintf(out, "            %" PRIu64 " cycles (0..%" PRIu64 "), ", s->last_cycle + 1,
-                s->last_cycle);
-    else
+    else if (s->records) { /* cycles 0 .. last: as many as vxsim --stats counts */
+        /* a cycle limit or a deadlock ends the run at the start of END's cycle, before
+         * anything ran in it; an exit or another fault, in the cycle of its issue */
+        const bool at_start =
+            s->has_end && s->end_cycle == s->last_cycle && s->last_cycle > 0 &&
+            (s->end_status == VX_END_LIMIT ||
+             (s->end_status == VX_END_FAULT && s->fault.kind == VX_FAULT_DEADLOCK));
+        const uint64_t n = s->last_cycle + (at_start ? 0 : 1);
+        fprintf(out, "            %" PRIu64 " cycles (0..%" PRIu64 "), ", n, n - 1);
+    } else
         fprintf(out, "            0 cycles, ");
     fprintf(out, "%" PRIu64 " lane-ops, %.2f active lanes per issue (%.1f%% of %u)\n", s->lane_ops,
             ratio(s->lane_ops, own_issues(s)),
