@@ -251,6 +251,28 @@ class Session(unittest.TestCase):
         rc, out, err = self.finish(s, c)
         self.assertEqual(rc, 14 + 55, err)
 
+    def test_batch_writes(self):
+        """a W batch writes its registers in order, then carries out the requests it made
+        (README): DPC then stepreq steps from the new PC; stepreq then DPC steps from the
+        PC written after it; a second injectreq in one batch finds the first pending"""
+        s, c = self.halted_at_start()
+        W = "W%x,%x;%08x,%08x"
+        self.assertEqual(c.cmd(W % (DPC, DCTRL, BASE + 8, DA | SR)), "+")
+        self.assertEqual(c.rd(DPC), BASE + 12)          # one step, of the add at BASE + 8
+        self.assertEqual(c.cmd(W % (DCTRL, DPC, DA | SR, BASE)), "+")
+        d = c.rd(DCTRL)
+        self.assertEqual((stepstate(d), d & SERR), (0, 0), hex(d))
+        self.assertEqual(c.rd(DPC), BASE + 4)           # the step ran from BASE
+        self.assertEqual(c.read_gpr(A0), 0)             # addi a0, x0, 0
+        self.assertEqual(c.cmd("W%x,%x,%x;%08x,%08x,%08x" % (
+            INJECT, DCTRL, DCTRL, ADDI(A0, A0, 7), DA | IR, DA | IR)), "+")
+        d = c.rd(DCTRL)
+        self.assertTrue(d & IERR, hex(d))                # the second found the first pending
+        self.assertEqual(c.read_gpr(A0), 7)             # one injection ran
+        c.resume_all()
+        c.poll(AU, AU)
+        self.finish(s, c)
+
     def test_disconnect_while_halted(self):
         """a client leaves with warps halted; the next one resumes them"""
         s = self.server([self.bin])
