@@ -1079,5 +1079,74 @@ class Extract(unittest.TestCase):
             self.assertEqual(f.read(), data)
 
 
+PACK_KERNEL = r"""
+#define NI __attribute__((noinline))
+namespace ns {
+template <typename... T> struct Pack { NI int size(int a) const { return a + (int)sizeof...(T); } };
+}
+volatile int sink;
+int main() {
+    ns::Pack<int, int> p;
+    sink = p.size((int)sink + 2);
+    return 0;
+}
+"""
+
+
+class Symbols(unittest.TestCase):
+    def test_pc_names_an_alias(self):
+        """--pc takes any function symbol at an address, not only the one vxdump shows:
+        every name binutils' nm lists at one code address selects the same issues
+        (__riscv_save_1 is __riscv_save_0; it said 'no symbol')"""
+        if not shutil.which("riscv64-unknown-elf-nm"):
+            self.skipTest("binutils for RISC-V missing")
+        k = vxtest.kernel("hello")
+        trace = os.path.join(vxtest.tmpdir(), "hello.vxt")
+        t6kit.record(k, trace, ["-w", "1", "-t", "1"], expect=0)
+        r = vxtest.run(["riscv64-unknown-elf-nm", "--defined-only", k])
+        at = {}
+        for line in r.stdout.splitlines():
+            f = line.split()
+            if len(f) == 3 and f[1] in "tTW" and not f[2].startswith("."):
+                at.setdefault(int(f[0], 16), set()).add(f[2])
+        groups = [sorted(n) for n in at.values() if len(n) > 1]
+        self.assertIn("__riscv_save_1", {n for g in groups for n in g})
+        for g in groups:
+            lists = []
+            for name in g:
+                r = t6kit.vxdump("--json", "--kind", "issue", "--pc", name, trace)
+                self.assertEqual(r.returncode, 0, "%s: %s" % (name, r.stderr))
+                lists.append(r.stdout)
+            self.assertEqual(len(set(lists)), 1, g)
+        # (not vacuous: hello runs __riscv_save_0)
+        self.assertTrue(t6kit.events(trace, "--pc", "__riscv_save_1"))
+
+    def test_pc_member_of_a_variadic_template(self):
+        """--pc names a member of a variadic class template (its mangled name has an
+        argument pack, J...E): size and ns::Pack::size select its code, Pack (the class)
+        selects nothing; the pack's E was taken for the name's end, so Pack selected it"""
+        if not os.path.exists(vxtest.prog("vxcc")) or not shutil.which("riscv64-unknown-elf-g++"):
+            self.skipTest("vxcc or the RISC-V C++ compiler missing")
+        d = vxtest.tmpdir()
+        src, elf, trace = (os.path.join(d, n) for n in ("p.cpp", "p.elf", "p.vxt"))
+        with open(src, "w") as f:
+            f.write(PACK_KERNEL)
+        r = vxtest.run([vxtest.prog("vxcc"), "-O1", "-o", elf, src])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        t6kit.record(elf, trace, ["-w", "1", "-t", "1"], expect=0)
+        r = vxtest.run(["riscv64-unknown-elf-nm", "-C", "-S", "--defined-only", elf])
+        lo, size = next((int(f[0], 16), int(f[1], 16)) for f in map(str.split, r.stdout.splitlines())
+                        if "ns::Pack<int, int>::size(int) const" in " ".join(f[3:]))
+        want = [e["index"] for e in t6kit.events(trace)
+                if e["type"] == "issue" and lo <= e["pc"] < lo + size]
+        self.assertTrue(want)
+        for name in ("size", "Pack::size", "ns::Pack::size"):
+            self.assertEqual([e["index"] for e in t6kit.events(trace, "--pc", name)], want, name)
+        r = t6kit.vxdump("--pc", "Pack", trace)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no symbol 'Pack'", r.stderr)
+
+
 if __name__ == "__main__":
-    vxtest.main(Listing, Filters, Summary, Timeline, DebugSession, Errors, Strings, Extract)
+    vxtest.main(Listing, Filters, Summary, Timeline, DebugSession, Errors, Strings, Extract,
+                Symbols)

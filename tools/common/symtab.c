@@ -1,6 +1,7 @@
 /*
  * symtab.c - code symbols of an ELF kernel image read with libelf from memory.
  */
+#include <ctype.h>
 #include <gelf.h>
 #include <stdbool.h>
 #include <libelf.h>
@@ -92,7 +93,23 @@ static vx_err collect(Elf *e, vxd_symtab *t, char *msg, size_t cap)
         goto out;
     }
     for (size_t i = 0; i < nc; i++) {
-        if (i && c[i].addr == c[i - 1].addr) continue; /* keep the best name per address */
+        if (i && c[i].addr == c[i - 1].addr) { /* the best name per address; the others */
+            if (!strcmp(c[i].name, c[i - 1].name)) continue; /* (a local and a global) */
+            vxd_alias *a = realloc(t->aliases, (t->naliases + 1) * sizeof *a);
+            if (!a) {
+                err = VX_ERR_NOMEM;
+                goto out;
+            }
+            t->aliases = a;
+            a[t->naliases].sym = t->n - 1;
+            a[t->naliases].name = strdup(c[i].name);
+            if (!a[t->naliases].name) {
+                err = VX_ERR_NOMEM;
+                goto out;
+            }
+            t->naliases++;
+            continue;
+        }
         vxd_sym *s = &t->syms[t->n];
         s->addr = c[i].addr;
         s->size = c[i].size;
@@ -146,6 +163,9 @@ void vxd_symtab_release(vxd_symtab *t)
         free(t->syms[i].name);
     }
     free(t->syms);
+    for (size_t i = 0; i < t->naliases; i++)
+        free(t->aliases[i].name);
+    free(t->aliases);
     memset(t, 0, sizeof *t);
 }
 
@@ -200,6 +220,8 @@ const vxd_sym *vxd_symtab_find(const vxd_symtab *t, const char *name)
 {
     for (size_t i = 0; i < t->n; i++)
         if (!strcmp(t->syms[i].name, name)) return &t->syms[i];
+    for (size_t i = 0; i < t->naliases; i++)
+        if (!strcmp(t->aliases[i].name, name)) return &t->syms[t->aliases[i].sym];
     return NULL;
 }
 
@@ -394,8 +416,9 @@ static bool template_args(const char **p, out_buf *o)
 }
 
 /* Skip template arguments "I ... E" at *p that template_args cannot spell (nested
- * I/N/X/L ... E balanced, source names skipped whole so their letters are not taken
- * for codes). */
+ * I/J/N/X/L ... E balanced: J opens an argument pack; source names skipped whole so
+ * their letters are not taken for codes, nor the digits of a substitution or template
+ * parameter, S12_ or T3_, or of a literal, Li42E, for a source name's length). */
 static bool skip_template_args(const char **p)
 {
     const char *q = *p, *s;
@@ -407,7 +430,27 @@ static bool skip_template_args(const char **p)
             if (!source_name(&q, &s, &n)) return false;
             continue;
         }
-        if (*q == 'I' || *q == 'N' || *q == 'X' || *q == 'L') depth++;
+        if ((*q == 'S' || *q == 'T') &&
+            (q[1] == '_' || isdigit((unsigned char)q[1]) || (q[1] >= 'A' && q[1] <= 'Z'))) {
+            const char *e = q + 1; /* <seq-id> _ */
+            while (isdigit((unsigned char)*e) || (*e >= 'A' && *e <= 'Z'))
+                e++;
+            if (*e == '_') {
+                q = e + 1;
+                continue;
+            }
+        }
+        if (*q == 'L' && q[1] >= 'a' && q[1] <= 'z') { /* L <builtin type> [n] <digits> E */
+            const char *e = q + 2;
+            if (*e == 'n') e++;
+            while (isdigit((unsigned char)*e))
+                e++;
+            if (*e == 'E') {
+                q = e + 1;
+                continue;
+            }
+        }
+        if (*q == 'I' || *q == 'J' || *q == 'N' || *q == 'X' || *q == 'L') depth++;
         if (*q == 'E') depth--;
         q++;
     } while (depth);
@@ -613,4 +656,25 @@ bool vxd_symtab_matches(const vxd_sym *sym, const char *name)
         if (start > name && end == name) return false; /* a leading "::" */
     }
     return true;
+}
+
+bool vxd_symtab_matches_at(const vxd_symtab *t, size_t i, const char *name)
+{
+    if (vxd_symtab_matches(&t->syms[i], name)) return true;
+    for (size_t k = 0; k < t->naliases; k++) /* (few: a linear look is enough) */
+        if (t->aliases[k].sym == i) {
+            const vxd_sym a = {t->syms[i].addr, t->syms[i].size, t->aliases[k].name,
+                               t->aliases[k].name};
+            if (vxd_symtab_matches(&a, name)) return true;
+        }
+    return false;
+}
+
+size_t vxd_symtab_match_count(const vxd_symtab *t, const char *name, const vxd_sym **first)
+{
+    size_t n = 0;
+    *first = NULL;
+    for (size_t i = 0; i < t->n; i++)
+        if (vxd_symtab_matches_at(t, i, name) && !n++) *first = &t->syms[i];
+    return n;
 }

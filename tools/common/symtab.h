@@ -25,10 +25,19 @@ typedef struct vxd_sym {
                       symbol has that name; else the ELF name (then the same pointer) */
 } vxd_sym;
 
+/* Another symbol at a kept symbol's address (an alias: __riscv_save_1 of
+ * __riscv_save_0, a C++ C2 constructor of its C1): it names that symbol too. */
+typedef struct vxd_alias {
+    char *name;
+    size_t sym; /* index in syms */
+} vxd_alias;
+
 typedef struct vxd_symtab {
     vxd_sym *syms; /* sorted by address, one per address */
     size_t n;
-    size_t maxlen; /* longest shown name */
+    size_t maxlen;      /* longest shown name */
+    vxd_alias *aliases; /* by sym index */
+    size_t naliases;
 } vxd_symtab;
 
 /*
@@ -51,8 +60,17 @@ size_t vxd_symtab_index(const vxd_symtab *t, uint32_t pc);
 /* "<main+0x14>", "<main>" or "" when pc has no symbol (shown names); snprintf conventions. */
 size_t vxd_symtab_format(const vxd_symtab *t, uint32_t pc, char *buf, size_t cap);
 
-/* The symbol called name, or NULL. */
+/* The symbol called name (its own name or an alias), or NULL. */
 const vxd_sym *vxd_symtab_find(const vxd_symtab *t, const char *name);
+
+/*
+ * How many symbols name matches (vxd_symtab_matches, by a symbol's own name or an
+ * alias; a symbol counts once), the first of them in *first when there is one.
+ */
+size_t vxd_symtab_match_count(const vxd_symtab *t, const char *name, const vxd_sym **first);
+
+/* Does symbol i of t match name (vxd_symtab_matches) by its name or an alias? */
+bool vxd_symtab_matches_at(const vxd_symtab *t, size_t i, const char *name);
 
 /*
  * Is sym called name, either exactly or, for a mangled C++ symbol, by the function's

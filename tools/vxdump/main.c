@@ -347,14 +347,12 @@ static int parse_pc(const char *s, const vxd_symtab *syms, uint32_t *lo, uint32_
     const vxd_sym *sym = vxd_symtab_find(syms, name);
     size_t nmatch = 0;
     if (!sym) /* a C++ function by its name: one symbol of that name */
-        for (size_t i = 0; i < syms->n; i++)
-            if (vxd_symtab_matches(&syms->syms[i], name) && !nmatch++) sym = &syms->syms[i];
+        nmatch = vxd_symtab_match_count(syms, name, &sym);
     if (nmatch > 1) {
         fprintf(stderr, "%s: --pc: %zu functions are called '%s'; give one's symbol:", prog, nmatch,
                 name);
         for (size_t i = 0; i < syms->n; i++)
-            if (vxd_symtab_matches(&syms->syms[i], name))
-                fprintf(stderr, " %s", syms->syms[i].name);
+            if (vxd_symtab_matches_at(syms, i, name)) fprintf(stderr, " %s", syms->syms[i].name);
         fputc('\n', stderr);
         return -1;
     }
