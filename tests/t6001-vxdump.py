@@ -1083,11 +1083,13 @@ PACK_KERNEL = r"""
 #define NI __attribute__((noinline))
 namespace ns {
 template <typename... T> struct Pack { NI int size(int a) const { return a + (int)sizeof...(T); } };
+template <int N, typename... T> struct Lit { NI int get(int a) const { return a + N; } };
 }
 volatile int sink;
 int main() {
     ns::Pack<int, int> p;
-    sink = p.size((int)sink + 2);
+    ns::Lit<12, int> q;
+    sink = p.size((int)sink + 2) + q.get((int)sink);
     return 0;
 }
 """
@@ -1142,6 +1144,13 @@ class Symbols(unittest.TestCase):
         self.assertTrue(want)
         for name in ("size", "Pack::size", "ns::Pack::size"):
             self.assertEqual([e["index"] for e in t6kit.events(trace, "--pc", name)], want, name)
+        # a literal argument before the pack (Li12E): its digits are no name's length
+        lo, size = next((int(f[0], 16), int(f[1], 16)) for f in map(str.split, r.stdout.splitlines())
+                        if "ns::Lit<12, int>::get(int) const" in " ".join(f[3:]))
+        got = [e["index"] for e in t6kit.events(trace, "--pc", "ns::Lit::get")]
+        self.assertTrue(got)
+        self.assertEqual(got, [e["index"] for e in t6kit.events(trace)
+                               if e["type"] == "issue" and lo <= e["pc"] < lo + size])
         r = t6kit.vxdump("--pc", "Pack", trace)
         self.assertEqual(r.returncode, 2)
         self.assertIn("no symbol 'Pack'", r.stderr)
