@@ -1123,6 +1123,24 @@ class Symbols(unittest.TestCase):
         # (not vacuous: hello runs __riscv_save_0)
         self.assertTrue(t6kit.events(trace, "--pc", "__riscv_save_1"))
 
+    def test_nested_symbol(self):
+        """a PC of a sized function past a smaller sized symbol nested in it is the
+        function's (objdump and GDB say <outer+0xc>); it had no symbol, and the summary
+        counted it as code without symbols"""
+        d = vxtest.tmpdir()
+        k = t6kit.build("t6-nested", d)
+        trace = os.path.join(d, "nested.vxt")
+        t6kit.record(k, trace, ["-w", "1", "-t", "1"], expect=7)
+        col, lines = listing(trace)
+        sym = {int(ln.split()[0]): ln.split()[4] for ln in lines if "end " not in ln}
+        self.assertEqual([sym[i] for i in range(1, 7)],
+                         ["<outer>", "<outer+0x4>", "<inner>", "<outer+0xc>", "<outer+0x10>",
+                          "<outer+0x14>"])
+        r = t6kit.vxdump("--summary", trace)
+        self.assertRegex(r.stdout, r"(?m)^ +5 +\S+ +\d+ +outer$")
+        self.assertRegex(r.stdout, r"(?m)^ +1 +\S+ +\d+ +inner$")
+        self.assertNotIn("no symbol", r.stdout)
+
     def test_pc_member_of_a_variadic_template(self):
         """--pc names a member of a variadic class template (its mangled name has an
         argument pack, J...E): size and ns::Pack::size select its code, Pack (the class)

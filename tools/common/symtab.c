@@ -190,8 +190,14 @@ size_t vxd_symtab_index(const vxd_symtab *t, uint32_t pc)
     }
     if (lo == 0) return t->n;
     size_t i = lo - 1;
-    if (pc - t->syms[i].addr >= vxd_symtab_end(t, i) - t->syms[i].addr) return t->n;
-    return i;
+    if (pc - t->syms[i].addr < vxd_symtab_end(t, i) - t->syms[i].addr) return i;
+    /* past its end: pc may lie in a function that encloses it (a sized label nested in
+     * hand-written assembly); such neighbours are close, a few symbols back */
+    for (size_t k = 1; k <= 16 && k <= i; k++) {
+        const vxd_sym *s = &t->syms[i - k];
+        if (s->size && pc - s->addr < s->size) return i - k;
+    }
+    return t->n;
 }
 
 const vxd_sym *vxd_symtab_lookup(const vxd_symtab *t, uint32_t pc, uint32_t *off)
