@@ -135,6 +135,91 @@ class WatchTiming(unittest.TestCase):
         for z in (2, 3, 4):
             self.assertEqual(res[z], res[None], "Z%d" % z)
 
+    def test_reverse_steps_search_with_a_read_watchpoint(self):
+        """reverse steps with a read watchpoint set (on a word nothing reads) that have no
+        forward step to undo (a seek came between) re-execute history to find where each
+        ends, as a read is not recorded: each ends at the stepped lane's last issue before
+        where it began (vxdump's masks), showing the registers the forward steps showed
+        there (x0..x31, pc, the FPU's: the CSRs after them count every warp's cycles), in
+        reverse order; without the watchpoint (the trace is scanned) the same"""
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", self.trace])
+        issues = [(e["index"], e["gwarp"], int(e["tmask"], 16))
+                  for e in map(json.loads, r.stdout.splitlines()) if e["type"] == "issue"]
+        w, lane, n = 1, 1, 30
+        tid = 1 + w * 4 + lane
+        where = lambda c: int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))  # noqa: E731
+        c = self.srv.client()
+        c.handshake()
+        c.monitor("seek 1500")
+        self.assertEqual(c.cmds("Hg%x" % tid), "OK")
+        fwd = []
+        for _ in range(n):
+            fwd.append(c.cmds("g")[:69 * 8])
+            sig, f = rsplib.parse_stop(c.cmd("vCont;s:%x" % tid))
+            self.assertEqual((sig, f.get("replaylog")), (5, None))
+        end = where(c)
+        self.assertGreater(end - 1500, 2 * n)      # other warps' issues in between
+        want, p = [], end
+        for _ in range(n):
+            p = max(i for i, g, m in issues if g == w and m >> lane & 1 and i < p)
+            want.append(p)
+        back = {}
+        for z in (None, 3):
+            c.monitor("seek %d" % end)              # no forward step left to undo
+            if z:
+                self.assertEqual(c.cmds("Z3,10,4"), "OK")
+            self.assertEqual(c.cmds("Hc%x" % tid), "OK")
+            got = []
+            for _ in range(n):
+                sig, f = rsplib.parse_stop(c.cmd("bs"))
+                self.assertEqual((sig, f.get("replaylog"), f.get("rwatch")), (5, None, None))
+                got.append((where(c), c.cmds("g")[:69 * 8]))
+            if z:
+                self.assertEqual(c.cmds("z3,10,4"), "OK")
+            back[z] = got
+        self.assertEqual([p for p, _ in back[3]], want)
+        self.assertEqual([g for _, g in back[3]], fwd[::-1])
+        self.assertEqual(back[3], back[None])
+        c.send("D")
+        c.reply()
+        c.close()
+
+    def test_reverse_continue_to_writes_with_a_read_watchpoint(self):
+        """reverse-continue to a write watchpoint while a read watchpoint (on a word nothing
+        reads) is set too, so that history is re-executed rather than scanned: from the
+        end, it stops right after each write of the word that vxdump lists (backward:
+        after it), newest first, then at the beginning; as without the read watchpoint"""
+        A = self.total
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", self.trace])
+        writes = [e["index"] for e in map(json.loads, r.stdout.splitlines())
+                  if any(m["addr"] < A + 4 and m["addr"] + m["size"] > A for m in e["mem"])]
+        self.assertGreater(len(writes), 4)
+        want = [i + 1 for i in reversed(writes)]
+        where = lambda c: int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))  # noqa: E731
+        got = {}
+        for z in (None, 3):
+            c = self.srv.client()
+            c.handshake()
+            c.monitor("seek 999999999")                       # the end
+            self.assertEqual(c.cmds("Z2,%x,4" % A), "OK")
+            if z:
+                self.assertEqual(c.cmds("Z3,10,4"), "OK")
+            stops = []
+            for _ in range(len(want) + 1):
+                sig, f = rsplib.parse_stop(c.cmd("bc"))
+                if "replaylog" in f:
+                    self.assertEqual(f["replaylog"], "begin")
+                    break
+                self.assertNotIn("rwatch", f)
+                self.assertTrue(A <= int(f["watch"], 16) < A + 4, f)
+                stops.append(where(c))
+            got[z] = stops
+            c.send("D")
+            c.reply()
+            c.close()
+        self.assertEqual(got[3], want)
+        self.assertEqual(got[None], want)
+
     def test_hg_pick_across_seeks(self):
         """a thread picked with Hg stays the one bs steps (Hc0) across a seek while its warp
         is live, and is dropped by a seek to where its warp does not exist"""
@@ -1167,6 +1252,70 @@ class DamagedTraces(unittest.TestCase):
             c.close()
         finally:
             srv.stop()
+
+    def test_cut_before_a_digest(self):
+        """a trace cut off between its last complete EVENTS chunk and that chunk's digest:
+        the server computes the missing digest in its second thread while it serves (the
+        others are read).  Reverse-continues from the end, one while it may still be
+        computing, then with every digest ready: to a breakpoint the last chunk holds,
+        they stop at its last hit there (a wrong digest skips the chunk); to one hit only
+        before the chunk, at that hit, the chunk skipped by its computed digest.  The
+        hits and the history's length are vxdump's"""
+        import vxt_spec
+        tr = vxt_spec.Trace(self.data)
+        last = tr.events[len(tr.events) * 2 // 3]
+        self.assertIn(last.off, tr.digest_of)                  # a DIGEST chunk follows it
+        cut = self.write("nodigest.vxt", self.data[:last.end])
+        self.assertEqual(sorted(vxt_spec.Trace(self.data[:last.end]).digest_of),
+                         [e.off for e in tr.events if e.off < last.off])   # it alone lacks one
+        s = vxtest.run([vxtest.prog("vxdump"), "--summary", cut]).stdout
+        end = int(re.search(r"totals\s+\d+ events: (\d+) issues", s).group(1))
+        self.assertGreater(end, last.key)
+
+        def issues(*sel):
+            r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue"] + list(sel) + [cut])
+            return [json.loads(ln) for ln in r.stdout.splitlines()]
+        pc_in = issues("--from", str(end - 1))[0]["pc"]                # the last issue's
+        pc_out = issues("--from", "200", "--to", "200")[0]["pc"]       # one run early only
+        hits_in = [e["index"] for e in issues("--pc", "0x%x" % pc_in)]
+        hits_out = [e["index"] for e in issues("--pc", "0x%x" % pc_out)]
+        self.assertLess(hits_in[0], last.key)                           # hit before the chunk too
+        self.assertLess(hits_out[-1], last.key)
+
+        def back_to(c, pc):
+            """bc from the end with a breakpoint at pc: (position, issues skipped by digests)"""
+            c.monitor("seek %d" % end)
+            self.assertEqual(c.cmds("Z0,%x,4" % pc), "OK")
+            skipped = lambda: int(re.search(r"skipped by the summary (\d+)",  # noqa: E731
+                                            c.monitor("stats")[1]).group(1))
+            before = skipped()
+            sig, f = rsplib.parse_stop(c.cmd("bc"))
+            self.assertIn("swbreak", f)
+            at = int(re.search(r"event (\d+) of %d" % end, c.monitor("when")[1]).group(1))
+            self.assertEqual(c.cmds("z0,%x,4" % pc), "OK")
+            return at, skipped() - before
+
+        srv = rsplib.Server(cut)
+        try:
+            c = srv.client()
+            c.handshake()
+            self.assertIn("events=%d " % end, c.monitor("config")[1])
+            self.assertEqual(back_to(c, pc_in)[0], end - 1)           # (digest maybe not ready)
+            for _ in range(20000):                                    # wait on the server's replies
+                ready, total = self.digests(c)
+                if ready == total:
+                    break
+            self.assertEqual(ready, total, "the missing digest is computed")
+            self.assertEqual(total, tr.events.index(last) + 1)
+            self.assertEqual(back_to(c, pc_in)[0], end - 1)
+            at, skipped = back_to(c, pc_out)
+            self.assertEqual(at, hits_out[-1])
+            self.assertGreaterEqual(skipped, end - last.key)
+            c.close()
+        finally:
+            log = srv.stop()
+        self.assertIn("note: '%s' was cut off (it has no end record): history ends at its "
+                      "last complete chunk" % cut, log)
 
     def test_corrupt_chunk(self):
         """a damaged chunk is reported through GDB when replay reaches it; the server goes on"""
