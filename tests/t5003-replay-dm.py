@@ -38,7 +38,9 @@ PROG = [
 ]
 
 
-def record_session(keyframes=None, ebreak_first=False, a1=1):
+def record_dm(drive, status, keyframes=None):
+    """PROG recorded by vxrec under a Debug Module session: drive(c) with a client of
+    vxrec's Debug Module; vxrec must exit with status (PROG's a0).  The trace's path."""
     d = vxtest.tmpdir()
     binf = os.path.join(d, "sum.bin")
     with open(binf, "wb") as f:
@@ -48,6 +50,17 @@ def record_session(keyframes=None, ebreak_first=False, a1=1):
     srv = Server(vxtest.prog("vxrec"), extra + ["-o", trace, binf])
     c = srv.connect()
     try:
+        drive(c)
+    finally:
+        c.close()
+    rc, out, err = srv.wait()
+    if rc != status:
+        raise RuntimeError("recording failed (%d): %s" % (rc, err))
+    return trace
+
+
+def record_session(keyframes=None, ebreak_first=False, a1=1):
+    def drive(c):
         c.wake()
         c.reset_halt()
         if ebreak_first:  # before the first issue: in the state every checkpoint holds
@@ -68,12 +81,25 @@ def record_session(keyframes=None, ebreak_first=False, a1=1):
         c.write_gpr(A1, a1)
         c.resume_all()
         c.poll(AU, AU)
-    finally:
-        c.close()
-    rc, out, err = srv.wait()
-    if rc != 10 + a1 * (a1 + 1) // 2:  # the loop adds a1, a1 - 1, ..., 1 to 10
-        raise RuntimeError("recording failed (%d): %s" % (rc, err))
-    return trace
+    # the loop adds a1, a1 - 1, ..., 1 to 10
+    return record_dm(drive, 10 + a1 * (a1 + 1) // 2, keyframes)
+
+
+def record_set_pc():
+    """Three single steps from reset (a0 = 0, a1 = 10, a0 = 10: the pc at the ADDI after
+    the ADD), then the debugger writes DPC (recorded as a set-pc Debug Module event): back
+    to the ADD, which runs again, so that the loop adds 10, 9, ..., 1 to a0 = 10."""
+    def drive(c):
+        c.wake()
+        c.reset_halt()
+        c.cmd("s")
+        c.select(0, 0)
+        for _ in range(3):
+            c.step()
+        c.wr(DPC, BASE + 0x8)
+        c.resume_all()
+        c.poll(AU, AU)
+    return record_dm(drive, 10 + sum(range(1, 11)))
 
 
 def reg(c, n):
@@ -166,6 +192,55 @@ class ReplayDm(unittest.TestCase):
                 self.assertIn("ebreak-halt (DCONFIG.ebreakh): on", c.monitor("info dm")[1], n)
             self.assertNotIn("failed", c.monitor("seek %d" % (hit + 1))[1])
             self.assertNotIn("failed", c.monitor("seek %d" % end)[1])
+        self.session(trace, body)
+
+    def test_dpc_write_replays(self):
+        """a recorded write of DPC (the debugger moving the pc back to the ADD after three
+        single steps) is replayed: to the end without divergence, a0 = 65 (vxrec's exit
+        status, stored at 0x10000); positions 2, 3 and 4 show the pc at the ADD, at the
+        ADD again (the write comes before issue 3) and after it, with a0 0, 10, 20;
+        reverse steps from 4 come back through 3, 2, 1, 0 to the beginning; the warp the
+        Debug Module halted at reset and stepped shows so (monitor warps, info dm)"""
+        trace = record_set_pc()
+        dm = [json.loads(line) for line in vxtest.run(
+            [vxtest.prog("vxdump"), "--json", "--kind", "dm", trace]).stdout.splitlines()]
+        self.assertEqual([(e["index"], e["gwarp"], e["value"]) for e in dm if e["op"] == "set-pc"],
+                         [(3, 0, BASE + 0x8)])
+
+        def when(c):
+            return int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))
+
+        def warp0(c):
+            return [ln for ln in c.monitor("warps")[1].splitlines() if re.match(r"0\s", ln)][0]
+
+        def body(c):
+            c.console = []
+            sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+            self.assertEqual(f.get("replaylog"), "end", "".join(c.console))
+            # the 3 steps, 10 rounds of ADD (the first: the one DPC went back to), ADDI,
+            # BNE, then LUI .. TMC (10 instructions)
+            self.assertIn("events=%d" % (3 + 10 * 3 + 10), c.monitor("config")[1])
+            self.assertEqual(reg(c, A0), 65)
+            self.assertEqual(rsplib.le32(c.cmds("m10000,4")), 65)
+            for n, pc, a0 in ((2, BASE + 0x8, 0), (3, BASE + 0x8, 10), (4, BASE + 0xC, 20)):
+                self.assertNotIn("failed", c.monitor("seek %d" % n)[1])
+                self.assertEqual(c.cmds("Hg1"), "OK")
+                self.assertEqual((reg(c, 32), reg(c, A0)), (pc, a0), n)
+            self.assertIn("ready", warp0(c))
+            c.cmds("Hc1")
+            for n, pc in ((3, BASE + 0x8), (2, BASE + 0x8), (1, BASE + 0x4), (0, BASE)):
+                sig, f = rsplib.parse_stop(c.cmd("bs"))
+                self.assertEqual((sig, f.get("replaylog")), (5, None))
+                self.assertEqual((when(c), rsplib.le32(f["20"])), (n, pc))
+                if n <= 1:
+                    self.assertIn("halted by the DM", warp0(c), n)
+            self.assertIn("warp 0 halted, hacause 4 (resethaltreq), pc 0x%08x" % BASE,
+                          c.monitor("info dm")[1])
+            sig, f = rsplib.parse_stop(c.cmd("bs"))
+            self.assertEqual(f.get("replaylog"), "begin")
+            c.monitor("seek 1")
+            self.assertIn("warp 0 halted, hacause 3 (step), pc 0x%08x" % (BASE + 0x4),
+                          c.monitor("info dm")[1])
         self.session(trace, body)
 
     def test_summary_leaves_injected_instructions_out(self):
