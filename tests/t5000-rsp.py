@@ -485,6 +485,41 @@ class RspTests(unittest.TestCase):
         self.assertTrue(self.c.cmds("qC").startswith("QC"))
         self.assertEqual(len(self.c.cmds("m80000000,4")), 8)
 
+    def test_binary_and_partial_memory_reads(self):
+        """x (binary) gives the bytes m gives, the ELF's code, with '#', '$', '}' and '*'
+        escaped; a read running off mapped memory gives its mapped part (local memory is
+        16 KiB: 0xffff4000 on is unmapped, sim/vx_sim.h), by m, x and monitor mem alike;
+        one that starts unmapped (the null guard below 0x40, or past local memory) E0e"""
+        self.c.handshake()
+        _, code = elf_entry_and_bytes(self.trace + ".elf", 0x80000000, 0x100)
+        self.assertTrue(any(b in code for b in b"#$}*"))     # (else no escape is needed)
+        self.assertEqual(self.c.cmd("x80000000,100"), b"b" + code)
+        self.assertEqual(bytes.fromhex(self.c.cmds("m80000000,100")), code)
+        self.assertEqual(self.c.cmds("mffff3ff8,20"), "00" * 8)
+        self.assertEqual(self.c.cmd("xffff3ff8,20"), b"b" + bytes(8))
+        self.assertEqual(self.c.monitor("mem 0 0xffff3ff8 32")[1],
+                         "0xffff3ff8: 00 00 00 00 00 00 00 00\n0xffff4000: not mapped\n")
+        for pkt in ("m3f,2", "x3f,2", "mffff4000,4", "xffff4000,4"):
+            self.assertEqual(self.c.cmds(pkt), "E0e", pkt)
+        self.assertEqual(self.c.cmds("m40,4"), "00000000")    # the console: loads read 0
+
+    def test_packet_edges(self):
+        """a breakpoint or watchpoint beyond 32 bits or of length 0 is refused; one that
+        runs past 4 GiB is clamped there alike when it is inserted and removed; reads of
+        target.xml past its end are empty; a threads read with an annex, a vCont without
+        an action, a C action without its signal, a bad thread id or anything else after
+        the action are errors"""
+        self.c.handshake()
+        for pkt in ("Z0,100000000,4", "Z2,100000000,4", "Z2,80000000,0", "vCont;C", "vCont;c:zz",
+                    "vCont;cX", "vCont;"):
+            self.assertEqual(self.c.cmds(pkt), "E01", pkt)
+        self.assertEqual(self.c.cmds("Z2,fffffffe,4"), "OK")
+        self.assertEqual(self.c.cmds("z2,fffffffe,4"), "OK")
+        self.assertEqual(self.c.cmds("z2,fffffffe,4")[:1], "E")     # removed: none left
+        self.assertEqual(self.c.cmds("qXfer:features:read:target.xml:100000,10"), "l")
+        self.assertEqual(self.c.cmds("qXfer:threads:read:x0,100"), "E00")
+        self.assertRegex(self.c.monitor("when")[1], r"^event 0 of")   # nothing moved
+
     def test_threads(self):
         """thread list, extra info, alive checks and selections of threads that do not exist"""
         self.c.handshake()
@@ -974,6 +1009,64 @@ class RspTests(unittest.TestCase):
             self.assertIn("usage: monitor watch-core TYPE ADDR LEN CORE", self.c.monitor("watch-core " + bad)[1],
                           bad)
 
+    def test_stop_step_is_for_a_step_only(self):
+        """monitor stop-step (vxrr.gdb's seek) makes the next step answer where the server
+        is; a continue in between is no step: it runs to its breakpoint, the first hit
+        after the position that vxdump lists, and disarms it, so that the step after it
+        is a real one (right after the issue at the breakpoint)"""
+        self.c.handshake()
+        when = lambda: int(re.search(r"event (\d+) of", self.c.monitor("when")[1]).group(1))  # noqa: E731
+        main = vxdbg.elf_symbol(vxtest.kernel("vecadd"), "main")
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", "--pc", "0x%x" % main,
+                        self.trace])
+        hit = min(i for i in (json.loads(ln)["index"] for ln in r.stdout.splitlines()) if i >= 100)
+        self.c.monitor("seek 100")
+        self.assertEqual(self.c.monitor("stop-step"), (b"OK", ""))
+        sig, f = parse_stop(self.c.cmd("vCont;s:1"))                # armed: no move
+        self.assertEqual((sig, f["thread"], when()), (5, "1", 100))
+        self.assertEqual(self.c.monitor("stop-step"), (b"OK", ""))
+        self.assertEqual(self.c.cmds("Z0,%x,4" % main), "OK")
+        sig, f = parse_stop(self.c.cmd("vCont;c"))
+        self.assertIn("swbreak", f)
+        self.assertEqual((le32(f["20"]), when()), (main, hit))
+        self.assertEqual(self.c.cmds("z0,%x,4" % main), "OK")        # as GDB steps over it
+        sig, f = parse_stop(self.c.cmd("vCont;s:%s" % f["thread"]))
+        self.assertEqual(when(), hit + 1)
+
+    def test_monitor_argument_edges(self):
+        """stop-step off, stop-step TID of a live thread and pick off say nothing; a thread
+        not live (warp 1 at the start) is not armed, and says so; a bad argument to
+        stop-step, pick, restart, info or console gets that command's usage; restart of a
+        checkpoint that does not exist says so; checkpoint twice at one position gives
+        one checkpoint; a command of blanks only is help; blanks around a name are none
+        of it.  With a thread per lane, lane alone names the current thread and lane N
+        that lane's target id (1 + gwarp * threads + lane)"""
+        self.c.handshake()
+        self.assertEqual(self.c.monitor("lane")[1], "current thread: warp 0 lane 0 (target id Thread 1)\n")
+        self.assertTrue(self.c.monitor("lane 2")[1].startswith("lane 2 of warp 0 is target id Thread 3 in "))
+        for cmd in ("stop-step off", "stop-step 1", "stop-step off", "pick off"):
+            self.assertEqual(self.c.monitor(cmd), (b"OK", ""), cmd)
+        self.assertEqual(self.c.monitor("stop-step 5")[1], "thread 5 is not live here: not armed\n")
+        for cmd, name in (("stop-step xyz", "stop-step"), ("stop-step -1", "stop-step"),
+                          ("pick xyz", "pick"), ("pick 7fffffff", "pick"), ("restart x", "restart"),
+                          ("info", "info"), ("info bogus", "info"), ("console 0", "console"),
+                          ("console x", "console")):
+            self.assertTrue(self.c.monitor(cmd)[1].startswith("usage: monitor %s " % name), cmd)
+        self.c.monitor("seek 57")
+        first = self.c.monitor("checkpoint")[1]
+        m = re.fullmatch(r"checkpoint (\d+) at event 57\n", first)
+        self.assertTrue(m, first)
+        self.assertEqual(self.c.monitor("checkpoint")[1], first)
+        listed = self.c.monitor("info checkpoints")[1].splitlines()
+        self.assertEqual([ln for ln in listed if ln.endswith(" at event 57")], [first.strip()])
+        missing = max(int(ln.split()[1]) for ln in listed) + 1
+        self.assertEqual(self.c.monitor("restart %d" % missing)[1], "no checkpoint %d\n" % missing)
+        self.assertRegex(self.c.monitor("when")[1], r"^event 57 of")     # it stayed
+        self.assertEqual(self.c.monitor(" \t ")[1], self.c.monitor("help")[1])
+        self.assertRegex(self.c.monitor("  when \t")[1], r"^event 57 of")
+        self.c.monitor("seek 0")
+        self.assertRegex(self.c.monitor("restart " + m.group(1))[1], r"^event 57 of")
+
     def test_thread_breaks_keep_a_warp_listed_for_one_session(self):
         """monitor thread-breaks: a warp named there stays in the thread list while it is
         inactive (GDB keeps the breakpoint); the next session starts without the list"""
@@ -1046,6 +1139,37 @@ class ManyThreads(unittest.TestCase):
             self.assertEqual(ids, list(range(1, 16 * 32 * 32 + 1)))
             c.send("D")
             c.reply()
+            c.close()
+        finally:
+            srv.stop()
+
+    def test_monitor_warps_shows_128_lane_masks(self):
+        """128 lanes a warp: monitor warps prints each warp's thread mask as 32 hex digits,
+        the mask of the warp's next issue (vxdump) while it runs, lanes 127..0 left to
+        right; 0 when it has not started or has finished"""
+        trace = record("hello", "-w", "2", "-t", "128")
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", trace])
+        issues = [(e["index"], e["gwarp"], int(e["tmask"], 16)) for e in map(json.loads, r.stdout.splitlines())]
+        end = issues[-1][0] + 1
+        wide = next(i for i, g, m in issues if m >> 64)
+        srv = Server(trace, "--thread-per-warp")
+        try:
+            c = srv.client()
+            c.handshake()
+            seen = set()
+            for pos in (0, wide - 1, wide, end):
+                c.monitor("seek %d" % pos)
+                rows = {int(m.group(1)): (m.group(2), m.group(3)) for m in re.finditer(
+                    r"^(\d+)\s+\d+\s+\d+\s+0x[0-9a-f]{8}\s+(\S+)\s+\d+\s+(.*)$",
+                    c.monitor("warps")[1], re.M)}
+                self.assertEqual(sorted(rows), [0, 1], pos)
+                for g, (mask, state) in rows.items():
+                    nxt = next((m for i, w, m in issues if w == g and i >= pos), None)
+                    want = 0 if state.startswith(("not started", "finished")) else nxt
+                    self.assertEqual(mask, "0x%032x" % want, (pos, g, state))
+                    seen.add(want)
+            self.assertTrue(any(0 < m < 1 << 64 for m in seen) and any(m >> 64 for m in seen), seen)
+            self.assertTrue(all(st.startswith("finished") for _, st in rows.values()), rows)
             c.close()
         finally:
             srv.stop()
@@ -1526,6 +1650,71 @@ class CommandLineTests(unittest.TestCase):
                        input="")
         self.assertEqual(r.returncode, 0, r.stderr)
 
+    def test_option_forms_and_usage_errors(self):
+        """--port=N and --mem=SIZE take the value after '=' (the port listened on, the
+        budget monitor stats shows); an option without its value, two traces and a size
+        with an unknown suffix are usage errors (exit 2) that say what is wrong"""
+        t = record("vecadd")
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        s.close()                                   # a port free a moment ago
+        srv = Server(t, "--port=%d" % port, "--mem=16M")   # (after Server's own --port 0)
+        try:
+            self.assertEqual(srv.port, port)
+            c = srv.client()
+            c.handshake()
+            self.assertIn(" of 16.0 MiB", c.monitor("stats")[1])
+            c.close()
+        finally:
+            srv.stop()
+        other = os.path.join(vxtest.tmpdir(), "other.vxt")
+        shutil.copy(t, other)
+        for args, msg in ((["--stdio", t, "--port"], "vxreplay: option --port needs a value"),
+                          (["--stdio", t, "--mem"], "vxreplay: option --mem needs a value"),
+                          (["--stdio", t, other], "vxreplay: more than one trace given ('%s' and '%s')"
+                           % (t, other)),
+                          (["--stdio", "--mem", "12Q", t], "vxreplay: --mem: '12Q' is not a size")):
+            r = vxtest.run([vxtest.prog("vxreplay")] + args, input="")
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn(msg, r.stderr, args)
+
+    def test_bind_address_in_the_connect_line(self):
+        """--bind with an address other than 127.0.0.1 or localhost: the server listens
+        there, and the connect line it prints names it (target remote ADDR:PORT)"""
+        srv = Server(record("vecadd"), "--bind", "127.0.0.2")
+        try:
+            self.assertIn("vxreplay: listening on 127.0.0.2 port %d\n" % srv.port, srv.banner)
+            line = [ln for ln in srv.banner if ln.startswith("  gdb-multiarch")][0]
+            self.assertEqual(shlex.split(line)[-2:], ["-ex", "target remote 127.0.0.2:%d" % srv.port])
+            socket.create_connection(("127.0.0.2", srv.port), timeout=30).close()
+        finally:
+            srv.stop()
+
+    def test_elf_next_to_the_trace_not_replaced(self):
+        """TRACE.elf that exists and is no ELF (a user's file) is left as it is, and said
+        so; the trace is served all the same, its connect line then without the ELF"""
+        d = vxtest.tmpdir()
+        t = os.path.join(d, "t.vxt")
+        shutil.copy(record("vecadd"), t)
+        with open(t + ".elf", "w") as f:
+            f.write("my notes\n")
+        srv = Server(t)
+        try:
+            line = [ln for ln in srv.banner if ln.startswith("  gdb-multiarch")][0]
+            c = srv.client()
+            c.handshake()
+            self.assertEqual(parse_stop(c.cmd("?"))[1]["thread"], "1")
+            c.close()
+        finally:
+            err = srv.stop()
+        self.assertIn("'%s' exists and holds something else: not overwritten" % (t + ".elf"), err)
+        words = shlex.split(line)
+        self.assertNotIn(t + ".elf", words)
+        self.assertEqual(words[-2:], ["-ex", "target remote :%d" % srv.port])
+        with open(t + ".elf") as f:
+            self.assertEqual(f.read(), "my notes\n")
+
     def test_port_in_use(self):
         """a port already in use: exit 2 with a message"""
         s = socket.socket()
@@ -1609,6 +1798,25 @@ class CommandLineTests(unittest.TestCase):
         self.assertTrue(long)  # the m of 256 bytes at least
         for ln in long:
             self.assertEqual(len(ln), len("vxreplay: <- ") + 200 + 3)
+
+    def test_vkill_ends_the_stdio_session(self):
+        """vKill is answered OK and ends the session: vxreplay --stdio exits with status 0,
+        its input still open"""
+        p = subprocess.Popen([vxtest.prog("vxreplay"), "--stdio", record("vecadd")], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            c = RspClient(p.stdout, p.stdin)
+            c.handshake()
+            self.assertEqual(c.cmd("vKill;1"), b"OK")
+            self.assertEqual(p.wait(30), 0)
+            with self.assertRaises(RspError):      # its output ended
+                c.read_packet()
+        finally:
+            if p.poll() is None:
+                p.kill()
+            p.stdin.close()
+            p.stdout.close()
+            p.stderr.close()
 
 
 if __name__ == "__main__":
