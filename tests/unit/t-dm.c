@@ -1024,6 +1024,144 @@ static void test_snapshot(void)
     vx_sim_free(sim);
 }
 
+/*
+ * Stepping a warp into the end of the kernel (from a coverage review): a stepped
+ * instruction that faults sets steperr and the kernel ends with that fault; a
+ * stepped final `tmc 0` ends it with its exit code.  Both also with the step
+ * still pending when vx_sim_run starts, whose own DM cycle then does it.
+ */
+static void test_step_end(void)
+{
+    static const uint32_t prog_fault[] = {LW(5, 0, 0), TMC(0)};
+    vx_sim *sim = mk(1, 1, 1, 1, prog_fault, 2);
+    wr(sim, VX_DM_DCTRL, DA);
+    halt_only(sim, 0);
+    is_u32(winfo(sim, 0).pc, BASE, "(halted at the lw from 0)");
+    wr(sim, VX_DM_DCTRL, DA | SR);
+    tick(sim, 2);
+    ok(rd(sim, VX_DM_DCTRL) & SERR, "stepped lw from 0 faults: steperr");
+    ok(vx_sim_finished(sim), "the stepped fault ends the kernel");
+    vx_stop st = run(sim, 10);
+    ok(st.reason == VX_STOP_FAULT && st.fault.kind == VX_FAULT_UNMAPPED && st.fault.pc == BASE,
+       "vx_sim_run reports the stepped fault: UNMAPPED at BASE (stop %d kind %d pc 0x%x)",
+       st.reason, st.fault.kind, st.fault.pc);
+    vx_sim_free(sim);
+
+    sim = mk(1, 1, 1, 1, prog_exit, 3);
+    wr(sim, VX_DM_DCTRL, DA);
+    halt_only(sim, 0);
+    for (int i = 0; i < 3; i++) {
+        wr(sim, VX_DM_DCTRL, DA | SR);
+        tick(sim, 2);
+    }
+    ok(!(rd(sim, VX_DM_DCTRL) & SERR), "stepping the final tmc 0: steperr clear");
+    ok(vx_sim_finished(sim), "the stepped tmc 0 ends the kernel");
+    st = run(sim, 10);
+    ok(st.reason == VX_STOP_EXIT && st.exit_code == 7,
+       "vx_sim_run reports EXIT 7 (stop %d code %u)", st.reason, st.exit_code);
+    vx_sim_free(sim);
+
+    /* the step is still REQ when vx_sim_run starts: its DM cycle ends the kernel */
+    sim = mk(1, 1, 1, 1, prog_exit, 3);
+    wr(sim, VX_DM_DCTRL, DA);
+    halt_only(sim, 0);
+    for (int i = 0; i < 2; i++) {
+        wr(sim, VX_DM_DCTRL, DA | SR);
+        tick(sim, 2);
+    }
+    wr(sim, VX_DM_DCTRL, DA | SR);
+    ok(SST(rd(sim, VX_DM_DCTRL)) == 1 && !vx_sim_finished(sim), "(step of the tmc 0 pending)");
+    st = run(sim, 10);
+    ok(st.reason == VX_STOP_EXIT && st.exit_code == 7,
+       "pending step of tmc 0 done by vx_sim_run: EXIT 7 (stop %d code %u)", st.reason,
+       st.exit_code);
+    vx_sim_free(sim);
+
+    sim = mk(1, 1, 1, 1, prog_fault, 2);
+    wr(sim, VX_DM_DCTRL, DA);
+    halt_only(sim, 0);
+    wr(sim, VX_DM_DCTRL, DA | SR);
+    st = run(sim, 10);
+    ok(st.reason == VX_STOP_FAULT && st.fault.kind == VX_FAULT_UNMAPPED && st.fault.pc == BASE,
+       "pending step of the lw done by vx_sim_run: FAULT UNMAPPED (stop %d kind %d)", st.reason,
+       st.fault.kind);
+    ok(rd(sim, VX_DM_DCTRL) & SERR, "... and steperr");
+    vx_sim_free(sim);
+}
+
+/*
+ * Requests that race (from a coverage review): an injection while a step is
+ * pending or during ndmreset, vx_sim_run during ndmreset, and a resume before the
+ * DM cycle of a pending step or injection.
+ */
+static void test_request_races(void)
+{
+    vx_sim *sim = mk(1, 1, 1, 1, prog_loop, 2);
+    wr(sim, VX_DM_DCTRL, DA);
+    halt_only(sim, 0);
+    ev_clear();
+    wr(sim, VX_DM_DCTRL, DA | SR);
+    wr(sim, VX_DM_INJECT, ADDI(9, 0, 5));
+    wr(sim, VX_DM_DCTRL, DA | IR);
+    uint32_t d = rd(sim, VX_DM_DCTRL);
+    int r = ev_find(0, VX_DM_INJECT_REJECT, 0);
+    ok((d & IERR) && SST(d) == 1 && IST(d) == 0 && r >= 0 && evs[r].arg == 5 &&
+           evs[r].value == ADDI(9, 0, 5),
+       "injectreq while a step is REQ: injecterr, reason 5 (BUSY), step kept");
+    tick(sim, 2);
+    ok(xreg(sim, 0, 0, 9) == 0 && xreg(sim, 0, 0, 7) == 1 && winfo(sim, 0).pc == BASE + 4 &&
+           ninject_issue == 0 && nstep_issue == 1,
+       "the step still happens (x7 = 1, pc BASE + 4), the injection does not");
+    vx_sim_free(sim);
+
+    sim = mk(1, 1, 1, 1, prog_loop, 2);
+    wr(sim, VX_DM_DCTRL, DA);
+    halt_only(sim, 0);
+    ev_clear();
+    wr(sim, VX_DM_DCTRL, DA | NT);
+    wr(sim, VX_DM_INJECT, ADDI(9, 0, 5));
+    wr(sim, VX_DM_DCTRL, DA | IR);
+    d = rd(sim, VX_DM_DCTRL);
+    r = ev_find(0, VX_DM_INJECT_REJECT, -1);
+    ok((d & IERR) && (d & NT) && IST(d) == 0 && r >= 0 && evs[r].arg == 6,
+       "injectreq during ndmreset: injecterr, reason 6 (RESET)");
+    uint64_t c0 = vx_sim_cycle(sim);
+    vx_stop st = run(sim, 0);
+    is_int(st.reason, VX_STOP_IDLE, "vx_sim_run during ndmreset: IDLE");
+    is_u64(vx_sim_cycle(sim), c0 + 1, "vx_sim_run during ndmreset: one cycle passes");
+    is_int(nissue, 0, "vx_sim_run during ndmreset: nothing issued");
+    vx_sim_free(sim);
+
+    sim = mk(1, 1, 1, 1, prog_loop, 2);
+    wr(sim, VX_DM_DCTRL, DA);
+    halt_only(sim, 0);
+    ev_clear();
+    wr(sim, VX_DM_DCTRL, DA | SR);
+    is_u32(SST(rd(sim, VX_DM_DCTRL)), 1, "(step REQ)");
+    wr(sim, VX_DM_DCTRL, DA | RR);
+    vx_sim_dm_tick(sim);
+    d = rd(sim, VX_DM_DCTRL);
+    ok((d & SERR) && SST(d) == 0 && nstep_issue == 0,
+       "resumed before the step's DM cycle: steperr, stepstate NONE, no stepped issue");
+    vx_sim_free(sim);
+
+    sim = mk(1, 1, 1, 1, prog_loop, 2);
+    wr(sim, VX_DM_DCTRL, DA);
+    halt_only(sim, 0);
+    ev_clear();
+    wr(sim, VX_DM_INJECT, ADDI(9, 0, 5));
+    wr(sim, VX_DM_DCTRL, DA | IR);
+    is_u32(IST(rd(sim, VX_DM_DCTRL)), 1, "(injection REQ)");
+    wr(sim, VX_DM_DCTRL, DA | RR);
+    vx_sim_dm_tick(sim);
+    d = rd(sim, VX_DM_DCTRL);
+    r = ev_find(0, VX_DM_INJECT_REJECT, 0);
+    ok((d & IERR) && IST(d) == 0 && r >= 0 && evs[r].arg == 2 && ninject_issue == 0,
+       "resumed before the injection's DM cycle: injecterr, reason 2 (NOT_HALTED), no "
+       "injected issue");
+    vx_sim_free(sim);
+}
+
 /* Barrier: warps 0 and 1 of a core meet at barrier 0 (count 2); warp 1 is halted. */
 static void test_barrier_idle(void)
 {
@@ -1080,7 +1218,9 @@ int main(void)
     test_summary();
     test_w1_and_priority();
     test_step();
+    test_step_end();
     test_inject();
+    test_request_races();
     test_dpc();
     test_ebreak();
     test_reset();
