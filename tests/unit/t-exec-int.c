@@ -234,6 +234,88 @@ static void test_jumps(void)
     vx_sim_free(s);
 }
 
+/*
+ * Branch and jump faults (from a coverage review): the divergent-branch message
+ * names the taken and not-taken lanes for the signed and unsigned compares; a
+ * misaligned target faults only when the branch is taken; jal and a divergent
+ * jalr fault before linking.  Lanes 0..3 hold x1 = -1, 1, -1, 1.
+ */
+static void divergent_branch(const char *name, uint32_t insn, uint32_t b, const char *want)
+{
+    static const uint32_t a[4] = {0xffffffffu, 1, 0xffffffffu, 1};
+    vx_sim *s = st_warp(4, 0);
+    for (uint32_t l = 0; l < 4; l++)
+        st_setx(s, 0, l, 1, a[l]);
+    st_setx_all(s, 0, 2, b);
+    ST_CODE_ARR(s, insn, NOP(), ADDI(3, 0, 1));
+    vx_stop st;
+    int r = st_go(s, &st);
+    ok(r == VX_STOP_FAULT && st.fault.kind == VX_FAULT_DIVERGENT && st.fault.signal == 6 &&
+           st.fault.pc == ST_CODE && st.fault.lanes == 0xf,
+       "%s on lanes -1, 1, -1, 1 vs %u faults DIVERGENT", name, b);
+    is_str(st.fault.reason, want, "%s: the reason names the taken lanes", name);
+    vx_sim_free(s);
+}
+
+static void test_control_faults(void)
+{
+    divergent_branch("blt", BLT(1, 2, 8), 0, "divergent branch: taken by lanes 0x5, not by 0xa");
+    divergent_branch("bltu", BLTU(1, 2, 8), 2, "divergent branch: taken by lanes 0xa, not by 0x5");
+    divergent_branch("bgeu", BGEU(1, 2, 8), 2, "divergent branch: taken by lanes 0x5, not by 0xa");
+
+    vx_sim *s = st_warp(4, 0);
+    ST_CODE_ARR(s, BEQ(0, 0, 6), ADDI(3, 0, 1));
+    vx_stop st;
+    int r = st_go(s, &st);
+    ok(r == VX_STOP_FAULT && st.fault.kind == VX_FAULT_MISALIGNED && st.fault.signal == 7 &&
+           st.fault.pc == ST_CODE && st.fault.addr == ST_CODE + 6,
+       "taken beq +6: MISALIGNED (SIGBUS) at the branch, addr 0x80000006");
+    is_str(st.fault.reason, "branch target 0x80000006 is misaligned", "taken beq +6: reason");
+    vx_sim_free(s);
+
+    s = st_warp(4, 0);
+    ST_CODE_ARR(s, BNE(0, 0, 6), ADDI(3, 0, 1));
+    r = st_go(s, &st);
+    ok(r == VX_STOP_EXIT && st_x(s, 0, 2, 3) == 1,
+       "not-taken bne with a misaligned target does not fault");
+    vx_sim_free(s);
+
+    s = st_warp(4, 0);
+    st_setx_all(s, 0, 1, SENT);
+    ST_CODE_ARR(s, JAL(1, 6));
+    r = st_go(s, &st);
+    ok(r == VX_STOP_FAULT && st.fault.kind == VX_FAULT_MISALIGNED && st.fault.signal == 7 &&
+           st.fault.addr == ST_CODE + 6 && st_x(s, 0, 0, 1) == SENT && st_x(s, 0, 3, 1) == SENT,
+       "jal +6: MISALIGNED at 0x80000006, x1 not linked");
+    is_str(st.fault.reason, "jump target 0x80000006 is misaligned", "jal +6: reason");
+    vx_sim_free(s);
+
+    /* the lanes named are those leaving the last lane's target */
+    static const uint32_t t[4] = {ST_CODE + 0x10, ST_CODE + 0x10, ST_CODE + 0x20, ST_CODE + 0x10};
+    s = st_warp(4, 0);
+    for (uint32_t l = 0; l < 4; l++)
+        st_setx(s, 0, l, 5, t[l]);
+    st_setx_all(s, 0, 1, SENT);
+    ST_CODE_ARR(s, JALR(1, 5, 0));
+    r = st_go(s, &st);
+    ok(r == VX_STOP_FAULT && st.fault.kind == VX_FAULT_DIVERGENT && st.fault.lanes == 0x4 &&
+           st.fault.addr == ST_CODE + 0x10 && st_x(s, 0, 0, 1) == SENT,
+       "jalr to 0x10, 0x10, 0x20, 0x10: DIVERGENT, lanes 0x4, addr 0x80000010, no link");
+    is_str(st.fault.reason, "divergent jalr: lanes 0x4 jump elsewhere than 0x80000010 (lane 3)",
+           "divergent jalr: reason");
+    vx_sim_free(s);
+
+    /* jalr clears bit 0: lanes that differ only there agree */
+    s = st_warp(4, 0);
+    for (uint32_t l = 0; l < 4; l++)
+        st_setx(s, 0, l, 5, (ST_CODE + 8) | (l & 1));
+    ST_CODE_ARR(s, JALR(1, 5, 0), ADDI(3, 0, 5), ADDI(3, 0, 7));
+    r = st_go(s, &st);
+    ok(r == VX_STOP_EXIT && st_x(s, 0, 1, 3) == 7 && st_x(s, 0, 3, 1) == ST_CODE + 4,
+       "jalr targets differing only in bit 0 are not divergent");
+    vx_sim_free(s);
+}
+
 static void test_system(void)
 {
     vx_sim *s = st_warp(4, 0);
@@ -393,6 +475,7 @@ int main(void)
     test_x0();
     test_branches();
     test_jumps();
+    test_control_faults();
     test_system();
     is_int(st_check_coverage(0, VX_IF_LOAD | VX_IF_STORE | VX_IF_CSR | VX_IF_FP | VX_IF_CUSTOM), 0,
            "every integer/control row of the table is exercised");
