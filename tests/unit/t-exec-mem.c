@@ -335,6 +335,99 @@ static void test_lmem(void)
     vx_sim_free(s);
 }
 
+/*
+ * Loads and stores off the executor's common path (from a coverage review): a
+ * partial mask, lanes on different pages, local memory, page 0 of global memory
+ * and the console window.
+ */
+static void test_load_paths(void)
+{
+    const uint32_t sent = 0xdeadbeefu;
+    const uint8_t bytes[8] = {0x80, 0xff, 0x01, 0x80, 0x7f, 0x00, 0x34, 0x12};
+    vx_sim *s = st_warp(4, 0x5);
+    vx_sim_mem_write(s, 0, ST_DATA, bytes, 8);
+    for (uint32_t l = 0; l < 4; l++) {
+        st_setx(s, 0, l, 1, ST_DATA + l);
+        st_setx(s, 0, l, 2, ST_DATA + 2 * l);
+        for (uint32_t r = 3; r <= 5; r++)
+            st_setx(s, 0, l, r, sent);
+    }
+    ST_CODE_ARR(s, LB(3, 0, 1), LH(4, 0, 2), LHU(5, 0, 2));
+    ok(st_go(s, NULL) == VX_STOP_EXIT, "mask 0x5: lb, lh, lhu run");
+    ok(st_x(s, 0, 0, 3) == 0xffffff80 && st_x(s, 0, 2, 3) == 0x1, "mask 0x5: lb 0xffffff80, 0x1");
+    ok(st_x(s, 0, 0, 4) == 0xffffff80 && st_x(s, 0, 2, 4) == 0x7f, "mask 0x5: lh 0xffffff80, 0x7f");
+    ok(st_x(s, 0, 0, 5) == 0xff80 && st_x(s, 0, 2, 5) == 0x7f, "mask 0x5: lhu 0xff80, 0x7f");
+    ok(st_x(s, 0, 1, 3) == sent && st_x(s, 0, 3, 4) == sent && st_x(s, 0, 1, 5) == sent &&
+           st_x(s, 0, 3, 5) == sent,
+       "mask 0x5: inactive lanes 1 and 3 keep their values");
+    vx_sim_free(s);
+
+    /* lane l reads bytes 0x80 + l, 0xf0 + l on page ST_DATA + 0x10000 l */
+    s = mk4();
+    for (uint32_t l = 0; l < 4; l++) {
+        uint32_t ad = ST_DATA + 0x10000 * l;
+        const uint8_t b[2] = {(uint8_t)(0x80 + l), (uint8_t)(0xf0 + l)};
+        vx_sim_mem_write(s, 0, ad, b, 2);
+        st_setx(s, 0, l, 1, ad);
+    }
+    ST_CODE_ARR(s, LB(3, 0, 1), LHU(4, 0, 1), LH(5, 0, 1), LBU(6, 0, 1));
+    ok(st_go(s, NULL) == VX_STOP_EXIT, "lanes on four pages: loads run");
+    is_u32(st_x(s, 0, 1, 3), 0xffffff81, "lanes on four pages: lb (lane 1)");
+    is_u32(st_x(s, 0, 3, 4), 0xf383, "lanes on four pages: lhu (lane 3)");
+    is_u32(st_x(s, 0, 2, 5), 0xfffff282, "lanes on four pages: lh (lane 2)");
+    is_u32(st_x(s, 0, 2, 6), 0x82, "lanes on four pages: lbu (lane 2)");
+    vx_sim_free(s);
+
+    s = mk4();
+    const uint8_t lm[4] = {0xfe, 0x81, 0x22, 0x11};
+    vx_sim_mem_write(s, 0, VX_LMEM_BASE_ADDR + 0x10, lm, 4);
+    st_setx_all(s, 0, 1, VX_LMEM_BASE_ADDR + 0x10);
+    st_setx_all(s, 0, 7, 0xa1b2c3d4);
+    st_setx_all(s, 0, 8, 0x100); /* page 0 of global memory */
+    st_setx_all(s, 0, 9, VX_IO_COUT_ADDR);
+    ST_CODE_ARR(s, LB(3, 0, 1), LBU(4, 0, 1), LH(5, 0, 1), LHU(6, 0, 1), SH(7, 4, 1), SB(7, 7, 1),
+                SH(7, 2, 8), SB(7, 5, 8), LB(10, 0, 9), LHU(11, 2, 9));
+    vx_stop st;
+    ok(st_go(s, &st) == VX_STOP_EXIT, "local memory, page 0, console: program runs (%s)",
+       st.fault.reason);
+    is_u32(st_x(s, 0, 0, 3), 0xfffffffe, "local memory lb");
+    is_u32(st_x(s, 0, 1, 4), 0xfe, "local memory lbu");
+    is_u32(st_x(s, 0, 2, 5), 0xffff81fe, "local memory lh");
+    is_u32(st_x(s, 0, 3, 6), 0x81fe, "local memory lhu");
+    is_u32(st_r32(s, 0, VX_LMEM_BASE_ADDR + 0x14), 0xd400c3d4,
+           "local memory: sh at +4 and sb at +7 of 0xa1b2c3d4");
+    is_u32(st_r32(s, 0, 0x100), 0xc3d40000, "page 0: sh at 0x102");
+    is_u32(st_r32(s, 0, 0x104), 0xd400, "page 0: sb at 0x105");
+    ok(st_x(s, 0, 0, 10) == 0 && st_x(s, 0, 3, 11) == 0, "console lb and lhu read 0");
+    vx_sim_free(s);
+}
+
+/* Code fetched from local memory (from a coverage review), per core. */
+static void test_lmem_code(void)
+{
+    vx_sim *s = mk4();
+    const uint32_t code[2] = {ADDI(3, 0, 42), VX_TMC(0)};
+    st_code_at(s, VX_LMEM_BASE_ADDR + 0x100, code, 2);
+    st_setx_all(s, 0, 5, VX_LMEM_BASE_ADDR + 0x100);
+    ST_CODE_ARR(s, JALR(1, 5, 0));
+    vx_stop st;
+    ok(st_go(s, &st) == VX_STOP_EXIT && st_x(s, 0, 3, 3) == 42,
+       "jalr to 0xffff0100 runs code from local memory: x3 = 42 (%s)", st.fault.reason);
+    vx_sim_free(s);
+
+    s = st_new(1, 2, 1, 1);
+    const uint32_t c0[2] = {ADDI(3, 0, 10), VX_TMC(0)}, c1[2] = {ADDI(3, 0, 11), VX_TMC(0)};
+    vx_sim_mem_write(s, 0, VX_LMEM_BASE_ADDR, c0, 8);
+    vx_sim_mem_write(s, 1, VX_LMEM_BASE_ADDR, c1, 8);
+    st_setx(s, 0, 0, 5, VX_LMEM_BASE_ADDR);
+    st_setx(s, 1, 0, 5, VX_LMEM_BASE_ADDR);
+    ST_CODE_ARR(s, JALR(1, 5, 0));
+    ok(st_go(s, &st) == VX_STOP_EXIT && st_x(s, 0, 0, 3) == 10 && st_x(s, 1, 0, 3) == 11,
+       "two cores: each runs its own local-memory code (x3 = %u, %u)", st_x(s, 0, 0, 3),
+       st_x(s, 1, 0, 3));
+    vx_sim_free(s);
+}
+
 static void test_limit(void)
 {
     vx_sim_config c = VX_SIM_CONFIG_INIT;
@@ -704,6 +797,8 @@ int main(void)
     test_misaligned_mode();
     test_console();
     test_lmem();
+    test_load_paths();
+    test_lmem_code();
     test_limit();
     test_amo();
     test_lrsc();
