@@ -36,14 +36,15 @@
 #define NV 0x10u
 
 /*
- * Run insn with f1=a, f2=b, f3=c, x1=a (for int sources), frm preset; result in
- * f4 (fd) or x4 (int rd).  Checks the value and the accrued fflags.
+ * Run insn on a warp of nt lanes with f1=a, f2=b, f3=c, x1=a (for int sources),
+ * frm preset; result in f4 (fd) or x4 (int rd).  Checks the value and the
+ * accrued fflags.
  */
-static void fop(const char *name, uint32_t insn, uint32_t a, uint32_t b, uint32_t c, bool int_rd,
-                uint32_t frm, uint32_t want, uint32_t want_flags)
+static void fop_nt(uint32_t nt, const char *name, uint32_t insn, uint32_t a, uint32_t b, uint32_t c,
+                   bool int_rd, uint32_t frm, uint32_t want, uint32_t want_flags)
 {
-    vx_sim *s = st_warp(2, 0);
-    for (uint32_t l = 0; l < 2; l++) {
+    vx_sim *s = st_warp(nt, 0);
+    for (uint32_t l = 0; l < nt; l++) {
         st_setf(s, 0, l, 1, a);
         st_setf(s, 0, l, 2, b);
         st_setf(s, 0, l, 3, c);
@@ -58,9 +59,51 @@ static void fop(const char *name, uint32_t insn, uint32_t a, uint32_t b, uint32_
     uint32_t got = int_rd ? st_x(s, 0, 1, 4) : st_f(s, 0, 1, 4);
     uint32_t flags = st_csr(s, 0, 0, 0x001);
     ok(r == VX_STOP_EXIT && got == want && flags == want_flags,
-       "%s = 0x%08x flags 0x%02x (got 0x%08x flags 0x%02x%s)", name, want, want_flags, got, flags,
-       r == VX_STOP_EXIT ? "" : ", faulted");
+       "%s = 0x%08x flags 0x%02x (%u lanes; got 0x%08x flags 0x%02x%s)", name, want, want_flags, nt,
+       got, flags, r == VX_STOP_EXIT ? "" : ", faulted");
     vx_sim_free(s);
+}
+
+/* The same on two lanes. */
+static void fop(const char *name, uint32_t insn, uint32_t a, uint32_t b, uint32_t c, bool int_rd,
+                uint32_t frm, uint32_t want, uint32_t want_flags)
+{
+    fop_nt(2, name, insn, a, b, c, int_rd, frm, want, want_flags);
+}
+
+/*
+ * An exact zero product plus a zero (from a coverage review): IEEE 754 6.3, the
+ * sum of opposite-signed zeros is +0, and -0 in RDN; no flags.  On 2, 4 and 32
+ * lanes (the executor's widths).
+ */
+static void test_fma_zero(void)
+{
+    const struct {
+        const char *name;
+        uint32_t insn, a, b, c, frm, want;
+    } v[] = {
+        {"fmadd +0*1 + -0 rne", FMADD_S(4, 1, 2, 3, RM_RNE), F_PZ, F_1, F_NZ, 0, F_PZ},
+        {"fmadd +0*1 + -0 rup", FMADD_S(4, 1, 2, 3, RM_RUP), F_PZ, F_1, F_NZ, 0, F_PZ},
+        {"fmadd +0*1 + -0 rtz", FMADD_S(4, 1, 2, 3, RM_RTZ), F_PZ, F_1, F_NZ, 0, F_PZ},
+        {"fmadd +0*1 + -0 rdn", FMADD_S(4, 1, 2, 3, RM_RDN), F_PZ, F_1, F_NZ, 0, F_NZ},
+        {"fmadd +0*1 + -0 dyn (frm=rdn)", FMADD_S(4, 1, 2, 3, RM_DYN), F_PZ, F_1, F_NZ, 2, F_NZ},
+        {"fmadd -0*1 + +0 rne", FMADD_S(4, 1, 2, 3, RM_RNE), F_NZ, F_1, F_PZ, 0, F_PZ},
+        {"fmadd -0*1 + +0 rdn", FMADD_S(4, 1, 2, 3, RM_RDN), F_NZ, F_1, F_PZ, 0, F_NZ},
+        {"fmadd -0*1 + -0 rne", FMADD_S(4, 1, 2, 3, RM_RNE), F_NZ, F_1, F_NZ, 0, F_NZ},
+        {"fmadd 1*-0 + -0 rup", FMADD_S(4, 1, 2, 3, RM_RUP), F_1, F_NZ, F_NZ, 0, F_NZ},
+        {"fmsub +0*1 - +0 rne", FMSUB_S(4, 1, 2, 3, RM_RNE), F_PZ, F_1, F_PZ, 0, F_PZ},
+        {"fmsub +0*1 - +0 rdn", FMSUB_S(4, 1, 2, 3, RM_RDN), F_PZ, F_1, F_PZ, 0, F_NZ},
+        {"fnmadd -(+0*1) - +0 rne", FNMADD_S(4, 1, 2, 3, RM_RNE), F_PZ, F_1, F_PZ, 0, F_NZ},
+        {"fnmsub -(+0*1) + +0 rne", FNMSUB_S(4, 1, 2, 3, RM_RNE), F_PZ, F_1, F_PZ, 0, F_PZ},
+        {"fnmsub -(+0*1) + +0 rdn", FNMSUB_S(4, 1, 2, 3, RM_RDN), F_PZ, F_1, F_PZ, 0, F_NZ},
+        {"fmadd 0*5 + 2 rne", FMADD_S(4, 1, 2, 3, RM_RNE), F_PZ, F_5, F_2, 0, F_2},
+    };
+
+    static const uint32_t nts[] = {2, 4, 32};
+    for (size_t n = 0; n < sizeof nts / sizeof nts[0]; n++)
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+            fop_nt(nts[n], v[i].name, v[i].insn, v[i].a, v[i].b, v[i].c, false, v[i].frm, v[i].want,
+                   0);
 }
 
 static void test_arith(void)
@@ -80,6 +123,15 @@ static void test_arith(void)
     fop("fsqrt 2 rne", FSQRT_S(4, 1, RM_RNE), F_2, 0, 0, false, 0, 0x3fb504f3, NX);
     fop("fsqrt 2 rup", FSQRT_S(4, 1, RM_RUP), F_2, 0, 0, false, 0, 0x3fb504f4, NX);
     fop("fsqrt -1", FSQRT_S(4, 1, RM_RNE), F_M1, 0, 0, false, 0, F_QNAN, NV);
+    /* from a coverage review: significand 0x9bba5b with an even exponent is the only one whose
+     * double estimate of the integer square root is one too large (the exact path's r--) */
+    fop("fsqrt 0x3f9bba5b rne", FSQRT_S(4, 1, RM_RNE), 0x3f9bba5b, 0, 0, false, 0, 0x3f8d2f56, NX);
+    fop("fsqrt 0x3f9bba5b rtz", FSQRT_S(4, 1, RM_RTZ), 0x3f9bba5b, 0, 0, false, 0, 0x3f8d2f56, NX);
+    fop("fsqrt 0x3f9bba5b rdn", FSQRT_S(4, 1, RM_RDN), 0x3f9bba5b, 0, 0, false, 0, 0x3f8d2f56, NX);
+    fop("fsqrt 0x3f9bba5b rup", FSQRT_S(4, 1, RM_RUP), 0x3f9bba5b, 0, 0, false, 0, 0x3f8d2f57, NX);
+    fop("fsqrt 0x3f9bba5b rmm", FSQRT_S(4, 1, RM_RMM), 0x3f9bba5b, 0, 0, false, 0, 0x3f8d2f56, NX);
+    fop("fsqrt 0x409bba5b rup", FSQRT_S(4, 1, RM_RUP), 0x409bba5b, 0, 0, false, 0, 0x400d2f57, NX);
+    fop("fsqrt 0x3e9bba5b rne", FSQRT_S(4, 1, RM_RNE), 0x3e9bba5b, 0, 0, false, 0, 0x3f0d2f56, NX);
     fop("fmadd 2*3+1", FMADD_S(4, 1, 2, 3, RM_RNE), F_2, F_3, F_1, false, 0, F_7, 0);
     fop("fmsub 2*3-1", FMSUB_S(4, 1, 2, 3, RM_RNE), F_2, F_3, F_1, false, 0, F_5, 0);
     fop("fnmsub -(2*3)+1", FNMSUB_S(4, 1, 2, 3, RM_RNE), F_2, F_3, F_1, false, 0, F_M5, 0);
@@ -208,6 +260,7 @@ static void test_rm_and_flags(void)
 int main(void)
 {
     test_arith();
+    test_fma_zero();
     test_sign_minmax_cmp();
     test_convert();
     test_rm_and_flags();

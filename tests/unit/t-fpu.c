@@ -321,6 +321,29 @@ static const struct vec vecs[] = {
      {0x5F7FFFFF, 0x5F7FFFFF, 0x5F7FFFFF, 0x5F800000, 0x5F7FFFFF},
      ALL(NX),
      "sqrt(MAX) just below 2^64"},
+    /* from a coverage review: the one significand (0x9bba5b, even exponent) whose double
+     * estimate of the integer square root is one too large (isqrt64's r--) */
+    {SQRT,
+     0x3F9BBA5B,
+     0,
+     0,
+     {0x3F8D2F56, 0x3F8D2F56, 0x3F8D2F56, 0x3F8D2F57, 0x3F8D2F56},
+     ALL(NX),
+     "sqrt(0x3f9bba5b): isqrt64's estimate one too large"},
+    {SQRT,
+     0x409BBA5B,
+     0,
+     0,
+     {0x400D2F56, 0x400D2F56, 0x400D2F56, 0x400D2F57, 0x400D2F56},
+     ALL(NX),
+     "sqrt(0x409bba5b): the same significand, exponent + 2"},
+    {SQRT,
+     0x3E9BBA5B,
+     0,
+     0,
+     {0x3F0D2F56, 0x3F0D2F56, 0x3F0D2F56, 0x3F0D2F57, 0x3F0D2F56},
+     ALL(NX),
+     "sqrt(0x3e9bba5b): the same significand, exponent - 2"},
     {SQRT, S, 0, 0, ALL(S), ALL(0), "sqrt(-0) = -0"},
     {SQRT, PINF, 0, 0, ALL(PINF), ALL(0), "sqrt(inf) = inf"},
     {SQRT, ONE | S, 0, 0, ALL(CN), ALL(NV), "sqrt(-1) invalid"},
@@ -1092,6 +1115,9 @@ static void host_state_independence(void)
 int main(void)
 {
     hand_vectors();
+#ifdef VX_FPU_NO_FAST
+    isqrt64_corrections(); /* t-fpu-exact.c */
+#endif
     flags_accumulate();
 #if defined(__x86_64__)
     oracle_arith();
