@@ -484,6 +484,63 @@ static void test_state_encoding(void)
     vx_sim_free(t);
 }
 
+/*
+ * Corrupt machine states that only the decoder sees (from a coverage review):
+ * a console slot over the 4096-byte line limit, a Debug Module block of the
+ * wrong length (STATE.md section 7).  The state holds the pending console line
+ * "ABC" in slot 0, stored as its length and bytes; the DM block (length 52 for
+ * one window) ends the encoding.
+ */
+static void test_corrupt_states(void)
+{
+    vx_sim *s = st_warp(1, 0);
+    st_setx_all(s, 0, 5, 'A');
+    st_setx_all(s, 0, 6, 'B');
+    st_setx_all(s, 0, 7, 'C');
+    ST_CODE_ARR(s, SB(5, 0x40, 0), SB(6, 0x40, 0), SB(7, 0x40, 0), EBREAK());
+    vx_stop st;
+    vx_sim_run(s, 3, &st);
+    uint8_t *a = NULL;
+    size_t la = 0, at = 0;
+    if (vx_sim_state_encode(s, &a, &la) != VX_OK) tap_bail("state encode failed");
+    for (size_t i = 0; i + 7 <= la; i++)
+        if (!memcmp(a + i, "\x03\0\0\0ABC", 7)) at = i;
+    ok(at != 0, "(the console slot holding \"ABC\" is at byte %zu)", at);
+
+    /* the slot rewritten with n bytes of 'y' */
+    uint8_t *b = calloc(1, la + 5000);
+    static const uint32_t sizes[] = {4096, 5000};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        uint32_t n = sizes[i];
+        memcpy(b, a, at);
+        vx_put_le32(b + at, n);
+        memset(b + at + 4, 'y', n);
+        memcpy(b + at + 4 + n, a + at + 7, la - at - 7);
+        vx_err e = vx_sim_state_decode(s, b, la - 3 + n);
+        if (n == 4096) {
+            char pend[8];
+            size_t pn = vx_sim_console_pending(s, 0, pend, sizeof pend);
+            ok(e == VX_OK && pn == 4096 && !strcmp(pend, "yyyyyyy"),
+               "a console slot of exactly 4096 bytes is accepted and restored (%zu pending)", pn);
+        } else {
+            ok(e == VX_ERR_CORRUPT && strstr(vx_sim_errmsg(s), "console slot 0 holds 5000 bytes"),
+               "a console slot of 5000 bytes: CORRUPT (%s)", vx_sim_errmsg(s));
+        }
+    }
+
+    is_u32(vx_get_le32(a + la - 56), 52, "(the DM block's length 52 ends the state)");
+    memcpy(b, a, la - 4);
+    vx_put_le32(b + la - 56, 48);
+    ok(vx_sim_state_decode(s, b, la - 4) == VX_ERR_CORRUPT &&
+           strstr(vx_sim_errmsg(s), "Debug Module state of 48 bytes, expected 52"),
+       "a DM block of 48 bytes: CORRUPT (%s)", vx_sim_errmsg(s));
+    vx_put_le32(b + la - 56, 0);
+    ok(vx_sim_state_decode(s, b, la - 52) == VX_OK, "a DM block of length 0 is accepted");
+    free(b);
+    free(a);
+    vx_sim_free(s);
+}
+
 /* ---- replay through vx_sim_issue ---- */
 
 static void test_issue_replay(void)
@@ -514,6 +571,57 @@ static void test_issue_replay(void)
     vx_sim_free(s);
     evlog_free(&a);
     evlog_free(&b);
+}
+
+/* Errors of the API (from a coverage review): issue, reg_write, put_page. */
+static void test_api_errors(void)
+{
+    vx_stop st;
+    vx_sim *s = st_new(1, 2, 2, 4);
+    ok(vx_sim_issue(s, 2, 0, 0, &st) == VX_ERR_RANGE &&
+           vx_sim_issue(s, 0, 2, 0, &st) == VX_ERR_RANGE,
+       "issue of core 2 or warp 2 in a 2x2 platform: RANGE (%s)", vx_sim_errmsg(s));
+    vx_sim_halt(s, 0, VX_HACAUSE_HALTREQ);
+    ok(vx_sim_issue(s, 0, 0, 0, &st) == VX_ERR_STATE && strstr(vx_sim_errmsg(s), "(halted)"),
+       "issue of a halted warp: STATE (%s)", vx_sim_errmsg(s));
+    ok(vx_sim_issue(s, 0, 1, 0, &st) == VX_ERR_STATE && strstr(vx_sim_errmsg(s), "(inactive)"),
+       "issue of an inactive warp: STATE (%s)", vx_sim_errmsg(s));
+    ok(vx_sim_reg_write(s, 0, 7, VX_RF_X, 1, 0) == VX_ERR_RANGE,
+       "reg_write of lane 7 of 4: RANGE (%s)", vx_sim_errmsg(s));
+    ok(vx_sim_reg_write(s, 0, 0, (vx_regfile)9, 1, 0) == VX_ERR_RANGE,
+       "reg_write of register file 9: RANGE (%s)", vx_sim_errmsg(s));
+    vx_sim_free(s);
+
+    /* warp 0 waits at barrier 0 (count 2) for warp 1 */
+    s = st_new(1, 1, 2, 1);
+    ST_CODE_ARR(s, ADDI(5, 0, 0), ADDI(6, 0, 2), VX_BAR(5, 6));
+    vx_sim_set_tmask(s, 1, 1);
+    int errs = 0;
+    for (uint64_t c = 0; c < 3; c++)
+        errs += vx_sim_issue(s, 0, 0, c, &st) != VX_OK;
+    vx_warp_info wi;
+    vx_sim_warp_info(s, 0, &wi);
+    ok(!errs && wi.stalled && wi.at_barrier, "(warp 0 stalled at the barrier)");
+    ok(vx_sim_issue(s, 0, 0, 3, &st) == VX_ERR_STATE && strstr(vx_sim_errmsg(s), "(stalled)"),
+       "issue of a stalled warp: STATE (%s)", vx_sim_errmsg(s));
+    vx_sim_free(s);
+
+    vx_sim_config c = VX_SIM_CONFIG_INIT;
+    c.mem_limit = 2 * VX_PAGE_SIZE;
+    if (vx_sim_new(&c, &s) != VX_OK) tap_bail("vx_sim_new failed");
+    uint8_t page[VX_PAGE_SIZE];
+    memset(page, 0xab, sizeof page);
+    ok(vx_sim_put_page(s, 0, ST_DATA, page) == VX_OK &&
+           vx_sim_put_page(s, 0, ST_DATA + VX_PAGE_SIZE, page) == VX_OK,
+       "put_page: two pages within a limit of two");
+    ok(vx_sim_put_page(s, 0, ST_DATA + 2 * VX_PAGE_SIZE, page) == VX_ERR_MEMORY,
+       "put_page of a third: MEMORY (%s)", vx_sim_errmsg(s));
+    memset(page, 0, sizeof page);
+    uint32_t v = 1;
+    ok(vx_sim_put_page(s, 1, VX_LMEM_BASE_ADDR + 0x1000, page) == VX_OK &&
+           vx_sim_mem_read(s, 0, VX_LMEM_BASE_ADDR + 0x1000, &v, 4) == VX_OK && v == 0,
+       "put_page of a zero local-memory page with none held: accepted, reads 0");
+    vx_sim_free(s);
 }
 
 /* ---- debug primitives ---- */
@@ -780,7 +888,9 @@ int main(void)
     test_snapshots();
     test_observer();
     test_state_encoding();
+    test_corrupt_states();
     test_issue_replay();
+    test_api_errors();
     test_debug();
     test_pages();
     test_config();
