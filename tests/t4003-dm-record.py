@@ -167,6 +167,39 @@ class DmRecord(unittest.TestCase):
         self.assertIsNotNone(m, v.stderr)
         self.assertGreaterEqual(int(m.group(1)), 3, "keyframes between the slices were checked")
 
+    def test_step_ends_the_kernel(self):
+        """a single step that ends the kernel (from a coverage review): over the final
+        tmc 0 the session exits with the code stored (7) and steperr stays clear; over a
+        load from address 0 the step reports steperr and the session ends with that fault
+        (exit 3); both recordings verify"""
+        for name, prog, rc_want in (
+                ("exit", [ADDI(A0, 0, 7), SW(A0, 0, 0x88), TMC(0)], 7),
+                ("fault", [ADDI(A0, 0, 7), LW(5, 0, 0), TMC(0)], 3)):
+            with self.subTest(name):
+                with open(self.bin, "wb") as f:
+                    f.write(b"".join(struct.pack("<I", w & 0xFFFFFFFF) for w in prog))
+                c = self.start(["-f"])
+                c.wake()
+                c.reset_halt()
+                self.assertEqual(c.cmd("s"), "+")
+                c.select(0, 0)
+                self.assertEqual(c.step(), BASE + 4)
+                if name == "exit":
+                    self.assertEqual(c.step(), BASE + 8)
+                    c.step()                            # the tmc 0: no steperr
+                else:
+                    with self.assertRaisesRegex(DmError, "steperr"):
+                        c.step()                        # the lw from 0 faults
+                self.assertEqual(c.rd(DCTRL) & (AU | NH), AU, "no warp is left")
+                rc, out, err = self.finish()
+                self.server = None
+                self.assertEqual(rc, rc_want, err)
+                if name == "fault":
+                    self.assertIn("kernel fault at pc 0x80000004", err)
+                v = self.verify()
+                self.assertEqual(v.returncode, 0, v.stderr)
+                self.assertIn("verified", v.stderr)
+
     def test_no_start_leaves_incomplete_but_valid_trace(self):
         """the recorder killed before the platform starts: a readable trace"""
         c = self.start()
