@@ -67,6 +67,12 @@ def jal(rd, off):
         (((off >> 12) & 0xff) << 12) | (rd << 7) | 0x6f
 
 
+def bne(rs1, rs2, off):
+    off &= 0x1fff
+    return (((off >> 12) & 1) << 31) | (((off >> 5) & 0x3f) << 25) | (rs2 << 20) | (rs1 << 15) | \
+        (1 << 12) | (((off >> 1) & 0xf) << 8) | (((off >> 11) & 1) << 7) | 0x63
+
+
 def words(*ws):
     return b"".join(struct.pack("<I", w & 0xffffffff) for w in ws)
 
@@ -198,6 +204,20 @@ class VxsimTests(unittest.TestCase):
         self.bad_image("io.vxbin", struct.pack("<QQ", 0x100, 0x200) + words(tmc(0)), "IO region")
         self.bad_image("empty.bin", b"", "empty")
 
+    def test_bad_image_headers(self):
+        """(from a coverage review) a cut ELF header, on a file and on standard input, an
+        unknown class, big-endian data, a .vxbin image larger than its [min_vma, max_vma)"""
+        good = prog_elf([tmc(0)])
+        self.bad_image("ten.elf", b"\x7fELF" + good[4:10], "truncated ELF header (10 bytes)")
+        r = subprocess.run([VXSIM, "-"], input=good[:10], capture_output=True, text=False,
+                           timeout=60)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn(b"-: truncated ELF header (10 bytes)", r.stderr)
+        self.bad_image("class3.elf", good[:4] + b"\x03" + good[5:], "unknown ELF class 3")
+        self.bad_image("msb.elf", good[:5] + b"\x02" + good[6:], "not a little-endian ELF file")
+        self.bad_image("big.vxbin", struct.pack("<QQ", CODE, CODE + 4) + b"\0" * 16,
+                       "image (16 bytes) is larger than [min_vma, max_vma)")
+
     def test_unaligned_program_headers(self):
         body = words(addi(10, 0, 5), *exit_with(10))
         data = elf32([(CODE, body, len(body) + 64, 1)], pad=3)
@@ -220,6 +240,25 @@ class VxsimTests(unittest.TestCase):
         r = self.run_sim(kernel=self.write("con.elf", prog_elf(ws)))
         self.assertEqual(r.returncode, 42, r.stderr)
         self.assertEqual(r.stdout, "#0: hi\n#3: x\n", "newline-terminated line, then the flush")
+
+    def test_console_line_longer_than_4096(self):
+        """(from a coverage review) a console line of 10000 bytes is printed as pieces of
+        4096, 4096 and 1808 bytes, each as a line of its own slot (vx_sim.h, STATE.md 6);
+        recorded, the same output, and the trace verifies"""
+        ws = [addi(5, 0, ord("z")), lui(6, 2), addi(6, 6, 10000 - 8192),
+              sb(5, 0x40, 0), addi(6, 6, -1), bne(6, 0, -8),
+              addi(7, 0, 10), sb(7, 0x40, 0)] + exit_with(0)
+        k = self.write("long.elf", prog_elf(ws))
+        want = "".join("#0: " + "z" * n + "\n" for n in (4096, 4096, 1808))
+        r = self.run_sim(kernel=k)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, want)
+        t = os.path.join(self.dir, "long.vxt")
+        r = vxtest.run([vxtest.prog("vxrec"), "-q", k, "-o", t], timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, want)
+        v = vxtest.run([vxtest.prog("vxrec"), "--verify", t], timeout=120)
+        self.assertEqual(v.returncode, 0, v.stderr)
 
     def test_exit_code_mod_256(self):
         ws = [addi(10, 0, 0x101)] + exit_with(10)
