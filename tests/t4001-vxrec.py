@@ -17,7 +17,8 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 import vxtest  # noqa: E402
-from vxdbg import ADDI, ADD, BNE, LUI, LW, MISALIGNED, SB, SW, TMC  # noqa: E402
+from vxdbg import ADDI, ADD, BNE, CSRR, CSRRW, CSRW, LUI, LW, MISALIGNED, SB, SW, TMC  # noqa: E402
+from vxdbg import enc_i, enc_r, enc_s  # noqa: E402
 
 A0, A1, A2, A3 = 10, 11, 12, 13
 
@@ -37,6 +38,40 @@ STRIDE = [ADDI(A3, 0, 256),
           SW(A1, A0, 0), LUI(A2, 1), ADD(A0, A0, A2), ADDI(A1, A1, -1), BNE(A1, 0, -16),
           ADDI(A3, A3, -1), BNE(A3, 0, -32),
           SW(0, 0, 0x88), TMC(0)]
+
+
+
+def LB(rd, rs1, imm): return enc_i(0x03, 0, rd, rs1, imm)
+def LH(rd, rs1, imm): return enc_i(0x03, 1, rd, rs1, imm)
+def LHU(rd, rs1, imm): return enc_i(0x03, 5, rd, rs1, imm)
+def SH(rs2, rs1, imm): return enc_s(0x23, 1, rs1, rs2, imm)
+def JALR(rd, rs1, imm): return enc_i(0x67, 0, rd, rs1, imm)
+def FMV_W_X(fd, rs1): return enc_r(0x53, 0, 0x78, fd, rs1, 0)
+def FMV_X_W(rd, fs1): return enc_r(0x53, 0, 0x70, rd, fs1, 0)
+def FSGNJN(fd, fa, fb): return enc_r(0x53, 1, 0x10, fd, fa, fb)
+def FSGNJX(fd, fa, fb): return enc_r(0x53, 2, 0x10, fd, fa, fb)
+
+
+# instructions whose recorded (traced) path no other test runs, their results stored at
+# 0x10000 (from a coverage review): fabs / fneg (fsgnjx / fsgnjn) of -2.5, csrrw of misa
+# (read-only: the write is ignored), medeleg / mideleg, mnstatus (reads 0), sb / sh /
+# lb / lh / lhu in local memory, and a call of code stored in local memory (a0 = 42)
+TRACED = [LUI(A2, 0x10),
+          LUI(5, 0xC0200), FMV_W_X(1, 5), FSGNJX(2, 1, 1), FSGNJN(3, 2, 2),
+          FMV_X_W(6, 2), SW(6, A2, 0), FMV_X_W(6, 3), SW(6, A2, 4),
+          CSRRW(6, 0x301, 0), SW(6, A2, 8), CSRR(6, 0x301), SW(6, A2, 12),
+          ADDI(7, 0, 0x55), CSRW(0x302, 7), ADDI(7, 0, 0x66), CSRW(0x303, 7),
+          CSRR(6, 0x302), SW(6, A2, 16), CSRR(6, 0x303), SW(6, A2, 20),
+          ADDI(7, 0, 7), CSRRW(6, 0x744, 7), SW(6, A2, 24),
+          LUI(8, 0xFFFF0), ADDI(8, 8, 0x100),
+          ADDI(7, 0, -127), SB(7, 8, 0), LUI(7, 8), ADDI(7, 7, 2), SH(7, 8, 2),
+          LB(6, 8, 0), SW(6, A2, 28), LH(6, 8, 2), SW(6, A2, 32), LHU(6, 8, 2), SW(6, A2, 36),
+          LUI(7, 0x02A00), ADDI(7, 7, 0x513), SW(7, 8, 0x100),      # addi a0, x0, 42
+          LUI(7, 0x8), ADDI(7, 7, 0x67), SW(7, 8, 0x104),            # ret
+          ADDI(9, 8, 0x100), JALR(1, 9, 0), SW(A0, A2, 40),
+          SW(A0, 0, 0x88), TMC(0)]
+TRACED_OUT = [0x40200000, 0xC0200000, 0x40001121, 0x40001121, 0x55, 0x66, 0,
+              0xFFFFFF81, 0xFFFF8002, 0x8002, 42]
 
 
 def crc32c(data, crc=0):
@@ -511,6 +546,33 @@ class Vxrec(unittest.TestCase):
             r = vxtest.run(["sh", "-c", cmd, prog, b], cwd=self.dir)
             self.assertEqual(r.returncode, 2, r.stderr)
             self.assertIn("is the %s: a trace goes to a file of its own" % stream, r.stderr)
+
+    def test_traced_paths(self):
+        """(from a coverage review) fsgnjx/fsgnjn, misa, medeleg/mideleg, mnstatus, byte and
+        halfword accesses and code in local memory, recorded: the values expected, the
+        trace verifies, and vxsim --trace-insn gives the same run"""
+        b = self.bin("traced.bin", TRACED)
+        out = os.path.join(self.dir, "traced.out")
+        r = self.rec(["-q", "-o", "traced.vxt", "--dump", "0x10000:44=" + out, b])
+        self.assertEqual(r.returncode, 42, r.stderr)
+        with open(out, "rb") as f:
+            self.assertEqual(list(struct.unpack("<11I", f.read())), TRACED_OUT)
+        v = self.verify("traced.vxt")
+        self.assertEqual(v.returncode, 0, v.stderr)
+        self.assertIn("verified", v.stderr)
+        log = os.path.join(self.dir, "traced.log")
+        r = vxtest.run([vxtest.prog("vxsim"), "--trace-insn=" + log, b])
+        self.assertEqual(r.returncode, 42, r.stderr)
+        with open(log) as f:
+            text = f.read()
+        # the traced commits: f registers of fabs / fneg, misa unchanged by its write
+        for line in (r"fabs\.s ft2, ft1 +\| ft2=\{0x40200000\}",
+                     r"fneg\.s ft3, ft2 +\| ft3=\{0xc0200000\}",
+                     r"csrrw t1, misa, zero +\| t1=\{0x40001121\} misa=\{0x40001121\}",
+                     r"csrw medeleg, t2 +\| medeleg=\{0x55\}",
+                     r"csrw mideleg, t2 +\| mideleg=\{0x66\}",
+                     r"csrrw t1, mnstatus, t2 +\| t1=\{0x0\} mnstatus=\{0x0\}"):
+            self.assertRegex(text, line)
 
     def test_fault(self):
         """a kernel fault: exit 3, reported, recorded at the end; verify matches"""
