@@ -273,6 +273,29 @@ class Session(unittest.TestCase):
         c.poll(AU, AU)
         self.finish(s, c)
 
+    def test_batch_write_session(self):
+        """README's session with its three set-up writes in one W batch (';' and the ':'
+        the server also accepts): each write is carried out, in order, before the reply.
+        The reply to R6,7,5 derived from sim/dm.c: DCTRL = dmactive | allhalted |
+        anyhalted (warp 0, the only one available, is halted) | anyunavail (warps 1-3 not
+        spawned) | hacause 3 (step) = 0xb1000600; DPC after three steps from the entry =
+        0x8000000c; WSTATUS = warp 0 halted"""
+        for sep in (";", ":"):
+            s = self.server([self.bin])
+            c = self.client(s)
+            self.assertEqual(c.cmd("p"), "+P")
+            self.assertEqual(c.cmd("W6,3,6%s80000000,00000001,80000001" % sep), "+", sep)
+            self.assertEqual(c.cmd("s"), "+")
+            self.assertEqual(c.cmd("r7"), "+%08x" % BASE, "halted at its first instruction")
+            for _ in range(3):
+                self.assertEqual(c.cmd("w6:80000008"), "+")
+            self.assertEqual(c.cmd("R6,7,5"), "+b1000600,%08x,00000001" % (BASE + 0x0C), sep)
+            self.assertEqual(c.cmd("w6:80000002"), "+")
+            self.assertEqual(c.cmd("q"), "+")
+            rc, out, err = self.finish(s, c)
+            self.assertEqual(rc, 55, err)
+            self.assertIn("#0: OK", out)
+
     def test_disconnect_while_halted(self):
         """a client leaves with warps halted; the next one resumes them"""
         s = self.server([self.bin])
