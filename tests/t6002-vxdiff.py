@@ -415,6 +415,183 @@ class Length(unittest.TestCase):
         self.assertIn("B ends here", [o for o in objs if o["type"] == "difference"][0]["items"][0]["text"])
 
 
+# Kernels of the event-stream tests (from the coverage review): KE returns the word
+# at 0x10000; KT sets the thread mask to it; KD branches on it (2: returns 5 early)
+KE_C = "int main(void) { return *(volatile int *)0x10000; }\n"
+KT_C = r"""
+#include <vx_intrinsics.h>
+int main(void) {
+    int m = *(volatile int *)0x10000;
+    vx_tmc(m);
+    int x = vx_thread_id() * 2 + 1;
+    asm volatile("" :: "r"(x));
+    vx_tmc(1);
+    return 0;
+}
+"""
+KD_C = r"""
+#include <vx_intrinsics.h>
+#include <vx_print.h>
+#define NI __attribute__((noinline))
+volatile int sink;
+NI int fa(int x) { return x + 1; }
+NI int fb(int x) { return x * 3; }
+int main(void) {
+    int v = *(volatile int *)0x10000;
+    int r = 0;
+    if (v == 1) r = fb(v); else r = fa(v);
+    sink = r;
+    if (v == 2) return 5;
+    if (v == 3) asm volatile("ecall");
+    if (v == 4) { for (int i = 0; i < 10; i++) sink += i; }
+    if (v == 5) vx_printf("\"q\\\t\x01\n");
+    return 0;
+}
+"""
+
+
+class EventStreams(unittest.TestCase):
+    """Differences in the exit code, the PC, the thread mask and a warp-control effect,
+    a run that ends first, -q; and the header items of the loads and the image kind.
+    Where each difference is comes from vxdump --json of the two traces."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.k = {}
+        for name, src, out in (("ke", KE_C, "ke.elf"), ("ke", KE_C, "ke.vxbin"),
+                               ("kt", KT_C, "kt.elf"), ("kd", KD_C, "kd.elf")):
+            path = os.path.join(D, name + ".c")
+            with open(path, "w") as f:
+                f.write(src)
+            r = vxtest.run([vxtest.prog("vxcc"), "-O1", "-o", os.path.join(D, out), path])
+            if r.returncode:
+                raise RuntimeError(r.stderr)
+            cls.k[out] = os.path.join(D, out)
+        for v in (0, 2, 3, 7):
+            with open(os.path.join(D, "v%d.bin" % v), "wb") as f:
+                f.write(struct.pack("<I", v))
+        with open(os.path.join(D, "v0long.bin"), "wb") as f:
+            f.write(bytes(8))
+
+    def word(self, kernel, v, name, threads=1, at="0x10000", expect=None, file=None):
+        """KERNEL recorded on 1 warp with the word V (vV.bin, or FILE) loaded AT"""
+        args = ["-w", "1", "-t", str(threads)]
+        if at is not None:
+            args += ["--load", os.path.join(D, file or "v%d.bin" % v) + "@" + at]
+        return rec(self.k[kernel], name, args, expect)
+
+    def test_exit_code(self):
+        """the word returned: the events are the same up to the end records, which differ in
+        the exit code (exit 1); ignoring 'exit' too leaves none; --per-warp names the end;
+        -q prints nothing"""
+        a = self.word("ke.elf", 0, "e0.vxt", expect=0)
+        b = self.word("ke.elf", 2, "e2.vxt", expect=2)
+        ea, eb = t6kit.events(a), t6kit.events(b)
+        self.assertEqual((ea[-1]["exit_code"], eb[-1]["exit_code"]), (0, 2))
+        end = ea[-1]["index"]
+        self.assertEqual(eb[-1]["index"], end)
+        rc, objs, err = diff_json("--ignore", "header,regs,mem", "-C", "0", a, b)
+        self.assertEqual(rc, 1, err)
+        d = [o for o in objs if o["type"] == "difference"]
+        self.assertEqual([(x["index_a"], x["index_b"]) for x in d], [(end, end)])
+        self.assertEqual([(i["field"], i["a"], i["b"], i["text"]) for i in d[0]["items"]],
+                         [("exit", 0, 2, "exit code 0 != 2")])
+        r = t6kit.vxdiff("--ignore", "header,regs,mem", "-C", "0", a, b)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("@@ first difference at event %d (cycle %d) @@" % (end, ea[-1]["cycle"]), r.stdout)
+        self.assertIn("differs:  exit code 0 != 2", r.stdout)
+        r = t6kit.vxdiff("--ignore", "header,regs,mem,exit", a, b)
+        self.assertEqual((r.returncode, r.stdout), (0, ""), r.stderr)
+        r = t6kit.vxdiff("--per-warp", "--ignore", "header,regs,mem", "-C", "0", a, b)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("@@ the runs end differently @@", r.stdout)
+        self.assertIn("exit code 0 != 2", r.stdout)
+        r = t6kit.vxdiff("-q", "--ignore", "header", a, b)
+        self.assertEqual((r.returncode, r.stdout, r.stderr), (1, "", ""))
+
+    def test_thread_mask(self):
+        """vx_tmc of the loaded word (3 or 7 on 4 lanes): the load's commit, the tmask
+        effect (mask 0x3 against 0x7), then the next issue's thread mask and its commit
+        to lane 2, written only in B"""
+        a = self.word("kt.elf", 3, "m3.vxt", threads=4, expect=0)
+        b = self.word("kt.elf", 7, "m7.vxt", threads=4, expect=0)
+        ea = t6kit.events(a)
+        tmc = [e for e in ea if e["type"] == "issue" and e["wctl"] and e["wctl"][0]["kind"] == "tmask"
+               and e["wctl"][0]["mask"] == "0x3"][0]
+        i = tmc["index"]
+        self.assertEqual(ea[i - 1]["disasm"].split()[0], "lw", "the load of the word comes just before")
+        rc, objs, err = diff_json("--ignore", "header", "--max", "3", "-C", "0", a, b)
+        self.assertEqual(rc, 1, err)
+        d = [o for o in objs if o["type"] == "difference"]
+        self.assertEqual([x["index_a"] for x in d], [i - 1, i, i + 1])
+        self.assertEqual([(x["field"], x["lane"], x["a"], x["b"]) for x in d[0]["items"]],
+                         [("commit", 0, 3, 7)])
+        w = "tmask [0:0] pc 0x%08x arg 0 arg2 0 mask 0x%%x mask2 0x0" % tmc["wctl"][0]["pc"]
+        self.assertEqual([(x["field"], x["text"]) for x in d[1]["items"]],
+                         [("wctl", "warp-control effect 0: " + w % 3 + " != " + w % 7)])
+        self.assertEqual([(x["field"], x["lane"], x["text"]) for x in d[2]["items"]],
+                         [("tmask", None, "thread mask 0x3 != 0x7"),
+                          ("commit", 2, "%s lane 2: written only in B" % ea[i + 1]["commits"][0]["name"])])
+
+    def test_pc_and_end_of_one_run(self):
+        """--ignore header,regs,mem,cycle --max 0 on a branch taken one way or the other:
+        a pc item at every index where the PCs differ, then B's end against A's issue,
+        then A's next issue against the end of B's events, and nothing after"""
+        a = self.word("kd.elf", 0, "d0.vxt", expect=0)
+        b = self.word("kd.elf", 2, "d2.vxt", expect=5)
+        ea, eb = t6kit.events(a), t6kit.events(b)
+        endb = eb[-1]
+        self.assertEqual(endb["type"], "end")
+        self.assertEqual(ea[endb["index"] + 1]["type"], "issue", "A runs longer")
+        pcs = [i for i in range(endb["index"]) if ea[i]["pc"] != eb[i]["pc"]]
+        self.assertGreater(len(pcs), 10)
+        rc, objs, err = diff_json("--ignore", "header,regs,mem,cycle", "--max", "0", "-C", "0", a, b)
+        self.assertEqual(rc, 1, err)
+        d = [o for o in objs if o["type"] == "difference"]
+        self.assertEqual([x["index_a"] for x in d], pcs + [endb["index"], endb["index"] + 1])
+        for x in d[:-2]:
+            i = x["index_a"]
+            self.assertEqual((x["items"][0]["field"], x["items"][0]["text"]),
+                             ("pc", "pc 0x%08x [%s] != 0x%08x [%s]" % (ea[i]["pc"], ea[i]["disasm"],
+                                                                   eb[i]["pc"], eb[i]["disasm"])))
+        n = endb["index"]
+        self.assertEqual(d[-2]["title"], "next difference at event %d (cycle %d in A, %d in B)"
+                         % (n, ea[n]["cycle"], endb["cycle"]))
+        self.assertEqual([(x["field"], x["text"]) for x in d[-2]["items"]],
+                         [("length", "B ends here (after %d issues) while A continues with an issue" % n)])
+        self.assertEqual((d[-1]["index_a"], d[-1]["index_b"]), (n + 1, None))
+        self.assertEqual(d[-1]["title"], "next difference at event %d of A / the end of B's events" % (n + 1))
+        self.assertEqual([x["text"] for x in d[-1]["items"]], ["A has an issue, B has the end of the stream"])
+        self.assertEqual(objs[-1]["differences_found"], len(d))
+
+    def test_header_items(self):
+        """the same events (--ignore header: exit 0) under a moved load, no load, a longer
+        load file, and the kernel as a .vxbin: one header item each, exit 1"""
+        a = self.word("ke.elf", 0, "h0.vxt", expect=0)
+        cases = (
+            (self.word("ke.elf", 0, "h-addr.vxt", at="0x20000", expect=0),
+             ("load", 0x10000, 0x20000, "load 0 (v0.bin): address 0x00010000 != 0x00020000")),
+            (self.word("ke.elf", 0, "h-none.vxt", at=None, expect=0),
+             ("load", 1, 0, "1 loaded regions != 0")),
+            (self.word("ke.elf", 0, "h-long.vxt", file="v0long.bin", expect=0),
+             ("load", 4, 8, None)),
+            (self.word("ke.vxbin", 0, "h-vxbin.vxt", expect=0),
+             ("image", 1, 2, "kernel image kind ELF != vxbin")),
+        )
+        for b, (field, va, vb, text) in cases:
+            rc, objs, err = diff_json(a, b)
+            self.assertEqual(rc, 1, (b, err))
+            items = [i for o in objs if o["type"] == "header" for i in o["items"]]
+            self.assertEqual((items[0]["field"], items[0]["a"], items[0]["b"]), (field, va, vb), b)
+            if text:
+                self.assertEqual(items[0]["text"], text)
+            else:
+                self.assertIn("4 bytes != 8 bytes", items[0]["text"])
+            self.assertEqual([o["type"] for o in objs], ["header", "result"], "no event differs")
+            r = t6kit.vxdiff("--ignore", "header", a, b)
+            self.assertEqual((r.returncode, r.stdout), (0, ""), (b, r.stderr))
+
+
 class Damaged(unittest.TestCase):
     def test_corrupt_and_truncated(self):
         """a damaged or cut-off trace is an error: exit 2 naming the file"""
@@ -484,4 +661,5 @@ class Damaged(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    vxtest.main(Identical, ChangedInput, Shape, ChangedKernel, SkippedChunks, Length, Damaged)
+    vxtest.main(Identical, ChangedInput, Shape, ChangedKernel, SkippedChunks, EventStreams, Length,
+                Damaged)
