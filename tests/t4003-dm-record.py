@@ -17,6 +17,7 @@ The kernel is hand-encoded (see t3001):
     0x10 bne  a1, x0, loop
     ...  store a0 at 0x10000, print "OK", exit code a0
 """
+import json
 import os
 import signal
 import struct
@@ -199,6 +200,84 @@ class DmRecord(unittest.TestCase):
                 v = self.verify()
                 self.assertEqual(v.returncode, 0, v.stderr)
                 self.assertIn("verified", v.stderr)
+
+    def plain(self):
+        """the same kernel recorded without a debugger"""
+        path = os.path.join(self.dir, "plain.vxt")
+        r = vxtest.run([vxtest.prog("vxrec"), "-q", "-o", path, self.bin])
+        self.assertEqual(r.returncode, 55, r.stderr)
+        return path
+
+    def test_quiet_session_against_plain_run(self):
+        """a session that does not change the run (halt before the start, 3 steps, a0 read
+        by injection, resume) against the run without one: vxdiff sees the DM events;
+        --ignore dm leaves only the first issue's cycle (the halted start delays it), and
+        --ignore dm,cycle or --per-warp --ignore dm nothing (from the coverage review)"""
+        c = self.start()
+        self.assertEqual(c.cmd("p"), "+P")
+        c.wr(DCTRL, DA)
+        c.wr(WMASK, 1)
+        c.wr(DCTRL, DA | HR)
+        self.assertEqual(c.cmd("s"), "+")
+        c.select(0, 0)
+        self.assertEqual([c.step() for _ in range(3)], [BASE + 4, BASE + 8, BASE + 0x0C])
+        self.assertEqual(c.read_gpr(A0), 10, "a0 = 0 + a1 (10) after the first add")
+        c.wr(DCTRL, DA | RR)
+        c.poll(AU, AU)
+        rc, out, err = self.finish()
+        self.assertEqual(rc, 55, err)
+        plain = self.plain()
+        ev = [json.loads(ln) for ln in vxtest.run([vxtest.prog("vxdump"), "--json", self.trace]).stdout.splitlines()]
+        self.assertEqual(ev[0]["type"], "dm")
+        first = [e for e in ev if e["type"] == "issue"][0]
+        self.assertEqual((first["pc"], first["flags"]), (BASE, 2), "the first step")
+        self.assertGreater(first["cycle"], 0)
+        diff = lambda *args: vxtest.run([vxtest.prog("vxdiff"), "--json", "-C", "0"] +  # noqa: E731
+                                        list(args) + [plain, self.trace])
+        r = diff()
+        self.assertEqual(r.returncode, 1, r.stderr)
+        d = [json.loads(ln) for ln in r.stdout.splitlines()][0]
+        self.assertEqual((d["index_a"], d["index_b"]), (0, 0))
+        self.assertEqual([i["text"] for i in d["items"]], ["A has an issue, B has a DM event"])
+        r = diff("--ignore", "dm")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        d = [json.loads(ln) for ln in r.stdout.splitlines()]
+        self.assertEqual((d[0]["index_a"], d[0]["index_b"]), (0, first["index"]))
+        self.assertEqual([i["text"] for i in d[0]["items"]], ["cycle 0 != %d" % first["cycle"]])
+        self.assertEqual(d[-1]["differences_found"], 1)
+        for args in (["--ignore", "dm,cycle"], ["--per-warp", "--ignore", "dm"]):
+            r = diff(*args)
+            self.assertEqual(r.returncode, 0, (args, r.stdout, r.stderr))
+
+    def test_dm_listing(self):
+        """vxdump lists a DSCRATCH0 write on lane 1, a DPC write and a rejected injection
+        (jal: reason 1, VX_DM_REJ_CLASS in sim/dm.c); --lane 0 hides the lane-1 scratch
+        event (from the coverage review)"""
+        c = self.start()
+        c.wake()
+        c.reset_halt()
+        self.assertEqual(c.cmd("s"), "+")
+        c.select(0, 1)
+        c.wr(DSCRATCH0, 0x1234)
+        c.wr(DPC, BASE)
+        with self.assertRaises(DmError):
+            c.inject(0x0000006F)  # jal x0, 0
+        c.resume_all()
+        c.poll(AU, AU)
+        rc, out, err = self.finish()
+        self.assertEqual(rc, 55, err)
+        dump = lambda *args: vxtest.run([vxtest.prog("vxdump"), "--kind", "dm"] +  # noqa: E731
+                                        list(args) + [self.trace])
+        r = dump()
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for want in ("dm scratch warp 0 [0:0] lane 1 dscratch0 = 0x00001234",
+                     "dm set-pc warp 0 [0:0] pc=0x%08x" % BASE,
+                     "dm inject-reject insn=0x0000006f reason=1"):
+            self.assertEqual(sum(1 for ln in r.stdout.splitlines() if ln.endswith(want)), 1, want)
+        self.assertNotIn("dm scratch", dump("--lane", "0").stdout)
+        self.assertIn("dm scratch warp 0 [0:0] lane 1", dump("--lane", "1").stdout)
+        v = self.verify()
+        self.assertEqual(v.returncode, 0, v.stderr)
 
     def test_no_start_leaves_incomplete_but_valid_trace(self):
         """the recorder killed before the platform starts: a readable trace"""
