@@ -76,6 +76,16 @@ template <typename T, int N> struct Buf { T v[N]; NI T at(int i) const { return 
 struct Counter { int c; NI Counter(int x) : c(x) {} };
 }
 namespace std { NI int mine(int x) { return x + 4; } }
+struct Point { int x; };
+namespace ns {
+template <typename T> NI T id(T x) { return x; }
+template <bool B> NI int flag(int x) { return B ? x : -x; }
+template <int N> NI int addn(int x) { return x + N; }
+template <unsigned N> NI int addu(int x) { return x + (int)N; }
+template <typename T, int N> struct Buf { T v[N]; NI T at(int i) const { return v[i % N]; } };
+struct Counter { int c; NI Counter(int x) : c(x) {} NI ~Counter() { c = 0; asm volatile("" ::: "memory"); } };
+template <typename T> struct W { template <typename U> NI static int conv(U u) { return (int)u + 1; } };
+}
 volatile int sink;
 int main() {
     int v = vx_thread_id() + 2;
@@ -84,6 +94,14 @@ int main() {
     sink = math::square(v) + cube(v) + twice(v) + math::id3(v) + math::inner::deep(v) +
            math::over(v) + (int)math::over(1.0f) + math::pick(v) + (int)math::pick(2.5f) +
            b.at(v) + k.c + std::mine(v);
+    Point pt = {v};
+    const char *s = "ab";
+    ns::Buf<Point, 2> bp = {{{1}, {2}}};
+    {
+        ns::Counter c(v);
+        sink = ns::id(pt).x + (int)(long)ns::id(s) + ns::flag<true>(v) + ns::flag<false>(v) +
+               ns::addn<-5>(v) + ns::addu<7u>(v) + bp.at(v).x + ns::W<int>::conv<float>(1.5f) + c.c;
+    }
     return 0;
 }
 """
@@ -97,7 +115,7 @@ def setUpModule():
     if not t6kit.have_toolchain() or not os.path.exists(vxtest.prog("vxrec")):
         raise unittest.SkipTest("vxcc, riscv64-unknown-elf-ld or vxrec missing")
     D = vxtest.tmpdir()
-    K = {n: t6kit.build(n, D) for n in ("t6-regs", "t6-fault", "t6-bar")}
+    K = {n: t6kit.build(n, D) for n in ("t6-regs", "t6-fault", "t6-bar", "t6-wide")}
     T = {}
     T["regs"] = os.path.join(D, "regs.vxt")
     t6kit.record(K["t6-regs"], T["regs"], ["-w", "1", "-t", "4"], expect=7)
@@ -105,6 +123,8 @@ def setUpModule():
     t6kit.record(K["t6-fault"], T["fault"], ["-w", "1", "-t", "4"], expect=3)
     T["bar"] = os.path.join(D, "bar.vxt")
     t6kit.record(K["t6-bar"], T["bar"], ["-w", "2", "-t", "4"], expect=0)
+    T["wide"] = os.path.join(D, "lanes128.vxt")
+    t6kit.record(K["t6-wide"], T["wide"], ["-w", "1", "-t", "128"], expect=3)
     if os.path.exists(vxtest.kernel("vecadd")):
         T["vecadd"] = os.path.join(D, "vecadd.vxt")
         t6kit.record(vxtest.kernel("vecadd"), T["vecadd"], ["--chunk-size", "4096"], expect=0)
@@ -224,6 +244,31 @@ class Listing(unittest.TestCase):
         end = int(lines[-1].split()[0])
         self.assertIn("recorded in the end record, event %d" % end, r.stderr)
         self.assertEqual(indexes(listing(t, "--kind", "fault")[1]), [end])
+
+
+    def test_128_lanes(self):
+        """t6-wide on 128 lanes: the MASK column in 32 hex digits, zero-padded; values that
+        fall with the lane in affine form; the ecall of every lane, lanes 0xff..ff (32 f)
+        with SIGSYS, in vxdump, vxrec and vxsim (from the coverage review)"""
+        all_lanes = "f" * 32
+        col, lines = listing(T["wide"])
+        mask_col = lines[0].split()[5]
+        self.assertEqual(mask_col, "0" * 31 + "1", "lane 0 only, before the vx_tmc")
+        self.assertEqual([ln.split()[5] for ln in lines[10:18]], [all_lanes] * 8)
+        eff = {int(ln.split()[0]): ln[col:] for ln in lines}
+        self.assertEqual(eff[9], "tmask=" + all_lanes)
+        self.assertEqual((eff[10], eff[11], eff[13], eff[14], eff[16]),
+                         ("a0=lane", "a1=-lane", "a2=-3*lane", "a3=2*lane", "a3=5-2*lane"))
+        self.assertTrue(eff[17].startswith("FAULT ecall (SIGSYS, lanes 0x%s)" % all_lanes), eff[17])
+        self.assertIn("end fault ecall (SIGSYS) at pc 0x80000044 [ecall], core 0 warp 0, lanes 0x%s"
+                      % all_lanes, lines[18])
+        r = t6kit.record(K["t6-wide"], os.path.join(D, "lanes128-2.vxt"), ["-w", "1", "-t", "128"], expect=3)
+        s = vxtest.run([vxtest.prog("vxsim"), "-w", "1", "-t", "128", K["t6-wide"]])
+        self.assertEqual(s.returncode, 3, s.stderr)
+        for err in (r.stderr, s.stderr):
+            self.assertIn("kernel fault at pc 0x80000044 <_start+0x44> (core 0, warp 0, lanes 0x%s)"
+                          % all_lanes, err)
+            self.assertIn("[ecall] (SIGSYS)", err)
 
 
 class Filters(unittest.TestCase):
@@ -373,7 +418,8 @@ class Filters(unittest.TestCase):
 
     def test_pc_cplusplus(self):
         """--pc with a C++ function's name: qualified or not, anonymous namespace, static,
-        template; several overloads are refused with their symbols listed"""
+        template (type, pointer, bool and number arguments, member templates), destructor;
+        several overloads are refused with their symbols listed"""
         if not os.path.exists(vxtest.prog("vxcc")) or not shutil.which("riscv64-unknown-elf-g++"):
             self.skipTest("vxcc or the RISC-V C++ compiler missing")
         d = vxtest.tmpdir()
@@ -412,6 +458,18 @@ class Filters(unittest.TestCase):
             "geo::Buf::at": "geo::Buf<int, 4>::at(int) const",
             "std::mine": "std::mine(int)",
             "geo::Counter::Counter": "geo::Counter::Counter(int)",
+            # template arguments that are classes, pointers, bool, negative and unsigned
+            # numbers; a destructor; a member template of a class template
+            "ns::id<Point>": "Point ns::id<Point>(Point)",
+            "ns::id<char const*>": "char const* ns::id<char const*>(char const*)",
+            "ns::flag<true>": "int ns::flag<true>(int)",
+            "flag<false>": "int ns::flag<false>(int)",
+            "ns::addn<-5>": "int ns::addn<-5>(int)",
+            "ns::addu<7u>": "int ns::addu<7u>(int)",
+            "ns::Buf<Point, 2>::at": "ns::Buf<Point, 2>::at(int) const",
+            "ns::Counter::~Counter": "ns::Counter::~Counter()",
+            "ns::W<int>::conv<float>": "int ns::W<int>::conv<float>(float)",
+            "conv<float>": "int ns::W<int>::conv<float>(float)",
         }
         for name, demangled in cases.items():
             got = [e["index"] for e in t6kit.events(trace, "--pc", name)]
@@ -426,6 +484,9 @@ class Filters(unittest.TestCase):
         self.assertIn("2 functions are called 'over'", r.stderr)
         self.assertIn("_ZN4math4overEi", r.stderr)
         self.assertIn("_ZN4math4overEf", r.stderr)
+        r = vxtest.run([vxtest.prog("vxdump"), "--pc", "ns::id", trace])   # id<Point>, id<char const*>
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("2 functions are called 'ns::id'", r.stderr)
         r = vxtest.run([vxtest.prog("vxdump"), "--pc", "_ZN4math4overEf", trace])
         self.assertEqual(r.returncode, 0, r.stderr)
         # the listing and the summary show nm -C's names without the parameters; the
@@ -439,7 +500,10 @@ class Filters(unittest.TestCase):
         summ = vxtest.run([vxtest.prog("vxdump"), "--summary", trace]).stdout
         for shown in ("math::square", "(anonymous namespace)::cube", "math::id3<int>", "twice",
                       "_ZN4math4overEi", "_ZN4math4overEf", "math::pick<float>", "math::pick<int>",
-                      "geo::Buf<int, 4>::at", "std::mine", "geo::Counter::Counter"):
+                      "geo::Buf<int, 4>::at", "std::mine", "geo::Counter::Counter",
+                      "ns::id<Point>", "ns::id<char const*>", "ns::flag<true>", "ns::flag<false>",
+                      "ns::addn<-5>", "ns::addu<7u>", "ns::Buf<Point, 2>::at", "ns::Counter::~Counter",
+                      "ns::W<int>::conv<float>"):
             self.assertRegex(summ, r"\s%s\n" % re.escape(shown))
         self.assertEqual([e["symbol"] for e in t6kit.events(trace, "--pc", "twice")][:1], ["_ZL5twicei"])
 
@@ -490,6 +554,36 @@ class Summary(unittest.TestCase):
             r = vxtest.run([vxtest.prog("vxdump"), "--summary", t])
             self.assertIn(" %d cycles (0..%d), " % (n, n - 1), r.stdout, args)
             self.assertRegex(r.stdout, r"end +(limit|fault) at cycle %d\b" % n)
+
+    def test_loads_limit_and_no_events(self):
+        """the summary lists every --load (name, size, address), a run cut by --max-cycles
+        ends 'limit at cycle N', and a trace cut before its first events chunk has 0
+        events and 0 cycles, exit 1 (from the coverage review)"""
+        for name, data in (("sum1.bin", b"abcdefgh"), ("sum2.bin", b"xyz")):
+            with open(os.path.join(D, name), "wb") as f:
+                f.write(data)
+        t = os.path.join(D, "sumloads.vxt")
+        t6kit.record(K["t6-regs"], t, ["-w", "1", "--load", os.path.join(D, "sum1.bin") + "@0x10000",
+                                       "--load", os.path.join(D, "sum2.bin") + "@0x20000"], expect=7)
+        r = t6kit.vxdump("--summary", t)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("\nloads       sum1.bin: 8 bytes at 0x00010000\n"
+                      "            sum2.bin: 3 bytes at 0x00020000\n", r.stdout)
+        t = os.path.join(D, "sumlimit.vxt")
+        t6kit.record(K["t6-regs"], t, ["-w", "1", "--max-cycles", "10"], expect=4)
+        r = t6kit.vxdump("--summary", t)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("\nend         limit at cycle 10\n", r.stdout)
+        with open(T["regs"], "rb") as f:
+            data = f.read()
+        first = [c for c in t6kit.chunks(data) if c[1] == 4][0][0]
+        cut = os.path.join(D, "sumcut.vxt")
+        with open(cut, "wb") as f:
+            f.write(data[:first])
+        r = t6kit.vxdump("--summary", cut)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("INCOMPLETE", r.stdout)
+        self.assertRegex(r.stdout, r"\ntotals +0 events: 0 issues, 0 DM events, no end record\n +0 cycles, ")
 
     def test_split_joined_apart(self):
         """a divergent split whose sides end at different vx_join instructions (what GCC's
@@ -683,6 +777,19 @@ class Timeline(unittest.TestCase):
         tr = tracks(self.timeline(T["fault"]))
         self.assertEqual([(e["name"], e["ts"]) for e in tr[(0, 0)] if e["ph"] == "i"], [("fault: misaligned", 2)])
 
+    def test_deadlock(self):
+        """a deadlock (t6-bar waiting for 3 warps on 2): an instant 'fault: deadlock' with
+        the fault's pc and SIGABRT at the END record's cycle (from the coverage review)"""
+        k = t6kit.build("t6-bar", D, ["-DBAR_COUNT=3"])
+        t = os.path.join(D, "tl-deadlock.vxt")
+        t6kit.record(k, t, ["-w", "2", "-t", "4"], expect=3)
+        end = t6kit.events(t, "--kind", "end")[0]
+        self.assertEqual(end["fault"]["kind"], "deadlock")
+        tr = tracks(self.timeline(t))
+        inst = [e for evs in tr.values() for e in evs if e["ph"] == "i"]
+        self.assertEqual([(e["name"], e["ts"], e["args"]["signal"], e["args"]["pc"]) for e in inst],
+                         [("fault: deadlock", end["cycle"], "SIGABRT", "0x%08x" % end["fault"]["pc"])])
+
     def test_vecadd(self):
         """vecadd: every warp's track adds up to its issues"""
         if "vecadd" not in T:
@@ -791,6 +898,46 @@ class Errors(unittest.TestCase):
         r = t6kit.vxdump("--version")
         self.assertEqual(r.returncode, 0)
         self.assertIn("vxdump", r.stdout)
+
+    def test_options_edge_cases(self):
+        """--no-header, --from=N, an option without its value, bad values, a timeline that
+        cannot be written (from the coverage review)"""
+        r = t6kit.vxdump("--no-header", T["regs"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.splitlines(), listing(T["regs"])[1])
+        self.assertEqual(indexes(listing(T["regs"], "--from=27")[1]), [27, 28, 29])
+        for args, msg in ((["--from"], "option --from needs a value"),
+                          (["--from=x", T["regs"]], "--from: 'x' is not an event index"),
+                          (["--lane", "128", T["wide"]], "--lane: '128' is not a lane number (0..127)"),
+                          (["--pc", "_start+zz", T["regs"]], "--pc: bad offset in '_start+zz'"),
+                          (["--timeline", "/nonexistent/t.json", T["regs"]],
+                           "cannot create '/nonexistent/t.json': No such file or directory"),
+                          (["--timeline", "/dev/full", T["regs"]],
+                           "cannot write '/dev/full': No space left on device")):
+            if args[1:2] == ["/dev/full"] and not os.path.exists("/dev/full"):
+                continue
+            r = t6kit.vxdump(*args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn("vxdump: " + msg, r.stderr)
+
+    def test_stdin_terminal_or_no_tmpdir(self):
+        """TRACE '-' on a terminal is refused (vxdump and vxdiff); a TMPDIR where standard
+        input cannot be copied is an error, exit 2 (from the coverage review)"""
+        import pty
+        m, s = pty.openpty()
+        try:
+            for cmd in ([vxtest.prog("vxdump"), "-"], [vxtest.prog("vxdiff"), "-", T["regs"]]):
+                r = subprocess.run(cmd, stdin=s, capture_output=True, text=True, timeout=60)
+                self.assertEqual(r.returncode, 2, cmd)
+                self.assertIn("the trace '-' is standard input, which is a terminal", r.stderr)
+        finally:
+            os.close(m)
+            os.close(s)
+        with open(T["regs"], "rb") as f:
+            r = subprocess.run([vxtest.prog("vxdump"), "-"], stdin=f, capture_output=True, text=True,
+                               timeout=60, env=dict(os.environ, TMPDIR="/nonexistent"))
+        self.assertEqual((r.returncode, r.stdout), (2, ""), r.stderr)
+        self.assertIn("cannot copy standard input", r.stderr)
 
     def test_out_of_memory(self):
         """the reader running out of memory (an address-space limit; --check decodes with
@@ -936,6 +1083,29 @@ class Strings(unittest.TestCase):
         self.assertIn(sym, json.dumps(tl, ensure_ascii=False))
 
 
+    def test_control_and_bad_utf8_escaped(self):
+        """a kernel file name with a tab, a newline, DEL, a 4-byte UTF-8 character, a stray
+        0xff and a sequence past U+10FFFF (f4 90 80 80): JSON escapes the controls, keeps
+        the character and replaces each bad byte by U+FFFD (f4 cannot start a sequence
+        with 90 after it, and the three continuation bytes are alone: five in all); the
+        listing escapes console bytes '"', '\\', tab and 0x01 (from the coverage review)"""
+        kern = os.path.join(os.fsencode(D), b"k\tx\n\x7f" + "\U0001F600".encode() +
+                            b"\xff\xf4\x90\x80\x80.elf")
+        shutil.copy(K["t6-regs"], kern)
+        trace = os.path.join(D, "esc.vxt")
+        t6kit.record(os.fsdecode(kern), trace, ["-w", "1", "-t", "4"], expect=7)
+        r = subprocess.run([vxtest.prog("vxdump"), "--summary", "--json", trace],
+                           capture_output=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        want = "k\tx\n\x7f\U0001F600" + "\ufffd" * 5 + ".elf"
+        self.assertIn(b'"name":"k\\tx\\n\\u007f' + want[5:].encode() + b'"', r.stdout)
+        self.assertEqual(json.loads(r.stdout.decode("utf-8"))["kernel"]["name"], want)
+        col, lines = listing(T["wide"], "--kind", "console")
+        self.assertEqual([ln[col:] for ln in lines],
+                         ['console[0]="\\""', 'console[0]="\\\\"', 'console[0]="\\x09"',
+                          'console[0]="\\x01"'])
+
+
 class Extract(unittest.TestCase):
     def test_extract_keeps_other_files(self):
         """--extract into a directory that holds a different file of a name it would write:
@@ -981,6 +1151,35 @@ class Extract(unittest.TestCase):
             f.write(b"mine")
         r = t6kit.vxdump("--extract", out, lt)
         self.assertEqual((r.returncode, r.stdout), (2, ""), r.stderr)
+
+    def test_extract_name_clashes(self):
+        """loads load2.bin, a/x.bin, b/x.bin: the third is named as load 2 would be, which
+        the first took, so it becomes load2-2.bin; each file holds its load and the printed
+        options name them; a directory under a file cannot be made (from the coverage review)"""
+        src = os.path.join(D, "clash")
+        for sub, name, data in (("", "load2.bin", b"LLLL"), ("a", "x.bin", b"AAAA"), ("b", "x.bin", b"BBBB")):
+            os.makedirs(os.path.join(src, sub), exist_ok=True)
+            with open(os.path.join(src, sub, name), "wb") as f:
+                f.write(data)
+        t = os.path.join(D, "clash.vxt")
+        t6kit.record(K["t6-regs"], t, ["-w", "1", "--load", os.path.join(src, "load2.bin@0x20000"),
+                                       "--load", os.path.join(src, "a/x.bin@0x21000"),
+                                       "--load", os.path.join(src, "b/x.bin@0x22000")], expect=7)
+        out = os.path.join(D, "xclash")
+        r = t6kit.vxdump("--extract", out, t)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = {}
+        for name in sorted(os.listdir(out)):
+            with open(os.path.join(out, name), "rb") as f:
+                got[name] = f.read()
+        self.assertEqual({k: v for k, v in got.items() if k.endswith(".bin")},
+                         {"load2.bin": b"LLLL", "x.bin": b"AAAA", "load2-2.bin": b"BBBB"})
+        self.assertEqual([a for a in r.stdout.split() if "@" in a],
+                         [os.path.join(out, "load2.bin@0x20000"), os.path.join(out, "x.bin@0x21000"),
+                          os.path.join(out, "load2-2.bin@0x22000")])
+        r = t6kit.vxdump("--extract", os.path.join(t, "sub"), t)
+        self.assertEqual((r.returncode, r.stdout), (2, ""))
+        self.assertIn("cannot create directory '%s'" % os.path.join(t, "sub"), r.stderr)
 
     def test_extract_and_rerecord(self):
         """--extract writes the kernel and the loads and prints vxrec options that record the same run"""
