@@ -4,6 +4,7 @@ exit codes, console output, --dump, --stats, --trace-insn, --load, --arg and the
 platform-shape options.  Test kernels are crafted here as ELF32 bytes with a
 tiny RISC-V encoder, so every expectation is computed independently."""
 import os
+import re
 import select
 import signal
 import struct
@@ -75,6 +76,11 @@ def bne(rs1, rs2, off):
 
 def words(*ws):
     return b"".join(struct.pack("<I", w & 0xffffffff) for w in ws)
+
+
+def vx(f3, rd, rs1, rs2=0):
+    """A custom-0 warp-control instruction: 0 tmc, 1 wspawn, 2 split, 3 join."""
+    return r_type(0, rs2, rs1, f3, rd, 0x0b)
 
 
 def exit_with(reg):
@@ -154,6 +160,9 @@ class VxsimTests(unittest.TestCase):
             (["--dump", "0x10000:4=" + os.path.join(self.dir, "no", "dir"), k],
              "--dump: cannot write '%s'" % os.path.join(self.dir, "no", "dir")),
             (["--dm-bind", "::1", k], "--dm-port"),
+            (["--dm-port", "0", "--dm-bind", "nonexistent.invalid", k],
+             "cannot resolve Debug Module bind address 'nonexistent.invalid'"),
+            (["--mem-limit", "64Mi", k], "--mem-limit: '64Mi' is not a size"),
             ([k, k], "more than one kernel"),
             (["--warps"], "needs a value"),
             ([os.path.join(self.dir, "missing.elf")], "cannot read"),
@@ -316,6 +325,14 @@ class VxsimTests(unittest.TestCase):
         r = self.run_sim("--mem-limit", "8K", kernel=self.write("mem.elf", prog_elf(ws)))
         self.assertEqual(r.returncode, 3, r.stderr)
         self.assertIn("memory limit", r.stderr)
+
+    def test_mem_limit_suffixes(self):
+        """--mem-limit takes a size with K/M/G, also written KiB/MiB/GiB or KB/MB/GB (from the
+        coverage review; 64Mi is refused in test_usage_errors)"""
+        k = self.write("ok.elf", prog_elf([tmc(0)]))
+        for v in ("64M", "64MiB", "64MB"):
+            r = self.run_sim("--mem-limit", v, kernel=k)
+            self.assertEqual(r.returncode, 0, (v, r.stderr))
 
     def test_load_arg_dump(self):
         data = self.write("data.bin", bytes(range(16)))
@@ -533,6 +550,81 @@ class VxsimTests(unittest.TestCase):
             self.assertEqual(len(fh.read().splitlines()), 5)
         r = self.run_sim("--trace-insn", kernel=self.write("tf.elf", prog_elf([lw(1, 0, 0)])))
         self.assertIn("FAULT: load at unmapped address", r.stderr)
+
+    # A kernel for the warp-control effects of --trace-insn: warp 0 spawns warps 1-3 at
+    # 0x40 (they end there), turns on its 4 lanes, splits on lane & 1 (then: lanes 1, 3;
+    # else: lanes 0, 2), joins twice, prints 'd' and ends.
+    WCTL = [addi(5, 0, 4), lui(6, 0x80000), addi(6, 6, 0x40),
+            vx(1, 0, 5, 6),                           # 0x0c wspawn t0, t1
+            addi(5, 0, -1), tmc(5),                   # 0x10, 0x14: all lanes
+            csrr(10, 0xcc0), i_type(1, 10, 7, 6, 0x13),  # 0x18 a0 = lane, 0x1c t1 = a0 & 1
+            vx(2, 7, 6),                              # 0x20 split t2, t1
+            addi(8, 10, 100),                         # 0x24
+            vx(3, 0, 7),                              # 0x28 join t2
+            addi(5, 0, 1), tmc(5),                    # 0x2c, 0x30: lane 0
+            addi(28, 0, ord("d")), sb(28, 0x40, 0),   # 0x34, 0x38: console 'd'
+            tmc(0),                                   # 0x3c warp 0 ends
+            tmc(0)]                                   # 0x40 the spawned warps end
+
+    def test_trace_insn_warp_control(self):
+        """--trace-insn names each warp-control effect with its arguments (from the
+        coverage review): wspawn, activation of the spawned warps and the caller's unstall;
+        the split's push (orig 0xf, else 0x5), else and pop; the console byte"""
+        k = self.write("wctl.elf", prog_elf(self.WCTL))
+        r = self.run_sim("--trace-insn", kernel=k)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [ln for ln in r.stderr.splitlines() if ln.startswith("[")]
+        at = lambda pc: [ln for ln in lines if " 0:0 0x%08x " % (CODE + pc) in ln]  # noqa: E731
+        self.assertEqual(len(at(0x0c)), 1)
+        self.assertTrue(at(0x0c)[0].endswith(
+            "| spawn-wait(0:0 n=4 pc=0x80000040) activate(0:1 pc=0x80000040 0x1) "
+            "activate(0:2 pc=0x80000040 0x1) activate(0:3 pc=0x80000040 0x1) unstall(0:0)"), at(0x0c))
+        self.assertTrue(at(0x14)[0].endswith("| tmask(0:0 0xf)"), at(0x14))
+        split = at(0x20)
+        self.assertEqual(len(split), 1)
+        self.assertIn(" t2={0x0,0x0,0x0,0x0} ipdom-push(0:0 orig=0xf else=0x5 pc=0x80000024 depth=1)"
+                      " tmask(0:0 0xa)", split[0])
+        joins = at(0x28)
+        self.assertEqual(len(joins), 2, "the join runs once per side")
+        self.assertIn("mask=0xa ", joins[0])
+        self.assertTrue(joins[0].endswith("| ipdom-else(0:0 depth=1) tmask(0:0 0x5)"), joins[0])
+        self.assertIn("mask=0x5 ", joins[1])
+        self.assertTrue(joins[1].endswith("| ipdom-pop(0:0 depth=0) tmask(0:0 0xf)"), joins[1])
+        self.assertTrue(at(0x38)[0].endswith("| con0<-'d'"), at(0x38))
+        self.assertEqual(len([ln for ln in lines if " 0x80000040 " in ln and "deactivate" in ln]), 3)
+
+    def test_trace_insn_debug_module(self):
+        """--trace-insn under --dm-port: a line per Debug Module event, and the stepped
+        and injected issues marked 'step' and 'inject'"""
+        from vxdbg import Server, AU
+        k = self.write("wctl.elf", prog_elf(self.WCTL))
+        f = os.path.join(self.dir, "dm-trace.txt")
+        s = Server(VXSIM, ["--trace-insn=" + f, k])
+        try:
+            self.assertIsNotNone(s.port, s.stderr)
+            c = s.connect()
+            c.wake()
+            c.reset_halt()
+            self.assertEqual(c.cmd("s"), "+")
+            c.select(0, 0)
+            self.assertEqual(c.step(), CODE + 4)
+            self.assertEqual(c.read_gpr(5), 4, "t0 = 4 after the first instruction")
+            c.resume_all()
+            c.poll(AU, AU)
+            c.close()
+            rc, out, err = s.wait()
+        finally:
+            s.kill()
+        self.assertEqual(rc, 0, err)
+        with open(f) as fh:
+            lines = fh.read().splitlines()
+        self.assertGreater(sum(1 for ln in lines if re.match(r"^\[\d+\] \d+ dm op=\d+ addr=0x", ln)), 10)
+        step = [ln for ln in lines if " step " in ln]
+        self.assertEqual(len(step), 1, step)
+        self.assertRegex(step[0], r"^\[\d+\] \d+ 0:0 0x80000000 mask=0x1 step +addi t0, zero, 4 +\| t0=\{0x4\}$")
+        inj = [ln for ln in lines if " inject " in ln]
+        self.assertEqual(len(inj), 1, inj)
+        self.assertRegex(inj[0], r"^\[\d+\] \d+ 0:0 0x80000004 mask=0x1 inject +csrw dscratch0, t0 +\| dscratch0=\{0x4\}$")
 
     def test_example_kernels(self):
         path = vxtest.kernel("vecadd")
