@@ -522,7 +522,10 @@ int vxrec_verify(const char *trace, bool quiet)
         fprintf(stderr, "%s: %s\n", vxrec_prog, vx_trace_reader_errmsg(v.r));
         goto out;
     }
-    if (v.qhead < v.qn) {
+    /* events the simulator reported past the trace's last: a divergence, unless the
+     * trace was cut off there (the cut took the records the run made after it: a halt
+     * record that followed an ebreak issue, say) */
+    if (v.qhead < v.qn && !vx_trace_reader_incomplete(v.r)) {
         char b[200];
         vx_trace_event_brief(&v.q[v.qhead].ev, b, sizeof b);
         fprintf(stderr,

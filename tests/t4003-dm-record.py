@@ -26,6 +26,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 import vxtest  # noqa: E402
+import vxt_spec  # noqa: E402
 from vxdbg import *  # noqa: E402,F401,F403
 
 BASE = 0x80000000
@@ -278,6 +279,54 @@ class DmRecord(unittest.TestCase):
         self.assertIn("dm scratch warp 0 [0:0] lane 1", dump("--lane", "1").stdout)
         v = self.verify()
         self.assertEqual(v.returncode, 0, v.stderr)
+
+    def test_cut_between_a_breakpoint_and_its_halt(self):
+        """a trace cut right after the EVENTS chunk whose last record is an ebreak issue,
+        before the chunk with the halt record the same issue produced (a recorder killed
+        there): --verify says it is incomplete and its events match (exit 0, as --help
+        says); it reported the halt the simulator made as a divergence after the last
+        event (exit 1).  The session's poll reads vary, so chunk sizes are tried until
+        one puts a chunk boundary there."""
+        cut = None
+        for cs in range(64, 640, 3):
+            c = self.start(["-f", "--no-compress", "--chunk-size", str(cs)])
+            c.wake()
+            c.reset_halt()
+            self.assertEqual(c.cmd("s"), "+")
+            c.select(0, 0)
+            c.write_mem(BP, EBREAK)
+            c.wr(DCONFIG, 0x88000001)
+            c.resume_all()
+            c.poll(NH, NH)
+            c.select(0, 0)
+            c.write_mem(BP, PROG[3])
+            c.resume_all()
+            c.poll(AU, AU)
+            rc, out, err = self.finish()
+            self.assertEqual(rc, 55, err)
+            with open(self.trace, "rb") as f:
+                data = f.read()
+            events = [ch for ch in vxt_spec.Trace(data).chunks if ch.type == vxt_spec.CH_EVENTS]
+            for ch in events[1:]:
+                # a chunk that begins with a DM record (0x80, length): op 3 halt, addr 0,
+                # value 0, warp 0, lane 0, cause 1 ebreak (FORMAT.md 8.1)
+                p = data[ch.off + 28:ch.off + 36]
+                if p[0] == 0x80 and p[2:] == bytes([3, 0, 0, 0, 0, 1]):
+                    cut = ch.off
+                    break
+            if cut:
+                break
+        self.assertIsNotNone(cut, "no chunk size put a boundary between the ebreak and its halt")
+        with open(self.trace, "wb") as f:
+            f.write(data[:cut])
+        ev = vxtest.run([vxtest.prog("vxdump"), "--json", self.trace])
+        self.assertEqual(ev.returncode, 1, ev.stderr)             # incomplete
+        last = __import__("json").loads(ev.stdout.splitlines()[-1])
+        self.assertEqual((last["type"], last.get("insn")), ("issue", EBREAK), last)
+        v = self.verify()
+        self.assertEqual(v.returncode, 0, v.stderr)
+        self.assertIn("the trace is incomplete (cut off); its %d events match"
+                      % len(ev.stdout.splitlines()), v.stderr)
 
     def test_no_start_leaves_incomplete_but_valid_trace(self):
         """the recorder killed before the platform starts: a readable trace"""
