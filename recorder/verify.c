@@ -344,7 +344,7 @@ static void describe(ver *v, const char *what, const vx_event *rec_ev, const vx_
 /* Process one recorded event; false when verification must stop. */
 static bool step(ver *v, const vx_event *rec_ev)
 {
-    char msg[400];
+    char msg[512];
     vx_stop stop;
     vx_err e = VX_OK;
 

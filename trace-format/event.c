@@ -96,10 +96,16 @@ static bool fault_diff(const vx_fault *a, const vx_fault *b, char *msg, size_t c
     if (a->core != b->core || a->warp != b->warp || a->pc != b->pc || a->insn != b->insn ||
         a->addr != b->addr)
         return differ(msg, cap,
-                      "fault at core %u warp %u pc 0x%08x addr 0x%08x != core %u warp %u pc 0x%08x "
-                      "addr 0x%08x",
-                      a->core, a->warp, a->pc, a->addr, b->core, b->warp, b->pc, b->addr);
-    if (a->lanes != b->lanes) return differ(msg, cap, "fault lanes differ");
+                      "fault at core %u warp %u pc 0x%08x insn 0x%08x addr 0x%08x != core %u "
+                      "warp %u pc 0x%08x insn 0x%08x addr 0x%08x",
+                      a->core, a->warp, a->pc, a->insn, a->addr, b->core, b->warp, b->pc, b->insn,
+                      b->addr);
+    if (a->lanes != b->lanes) {
+        char x[48], y[48];
+        lanes_hex(a->lanes, x, sizeof x);
+        lanes_hex(b->lanes, y, sizeof y);
+        return differ(msg, cap, "fault lanes %s != %s", x, y);
+    }
     if (strncmp(a->reason, b->reason, sizeof a->reason))
         return differ(msg, cap, "fault reason \"%.96s\" != \"%.96s\"", a->reason, b->reason);
     return false;
@@ -154,7 +160,12 @@ bool vx_trace_event_diff(const vx_event *a, const vx_event *b, uint32_t threads,
             reg_name(q, y, sizeof y);
             return differ(msg, cap, "commit %u: %s != %s", i, x, y);
         }
-        if (p->lanes != q->lanes) return differ(msg, cap, "commit %u (%s): lanes differ", i, x);
+        if (p->lanes != q->lanes) {
+            char u[48], w[48];
+            lanes_hex(p->lanes, u, sizeof u);
+            lanes_hex(q->lanes, w, sizeof w);
+            return differ(msg, cap, "commit %u (%s): lanes %s != %s", i, x, u, w);
+        }
         for (unsigned l = 0; l < threads && l < 128; l++)
             if (vx_lanes_test(p->lanes, l) && p->values[l] != q->values[l])
                 return differ(msg, cap, "commit %u (%s) lane %u: 0x%08x != 0x%08x", i, x, l,
@@ -177,12 +188,19 @@ bool vx_trace_event_diff(const vx_event *a, const vx_event *b, uint32_t threads,
     for (uint32_t i = 0; i < a->nwctl; i++) {
         const vx_wctl *p = &a->wctl[i], *q = &b->wctl[i];
         if (p->kind != q->kind || p->core != q->core || p->warp != q->warp || p->pc != q->pc ||
-            p->arg != q->arg || p->arg2 != q->arg2 || p->mask != q->mask || p->mask2 != q->mask2)
+            p->arg != q->arg || p->arg2 != q->arg2 || p->mask != q->mask || p->mask2 != q->mask2) {
+            char pm[48], pm2[48], qm[48], qm2[48];
+            lanes_hex(p->mask, pm, sizeof pm);
+            lanes_hex(p->mask2, pm2, sizeof pm2);
+            lanes_hex(q->mask, qm, sizeof qm);
+            lanes_hex(q->mask2, qm2, sizeof qm2);
             return differ(msg, cap,
-                          "warp-control effect %u: kind %u core %u warp %u pc 0x%08x arg %u != "
-                          "kind %u core %u warp %u pc 0x%08x arg %u",
-                          i, p->kind, p->core, p->warp, p->pc, p->arg, q->kind, q->core, q->warp,
-                          q->pc, q->arg);
+                          "warp-control effect %u: kind %u core %u warp %u pc 0x%08x arg %u arg2 "
+                          "%u mask %s mask2 %s != kind %u core %u warp %u pc 0x%08x arg %u arg2 "
+                          "%u mask %s mask2 %s",
+                          i, p->kind, p->core, p->warp, p->pc, p->arg, p->arg2, pm, pm2, q->kind,
+                          q->core, q->warp, q->pc, q->arg, q->arg2, qm, qm2);
+        }
     }
     if (a->nconsole != b->nconsole)
         return differ(msg, cap, "%u console bytes != %u", a->nconsole, b->nconsole);

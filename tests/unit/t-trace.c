@@ -699,6 +699,66 @@ static void test_determinism(void)
        (unsigned long long)a.st.file_bytes);
 }
 
+/* vx_trace_event_diff names the field that differs and prints both values (vxrec --verify
+ * and vxreplay show its message): a warp-control effect's mask or arg2, a fault's insn or
+ * lanes, a commit's lanes printed the same text on both sides, or no values at all */
+static void test_diff_message(void)
+{
+    char msg[512];
+    uint32_t va[4] = {1, 2, 3, 4}, vb[4] = {1, 2, 3, 4};
+    vx_wctl wa = {.kind = 2, .core = 0, .warp = 1, .pc = 0x80000140, .mask = 0x3};
+    vx_wctl wb = wa;
+    vx_commit ca = {.file = VX_RF_X, .reg = 5, .lanes = 0xf, .values = va};
+    vx_commit cb = ca;
+    vx_fault fa = {.kind = VX_FAULT_MISALIGNED,
+                   .signal = 7,
+                   .pc = 0x80000008,
+                   .insn = 0x0005a503,
+                   .addr = 0x10001,
+                   .lanes = 0xf};
+    vx_fault fb = fa;
+    vx_event a = {.kind = VX_EV_ISSUE,
+                  .index = 24,
+                  .cycle = 30,
+                  .pc = 0x80000140,
+                  .tmask = 0xf,
+                  .nwctl = 1,
+                  .wctl = &wa};
+    vx_event b = a;
+    b.wctl = &wb;
+    wb.mask = 0x1;
+    ok(vx_trace_event_diff(&a, &b, 4, msg, sizeof msg) && strstr(msg, "mask 0x3 ") &&
+           strstr(msg, "mask 0x1 "),
+       "a warp-control mask differs: both masks said (%s)", msg);
+    wb.mask = wa.mask;
+    wb.arg2 = 9;
+    ok(vx_trace_event_diff(&a, &b, 4, msg, sizeof msg) && strstr(msg, "arg2 0 ") &&
+           strstr(msg, "arg2 9 "),
+       "a warp-control arg2 differs: both said (%s)", msg);
+    a.nwctl = b.nwctl = 0;
+    a.fault = &fa;
+    b.fault = &fb;
+    fb.insn ^= 1;
+    ok(vx_trace_event_diff(&a, &b, 4, msg, sizeof msg) && strstr(msg, "insn 0x0005a503") &&
+           strstr(msg, "insn 0x0005a502"),
+       "a fault's insn differs: both said (%s)", msg);
+    fb.insn = fa.insn;
+    fb.lanes = 0x3;
+    ok(vx_trace_event_diff(&a, &b, 4, msg, sizeof msg) && !strcmp(msg, "fault lanes 0xf != 0x3"),
+       "a fault's lanes differ: both said (%s)", msg);
+    a.fault = b.fault = NULL;
+    a.ncommits = b.ncommits = 1;
+    a.commits = &ca;
+    b.commits = &cb;
+    cb.values = vb;
+    cb.lanes = 0x7;
+    ok(vx_trace_event_diff(&a, &b, 4, msg, sizeof msg) &&
+           !strcmp(msg, "commit 0 (x5): lanes 0xf != 0x7"),
+       "a commit's lanes differ: both said (%s)", msg);
+    cb.lanes = ca.lanes;
+    ok(!vx_trace_event_diff(&a, &b, 4, msg, sizeof msg), "equal events: no difference");
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/vxrr-t-trace-XXXXXX");
@@ -710,6 +770,7 @@ int main(void)
     memcpy(load1, "loaded", 7);
 
     test_crc();
+    test_diff_message();
     static const spec specs[] = {
         /* name            cl co  wa  th wild  n    chunk  kf   flags                 end              fault seed */
         {"real-1x1x4x4", 1, 1, 4, 4, 0, 20000, 0, 5000, 0, VX_END_EXIT, false, 1},
