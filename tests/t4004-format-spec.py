@@ -698,6 +698,8 @@ class FormatSpec(unittest.TestCase):
                      (10, 0, keyframe_payload(0, 2))]),
             "keyframe key is not the issues before it": dict(
                 post=[(10, n - 1, keyframe_payload(3, 0))]),
+            "a keyframe claiming 2^40 pages": dict(pre=[(9, 0, pages_payload(0x10)),
+                                                          (10, 0, keyframe_payload(0, 1 << 40))]),
         }
         for what, kw in bad.items():
             with self.subTest(case=what):

@@ -1303,6 +1303,16 @@ static vx_err check_events(vx_trace_reader *r, uint64_t *issues)
     return VX_OK;
 }
 
+/* A keyframe whose page count no file of this size could hold (3 bytes a page at the
+ * least, FORMAT.md 9.1). */
+static vx_err kf_too_many_pages(vx_trace_reader *r, size_t k, uint64_t npages)
+{
+    return rfail(r, VX_ERR_CORRUPT,
+                 "keyframe chunk at offset %" PRIu64 ": keyframe %zu claims %" PRIu64
+                 " pages, more than a file of %" PRIu64 " bytes holds",
+                 r->kfs[k].off, k, npages, r->fsize);
+}
+
 vx_err vx_trace_reader_check(vx_trace_reader *r)
 {
     if (!r->opened) return rfail(r, VX_ERR_STATE, "reader not open");
@@ -1329,7 +1339,7 @@ vx_err vx_trace_reader_check(vx_trace_reader *r)
                       " for the keyframe at offset %" PRIu64 ", which says %" PRIu64,
                       r->index_off, kf->cycle, kf->off, info.cycle);
         else if (info.npages > r->fsize / 3)
-            e = rfail(r, VX_ERR_CORRUPT, "keyframe %zu claims too many pages", k);
+            e = kf_too_many_pages(r, k, info.npages);
         else
             e = check_kf_pages(r, k, info.npages);
     }
@@ -1468,8 +1478,7 @@ vx_err vx_trace_reader_keyframe_pages(vx_trace_reader *r, size_t k, unsigned mod
         vx_trace_keyframe info;
         vx_err e = load_kf(r, j, &info, NULL, NULL);
         if (e) return e;
-        if (info.npages > r->fsize / 3)
-            return rfail(r, VX_ERR_CORRUPT, "keyframe %zu claims too many pages", j);
+        if (info.npages > r->fsize / 3) return kf_too_many_pages(r, j, info.npages);
         total += info.npages;
     }
     size_t cap = 16;
