@@ -73,7 +73,8 @@ static void usage(FILE *f)
             "SIGHUP: the trace ends there).  Console output that cannot be written to\n"
             "standard output is reported and leaves the status as it is: the trace holds it.\n"
             "--verify: 0 the trace matches (a cut-off trace: up to its last complete\n"
-            "chunk, with a note), 1 it diverges (the first difference is reported), 2 error.\n",
+            "chunk, with a note), 1 it diverges (the first difference is reported), 2 error\n"
+            "(a damaged trace, or one with a code this vxrec does not know).\n",
             vx_cli_run_help(), VX_TRACE_DEFAULT_KEYFRAME_ISSUES, VX_TRACE_DEFAULT_CHUNK);
 }
 

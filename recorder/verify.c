@@ -354,9 +354,17 @@ static bool step(ver *v, const vx_event *rec_ev)
         uint32_t gw = rec_ev->core * v->W + rec_ev->warp;
         if (rec_ev->kind == VX_EV_DM) {
             e = apply_dm(v, rec_ev);
+            if (e == VX_ERR_UNSUPP) { /* a code of a later minor version (FORMAT.md 15.1) */
+                diverge(v,
+                        "%s: cannot verify event %" PRIu64 ": Debug Module op %u is unknown to "
+                        "this vxrec (the trace is of format 1.%u)",
+                        v->path, rec_ev->index, rec_ev->dm.op, v->h->minor);
+                v->unreadable = true; /* not a difference: exit 2 */
+                return false;
+            }
             if (e) {
                 snprintf(msg, sizeof msg, "the recorded Debug Module effect cannot be applied: %s",
-                         e == VX_ERR_UNSUPP ? "unknown operation" : vx_sim_errmsg(v->sim));
+                         vx_sim_errmsg(v->sim));
                 describe(v, msg, rec_ev, NULL);
                 return false;
             }

@@ -328,6 +328,33 @@ class DmRecord(unittest.TestCase):
         self.assertIn("the trace is incomplete (cut off); its %d events match"
                       % len(ev.stdout.splitlines()), v.stderr)
 
+    def test_unknown_dm_op_cannot_be_verified(self):
+        """a Debug Module record of an op this vxrec does not know (a code a later minor
+        version may add, FORMAT.md 15.1: the file is valid) cannot be verified: exit 2
+        with that reason, not a divergence (exit 1)"""
+        c = self.start(["-f", "--no-compress"])
+        c.wake()
+        c.reset_halt()
+        self.assertEqual(c.cmd("s"), "+")
+        c.resume_all()
+        c.poll(AU, AU)
+        rc, out, err = self.finish()
+        self.assertEqual(rc, 55, err)
+        data = bytearray(open(self.trace, "rb").read())
+        ch = next(c for c in vxt_spec.Trace(bytes(data)).chunks if c.type == vxt_spec.CH_EVENTS)
+        p = ch.off + 28
+        self.assertEqual(data[p], 0x80, "the session's first record is a DM record")
+        data[p + 2] = 9  # its op (FORMAT.md 8.1): 9 is unknown
+        struct.pack_into("<I", data, ch.off + 20, vxt_spec.crc32c(bytes(data[p:ch.end])))
+        struct.pack_into("<I", data, ch.off + 24, vxt_spec.crc32c(bytes(data[ch.off:ch.off + 24])))
+        with open(self.trace, "wb") as f:
+            f.write(data)
+        d = vxtest.run([vxtest.prog("vxdump"), "--check", self.trace])
+        self.assertEqual(d.returncode, 0, d.stderr)
+        v = self.verify()
+        self.assertEqual(v.returncode, 2, v.stderr)
+        self.assertIn("cannot verify event 0: Debug Module op 9 is unknown to this vxrec", v.stderr)
+
     def test_no_start_leaves_incomplete_but_valid_trace(self):
         """the recorder killed before the platform starts: a readable trace"""
         c = self.start()
