@@ -494,13 +494,21 @@ int vxrec_verify(const char *trace, bool quiet)
                 vxrec_prog, trace, v.h->start_pc, vx_sim_get_config(v.sim)->start_pc);
         goto out;
     }
-    for (uint32_t i = 0; i < v.h->nloads; i++)
+    for (uint32_t i = 0; i < v.h->nloads; i++) {
+        if (!vx_trace_load_in_global(&v.h->loads[i])) {
+            fprintf(stderr,
+                    "%s: %s: load %u (%zu bytes at 0x%08x) lies outside global memory "
+                    "[0x80, 0xFFFF0000): the trace is damaged\n",
+                    vxrec_prog, trace, i, v.h->loads[i].len, v.h->loads[i].addr);
+            goto out;
+        }
         if (vx_sim_mem_write(v.sim, 0, v.h->loads[i].addr, v.h->loads[i].bytes,
                              v.h->loads[i].len)) {
             fprintf(stderr, "%s: %s: load %u cannot be applied: %s\n", vxrec_prog, trace, i,
                     vx_sim_errmsg(v.sim));
             goto out;
         }
+    }
     if (v.h->flags & VX_TRACE_HF_EBREAK_HALT) vx_sim_set_ebreak_halt(v.sim, true);
     if (v.h->max_cycles) vx_sim_set_max_cycles(v.sim, v.h->max_cycles);
     v.nkf = vx_trace_reader_num_keyframes(v.r);

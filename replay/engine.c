@@ -2104,6 +2104,13 @@ static vx_err load_prologue(vx_engine *e)
         return err;
     }
     for (uint32_t i = 0; i < h->nloads; i++) {
+        if (!vx_trace_load_in_global(&h->loads[i])) {
+            seterr(e,
+                   "%s: recorded load region %" PRIu32 " at 0x%08" PRIx32
+                   " lies outside global memory [0x80, 0xFFFF0000): the trace is damaged",
+                   e->path, i, h->loads[i].addr);
+            return VX_ERR_CORRUPT;
+        }
         err = vx_sim_mem_write(e->sim, 0, h->loads[i].addr, h->loads[i].bytes, h->loads[i].len);
         if (err) {
             seterr(e,

@@ -519,6 +519,38 @@ class Vxrec(unittest.TestCase):
         self.assertIn(b"data.bin", data)
         self.assertEqual(self.verify(t).returncode, 0)
 
+    def test_load_outside_global_memory_is_damage(self):
+        """FORMAT.md 5.1: a LOAD region MUST lie in global memory [0x80, 0xFFFF0000); a
+        trace whose header puts one in local memory (its checksums right) is refused by
+        --verify and by vxreplay as damaged (exit 2); --verify wrote it into core 0's
+        local memory and said 'verified', while the same region at 0x10 was refused"""
+        b = self.bin("sum.bin", SUM)
+        d = self.bin("data.bin", [0x11223344])
+        t = os.path.join(self.dir, "l.vxt")
+        r = self.rec(["-q", "--no-compress", "--load", d + "@0x10000000", b, "-o", t])
+        self.assertEqual(r.returncode, 55, r.stderr)
+        data = bytearray(open(t, "rb").read())
+        off, typ, _, stored, _, _ = chunks(bytes(data))[0]
+        self.assertEqual(typ, 1)                                  # the HEADER
+        payload = data[off + 28:off + 28 + stored]
+        at = payload.find(bytes([0x80, 0x80, 0x80, 0x80, 0x01]))  # varint 0x10000000
+        self.assertGreater(at, 0)
+        payload[at:at + 5] = bytes([0x80, 0x80, 0xFC, 0xFF, 0x0F])  # varint 0xFFFF0000
+        data[off + 28:off + 28 + stored] = payload
+        struct.pack_into("<I", data, off + 20, crc32c(bytes(payload)))
+        struct.pack_into("<I", data, off + 24, crc32c(bytes(data[off:off + 24])))
+        with open(t, "wb") as f:
+            f.write(data)
+        s = vxtest.run([vxtest.prog("vxdump"), "--summary", t])
+        self.assertEqual(s.returncode, 0, s.stderr)               # the reader passes it on
+        self.assertIn("4 bytes at 0xffff0000", s.stdout)
+        v = self.verify(t)
+        self.assertEqual(v.returncode, 2, v.stderr)
+        self.assertIn("load 0 (4 bytes at 0xffff0000) lies outside global memory", v.stderr)
+        r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", t], input="")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("lies outside global memory", r.stderr)
+
     def test_closed_stdout(self):
         """standard output closed (vxrec k >&-): the trace did get fd 1 and the kernel's
         "#0: OK" line with it (a corrupt trace, exit 0); now the trace is the one a normal

@@ -67,6 +67,13 @@ typedef struct vx_trace_load {
     const char *name; /* basename of the loaded file (the writer strips directories); may be NULL */
 } vx_trace_load;
 
+/* Does load region l lie in global memory, [0x80, 0xFFFF0000), as FORMAT.md 5.1 says it
+ * MUST?  The reader does not check (a replayer or verifier refuses a region outside). */
+static inline bool vx_trace_load_in_global(const vx_trace_load *l)
+{
+    return l->addr >= 0x80u && l->addr < 0xFFFF0000u && l->len <= 0xFFFF0000u - l->addr;
+}
+
 /* vx_trace_header.flags */
 #define VX_TRACE_HF_EBREAK_HALT 0x1u /* DCONFIG.ebreakh set from the start */
 #define VX_TRACE_HF_DM_SERVER   0x2u /* recorded under a Debug Module server (vxrec --dm-port) */
