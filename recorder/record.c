@@ -405,19 +405,59 @@ static void discard_event(void *ctx, const vx_event *ev)
 }
 
 /* --discard: the simulator with its observer on, and nothing else. */
+/*
+ * How the run ended, as vxsim says it (the fault with its function, the cycle limit), and
+ * the exit status it gives; recorded: where the trace holds it.
+ */
+static int report_stop(const vxrec_opts *o, const vx_stop *stop, const vx_cli_loaded *ld,
+                       vx_sim *sim, bool recorded)
+{
+    switch (stop->reason) {
+    case VX_STOP_EXIT: return (int)(stop->exit_code & 0xff);
+    case VX_STOP_FAULT: {
+        char ft[600];
+        vxd_symtab syms;
+        vx_cli_kernel_symbols(ld, &syms);
+        vx_cli_fault_text(&stop->fault, &syms, ft, sizeof ft);
+        vxd_symtab_release(&syms);
+        /* a deadlock is no instruction's fault: the END record (the next index) holds it */
+        const bool in_end = stop->fault.kind == VX_FAULT_DEADLOCK;
+        if (recorded)
+            fprintf(stderr, "%s: %s (recorded %s %" PRIu64 ")\n", vxrec_prog, ft,
+                    in_end ? "in the end record, event" : "at event",
+                    vx_sim_index(sim) - (in_end ? 0 : 1));
+        else
+            fprintf(stderr, "%s: %s\n", vxrec_prog, ft);
+        return VX_EXIT_FAULT;
+    }
+    case VX_STOP_LIMIT:
+        fprintf(stderr, "%s: cycle limit of %" PRIu64 " reached (event index %" PRIu64 ")\n",
+                vxrec_prog, o->run.max_cycles, vx_sim_index(sim));
+        return VX_EXIT_LIMIT;
+    default:
+        fprintf(stderr, "%s: the machine stopped with nothing able to run (reason %d)\n",
+                vxrec_prog, (int)stop->reason);
+        return VX_EXIT_FAULT;
+    }
+}
+
 static int run_discarding(vxrec_opts *o)
 {
     vx_sim *sim = NULL;
+    vx_cli_loaded ld;
     char msg[600];
     uint64_t n = 0;
     vx_stop stop;
+    memset(&ld, 0, sizeof ld);
     if (!vx_cli_dumps_check(vxrec_prog, &o->run, o->kernel, NULL)) return VX_EXIT_USAGE;
-    if (vx_cli_setup(&o->run, o->kernel, &sim, NULL, msg, sizeof msg)) {
+    if (vx_cli_setup(&o->run, o->kernel, &sim, &ld, msg, sizeof msg)) {
         fprintf(stderr, "%s: %s\n", vxrec_prog, msg);
+        vx_cli_loaded_release(&ld);
         return VX_EXIT_USAGE;
     }
     if (vx_cli_dumps_open(vxrec_prog, &o->run, sim)) {
         vx_sim_free(sim);
+        vx_cli_loaded_release(&ld);
         return VX_EXIT_USAGE;
     }
     vx_sim_set_console(sim, on_console, NULL);
@@ -427,6 +467,7 @@ static int run_discarding(vxrec_opts *o)
             vx_sim_console_flush(sim);
             fprintf(stderr, "%s: %s\n", vxrec_prog, vx_sim_errmsg(sim));
             vx_sim_free(sim);
+            vx_cli_loaded_release(&ld);
             return VX_EXIT_USAGE;
         }
     } while (stop.reason == VX_STOP_HALT);
@@ -434,11 +475,10 @@ static int run_discarding(vxrec_opts *o)
     fflush(stdout);
     if (!o->quiet)
         fprintf(stderr, "%s: %" PRIu64 " events observed and discarded\n", vxrec_prog, n);
-    int rc = stop.reason == VX_STOP_EXIT    ? (int)(stop.exit_code & 0xff)
-             : stop.reason == VX_STOP_LIMIT ? VX_EXIT_LIMIT
-                                            : VX_EXIT_FAULT;
+    int rc = report_stop(o, &stop, &ld, sim, false);
     int drc = vx_cli_dumps_write(vxrec_prog, &o->run, sim);
     vx_sim_free(sim);
+    vx_cli_loaded_release(&ld);
     return drc && rc == 0 ? drc : rc;
 }
 
@@ -695,33 +735,7 @@ int vxrec_record(vxrec_opts *o)
         rc = 130;
         goto out;
     }
-    switch (stop.reason) {
-    case VX_STOP_EXIT: rc = (int)(stop.exit_code & 0xff); break;
-    case VX_STOP_FAULT: {
-        char ft[600];
-        vxd_symtab syms;
-        vx_cli_kernel_symbols(&ld, &syms);
-        vx_cli_fault_text(&stop.fault, &syms, ft, sizeof ft);
-        vxd_symtab_release(&syms);
-        /* a deadlock is no instruction's fault: the END record (the next index) holds it */
-        const bool in_end = stop.fault.kind == VX_FAULT_DEADLOCK;
-        fprintf(stderr, "%s: %s (recorded %s %" PRIu64 ")\n", vxrec_prog, ft,
-                in_end ? "in the end record, event" : "at event",
-                vx_sim_index(r.sim) - (in_end ? 0 : 1));
-        rc = VX_EXIT_FAULT;
-        break;
-    }
-    case VX_STOP_LIMIT:
-        fprintf(stderr, "%s: cycle limit of %" PRIu64 " reached (event index %" PRIu64 ")\n",
-                vxrec_prog, o->run.max_cycles, vx_sim_index(r.sim));
-        rc = VX_EXIT_LIMIT;
-        break;
-    default:
-        fprintf(stderr, "%s: the machine stopped with nothing able to run (reason %d)\n",
-                vxrec_prog, (int)stop.reason);
-        rc = VX_EXIT_FAULT;
-        break;
-    }
+    rc = report_stop(o, &stop, &ld, r.sim, true);
     if (drc && rc == 0) rc = drc;
 out:
     if (dm_fd >= 0) close(dm_fd);

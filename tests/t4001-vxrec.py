@@ -504,6 +504,15 @@ class Vxrec(unittest.TestCase):
         self.assertEqual(r.returncode, 55, r.stderr)
         self.assertEqual(r.stdout, "#0: OK\n")
         self.assertIn("43 events observed and discarded", r.stderr)
+        # a fault and the cycle limit are said as when recording (exit 3 and 4 came with no
+        # word of why)
+        r = self.rec(["--discard", self.bin("fault.bin", FAULT)])
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("kernel fault at pc 0x80000008 (core 0, warp 0, lanes 0x1): misaligned "
+                      "4-byte load at 0x00010001", r.stderr)
+        r = self.rec(["--discard", "--max-cycles", "5", b])
+        self.assertEqual(r.returncode, 4, r.stderr)
+        self.assertIn("cycle limit of 5 reached (event index 5)", r.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "sum.vxt")))
 
     def test_no_host_paths(self):
