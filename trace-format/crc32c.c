@@ -8,7 +8,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "vx_trace.h"
+#include "trace_int.h"
 #include "crc32c_table.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -50,12 +50,16 @@ static bool use_hw(void)
 
 uint32_t vx_trace_crc32c(uint32_t crc, const void *buf, size_t len)
 {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (use_hw()) return ~crc_hw(~crc, buf, len);
+#endif
+    return vxt_crc32c_sw(crc, buf, len);
+}
+
+uint32_t vxt_crc32c_sw(uint32_t crc, const void *buf, size_t len)
+{
     const uint8_t *p = buf;
     uint32_t c = ~crc;
-#if defined(__x86_64__) && defined(__GNUC__)
-    if (use_hw()) return ~crc_hw(c, p, len);
-#endif
-
     while (len && ((uintptr_t)p & 7)) {
         c = vxt_crc32c_tab[0][(c ^ *p++) & 0xFF] ^ (c >> 8);
         len--;
