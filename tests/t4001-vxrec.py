@@ -560,6 +560,30 @@ class Vxrec(unittest.TestCase):
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("lies outside global memory", r.stderr)
 
+    def test_empty_events_chunk_before_a_keyframe(self):
+        """FORMAT.md 6: an EVENTS chunk without records is valid; one right before a keyframe
+        (a trace cut off before its INDEX, so that the chunks are found by a scan) verifies:
+        the reader passed the empty chunk without stopping at its end, never said the
+        keyframe was here, and --verify compared it at the next keyframe's position (a
+        divergence)"""
+        b = self.bin("sum.bin", SUM)
+        t = os.path.join(self.dir, "e.vxt")
+        r = self.rec(["-q", "--no-compress", "--keyframe-interval", "10", "--chunk-size", "64", b,
+                      "-o", t])
+        self.assertEqual(r.returncode, 55, r.stderr)
+        data = open(t, "rb").read()
+        ch = chunks(data)
+        index = next(c for c in ch if c[1] == 7)
+        kf = next(c for c in ch if c[1] in (9, 10) and c[5] > 0)   # keyframe 1's first chunk
+        hdr = bytearray(struct.pack("<BBHIIQI", 4, 0, 0, 0, 0, kf[5], crc32c(b"")))
+        hdr += struct.pack("<I", crc32c(bytes(hdr)))
+        cut = data[:kf[0]] + bytes(hdr) + data[kf[0]:index[0]]    # no INDEX: scanned
+        with open(t, "wb") as f:
+            f.write(cut)
+        v = self.verify(t)
+        self.assertEqual(v.returncode, 0, v.stderr)
+        self.assertRegex(v.stderr, r"the trace is incomplete \(cut off\); its \d+ events match")
+
     def test_closed_stdout(self):
         """standard output closed (vxrec k >&-): the trace did get fd 1 and the kernel's
         "#0: OK" line with it (a corrupt trace, exit 0); now the trace is the one a normal

@@ -1532,6 +1532,12 @@ bool vx_trace_reader_keyframe_here(vx_trace_reader *r, size_t *k)
         after = d->next_chunk;
     }
     uint64_t lo = after ? r->chunks[after - 1].off : 0;
+    /* an EVENTS chunk without records (FORMAT.md 6 allows one) is passed through by
+     * vx_trace_reader_next without a stop at its end: a keyframe after it is here too */
+    for (chdr c; after < r->nchunks; after++) {
+        uint8_t h[VXT_CHDR_LEN];
+        if (pread_all(r, h, sizeof h, r->chunks[after].off) || !parse_chdr(h, &c) || c.raw) break;
+    }
     uint64_t hi = after < r->nchunks ? r->chunks[after].off : UINT64_MAX;
     /* last keyframe whose offset is < hi (keyframes are in file order) */
     size_t a = 0, b = r->nkf;
