@@ -144,6 +144,32 @@ def indexes(lines):
     return [int(ln.split()[0]) for ln in lines]
 
 
+def cxx_functions(test, source, shape):
+    """Build the C++ kernel source with vxcc -O1 and record it on shape: (trace, the issues
+    in each function's range, by binutils' demangled name: nm -C, not vxdump's)."""
+    if not os.path.exists(vxtest.prog("vxcc")) or not shutil.which("riscv64-unknown-elf-g++"):
+        test.skipTest("vxcc or the RISC-V C++ compiler missing")
+    d = vxtest.tmpdir()
+    src, elf, trace = (os.path.join(d, n) for n in ("k.cpp", "k.elf", "k.vxt"))
+    with open(src, "w") as f:
+        f.write(source)
+    r = vxtest.run([vxtest.prog("vxcc"), "-O1", "-o", elf, src])
+    test.assertEqual(r.returncode, 0, r.stderr)
+    t6kit.record(elf, trace, shape, expect=0)
+    r = vxtest.run(["riscv64-unknown-elf-nm", "-C", "-S", "--defined-only", elf])
+    fn = {}
+    for line in r.stdout.splitlines():
+        f = line.split(None, 3)
+        if len(f) == 4 and f[2] in "tTW":
+            fn[f[3]] = (int(f[0], 16), int(f[1], 16))
+    issues = [e for e in t6kit.events(trace) if e["type"] == "issue"]
+
+    def want(demangled):
+        lo, size = fn[demangled]
+        return [e["index"] for e in issues if lo <= e["pc"] < lo + size]
+    return trace, want
+
+
 class Listing(unittest.TestCase):
     def test_regs_text(self):
         """t6-regs: every line's mask, pc, symbol and effects (uniform, affine, lists)"""
@@ -420,28 +446,7 @@ class Filters(unittest.TestCase):
         """--pc with a C++ function's name: qualified or not, anonymous namespace, static,
         template (type, pointer, bool and number arguments, member templates), destructor;
         several overloads are refused with their symbols listed"""
-        if not os.path.exists(vxtest.prog("vxcc")) or not shutil.which("riscv64-unknown-elf-g++"):
-            self.skipTest("vxcc or the RISC-V C++ compiler missing")
-        d = vxtest.tmpdir()
-        src, elf, trace = (os.path.join(d, n) for n in ("k.cpp", "k.elf", "k.vxt"))
-        with open(src, "w") as f:
-            f.write(CXX_KERNEL)
-        r = vxtest.run([vxtest.prog("vxcc"), "-O1", "-o", elf, src])
-        self.assertEqual(r.returncode, 0, r.stderr)
-        t6kit.record(elf, trace, ["-w", "1", "-t", "4"], expect=0)
-        # the functions' ranges by binutils' demangled names (nm -C), not by vxdump's
-        r = vxtest.run(["riscv64-unknown-elf-nm", "-C", "-S", "--defined-only", elf])
-        fn = {}
-        for line in r.stdout.splitlines():
-            f = line.split(None, 3)
-            if len(f) == 4 and f[2] in "tTW":
-                fn[f[3]] = (int(f[0], 16), int(f[1], 16))
-        issues = [e for e in t6kit.events(trace) if e["type"] == "issue"]
-
-        def want(demangled):
-            lo, size = fn[demangled]
-            return [e["index"] for e in issues if lo <= e["pc"] < lo + size]
-
+        trace, want = cxx_functions(self, CXX_KERNEL, ["-w", "1", "-t", "4"])
         cases = {
             "square": "math::square(int)",
             "math::square": "math::square(int)",
@@ -1344,30 +1349,15 @@ class Symbols(unittest.TestCase):
         """--pc names a member of a variadic class template (its mangled name has an
         argument pack, J...E): size and ns::Pack::size select its code, Pack (the class)
         selects nothing; the pack's E was taken for the name's end, so Pack selected it"""
-        if not os.path.exists(vxtest.prog("vxcc")) or not shutil.which("riscv64-unknown-elf-g++"):
-            self.skipTest("vxcc or the RISC-V C++ compiler missing")
-        d = vxtest.tmpdir()
-        src, elf, trace = (os.path.join(d, n) for n in ("p.cpp", "p.elf", "p.vxt"))
-        with open(src, "w") as f:
-            f.write(PACK_KERNEL)
-        r = vxtest.run([vxtest.prog("vxcc"), "-O1", "-o", elf, src])
-        self.assertEqual(r.returncode, 0, r.stderr)
-        t6kit.record(elf, trace, ["-w", "1", "-t", "1"], expect=0)
-        r = vxtest.run(["riscv64-unknown-elf-nm", "-C", "-S", "--defined-only", elf])
-        lo, size = next((int(f[0], 16), int(f[1], 16)) for f in map(str.split, r.stdout.splitlines())
-                        if "ns::Pack<int, int>::size(int) const" in " ".join(f[3:]))
-        want = [e["index"] for e in t6kit.events(trace)
-                if e["type"] == "issue" and lo <= e["pc"] < lo + size]
-        self.assertTrue(want)
+        trace, want = cxx_functions(self, PACK_KERNEL, ["-w", "1", "-t", "1"])
+        size = want("ns::Pack<int, int>::size(int) const")
+        self.assertTrue(size)
         for name in ("size", "Pack::size", "ns::Pack::size"):
-            self.assertEqual([e["index"] for e in t6kit.events(trace, "--pc", name)], want, name)
+            self.assertEqual([e["index"] for e in t6kit.events(trace, "--pc", name)], size, name)
         # a literal argument before the pack (Li12E): its digits are no name's length
-        lo, size = next((int(f[0], 16), int(f[1], 16)) for f in map(str.split, r.stdout.splitlines())
-                        if "ns::Lit<12, int>::get(int) const" in " ".join(f[3:]))
-        got = [e["index"] for e in t6kit.events(trace, "--pc", "ns::Lit::get")]
-        self.assertTrue(got)
-        self.assertEqual(got, [e["index"] for e in t6kit.events(trace)
-                               if e["type"] == "issue" and lo <= e["pc"] < lo + size])
+        get = want("ns::Lit<12, int>::get(int) const")
+        self.assertTrue(get)
+        self.assertEqual([e["index"] for e in t6kit.events(trace, "--pc", "ns::Lit::get")], get)
         r = t6kit.vxdump("--pc", "Pack", trace)
         self.assertEqual(r.returncode, 2)
         self.assertIn("no symbol 'Pack'", r.stderr)
