@@ -206,6 +206,18 @@ class Client:
         self.select_all()
         self.wr(DCTRL, DA | RR)
 
+    def run_to_breakpoint(self, addr, orig):
+        """A software breakpoint on warp 0, lane 0: ebreak stored at addr (ebreak halting the
+        warp), the platform resumed until a warp halts there, the instruction orig put back;
+        warp 0 lane 0 is selected again."""
+        self.select(0, 0)
+        self.write_mem(addr, EBREAK)
+        self.wr(DCONFIG, 0x88000001)
+        self.resume_all()
+        self.poll(NH, NH)
+        self.select(0, 0)
+        self.write_mem(addr, orig)
+
     def status(self):
         """Halted bits of every warp, as a list of booleans."""
         out = []
