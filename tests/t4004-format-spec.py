@@ -26,6 +26,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 import vxtest  # noqa: E402
 import vxt_spec  # noqa: E402
+from vxt_make import assemble, chunk, fix_crcs, string, sv32, sv64, varint  # noqa: E402
 
 SPEC = os.path.join(vxtest.ROOT, "tests", "lib", "vxt_spec.py")
 GOLDEN = os.path.join(vxtest.ROOT, "tests", "golden")
@@ -36,6 +37,9 @@ C = ["-C", "1", "-c", "1", "-w", "2", "-t", "32"]
 WIDE = ["-C", "1", "-c", "1", "-w", "4", "-t", "128"]
 NARROW = ["-C", "1", "-c", "1", "-w", "4", "-t", "1"]
 MULTI = ["-C", "2", "-c", "2", "-w", "2", "-t", "4"]
+# T = 16 has a compact-log encoder of its own, T = 2 the lane loops of T % 4 != 0
+T16 = ["-C", "1", "-c", "2", "-w", "4", "-t", "16"]
+T2 = ["-C", "1", "-c", "2", "-w", "4", "-t", "2"]
 # name -> (kernel file, vxrec options); every one with OPTS unless it has its own
 TRACES = {
     "hello-a": ("hello.elf", A), "hello-b": ("hello.elf", B), "hello-c": ("hello.elf", C),
@@ -58,7 +62,14 @@ TRACES = {
     "printf-limit": ("printf.elf", A + ["--max-cycles", "3000"]),
     "hello-kf1": ("hello.elf", A + ["--keyframe-interval", "1", "--chunk-size", "300"]),
     "cutme": ("hello.elf", A + ["--keyframe-interval", "200", "--chunk-size", "2048"]),
+    "hello-t16": ("hello.elf", T16), "diverge-t16": ("diverge.elf", T16),
+    "gbar-t16": ("gbar.elf", T16), "warpops-t16": ("warpops.elf", T16),
+    "vecadd-t16": ("vecadd.elf", T16), "sgemm-t16": ("sgemm.elf", T16),
+    "hello-t2": ("hello.elf", T2), "diverge-t2": ("diverge.elf", T2),
+    "warpops-t2": ("warpops.elf", T2),
 }
+# the shapes whose traces test_t16_t2 also verifies and records in every thread mode
+T16_T2 = [n for n in TRACES if n.endswith(("-t16", "-t2"))]
 KEYFRAME_CHECKED = ["hello-a", "hello-kf1", "diverge-b", "gbar-multi", "spawn-t1",
                     "warpops-t128", "vecadd-vxbin", "vecadd-raw", "sgemm-c", "reduce-c",
                     "printf-limit", "hello-t1"]
@@ -111,42 +122,6 @@ def first_difference(a, b):
 
 
 # ---- a small trace writer, also from FORMAT.md, for hand-made traces ----
-
-def varint(v):
-    out = bytearray()
-    while True:
-        b, v = v & 0x7F, v >> 7
-        out.append(b | (0x80 if v else 0))
-        if not v:
-            return bytes(out)
-
-
-def sv32(d):
-    d = ((d + 2**31) % 2**32) - 2**31
-    return varint(((d << 1) ^ (d >> 31)) & 0xFFFFFFFF)
-
-
-def sv64(d):
-    return varint(((d << 1) ^ (d >> 63)) & (2**64 - 1))
-
-
-def string(s):
-    s = s if isinstance(s, bytes) else s.encode()
-    return varint(len(s)) + s
-
-
-def chunk(t, key, payload):
-    h = struct.pack("<BBHIIQI", t, 0, 0, len(payload), len(payload), key,
-                    vxt_spec.crc32c(payload))
-    return h + struct.pack("<I", vxt_spec.crc32c(h)) + payload
-
-
-def fix_crcs(data, off):
-    """Recompute the payload and header CRCs of the (uncompressed) chunk at off."""
-    st = struct.unpack_from("<I", data, off + 4)[0]
-    struct.pack_into("<I", data, off + 20, vxt_spec.crc32c(bytes(data[off + 28:off + 28 + st])))
-    struct.pack_into("<I", data, off + 24, vxt_spec.crc32c(bytes(data[off:off + 24])))
-
 
 class Writer:
     """Writes records in their explicit forms (FORMAT.md 7: form 3, explicit schedule,
@@ -224,43 +199,23 @@ class Writer:
         self.end = (status, cycle)
 
     def build(self, extra_header_tags=b"", after_header=b"", after_events=b"", index_tail=b"",
-              pre=(), post=(), totals=None, image_name="k.bin", image_kind=3):
+              pre=(), post=(), totals=None, image_name="k.bin", image_kind=3, prologue=None):
         """The trace: signature, HEADER, after_header, IMAGE, pre, the EVENTS chunk,
         after_events, post, INDEX, trailer.  pre and post are chunks (type, key, payload);
         their KEYFRAME(2) chunks are listed in the INDEX, with the PAGES(2) chunks of their
         kind and key before them (other chunks between those skipped).  totals replaces
         INDEX fields: issues, records, cycle, end_status, raw_size, kf_cycle_bias (added to
-        every keyframe's cycle)."""
-        sig = b"\x89VXT\r\n\x1a\n" + struct.pack("<HH", 1, self.minor)
-        sig += struct.pack("<I", vxt_spec.crc32c(sig))
-
+        every keyframe's cycle).  prologue (bytes) replaces HEADER, after_header and
+        IMAGE."""
         def tag(t, v):
             return varint(t) + varint(len(v)) + v
-        image = struct.pack("<4I", 0x13, 0x13, 0x13, 0x13)
-        hdr = tag(1, b"".join(varint(x) for x in (1, self.C, self.W, self.T)))
-        hdr += tag(3, varint(0x80000000))
-        hdr += tag(7, bytes([image_kind]) + varint(len(image)) + string(image_name))
-        hdr += extra_header_tags
-        f = bytearray(sig) + chunk(1, 0, hdr) + after_header + chunk(2, 0, image)
-        kfs = {6: [], 10: []}
-
-        def put(chunks):
-            run = None  # (offset of the first PAGES chunk, its type, its key)
-            for t, key, payload in chunks:
-                off = len(f)
-                f.extend(chunk(t, key, payload))
-                if t in (5, 9) and not (run and run[1:] == (t, key)):
-                    run = (off, t, key)
-                elif t in (6, 10):
-                    first = off - run[0] if run and run[1:] == (t - 1, key) else 0
-                    kfs[t].append((key, off, first, vxt_spec.rvarint(payload, 0)[0]))
-                    run = None
-                elif t == 4:
-                    run = None
-        put(pre)
-        ev_off = len(f)
-        f += chunk(4, 0, bytes(self.ev)) + after_events
-        put(post)
+        if prologue is None:
+            image = struct.pack("<4I", 0x13, 0x13, 0x13, 0x13)
+            hdr = tag(1, b"".join(varint(x) for x in (1, self.C, self.W, self.T)))
+            hdr += tag(3, varint(0x80000000))
+            hdr += tag(7, bytes([image_kind]) + varint(len(image)) + string(image_name))
+            hdr += extra_header_tags
+            prologue = chunk(1, 0, hdr) + after_header + chunk(2, 0, image)
         # the raw size of section 13, as the reader computes it
         dec = vxt_spec.EventDecoder(type("T", (), {"C": self.C, "W": self.W, "T": self.T,
                                                    "LB": self.LB, "skipped_unknown": 0})())
@@ -274,24 +229,9 @@ class Writer:
                "kf_cycle_bias": 0}
         for k, v in (totals or {}).items():
             tot[k] = v(tot[k]) if callable(v) else v
-
-        def kflist(lst):
-            out, pk, po = varint(len(lst)), 0, 0
-            for key, off, first, cyc in lst:
-                out += varint(key - pk) + varint(off - po) + varint(first)
-                out += varint(cyc + tot["kf_cycle_bias"])
-                pk, po = key, off
-            return out
-        ix = varint(tot["issues"]) + varint(tot["records"]) + varint(tot["cycle"])
-        ix += bytes([tot["end_status"]]) + varint(1) + varint(0) + varint(ev_off)
-        ix += kflist(kfs[6]) + varint(tot["raw_size"])
-        if self.minor >= 1:
-            ix += kflist(kfs[10]) + varint(0)
-        ix += index_tail
-        io = len(f)
-        f += chunk(7, 0, ix)
-        t = struct.pack("<Q", io)
-        return bytes(f + t + struct.pack("<I", vxt_spec.crc32c(t)) + b"VXTE")
+        return assemble(self.minor, [prologue] + list(pre) + [(4, 0, bytes(self.ev)),
+                                                              after_events] + list(post),
+                        tot, index_tail)
 
 
 def bad_crc_chunk(t, key, payload):
@@ -319,6 +259,28 @@ def small_writer(minor=1, end=True):
     if end:
         w.finish(1, 0, 3)
     return w
+
+
+def patch_chunk(data, ctype, flags=None, raw=None, key=None, payload=None, ntype=None):
+    """data with header fields or the (same-size) payload of its first chunk of type ctype
+    replaced, both CRCs made right again."""
+    d, off = bytearray(data), 16
+    while d[off] != ctype:
+        off += 28 + struct.unpack_from("<I", d, off + 4)[0]
+    st = struct.unpack_from("<I", d, off + 4)[0]
+    for fmt, at, v in (("<B", 0, ntype), ("<B", 1, flags), ("<I", 8, raw), ("<Q", 12, key)):
+        if v is not None:
+            struct.pack_into(fmt, d, at + off, v)
+    if payload is not None:
+        assert len(payload) == st
+        d[off + 28:off + 28 + st] = payload
+    fix_crcs(d, off)
+    return bytes(d)
+
+
+def trailer(io):
+    t = struct.pack("<Q", io)
+    return t + struct.pack("<I", vxt_spec.crc32c(t)) + b"VXTE"
 
 
 class FormatSpec(unittest.TestCase):
@@ -403,6 +365,29 @@ class FormatSpec(unittest.TestCase):
             with self.subTest(trace=name):
                 total += self.same(self.traces[name], what=name)
         self.assertGreater(total, 50000)
+
+    def test_t16_t2(self):
+        """(from a coverage review) 16 and 2 threads per warp: besides reading the same
+        (test_kernels), each trace re-simulates (vxrec --verify exits 0, so what the
+        encoder wrote is what the kernel did) and is the same bytes in one thread, with
+        the writer thread, and with a third thread compressing (FORMAT.md 12)"""
+        for name in T16_T2:
+            with self.subTest(trace=name):
+                v = vxtest.run([vxtest.prog("vxrec"), "--verify", self.traces[name]])
+                self.assertEqual(v.returncode, 0, "%s: %s" % (name, v.stderr))
+                self.assertIn("verified", v.stderr)
+                kern, opts = TRACES[name]
+                data = []
+                for mode in (["--no-writer-thread"], ["--writer-thread", "--no-compress-thread"],
+                             ["--writer-thread", "--compress-thread"]):
+                    out = os.path.join(self.dir, "mode.vxt")
+                    r = vxtest.run([vxtest.prog("vxrec"), "-q", "-f"] + mode + OPTS + opts +
+                                   [os.path.join(vxtest.KERNELS, kern), "-o", out])
+                    self.assertEqual(r.returncode, 0, "%s %s: %s" % (name, mode, r.stderr))
+                    with open(out, "rb") as f:
+                        data.append(f.read())
+                self.assertEqual(data[0], self.read(name), name)
+                self.assertTrue(data[0] == data[1] == data[2], "%s: the modes differ" % name)
 
     def test_fault_kernel(self):
         """a kernel fault: the END record carries it"""
@@ -727,6 +712,97 @@ class FormatSpec(unittest.TestCase):
         self.same(t, status=1, what="cut after a PAGES2 chunk")
         d = self.dump(t, check=True)
         self.assertEqual(d.returncode, 1, d.stderr)
+
+    def test_check_damage(self):
+        """(from a coverage review) damage in chunk headers, the HEADER, the records, PAGES2
+        payloads and the file layout: vxt_spec, vxdump --check and vxrec --verify all call
+        the file corrupt (exit 2) and name a byte offset"""
+        def tag(t, v):
+            return varint(t) + varint(len(v)) + v
+        image = struct.pack("<4I", 0x13, 0x13, 0x13, 0x13)
+        kimage = tag(7, b"\x03" + varint(16) + string("k.bin"))
+
+        def with_prologue(plat=(1, 1, 2, 4), start=True, img=kimage, image_bytes=image):
+            """small_writer's trace with this HEADER (default: Writer's) and IMAGE"""
+            hdr = tag(1, b"".join(varint(x) for x in plat))
+            hdr += tag(3, varint(0x80000000)) if start else b""
+            return small_writer().build(prologue=chunk(1, 0, hdr + img) +
+                                        chunk(2, 0, image_bytes))
+
+        def kf0(pages, npages):
+            return small_writer().build(pre=[(9, 0, pages), (10, 0, keyframe_payload(0, npages))])
+        good = small_writer().build()
+        evb = bytes(small_writer().ev)
+        io = struct.unpack_from("<Q", good, len(good) - 16)[0]
+        hlen = struct.unpack_from("<I", good, 16 + 4)[0]     # the HEADER's stored_len
+        ev = 16 + 28 + hlen + 28 + len(image)    # the first chunk after HEADER and IMAGE
+        w_after_end = small_writer()
+        w_after_end.issue(0, 0, 4, 0x80000004, 0x13, 0xF)
+        w_unknown_after_end = small_writer()
+        w_unknown_after_end.unknown(0x90, b"x")
+        w_fault2 = Writer()
+        w_fault2.issue(0, 0, 1, 0x80000000, 0x13, 0xF)
+        body = bytes([1]) + varint(0) + sv64(1) + b"\x02"          # has_fault 2 (0 or 1)
+        w_fault2.ev += b"\x81" + varint(len(body)) + body
+        w_fault2.records += 1
+        w_fault2.end = (1, 2)
+        w_pcmode3 = Writer()
+        w_pcmode3.ev += bytes([0x1F])   # form 0, S, I, M, pcmode 3 (section 7: reserved)
+        w_pcmode3.issues = w_pcmode3.records = 1
+        w_pcmode3.finish(1, 0, 3)
+        w_ext = Writer()
+        w_ext.issue(0, 0, 1, 0x80000000, 0x13, 0xF, ext=b"")
+        w_ext.ev[-1:] = varint(200)     # an extension block of 200 bytes in a short record
+        w_ext.finish(1, 0, 2)
+        bad = {
+            # chunk headers (section 4)
+            "the listed EVENTS chunk has another type": (patch_chunk(good, 4, ntype=42), io),
+            "the listed EVENTS chunk has another key": (patch_chunk(good, 4, key=5), ev),
+            "uncompressed, raw_len != stored_len": (patch_chunk(good, 4, raw=len(evb) + 1), ev),
+            "LZ4, raw_len > 255 x stored_len + 1024": (
+                patch_chunk(good, 4, flags=1, raw=255 * len(evb) + 1025), ev),
+            "an EVENTS payload that is no LZ4 block": (patch_chunk(
+                good, 4, flags=1, raw=2 * len(evb), payload=b"\xff" * len(evb)), ev),
+            "a HEADER payload that is no LZ4 block": (patch_chunk(
+                good, 1, flags=1, raw=200, payload=b"\xf0" + bytes(hlen - 1)), 16),
+            # the HEADER (section 5.1)
+            "HEADER without START_PC": (with_prologue(start=False), 16),
+            "HEADER with 3 threads": (with_prologue(plat=(1, 1, 2, 3)), 16),
+            "HEADER with 0 warps": (with_prologue(plat=(1, 1, 0, 4)), 16),
+            "HEADER with clusters x cores x warps > 32768": (
+                with_prologue(plat=(2, 128, 129, 4)), 16),
+            "HEADER with an image of more than 0x7E000000 bytes": (with_prologue(
+                img=tag(7, b"\x03" + varint(0x7E000001) + string("k.bin"))), 16),
+            "an IMAGE chunk smaller than its tag": (with_prologue(image_bytes=image[:12]),
+                                                    16 + 28 + hlen),
+            # records (sections 7, 8)
+            "an issue record after END": (w_after_end.build(), ev),
+            "an unknown record after END": (w_unknown_after_end.build(), ev),
+            "END with has_fault 2": (w_fault2.build(), ev),
+            "an issue with pcmode 3": (w_pcmode3.build(), ev),
+            "an extension block longer than the record": (w_ext.build(), ev),
+            # PAGES2 payloads (section 9.1)
+            "PAGES2 page mode 2": (kf0(varint(1) + varint(0) + varint(0x10) + b"\x02", 1), ev),
+            "PAGES2 page number > 0xFFFFF": (
+                kf0(varint(1) + varint(0) + varint(0x100000) + b"\x01", 1), ev),
+            "PAGES2 page cut short": (
+                kf0(varint(1) + varint(0) + varint(0x10) + b"\x00" + bytes(100), 1), ev),
+            "PAGES2 bytes after the last page": (kf0(pages_payload(0x10) + b"zz", 1), ev),
+            "PAGES2 count > payload / 3": (
+                kf0(varint(5) + varint(0) + varint(0x10) + b"\x01", 5), ev),
+            # layout (sections 10, 11)
+            "10 bytes before the INDEX": (small_writer().build(after_events=bytes(10)), io),
+            "a trailer pointing into the prologue": (good[:-16] + trailer(20), 20),
+            "a trailer pointing past the end": (good[:-16] + trailer(len(good) + 100),
+                                                len(good) + 100),
+            "4 bytes between the INDEX and the trailer": (good[:-16] + bytes(4) + trailer(io), io),
+            "an empty INDEX": (good[:io] + chunk(7, 0, b"") + trailer(io), io),
+        }
+        self.assertEqual((good[16], good[io]), (1, 7), "the HEADER and INDEX chunks")
+        for what, (data, off) in bad.items():
+            with self.subTest(case=what):
+                err = self.both_corrupt(what, data)
+                self.assertIn("offset %d" % off, err, what)
 
     def test_fault_reason_newline(self):
         """section 7.6: a fault reason holds no newline; one that does is corruption"""
