@@ -19,6 +19,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 import vxtest  # noqa: E402
 from vxdbg import ADDI, ADD, BNE, CSRR, CSRRW, CSRW, LUI, LW, MISALIGNED, SB, SW, TMC  # noqa: E402
 from vxdbg import enc_i, enc_r, enc_s  # noqa: E402
+import vxt_make  # noqa: E402
+import vxt_spec  # noqa: E402
 
 A0, A1, A2, A3 = 10, 11, 12, 13
 
@@ -38,6 +40,9 @@ STRIDE = [ADDI(A3, 0, 256),
           SW(A1, A0, 0), LUI(A2, 1), ADD(A0, A0, A2), ADDI(A1, A1, -1), BNE(A1, 0, -16),
           ADDI(A3, A3, -1), BNE(A3, 0, -32),
           SW(0, 0, 0x88), TMC(0)]
+# every core's one warp meets at a global barrier (id 0x80000000, num_cores cores), then
+# ends: the last one to arrive releases all of them in one issue
+GBAR = [CSRR(6, 0xFC2), LUI(5, 0x80000), enc_r(0x0B, 4, 0, 0, 5, 6), TMC(0)]
 
 
 
@@ -131,6 +136,21 @@ class Vxrec(unittest.TestCase):
                           (["-o", "x.vxt", "--verify", "t.vxt"], "'-o' does not apply"),
                           (["--verify", "a.vxt", "--verify", "b.vxt"], "given twice"),
                           (["--verify", "-q"], "needs a trace"),
+                          # (from a coverage review)
+                          (["k.bin", "k2.bin"], "more than one kernel"),
+                          (["--verify="], "--verify needs a trace"),
+                          (["--keyframe-interval", "x", "k"], "--keyframe-interval: 'x'"),
+                          (["--keyframe-interval", "-1", "k"], "--keyframe-interval: '-1'"),
+                          (["--chunk-size", "63", "k"], "--chunk-size: '63'"),
+                          (["--chunk-size", "65M", "k"], "--chunk-size: '65M'"),
+                          (["--dm-port", "70000", "k"], "--dm-port: '70000'"),
+                          (["--dm-port=", "k"], "--dm-port: ''"),
+                          (["--dm-bind=", "--dm-port", "0", "k"], "--dm-bind needs"),
+                          (["--verify", "t.vxt", "k.bin"], "not a kernel ('k.bin')"),
+                          (["-"], "name the trace with -o"),
+                          (["--discard", os.path.join(self.dir, "missing.bin")], "missing.bin"),
+                          (["--discard", "--dump", "0x10000:4=" + os.path.join(
+                              self.dir, "no", "d.out"), self.bin("sum.bin", SUM)], "no/d.out"),
                           ([os.path.join(self.dir, "missing.bin")], "missing.bin")):
             r = self.rec(args)
             self.assertEqual(r.returncode, 2, (args, r.stderr))
@@ -158,6 +178,9 @@ class Vxrec(unittest.TestCase):
         self.assertNotIn("\r", r.stderr, "no progress line when stderr is not a terminal")
         q = self.rec(["-q", "-f", b])
         self.assertEqual((q.returncode, q.stderr), (55, ""), "--quiet: no summary")
+        q = self.rec(["-q", "-oj.vxt", b])
+        self.assertEqual((q.returncode, q.stderr), (55, ""), "-oFILE")
+        self.assertEqual(self.verify("j.vxt").returncode, 0)
 
     def test_dump(self):
         """--dump as vxsim's: the memory after the run, the trace the same bytes as without
@@ -381,6 +404,71 @@ class Vxrec(unittest.TestCase):
         d = vxtest.run([vxtest.prog("vxdump"), "--summary", t])
         self.assertEqual(d.returncode, 1, d.stderr)       # cut off: shown up to its last chunk
         self.assertIn("last complete chunk", d.stderr)
+
+    def test_file_size_limit_mid_recording(self):
+        """(from a coverage review) the file-size limit reached by a compressed recording
+        with keyframes, in each thread mode: exit 2 with the write error at the limit, the
+        same bytes up to it in every mode, and a trace cut there that reads up to its last
+        complete chunk and verifies as incomplete"""
+        import resource
+        k = vxtest.kernel("sgemm")
+        if not os.path.exists(k):
+            self.skipTest("make kernels")
+        limit = 160 << 10
+
+        def lim():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+        traces = []
+        for mode in (["--no-writer-thread"], ["--writer-thread", "--no-compress-thread"],
+                     ["--writer-thread", "--compress-thread"]):
+            t = os.path.join(self.dir, "fsz-%d.vxt" % len(traces))
+            r = subprocess.run([vxtest.prog("vxrec"), "-q", "-f", "--keyframe-interval", "100",
+                                "--chunk-size", "1K"] + mode + [k, "-o", t], capture_output=True,
+                               text=True, timeout=120, preexec_fn=lim)
+            self.assertEqual(r.returncode, 2, (mode, r.stderr))
+            self.assertIn("write failed at offset %d: File too large" % limit, r.stderr, mode)
+            self.assertIn("is incomplete", r.stderr, mode)
+            with open(t, "rb") as f:
+                traces.append(f.read())
+            self.assertEqual(len(traces[-1]), limit, mode)
+            d = vxtest.run([vxtest.prog("vxdump"), "--check", "--summary", t])
+            self.assertEqual(d.returncode, 1, (mode, d.stderr))
+            self.assertIn("incomplete", d.stderr, mode)
+            v = self.verify(t)
+            self.assertEqual(v.returncode, 0, (mode, v.stderr))
+            self.assertIn("the trace is incomplete (cut off)", v.stderr, mode)
+        self.assertTrue(traces[0] == traces[1] == traces[2], "the thread modes differ")
+
+    def test_one_issue_with_32767_warp_control_effects(self):
+        """(from a coverage review) 32766 cores of one warp each meet at a global barrier:
+        the last to arrive records its bar-arrive and the release of every warp, 32767
+        effects in one issue (the most an issue can have); one thread and three threads
+        write the same trace, and it verifies"""
+        b = self.bin("gbar.bin", GBAR)
+        shape = ["-C", "127", "-c", "258", "-w", "1", "-t", "1"]
+        traces = []
+        for mode in (["--no-writer-thread"], ["--writer-thread", "--compress-thread"]):
+            t = os.path.join(self.dir, "gbar-%d.vxt" % len(traces))
+            r = self.rec(["-q", "-f"] + mode + shape + [b, "-o", t])
+            self.assertEqual(r.returncode, 0, (mode, r.stderr))
+            with open(t, "rb") as f:
+                traces.append(f.read())
+        self.assertEqual(traces[0], traces[1])
+        v = self.verify(t)
+        self.assertEqual(v.returncode, 0, v.stderr)
+        # 127 x 258 = 32766 warps issue in turn (core order) at cycles 0, 1, 2: the
+        # barrier's last issue is that of core 32765 at cycle 2, event 3 x 32766 - 1
+        n = 127 * 258
+        d = vxtest.run([vxtest.prog("vxdump"), "--json", "--from", str(3 * n - 1), "--to",
+                        str(3 * n - 1), t])
+        self.assertEqual(d.returncode, 0, d.stderr)
+        ev = json.loads(d.stdout)
+        self.assertEqual((ev["core"], ev["pc"], len(ev["wctl"])), (n - 1, 0x80000008, n + 1))
+        self.assertEqual((ev["wctl"][0]["kind"], ev["wctl"][0]["arg"], ev["wctl"][0]["arg2"]),
+                         ("bar-arrive", 0x80000000, n))
+        self.assertEqual(sorted(x["core"] for x in ev["wctl"][1:] if x["kind"] == "bar-release"),
+                         list(range(n)))
 
     def test_output_dash(self):
         """-o - is refused with a reason (exit 2), no file called '-' appears"""
@@ -790,6 +878,97 @@ class Vxrec(unittest.TestCase):
         self.assertEqual(v.returncode, 1, v.stderr)
         self.assertIn("trace diverges at event 2: the simulator cannot replay this issue: an issue "
                       "at cycle 2 is past the cycle limit of 2", v.stderr)
+
+    def edited(self, trace, edit):
+        """The recording trace with edit(chunks) applied as vxt_make.edit_recording does (a
+        sound file: every CRC and the INDEX made right), written to edited.vxt."""
+        with open(os.path.join(self.dir, trace), "rb") as f:
+            data = vxt_make.edit_recording(f.read(), edit)
+        out = os.path.join(self.dir, "edited.vxt")
+        with open(out, "wb") as f:
+            f.write(data)
+        self.assertEqual(vxtest.run([vxtest.prog("vxdump"), "--check", "--summary", out])
+                         .returncode, 0, "a sound trace")
+        return out
+
+    @staticmethod
+    def set_tag(chunks, tag, value):
+        """Set (add) HEADER tag tag (FORMAT.md 5.1) in the chunk list of edited()."""
+        tags = vxt_make.header_tags(chunks[0][2])
+        tags = [t for t in tags if t[0] != tag] + [[tag, value]]
+        chunks[0][2] = vxt_make.header_payload(tags)
+
+    def test_verify_edited_recordings(self):
+        """(from a coverage review) recordings edited into sound traces that the run does
+        not match: a keyframe's cycle one lower, a keyframe with a page the run never
+        wrote, a raised cycle limit (exit 1, at the keyframe's or the END's event); a
+        START_PC that is not the ELF's entry, an ELF image called a .vxbin, a LOAD region
+        below global memory (exit 2: the trace cannot be simulated)"""
+        b = self.bin("loop.bin", LOOP)
+        self.assertEqual(self.rec(["-q", "--max-cycles", "3000", "--keyframe-interval", "1000",
+                                   b, "-o", "loop.vxt"]).returncode, 4)
+
+        def kf1(chunks):
+            return [c for c in chunks if c[0] == vxt_spec.CH_KEYFRAME2][1]
+        with open(os.path.join(self.dir, "loop.vxt"), "rb") as f:
+            tr = vxt_spec.Trace(f.read())
+        c = [c for c in tr.chunks if c.type == vxt_spec.CH_KEYFRAME2][1]
+        key, cycle = c.key, vxt_spec.rvarint(tr.payload(c), 0)[0]
+
+        def lower_cycle(chunks):
+            p = kf1(chunks)[2]
+            kf1(chunks)[2] = vxt_make.varint(cycle - 1) + p[vxt_spec.rvarint(p, 0)[1]:]
+        v = self.verify(self.edited("loop.vxt", lower_cycle))
+        self.assertEqual(v.returncode, 1, v.stderr)
+        self.assertIn("trace diverges at event %d: keyframe 1: recorded at cycle %d, the "
+                      "simulator is at cycle %d" % (key, cycle - 1, cycle), v.stderr)
+
+        def extra_page(chunks):
+            k = kf1(chunks)
+            q = vxt_spec.rvarint(k[2], 0)[1]
+            npages, q2 = vxt_spec.rvarint(k[2], q)
+            k[2] = k[2][:q] + vxt_make.varint(npages + 1) + k[2][q2:]
+            page = vxt_make.varint(1) + vxt_make.varint(0) + vxt_make.varint(0x90000)
+            chunks.insert(chunks.index(k), [vxt_spec.CH_PAGES2, key, page + b"\x01"])
+        v = self.verify(self.edited("loop.vxt", extra_page))
+        self.assertEqual(v.returncode, 1, v.stderr)
+        self.assertIn("trace diverges at event %d: keyframe 1 has page 0x90000000 (space 0) "
+                      "that the simulator did not write" % key, v.stderr)
+        # the limit: 3000 issues (one a cycle), then END; without it the loop goes on
+        for limit in (3001, 0):
+            v = self.verify(self.edited("loop.vxt", lambda ch: self.set_tag(
+                ch, 5, vxt_make.varint(limit))))
+            self.assertEqual(v.returncode, 1, v.stderr)
+            self.assertIn("trace diverges at event 3000: the trace ends here but the simulated "
+                          "kernel does not", v.stderr)
+        # a LOAD region at 0x10, below global memory [0x80, 0xFFFF0000) (FORMAT.md 5.1)
+        self.assertEqual(self.rec(["-q", b, "--max-cycles", "10", "-o", "short.vxt"]).returncode, 4)
+
+        def load_at_0x10(chunks):
+            self.set_tag(chunks, 8, vxt_make.varint(0x10) + vxt_make.varint(4) +
+                         vxt_make.string("x"))
+            chunks.insert(2, [vxt_spec.CH_LOAD, 0, b"\x01\x02\x03\x04"])
+        v = self.verify(self.edited("short.vxt", load_at_0x10))
+        self.assertEqual(v.returncode, 2, v.stderr)
+        self.assertIn("load 0 (4 bytes at 0x00000010) lies outside global memory", v.stderr)
+        k = vxtest.kernel("hello")
+        if not os.path.exists(k):
+            self.skipTest("make kernels")
+        self.assertEqual(self.rec(["-q", k, "-o", "hello.vxt"]).returncode, 0)
+        v = self.verify(self.edited("hello.vxt", lambda ch: self.set_tag(
+            ch, 3, vxt_make.varint(0x80000004))))
+        self.assertEqual(v.returncode, 2, v.stderr)
+        self.assertIn("the trace starts at pc 0x80000004 but its image's entry is 0x80000000",
+                      v.stderr)
+
+        def vxbin(chunks):
+            tags = vxt_make.header_tags(chunks[0][2])
+            image = [t for t in tags if t[0] == 7][0][1]
+            self.assertEqual(image[0], 1, "an ELF image")
+            self.set_tag(chunks, 7, b"\x02" + image[1:])
+        v = self.verify(self.edited("hello.vxt", vxbin))
+        self.assertEqual(v.returncode, 2, v.stderr)
+        self.assertIn("the kernel image in the trace cannot be loaded: hello.elf", v.stderr)
 
     def test_verify_corrupt_and_missing(self):
         """a damaged trace or a missing file: exit 2 with the reason"""
