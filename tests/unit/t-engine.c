@@ -364,6 +364,15 @@ static bool poll_fn(void *ctx)
     return polls_left >= 0 && polls_left-- == 0;
 }
 
+/* A breakpoint filter (conditions) that always holds: backward searches re-execute. */
+static bool any_lane(void *ctx, uint32_t gwarp, uint32_t pc)
+{
+    (void)ctx;
+    (void)gwarp;
+    (void)pc;
+    return true;
+}
+
 /* Seeks, steps and continues on a recorded kernel; mem_budget 0 = default. */
 static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint32_t threads,
                          uint64_t kf, uint64_t budget)
@@ -507,6 +516,198 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
     else
         ok(st.why == VX_WHY_BEGIN, "%s: reverse-continue again: start of history", name);
     vx_engine_break_remove(e, bp, VX_ENGINE_ANY_WARP);
+    /* a breakpoint for one global warp (engine.h): the first hit of another warp at the
+     * same pc does not stop; that warp's first hit does, both ways */
+    uint64_t wfirst = NONE;
+    for (uint64_t t = 0; t < r.n && wfirst == NONE; t++)
+        if (r.pc[t] == bp && r.gw[t] != r.gw[first]) wfirst = t;
+    if (wfirst != NONE) {
+        vx_engine_break_insert(e, bp, r.gw[wfirst]);
+        vx_engine_seek(e, 0);
+        move(e, false, false, 0, &st);
+        ok(st.why == VX_WHY_BREAK && vx_engine_now(e) == wfirst && st.gwarp == r.gw[wfirst],
+           "%s: a breakpoint of warp %u stops at its first hit (%" PRIu64 "), not warp %u's", name,
+           r.gw[wfirst], wfirst, r.gw[first]);
+        uint64_t wl = NONE;
+        for (uint64_t t = 0; t < r.n; t++)
+            if (r.pc[t] == bp && r.gw[t] == r.gw[wfirst]) wl = t;
+        vx_engine_seek(e, r.n);
+        move(e, true, false, 0, &st);
+        ok(st.why == VX_WHY_BREAK && vx_engine_now(e) == wl && st.gwarp == r.gw[wfirst],
+           "%s: reverse-continue: its last hit (%" PRIu64 ")", name, wl);
+        vx_engine_break_remove(e, bp, r.gw[wfirst]);
+    } else {
+        skip(2, "one warp only runs the breakpoint's pc");
+    }
+    /* inserting twice needs two removes (engine.h): one remove leaves it armed */
+    vx_engine_break_insert(e, bp, VX_ENGINE_ANY_WARP);
+    vx_engine_break_insert(e, bp, VX_ENGINE_ANY_WARP);
+    vx_err rm1 = vx_engine_break_remove(e, bp, VX_ENGINE_ANY_WARP);
+    vx_engine_seek(e, 0);
+    move(e, false, false, 0, &st);
+    ok(rm1 == VX_OK && st.why == VX_WHY_BREAK && vx_engine_now(e) == first,
+       "%s: a breakpoint inserted twice and removed once still stops (%" PRIu64 ")", name, first);
+    vx_err rm2 = vx_engine_break_remove(e, bp, VX_ENGINE_ANY_WARP);
+    vx_engine_seek(e, 0);
+    move(e, false, false, 0, &st);
+    ok(rm2 == VX_OK && st.why == VX_WHY_END &&
+           vx_engine_break_remove(e, bp, VX_ENGINE_ANY_WARP) == VX_ERR_RANGE,
+       "%s: the second remove takes it out, a third finds none", name);
+    /* after a step over (seek_over) warp w's hits in [lo, hi) were stepped over, the one
+     * at hi is not (engine.h): from t1, w's next issue t2 is at the breakpoint */
+    uint64_t t1 = NONE, t2 = NONE;
+    for (uint64_t a = r.n / 4; a < r.n && t2 == NONE; a++) {
+        uint64_t b = a + 1;
+        while (b < r.n && r.gw[b] != r.gw[a])
+            b++;
+        bool before = b == r.n;
+        for (uint64_t x = a; x < b && !before; x++)
+            before = r.pc[x] == r.pc[b];
+        if (!before) {
+            t1 = a;
+            t2 = b;
+        }
+    }
+    if (t2 != NONE) {
+        vx_engine_break_insert(e, r.pc[t2], VX_ENGINE_ANY_WARP);
+        vx_engine_seek_over(e, t1, t1, t2, r.gw[t1]);
+        move(e, false, false, 0, &st);
+        ok(st.why == VX_WHY_BREAK && vx_engine_now(e) == t2 && st.gwarp == r.gw[t2],
+           "%s: after a step over [%" PRIu64 ", %" PRIu64 ") of warp %u the hit at its end stops",
+           name, t1, t2, r.gw[t1]);
+        vx_engine_break_remove(e, r.pc[t2], VX_ENGINE_ANY_WARP);
+        /* backward (a reverse step over from t2 to t1): the hit at t1 was stepped over;
+         * the search finds the one before, by scanning and (a breakpoint filter set) by
+         * re-executing */
+        const uint32_t b1 = r.pc[t1];
+        uint64_t prev = NONE;
+        for (uint64_t x = t2; x-- > 0 && prev == NONE;)
+            if (r.pc[x] == b1 && !(r.gw[x] == r.gw[t1] && x >= t1)) prev = x;
+        vx_engine_break_insert(e, b1, VX_ENGINE_ANY_WARP);
+        for (int filtered = 0; filtered < 2; filtered++) {
+            vx_engine_set_break_filter(e, filtered ? any_lane : NULL, NULL);
+            vx_engine_seek_over(e, t2, t1, t2, r.gw[t1]);
+            move(e, true, false, 0, &st);
+            if (prev != NONE)
+                ok(st.why == VX_WHY_BREAK && vx_engine_now(e) == prev,
+                   "%s: reverse-continue after a step over [%" PRIu64 ", %" PRIu64
+                   ") stops at the hit before (%" PRIu64 ")%s",
+                   name, t1, t2, prev, filtered ? ", with a filter" : "");
+            else
+                ok(st.why == VX_WHY_BEGIN,
+                   "%s: reverse-continue after a step over [%" PRIu64 ", %" PRIu64
+                   "): no hit before%s",
+                   name, t1, t2, filtered ? ", with a filter" : "");
+        }
+        vx_engine_set_break_filter(e, NULL, NULL);
+        vx_engine_break_remove(e, b1, VX_ENGINE_ANY_WARP);
+    } else {
+        skip(3, "no warp issues twice");
+    }
+    /* A backward breakpoint stop does not move to a position shown before across issues
+     * that write memory (engine.h, vx_engine_resume): warp g's issue q at the breakpoint,
+     * p just after g's issue before it, a store by another warp in [p, q).  Seek to p (a
+     * shown position), step g over q, reverse-continue: the stop is at q. */
+    uint64_t sq = NONE, sp = NONE;
+    for (uint64_t q = r.n / 3; q < r.n && sq == NONE; q++) {
+        uint64_t t0 = q;
+        while (t0-- > 0 && r.gw[t0] != r.gw[q])
+            ;
+        if (t0 == NONE || q - (t0 + 1) > 256 || q - (t0 + 1) < 1) continue;
+        bool other_hit = false, store = false;
+        for (uint64_t x = t0 + 1; x < q; x++)
+            other_hit |= r.pc[x] == r.pc[q];
+        for (size_t j = 0; j < r.nacc && !store; j++)
+            store = r.acc[j].write && r.acc[j].idx > t0 && r.acc[j].idx < q;
+        if (!other_hit && store) {
+            sq = q;
+            sp = t0 + 1;
+        }
+    }
+    if (sq != NONE) {
+        vx_engine_break_insert(e, r.pc[sq], VX_ENGINE_ANY_WARP);
+        vx_engine_seek(e, sp);
+        move(e, false, true, r.gw[sq], &st);
+        uint64_t stepped = vx_engine_now(e);
+        move(e, true, false, 0, &st);
+        ok(stepped == sq + 1 && st.why == VX_WHY_BREAK && vx_engine_now(e) == sq,
+           "%s: a reverse-continue stops at the hit (%" PRIu64 "), not at the position shown "
+           "before (%" PRIu64 ") across stores",
+           name, sq, sp);
+        vx_engine_break_remove(e, r.pc[sq], VX_ENGINE_ANY_WARP);
+    } else {
+        skip(1, "no store between two issues of a warp");
+    }
+    /* Where [p, q) is quiet (no store either) the stop does move to p (engine.h); the
+     * hit it reported is at q all the same: a continue from p does not report it again,
+     * it goes on to the next hit after q. */
+    sq = NONE;
+    for (uint64_t q = r.n / 3; q < r.n && sq == NONE; q++) {
+        uint64_t t0 = q;
+        while (t0-- > 0 && r.gw[t0] != r.gw[q])
+            ;
+        if (t0 == NONE || q - (t0 + 1) > 256 || q - (t0 + 1) < 1) continue;
+        bool quiet = true;
+        for (uint64_t x = t0 + 1; x < q; x++)
+            quiet &= r.pc[x] != r.pc[q];
+        for (size_t j = 0; j < r.nacc && quiet; j++)
+            quiet = !(r.acc[j].write && r.acc[j].idx > t0 && r.acc[j].idx < q);
+        if (quiet) {
+            sq = q;
+            sp = t0 + 1;
+        }
+    }
+    if (sq != NONE) {
+        uint64_t next = NONE;
+        for (uint64_t t = sq + 1; t < r.n && next == NONE; t++)
+            if (r.pc[t] == r.pc[sq]) next = t;
+        vx_engine_break_insert(e, r.pc[sq], VX_ENGINE_ANY_WARP);
+        /* (the second time sp is shown by the seek of a step over [sp, sq], which keeps
+         * the position it goes to among those shown) */
+        for (int over = 0; over < 2; over++) {
+            vx_engine_seek(e, sp);
+            if (over) vx_engine_seek_over(e, sp, sp, sq, r.gw[sq]);
+            move(e, false, true, r.gw[sq], &st);
+            move(e, true, false, 0, &st);
+            bool snapped = st.why == VX_WHY_BREAK && vx_engine_now(e) == sp;
+            move(e, false, false, 0, &st);
+            ok(snapped && (next == NONE ? st.why == VX_WHY_END
+                                        : st.why == VX_WHY_BREAK && vx_engine_now(e) == next),
+               "%s: reverse-continue to the hit at %" PRIu64 " shown at %" PRIu64
+               "%s, then continue: the next hit (%" PRIu64 ")",
+               name, sq, sp, over ? " (a step over's seek)" : "", next);
+        }
+        vx_engine_break_remove(e, r.pc[sq], VX_ENGINE_ANY_WARP);
+    } else {
+        skip(2, "no quiet issues between two issues of a warp");
+    }
+    /* Nor does a step that GDB makes over a breakpoint it took out (at the warp's pc when
+     * the last motion stopped) move across another warp's issue at that pc, which the
+     * restored breakpoint would stop: warp g's issue t, another warp's u at the same pc
+     * before g's next issue.  Seek to u + 1 (shown), reverse-step g (to t) with the
+     * breakpoint in, take it out, step g: the step ends at t + 1. */
+    uint64_t ot = NONE, ou = NONE;
+    for (uint64_t t = r.n / 3; t < r.n && ot == NONE; t++)
+        for (uint64_t u = t + 1; u < r.n && u - t < 256 && r.gw[u] != r.gw[t]; u++)
+            if (r.pc[u] == r.pc[t]) {
+                ot = t;
+                ou = u;
+                break;
+            }
+    if (ot != NONE) {
+        vx_engine_seek(e, ou + 1);
+        vx_engine_break_insert(e, r.pc[ot], VX_ENGINE_ANY_WARP);
+        move(e, true, true, r.gw[ot], &st);
+        uint64_t back = vx_engine_now(e);
+        vx_engine_break_remove(e, r.pc[ot], VX_ENGINE_ANY_WARP);
+        move(e, false, true, r.gw[ot], &st);
+        ok(back == ot && st.why == VX_WHY_STEP && vx_engine_now(e) == ot + 1,
+           "%s: a step over a breakpoint taken out ends after the warp's issue (%" PRIu64
+           "), not past another warp's at its pc (%" PRIu64 ")",
+           name, ot + 1, ou);
+    } else {
+        skip(1, "no two warps run one pc close together");
+    }
     vx_engine_seek(e, r.n / 2);
     move(e, true, false, 0, &st);
     ok(st.why == VX_WHY_BEGIN && vx_engine_now(e) == 0 && at_hash(e, &r),
@@ -546,6 +747,22 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
                st.watch_addr >= A && st.watch_addr < A + 4 && at_hash(e, &r),
            "%s: write watchpoint 0x%08x forward: before the first store (%" PRIu64 ")", name, A,
            fw);
+        /* a watchpoint on the upper half of the word: the store starts below it, the
+         * address reported is inside the watched range (engine.h) */
+        vx_engine_watch_remove(e, VX_WATCH_WRITE, A, 4, 0);
+        vx_engine_watch_insert(e, VX_WATCH_WRITE, A + 2, 2, 0);
+        uint64_t fw2 = NONE;
+        for (size_t j = 0; j < r.nacc && fw2 == NONE; j++)
+            if (r.acc[j].write && r.acc[j].addr < A + 4 && A + 2 < r.acc[j].addr + r.acc[j].size)
+                fw2 = r.acc[j].idx;
+        vx_engine_seek(e, 0);
+        move(e, false, false, 0, &st);
+        ok(st.why == VX_WHY_WATCH && vx_engine_now(e) == fw2 && st.watch_addr >= A + 2 &&
+               st.watch_addr < A + 4,
+           "%s: write watchpoint 0x%08x+2: the address reported is in the range (0x%08x)", name, A,
+           st.watch_addr);
+        vx_engine_watch_remove(e, VX_WATCH_WRITE, A + 2, 2, 0);
+        vx_engine_watch_insert(e, VX_WATCH_WRITE, A, 4, 0);
         vx_engine_seek(e, r.n);
         move(e, true, false, 0, &st);
         ok(st.why == VX_WHY_WATCH && vx_engine_now(e) == lw + 1 && at_hash(e, &r),
@@ -555,6 +772,17 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
         move(e, true, true, st.gwarp, &st);
         ok(vx_engine_now(e) == lw && at_hash(e, &r), "%s: the reverse step lands on the store",
            name);
+        /* a forward step of the writer over the store, then the watchpoint: the reverse
+         * step that would undo the step stops at the watched write, where it is */
+        const uint32_t wgw = r.gw[lw];
+        move(e, false, true, wgw, &st);
+        uint64_t after = vx_engine_now(e);
+        vx_engine_watch_insert(e, VX_WATCH_WRITE, A, 4, 0);
+        move(e, true, true, wgw, &st);
+        ok(after == lw + 1 && st.why == VX_WHY_WATCH && vx_engine_now(e) == lw + 1,
+           "%s: undoing a forward step over a watched store stops at the store (%" PRIu64 ")", name,
+           lw + 1);
+        vx_engine_watch_remove(e, VX_WATCH_WRITE, A, 4, 0);
         if (fr != NONE) {
             vx_engine_watch_insert(e, VX_WATCH_READ, A, 4, 0);
             vx_engine_seek(e, 0);
@@ -579,7 +807,7 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
             skip(3, "no load of the watched address");
         }
     } else {
-        skip(6, "no address stored twice");
+        skip(8, "no address stored twice");
     }
 
     /* interrupt a long continue */
@@ -712,6 +940,40 @@ static void check_fault(void)
     unlink(tpath);
 }
 
+/* A raw program on two cores of which only core 1 faults: the stop names its global
+ * warp (core * warps per core + warp = 1 with one warp per core), not core 0's. */
+static void check_fault_core1(void)
+{
+    static const uint32_t prog[] = {
+        0xcc2020f3, /* csrr x1, vx_core_id */
+        0x00008463, /* beqz x1, +8 */
+        0x10202103, /* lw x2, 0x102(x0): misaligned */
+        0x0000000b, /* tmc x0 */
+    };
+    uint8_t img[sizeof prog];
+    for (size_t i = 0; i < VX_ARRAY_SIZE(prog); i++)
+        vx_put_le32(img + 4 * i, prog[i]);
+    char tpath[256];
+    snprintf(tpath, sizeof tpath, "/tmp/t-engine-%d-fault1.vxt", (int)getpid());
+    ref r;
+    ok(record(img, sizeof img, VX_IMAGE_BIN, 2, 1, 1, 0, NONE, tpath, &r),
+       "core 1 faulting program recorded (%" PRIu64 " issues)", r.n);
+    vx_engine *e;
+    char msg[512];
+    if (vx_engine_open(tpath, NULL, &e, msg, sizeof msg) != VX_OK) {
+        ok(0, "open: %s", msg);
+        return;
+    }
+    vx_engine_stop st;
+    move(e, false, false, 0, &st);
+    ok(st.why == VX_WHY_FAULT && st.fault.core == 1 && st.fault.warp == 0 && st.gwarp == 1 &&
+           st.fault.pc == 0x80000008 && vx_engine_now(e) == r.n,
+       "the fault of core 1 stops in global warp 1 (gwarp %u, core %u)", st.gwarp, st.fault.core);
+    vx_engine_free(e);
+    ref_free(&r);
+    unlink(tpath);
+}
+
 /*
  * Helper mode for tests/t5001-gdb.py: write the tampered vecadd trace to OUT and
  * print the event index that was changed.
@@ -744,5 +1006,6 @@ int main(int argc, char **argv)
     check_kernel("vecadd", 1, 4, 4, 3000, 64 * 1024); /* tiny budget: thinning */
     check_divergence();
     check_fault();
+    check_fault_core1();
     return tap_exit();
 }
