@@ -431,6 +431,26 @@ class RspTests(unittest.TestCase):
         self.assertNotIn("replaylog", f)
         self.assertEqual(f["thread"], "1")
 
+    def test_vcont_others_continuing_stop_at_any_warp(self):
+        """vCont;c:N;c continues every thread (the action without a thread id takes those
+        not named): a breakpoint only warp 0 reaches stops it with N in warp 1, where a
+        plain vCont;c stops, and names warp 0's thread"""
+        self.c.handshake()
+        entry = le32(parse_stop(self.c.cmd("?"))[1]["20"])
+        nt = int(re.search(r"threads=(\d+)", self.c.monitor("config")[1]).group(1))
+        when = lambda: int(re.search(r"event (\d+) of", self.c.monitor("when")[1]).group(1))  # noqa: E731
+        self.assertEqual(self.c.cmds("Z0,%x,4" % (entry + 8)), "OK")
+        sig, f = parse_stop(self.c.cmd("vCont;c"))
+        self.assertEqual(le32(f["20"]), entry + 8)
+        at = when()
+        self.c.monitor("seek 0")
+        sig, f = parse_stop(self.c.cmd("vCont;c:%x;c" % (1 + nt)))     # lane 0 of warp 1
+        self.assertIn("swbreak", f)
+        self.assertEqual(le32(f["20"]), entry + 8)
+        self.assertEqual(f["thread"], "1")
+        self.assertEqual(when(), at)
+        self.assertEqual(self.c.cmds("z0,%x,4" % (entry + 8)), "OK")
+
     def test_resume_address_other_than_pc_is_refused(self):
         """c/s/C/S with an address: history cannot resume elsewhere, so an address that is
         not the thread's PC is refused; its own PC is accepted"""
@@ -534,6 +554,16 @@ class RspTests(unittest.TestCase):
         self.assertEqual(self.c.cmds("T7fffffff")[:1], "E")
         self.assertEqual(self.c.cmds("Hg7fffffff")[:1], "E")
         self.assertEqual(self.c.cmds("qThreadExtraInfo,7fffffff")[:1], "E")
+        # the last thread id (1 + gwarp * threads + lane) exists, the one after it does not
+        cfg = dict(kv.split("=") for kv in self.c.monitor("config")[1].split())
+        per_core = int(cfg["warps"]) * int(cfg["threads"])
+        last = int(cfg["clusters"]) * int(cfg["cores"]) * per_core
+        info = bytes.fromhex(self.c.cmds("qThreadExtraInfo,%x" % last)).decode()
+        self.assertRegex(info, r"core %d warp %d lane %d\b" % (last // per_core - 1, int(cfg["warps"]) - 1,
+                                                               int(cfg["threads"]) - 1))
+        self.assertEqual(self.c.cmds("Hg%x" % last), "OK")
+        for pkt in ("T%x", "Hg%x", "Hc%x", "qThreadExtraInfo,%x"):
+            self.assertEqual(self.c.cmds(pkt % (last + 1))[:1], "E", pkt % (last + 1))
         self.assertEqual(self.c.cmds("Hg2"), "OK")     # lane 1 of warp 0
         self.assertEqual(self.c.cmds("Hg0"), "OK")
         self.assertEqual(self.c.cmds("Hc-1"), "OK")
@@ -543,6 +573,8 @@ class RspTests(unittest.TestCase):
         nt = int(re.search(r"threads=(\d+)", self.c.monitor("config")[1]).group(1))
         w1 = lambda: bytes.fromhex(self.c.cmds("qThreadExtraInfo,%x" % (1 + nt))).decode()  # noqa: E731
         self.assertIn("not started", w1())
+        self.assertNotIn(1 + nt, ids)                       # not listed: T says it is not alive
+        self.assertEqual(self.c.cmds("T%x" % (1 + nt))[:1], "E")
         self.assertEqual(parse_stop(self.c.cmd("vCont;c"))[1].get("replaylog"), "end")
         self.assertRegex(w1(), r", finished$")
 
@@ -772,6 +804,39 @@ class RspTests(unittest.TestCase):
         finally:
             srv.stop()
 
+    def test_watch_core_moves_an_inserted_watchpoint(self):
+        """a watchpoint in local memory inserted for core 0 (Hg) and inserted again after
+        monitor watch-core names core 1 for it (vxrr.gdb does so; GDB inserts again at
+        each resume) moves to core 1: the stops are core 1's writes, as vxdump shows them"""
+        trace = record("reduce", "-c", "2", "-w", "2", "-t", "4")
+        lo, hi = 0xffff0000, 0xffff0004
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", trace])
+        want = {0: [], 1: []}
+        for e in map(json.loads, r.stdout.splitlines()):
+            if any(m["addr"] < hi and m["addr"] + m["size"] > lo for m in e["mem"] or []):
+                want[e["core"]].append(e["index"])
+        self.assertTrue(want[0] and want[1] and want[0] != want[1], "both cores write the range")
+        srv = Server(trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            self.assertEqual(c.cmds("Hg1"), "OK")                # core 0
+            self.assertEqual(c.cmds("Z2,%x,4" % lo), "OK")
+            self.assertIn("core 1", c.monitor("watch-core 2 0x%x 4 1" % lo)[1])
+            self.assertEqual(c.cmds("Z2,%x,4" % lo), "OK")
+            got = []
+            while True:
+                sig, f = parse_stop(c.cmd("vCont;c"))
+                if "replaylog" in f:
+                    break
+                got.append(int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1)))
+            self.assertEqual(got, want[1])
+            self.assertEqual(c.cmds("z2,%x,4" % lo), "OK")
+            self.assertEqual(c.cmds("z2,%x,4" % lo)[:1], "E")        # one watchpoint, moved
+            c.close()
+        finally:
+            srv.stop()
+
     def test_watch_on_the_console_window(self):
         """a byte stored to the console window (0x40..0x7f, how vx_printf prints) goes to the
         console, not to memory; a watchpoint there stops at it all the same, forward
@@ -833,8 +898,16 @@ class RspTests(unittest.TestCase):
         self.assertEqual(f.get("replaylog"), "end")
         self.assertEqual(self.c.cmds("z0,%x,4" % pc), "OK")
         for bad in ("X3,2200", "X0,", "Y3,220027", "X3,22zz27", "X3,220027;;X3,220027",
-                    "X3,220027Y"):
+                    "X3,220027Y", ";X3,220027"):            # (";" separates conditions only)
             self.assertEqual(self.c.cmds("Z0,%x,4;%s" % (pc, bad))[:1], "E", bad)
+        # a condition that cannot be evaluated (1 / 0: const8 1; const8 0; div_signed; end)
+        # stops, as a true one does (as GDB stops on an error in testing a condition)
+        self.c.monitor("seek 0")
+        self.assertEqual(self.c.cmds("Z0,%x,4;X6,220122000527" % pc), "OK")
+        sig, f = parse_stop(self.c.cmd("vCont;c"))
+        self.assertIn("swbreak", f)
+        self.assertEqual(le32(f["20"]), pc)
+        self.assertEqual(self.c.cmds("z0,%x,4" % pc), "OK")
 
     def test_monitor(self):
         """monitor commands answer through O packets"""
