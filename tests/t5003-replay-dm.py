@@ -339,6 +339,30 @@ class ReplayDm(unittest.TestCase):
 
         self.session(trace, body)
 
+    def test_reverse_continue_passes_over_injected_instructions(self):
+        """a reverse-continue with a breakpoint at BP, where the debugger worked with the
+        warp halted (its injected instructions recorded at the warp's unchanged pc),
+        stops at the program's own issues at BP only, latest first (vxdump)"""
+        trace = record_session()
+        issues = [json.loads(line) for line in vxtest.run(
+            [vxtest.prog("vxdump"), "--json", "--kind", "issue", trace]).stdout.splitlines()]
+        self.assertTrue(any(e["flags"] & 1 and e["pc"] == BP for e in issues))
+        want = [e["index"] for e in issues if not e["flags"] & 1 and e["pc"] == BP]
+        self.assertTrue(want)
+
+        def body(c):
+            end = int(re.search(r"events=(\d+)", c.monitor("config")[1]).group(1))
+            self.assertNotIn("failed", c.monitor("seek %d" % end)[1])
+            self.assertEqual(c.cmds("Z0,%x,4" % BP), "OK")
+            got = []
+            while len(got) <= len(want):
+                sig, f = rsplib.parse_stop(c.cmd("bc"))
+                if "replaylog" in f:
+                    break
+                got.append(int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1)))
+            self.assertEqual(got, want[::-1])
+        self.session(trace, body)
+
 
 if __name__ == "__main__":
     rsplib.prerequisites()
