@@ -643,6 +643,14 @@ static void test_writer_errors(void)
     is_int(vx_trace_writer_keyframe_page(w, 0, 0x10004, page), VX_ERR_INVAL,
            "unaligned page refused");
     is_int(vx_trace_writer_event(w, &ev), VX_ERR_STATE, "event inside a keyframe refused");
+    /* a plain issue (no effects: the writer's fast path) is refused the same way */
+    vx_event plain;
+    memset(&plain, 0, sizeof plain);
+    plain.kind = VX_EV_ISSUE;
+    plain.index = 1;
+    plain.cycle = 2;
+    plain.tmask = 1;
+    is_int(vx_trace_writer_event(w, &plain), VX_ERR_STATE, "plain issue inside a keyframe refused");
     is_int(vx_trace_writer_keyframe_end(w), VX_OK, "keyframe end");
     ev.index = 1;
     ev.kind = VX_EV_END;
@@ -650,6 +658,8 @@ static void test_writer_errors(void)
     is_int(vx_trace_writer_event(w, &ev), VX_OK, "END");
     ev.kind = VX_EV_DM;
     is_int(vx_trace_writer_event(w, &ev), VX_ERR_STATE, "event after END refused");
+    is_int(vx_trace_writer_event(w, &plain), VX_ERR_STATE, "plain issue after END refused");
+    is_u64(vx_trace_writer_index(w), 1, "and not counted");
     is_int(vx_trace_writer_finish(w), VX_OK, "finish");
     is_int(vx_trace_writer_finish(w), VX_ERR_STATE, "second finish refused");
     vx_trace_writer_free(w);
@@ -709,6 +719,165 @@ static void test_determinism(void)
     ok(same && a.st.file_bytes > 1000,
        "two recordings of the same stream are byte-identical (%llu bytes)",
        (unsigned long long)a.st.file_bytes);
+}
+
+/* ---- the writer's choices (FORMAT.md 12), byte for byte ---- */
+
+/* The payload of the first EVENTS chunk of an uncompressed trace: *n bytes, or NULL. */
+static uint8_t *events_payload(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *b = NULL, *out = NULL;
+    long sz = -1;
+    if (f && !fseek(f, 0, SEEK_END)) sz = ftell(f);
+    if (sz > 0 && (b = malloc((size_t)sz)) && !fseek(f, 0, SEEK_SET) &&
+        fread(b, 1, (size_t)sz, f) == (size_t)sz) {
+        /* the 16-byte signature, then 28-byte chunk headers (FORMAT.md 3, 4) */
+        for (size_t off = 16; off + 28 <= (size_t)sz;) {
+            uint32_t stored = vx_get_le32(b + off + 4);
+            if (b[off] == 4 && off + 28 + stored <= (size_t)sz) {
+                out = malloc(stored ? stored : 1);
+                memcpy(out, b + off + 28, stored);
+                *n = stored;
+                break;
+            }
+            off += 28 + (size_t)stored;
+        }
+    }
+    if (f) fclose(f);
+    free(b);
+    return out;
+}
+
+/* One issue (core 0, warp 0, cycle 1, pc 0, insn `addi x1, x0, 0`) on a 1x1x1x4
+ * platform, uncompressed, then finish (END abort at cycle 1): the EVENTS payload
+ * must be want (hand-encoded from FORMAT.md 6-8 and the choices of 12). */
+static void choice(const char *what, vx_lanes tmask, const vx_commit *cm, const vx_memwrite *m,
+                   uint32_t nmem, const uint8_t *want, size_t nwant)
+{
+    vx_trace_writer *w;
+    vx_trace_writer_opts o = {VX_TRACE_W_NOCOMPRESS | VX_TRACE_W_FORCE, 0};
+    vx_trace_header h;
+    vx_trace_load loads[2];
+    spec s = {"choice", 1, 1, 1, 4, 0, 1, 0, 0, 0, VX_END_ABORT, false, 1};
+    fill_header(&h, &s, loads);
+    vx_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = VX_EV_ISSUE;
+    ev.cycle = 1;
+    ev.insn = 0x00000093u;
+    ev.tmask = tmask;
+    ev.ncommits = cm ? 1 : 0;
+    ev.commits = cm;
+    ev.nmem = nmem;
+    ev.mem = m;
+    const char *p = tpath("choice.vxt");
+    vx_trace_writer_new(&w);
+    vx_err e = vx_trace_writer_create(w, p, &o);
+    if (!e) e = vx_trace_writer_header(w, &h);
+    if (!e) e = vx_trace_writer_event(w, &ev);
+    if (!e) e = vx_trace_writer_finish(w);
+    if (e) diag("%s", vx_trace_writer_errmsg(w));
+    vx_trace_writer_free(w);
+    size_t n = 0;
+    uint8_t *got = e ? NULL : events_payload(p, &n);
+    if (!ok(got && n == nwant && !memcmp(got, want, n), "writer's choice: %s", what) && got)
+        for (size_t i = 0; i < n || i < nwant; i++)
+            if (i >= n || i >= nwant || got[i] != want[i]) {
+                diag("first difference at byte %zu of %zu (want %zu bytes)", i, n, nwant);
+                break;
+            }
+    free(got);
+}
+
+static void test_writer_choices(void)
+{
+    /* H: S (core 0 warp 0 at cycle 0 + 1 is the predicted schedule), no I (empty insn
+     * cache), M when the mask is 0xF (a warp's first mask is every lane), pcmode 0
+     * (next_pc starts at 0); the insn word follows.  END: 81, length 4, status 4
+     * (abort), exit 0, cycle delta 0, no fault. */
+#define INSN 0x93, 0x00, 0x00, 0x00
+#define END  0x81, 0x04, 0x04, 0x00, 0x00, 0x00
+    /* every lane of x1, values neither uniform nor affine, whose zigzag deltas from
+     * the zero shadow (2 * v, 22 bits) take 4 varint bytes each: 16 = 4 * 4 raw bytes,
+     * a tie, so raw (K = rd 0 | lanes = tmask 4 | mode 3 << 3) */
+    uint32_t v[4] = {0x100000u, 0x100001u, 0x100003u, 0x100007u};
+    vx_commit cm = {VX_RF_X, 1, 0xF, v};
+    static const uint8_t full_tie[] = {0x25, INSN, 0x1C, 0x00, 0x00, 0x10, 0x00, 0x01, 0x00, 0x10,
+                                       0x00, 0x03, 0x00, 0x10, 0x00, 0x07, 0x00, 0x10, 0x00, END};
+    choice("a commit to every lane whose deltas are as long as raw values is raw", 0xF, &cm, NULL,
+           0, full_tie, sizeof full_tie);
+    /* the same on lanes 0..2 of mask 0x7 (not the warp's mask: it follows H): 12 = 4 * 3 */
+    cm.lanes = 0x7;
+    static const uint8_t part_tie[] = {0x21, INSN, 0x07, 0x1C, 0x00, 0x00, 0x10, 0x00, 0x01,
+                                       0x00, 0x10, 0x00, 0x03, 0x00, 0x10, 0x00, END};
+    choice("a commit to some lanes whose deltas are as long as raw values is raw", 0x7, &cm, NULL,
+           0, part_tie, sizeof part_tie);
+    /* one CSR commit (fflags = 0x10 on every lane) and nothing else: form 1, K mode 2
+     * with destination 64 + 1, lanes = tmask, uniform value zigzag(0x10) */
+    uint32_t f[4] = {0x10, 0x10, 0x10, 0x10};
+    vx_commit csr = {VX_RF_CSR, 0x001, 0xF, f};
+    static const uint8_t csr_form1[] = {0x25, INSN, 0x06, 0x41, 0x20, END};
+    choice("an issue with one CSR commit takes the short form 1", 0xF, &csr, NULL, 0, csr_form1,
+           sizeof csr_form1);
+    /* two word stores on mask 0x3, lane 1 first: (lane 1, 0x1004, 7), (lane 0, 0x1000, 5).
+     * Stride from write 0 and write 1: (0x1000 - 0x1004) / (0 - 1) = 4, b = 0x1000;
+     * values: (5 - 7) / (0 - 1) = 2, b = 5.  G = size 4 (2) | affine values (1 << 4);
+     * no G bit 2 (the lanes are not in mask order): count 2, lanes 1 0; addresses
+     * svarint(0x1000 - 0) = 80 40, svarint(4 - 0) = 08; values varint 5, svarint 2 = 04.
+     * H: S, form 2, no M (mask 0x3): the mask byte follows the insn. */
+    vx_memwrite mw[2] = {{0x1004u, 7, 4, 1}, {0x1000u, 5, 4, 0}};
+    static const uint8_t mem_down[] = {0x41, INSN, 0x03, 0x12, 0x02, 0x01, 0x00,
+                                       0x80, 0x40, 0x08, 0x05, 0x04, END};
+    choice("memory writes in descending lane order fit affine addresses and values", 0x3, NULL, mw,
+           2, mem_down, sizeof mem_down);
+#undef INSN
+#undef END
+}
+
+/* vx_trace_reader_seek(i) right after the DM event that precedes issue i was read:
+ * the next event is that DM event again (vx_trace.h: the DM events that precede issue
+ * `index` come first), not issue i */
+static void test_seek_back_to_dm(void)
+{
+    vx_trace_writer *w;
+    vx_trace_writer_opts o = {VX_TRACE_W_FORCE, 0};
+    vx_trace_header h;
+    vx_trace_load loads[2];
+    spec s = {"seekdm", 1, 1, 1, 4, 0, 2, 0, 0, 0, VX_END_EXIT, false, 1};
+    fill_header(&h, &s, loads);
+    vx_event ev[4];
+    memset(ev, 0, sizeof ev);
+    ev[0] = (vx_event){
+        .kind = VX_EV_ISSUE, .index = 0, .cycle = 1, .pc = 0, .insn = 0x13, .tmask = 0xF};
+    ev[1] = (vx_event){.kind = VX_EV_DM, .index = 1, .cycle = 2};
+    ev[1].dm = (vx_dm_event){VX_DM_HALT, 0, 0, 0, 0, 2};
+    ev[2] = (vx_event){
+        .kind = VX_EV_ISSUE, .index = 1, .cycle = 3, .pc = 4, .insn = 0x13, .tmask = 0xF};
+    ev[3] = (vx_event){.kind = VX_EV_END, .index = 2, .cycle = 4, .end_status = VX_END_EXIT};
+    const char *p = tpath("seekdm.vxt");
+    vx_trace_writer_new(&w);
+    vx_err e = vx_trace_writer_create(w, p, &o);
+    if (!e) e = vx_trace_writer_header(w, &h);
+    for (int i = 0; !e && i < 4; i++)
+        e = vx_trace_writer_event(w, &ev[i]);
+    if (!e) e = vx_trace_writer_finish(w);
+    vx_trace_writer_free(w);
+    vx_trace_reader *r;
+    const vx_event *got = NULL;
+    vx_trace_reader_new(&r);
+    if (!e) e = vx_trace_reader_open(r, p);
+    if (!e) e = vx_trace_reader_next(r, &got); /* issue 0 */
+    if (!e) e = vx_trace_reader_next(r, &got); /* the DM event before issue 1 */
+    ok(!e && got->kind == VX_EV_DM && got->index == 1, "the DM event carries index 1");
+    if (!e) e = vx_trace_reader_seek(r, 1);
+    if (!e) e = vx_trace_reader_next(r, &got);
+    ok(!e && got->kind == VX_EV_DM && got->index == 1 && got->dm.op == VX_DM_HALT,
+       "seek to 1 right after reading that DM event gives it again");
+    if (!e) e = vx_trace_reader_next(r, &got);
+    ok(!e && got->kind == VX_EV_ISSUE && got->index == 1 && got->pc == 4, "then issue 1");
+    if (e) diag("%s", vx_trace_reader_errmsg(r));
+    vx_trace_reader_free(r);
 }
 
 /* vx_trace_event_diff names the field that differs and prints both values (vxrec --verify
@@ -798,6 +967,8 @@ int main(void)
     for (size_t i = 0; i < VX_ARRAY_SIZE(specs); i++)
         roundtrip(&specs[i]);
     test_writer_errors();
+    test_writer_choices();
+    test_seek_back_to_dm();
     test_determinism();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
