@@ -685,6 +685,8 @@ class FormatSpec(unittest.TestCase):
                 post=[(10, n - 1, keyframe_payload(3, 0))]),
             "a keyframe claiming 2^40 pages": dict(pre=[(9, 0, pages_payload(0x10)),
                                                           (10, 0, keyframe_payload(0, 1 << 40))]),
+            "a PAGES2 payload with a byte after its pages": dict(
+                pre=[(9, 0, pages_payload(0x10) + b"\x00"), (10, 0, keyframe_payload(0, 1))]),
         }
         for what, kw in bad.items():
             with self.subTest(case=what):
@@ -692,6 +694,30 @@ class FormatSpec(unittest.TestCase):
         with self.subTest(case="no END record"):
             err = self.both_corrupt("no END record", small_writer(end=False).build())
             self.assertIn("END", err)
+        # section 6: the END record is the last record; an issue after it in its chunk
+        w = small_writer()
+        w.issue(0, 0, 4, 0x80000004, 0x13, 0xF)
+        with self.subTest(case="an issue after the END record in its chunk"):
+            # reading the events (not --check, which would also find the INDEX totals of
+            # the hand-made file wrong) stops at that record
+            t = self.write("after-end.vxt", w.build())
+            d, s = self.dump(t), self.spec(t)
+            self.assertEqual((d.returncode, s.returncode), (2, 2), "%s / %s" % (d.stderr, s.stderr))
+            self.assertIn("record after the END record", d.stderr)
+        # section 4: the 16-bit field after the flags is reserved and MUST be 0 (the header
+        # CRC recomputed: only the reserved field is wrong)
+        res = bytearray(chunk(42, 0, b"future"))
+        res[2] = 1
+        struct.pack_into("<I", res, 24, vxt_spec.crc32c(bytes(res[:24])))
+        with self.subTest(case="reserved chunk header field set"):
+            self.both_corrupt("reserved chunk header field set",
+                              small_writer().build(after_events=bytes(res)))
+        # section 10: the INDEX chunk ends where the trailer starts; 4 bytes between them
+        # (the trailer still names the INDEX chunk's offset)
+        data = small_writer().build()
+        with self.subTest(case="bytes between the INDEX chunk and the trailer"):
+            self.both_corrupt("bytes between the INDEX chunk and the trailer",
+                              data[:-16] + b"junk" + data[-16:])
         good = {
             "keyframe 0 with a page": dict(pre=kf0),
             "a keyframe after the END record": dict(
@@ -803,6 +829,125 @@ class FormatSpec(unittest.TestCase):
             with self.subTest(case=what):
                 err = self.both_corrupt(what, data)
                 self.assertIn("offset %d" % off, err, what)
+
+    def test_record_field_ranges(self):
+        """sections 7.2-7.6, 8: a field one past its range is corruption for both readers:
+        a commit destination of 4160, a commit without lanes that
+        has a value mode, 4097 memory writes, a memory write on lane T, console slot 64,
+        a cached instruction word whose cache slot holds another pc, END has_fault 2
+        (before a well-formed fault body), a fault reason of 96 bytes"""
+        f = (1, 4, 0, 0, 0x80000000, 0x13, 0, 1, "misaligned")
+        cases = {}
+        w = Writer()
+        w.issue(0, 0, 1, 0x80000000, 0x13, 0xF, commits=[(64 + 4096, 0xF, [1, 2, 3, 4])])
+        cases["commit destination 64 + 4096"] = w
+        w = Writer()
+        w.issue(0, 0, 1, 0x80000000, 0x13, 0xF, commits=[(5, 0, [0, 0, 0, 0])])
+        self.assertEqual(bytes(w.ev[-3:]), b"\x02\x05\x00")  # K, x5, no lanes
+        w.ev[-3] = 2 | 3 << 3  # value mode raw
+        cases["commit without lanes with value mode 3"] = w
+        w = Writer()
+        w.issue(0, 0, 1, 0x80000000, 0x13, 0xF,
+                mem=[(i % 4, 0x1000 + 4 * i, 4, i) for i in range(4097)])
+        cases["4097 memory writes"] = w
+        w = Writer()
+        w.issue(0, 0, 1, 0x80000000, 0x13, 0xF, mem=[(4, 0x1000, 4, 1)])
+        cases["a memory write on lane 4 of 4"] = w
+        w = Writer()
+        w.issue(0, 0, 1, 0x80000000, 0x13, 0xF, console=[(64, 65)])
+        cases["console slot 64"] = w
+        # the insn cache has 8192 slots by pc >> 2 (section 7.1): pc + 0x8000 shares one
+        w = Writer()
+        w.issue(0, 0, 1, 0x80000000, 0x13, 0xF)
+        pc = 0x80008000
+        w.ev += bytes([0x70 | 2, 0x10, 0]) + varint(0) + varint(0) + varint(1) + sv64(1)
+        w.ev += sv32(pc - w.next_pc.get(1, 0)) + w.lanes(0xF)  # H.I: no insn word
+        w.issues, w.records, w.cur = w.issues + 1, w.records + 1, 2
+        cases["a cached instruction word of another pc"] = w
+        w = Writer()
+        w.issue(0, 0, 1, 0x80000000, 0x13, 0xF)
+        at = len(w.ev)
+        w.finish(2, 0, 2, fault=f)
+        self.assertEqual(w.ev[at + 5], 1)  # 81, length, status, exit code, cycle, has_fault
+        w.ev[at + 5] = 2
+        cases["END has_fault 2"] = w
+        w = Writer()
+        w.issue(0, 0, 1, 0x80000000, 0x13, 0xF, fault=f[:8] + ("r" * 96,))
+        cases["a fault reason of 96 bytes"] = w
+        for what, w in cases.items():
+            with self.subTest(case=what):
+                if w.end is None:
+                    w.finish(1, 0, w.cur + 1)
+                # reading the events (not --check: the INDEX raw size of a record the
+                # decoder refuses is wrong too) must stop at the record
+                t = self.write("range.vxt", w.build())
+                d, s = self.dump(t), self.spec(t)
+                self.assertEqual((d.returncode, s.returncode), (2, 2),
+                                 "%s: vxdump: %s / vxt_spec: %s" % (what, d.stderr, s.stderr))
+                self.assertRegex(d.stderr, r"offset \d+: corrupt record at byte \d+", what)
+        # one less is accepted by both
+        w = Writer()
+        w.issue(0, 0, 1, 0x80000000, 0x13, 0xF, commits=[(64 + 4095, 0xF, [1, 2, 3, 4])],
+                mem=[(3, 0x1000, 4, 1)], console=[(63, 65)], fault=f[:8] + ("r" * 95,))
+        w.finish(1, 0, 2)
+        self.both_accept("fields at the end of their ranges", w.build())
+
+    def test_check_finds_a_wrong_digest(self):
+        """section 10.3: a DIGEST chunk that is well formed but not exact for its EVENTS
+        chunk (one PC set bit flipped) is corruption for vxdump --check, vxt_spec and
+        vxrec --verify; reading the events alone does not look at it"""
+        data = bytearray(self.read("vecadd-raw"))  # uncompressed: payload bytes in place
+        tr = vxt_spec.Trace(bytes(data))
+        c = next(c for c in tr.chunks if c.type == vxt_spec.CH_DIGEST)
+        p = tr.payload(c)
+        _, q = vxt_spec.rvarint(p, 0)  # issues
+        flags, q = vxt_spec.rvarint(p, q)
+        if flags & 0x40:
+            _, q = vxt_spec.rvarint(p, q)  # wlo
+            _, q = vxt_spec.rvarint(p, q)  # whi
+        self.assertEqual(p[q], 13, "a 1.2 writer's PC set has 2^13 bits")
+        data[c.off + 28 + q + 1 + 5] ^= 0x10  # a bit of byte 5 of the PC set
+        fix_crcs(data, c.off)
+        err = self.both_corrupt("a PC set bit flipped", bytes(data))
+        self.assertIn("DIGEST chunk at offset %d does not match" % c.off, err)
+        self.assertEqual(self.dump(self.write("dg.vxt", bytes(data))).returncode, 0)
+
+    def test_index_digest_offset_at_the_next_chunk(self):
+        """section 10.1: a DIGEST chunk listed in the INDEX lies before the next EVENTS
+        chunk; an offset that is the next EVENTS chunk's own makes the INDEX inconsistent,
+        found when the trace is opened (reading the events fails, not only --check)"""
+        data = self.read("vecadd-raw")  # uncompressed: the INDEX payload is in place
+        tr = vxt_spec.Trace(data)
+        ev = [c for c in tr.chunks if c.type == vxt_spec.CH_EVENTS]
+        self.assertGreater(len(ev), 1)
+        io = struct.unpack_from("<Q", data, len(data) - 16)[0]
+        p = data[io + 28:len(data) - 16]
+        q = 0
+        for _ in range(3):
+            _, q = vxt_spec.rvarint(p, q)  # issues, records, cycle
+        q += 1  # end status
+        n, q = vxt_spec.rvarint(p, q)
+        for _ in range(2 * n):
+            _, q = vxt_spec.rvarint(p, q)  # chunk keys and offsets
+
+        def skip_keyframes(q):
+            k, q = vxt_spec.rvarint(p, q)
+            for _ in range(4 * k):
+                _, q = vxt_spec.rvarint(p, q)
+            return q
+        q = skip_keyframes(q)  # format 1.0's list
+        _, q = vxt_spec.rvarint(p, q)  # raw_size
+        q = skip_keyframes(q)  # format 1.1's list
+        k, q = vxt_spec.rvarint(p, q)
+        self.assertEqual(k, len(ev), "one DIGEST offset per EVENTS chunk")
+        _, r = vxt_spec.rvarint(p, q)  # chunk 0's DIGEST offset, relative to the chunk
+        ix = p[:q] + varint(ev[1].off - ev[0].off) + p[r:]
+        t = struct.pack("<Q", io)
+        bad = data[:io] + chunk(7, 0, ix) + t + struct.pack("<I", vxt_spec.crc32c(t)) + b"VXTE"
+        t = self.write("dg-off.vxt", bad)
+        d, s = self.dump(t), self.spec(t)
+        self.assertEqual((d.returncode, s.returncode), (2, 2), "%s / %s" % (d.stderr, s.stderr))
+        self.assertIn("INDEX chunk at offset %d is inconsistent" % io, d.stderr)
 
     def test_fault_reason_newline(self):
         """section 7.6: a fault reason holds no newline; one that does is corruption"""
