@@ -614,12 +614,51 @@ static void test_lrsc(void)
     ok(st_x(s, 0, 0, 4) == 1 && st_r32(s, 0, VX_LMEM_BASE_ADDR) == 0, "sc to local memory fails");
     vx_sim_free(s);
 
+    /* sc to a word other than the reserved one fails: the reservation is of lr's word
+     * (mutation review: sc that only checked a reservation exists stored here) */
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 1, ST_DATA);
+    st_setx_all(s, 0, 6, ST_DATA + 4);
+    st_setx_all(s, 0, 2, 9);
+    ST_CODE_ARR(s, LR_W(3, 1), SC_W(4, 2, 6));
+    st_go(s, NULL);
+    ok(st_x(s, 0, 0, 4) == 1 && st_r32(s, 0, ST_DATA + 4) == 0 && st_r32(s, 0, ST_DATA) == 0,
+       "sc to another word than lr's fails (rd 1, no store)");
+    vx_sim_free(s);
+
+    /* a debugger write of 4 bytes at W + 2 reaches into the word W + 4: its reservation
+     * goes too (mutation review: the kill loop started at the unaligned address) */
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 1, ST_DATA + 4);
+    st_setx_all(s, 0, 2, 9);
+    ST_CODE_ARR(s, LR_W(3, 1), SC_W(4, 2, 1));
+    vx_stop st1;
+    if (vx_sim_run(s, 1, &st1) || st1.reason != VX_STOP_NONE) tap_bail("lr.w did not run alone");
+    const uint8_t four[4] = {1, 2, 3, 4};
+    vx_sim_mem_write(s, 0, ST_DATA + 2, four, 4);
+    st_go(s, NULL);
+    ok(st_x(s, 0, 0, 4) == 1 && st_r32(s, 0, ST_DATA + 4) == 0x0403,
+       "a debugger write over part of the reserved word kills the reservation (sc fails)");
+    vx_sim_free(s);
+
     vx_stop st;
     s = st_warp(1, 0);
     st_setx_all(s, 0, 1, 0x10);
     ST_CODE_ARR(s, LR_W(3, 1));
     ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_UNMAPPED,
        "lr.w unmapped faults");
+    vx_sim_free(s);
+
+    /* several lanes fault: the lowest one's address is reported, as for loads
+     * (mutation review: lr.w named the last faulting lane's address) */
+    s = st_warp(4, 0);
+    st_setx_all(s, 0, 1, ST_DATA);
+    st_setx(s, 0, 1, 1, 0x10);
+    st_setx(s, 0, 3, 1, 0x20);
+    ST_CODE_ARR(s, LR_W(3, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_UNMAPPED &&
+           st.fault.lanes == 0xa && st.fault.addr == 0x10,
+       "lr.w faulting in lanes 1 and 3 names lane 1's address");
     vx_sim_free(s);
 }
 
