@@ -419,6 +419,22 @@ static void test_barriers(void)
        "global barrier completes when the remaining warps of a core end (%d %s)", st.reason,
        st.fault.reason);
     vx_sim_free(s);
+
+    /* a core reports only once every active warp of it arrived: warp 0 of each core
+     * arrives at once, warp 1 after a delay and a store; warp 0 must see the store
+     * (mutation review: a core that reported at its first arrival released early) */
+    s = st_new(1, 2, 2, 1);
+    uint32_t d3[] = {ADDI(14, 0, 30), ADDI(14, 14, -1), BNE(14, 0, -4),   LUI(10, ST_DATA >> 12),
+                     ADDI(13, 0, 1),  SW(13, 0, 10),    LUI(15, 0x80000), ADDI(7, 0, 2),
+                     VX_BAR(15, 7),   VX_TMC(0)};
+    st_code_at(s, ENTRY, d3, 10);
+    uint32_t g3[] = {ADDI(5, 0, 2),   LUI(6, ENTRY >> 12),    ADDI(6, 6, ENTRY & 0xfff),
+                     VX_WSPAWN(5, 6), LUI(10, ST_DATA >> 12), LUI(15, 0x80000),
+                     ADDI(7, 0, 2),   VX_BAR(15, 7),          LW(8, 0, 10)};
+    st_code(s, g3, 9);
+    ok(st_go(s, &st) == VX_STOP_EXIT && st_x(s, 0, 0, 8) == 1,
+       "global barrier: a core with one of two warps arrived does not report");
+    vx_sim_free(s);
 }
 
 static void test_vote(void)
