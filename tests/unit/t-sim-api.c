@@ -724,6 +724,34 @@ static void test_debug(void)
     vx_sim_resume(s, 1);
     ok(st_go(s, &st) == VX_STOP_EXIT, "resumed, the kernel finishes");
     vx_sim_free(s);
+
+    /* code patched in memory after it ran (a debugger's breakpoint) is what runs next:
+     * the decoded-instruction cache re-reads the word (mutation review) */
+    s = st_warp(1, 0);
+    ST_CODE_ARR(s, ADDI(3, 3, 1));
+    ok(vx_sim_run(s, 1, &st) == VX_OK && st.reason == VX_STOP_NONE && st_x(s, 0, 0, 3) == 1,
+       "addi x3, x3, 1 ran once");
+    st_w32(s, ST_CODE, ADDI(3, 3, 100));
+    vx_sim_set_pc(s, 0, ST_CODE);
+    ok(st_go(s, &st) == VX_STOP_EXIT && st_x(s, 0, 0, 3) == 101,
+       "the patched word runs, not the decode cached for its pc");
+    vx_sim_free(s);
+
+    /* a faulting injection after the kernel ended with a fault leaves the kernel's
+     * fault (mutation review: the injected fault replaced it) */
+    s = st_warp(1, 0);
+    st_setx(s, 0, 0, 1, 0x10);
+    ST_CODE_ARR(s, LW(2, 0, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_UNMAPPED,
+       "the kernel ends with an unmapped load");
+    st_setx(s, 0, 0, 1, ST_DATA + 1);
+    ok(vx_sim_inject(s, 0, 0, LW(2, 0, 1), &st) == VX_OK && st.reason == VX_STOP_FAULT &&
+           st.fault.kind == VX_FAULT_MISALIGNED,
+       "an injected misaligned load reports its own fault");
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_UNMAPPED &&
+           st.fault.addr == 0x10 && st.fault.pc == ST_CODE,
+       "the ended kernel still reports its own fault");
+    vx_sim_free(s);
 }
 
 /* ---- dirty pages ---- */
