@@ -76,7 +76,8 @@ static void obs_logged(void *ctx, const vx_event *ev)
 }
 
 /* The kernel: every warp (wspawn) runs a loop with uniform, lane-dependent, float,
- * CSR and memory-writing instructions. */
+ * CSR and memory-writing instructions, after a float op whose new flag commits fcsr
+ * as well (mutation review: a logged record of such an op lost the fcsr commit). */
 static vx_sim *make(uint32_t cores, uint32_t warps, uint32_t T)
 {
     vx_sim *s = st_new(1, cores, warps, T);
@@ -95,6 +96,7 @@ static vx_sim *make(uint32_t cores, uint32_t warps, uint32_t T)
                 SLLI(14, 10, 2),        /* a4 = tid * 4 */
                 LUI(15, ST_DATA >> 12), /* a5 = data */
                 ADD(14, 14, 15),        /* a4 += data */
+                FDIV_S(2, 2, 2, 0),     /* f2 = 0 / 0: raises NV, so fcsr is committed too */
                 ADDI(12, 12, 3),        /* loop: a2 += 3 (uniform) */
                 ADD(13, 12, 10),        /* a3 = a2 + tid (affine) */
                 FCVT_S_W(1, 13, 0),     /* f1 = (float)a3 */
