@@ -173,6 +173,14 @@ class RspClient:
         return sup
 
 
+def stops_to_end(c):
+    """Continue (vCont;c) to the end of history: the event index of every stop on the way."""
+    got = []
+    while "replaylog" not in parse_stop(c.cmd("vCont;c"))[1]:
+        got.append(int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1)))
+    return got
+
+
 def parse_stop(reply):
     """'T05thread:5;swbreak:;20:...;' -> (signal, {key: value})."""
     if isinstance(reply, bytes):
@@ -793,12 +801,7 @@ class RspTests(unittest.TestCase):
             c.handshake()
             self.assertEqual(c.cmds("Hg1"), "OK")                # core 0
             self.assertEqual(c.cmds("Z2,%x,8" % lo), "OK")
-            got = []
-            while True:
-                sig, f = parse_stop(c.cmd("vCont;c"))
-                if "replaylog" in f:
-                    break
-                got.append(int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1)))
+            got = stops_to_end(c)
             self.assertEqual(got, want)
             c.close()
         finally:
@@ -824,12 +827,7 @@ class RspTests(unittest.TestCase):
             self.assertEqual(c.cmds("Z2,%x,4" % lo), "OK")
             self.assertIn("core 1", c.monitor("watch-core 2 0x%x 4 1" % lo)[1])
             self.assertEqual(c.cmds("Z2,%x,4" % lo), "OK")
-            got = []
-            while True:
-                sig, f = parse_stop(c.cmd("vCont;c"))
-                if "replaylog" in f:
-                    break
-                got.append(int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1)))
+            got = stops_to_end(c)
             self.assertEqual(got, want[1])
             self.assertEqual(c.cmds("z2,%x,4" % lo), "OK")
             self.assertEqual(c.cmds("z2,%x,4" % lo)[:1], "E")        # one watchpoint, moved
