@@ -87,6 +87,7 @@ static void usage(FILE *f)
             "      --to N              stop after event index N\n"
             "      --warp W[,W...]     only warp W: CORE:WARP or a global warp id\n"
             "      --lane L            only events where lane L is active, and only its values\n"
+            "                          (Debug Module events that name a lane: lane L's)\n"
             "      --pc ADDR|SYM[+OFF] only issues at that PC (ADDR: 0x..., or 8 hex digits as\n"
             "                          listed); a bare function name selects every PC in\n"
             "                          the function (C++: ns::f or f, unmangled)\n"
@@ -486,7 +487,9 @@ static bool selected(const filter *f, const vx_event *ev)
         if (!(f->kinds & K_DM) || f->has_pc || f->has_addr) return false;
         if (f->warps.n && !(dm_has_warp(&ev->dm) && in_warps(&f->warps, ev->dm.gwarp)))
             return false;
-        if (f->lane >= 0 && ev->dm.op == VX_DM_SCRATCH && ev->dm.lane != (unsigned)f->lane)
+        /* the events of one lane (a DSCRATCH write, a refused injection): that lane's */
+        if (f->lane >= 0 && (ev->dm.op == VX_DM_SCRATCH || ev->dm.op == VX_DM_INJECT_REJECT) &&
+            ev->dm.lane != (unsigned)f->lane)
             return false;
         return true;
     case VX_EV_END:
