@@ -603,10 +603,7 @@ class VxsimTests(unittest.TestCase):
         try:
             self.assertIsNotNone(s.port, s.stderr)
             c = s.connect()
-            c.wake()
-            c.reset_halt()
-            self.assertEqual(c.cmd("s"), "+")
-            c.select(0, 0)
+            c.start_halted()
             self.assertEqual(c.step(), CODE + 4)
             self.assertEqual(c.read_gpr(5), 4, "t0 = 4 after the first instruction")
             c.resume_all()

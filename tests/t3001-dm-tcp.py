@@ -91,10 +91,7 @@ class Session(unittest.TestCase):
         halted at its first instruction, released the kernel and selected warp 0"""
         s = self.server([self.bin])
         c = self.client(s)
-        c.wake()
-        c.reset_halt()
-        c.cmd("s")
-        c.select(0, 0)
+        c.start_halted()
         return s, c
 
     def finish(self, s, c):
@@ -480,10 +477,7 @@ class Kernel(unittest.TestCase):
         s = Server(vxtest.prog("vxsim"), shape + [path])
         try:
             c = s.connect()
-            c.wake()
-            c.reset_halt()
-            c.cmd("s")
-            c.select(0, 0)
+            c.start_halted()
             orig = c.read_mem(bp)
             c.write_mem(bp, EBREAK)
             c.wr(DCONFIG, 0x88000001)

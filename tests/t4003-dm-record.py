@@ -108,10 +108,7 @@ class DmRecord(unittest.TestCase):
     def test_session_recorded_and_verified(self):
         """breakpoint, steps, register write: recorded, then verified from the trace"""
         c = self.start()
-        c.wake()
-        c.reset_halt()
-        self.assertEqual(c.cmd("s"), "+")
-        c.select(0, 0)
+        c.start_halted()
         self.assertEqual(c.rd(DPC), BASE)
         c.write_gpr(31, 0x12345678)
         self.assertEqual(c.read_gpr(31), 0x12345678)
@@ -175,10 +172,7 @@ class DmRecord(unittest.TestCase):
                 with open(self.bin, "wb") as f:
                     f.write(b"".join(struct.pack("<I", w & 0xFFFFFFFF) for w in prog))
                 c = self.start(["-f"])
-                c.wake()
-                c.reset_halt()
-                self.assertEqual(c.cmd("s"), "+")
-                c.select(0, 0)
+                c.start_halted()
                 self.assertEqual(c.step(), BASE + 4)
                 if name == "exit":
                     self.assertEqual(c.step(), BASE + 8)
@@ -249,10 +243,7 @@ class DmRecord(unittest.TestCase):
         (jal: reason 1, VX_DM_REJ_CLASS in sim/dm.c); --lane 0 hides the lane-1 scratch
         and inject-reject events (from the coverage review)"""
         c = self.start()
-        c.wake()
-        c.reset_halt()
-        self.assertEqual(c.cmd("s"), "+")
-        c.select(0, 1)
+        c.start_halted(0, 1)
         c.wr(DSCRATCH0, 0x1234)
         c.wr(DPC, BASE)
         with self.assertRaises(DmError):

@@ -85,10 +85,7 @@ def record_set_pc():
     the ADD), then the debugger writes DPC (recorded as a set-pc Debug Module event): back
     to the ADD, which runs again, so that the loop adds 10, 9, ..., 1 to a0 = 10."""
     def drive(c):
-        c.wake()
-        c.reset_halt()
-        c.cmd("s")
-        c.select(0, 0)
+        c.start_halted()
         for _ in range(3):
             c.step()
         c.wr(DPC, BASE + 0x8)

@@ -817,10 +817,7 @@ class DebugSession(unittest.TestCase):
         try:
             self.assertIsNotNone(s.port, s.stderr)
             c = s.connect()
-            c.wake()
-            c.reset_halt()
-            self.assertEqual(c.cmd("s"), "+")
-            c.select(0, 0)
+            c.start_halted()
             self.assertEqual(c.read_gpr(10), 0, "a0 before the first instruction")
             self.assertEqual(c.step(), 0x80000004)
             c.resume_all()

@@ -206,6 +206,15 @@ class Client:
         self.select_all()
         self.wr(DCTRL, DA | RR)
 
+    def start_halted(self, warp=0, thread=0):
+        """Wake the DM, reset the platform with every warp halted, start it (warp 0 halts
+        at its first instruction) and select warp, thread."""
+        self.wake()
+        self.reset_halt()
+        if self.cmd("s") != "+":
+            raise DmError("the platform did not start")
+        self.select(warp, thread)
+
     def run_to_breakpoint(self, addr, orig):
         """A software breakpoint on warp 0, lane 0: ebreak stored at addr (ebreak halting the
         warp), the platform resumed until a warp halts there, the instruction orig put back;
