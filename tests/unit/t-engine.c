@@ -900,6 +900,29 @@ static void check_divergence(void)
     unlink(tpath);
 }
 
+/*
+ * A raw program of n words (at 0x80000000) on `cores` cores of one warp of one thread,
+ * recorded into /tmp/t-engine-PID-TAG.vxt (its path in tpath) and opened; NULL (said)
+ * when the engine cannot open it.  *recorded: whether the recording succeeded.
+ */
+static vx_engine *open_raw(const uint32_t *prog, size_t n, uint32_t cores, const char *tag,
+                           char *tpath, size_t cap, ref *r, bool *recorded)
+{
+    uint8_t img[64];
+    if (n * 4 > sizeof img) tap_bail("open_raw: program too long");
+    for (size_t i = 0; i < n; i++)
+        vx_put_le32(img + 4 * i, prog[i]);
+    snprintf(tpath, cap, "/tmp/t-engine-%d-%s.vxt", (int)getpid(), tag);
+    *recorded = record(img, n * 4, VX_IMAGE_BIN, cores, 1, 1, 0, NONE, tpath, r);
+    vx_engine *e;
+    char msg[512];
+    if (vx_engine_open(tpath, NULL, &e, msg, sizeof msg) != VX_OK) {
+        ok(0, "open: %s", msg);
+        return NULL;
+    }
+    return e;
+}
+
 /* A raw program that faults at its third instruction. */
 static void check_fault(void)
 {
@@ -908,20 +931,13 @@ static void check_fault(void)
         0x00108093, /* addi x1, x1, 1 */
         0x10202103, /* lw x2, 0x102(x0): misaligned */
     };
-    uint8_t img[sizeof prog];
-    for (size_t i = 0; i < VX_ARRAY_SIZE(prog); i++)
-        vx_put_le32(img + 4 * i, prog[i]);
     char tpath[256];
-    snprintf(tpath, sizeof tpath, "/tmp/t-engine-%d-fault.vxt", (int)getpid());
     ref r;
-    ok(record(img, sizeof img, VX_IMAGE_BIN, 1, 1, 1, 0, NONE, tpath, &r) && r.n == 2,
-       "faulting program recorded (fault at event 2)");
-    vx_engine *e;
-    char msg[512];
-    if (vx_engine_open(tpath, NULL, &e, msg, sizeof msg) != VX_OK) {
-        ok(0, "open: %s", msg);
-        return;
-    }
+    bool recorded;
+    vx_engine *e =
+        open_raw(prog, VX_ARRAY_SIZE(prog), 1, "fault", tpath, sizeof tpath, &r, &recorded);
+    ok(recorded && r.n == 2, "faulting program recorded (fault at event 2)");
+    if (!e) return;
     vx_engine_stop st;
     is_u64(vx_engine_end(e), 2, "end of history is the faulting issue");
     move(e, false, false, 0, &st);
@@ -950,20 +966,13 @@ static void check_fault_core1(void)
         0x10202103, /* lw x2, 0x102(x0): misaligned */
         0x0000000b, /* tmc x0 */
     };
-    uint8_t img[sizeof prog];
-    for (size_t i = 0; i < VX_ARRAY_SIZE(prog); i++)
-        vx_put_le32(img + 4 * i, prog[i]);
     char tpath[256];
-    snprintf(tpath, sizeof tpath, "/tmp/t-engine-%d-fault1.vxt", (int)getpid());
     ref r;
-    ok(record(img, sizeof img, VX_IMAGE_BIN, 2, 1, 1, 0, NONE, tpath, &r),
-       "core 1 faulting program recorded (%" PRIu64 " issues)", r.n);
-    vx_engine *e;
-    char msg[512];
-    if (vx_engine_open(tpath, NULL, &e, msg, sizeof msg) != VX_OK) {
-        ok(0, "open: %s", msg);
-        return;
-    }
+    bool recorded;
+    vx_engine *e =
+        open_raw(prog, VX_ARRAY_SIZE(prog), 2, "fault1", tpath, sizeof tpath, &r, &recorded);
+    ok(recorded, "core 1 faulting program recorded (%" PRIu64 " issues)", r.n);
+    if (!e) return;
     vx_engine_stop st;
     move(e, false, false, 0, &st);
     ok(st.why == VX_WHY_FAULT && st.fault.core == 1 && st.fault.warp == 0 && st.gwarp == 1 &&
