@@ -1024,6 +1024,25 @@ static void test_snapshot(void)
     vx_sim_free(sim);
 }
 
+/* A one-warp, one-thread machine running prog, the DM active and warp 0 halted at its first
+ * instruction. */
+static vx_sim *halted_at_start(const uint32_t *prog, size_t n)
+{
+    vx_sim *sim = mk(1, 1, 1, 1, prog, n);
+    wr(sim, VX_DM_DCTRL, DA);
+    halt_only(sim, 0);
+    return sim;
+}
+
+/* n single steps of the selected warp, each given the DM cycles it takes. */
+static void steps(vx_sim *sim, int n)
+{
+    for (int i = 0; i < n; i++) {
+        wr(sim, VX_DM_DCTRL, DA | SR);
+        tick(sim, 2);
+    }
+}
+
 /*
  * Stepping a warp into the end of the kernel (from a coverage review): a stepped
  * instruction that faults sets steperr and the kernel ends with that fault; a
@@ -1033,12 +1052,9 @@ static void test_snapshot(void)
 static void test_step_end(void)
 {
     static const uint32_t prog_fault[] = {LW(5, 0, 0), TMC(0)};
-    vx_sim *sim = mk(1, 1, 1, 1, prog_fault, 2);
-    wr(sim, VX_DM_DCTRL, DA);
-    halt_only(sim, 0);
+    vx_sim *sim = halted_at_start(prog_fault, 2);
     is_u32(winfo(sim, 0).pc, BASE, "(halted at the lw from 0)");
-    wr(sim, VX_DM_DCTRL, DA | SR);
-    tick(sim, 2);
+    steps(sim, 1);
     ok(rd(sim, VX_DM_DCTRL) & SERR, "stepped lw from 0 faults: steperr");
     ok(vx_sim_finished(sim), "the stepped fault ends the kernel");
     vx_stop st = run(sim, 10);
@@ -1047,13 +1063,8 @@ static void test_step_end(void)
        st.reason, st.fault.kind, st.fault.pc);
     vx_sim_free(sim);
 
-    sim = mk(1, 1, 1, 1, prog_exit, 3);
-    wr(sim, VX_DM_DCTRL, DA);
-    halt_only(sim, 0);
-    for (int i = 0; i < 3; i++) {
-        wr(sim, VX_DM_DCTRL, DA | SR);
-        tick(sim, 2);
-    }
+    sim = halted_at_start(prog_exit, 3);
+    steps(sim, 3);
     ok(!(rd(sim, VX_DM_DCTRL) & SERR), "stepping the final tmc 0: steperr clear");
     ok(vx_sim_finished(sim), "the stepped tmc 0 ends the kernel");
     st = run(sim, 10);
@@ -1062,13 +1073,8 @@ static void test_step_end(void)
     vx_sim_free(sim);
 
     /* the step is still REQ when vx_sim_run starts: its DM cycle ends the kernel */
-    sim = mk(1, 1, 1, 1, prog_exit, 3);
-    wr(sim, VX_DM_DCTRL, DA);
-    halt_only(sim, 0);
-    for (int i = 0; i < 2; i++) {
-        wr(sim, VX_DM_DCTRL, DA | SR);
-        tick(sim, 2);
-    }
+    sim = halted_at_start(prog_exit, 3);
+    steps(sim, 2);
     wr(sim, VX_DM_DCTRL, DA | SR);
     ok(SST(rd(sim, VX_DM_DCTRL)) == 1 && !vx_sim_finished(sim), "(step of the tmc 0 pending)");
     st = run(sim, 10);
@@ -1077,9 +1083,7 @@ static void test_step_end(void)
        st.exit_code);
     vx_sim_free(sim);
 
-    sim = mk(1, 1, 1, 1, prog_fault, 2);
-    wr(sim, VX_DM_DCTRL, DA);
-    halt_only(sim, 0);
+    sim = halted_at_start(prog_fault, 2);
     wr(sim, VX_DM_DCTRL, DA | SR);
     st = run(sim, 10);
     ok(st.reason == VX_STOP_FAULT && st.fault.kind == VX_FAULT_UNMAPPED && st.fault.pc == BASE,
@@ -1096,9 +1100,7 @@ static void test_step_end(void)
  */
 static void test_request_races(void)
 {
-    vx_sim *sim = mk(1, 1, 1, 1, prog_loop, 2);
-    wr(sim, VX_DM_DCTRL, DA);
-    halt_only(sim, 0);
+    vx_sim *sim = halted_at_start(prog_loop, 2);
     ev_clear();
     wr(sim, VX_DM_DCTRL, DA | SR);
     wr(sim, VX_DM_INJECT, ADDI(9, 0, 5));
@@ -1114,9 +1116,7 @@ static void test_request_races(void)
        "the step still happens (x7 = 1, pc BASE + 4), the injection does not");
     vx_sim_free(sim);
 
-    sim = mk(1, 1, 1, 1, prog_loop, 2);
-    wr(sim, VX_DM_DCTRL, DA);
-    halt_only(sim, 0);
+    sim = halted_at_start(prog_loop, 2);
     ev_clear();
     wr(sim, VX_DM_DCTRL, DA | NT);
     wr(sim, VX_DM_INJECT, ADDI(9, 0, 5));
@@ -1132,9 +1132,7 @@ static void test_request_races(void)
     is_int(nissue, 0, "vx_sim_run during ndmreset: nothing issued");
     vx_sim_free(sim);
 
-    sim = mk(1, 1, 1, 1, prog_loop, 2);
-    wr(sim, VX_DM_DCTRL, DA);
-    halt_only(sim, 0);
+    sim = halted_at_start(prog_loop, 2);
     ev_clear();
     wr(sim, VX_DM_DCTRL, DA | SR);
     is_u32(SST(rd(sim, VX_DM_DCTRL)), 1, "(step REQ)");
@@ -1145,9 +1143,7 @@ static void test_request_races(void)
        "resumed before the step's DM cycle: steperr, stepstate NONE, no stepped issue");
     vx_sim_free(sim);
 
-    sim = mk(1, 1, 1, 1, prog_loop, 2);
-    wr(sim, VX_DM_DCTRL, DA);
-    halt_only(sim, 0);
+    sim = halted_at_start(prog_loop, 2);
     ev_clear();
     wr(sim, VX_DM_INJECT, ADDI(9, 0, 5));
     wr(sim, VX_DM_DCTRL, DA | IR);
