@@ -22,6 +22,8 @@ The kernel is hand-encoded (independent of the kernel toolchain):
 so a0 = 10 + 9 + ... + 1 = 55 is stored at 0x10000 and is the exit code.
 """
 import os
+import re
+import socket
 import struct
 import sys
 import unittest
@@ -51,6 +53,16 @@ PROG = [
     SW(A0, 0, 0x88),
     TMC(0),
 ]
+
+
+def ipv6_loopback():
+    """Whether this host can listen on ::1."""
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as so:
+            so.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
 
 
 def write_prog(d):
@@ -409,6 +421,29 @@ class Session(unittest.TestCase):
         rc, out, err = self.finish(s, c)
         self.assertEqual(rc, 3, err)
         self.assertIn("0x8000000c", err.lower())
+
+    def test_bind_announces_address(self):
+        """--dm-bind: the banner names the address bound, numeric, an IPv6 one in brackets
+        ([::1]:PORT, not the ambiguous ::1:PORT), and a client reaches the DM there"""
+        cases = [("127.0.0.1", "127.0.0.1"), ("localhost", None)]
+        if ipv6_loopback():
+            cases.append(("::1", "[::1]"))
+        for given, shown in cases:
+            with self.subTest(bind=given):
+                s = self.server(["--dm-bind", given, self.bin])
+                banner = s.stderr.decode()
+                m = re.search(r"Debug Module listening on (\S+):%d " % s.port, banner)
+                self.assertIsNotNone(m, banner)
+                if shown:
+                    self.assertEqual(m.group(1), shown)
+                else:  # a name: the address it resolved to, not the name
+                    self.assertIn(m.group(1), ("127.0.0.1", "[::1]"))
+                c = self.client(s)
+                p = c.wake()
+                self.assertEqual((p >> 3 & 0x1FF, p & 7), (4, 2), "PLATFORM read there: 4 warps of 4")
+                self.assertEqual(c.cmd("s"), "+", "the kernel started from there")
+                rc, _, err = self.finish(s, c)
+                self.assertEqual(rc, 55, err)
 
     def test_bad_bind(self):
         """an address that cannot be bound: exit 2 with a message"""

@@ -350,6 +350,27 @@ class DmRecord(unittest.TestCase):
         self.assertEqual(v.returncode, 0, v.stderr)
         self.assertIn("incomplete", v.stderr)
 
+    def test_ipv6_bind(self):
+        """--dm-bind ::1: the banner says [::1]:PORT (host:port unambiguous), a session
+        there is recorded and verifies"""
+        import socket
+        try:
+            with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as so:
+                so.bind(("::1", 0))
+        except OSError:
+            self.skipTest("no IPv6 loopback here")
+        c = self.start(["--dm-bind", "::1"])
+        self.assertIn("Debug Module listening on [::1]:%d (VxDebug protocol); recording"
+                      % self.server.port, self.server.stderr.decode())
+        c.start_halted()
+        self.assertEqual(c.rd(DPC), BASE)
+        c.resume_all()
+        rc, out, err = self.finish()
+        self.assertEqual(rc, 55, err)
+        v = self.verify()
+        self.assertEqual(v.returncode, 0, v.stderr)
+        self.assertIn("verified", v.stderr)
+
     def test_bad_bind_creates_no_trace(self):
         """an address that cannot be bound, or a busy port: exit 2 before any trace is written"""
         import socket

@@ -297,7 +297,7 @@ class Client:
 
 # ---- running vxsim with the Debug Module -------------------------------------------------
 
-LISTEN = re.compile(r"Debug Module listening on ([0-9a-fA-F.:]+):(\d+)")
+LISTEN = re.compile(r"Debug Module listening on ([0-9.]+|\[[0-9a-fA-F:.]+\]):(\d+)")
 
 
 class Server:
@@ -308,6 +308,7 @@ class Server:
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.stderr = b""
         self.port = None
+        self.host = None  # the address announced (brackets stripped)
         deadline = time.time() + timeout
         while self.port is None:
             left = deadline - time.time()
@@ -322,10 +323,11 @@ class Server:
             self.stderr += chunk
             m = LISTEN.search(self.stderr.decode("utf-8", "replace"))
             if m:
+                self.host = m.group(1).strip("[]")
                 self.port = int(m.group(2))
 
     def connect(self):
-        return Client(self.port)
+        return Client(self.port, self.host)
 
     def wait(self, timeout=60):
         out, err = self.proc.communicate(timeout=timeout)

@@ -173,13 +173,21 @@ static vx_err dms_listen(dms *s, const vx_dmserver_opts *opts, int lfd, char *ms
     struct sockaddr_storage ss;
     socklen_t sl = sizeof ss;
     unsigned actual = port;
+    char host[NI_MAXHOST], shown[NI_MAXHOST + 2];
+    const char *bound = bind_addr_of(opts);
     if (getsockname(s->lfd, (struct sockaddr *)&ss, &sl) == 0) {
         if (ss.ss_family == AF_INET)
             actual = ntohs(((struct sockaddr_in *)&ss)->sin_port);
         else if (ss.ss_family == AF_INET6)
             actual = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+        /* the address bound, not the name given ("localhost" names two) */
+        if (getnameinfo((struct sockaddr *)&ss, sl, host, sizeof host, NULL, 0, NI_NUMERICHOST) ==
+            0) {
+            snprintf(shown, sizeof shown, ss.ss_family == AF_INET6 ? "[%s]" : "%s", host);
+            bound = shown;
+        }
     }
-    if (opts && opts->on_listen) opts->on_listen(opts->ctx, bind_addr_of(opts), actual);
+    if (opts && opts->on_listen) opts->on_listen(opts->ctx, bound, actual);
     return VX_OK;
 }
 

@@ -21,7 +21,9 @@
 typedef struct vx_dmserver_opts {
     const char *bind; /* address to bind, default "127.0.0.1" */
     unsigned port;    /* TCP port (0: pick a free one and report it through on_listen) */
-    /* Called once the socket listens, with the actual port (for messages / tests). */
+    /* Called once the socket listens, with the address it is bound to, numeric, in
+     * brackets when IPv6 ("127.0.0.1", "[::1]": host:port reads unambiguously), and
+     * the actual port (for messages / tests). */
     void (*on_listen)(void *ctx, const char *bind, unsigned port);
     void *ctx;
     /* When not NULL: a flag a signal handler sets (Ctrl-C).  Once it is set the
