@@ -1517,7 +1517,11 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         COLD;
         uint32_t n = XR(in->rs1)[LAST], entry = XR(in->rs2)[LAST];
         vx_core *c = &s->cores[core];
-        if (entry & 3) {
+        if (n > s->nw) n = s->nw;
+        const bool noop = n < 2 && c->nactive == 1; /* nothing to wait for, nothing to start */
+        /* the entry of a spawn that starts a warp (some i < n but the caller, see
+         * spawn_resolve); one that starts none never uses it */
+        if ((entry & 3) && !noop && (n >= 2 || (n == 1 && gw % s->nw != 0))) {
             vx_fault_set(s, VX_FAULT_WSPAWN, gw, pc, raw, TM, entry,
                          "wspawn entry point 0x%08x is misaligned", entry);
             return VX_X_FAULT;
@@ -1528,9 +1532,8 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
                          c->spawn_caller, core);
             return VX_X_FAULT;
         }
-        if (n > s->nw) n = s->nw;
         s->stats.spawns++;
-        if (n < 2 && c->nactive == 1) break; /* nothing to wait for, nothing to start */
+        if (noop) break;
         c->spawn_pending = 1;
         c->spawn_n = n;
         c->spawn_pc = entry;

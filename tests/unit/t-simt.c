@@ -145,6 +145,43 @@ static void test_wspawn(void)
        "misaligned wspawn entry faults WSPAWN (SIGABRT)");
     vx_sim_free(s);
 
+    /* a wspawn that starts no warp never uses its entry (SimX and the RTL never read it),
+     * so a misaligned one is no fault there: alone with 1 warp (a no-op) ... */
+    s = st_new(1, 1, 4, 1);
+    st_setx(s, 0, 0, 5, 1);
+    st_setx(s, 0, 0, 6, ENTRY + 2);
+    ST_CODE_ARR(s, VX_WSPAWN(5, 6), ADDI(3, 0, 7));
+    ok(st_go(s, &st) == VX_STOP_EXIT && st_x(s, 0, 0, 3) == 7,
+       "wspawn(1) alone with a misaligned entry is a no-op");
+    vx_sim_free(s);
+    /* ... and wspawn(0) while spawned warps run: waits for them, then goes on */
+    s = st_new(1, 1, 4, 1);
+    uint32_t ce[] = {LUI(10, ST_DATA >> 12), ADDI(9, 0, 1), AMOADD_W(8, 9, 10), VX_TMC(0)};
+    st_code_at(s, ENTRY, ce, 4);
+    st_setx(s, 0, 0, 5, 4);
+    st_setx(s, 0, 0, 6, ENTRY);
+    st_setx(s, 0, 0, 7, 0);
+    st_setx(s, 0, 0, 11, 0x80000001u);
+    st_setx(s, 0, 0, 10, CTR);
+    ST_CODE_ARR(s, VX_WSPAWN(5, 6), VX_WSPAWN(7, 11), LW(3, 0, 10));
+    ok(st_go(s, &st) == VX_STOP_EXIT && st_x(s, 0, 0, 3) == 3,
+       "wspawn(0, misaligned) while 3 warps run waits for them and goes on (x3 = %u)",
+       st_x(s, 0, 0, 3));
+    vx_sim_free(s);
+    /* wspawn(1) from warp 1 while warp 0 runs does start warp 0 (i < 1, not the caller)
+     * once warp 0 ends: its misaligned entry faults */
+    s = st_new(1, 1, 4, 1);
+    uint32_t w1[] = {VX_WSPAWN(5, 6), VX_TMC(0)};
+    st_code_at(s, ENTRY, w1, 2);
+    st_setx(s, 0, 0, 5, 2);
+    st_setx(s, 0, 0, 6, ENTRY);
+    st_setx(s, 1, 0, 5, 1);
+    st_setx(s, 1, 0, 6, ENTRY + 0x42);
+    ST_CODE_ARR(s, VX_WSPAWN(5, 6), ADDI(3, 0, 1), ADDI(3, 3, 1), ADDI(3, 3, 1), VX_TMC(0));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_WSPAWN && st.fault.warp == 1,
+       "wspawn(1, misaligned) from warp 1 beside warp 0 faults WSPAWN in warp 1");
+    vx_sim_free(s);
+
     /* a second pending spawn in the core */
     s = st_new(1, 1, 4, 1);
     uint32_t e1[] = {ADDI(5, 0, 2), LUI(6, ENTRY >> 12), ADDI(6, 6, ENTRY & 0xfff), VX_WSPAWN(5, 6),
