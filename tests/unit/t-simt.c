@@ -472,6 +472,44 @@ static void test_barriers(void)
     ok(st_go(s, &st) == VX_STOP_EXIT && st_x(s, 0, 0, 8) == 1,
        "global barrier: a core with one of two warps arrived does not report");
     vx_sim_free(s);
+
+    /* the count that opens a global barrier is the one the last warp to arrive gave:
+     * core 0 arrives at once with count `first`, core 1 later with `later` */
+    for (uint32_t later = 2; later <= 3; later++) {
+        s = st_new(1, 2, 1, 1);
+        uint32_t gc[] = {CSRRS(12, 0xCC2, 0),
+                         LUI(15, 0x80000),
+                         ADDI(7, 0, (int32_t)(5 - later)),
+                         BEQ(12, 0, 20),
+                         ADDI(7, 0, (int32_t)later),
+                         ADDI(14, 0, 10),
+                         ADDI(14, 14, -1),
+                         BNE(14, 0, -4),
+                         VX_BAR(15, 7),
+                         ADDI(3, 0, 9)};
+        st_code(s, gc, 10);
+        vx_stop_reason r = st_go(s, &st);
+        if (later == 2)
+            ok(r == VX_STOP_EXIT && st_x(s, 0, 0, 3) == 9 && st_x(s, 1, 0, 3) == 9,
+               "global barrier: counts 3 then 2, two cores reported: it opens");
+        else
+            ok(r == VX_STOP_FAULT && st.fault.kind == VX_FAULT_DEADLOCK,
+               "global barrier: counts 2 then 3, two cores reported: it stays shut (deadlock)");
+        vx_sim_free(s);
+    }
+
+    /* local barrier 0 and global barrier 0 are apart: a warp at each, neither opens
+     * (SimX records both in one set, and two arrivals would open its local barrier) */
+    s = st_new(1, 2, 2, 1);
+    uint32_t lg1[] = {LUI(15, 0x80000), ADDI(7, 0, 2), VX_BAR(15, 7), VX_TMC(0)};
+    st_code_at(s, ENTRY, lg1, 4);
+    uint32_t lg0[] = {ADDI(5, 0, 2),   LUI(6, ENTRY >> 12), ADDI(6, 6, ENTRY & 0xfff),
+                      VX_WSPAWN(5, 6), ADDI(7, 0, 2),       VX_BAR(0, 7)};
+    st_code(s, lg0, 6);
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_DEADLOCK,
+       "local barrier 0 and global barrier 0 of one core count apart (deadlock: %s)",
+       st.fault.reason);
+    vx_sim_free(s);
 }
 
 static void test_vote(void)
@@ -500,6 +538,17 @@ static void test_vote(void)
            st_x(s, 0, 0, 6), st_x(s, 0, 1, 7), st_x(s, 0, 3, 8), st_x(s, 0, 0, 9));
         vx_sim_free(s);
     }
+
+    /* 64 lanes: the ballot holds lanes 0..31 (a 32-bit register), every lane gets it */
+    vx_sim *s = st_warp(64, 0);
+    for (uint32_t l = 0; l < 64; l++)
+        st_setx(s, 0, l, 5, l == 1 || l == 31 || l == 32 || l == 63);
+    ST_CODE_ARR(s, VX_VOTE_BAL(9, 5), VX_VOTE_ANY(7, 5));
+    st_go(s, NULL);
+    ok(st_x(s, 0, 0, 9) == 0x80000002u && st_x(s, 0, 63, 9) == 0x80000002u &&
+           st_x(s, 0, 40, 7) == 1,
+       "ballot at 64 lanes: lanes 1 and 31 (0x%x), lanes 32 and 63 left out", st_x(s, 0, 0, 9));
+    vx_sim_free(s);
 }
 
 static uint32_t shfl_ctl(uint32_t b, uint32_t c, uint32_t mask)
