@@ -92,6 +92,14 @@ int main(void)
     ok(d.op == VX_OP_VX_VOTE_BAL && d.rd == 10 && d.rs1 == 11, "vote.bal a0,a1");
     vx_isa_decode(0x0400000Bu, &d); /* f7=2 (WMMA): not supported */
     is_int(d.op, VX_OP_INVALID, "custom-0 funct7=2 is illegal");
+    /* the rest of custom-0 (V3's BAR.ARRIVE/WAIT and WSYNC at f7=0 f3=6/7, f7=3/4) and
+     * the custom-1/2/3 opcodes (older graphics and texture extensions) are not v2.x */
+    static const uint32_t not_v2[] = {0x0000600Bu, 0x0000700Bu, 0x0600000Bu, 0x0800000Bu,
+                                      0x0000002Bu, 0x0000005Bu, 0x0000007Bu};
+    for (size_t i = 0; i < sizeof not_v2 / sizeof not_v2[0]; i++) {
+        vx_isa_decode(not_v2[i], &d);
+        ok(d.op == VX_OP_INVALID, "0x%08x is illegal", not_v2[i]);
+    }
 
     /* Immediates. */
     vx_isa_decode(0xfeb51ee3u, &d); /* bne a0, a1, -4 */
