@@ -292,6 +292,24 @@ static inline int wptr(vx_sim *s, uint32_t core, uint32_t addr, uint32_t size, u
     return VX_FAULT_UNMAPPED;
 }
 
+/* The fault a store of `size` bytes at addr would take (0 if none, MEM_CONSOLE for a
+ * console byte), as wptr, without making the page writable. */
+static int store_check(uint32_t addr, uint32_t size)
+{
+    if (addr & (size - 1)) return VX_FAULT_MISALIGNED;
+    if (addr - VX_GMEM_BASE < VX_GMEM_END - VX_GMEM_BASE || addr - VX_LMEM_BASE_ADDR < VX_LMEM_SIZE)
+        return MEM_OK;
+    if (addr - VX_IO_COUT_ADDR < VX_IO_COUT_SIZE) return size != 1 ? VX_FAULT_CONSOLE : MEM_CONSOLE;
+    return VX_FAULT_UNMAPPED;
+}
+
+/* Whether lane slot r (gw * nt + lane) holds a reservation a sc.w at addr can use
+ * (reservations exist for global memory only). */
+static inline bool sc_may_succeed(const vx_sim *s, size_t r, uint32_t addr)
+{
+    return s->resv_ok[r] && s->resv[r] == addr && addr - VX_GMEM_BASE < VX_GMEM_END - VX_GMEM_BASE;
+}
+
 /*
  * A misaligned access of `size` bytes at addr, carried out byte by byte (the
  * simulator's misaligned mode): 0 when every byte is readable (loads) or writable
@@ -1293,9 +1311,15 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         bool limit = false;
         vx_lanes bad = 0;
         uint32_t baddr = 0;
+        const size_t rbase = (size_t)gw * nt;
         LANES({
             bool lim = false;
-            int k = wptr(s, core, pa[t], 4, &ptr[t], &lim, &pcc);
+            /* a sc.w that will fail writes nothing: its page is checked, not made
+             * writable (dirty, or new); one lane's success may still fail a later
+             * lane's sc here, whose page that lane's store made dirty anyway */
+            int k = in->op == VX_OP_SC_W && !sc_may_succeed(s, rbase + t, pa[t])
+                        ? store_check(pa[t], 4)
+                        : wptr(s, core, pa[t], 4, &ptr[t], &lim, &pcc);
             if (k) {
                 if (!bad) fk = k, baddr = pa[t], limit = lim;
                 bad |= vx_lanes_bit(t);
@@ -1307,12 +1331,10 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         }
         uint32_t *d = XR(in->wrd);
         const unsigned op = in->op;
-        size_t rbase = (size_t)gw * nt;
         LANES({
             uint32_t addr = pa[t], v = pb[t];
             if (op == VX_OP_SC_W) {
-                bool okr = s->resv_ok[rbase + t] && s->resv[rbase + t] == addr &&
-                           addr - VX_GMEM_BASE < VX_GMEM_END - VX_GMEM_BASE;
+                bool okr = sc_may_succeed(s, rbase + t, addr);
                 if (s->resv_ok[rbase + t]) {
                     s->resv_ok[rbase + t] = 0;
                     s->nresv--;

@@ -400,6 +400,25 @@ class FormatSpec(unittest.TestCase):
         self.assertEqual((end["status"], end["fault"]["kind"], end["fault"]["pc"]),
                          ("fault", "misaligned", 0x80000008))
 
+    def test_failed_sc_keyframe(self):
+        """(from the QEMU differential review) a sc.w that fails writes nothing, and the
+        next keyframe stores no page for it (a page stored but not written since the
+        previous keyframe breaks FORMAT.md 9.3)"""
+        sc = (0x03 << 27) | (7 << 20) | (5 << 15) | (2 << 12) | (6 << 7) | 0x2F  # sc.w t1, t2, (t0)
+        prog = [LUI(5, 0x10), ADDI(0, 0, 0), ADDI(0, 0, 0), ADDI(0, 0, 0), sc, ADDI(0, 0, 0),
+                ADDI(0, 0, 0), 0x0000000B]  # tmc zero: the warp ends
+        b = self.write("sc.bin", b"".join(struct.pack("<I", w) for w in prog))
+        t = os.path.join(self.dir, "sc.vxt")
+        r = vxtest.run([vxtest.prog("vxrec"), "-q", "-f", "--keyframe-interval", "2", b, "-o", t],
+                       cwd=self.dir)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        s = self.spec(t, keyframes=True)
+        self.assertEqual(s.returncode, 0, s.stdout + s.stderr)
+        issues = [json.loads(x) for x in s.stdout.splitlines() if '"issue"' in x]
+        sc_issue = [e for e in issues if e["insn"] == sc]
+        self.assertEqual(len(sc_issue), 1, s.stdout)
+        self.assertEqual(sc_issue[0]["commits"][0]["values"][0], 1, "the sc.w failed (t1 = 1)")
+
     def test_limit_and_uncompressed(self):
         """--max-cycles ends with a limit record; --no-compress stores every chunk as is"""
         s = self.spec(self.traces["printf-limit"])

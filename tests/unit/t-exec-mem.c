@@ -540,6 +540,73 @@ static void test_amo(void)
     vx_sim_free(s);
 }
 
+/* Pages written since the last vx_sim_clear_dirty, as (space << 32 | addr) in order. */
+struct pagelist {
+    size_t n;
+    uint64_t pg[8];
+};
+
+static void page_seen(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page)
+{
+    struct pagelist *l = ctx;
+    (void)page;
+    if (l->n < 8) l->pg[l->n] = (uint64_t)space << 32 | addr;
+    l->n++;
+}
+
+/*
+ * A failed sc.w writes nothing, so it leaves its page clean (keyframes store only
+ * pages written since the previous one: FORMAT.md section 9.3) and allocates none;
+ * it still takes a store's faults (from the QEMU differential review: the page of
+ * every lane was made writable before the reservation was checked).
+ */
+static void sc_fail_pages(void)
+{
+    /* lane 0 holds a reservation and writes its page; lane 1 has none (another
+     * global page), lane 2 none in local memory, lane 3 one for another word */
+    vx_sim *s = st_warp(4, 0);
+    st_setx_all(s, 0, 2, 9);
+    st_setx(s, 0, 0, 1, ST_DATA + 0x4000);
+    st_setx(s, 0, 1, 1, ST_DATA + 0x6000);
+    st_setx(s, 0, 2, 1, VX_LMEM_BASE_ADDR + 0x1000);
+    st_setx(s, 0, 3, 1, ST_DATA + 0x8000);
+    st_setx(s, 0, 0, 6, ST_DATA + 0x4000);
+    st_setx(s, 0, 3, 6, ST_DATA + 0xA000);
+    st_setx(s, 0, 1, 6, ST_DATA + 0x6000);
+    st_setx(s, 0, 2, 6, VX_LMEM_BASE_ADDR + 0x1000);
+    /* lr.w in lanes 0 and 3 only: lanes 1 and 2 turned off around it */
+    st_setx_all(s, 0, 7, 0x9);
+    st_setx_all(s, 0, 8, 0xF);
+    ST_CODE_ARR(s, VX_TMC(7), LR_W(3, 6), VX_TMC(8), SC_W(4, 2, 1));
+    vx_stop st;
+    if (vx_sim_run(s, 3, &st) || st.reason != VX_STOP_NONE) tap_bail("lr.w set-up did not run");
+    vx_sim_clear_dirty(s);
+    if (vx_sim_run(s, 1, &st) || st.reason != VX_STOP_NONE) tap_bail("sc.w did not run");
+    struct pagelist l = {0};
+    vx_sim_visit_pages(s, false, page_seen, &l);
+    ok(st_x(s, 0, 0, 4) == 0 && st_x(s, 0, 1, 4) == 1 && st_x(s, 0, 2, 4) == 1 &&
+           st_x(s, 0, 3, 4) == 1 && st_r32(s, 0, ST_DATA + 0x4000) == 9,
+       "sc.w: lane 0 succeeds, lanes 1-3 fail");
+    ok(l.n == 1 && l.pg[0] == ST_DATA + 0x4000,
+       "only the page lane 0 wrote is dirty (%zu pages, the first 0x%llx)", l.n,
+       l.n ? (unsigned long long)l.pg[0] : 0ull);
+    vx_sim_free(s);
+
+    /* a failing sc.w still faults where a store would: the console takes no word */
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 1, VX_IO_COUT_ADDR);
+    ST_CODE_ARR(s, SC_W(4, 2, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_CONSOLE,
+       "a failing sc.w to the console faults as a word store there (%s)", st.fault.reason);
+    vx_sim_free(s);
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 1, ST_DATA + 2);
+    ST_CODE_ARR(s, SC_W(4, 2, 1));
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_MISALIGNED,
+       "a failing sc.w to a misaligned address faults");
+    vx_sim_free(s);
+}
+
 static void test_lrsc(void)
 {
     /* lr + sc succeeds; sc clears the reservation, so a second sc fails */
@@ -660,6 +727,8 @@ static void test_lrsc(void)
            st.fault.lanes == 0xa && st.fault.addr == 0x10,
        "lr.w faulting in lanes 1 and 3 names lane 1's address");
     vx_sim_free(s);
+
+    sc_fail_pages();
 }
 
 /* ---- whole warps: uniform, consecutive and multi-page accesses ---------------------------- */
