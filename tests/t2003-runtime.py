@@ -102,6 +102,13 @@ int main(void)
     return 0;
 #elif MODE == 4
     return -1;
+#elif MODE == 5 /* prints the host's words at 0x80..0x8c, then core c returns CODE * c */
+    uintptr_t at = IO_MPM_ADDR;
+    __asm__("" : "+r"(at)); /* GCC takes a small constant address for a null pointer */
+    const volatile unsigned *io = (const volatile unsigned *)at;
+    if (core == 0)
+        vx_printf("%x %x %x %x\n", io[0], io[1], io[2], io[3]);
+    return CODE * core;
 #endif
 }
 """
@@ -501,6 +508,26 @@ class Runtime(unittest.TestCase):
         r = self.vxsim(elf, shape, ["--dump", "0x88:4=" + word])
         with open(word, "rb") as f:
             return r, struct.unpack("<I", f.read())[0]
+
+    def test_exit_word_from_the_host(self):
+        """(from a run of upstream Vortex's io_addr test) start-up leaves the word at 0x88
+        as the host loaded it, as Vortex's runtime does (it was zeroed before main); the
+        exit status then replaces it: 0 over a loaded 7, the largest code over cores"""
+        words = os.path.join(self.tmp, "io.bin")
+        with open(words, "wb") as f:
+            f.write(struct.pack("<4I", 0x11111111, 0x22222222, 7, 0x44444444))
+        for code, shape, want in [(0, (1, 1, 4, 4), 0), (0, (1, 2, 2, 2), 0),
+                                  (3, (1, 1, 2, 2), 0), (5, (1, 2, 2, 2), 5),
+                                  (2, (2, 2, 2, 2), 6)]:
+            with self.subTest(code=code, shape=shape):
+                elf = self.build("exit5-%d" % code, EXIT_C, flags=["-DMODE=5", "-DCODE=%d" % code])
+                word = os.path.join(self.tmp, "word5")
+                r = self.vxsim(elf, shape, ["--load", words + "@0x80", "--dump", "0x88:4=" + word])
+                self.assertEqual(console(r.stdout), [(0, "11111111 22222222 7 44444444")],
+                                 r.stderr)
+                with open(word, "rb") as f:
+                    self.assertEqual((r.returncode, struct.unpack("<I", f.read())[0]),
+                                     (want, want), r.stderr)
 
     def test_exit_max_over_cores(self):
         """each core returns (core+1)*3: the status is the largest, also at 0x88"""

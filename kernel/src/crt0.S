@@ -24,8 +24,8 @@
  *
  *  2. BSS is complete only when every core has finished step 1, so all cores
  *     meet at a global barrier (bit 31 set, count = number of cores); then
- *     core 0 alone zeroes the exit-code word and runs the C/C++ constructors,
- *     and all cores meet again before calling main.  So no core can write a
+ *     core 0 alone runs the C/C++ constructors, and all cores meet again
+ *     before calling main.  So no core can write a
  *     BSS variable that is still being cleared, and constructors run once
  *     (Vortex's crt0 has every core clear BSS and run them, which races).
  *     With one core there are no barriers.
@@ -33,12 +33,15 @@
  *  3. main(0, 0), then exit(status) -> picolibc's exit (atexit handlers,
  *     destructors, once per core) -> _exit.
  *
- * Exit status.  _exit stores its code into the word at IO_MPM_EXITCODE (0x88)
- * with an atomic unsigned maximum, then ends the warp (tmc 0).  With one core
- * this is Vortex's plain store.  With several cores (each core's main returns)
- * the kernel's exit status is the LARGEST code any core exited with, taken as
- * unsigned: 0 exactly when every core returned 0, and the result does not
- * depend on which core finishes last.
+ * Exit status.  _exit takes the atomic unsigned maximum of its code and the
+ * codes exited with before into __vx_exit_status (a BSS word, 0 before main),
+ * stores that maximum into the word at IO_MPM_EXITCODE (0x88), then ends the
+ * warp (tmc 0).  With one core this is Vortex's plain store.  With several
+ * cores (each core's main returns) the kernel's exit status is the LARGEST
+ * code any core exited with, taken as unsigned: 0 exactly when every core
+ * returned 0, and the result does not depend on which core finishes last.
+ * As with Vortex's runtime, 0x88 is not written before the first exit, so a
+ * kernel can read what the host put there (upstream's io_addr test does).
  */
 #include <VX_config.h>
 #include <VX_types.h>
@@ -92,12 +95,11 @@ _start:
     li    t0, 1
     WSPAWN(t0, x0)            /* wait until the spawned warps have ended */
 
-    /* 2. all cores have cleared their share of BSS; core 0: exit word and
-          constructors; then all cores meet again */
+    /* 2. all cores have cleared their share of BSS; core 0: constructors;
+          then all cores meet again */
     call  __vx_all_cores
     csrr  t0, VX_CSR_CORE_ID
     bnez  t0, 1f
-    sw    zero, IO_MPM_EXITCODE(zero)
     call  __libc_init_array
 1:  call  __vx_all_cores
 
@@ -222,9 +224,23 @@ __vx_init_regs:
     .globl _exit
     .type _exit, @function
 _exit:
-    li    t0, IO_MPM_EXITCODE
+    la    t0, __vx_exit_status
     amomaxu.w zero, a0, (t0)
+    /* Store the maximum; a warp that raised it between this load and the store
+       stores again after us (it got there after our amomaxu), and the last
+       store's check reads the final maximum, so 0x88 ends with it. */
+2:  lw    t1, 0(t0)
+    sw    t1, IO_MPM_EXITCODE(zero)
     fence
+    lw    t2, 0(t0)
+    bne   t1, t2, 2b
     TMC(x0)
 1:  j     1b
     .size _exit, . - _exit
+
+    .section .bss
+    .balign 4
+    .type __vx_exit_status, @object
+__vx_exit_status:
+    .zero 4
+    .size __vx_exit_status, 4
