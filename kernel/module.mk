@@ -24,7 +24,8 @@ VXRT_FLAGS    := --specs=picolibc.specs -march=rv32imaf -mabi=ilp32f -mcmodel=me
                  -Wall -Wextra -Werror
 VXRT_HDRS     := $(wildcard kernel/include/*.h)
 VXRT_LIB_SRCS := kernel/src/vx_spawn.c kernel/src/vx_print.c kernel/src/vx_serial.S \
-                 kernel/src/vx_spawn_entry.S kernel/src/vx_softfloat.S
+                 kernel/src/vx_spawn_entry.S kernel/src/vx_softfloat.S kernel/src/vx_exit.S \
+                 kernel/src/vx_perf.c
 VXRT_LIB_OBJS := $(patsubst kernel/src/%,$(KLIB)/%.o,$(VXRT_LIB_SRCS))
 VXRT          := $(KLIB)/crt0.o $(KLIB)/vx_syscalls.o $(KLIB)/libvxrt.a
 KERNEL_SRCS   := $(wildcard kernel/examples/*.c kernel/examples/*.cpp)
@@ -42,8 +43,10 @@ $(KLIB)/%.o: kernel/src/% $(VXRT_HDRS)
 	$(RISCV_CC) $(VXRT_FLAGS) -c $< -o $@
 # vxcc takes the prebuilt runtime only when libvxrt.a is newer than every runtime
 # source and header, crt0.S included: the archive is made after the other objects.
+# crt0.o is a member too: vxcc links it for _start (-u _start), so a kernel with
+# its own _start goes without it.
 $(KLIB)/libvxrt.a: $(VXRT_LIB_OBJS) $(KLIB)/crt0.o $(KLIB)/vx_syscalls.o
-	rm -f $@ && $(RISCV_AR) rcs $@ $(VXRT_LIB_OBJS)
+	rm -f $@ && $(RISCV_AR) rcs $@ $(VXRT_LIB_OBJS) $(KLIB)/crt0.o
 
 # Examples are built with vxcc itself, so the driver is exercised by every build.
 # (each also gets NAME.vxbin, the Vortex image).

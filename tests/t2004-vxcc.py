@@ -140,6 +140,42 @@ class Vxcc(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn("nowhere", r.stderr)
 
+    def test_own_start(self):
+        """(from running upstream Vortex's basic test) a kernel with its own _start links
+        without vxrr's crt0, as with Vortex's libvortex.a, and can call vx_perf_dump,
+        which writes core 0's counters as 64-bit pairs from 0x80, skipping the exit
+        word's slot at 0x88"""
+        start = self.write("start.S", """
+    .section .init, "ax"
+    .globl _start
+_start:
+    li    sp, 0xFFFF0000
+    call  main
+    mv    s0, a0
+    call  vx_perf_dump
+    sw    s0, 0x88(zero)
+    .insn r 0x0B, 0, 0, x0, x0, x0
+""")
+        main = self.write("own.c", "int main(void)\n{\n    return 42;\n}\n")
+        out = os.path.join(self.tmp, "own.elf")
+        r = self.vxcc("-O2", "-o", out, main, start)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        syms = subprocess.run([CROSS + "nm", out], capture_output=True, text=True).stdout
+        self.assertNotIn("__vx_init_regs", syms, "crt0 stays out")
+        self.assertIn(" vx_perf_dump\n", syms)
+        if not os.path.exists(vxtest.prog("vxsim")):
+            self.skipTest("vxsim not built")
+        dump = os.path.join(self.tmp, "mpm.bin")
+        s = vxtest.run([vxtest.prog("vxsim"), "--dump", "0x80:256=" + dump, out])
+        self.assertEqual(s.returncode, 42, s.stderr)
+        with open(dump, "rb") as f:
+            w = struct.unpack("<64I", f.read())
+        cycles, instret = w[0], w[4]
+        # read a few instructions apart (mcycle first) in a run of about 20 issues
+        self.assertTrue(0 < cycles < 50 and 0 < instret < 50, (cycles, instret))
+        self.assertEqual(w[2:4], (42, 0), "the exit word's slot holds the status")
+        self.assertEqual((w[1], w[5]) + w[6:], (0,) * 60, "high halves and MPM counters 0")
+
     def test_objects_and_several_sources(self):
         """-c gives an object; objects and sources link together; the kernel runs"""
         main = self.write("main.c", HELLO)

@@ -305,6 +305,10 @@ VX_SHFL(vx_shfl_idx, 7)
 
 #undef VX_SHFL
 
+/* Write this core's performance counters to the IO window (vx_perf.c), as the
+ * Vortex runtime does at exit; vxrr's own start-up does not call it. */
+void vx_perf_dump(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -33,15 +33,9 @@
  *  3. main(0, 0), then exit(status) -> picolibc's exit (atexit handlers,
  *     destructors, once per core) -> _exit.
  *
- * Exit status.  _exit takes the atomic unsigned maximum of its code and the
- * codes exited with before into __vx_exit_status (a BSS word, 0 before main),
- * stores that maximum into the word at IO_MPM_EXITCODE (0x88), then ends the
- * warp (tmc 0).  With one core this is Vortex's plain store.  With several
- * cores (each core's main returns) the kernel's exit status is the LARGEST
- * code any core exited with, taken as unsigned: 0 exactly when every core
- * returned 0, and the result does not depend on which core finishes last.
- * As with Vortex's runtime, 0x88 is not written before the first exit, so a
- * kernel can read what the host put there (upstream's io_addr test does).
+ * Exit: _exit is in vx_exit.S.  crt0.o is a member of libvxrt.a that vxcc
+ * links for _start (-u _start), so a kernel with its own _start goes without
+ * it, as with Vortex's libvortex.a.
  */
 #include <VX_config.h>
 #include <VX_types.h>
@@ -215,32 +209,3 @@ __vx_init_regs:
     j     5b
 6:  ret
     .size __vx_init_regs, . - __vx_init_regs
-
-/*
- * void _exit(int status): record the status (atomic unsigned max, see above)
- * and end the calling warp.
- */
-    .text
-    .globl _exit
-    .type _exit, @function
-_exit:
-    la    t0, __vx_exit_status
-    amomaxu.w zero, a0, (t0)
-    /* Store the maximum; a warp that raised it between this load and the store
-       stores again after us (it got there after our amomaxu), and the last
-       store's check reads the final maximum, so 0x88 ends with it. */
-2:  lw    t1, 0(t0)
-    sw    t1, IO_MPM_EXITCODE(zero)
-    fence
-    lw    t2, 0(t0)
-    bne   t1, t2, 2b
-    TMC(x0)
-1:  j     1b
-    .size _exit, . - _exit
-
-    .section .bss
-    .balign 4
-    .type __vx_exit_status, @object
-__vx_exit_status:
-    .zero 4
-    .size __vx_exit_status, 4
