@@ -112,10 +112,18 @@ class Kernels(unittest.TestCase):
             self.check_lines("warpops", shape, ["warpops: PASSED"])
 
     def test_spawn(self):
-        """spawn: default 37-task distribution check"""
+        """spawn: default 37-task distribution check; every core's launch of a block one
+        thread larger than the core is refused with Vortex's message"""
         for shape in SHAPES:
-            self.check_lines("spawn", shape, ["spawn: dim 1, grid 37x1x1, block 0x1x1",
-                                              "spawn: PASSED"])
+            c, k, w, t = shape
+            err = "error: group_size > threads_per_core (%d,%d)" % (w * t + 1, w * t)
+            want = {0: ["spawn: dim 1, grid 37x1x1, block 0x1x1", err, "spawn: PASSED"]}
+            for core in range(1, c * k):
+                want[core * w * t % 64] = [err]
+            got = {}
+            for slot, text in self.run_kernel("spawn", shape):
+                got.setdefault(slot, []).append(text)
+            self.assertEqual(got, want, "spawn on %s" % (shape,))
 
     def test_printf_every_lane(self):
         """printf: every lane's line arrives whole, in its own hart's slot, in order"""

@@ -101,9 +101,13 @@ class Spawn(unittest.TestCase):
                 self.check(defs, shape)
 
     def test_block_too_large(self):
-        """a block larger than warps x threads is refused (-1) and nothing runs"""
-        self.check({"GX": 4, "BX": 17}, (1, 1, 4, 4))
-        self.check({"GX": 4, "BX": 2}, (1, 1, 1, 1))
+        """a block larger than warps x threads is refused (-1) and nothing runs, with
+        the message Vortex's runtime prints (the v2.1 API ran nothing, silently)"""
+        for defs, shape, msg in [({"GX": 4, "BX": 17}, (1, 1, 4, 4), "(17,16)"),
+                                 ({"GX": 4, "BX": 2}, (1, 1, 1, 1), "(2,1)"),
+                                 ({"OLDAPI": 1, "GX": 4, "BX": 9}, (1, 1, 2, 4), "(9,8)")]:
+            r = self.check(defs, shape)
+            self.assertIn("#0: error: group_size > threads_per_core %s\n" % msg, r.stdout)
 
     def test_wide_blocks(self):
         """group mode with 64-lane warps: partial last warp of more than 32 lanes"""

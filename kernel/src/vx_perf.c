@@ -14,14 +14,14 @@
 #include <vx_intrinsics.h>
 
 /* csr_read needs its CSR number as a constant: one statement per counter. */
-#define PERF_PAIR(i)                                               \
-    do {                                                           \
-        out[2 * (i)] = csr_read(VX_CSR_MPM_BASE + (i));            \
-        out[2 * (i) + 1] = csr_read(VX_CSR_MPM_BASE_H + (i));      \
+#define PERF_PAIR(i)                                          \
+    do {                                                      \
+        out[2 * (i)] = csr_read(VX_CSR_MPM_BASE + (i));       \
+        out[2 * (i) + 1] = csr_read(VX_CSR_MPM_BASE_H + (i)); \
     } while (0)
-#define PERF_4(i)          \
-    do {                   \
-        PERF_PAIR(i);      \
+#define PERF_4(i)           \
+    do {                    \
+        PERF_PAIR(i);       \
         PERF_PAIR((i) + 1); \
         PERF_PAIR((i) + 2); \
         PERF_PAIR((i) + 3); \

@@ -21,6 +21,7 @@
  *   on the lane.  Lane-dependent values (block and thread indices) are computed
  *   with arithmetic only.
  */
+#include <vx_print.h>
 #include <vx_spawn.h>
 
 /* All thread-local: see vx_spawn.h for why gridDim and blockDim are too. */
@@ -191,7 +192,12 @@ static int spawn(uint32_t dimension, const uint32_t *grid_dim, const uint32_t *b
     a.arg = arg;
     uint32_t num_groups = product(dimension, grid_dim, &a.grid);
     a.group_size = product(dimension, block_dim, &a.block);
-    if (a.group_size == 0 || a.group_size > nw * nt) return -1;
+    if (a.group_size == 0) return -1;
+    if (a.group_size > nw * nt) { /* Vortex's runtime says so too */
+        vx_printf("error: group_size > threads_per_core (%u,%u)\n", (unsigned)a.group_size,
+                  (unsigned)(nw * nt));
+        return -1;
+    }
     /* main's own view, so code after the spawn sees the launch shape. */
     set_dims(&a);
     if (num_groups == 0) return 0;
