@@ -12,9 +12,11 @@
  * plain loop over lanes (vectorisable), otherwise the loop tests each lane.
  *
  * Faults are precise: every lane is checked before anything is written.  A
- * memory instruction first resolves every lane's host pointer (pass 1: address
- * alignment, mapping, console rules, page allocation / copy-on-write, which are
- * not architecturally visible), then performs the accesses in ascending lane
+ * memory instruction first checks every lane (pass 1: address alignment,
+ * mapping, console rules, and for stores the pages it would allocate against the
+ * memory limit, without touching a page), then resolves the host pointers (page
+ * allocation / copy-on-write, which mark the pages written: only an instruction
+ * that cannot fault gets there) and performs the accesses in ascending lane
  * order (pass 2), so a store or AMO of lane t is visible to lane t+1.
  *
  * Vortex semantics (spec/vortex-isa-research.md §1.5, v2.x-master): scalar
@@ -308,6 +310,60 @@ static int store_check(uint32_t addr, uint32_t size)
 static inline bool sc_may_succeed(const vx_sim *s, size_t r, uint32_t addr)
 {
     return s->resv_ok[r] && s->resv[r] == addr && addr - VX_GMEM_BASE < VX_GMEM_END - VX_GMEM_BASE;
+}
+
+/*
+ * Pass 1 of a store or AMO without side effects: the global pages an instruction
+ * would allocate, counted against the memory limit before any page is made writable,
+ * so that an instruction that faults (in any lane) leaves every page as it was: not
+ * dirty (keyframes store the pages written since the previous one, FORMAT.md 9.3),
+ * not allocated (the memory limit).  A debugger's injected store that faults, and a
+ * kernel restarted by ndmreset after a fault, go on from there.
+ */
+typedef struct {
+    uint32_t n;
+    uint32_t pn[2 * VX_MAX_THREADS]; /* pages to allocate (a misaligned access: 2) */
+} fresh_pages;
+
+/* MEM_OK, or VX_FAULT_UNMAPPED with *limit when the page of global address addr is
+ * absent and one more page would exceed the limit. */
+static int fresh_check(const vx_sim *s, uint32_t addr, fresh_pages *fp, bool *limit)
+{
+    if (addr - VX_GMEM_BASE >= VX_GMEM_END - VX_GMEM_BASE) return MEM_OK;
+    const uint32_t pn = addr >> VX_PAGE_SHIFT;
+    if (vx_gmem_rpage(s, pn) != vx_zero_page) return MEM_OK; /* present */
+    for (uint32_t i = 0; i < fp->n; i++)
+        if (fp->pn[i] == pn) return MEM_OK;
+    if ((s->npages + fp->n + 1) * (uint64_t)VX_PAGE_SIZE > s->mem_limit) {
+        *limit = true;
+        return VX_FAULT_UNMAPPED;
+    }
+    fp->pn[fp->n++] = pn;
+    return MEM_OK;
+}
+
+/* store_check plus fresh_check (size-aligned: one page). */
+static int store_plan(const vx_sim *s, uint32_t addr, uint32_t size, fresh_pages *fp, bool *limit)
+{
+    int k = store_check(addr, size);
+    return k ? k : fresh_check(s, addr, fp, limit);
+}
+
+/* A misaligned store carried out byte by byte: the fault of the first byte that cannot
+ * be written (*bad as split_check has it), checked without making any page writable. */
+static int split_plan(const vx_sim *s, uint32_t addr, uint32_t size, fresh_pages *fp, bool *limit,
+                      uint32_t *bad)
+{
+    for (uint32_t i = 0; i < size; i++) {
+        int k = store_check(addr + i, 1);
+        if (k == MEM_CONSOLE) k = VX_FAULT_CONSOLE;
+        if (!k) k = fresh_check(s, addr + i, fp, limit);
+        if (k) {
+            *bad = k == VX_FAULT_CONSOLE ? addr : addr + i;
+            return k;
+        }
+    }
+    return 0;
 }
 
 /*
@@ -1168,7 +1224,9 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
             uint32_t out = 0;
             if (!(mis & (fsize - 1)))
                 LANES(out |= ((pa[t] + imm) >> VX_PAGE_SHIFT) - 1u >= 0xFFFEFu);
-            if (VX_LIKELY(!(mis & (fsize - 1)) && !out)) {
+            /* (every lane could allocate a page: then none fails half-way) */
+            if (VX_LIKELY(!(mis & (fsize - 1)) && !out &&
+                          (s->npages + nt) * (uint64_t)VX_PAGE_SIZE <= s->mem_limit)) {
                 LANES({
                     uint32_t a_ = pa[t] + imm;
                     uint8_t *pg_ = vx_gmem_wpage(s, a_ >> VX_PAGE_SHIFT);
@@ -1193,17 +1251,21 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         vx_lanes bad = 0;
         uint32_t baddr = 0;
         vx_lanes split = 0;
+        fresh_pages fp;
+        fp.n = 0;
+        vx_lanes conl = 0;
         LANES({
             bool lim = false;
             uint32_t at = pa[t] + imm;
-            int k = wptr(s, core, at, fsize, &ptr[t], &lim, &pcc);
+            int k = store_plan(s, at, fsize, &fp, &lim);
             if (k == VX_FAULT_MISALIGNED && s->cfg.misaligned) {
-                k = split_check(s, core, pa[t] + imm, fsize, true, &lim, &pcc, &at);
+                k = split_plan(s, pa[t] + imm, fsize, &fp, &lim, &at);
                 if (!k) split |= vx_lanes_bit(t);
             }
             if (VX_UNLIKELY(k)) {
                 if (k == MEM_CONSOLE) {
                     con = true;
+                    conl |= vx_lanes_bit(t);
                 } else {
                     if (!bad) fk = k, baddr = at, limit = lim;
                     bad |= vx_lanes_bit(t);
@@ -1214,6 +1276,21 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
             mem_fault(s, fk, limit, gw, pc, raw, bad, baddr, fsize, "store");
             return VX_X_FAULT;
         }
+        /* every lane can store: now make the pages writable (split lanes: byte by
+         * byte as they store; only the host running out of memory fails here) */
+        LANES({
+            ptr[t] = NULL;
+            if (conl & vx_lanes_bit(t)) continue;
+            bool lim = false;
+            uint32_t at = pa[t] + imm;
+            int k = split & vx_lanes_bit(t)
+                        ? split_check(s, core, at, fsize, true, &lim, &pcc, &at) /* split_store's */
+                        : wptr(s, core, at, fsize, &ptr[t], &lim, &pcc);
+            if (VX_UNLIKELY(k)) {
+                mem_fault(s, k, lim, gw, pc, raw, vx_lanes_bit(t), at, fsize, "store");
+                return VX_X_FAULT;
+            }
+        });
         if (VX_UNLIKELY(con || s->nresv || split)) {
             LANES({
                 uint32_t addr = pa[t] + imm;
@@ -1312,14 +1389,17 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
         vx_lanes bad = 0;
         uint32_t baddr = 0;
         const size_t rbase = (size_t)gw * nt;
+        fresh_pages fp;
+        fp.n = 0;
+        vx_lanes wr = 0;
         LANES({
             bool lim = false;
             /* a sc.w that will fail writes nothing: its page is checked, not made
              * writable (dirty, or new); one lane's success may still fail a later
              * lane's sc here, whose page that lane's store made dirty anyway */
-            int k = in->op == VX_OP_SC_W && !sc_may_succeed(s, rbase + t, pa[t])
-                        ? store_check(pa[t], 4)
-                        : wptr(s, core, pa[t], 4, &ptr[t], &lim, &pcc);
+            const bool wl = in->op != VX_OP_SC_W || sc_may_succeed(s, rbase + t, pa[t]);
+            int k = wl ? store_plan(s, pa[t], 4, &fp, &lim) : store_check(pa[t], 4);
+            if (!k && wl) wr |= vx_lanes_bit(t);
             if (k) {
                 if (!bad) fk = k, baddr = pa[t], limit = lim;
                 bad |= vx_lanes_bit(t);
@@ -1329,6 +1409,15 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
             mem_fault(s, fk, limit, gw, pc, raw, bad, baddr, 4, what);
             return VX_X_FAULT;
         }
+        LANES({
+            if (!(wr & vx_lanes_bit(t))) continue;
+            bool lim = false;
+            int k = wptr(s, core, pa[t], 4, &ptr[t], &lim, &pcc);
+            if (VX_UNLIKELY(k)) {
+                mem_fault(s, k, lim, gw, pc, raw, vx_lanes_bit(t), pa[t], 4, what);
+                return VX_X_FAULT;
+            }
+        });
         uint32_t *d = XR(in->wrd);
         const unsigned op = in->op;
         LANES({

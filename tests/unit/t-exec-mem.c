@@ -607,6 +607,101 @@ static void sc_fail_pages(void)
     vx_sim_free(s);
 }
 
+/*
+ * An instruction that faults leaves every page as it was: none made dirty, none
+ * allocated (keyframes store exactly the pages written since the previous one,
+ * FORMAT.md 9.3; allocated pages count against the memory limit).  From the keyframe
+ * review: pass 1 of a store made each lane's page (each byte's, in the misaligned
+ * mode) writable before a later one faulted; an injected store that faults does not
+ * end the kernel, and the next keyframe stored the page.
+ */
+static void fault_leaves_pages(void)
+{
+    vx_stop st;
+    struct pagelist l = {0}, a = {0};
+
+    /* misaligned mode: an injected sw at the last 2 bytes of local memory */
+    vx_sim *s = mk_mis(1);
+    vx_sim_halt(s, 0, 2);
+    vx_sim_clear_dirty(s);
+    st_setx_all(s, 0, 1, 0xFFFF3FFEu);
+    st_setx_all(s, 0, 2, 0x11223344);
+    ok(vx_sim_inject(s, 0, 0, SW(2, 0, 1), &st) == VX_OK && st.reason == VX_STOP_FAULT &&
+           st.fault.kind == VX_FAULT_UNMAPPED && st.fault.addr == 0xFFFF4000u,
+       "an injected misaligned sw across the end of local memory faults at 0xffff4000");
+    vx_sim_visit_pages(s, false, page_seen, &l);
+    vx_sim_visit_pages(s, true, page_seen, &a);
+    ok(l.n == 0 && a.n == 0, "it leaves local page 3 clean and unallocated (%zu dirty, %zu in all)",
+       l.n, a.n);
+    vx_sim_free(s);
+
+    /* misaligned mode, memory limit: room for one more page, the sw needs two */
+    vx_sim_config c = VX_SIM_CONFIG_INIT;
+    c.warps = 1;
+    c.threads = 1;
+    c.misaligned = true;
+    c.mem_limit = 2 * VX_PAGE_SIZE; /* the code page + 1 */
+    s = NULL;
+    if (vx_sim_new(&c, &s)) tap_bail("vx_sim_new failed");
+    ST_CODE_ARR(s, ADDI(0, 0, 0)); /* the code page */
+    vx_sim_halt(s, 0, 2);
+    vx_sim_clear_dirty(s);
+    st_setx_all(s, 0, 1, ST_DATA + VX_PAGE_SIZE - 2);
+    st_setx_all(s, 0, 3, ST_DATA + 0x8000);
+    ok(vx_sim_inject(s, 0, 0, SW(2, 0, 1), &st) == VX_OK && st.reason == VX_STOP_FAULT &&
+           st.fault.kind == VX_FAULT_UNMAPPED && st.fault.addr == ST_DATA + VX_PAGE_SIZE,
+       "a misaligned sw over two new pages with room for one faults at the second (%s)",
+       st.fault.reason);
+    l.n = 0;
+    vx_sim_visit_pages(s, false, page_seen, &l);
+    ok(l.n == 0, "no page dirty after it (%zu)", l.n);
+    ok(vx_sim_inject(s, 0, 0, SW(2, 0, 3), &st) == VX_OK && st.reason == VX_STOP_NONE,
+       "the page it did not take is still there for the next store");
+    vx_sim_free(s);
+
+    /* 4 lanes: 0 and 2 a new page each, 1 the null guard, 3 local memory */
+    c = (vx_sim_config)VX_SIM_CONFIG_INIT;
+    c.warps = 1;
+    c.threads = 4;
+    c.mem_limit = 3 * VX_PAGE_SIZE;
+    s = NULL;
+    if (vx_sim_new(&c, &s)) tap_bail("vx_sim_new failed");
+    vx_sim_set_tmask(s, 0, 0xF);
+    st_setx(s, 0, 0, 1, ST_DATA + 0x4000);
+    st_setx(s, 0, 1, 1, 0x10);
+    st_setx(s, 0, 2, 1, ST_DATA + 0x8000);
+    st_setx(s, 0, 3, 1, VX_LMEM_BASE_ADDR + 0x2000);
+    ST_CODE_ARR(s, SW(2, 0, 1));
+    vx_sim_clear_dirty(s);
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_UNMAPPED &&
+           st.fault.lanes == 0x2,
+       "a sw whose lane 1 is unmapped faults naming lane 1");
+    l.n = a.n = 0;
+    vx_sim_visit_pages(s, false, page_seen, &l);
+    vx_sim_visit_pages(s, true, page_seen, &a);
+    ok(l.n == 0 && a.n == 1,
+       "no lane's page made dirty or allocated (%zu dirty, %zu in all: the code page)", l.n, a.n);
+    vx_sim_free(s);
+
+    /* the same with amoadd.w, lane 2 over the limit (2 new pages, room for 1) */
+    s = NULL;
+    c.mem_limit = 2 * VX_PAGE_SIZE;
+    if (vx_sim_new(&c, &s)) tap_bail("vx_sim_new failed");
+    vx_sim_set_tmask(s, 0, 0x5);
+    st_setx(s, 0, 0, 1, ST_DATA + 0x4000);
+    st_setx(s, 0, 2, 1, ST_DATA + 0x8000);
+    ST_CODE_ARR(s, AMOADD_W(3, 2, 1));
+    vx_sim_clear_dirty(s);
+    ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.lanes == 0x4 &&
+           strstr(st.fault.reason, "limit") != NULL,
+       "an amoadd.w whose lane 2 needs a page over the limit faults (%s)", st.fault.reason);
+    l.n = a.n = 0;
+    vx_sim_visit_pages(s, false, page_seen, &l);
+    vx_sim_visit_pages(s, true, page_seen, &a);
+    ok(l.n == 0 && a.n == 1, "lane 0's page was not taken (%zu dirty, %zu in all)", l.n, a.n);
+    vx_sim_free(s);
+}
+
 static void test_lrsc(void)
 {
     /* lr + sc succeeds; sc clears the reservation, so a second sc fails */
@@ -729,6 +824,7 @@ static void test_lrsc(void)
     vx_sim_free(s);
 
     sc_fail_pages();
+    fault_leaves_pages();
 }
 
 /* ---- whole warps: uniform, consecutive and multi-page accesses ---------------------------- */
