@@ -291,7 +291,7 @@ static void progress_tick(rec *r)
 
 static void keyframe_if_due(rec *r)
 {
-    if (!r->keyframes || !r->kf_interval || r->err || r->have_end) return;
+    if (!r->keyframes || !r->kf_interval || r->err || vx_sim_finished(r->sim)) return;
     uint64_t idx = vx_sim_index(r->sim);
     if (idx < r->next_kf) return;
     r->next_kf = (idx / r->kf_interval + 1) * r->kf_interval;

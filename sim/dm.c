@@ -344,7 +344,7 @@ static uint32_t dm_window_bits(const struct vx_dm *dm, bool halted)
 static uint32_t dm_summary(const struct vx_dm *dm)
 {
     uint32_t navail = 0, nhalted = 0, nrunning = 0, v = 0;
-    /* After the kernel has ended (exit or fault) nothing can run any more. */
+    /* After the kernel has ended (exit or fault) nothing runs until a reset. */
     bool over = vx_sim_finished(dm->sim);
     for (uint32_t g = 0; g < dm->nwarps && !over; g++) {
         vx_warp_info wi;

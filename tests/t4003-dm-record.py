@@ -160,6 +160,36 @@ class DmRecord(unittest.TestCase):
         self.assertIsNotNone(m, v.stderr)
         self.assertGreaterEqual(int(m.group(1)), 3, "keyframes between the slices were checked")
 
+    def test_restart_after_fault_keyframes(self):
+        """a Debug Module reset after the kernel faulted starts it again, and the
+        recording goes on: keyframes are taken again after the restart (they stopped
+        at the fault for good), and the trace verifies and reads (vxt_spec)"""
+        prog = [LW(A3, 0, 0x10),  # the null guard: a fault
+                ADDI(A0, 0, 0), ADDI(A1, 0, 2000), ADD(A0, A0, A1), ADDI(A1, A1, -1),
+                BNE(A1, 0, -8), ADDI(A0, 0, 5), SW(A0, 0, 0x88), TMC(0)]
+        with open(self.bin, "wb") as f:
+            f.write(b"".join(struct.pack("<I", w & 0xFFFFFFFF) for w in prog))
+        c = self.start(["-f", "--keyframe-interval", "1000"])
+        c.wake()
+        self.assertEqual(c.cmd("s"), "+")
+        c.poll(AU, AU)
+        c.reset_halt()
+        c.select(0, 0)
+        c.wr(DPC, BASE + 4)
+        c.resume_all()
+        c.poll(AU, AU)
+        rc, out, err = self.finish()
+        self.assertEqual(rc, 5, err)
+        spec = os.path.join(os.path.dirname(__file__), "lib", "vxt_spec.py")
+        s = vxtest.run([sys.executable, spec, "--keyframes", self.trace])
+        self.assertEqual(s.returncode, 0, s.stderr)
+        kf = [ln for ln in s.stdout.splitlines() if '"keyframe"' in ln]
+        v = self.verify()
+        self.assertEqual(v.returncode, 0, v.stderr)
+        m = __import__("re").search(r"and (\d+) keyframes? match", v.stderr)
+        self.assertIsNotNone(m, v.stderr)
+        self.assertGreaterEqual(int(m.group(1)), 2, "keyframes after the restart: " + v.stderr)
+
     def test_faulting_injected_store_leaves_pages(self):
         """(from the keyframe review) an injected store that faults has no effect, and the
         kernel goes on: in the misaligned mode a word store whose first bytes are writable
