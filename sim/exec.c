@@ -1276,8 +1276,8 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
             mem_fault(s, fk, limit, gw, pc, raw, bad, baddr, fsize, "store");
             return VX_X_FAULT;
         }
-        /* every lane can store: now make the pages writable (split lanes: byte by
-         * byte as they store; only the host running out of memory fails here) */
+        /* every lane can store: now make the pages writable (split lanes byte by
+         * byte, for split_store; only the host running out of memory fails here) */
         LANES({
             ptr[t] = NULL;
             if (conl & vx_lanes_bit(t)) continue;
