@@ -47,8 +47,7 @@ class DmRecord(unittest.TestCase):
             self.skipTest("vxrec not built")
         self.dir = vxtest.tmpdir()
         self.bin = os.path.join(self.dir, "sum.bin")
-        with open(self.bin, "wb") as f:
-            f.write(b"".join(struct.pack("<I", w & 0xFFFFFFFF) for w in PROG))
+        self.write_bin(PROG)
         self.trace = os.path.join(self.dir, "session.vxt")
         self.server = None
         self.client = None
@@ -73,14 +72,31 @@ class DmRecord(unittest.TestCase):
     def verify(self):
         return vxtest.run([vxtest.prog("vxrec"), "--verify", self.trace])
 
+    def verified_keyframes(self):
+        """vxrec --verify passes on the trace; the number of keyframes it checked"""
+        v = self.verify()
+        self.assertEqual(v.returncode, 0, v.stderr)
+        m = __import__("re").search(r"and (\d+) keyframes? match", v.stderr)
+        self.assertIsNotNone(m, v.stderr)
+        return int(m.group(1))
+
+    def spec_reads(self):
+        """the independent FORMAT.md reader, keyframes decoded, accepts the trace"""
+        spec = os.path.join(os.path.dirname(__file__), "lib", "vxt_spec.py")
+        s = vxtest.run([sys.executable, spec, "--keyframes", self.trace])
+        self.assertEqual(s.returncode, 0, s.stderr)
+
+    def write_bin(self, words):
+        with open(self.bin, "wb") as f:
+            f.write(b"".join(struct.pack("<I", w & 0xFFFFFFFF) for w in words))
+
     def test_interrupt_during_session(self):
         """SIGTERM, SIGINT or SIGHUP while a debugger drives vxrec (before it started the
         platform, while the kernel runs, with every warp halted): exit 130, the console
         kept, the trace finished (END = abort) and it verifies"""
         loop = [ADDI(A3, 0, ord("G")), SB(A3, 0, 0x40), ADDI(A3, 0, 10), SB(A3, 0, 0x40),
                 ADDI(A3, 0, 1), ADDI(A0, A0, 1), BNE(A3, 0, -4)]
-        with open(self.bin, "wb") as f:
-            f.write(b"".join(struct.pack("<I", w & 0xFFFFFFFF) for w in loop))
+        self.write_bin(loop)
         for sig, phase in ((signal.SIGTERM, "held"), (signal.SIGINT, "running"),
                            (signal.SIGHUP, "halted")):
             c = self.start(["-f"])
@@ -154,11 +170,8 @@ class DmRecord(unittest.TestCase):
         c.poll(AU, AU)
         rc, out, err = self.finish()
         self.assertEqual(rc, 55, err)
-        v = self.verify()
-        self.assertEqual(v.returncode, 0, v.stderr)
-        m = __import__("re").search(r"and (\d+) keyframes? match", v.stderr)
-        self.assertIsNotNone(m, v.stderr)
-        self.assertGreaterEqual(int(m.group(1)), 3, "keyframes between the slices were checked")
+        self.assertGreaterEqual(self.verified_keyframes(), 3,
+                                "keyframes between the slices were checked")
 
     def test_restart_after_fault_keyframes(self):
         """a Debug Module reset after the kernel faulted starts it again, and the
@@ -167,8 +180,7 @@ class DmRecord(unittest.TestCase):
         prog = [LW(A3, 0, 0x10),  # the null guard: a fault
                 ADDI(A0, 0, 0), ADDI(A1, 0, 2000), ADD(A0, A0, A1), ADDI(A1, A1, -1),
                 BNE(A1, 0, -8), ADDI(A0, 0, 5), SW(A0, 0, 0x88), TMC(0)]
-        with open(self.bin, "wb") as f:
-            f.write(b"".join(struct.pack("<I", w & 0xFFFFFFFF) for w in prog))
+        self.write_bin(prog)
         c = self.start(["-f", "--keyframe-interval", "1000"])
         c.wake()
         self.assertEqual(c.cmd("s"), "+")
@@ -180,15 +192,8 @@ class DmRecord(unittest.TestCase):
         c.poll(AU, AU)
         rc, out, err = self.finish()
         self.assertEqual(rc, 5, err)
-        spec = os.path.join(os.path.dirname(__file__), "lib", "vxt_spec.py")
-        s = vxtest.run([sys.executable, spec, "--keyframes", self.trace])
-        self.assertEqual(s.returncode, 0, s.stderr)
-        kf = [ln for ln in s.stdout.splitlines() if '"keyframe"' in ln]
-        v = self.verify()
-        self.assertEqual(v.returncode, 0, v.stderr)
-        m = __import__("re").search(r"and (\d+) keyframes? match", v.stderr)
-        self.assertIsNotNone(m, v.stderr)
-        self.assertGreaterEqual(int(m.group(1)), 2, "keyframes after the restart: " + v.stderr)
+        self.spec_reads()
+        self.assertGreaterEqual(self.verified_keyframes(), 2, "keyframes after the restart")
 
     def test_faulting_injected_store_leaves_pages(self):
         """(from the keyframe review) an injected store that faults has no effect, and the
@@ -201,9 +206,7 @@ class DmRecord(unittest.TestCase):
         that keyframes follow the injection."""
         loop = [ADDI(A0, 0, 0), ADDI(A1, 0, 2000), ADD(A0, A0, A1), ADDI(A1, A1, -1), BNE(A1, 0, -8),
                 ADDI(A0, 0, 5), SW(A0, 0, 0x88), TMC(0)]
-        with open(self.bin, "wb") as f:
-            f.write(b"".join(struct.pack("<I", w & 0xFFFFFFFF) for w in loop))
-        spec = os.path.join(os.path.dirname(__file__), "lib", "vxt_spec.py")
+        self.write_bin(loop)
         for name, addr, extra in (("local memory end", 0xFFFF3FFE, []),
                                   ("memory limit", 0x20000FFE, ["--mem-limit", "8K"])):
             with self.subTest(name):
@@ -218,12 +221,9 @@ class DmRecord(unittest.TestCase):
                 rc, out, err = self.finish()
                 self.server = None
                 self.assertEqual(rc, 5, err)
-                s = vxtest.run([sys.executable, spec, "--keyframes", self.trace])
-                self.assertEqual(s.returncode, 0, s.stderr)
-                v = self.verify()
-                self.assertEqual(v.returncode, 0, v.stderr)
-                m = __import__("re").search(r"and (\d+) keyframes? match", v.stderr)
-                self.assertGreaterEqual(int(m.group(1)), 2, "keyframes follow the injection")
+                self.spec_reads()
+                self.assertGreaterEqual(self.verified_keyframes(), 2,
+                                        "keyframes follow the injection")
 
     def test_step_ends_the_kernel(self):
         """a single step that ends the kernel (from a coverage review): over the final
@@ -234,8 +234,7 @@ class DmRecord(unittest.TestCase):
                 ("exit", [ADDI(A0, 0, 7), SW(A0, 0, 0x88), TMC(0)], 7),
                 ("fault", [ADDI(A0, 0, 7), LW(5, 0, 0), TMC(0)], 3)):
             with self.subTest(name):
-                with open(self.bin, "wb") as f:
-                    f.write(b"".join(struct.pack("<I", w & 0xFFFFFFFF) for w in prog))
+                self.write_bin(prog)
                 c = self.start(["-f"])
                 c.start_halted()
                 self.assertEqual(c.step(), BASE + 4)

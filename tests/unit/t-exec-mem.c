@@ -554,6 +554,15 @@ static void page_seen(void *ctx, uint32_t space, uint32_t addr, const uint8_t *p
     l->n++;
 }
 
+/* The pages written since the last vx_sim_clear_dirty (dirty) and all pages (all). */
+static void page_lists(const vx_sim *s, struct pagelist *dirty, struct pagelist *all)
+{
+    *dirty = (struct pagelist){0};
+    *all = (struct pagelist){0};
+    vx_sim_visit_pages(s, false, page_seen, dirty);
+    vx_sim_visit_pages(s, true, page_seen, all);
+}
+
 /*
  * A failed sc.w writes nothing, so it leaves its page clean (keyframes store only
  * pages written since the previous one: FORMAT.md section 9.3) and allocates none;
@@ -618,7 +627,7 @@ static void sc_fail_pages(void)
 static void fault_leaves_pages(void)
 {
     vx_stop st;
-    struct pagelist l = {0}, a = {0};
+    struct pagelist l, a;
 
     /* misaligned mode: an injected sw at the last 2 bytes of local memory */
     vx_sim *s = mk_mis(1);
@@ -629,8 +638,7 @@ static void fault_leaves_pages(void)
     ok(vx_sim_inject(s, 0, 0, SW(2, 0, 1), &st) == VX_OK && st.reason == VX_STOP_FAULT &&
            st.fault.kind == VX_FAULT_UNMAPPED && st.fault.addr == 0xFFFF4000u,
        "an injected misaligned sw across the end of local memory faults at 0xffff4000");
-    vx_sim_visit_pages(s, false, page_seen, &l);
-    vx_sim_visit_pages(s, true, page_seen, &a);
+    page_lists(s, &l, &a);
     ok(l.n == 0 && a.n == 0, "it leaves local page 3 clean and unallocated (%zu dirty, %zu in all)",
        l.n, a.n);
     vx_sim_free(s);
@@ -652,8 +660,7 @@ static void fault_leaves_pages(void)
            st.fault.kind == VX_FAULT_UNMAPPED && st.fault.addr == ST_DATA + VX_PAGE_SIZE,
        "a misaligned sw over two new pages with room for one faults at the second (%s)",
        st.fault.reason);
-    l.n = 0;
-    vx_sim_visit_pages(s, false, page_seen, &l);
+    page_lists(s, &l, &a);
     ok(l.n == 0, "no page dirty after it (%zu)", l.n);
     ok(vx_sim_inject(s, 0, 0, SW(2, 0, 3), &st) == VX_OK && st.reason == VX_STOP_NONE,
        "the page it did not take is still there for the next store");
@@ -676,9 +683,7 @@ static void fault_leaves_pages(void)
     ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.kind == VX_FAULT_UNMAPPED &&
            st.fault.lanes == 0x2,
        "a sw whose lane 1 is unmapped faults naming lane 1");
-    l.n = a.n = 0;
-    vx_sim_visit_pages(s, false, page_seen, &l);
-    vx_sim_visit_pages(s, true, page_seen, &a);
+    page_lists(s, &l, &a);
     ok(l.n == 0 && a.n == 1,
        "no lane's page made dirty or allocated (%zu dirty, %zu in all: the code page)", l.n, a.n);
     vx_sim_free(s);
@@ -695,9 +700,7 @@ static void fault_leaves_pages(void)
     ok(st_go(s, &st) == VX_STOP_FAULT && st.fault.lanes == 0x4 &&
            strstr(st.fault.reason, "limit") != NULL,
        "an amoadd.w whose lane 2 needs a page over the limit faults (%s)", st.fault.reason);
-    l.n = a.n = 0;
-    vx_sim_visit_pages(s, false, page_seen, &l);
-    vx_sim_visit_pages(s, true, page_seen, &a);
+    page_lists(s, &l, &a);
     ok(l.n == 0 && a.n == 1, "lane 0's page was not taken (%zu dirty, %zu in all)", l.n, a.n);
     vx_sim_free(s);
 }
