@@ -23,7 +23,6 @@ so a0 = 10 + 9 + ... + 1 = 55 is stored at 0x10000 and is the exit code.
 """
 import os
 import re
-import socket
 import struct
 import sys
 import unittest
@@ -53,16 +52,6 @@ PROG = [
     SW(A0, 0, 0x88),
     TMC(0),
 ]
-
-
-def ipv6_loopback():
-    """Whether this host can listen on ::1."""
-    try:
-        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as so:
-            so.bind(("::1", 0))
-        return True
-    except OSError:
-        return False
 
 
 def write_prog(d):

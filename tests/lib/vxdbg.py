@@ -297,6 +297,16 @@ class Client:
 
 # ---- running vxsim with the Debug Module -------------------------------------------------
 
+def ipv6_loopback():
+    """Whether this host can listen on ::1."""
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as so:
+            so.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
 LISTEN = re.compile(r"Debug Module listening on ([0-9.]+|\[[0-9a-fA-F:.]+\]):(\d+)")
 
 
