@@ -1025,6 +1025,47 @@ class FormatSpec(unittest.TestCase):
         for line in out.splitlines():
             json.loads(line)
 
+    def rebuilt(self, name, edit):
+        """Trace `name` (uncompressed) rebuilt from its chunks as [type, key, payload] lists
+        that edit may change, without its DIGEST chunks (the INDEX lists none)."""
+        data = self.read(name)
+        tr = vxt_spec.Trace(data)
+        parts, off = [], 16
+        while off < tr.prologue_end:
+            c = tr._chunk_header(off)
+            parts.append([c.type, c.key, tr.payload(c)])
+            off = c.end
+        parts += [[c.type, c.key, tr.payload(c)] for c in tr.chunks
+                  if c.type not in (vxt_spec.CH_INDEX, vxt_spec.CH_DIGEST)]
+        edit(parts)
+        totals = {k: tr.index[k] for k in ("issues", "records", "cycle", "end_status", "raw_size")}
+        return assemble(tr.minor, [tuple(x) for x in parts], totals)
+
+    def test_unknown_records_before_a_keyframe(self):
+        """section 8.3: records of unknown kinds are no events, also where they are the last
+        records of the EVENTS chunk before a keyframe, or the only ones of an EVENTS chunk
+        there: vxrec --verify checks the keyframe where it sits (it took them for events and
+        checked the keyframe at the next event, one chunk later) and the simulator agrees"""
+        def first_keyframe_part(parts):
+            return next(i for i, x in enumerate(parts) if x[0] in (vxt_spec.CH_PAGES, vxt_spec.CH_PAGES2) and x[1])
+
+        def at_end(parts):
+            i = first_keyframe_part(parts)
+            self.assertEqual(parts[i - 1][0], vxt_spec.CH_EVENTS)
+            parts[i - 1][2] += b"\x90\x02hi" + b"\xff\x00"
+
+        def alone(parts):
+            i = first_keyframe_part(parts)
+            parts.insert(i, [vxt_spec.CH_EVENTS, parts[i][1], b"\x82\x01x"])
+
+        for what, edit in (("at the end of a chunk", at_end), ("alone in a chunk", alone)):
+            t = self.write("unknown-kf.vxt", self.rebuilt("vecadd-raw", edit))
+            s = self.spec(t, keyframes=True)
+            self.assertEqual(s.returncode, 0, what + ": " + s.stderr)
+            v = vxtest.run([vxtest.prog("vxrec"), "--verify", t])
+            self.assertEqual(v.returncode, 0, what + ": " + v.stderr)
+            self.assertIn("verified", v.stderr)
+
     def test_newer_minor_note(self):
         """section 3.1: a trace of a newer minor version reads, and vxdump, vxdiff,
         vxreplay and vxrec --verify say once on stderr that what they do not know is

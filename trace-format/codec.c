@@ -1241,6 +1241,19 @@ size_t vxt_enc_logs(vxt_pred *ps, uint8_t **pp, const uint8_t *stop, const uint8
     }
 }
 
+bool vxt_only_unknown_records(vxt_cur c)
+{
+    while (vxt_cur_left(&c)) {
+        uint8_t k;
+        uint64_t len;
+        if (!vxt_get_u8(&c, &k) || k <= VXT_REC_END || !vxt_get_varint(&c, &len) ||
+            len > vxt_cur_left(&c))
+            return false;
+        c.p += len;
+    }
+    return true;
+}
+
 /* A length-delimited record: kind, varint len, body (built in a bounded scratch buffer). */
 static uint8_t *put_delimited(uint8_t *p, uint8_t kind, const uint8_t *body, size_t n)
 {

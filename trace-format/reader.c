@@ -1519,36 +1519,60 @@ vx_err vx_trace_reader_seek_keyframe(vx_trace_reader *r, size_t k)
     return VX_OK;
 }
 
+/* Whether EVENTS chunk i holds no event (FORMAT.md §6, §8.3: no record, or records of
+ * unknown kinds only), so that vx_trace_reader_next passes through it without a stop.
+ * next_key: the event index after it.  A chunk that holds an issue record has a lower
+ * key and is not read; one that holds none is (a Debug Module or END record would be an
+ * event).  False on damage: the iteration reports it when it gets there. */
+static bool chunk_has_no_event(vx_trace_reader *r, size_t i, uint64_t next_key)
+{
+    if (r->chunks[i].key != next_key) return false;
+    chdr c;
+    if (read_chunk(r, r->chunks[i].off, VXT_CH_EVENTS, next_key, VX_ERR_CORRUPT, &c, &r->dgbuf,
+                   &r->dgcap))
+        return false;
+    vxt_cur cur;
+    vxt_cur_init(&cur, r->dgbuf, c.raw);
+    return vxt_only_unknown_records(cur);
+}
+
 bool vx_trace_reader_keyframe_here(vx_trace_reader *r, size_t *k)
 {
     const vxt_dec *d = &r->it;
     if (!r->opened || d->pending || !r->nkf) return false;
-    /* the boundary we are at: between chunk `before` (or the prologue) and chunk `after` */
+    /* the boundary we are at: between chunk `after` - 1 (or the prologue) and chunk
+     * `after`; records of unknown kinds left in the loaded chunk are no events */
     size_t after;
     if (d->loaded) {
-        if (d->cur.p != d->cur.end) return false; /* inside a chunk: keyframes are never there */
+        if (!vxt_only_unknown_records(d->cur)) return false; /* keyframes are never in a chunk */
         after = d->chunk + 1;
     } else {
         after = d->next_chunk;
     }
-    uint64_t lo = after ? r->chunks[after - 1].off : 0;
-    /* an EVENTS chunk without records (FORMAT.md 6 allows one) is passed through by
-     * vx_trace_reader_next without a stop at its end: a keyframe after it is here too */
-    for (chdr c; after < r->nchunks; after++) {
-        uint8_t h[VXT_CHDR_LEN];
-        if (pread_all(r, h, sizeof h, r->chunks[after].off) || !parse_chdr(h, &c) || c.raw) break;
-    }
-    uint64_t hi = after < r->nchunks ? r->chunks[after].off : UINT64_MAX;
-    /* last keyframe whose offset is < hi (keyframes are in file order) */
+    const uint64_t lo = after ? r->chunks[after - 1].off : 0;
+    /* the first keyframe past the boundary (keyframes are in file order) */
     size_t a = 0, b = r->nkf;
     while (a < b) {
         size_t mid = a + (b - a) / 2;
-        if (r->kfs[mid].off < hi)
+        if (r->kfs[mid].off <= lo)
             a = mid + 1;
         else
             b = mid;
     }
-    if (a == 0 || r->kfs[a - 1].off <= lo) return false;
-    *k = a - 1;
+    if (a == r->nkf) return false;
+    /* vx_trace_reader_next passes through chunks without events without a stop: a
+     * keyframe after them is here too */
+    for (; after < r->nchunks && r->chunks[after].off < r->kfs[a].off; after++)
+        if (!chunk_has_no_event(r, after, r->kfs[a].index)) return false;
+    /* the last of the keyframes before the next chunk */
+    const uint64_t hi = after < r->nchunks ? r->chunks[after].off : UINT64_MAX;
+    for (b = r->nkf; a + 1 < b;) {
+        size_t mid = a + (b - a) / 2;
+        if (r->kfs[mid].off < hi)
+            a = mid;
+        else
+            b = mid;
+    }
+    *k = a;
     return true;
 }

@@ -465,6 +465,12 @@ static inline bool vxt_reserve(uint8_t **b, size_t *cap, size_t need)
  */
 vx_err vxt_dec_record(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb, uint64_t index, bool *skipped);
 
+/* Whether the records left at c are all of unknown kinds (none, or 0x82..0xFF: FORMAT.md
+ * §8.3), so that no event follows in this payload.  False at the first other record,
+ * or at one that is malformed (the decoder reports it when it gets there).  c is not
+ * moved. */
+bool vxt_only_unknown_records(vxt_cur c);
+
 /* Fault body (FORMAT.md §7.6), shared by issue and END records. */
 uint8_t *vxt_enc_fault(uint8_t *p, const vx_fault *f, unsigned lb);
 bool vxt_dec_fault(vxt_cur *c, vx_fault *f, unsigned lb, vx_lanes all);
