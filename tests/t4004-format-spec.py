@@ -583,6 +583,38 @@ class FormatSpec(unittest.TestCase):
             d, s = self.dump(t), self.spec(t)
             self.assertEqual((d.returncode, s.returncode), (2, 2), "flip at %d" % off)
 
+    def test_skipped_chunk_sizes(self):
+        """sections 4, 11, 14: a chunk header with impossible sizes is corrupt whatever its
+        type, also for a chunk that is skipped unread (an unknown one after the prologue, a
+        DIGEST that is ignored), and also when its payload is cut off: a full validation,
+        and a scan, report corruption at its offset (they passed it by)"""
+        w = small_writer()
+        good = w.build()
+        io = struct.unpack_from("<Q", good, len(good) - 16)[0]
+        for ctype in (99, vxt_spec.CH_DIGEST):
+            for flags, raw in ((0, 11), (0, 0x7E000001), (1, 255 * 10 + 1025)):
+                what = "type %d, flags %d, %d bytes stored, %d raw" % (ctype, flags, 10, raw)
+                odd = bytearray(chunk(ctype, 0, b"x" * 10))
+                odd[1] = flags
+                struct.pack_into("<I", odd, 8, raw)
+                fix_crcs(odd, 0)
+                at = io  # where the odd chunk goes: after the EVENTS chunk
+                data = w.build(after_events=odd)
+                err = self.both_corrupt(what, data)
+                self.assertIn("chunk at offset %d has impossible sizes" % at, err, what)
+                # a scan (no INDEX, no trailer) reads every chunk header
+                ix = struct.unpack_from("<Q", data, len(data) - 16)[0]
+                t = self.write("scan.vxt", data[:ix])
+                d, s = self.dump(t), self.spec(t)
+                self.assertEqual((d.returncode, s.returncode), (2, 2),
+                                 "%s: %s / %s" % (what, d.stderr, s.stderr))
+                self.assertIn("offset %d" % at, d.stderr, what)
+                # its header whole, its payload cut off: corrupt, not a cut
+                t = self.write("scan.vxt", data[:at + 28 + 3])
+                d, s = self.dump(t), self.spec(t)
+                self.assertEqual((d.returncode, s.returncode), (2, 2),
+                                 "%s, cut: %s / %s" % (what, d.stderr, s.stderr))
+
     def test_unknown_image_kind(self):
         """section 15.1: an unknown IMAGE kind is passed on, not corruption: the events
         read the same, vxdump --check accepts the file and names the kind unknown"""

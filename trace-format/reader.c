@@ -203,16 +203,46 @@ static inline bool crc_ok(uint32_t stored, uint32_t computed)
 }
 
 /* Parse and check a chunk header; false when its CRC or reserved bits are wrong. */
-static bool parse_chdr(const uint8_t *h, chdr *c)
+/* What can be wrong with a chunk header (FORMAT.md §4, §14): each is corruption, whatever
+ * the chunk's type. */
+enum {
+    CHDR_OK,
+    CHDR_CRC,
+    CHDR_TYPE0,
+    CHDR_RESERVED,
+    CHDR_SIZES
+};
+
+/* The chunk header h into *c: CHDR_OK, or what is wrong with it. */
+static int parse_chdr(const uint8_t *h, chdr *c)
 {
-    if (!crc_ok(vx_get_le32(h + 24), vx_trace_crc32c(0, h, 24))) return false;
+    if (!crc_ok(vx_get_le32(h + 24), vx_trace_crc32c(0, h, 24))) return CHDR_CRC;
     c->type = h[0];
     c->flags = h[1];
     c->stored = vx_get_le32(h + 4);
     c->raw = vx_get_le32(h + 8);
     c->key = vx_get_le64(h + 12);
     c->pcrc = vx_get_le32(h + 20);
-    return c->type != 0 && !(c->flags & ~VXT_CHF_LZ4) && vx_get_le16(h + 2) == 0;
+    if (c->type == 0) return CHDR_TYPE0;
+    if ((c->flags & ~VXT_CHF_LZ4) || vx_get_le16(h + 2) != 0) return CHDR_RESERVED;
+    if (c->raw > VXT_MAX_RAW ||
+        ((c->flags & VXT_CHF_LZ4) ? (uint64_t)c->raw > 255ull * c->stored + 1024
+                                  : c->raw != c->stored))
+        return CHDR_SIZES;
+    return CHDR_OK;
+}
+
+/* The reader's message for the chunk header at off that parse_chdr found wrong. */
+static vx_err bad_chdr(vx_trace_reader *r, uint64_t off, const chdr *c, int why)
+{
+    if (why == CHDR_SIZES)
+        return rfail(r, VX_ERR_CORRUPT,
+                     "%s chunk at offset %" PRIu64 " has impossible sizes (%u stored, %u raw)",
+                     chunk_name(c->type), off, c->stored, c->raw);
+    return rfail(r, VX_ERR_CORRUPT, "corrupt chunk header at offset %" PRIu64 " (%s)", off,
+                 why == CHDR_CRC     ? "checksum mismatch"
+                 : why == CHDR_TYPE0 ? "type 0"
+                                     : "reserved bits set");
 }
 
 /* Read and check the header of the chunk at off, and that its payload lies in the file
@@ -226,9 +256,8 @@ static vx_err read_chdr(vx_trace_reader *r, uint64_t off, uint8_t expect_type, u
         return rfail(r, cut, "%s chunk header at offset %" PRIu64 " runs past the end of the file",
                      chunk_name(expect_type), off);
     if ((e = pread_all(r, h, sizeof h, off))) return e;
-    if (!parse_chdr(h, c))
-        return rfail(r, VX_ERR_CORRUPT,
-                     "corrupt chunk header at offset %" PRIu64 " (checksum or reserved bits)", off);
+    const int bad = parse_chdr(h, c);
+    if (bad) return bad_chdr(r, off, c, bad);
     if (expect_type && c->type != expect_type)
         return rfail(r, VX_ERR_CORRUPT,
                      "expected a %s chunk at offset %" PRIu64 ", found %s (type %u)",
@@ -256,11 +285,6 @@ static vx_err read_chunk(vx_trace_reader *r, uint64_t off, uint8_t expect_type, 
     vx_err e = read_chdr(r, off, expect_type, expect_key, cut, c);
     if (e) return e;
     bool lz = c->flags & VXT_CHF_LZ4;
-    if (c->raw > VXT_MAX_RAW ||
-        (lz ? (uint64_t)c->raw > 255ull * c->stored + 1024 : c->raw != c->stored))
-        return rfail(r, VX_ERR_CORRUPT,
-                     "%s chunk at offset %" PRIu64 " has impossible sizes (%u stored, %u raw)",
-                     chunk_name(c->type), off, c->stored, c->raw);
     uint8_t *dst;
     if (lz) {
         if (!vxt_reserve(&r->sbuf, &r->scap, c->stored ? c->stored : 1))
@@ -608,10 +632,8 @@ static vx_err scan(vx_trace_reader *r)
         uint64_t left = r->fsize - off;
         if (left < VXT_CHDR_LEN) break; /* end, or a cut inside a chunk header */
         if ((e = pread_all(r, h, sizeof h, off))) return e;
-        if (!parse_chdr(h, &c))
-            return rfail(r, VX_ERR_CORRUPT,
-                         "corrupt chunk header at offset %" PRIu64 " (checksum or reserved bits)",
-                         off);
+        const int bad = parse_chdr(h, &c);
+        if (bad) return bad_chdr(r, off, &c, bad);
         if (left - VXT_CHDR_LEN < c.stored) break; /* cut inside the payload */
         bool events = false;
         switch (c.type) {
@@ -1157,10 +1179,8 @@ static vx_err check_layout(vx_trace_reader *r, size_t *kf_next)
                          left, off);
         }
         if ((e = pread_all(r, h, sizeof h, off))) return e;
-        if (!parse_chdr(h, &c))
-            return rfail(r, VX_ERR_CORRUPT,
-                         "corrupt chunk header at offset %" PRIu64 " (checksum or reserved bits)",
-                         off);
+        const int bad = parse_chdr(h, &c);
+        if (bad) return bad_chdr(r, off, &c, bad);
         if (left - VXT_CHDR_LEN < c.stored) {
             if (!r->complete) break; /* the cut */
             return rfail(r, VX_ERR_CORRUPT,
