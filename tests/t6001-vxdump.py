@@ -20,6 +20,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 import vxtest  # noqa: E402
 import t6kit  # noqa: E402
+import vxt_spec  # noqa: E402
 
 # t6-regs.S, one warp of 4 lanes: (thread mask, effects as vxdump shows them)
 REGS = [
@@ -422,6 +423,32 @@ class Filters(unittest.TestCase):
             want = sorted({i for i, m in writes if m["addr"] < lo + n and m["addr"] + m["size"] > lo})
             got = [e["index"] for e in t6kit.events(trace, "--addr", "%#x:%d" % (lo, n))]
             self.assertEqual(got, want, "%#x:%d" % (lo, n))
+
+    def test_pc_and_addr_report_a_damaged_digest(self):
+        """FORMAT.md section 11: --pc and --addr read the DIGEST chunks, and report damage in
+        one as corruption at its offset (exit 2), as a damaged EVENTS chunk is; they took
+        it for a chunk without a digest and said nothing.  A listing without a filter does
+        not read the digests and still shows every event"""
+        d = vxtest.tmpdir()
+        trace = os.path.join(d, "dg.vxt")
+        r = vxtest.run([vxtest.prog("vxrec"), "-q", "--chunk-size", "1024",
+                        vxtest.kernel("reduce"), "-o", trace])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(trace, "rb") as f:
+            data = bytearray(f.read())
+        dg = [c for c in vxt_spec.Trace(bytes(data)).chunks if c.type == vxt_spec.CH_DIGEST]
+        self.assertGreater(len(dg), 2)
+        c = dg[1]
+        data[c.off + 28 + c.stored // 2] ^= 0x10
+        bad = os.path.join(d, "dg-bad.vxt")
+        with open(bad, "wb") as f:
+            f.write(data)
+        for args in (["--pc", "0x80000000"], ["--addr", "0x40:64"]):
+            r = vxtest.run([vxtest.prog("vxdump")] + args + [bad])
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn("DIGEST chunk at offset %d: payload checksum mismatch" % c.off,
+                          r.stderr, args)
+        self.assertEqual(t6kit.events(bad), t6kit.events(trace))
 
     def test_addr_of_the_console_window(self):
         """--addr in the console window (0x40..0x7f) lists the issues that stored a byte

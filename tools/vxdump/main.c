@@ -437,11 +437,16 @@ static bool writes_range(const filter *f, const vx_event *ev)
 }
 
 /* Can EVENTS chunk i hold an issue the --pc / --addr filter selects?  False only when
- * its stored digest is sure (FORMAT.md §10.3); no digest: true. */
-static bool chunk_may_match(vx_trace_reader *r, size_t i, const filter *f)
+ * its stored digest is sure (FORMAT.md §10.3); no digest: true.  A damaged digest is
+ * reported (*e), as any damage this reader reads (FORMAT.md §11). */
+static bool chunk_may_match(vx_trace_reader *r, size_t i, const filter *f, vx_err *e)
 {
     vx_trace_digest d;
-    if (vx_trace_reader_digest(r, i, VX_TRACE_DIGEST_STORED, &d) != VX_OK) return true;
+    *e = vx_trace_reader_digest(r, i, VX_TRACE_DIGEST_STORED, &d);
+    if (*e != VX_OK) {
+        if (*e == VX_ERR_END) *e = VX_OK;
+        return true;
+    }
     if (f->has_addr &&
         !vx_trace_digest_may_write(&d, (uint32_t)f->addr_lo, (uint32_t)(f->addr_hi - f->addr_lo)) &&
         !vx_trace_digest_may_console(&d, (uint32_t)f->addr_lo, (uint32_t)(f->addr_hi - f->addr_lo)))
@@ -465,12 +470,14 @@ static vx_err skip_chunks(vx_trace_reader *r, const filter *f, size_t *ci)
     uint64_t pos = vx_trace_reader_tell(r);
     while (*ci + 1 < n && vx_trace_reader_chunk_key(r, *ci + 1) <= pos)
         ++*ci;
-    while (*ci + 1 < n && vx_trace_reader_chunk_key(r, *ci) == pos && !chunk_may_match(r, *ci, f)) {
-        vx_err e = vx_trace_reader_seek_chunk(r, ++*ci);
+    vx_err e = VX_OK;
+    while (*ci + 1 < n && vx_trace_reader_chunk_key(r, *ci) == pos &&
+           !chunk_may_match(r, *ci, f, &e)) {
+        e = vx_trace_reader_seek_chunk(r, ++*ci);
         if (e) return e;
         pos = vx_trace_reader_chunk_key(r, *ci);
     }
-    return VX_OK;
+    return e; /* a damaged digest stopped the loop */
 }
 
 static bool selected(const filter *f, const vx_event *ev)
