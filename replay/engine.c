@@ -2267,7 +2267,13 @@ vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **
     if (err) goto fail_err;
     /* Big traces: the chunk digests for backward searches (stored in the trace, or
      * computed while we serve). */
-    if (e->end >= 4 * (uint64_t)CBLOCK) e->ix = vx_index_start(path, e->rd, e->end);
+    if (e->end >= 4 * (uint64_t)CBLOCK) {
+        char why[700];
+        e->ix = vx_index_start(path, e->rd, e->end, why, sizeof why);
+        if (why[0] && !e->note[0])
+            snprintf(e->note, sizeof e->note,
+                     "%s: searches over that chunk's events read them all, more slowly", why);
+    }
     /* Position 0 is the base every keyframe restore starts from: never evicted. */
     err = vx_tl_add(&e->tl, e->sim, 0, VX_CKPT_BASE, 0);
     if (err) {

@@ -10,6 +10,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,8 +53,10 @@ static void *compute(void *arg)
     return NULL;
 }
 
-vx_index *vx_index_start(const char *path, vx_trace_reader *rd, uint64_t nissues)
+vx_index *vx_index_start(const char *path, vx_trace_reader *rd, uint64_t nissues, char *why,
+                         size_t cap)
 {
+    if (cap) why[0] = 0;
     vx_index *ix = calloc(1, sizeof *ix);
     if (!ix) return NULL;
     size_t nc = vx_trace_reader_num_chunks(rd);
@@ -71,7 +74,8 @@ vx_index *vx_index_start(const char *path, vx_trace_reader *rd, uint64_t nissues
     for (size_t i = 0; i < nc; i++) {
         vx_trace_digest d;
         vx_err e = vx_trace_reader_digest(rd, i, VX_TRACE_DIGEST_STORED, &d);
-        if (e != VX_OK && e != VX_ERR_END) break; /* damage: the slow way from here */
+        if (e != VX_OK && e != VX_ERR_END && cap && !why[0]) /* damage: that chunk without */
+            snprintf(why, cap, "%s", vx_trace_reader_errmsg(rd));
         uint64_t lo = vx_trace_reader_chunk_key(rd, i);
         if (ix->n && lo < ix->s[ix->n - 1].lo) break;
         if (ix->n) ix->s[ix->n - 1].hi = lo;

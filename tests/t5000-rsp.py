@@ -1648,6 +1648,59 @@ class CommandLineTests(unittest.TestCase):
         self.assertIn("note: keyframe %d of %d is unreadable" % (len(kfs) // 2, len(kfs)),
                       look(bad_kf)[1])
 
+    def test_damaged_digest(self):
+        """a flipped byte in a DIGEST chunk: the trace is still served, a note names the
+        chunk, and a reverse continue to a breakpoint whose last hit lies in that chunk's
+        events stops where it does in the intact trace (those events searched one by one;
+        a damaged digest used to end the index there, silently)"""
+        import vxt_spec
+        d = vxtest.tmpdir()
+        good = os.path.join(d, "dg.vxt")
+        r = vxtest.run([vxtest.prog("vxrec"), "-q", "--chunk-size", "1024",
+                        vxtest.kernel("printf"), "-o", good])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(good, "rb") as f:
+            data = f.read()
+        chunks = vxt_spec.Trace(data).chunks
+        keys = [c.key for c in chunks if c.type == vxt_spec.CH_EVENTS]
+        dgs = [c for c in chunks if c.type == vxt_spec.CH_DIGEST]
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", good])
+        last = {}
+        for e in map(json.loads, r.stdout.splitlines()):
+            last[e["pc"]] = e["index"]
+        # a DIGEST chunk whose EVENTS chunk holds the last issue of some PC
+        victim = pc = None
+        for c in dgs[len(dgs) // 2:]:
+            hi = next((k for k in keys if k > c.key), None)
+            pcs = [p for p, i in last.items() if c.key <= i < (hi or c.key + 1)]
+            if hi and pcs:
+                victim, pc = c, pcs[0]
+                break
+        self.assertIsNotNone(victim)
+        bad = self.flipped(d, data, victim, "dg-bad.vxt")
+
+        def look(path):
+            srv = Server(path)
+            try:
+                c = srv.client()
+                c.handshake()
+                parse_stop(c.cmd("vCont;c"))  # to the end of history
+                self.assertEqual(c.cmds("Z0,%x,4" % pc), "OK")
+                sig, f = parse_stop(c.cmd("bc"))
+                got = (le32(f["20"]), c.monitor("when")[1])
+                c.close()
+            finally:
+                err = srv.stop()
+            return got, err
+        want, err = look(good)
+        self.assertEqual(want[0], pc)
+        self.assertIn("event %d of" % last[pc], want[1])
+        self.assertNotIn("note:", err)
+        got, err = look(bad)
+        self.assertEqual(got, want)
+        self.assertIn("note: %s: DIGEST chunk at offset %d: payload checksum mismatch: searches "
+                      "over that chunk's events read them all" % (bad, victim.off), err)
+
     def test_monitor_console(self):
         """monitor console: what the kernel printed before now, as vxsim printed it at the end,
         and as the recorded console bytes (vxdump) assemble into lines at a middle position"""
