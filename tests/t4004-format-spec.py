@@ -615,6 +615,22 @@ class FormatSpec(unittest.TestCase):
                 self.assertEqual((d.returncode, s.returncode), (2, 2),
                                  "%s, cut: %s / %s" % (what, d.stderr, s.stderr))
 
+    def test_prologue_unknown_chunk_decompressed(self):
+        """section 5.2: a reader reads the prologue whole and checks it, an unknown chunk
+        there included: one whose LZ4 block does not decompress is corruption for
+        vxdump, vxrec --verify and vxt_spec alike (vxt_spec checked only its CRC)"""
+        odd = bytearray(chunk(200, 0, b"\xf0" + b"\x00" * 9))
+        odd[1] = 1  # LZ4: a literal run longer than the block
+        struct.pack_into("<I", odd, 8, 50)
+        fix_crcs(odd, 0)
+        err = self.both_corrupt("prologue", small_writer().build(after_header=bytes(odd)))
+        self.assertIn("LZ4 data does not decompress to 50 bytes", err)
+        good = bytearray(chunk(200, 0, b"\x50hello"))  # a valid block of 5 literals
+        good[1] = 1
+        struct.pack_into("<I", good, 8, 5)
+        fix_crcs(good, 0)
+        self.both_accept("prologue", small_writer().build(after_header=bytes(good)))
+
     def test_unknown_image_kind(self):
         """section 15.1: an unknown IMAGE kind is passed on, not corruption: the events
         read the same, vxdump --check accepts the file and names the kind unknown"""

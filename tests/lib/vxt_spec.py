@@ -343,7 +343,10 @@ class Trace:
             c = self._prologue_chunk(off)
             if c.type <= 10:
                 return c
+            # FORMAT.md §5.2: the prologue is read whole, unknown chunks included, and
+            # checked (CRCs, decompression)
             self._check_unknown(c)
+            self.payload(c)
             off = c.end
 
     def _check_ignored(self, c):
