@@ -1414,11 +1414,14 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
 /* The thread a resume applies to: an explicit one, else Hc, else the current thread. */
 static bool motion_thread(vx_gdbserver *s, int64_t tid, uint32_t *gw, uint32_t *lane)
 {
-    if (tid <= 0) tid = s->c_tid;
     /*
-     * `bs` names no thread and GDB sends Hc0 unless the scheduler is locked
-     * (vxrr.gdb locks it for steps).  The thread GDB last read registers of
-     * (Hg) since the stop is then the best guess of the one the user selected.
+     * No thread named: `bs` after Hc0 (GDB sends it unless the scheduler is locked, as
+     * vxrr.gdb locks it for steps), or a vCont action for every thread.  The thread GDB
+     * last read registers of (Hg) since the stop is then the best guess of the one the
+     * user selected.  Not Hc's: it names the thread of the last c, s, bc or bs packet,
+     * which may be long past (a reverse-stepi of another lane; a vCont;c after it that
+     * reported its breakpoint hits in that lane made GDB's `finish`, which waits for its
+     * own thread, run to the end of history).
      */
     if (tid <= 0) tid = s->g_pick;
     if (tid <= 0) {
@@ -1592,8 +1595,8 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
 static bool resume_elsewhere(vx_gdbserver *s, const args *a, int with_addr)
 {
     uint32_t gw, lane, pc;
-    if (a->n < with_addr ||
-        (motion_thread(s, 0, &gw, &lane) && thread_pc(s, gw, lane, &pc) && pc == a->v[a->n - 1]))
+    if (a->n < with_addr || (motion_thread(s, s->c_tid, &gw, &lane) &&
+                             thread_pc(s, gw, lane, &pc) && pc == a->v[a->n - 1]))
         return false;
     reply(s, "E01");
     return true;

@@ -459,6 +459,40 @@ class RspTests(unittest.TestCase):
         self.assertEqual(when(), at)
         self.assertEqual(self.c.cmds("z0,%x,4" % (entry + 8)), "OK")
 
+    def test_vcont_c_reports_the_selected_lane_not_hcs(self):
+        """a vCont;c names no thread: its breakpoint hits are reported in the lane GDB last
+        read registers of (Hg), when the warp stops with that lane active, not in the lane
+        of an earlier bs's Hc (a reverse-stepi of another lane): GDB's finish waits for its
+        own thread, and took hits in another lane for someone else's, to the end of history"""
+        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+        import t6kit
+        self.c.handshake()
+        nt = int(re.search(r"threads=(\d+)", self.c.monitor("config")[1]).group(1))
+        add = [a for a, _, n in t6kit.nm_functions(vxtest.kernel("vecadd")) if n == "add_cb"][0]
+        self.assertEqual(self.c.cmds("Z0,%x,4" % add), "OK")
+        sig, f = parse_stop(self.c.cmd("vCont;c"))
+        tid = int(f["thread"], 16)
+        warp, a = divmod(tid - 1, nt)
+        b = (a + 1) % nt                            # another lane of that warp
+        self.assertEqual(self.c.cmds("z0,%x,4" % add), "OK")
+        self.assertEqual(self.c.cmds("Hc%x" % (1 + warp * nt + b)), "OK")
+        parse_stop(self.c.cmd("bs"))                # lane b's last instruction, backward
+        self.assertEqual(self.c.cmds("Hg%x" % tid), "OK")
+        self.c.cmds("g")                            # GDB reads the selected lane's registers
+        self.assertEqual(self.c.cmds("Z0,%x,4" % add), "OK")
+        seen = 0
+        for _ in range(8):                          # until that warp hits the breakpoint again
+            sig, f = parse_stop(self.c.cmd("vCont;c"))
+            if f.get("replaylog") == "end":
+                break
+            if (int(f["thread"], 16) - 1) // nt == warp:
+                self.assertEqual(int(f["thread"], 16), tid)
+                seen += 1
+                break
+            self.assertEqual(self.c.cmds("Hg%x" % tid), "OK")
+        self.assertEqual(seen, 1)
+        self.assertEqual(self.c.cmds("z0,%x,4" % add), "OK")
+
     def test_resume_address_other_than_pc_is_refused(self):
         """c/s/C/S with an address: history cannot resume elsewhere, so an address that is
         not the thread's PC is refused; its own PC is accepted"""
