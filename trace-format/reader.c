@@ -85,7 +85,7 @@ struct vx_trace_reader {
     size_t kcap;
     uint8_t *pgbuf; /* PAGES payload */
     size_t pgcap;
-    uint8_t *dgbuf; /* DIGEST payload */
+    uint8_t *dgbuf; /* DIGEST payload; an EVENTS payload keyframe_here looks into */
     size_t dgcap;
     vxt_dec dgdec; /* decoder computing digests */
     uint8_t zero_page[VX_TRACE_PAGE_SIZE];
@@ -202,7 +202,6 @@ static inline bool crc_ok(uint32_t stored, uint32_t computed)
 #endif
 }
 
-/* Parse and check a chunk header; false when its CRC or reserved bits are wrong. */
 /* What can be wrong with a chunk header (FORMAT.md §4, §14): each is corruption, whatever
  * the chunk's type. */
 enum {
