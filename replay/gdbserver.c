@@ -137,6 +137,10 @@ struct vx_gdbserver {
     /* monitor stop-step: the next step moves nothing and reports a stop where the server
      * is (vxrr.gdb's way to give GDB, and an IDE, a real stop after a seek) */
     bool stop_armed;
+    /* vCont;r: the step in progress goes on while the stepped thread's PC stays in
+     * range_lo .. range_hi - 1 (GDB's step range of a source line) */
+    bool range_on;
+    uint32_t range_lo, range_hi;
 
     /* GDB's thread-specific breakpoints (vxrr.gdb's `monitor thread-breaks`): a warp
      * that stops at one of these addresses with the thread's lane active reports that
@@ -1233,6 +1237,20 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
         st.gwarp = m->step_gwarp;
     } else {
         err = vx_engine_resume(s->e, m, &st);
+        /* vCont;r: step on while the lane stays in the range and nothing else stopped the
+         * step: not at an inserted breakpoint (GDB takes a step's end there for a hit), not
+         * when interrupted.  Not after a step over: GDB steps over a breakpoint alone (and
+         * a stop may come at any point of a range step). */
+        vx_engine_motion again = *m;
+        uint32_t pc;
+        while (s->range_on && m->step && !m->backward && !step_over && !took_out_at_pc &&
+               err == VX_OK && st.why == VX_WHY_STEP && !s->pending_int &&
+               thread_pc(s, m->step_gwarp, step_lane, &pc) && pc >= s->range_lo &&
+               pc < s->range_hi && !break_at(s, pc)) {
+            again.step_pc_known = true;
+            again.step_pc = pc;
+            err = vx_engine_resume(s->e, &again, &st);
+        }
     }
     s->last_backward = m->backward;
     /* The engine stopped at a breakpoint only where a lane meets its conditions
@@ -1639,7 +1657,7 @@ static void h_rstep(vx_gdbserver *s, const args *a)
 static void h_vcont_query(vx_gdbserver *s, const args *a)
 {
     (void)a;
-    reply(s, "vCont;c;C;s;S");
+    reply(s, "vCont;c;C;s;S;r");
 }
 
 /*
@@ -1655,12 +1673,14 @@ static void h_vcont(vx_gdbserver *s, const args *a)
 {
     const char *p = a->str, *end = a->str + a->slen;
     bool step = false, step_any = false, others_continue = false, any = false, all = false;
+    bool range = false; /* the step is a range step (r start,end): range_lo .. range_hi - 1 */
+    uint64_t range_lo = 0, range_hi = 0;
     int64_t step_tid = 0, cont_tid = 0;
     int64_t named[VCONT_NAMED];
     size_t nnamed = 0;
     while (p < end) {
         char act = *p++;
-        if (act != 'c' && act != 'C' && act != 's' && act != 'S') {
+        if (act != 'c' && act != 'C' && act != 's' && act != 'S' && act != 'r') {
             reply(s, "E01");
             return;
         }
@@ -1670,6 +1690,13 @@ static void h_vcont(vx_gdbserver *s, const args *a)
                 reply(s, "E01");
                 return;
             }
+        }
+        uint64_t lo = 0, hi = 0;
+        if (act == 'r' && !(vx_rsp_parse_hex(&p, end, &lo) && p < end && *p++ == ',' &&
+                            vx_rsp_parse_hex(&p, end, &hi) && lo <= UINT32_MAX &&
+                            hi <= (uint64_t)UINT32_MAX + 1)) {
+            reply(s, "E01");
+            return;
         }
         int64_t tid = 0;
         bool has_tid = false;
@@ -1701,17 +1728,24 @@ static void h_vcont(vx_gdbserver *s, const args *a)
             taken |= named[k] == tid;
         if (taken) continue; /* the thread's leftmost action applies */
         if (has_tid && nnamed < VCONT_NAMED) named[nnamed++] = tid;
-        bool is_step = act == 's' || act == 'S';
+        bool is_step = act == 's' || act == 'S' || act == 'r';
         if (!has_tid) {
             all = true;
-            if (is_step)
-                step_any = !step; /* the remaining threads step: the current one does */
-            else
+            if (is_step && !step) {
+                step_any = true; /* the remaining threads step: the current one does */
+                range = act == 'r';
+                range_lo = lo;
+                range_hi = hi;
+            } else if (!is_step) {
                 others_continue = true;
+            }
         } else if (is_step) {
             if (!step) {
                 step = true;
                 step_tid = tid;
+                range = act == 'r';
+                range_lo = lo;
+                range_hi = hi;
             }
         } else if (!cont_tid) {
             cont_tid = tid;
@@ -1722,7 +1756,11 @@ static void h_vcont(vx_gdbserver *s, const args *a)
         return;
     }
     if (step || step_any) {
+        s->range_on = range;
+        s->range_lo = (uint32_t)range_lo;
+        s->range_hi = (uint32_t)(range_hi > UINT32_MAX ? UINT32_MAX : range_hi);
         start_motion(s, false, true, step ? step_tid : 0, others_continue, 0, 0);
+        s->range_on = false;
     } else {
         start_motion(s, false, false, 0, true, others_continue ? 0 : cont_tid, cont_tid);
     }

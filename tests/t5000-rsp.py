@@ -493,6 +493,49 @@ class RspTests(unittest.TestCase):
         self.assertEqual(seen, 1)
         self.assertEqual(self.c.cmds("z0,%x,4" % add), "OK")
 
+    def test_vcont_range_step(self):
+        """vCont;r lo,hi:T (GDB's range stepping, offered in vCont?) steps thread T on while
+        its PC stays in lo .. hi - 1: it ends where single steps (vCont;s:T) end, at the
+        same position with the same registers; it stops at a breakpoint inside the range;
+        r with lo == hi steps once; a malformed range is refused"""
+        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+        import t6kit
+        self.c.handshake()
+        self.assertIn("r", self.c.cmds("vCont?").split(";"))
+        when = lambda: int(re.search(r"event (\d+) of", self.c.monitor("when")[1]).group(1))  # noqa: E731
+        add = [a for a, _, n in t6kit.nm_functions(vxtest.kernel("vecadd")) if n == "add_cb"][0]
+        self.assertEqual(self.c.cmds("Z0,%x,4" % add), "OK")
+        sig, f = parse_stop(self.c.cmd("vCont;c"))
+        self.assertEqual(self.c.cmds("z0,%x,4" % add), "OK")
+        t = int(f["thread"], 16)
+        lo, hi = add, add + 0x40
+        at = when()
+        path = []
+        while True:
+            sig, f = parse_stop(self.c.cmd("vCont;s:%x" % t))
+            path.append(le32(f["20"]))
+            if not lo <= path[-1] < hi:
+                break
+        self.assertGreater(len(path), 3)
+        want = (path[-1], when(), self.c.cmds("Hg%x" % t) and self.c.cmds("g"))
+        self.c.monitor("seek %d" % at)
+        sig, f = parse_stop(self.c.cmd("vCont;r%x,%x:%x" % (lo, hi, t)))
+        self.assertNotIn("swbreak", f)
+        got = (le32(f["20"]), when(), self.c.cmds("Hg%x" % t) and self.c.cmds("g"))
+        self.assertEqual(got, want)
+        # a breakpoint inside the range: the step stops at it
+        self.c.monitor("seek %d" % at)
+        self.assertEqual(self.c.cmds("Z0,%x,4" % path[1]), "OK")
+        sig, f = parse_stop(self.c.cmd("vCont;r%x,%x:%x" % (lo, hi, t)))
+        self.assertEqual(le32(f["20"]), path[1])
+        self.assertEqual(self.c.cmds("z0,%x,4" % path[1]), "OK")
+        # an empty range: one step
+        self.c.monitor("seek %d" % at)
+        sig, f = parse_stop(self.c.cmd("vCont;r%x,%x:%x" % (lo, lo, t)))
+        self.assertEqual(le32(f["20"]), path[0])
+        for bad in ("vCont;r%x:%x" % (lo, t), "vCont;r%x,:%x" % (lo, t), "vCont;r,%x" % hi):
+            self.assertEqual(self.c.cmds(bad)[:1], "E", bad)
+
     def test_resume_address_other_than_pc_is_refused(self):
         """c/s/C/S with an address: history cannot resume elsewhere, so an address that is
         not the thread's PC is refused; its own PC is accepted"""

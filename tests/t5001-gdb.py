@@ -544,6 +544,29 @@ R["warp"] = warp_lane()[0]
         self.assertEqual(R["back"], [fwd[1], fwd[0], fwd[1], fwd[2]])
         self.assertTrue(R["same"])
 
+    def test_range_stepping_ends_where_single_steps_do(self):
+        """GDB range-steps a line (vCont;r, offered since vxreplay answers vCont? with r):
+        step and next end at the very positions they end at with range stepping off, in
+        fewer packets (each line's instructions in one, where GDB sent a step each)"""
+        L = self.lines
+        runs = {}
+        for mode in ("off", "on"):
+            out, R = self.gdb(POS + '''
+ex("set range-stepping %s")
+stop_at("rrtest.c:%d")
+p0 = int(re.search(r"packets (\\d+)", ex("monitor stats")).group(1))
+R["path"] = [where()]
+for c in ("next", "step", "next", "next", "finish", "next"):
+    go(c)
+    R["path"].append(where())
+R["packets"] = int(re.search(r"packets (\\d+)", ex("monitor stats")).group(1)) - p0
+''' % (mode, L["BODY_I"]))
+            runs[mode] = R
+        self.assertEqual(runs["on"]["path"], runs["off"]["path"])
+        self.assertEqual([p[0] for p in runs["on"]["path"][:3]],
+                         [L["BODY_I"], L["BODY_CALL"], L["MID_CALL"]])
+        self.assertLess(runs["on"]["packets"], runs["off"]["packets"])
+
     def test_next_returns_to_where_reverse_next_began(self):
         """from a breakpoint stop, reverse-next then next: back at the breakpoint's
         position exactly (before, next stopped just after the warp's last instruction
