@@ -1732,10 +1732,7 @@ class CommandLineTests(unittest.TestCase):
         a damaged digest used to end the index there, silently)"""
         import vxt_spec
         d = vxtest.tmpdir()
-        good = os.path.join(d, "dg.vxt")
-        r = vxtest.run([vxtest.prog("vxrec"), "-q", "--chunk-size", "1024",
-                        vxtest.kernel("printf"), "-o", good])
-        self.assertEqual(r.returncode, 0, r.stderr)
+        good = record("printf", "--chunk-size", "1024")
         with open(good, "rb") as f:
             data = f.read()
         chunks = vxt_spec.Trace(data).chunks
