@@ -1240,13 +1240,19 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
         /* vCont;r: step on while the lane stays in the range and nothing else stopped the
          * step: not at an inserted breakpoint (GDB takes a step's end there for a hit), not
          * when interrupted.  Not after a step over: GDB steps over a breakpoint alone (and
-         * a stop may come at any point of a range step). */
+         * a stop may come at any point of a range step).  A 0x03 stops it as it stops a
+         * continue (each step is too short for the engine to look). */
         vx_engine_motion again = *m;
         uint32_t pc;
-        while (s->range_on && m->step && !m->backward && !step_over && !took_out_at_pc &&
-               err == VX_OK && st.why == VX_WHY_STEP && !s->pending_int &&
-               thread_pc(s, m->step_gwarp, step_lane, &pc) && pc >= s->range_lo &&
-               pc < s->range_hi && !break_at(s, pc)) {
+        for (unsigned n = 1; s->range_on && m->step && !m->backward && !step_over &&
+                             !took_out_at_pc && err == VX_OK && st.why == VX_WHY_STEP &&
+                             !s->pending_int && thread_pc(s, m->step_gwarp, step_lane, &pc) &&
+                             pc >= s->range_lo && pc < s->range_hi && !break_at(s, pc);
+             n++) {
+            if (n % 256 == 0 && engine_poll(s)) {
+                st.why = VX_WHY_INTERRUPT;
+                break;
+            }
             again.step_pc_known = true;
             again.step_pc = pc;
             err = vx_engine_resume(s->e, &again, &st);

@@ -841,6 +841,21 @@ class Interrupts(unittest.TestCase):
         c.reply()
         c.close()
 
+    def test_interrupt_range_step(self):
+        """0x03 stops a long range step (vCont;r over the whole address space: the lane's
+        every instruction, to the end of history) with SIGINT, as it stops a continue;
+        the range step did not look and ran to the end"""
+        c = self.srv.client()
+        c.handshake()
+        (sig, f), dt = self.interrupt(c, "vCont;r0,100000000:1", 0)
+        self.assertEqual(sig, 2)
+        self.assertNotIn("replaylog", f)
+        m = re.search(r"event (\d+) of (\d+)", c.monitor("when")[1])
+        self.assertTrue(0 < int(m.group(1)) < int(m.group(2)) - 1000)
+        c.send("D")
+        c.reply()
+        c.close()
+
     def test_continue_jumps_chunks_that_cannot_stop_it(self):
         """a forward continue to a breakpoint near the end jumps, by a keyframe, over the
         chunks whose digests rule the breakpoint out, and stops where running every issue
