@@ -17,6 +17,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 import vxtest  # noqa: E402
 import t6kit  # noqa: E402
+import vxt_spec  # noqa: E402
 
 
 def setUpModule():
@@ -393,6 +394,24 @@ class SkippedChunks(unittest.TestCase):
         self.assertGreater(done, 0)
         self.assertLess(done, len(keys))
         self.assertEqual(objs[-1]["compared_b"], done + 1, "B read one event more, then A failed")
+
+    def test_damaged_digest(self):
+        """a flipped byte in a DIGEST chunk of A, which vxdiff reads to skip identical chunks:
+        reported as corruption at its offset (exit 2), as vxdump --pc reports it; vxdiff
+        used to take it for a chunk without a digest and said the traces were the same"""
+        data = bytearray(open(self.a, "rb").read())
+        dg = [c for c in vxt_spec.Trace(bytes(data)).chunks if c.type == vxt_spec.CH_DIGEST]
+        self.assertGreater(len(dg), 3)
+        c = dg[len(dg) // 3]
+        data[c.off + 28 + c.stored // 2] ^= 0x40
+        bad = os.path.join(D, "late-dg.vxt")
+        with open(bad, "wb") as f:
+            f.write(data)
+        self.assertEqual(diff_json(self.a, self.a)[0], 0)
+        rc, objs, err = diff_json(bad, self.a)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("late-dg.vxt: DIGEST chunk at offset %d: payload checksum mismatch" % c.off,
+                      err)
 
 
 class Length(unittest.TestCase):

@@ -731,9 +731,14 @@ static void skip_same_chunks(differ *d, pos *ring[2], size_t n, size_t *rlen, si
     while (ia + 1 < na && ib + 1 < nb) {
         vx_trace_digest dg;
         bool same = false;
-        if (vx_trace_reader_digest(A->r, ia, VX_TRACE_DIGEST_STORED, &dg) ||
-            (dg.flags & (VX_TRACE_DG_DM | VX_TRACE_DG_END | VX_TRACE_DG_FLAGGED)))
-            break;
+        const vx_err de = vx_trace_reader_digest(A->r, ia, VX_TRACE_DIGEST_STORED, &dg);
+        if (de != VX_OK && de != VX_ERR_END) { /* a damaged digest: reported, as any damage read */
+            fflush(stdout);
+            fprintf(stderr, "%s: %s\n", prog, vx_trace_reader_errmsg(A->r));
+            d->status = EXIT_ERROR;
+            return;
+        }
+        if (de || (dg.flags & (VX_TRACE_DG_DM | VX_TRACE_DG_END | VX_TRACE_DG_FLAGGED))) break;
         uint64_t next = vx_trace_reader_chunk_key(A->r, ia + 1);
         if (next != dg.first + dg.issues || vx_trace_reader_chunk_key(B->r, ib + 1) != next ||
             vx_trace_reader_chunks_same(A->r, ia, B->r, ib, &same) || !same)
