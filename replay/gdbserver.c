@@ -1244,10 +1244,10 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
          * continue (each step is too short for the engine to look). */
         vx_engine_motion again = *m;
         uint32_t pc;
-        for (unsigned n = 1; s->range_on && m->step && !m->backward && !step_over &&
-                             !took_out_at_pc && err == VX_OK && st.why == VX_WHY_STEP &&
-                             !s->pending_int && thread_pc(s, m->step_gwarp, step_lane, &pc) &&
-                             pc >= s->range_lo && pc < s->range_hi && !break_at(s, pc);
+        for (unsigned n = 1;
+             s->range_on && m->step && !m->backward && !step_over && !took_out_at_pc &&
+             err == VX_OK && st.why == VX_WHY_STEP && thread_pc(s, m->step_gwarp, step_lane, &pc) &&
+             pc >= s->range_lo && pc < s->range_hi && !break_at(s, pc);
              n++) {
             if (n % 256 == 0 && engine_poll(s)) {
                 st.why = VX_WHY_INTERRUPT;
@@ -1435,7 +1435,8 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
     send_stop(s, &st);
 }
 
-/* The thread a resume applies to: an explicit one, else Hc, else the current thread. */
+/* The thread a resume applies to: the packet's (a vCont action's, or Hc's for c, s, bc and
+ * bs), else the one GDB last read registers of, else the current thread. */
 static bool motion_thread(vx_gdbserver *s, int64_t tid, uint32_t *gw, uint32_t *lane)
 {
     /*
