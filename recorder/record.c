@@ -492,8 +492,8 @@ int vxrec_record(vxrec_opts *o)
     char *path = NULL;
     vx_trace_load *loads = NULL;
     vx_stop stop;
-    struct sigaction sa, old_int, old_term, old_hup;
-    bool sig_installed = false, server_failed = false;
+    struct sigaction sa;
+    bool server_failed = false, was_interrupted = false;
     vxrec_pipe_times times = {0, 0, 0, 0, 0, 0, false};
     char cbuf[96] = "";
     bool threaded = false;
@@ -501,6 +501,18 @@ int vxrec_record(vxrec_opts *o)
     const vx_dmserver_opts dso = {o->dm_bind ? o->dm_bind : "127.0.0.1", o->dm_port, on_listen,
                                   NULL, &interrupted};
 
+    /* Ctrl-C (or the session's end), SIGTERM, SIGHUP (its terminal closed): from the
+     * start, so that one during start-up, too, ends the recording with a trace that ends
+     * there (END = abort) rather than killing vxrec with a trace half written.  Not
+     * restored: vxrec exits after this, and one that came then would kill it with the
+     * trace whole. */
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESTART; /* (a kernel read from a pipe goes on; the run stops later) */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     memset(&r, 0, sizeof r);
     memset(&ld, 0, sizeof ld);
     memset(&stop, 0, sizeof stop);
@@ -640,15 +652,8 @@ int vxrec_record(vxrec_opts *o)
         r.err = VX_ERR_IO;
         snprintf(r.errmsg, sizeof r.errmsg, "the trace writer thread stopped");
     }
-    /* Ctrl-C (or the session's end): stop between two slices and finish the trace
-     * (END = abort), with or without a debugger. */
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    sigaction(SIGHUP, &sa, &old_hup); /* its terminal closed */
-    sig_installed = true;
+    /* A signal (since the start): stop between two slices and finish the trace (END =
+     * abort), with or without a debugger. */
     if (!r.err && o->dm) {
         e = vx_dmserver_run_bound(r.sim, &dso, dm_fd, on_slice, &r, &stop, msg, sizeof msg);
         dm_fd = -1; /* the server's now */
@@ -660,7 +665,7 @@ int vxrec_record(vxrec_opts *o)
             server_failed = true;
         }
     } else if (!r.err) {
-        for (;;) {
+        while (!interrupted) {
             keyframe_if_due(&r);
             vx_err se = vx_sim_run(r.sim, slice_budget(&r), &stop);
             if (se && !r.err) { /* the host, not the kernel: out of memory */
@@ -673,6 +678,10 @@ int vxrec_record(vxrec_opts *o)
             if (r.pipe && vxrec_pipe_failed(r.pipe)) break; /* a write error: stop early */
         }
     }
+    /* Interrupted: the run stopped for the signal.  Not one that came once the kernel
+     * had ended (in the same slice, or while the trace is finished below): the trace
+     * then ends with the kernel's own end, and so does the exit status. */
+    was_interrupted = interrupted && (o->dm || stop.reason == VX_STOP_NONE);
     vx_sim_console_flush(r.sim);
     fflush(stdout);
     if (r.progress) show_progress(&r, true);
@@ -729,7 +738,7 @@ int vxrec_record(vxrec_opts *o)
 
     if (server_failed) goto out;                                    /* reported above; rc is 2 */
     const int drc = vx_cli_dumps_write(vxrec_prog, &o->run, r.sim); /* the memory as it ends */
-    if (interrupted) {
+    if (was_interrupted) {
         fprintf(stderr, "%s: interrupted at event %" PRIu64 "; the trace ends there\n", vxrec_prog,
                 vx_sim_index(r.sim));
         rc = 130;
@@ -746,11 +755,6 @@ out:
     if (r.pipe) {
         vx_sim_set_log(r.sim, NULL);
         vxrec_pipe_finish(r.pipe, NULL, 0, NULL);
-    }
-    if (sig_installed) {
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
-        sigaction(SIGHUP, &old_hup, NULL);
     }
     vx_trace_writer_free(r.w);
     vx_sim_free(r.sim);

@@ -1060,6 +1060,42 @@ class Vxrec(unittest.TestCase):
             v = self.verify(t)
             self.assertEqual(v.returncode, 0, v.stderr)
             self.assertNotIn("incomplete", v.stderr)
+    def test_signal_during_start_up(self):
+        """SIGINT, SIGTERM, SIGHUP while vxrec is still loading its kernel (here: reading it
+        from a pipe on standard input): exit 130, and a complete trace that ends at event 0
+        (END = abort) and verifies; the signal used to kill vxrec (its handlers came only
+        once the trace was begun)"""
+        with open(vxtest.kernel("hello"), "rb") as f:
+            elf = f.read()
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            t = os.path.join(self.dir, "early-%d.vxt" % sig)
+            p = subprocess.Popen([vxtest.prog("vxrec"), "-f", "-", "-o", t],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, cwd=self.dir)
+            # wait until it blocks reading standard input (fd 0): loading has begun
+            syscall = "/proc/%d/syscall" % p.pid
+            deadline = time.time() + 30
+            while time.time() < deadline:
+                try:
+                    with open(syscall) as f:
+                        fields = f.read().split()
+                except OSError:
+                    p.kill()
+                    p.communicate()
+                    self.skipTest("no /proc/PID/syscall")
+                if len(fields) > 1 and fields[0] in ("0", "63") and int(fields[1], 16) == 0:
+                    break  # read(0, ...): x86-64 and arm64 numbers
+                time.sleep(0.01)
+            p.send_signal(sig)
+            out, err = p.communicate(elf, timeout=60)
+            err = err.decode()
+            self.assertEqual(p.returncode, 130, (sig, err))
+            self.assertIn("interrupted at event 0; the trace ends there", err)
+            v = self.verify(t)
+            self.assertEqual(v.returncode, 0, v.stderr)
+            self.assertNotIn("incomplete", v.stderr)
+            s = vxtest.run([vxtest.prog("vxdump"), "--summary", "--json", t])
+            self.assertEqual(json.loads(s.stdout)["totals"]["issues"], 0, s.stdout)
 
 
 if __name__ == "__main__":
