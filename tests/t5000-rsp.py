@@ -25,6 +25,12 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 import vxtest  # noqa: E402
 import vxdbg  # noqa: E402
+import t6kit  # noqa: E402
+
+
+def vecadd_function(name):
+    """The address of function name in the vecadd kernel (nm, an independent reader)."""
+    return [a for a, _, n in t6kit.nm_functions(vxtest.kernel("vecadd")) if n == name][0]
 
 
 def checksum(data):
@@ -464,11 +470,9 @@ class RspTests(unittest.TestCase):
         read registers of (Hg), when the warp stops with that lane active, not in the lane
         of an earlier bs's Hc (a reverse-stepi of another lane): GDB's finish waits for its
         own thread, and took hits in another lane for someone else's, to the end of history"""
-        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
-        import t6kit
         self.c.handshake()
         nt = int(re.search(r"threads=(\d+)", self.c.monitor("config")[1]).group(1))
-        add = [a for a, _, n in t6kit.nm_functions(vxtest.kernel("vecadd")) if n == "add_cb"][0]
+        add = vecadd_function("add_cb")
         self.assertEqual(self.c.cmds("Z0,%x,4" % add), "OK")
         sig, f = parse_stop(self.c.cmd("vCont;c"))
         tid = int(f["thread"], 16)
@@ -498,12 +502,10 @@ class RspTests(unittest.TestCase):
         its PC stays in lo .. hi - 1: it ends where single steps (vCont;s:T) end, at the
         same position with the same registers; it stops at a breakpoint inside the range;
         r with lo == hi steps once; a malformed range is refused"""
-        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
-        import t6kit
         self.c.handshake()
         self.assertIn("r", self.c.cmds("vCont?").split(";"))
         when = lambda: int(re.search(r"event (\d+) of", self.c.monitor("when")[1]).group(1))  # noqa: E731
-        add = [a for a, _, n in t6kit.nm_functions(vxtest.kernel("vecadd")) if n == "add_cb"][0]
+        add = vecadd_function("add_cb")
         self.assertEqual(self.c.cmds("Z0,%x,4" % add), "OK")
         sig, f = parse_stop(self.c.cmd("vCont;c"))
         self.assertEqual(self.c.cmds("z0,%x,4" % add), "OK")
