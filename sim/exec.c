@@ -561,9 +561,15 @@ static void set_tmask(vx_sim *s, uint32_t gw, vx_lanes m, uint32_t pc, bool trac
  * For purely elementwise bodies (lane t reads row[t] of some rows and writes
  * row[t] of one row): rows are distinct or identical, never partly overlapping,
  * so there is no loop-carried dependence and the compiler may vectorise even
- * when rd == rs1.  Never for bodies with side effects across lanes.
+ * when rd == rs1.  Never for bodies with side effects across lanes.  GCC's ivdep
+ * says so; clang has no such pragma (an unknown pragma is an error under -Werror),
+ * so there the loop is left to clang's own analysis.
  */
+#if defined(__clang__)
+#define LANES_EW(...) LANES_IMPL(, __VA_ARGS__)
+#else
 #define LANES_EW(...) LANES_IMPL(_Pragma("GCC ivdep"), __VA_ARGS__)
+#endif
 
 /*
  * The observer's per-lane reads (only with VX_OBS_READS: tested once) and writes
