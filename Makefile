@@ -4,7 +4,8 @@
 #   make MODE=debug      the same with ASan+UBSan into build/debug/
 #   make MODE=tsan       the same with ThreadSanitizer into build/tsan/
 #   make test            install missing packages, build, run the TAP suite (release, ASan+UBSan,
-#                        and the recorder's threaded tests under ThreadSanitizer)
+#                        and the recorder's threaded tests under ThreadSanitizer); when clang
+#                        is installed, also build everything with it (build/clang/)
 #   make demo            install missing packages, build, run the end-to-end demo
 #   make bench           benchmarks (release build), prints measured ratios
 #   make fuzz            libFuzzer harnesses (clang), FUZZ_TIME seconds each
@@ -99,6 +100,10 @@ test: deps
 	@echo "== tests (debug build: ASan+UBSan)"
 	VXRR_BUILD=build/debug prove --exec tests/run-one $(PROVE_OPTS) $(if $(T),$(T),$(TESTS))
 ifeq ($(T),)
+	@if command -v clang >/dev/null 2>&1; then \
+	    echo "== build with clang (the code builds with GCC and clang under -Werror)"; \
+	    $(MAKE) --no-print-directory -j$(NPROC) MODE=release CC=clang BUILD=build/clang all test-bins; \
+	else echo "== (clang is not installed: no clang build)"; fi
 	@$(MAKE) --no-print-directory -j$(NPROC) MODE=tsan all test-bins
 	@echo "== tests (tsan build: ThreadSanitizer on the threaded recorder and replay)"
 	TSAN_OPTIONS="halt_on_error=1 $$TSAN_OPTIONS" VXRR_BUILD=build/tsan prove --exec tests/run-one \
