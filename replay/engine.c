@@ -178,7 +178,8 @@ struct vx_engine {
         uint32_t lane; /* a lane step's lane, or VX_ENGINE_ANY_WARP */
     } * undo;
 
-    size_t nundo, capundo;
+    size_t nundo, capundo, undo0; /* undo0: the oldest's slot (a ring once at the cap) */
+    size_t undo_max;              /* the cap: a power of two */
 
     /*
      * The last NMARK positions the debugger was shown (every stop and seek; a ring,
@@ -1593,13 +1594,14 @@ static vx_err run_backward(vx_engine *e, const vx_engine_motion *m, vx_engine_st
 
 static void undo_push(vx_engine *e, uint64_t from, uint64_t to, uint32_t gw, uint32_t lane)
 {
+    if (e->nundo == 0) e->undo0 = 0;
     if (e->nundo == e->capundo) {
-        if (e->capundo >= 65536) {
-            /* keep the most recent half */
-            memmove(e->undo, e->undo + e->nundo / 2, (e->nundo - e->nundo / 2) * sizeof *e->undo);
-            e->nundo -= e->nundo / 2;
-        } else {
-            size_t nc = e->capundo ? e->capundo * 2 : 256;
+        if (e->capundo >= e->undo_max) {
+            /* a ring: the newest takes the oldest's slot */
+            e->undo0 = (e->undo0 + 1) & (e->capundo - 1);
+            e->nundo--;
+        } else { /* (undo0 is 0 until the cap is reached) */
+            size_t nc = e->capundo ? e->capundo * 2 : e->undo_max < 256 ? e->undo_max : 256;
             struct undo *nu = realloc(e->undo, nc * sizeof *nu);
             if (!nu) {
                 e->nundo = 0;
@@ -1609,7 +1611,7 @@ static void undo_push(vx_engine *e, uint64_t from, uint64_t to, uint32_t gw, uin
             e->capundo = nc;
         }
     }
-    e->undo[e->nundo++] = (struct undo){from, to, gw, lane};
+    e->undo[(e->undo0 + e->nundo++) & (e->capundo - 1)] = (struct undo){from, to, gw, lane};
 }
 
 /* Do issues [lo, hi) read a read or access watchpoint?  Reads are not recorded: the
@@ -1746,7 +1748,7 @@ vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop 
     e->since_poll = 0;
     vx_err err;
     uint64_t start = e->now;
-    struct undo *top = e->nundo ? &e->undo[e->nundo - 1] : NULL;
+    struct undo *top = e->nundo ? &e->undo[(e->undo0 + e->nundo - 1) & (e->capundo - 1)] : NULL;
     const uint32_t lane = m->lane_step ? m->step_lane : VX_ENGINE_ANY_WARP;
     if (m->backward && m->step && top && top->to == e->now && top->gwarp == m->step_gwarp &&
         top->lane == lane && !undo_hits_watch(e, top->from, top->to)) {
@@ -2186,6 +2188,9 @@ vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **
             e->cache[i].base = UINT64_MAX;
     uint64_t budget = opts && opts->mem_budget ? opts->mem_budget : DEFAULT_BUDGET;
     vx_tl_init(&e->tl, budget, INTERVAL);
+    const uint32_t um = opts && opts->undo_max ? opts->undo_max : VX_ENGINE_UNDO_MAX;
+    for (e->undo_max = 1; e->undo_max < um && e->undo_max < VX_ENGINE_UNDO_MAX;)
+        e->undo_max *= 2;
     if (!e->path) {
         err = VX_ERR_NOMEM;
         goto fail_msg;

@@ -33,6 +33,8 @@ typedef struct vx_engine_opts {
     uint64_t mem_budget;  /* bytes for checkpoints; 0 = 512 MiB */
     bool no_verify;       /* do not compare re-executed issues with the trace */
     bool no_summary_file; /* obsolete, ignored (summaries are now in the trace: format 1.1) */
+    uint32_t undo_max;    /* forward steps a reverse step undoes exactly (vx_engine_resume),
+                           * rounded up to a power of two; 0 = VX_ENGINE_UNDO_MAX */
 } vx_engine_opts;
 
 /* Open a trace file.  On failure *out is NULL and msg names the file and the problem. */
@@ -206,7 +208,12 @@ void vx_engine_set_break_filter(vx_engine *e, vx_engine_break_filter_fn fn, void
  * at a recent stop that only other warps' quiet issues separate from there (no
  * breakpoint, watchpoint, Debug Module event; for a breakpoint stop no memory
  * write): then at that stop, so that going back retraces going forward exactly.
+ * A reverse step of a warp right after its forward steps (no other motion between)
+ * undoes them exactly, the last VX_ENGINE_UNDO_MAX of them (24 bytes each; or
+ * vx_engine_opts.undo_max); older ones are forgotten, and a reverse step past them is
+ * one as any other.
  */
+#define VX_ENGINE_UNDO_MAX (1u << 20)
 vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *stop);
 
 /* An error of a part of the trace that cannot be read (damaged, cut off): history

@@ -197,7 +197,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     char msg[1024];
-    vx_engine_opts eo = {mem, no_verify, no_summary};
+    vx_engine_opts eo = {.mem_budget = mem, .no_verify = no_verify, .no_summary_file = no_summary};
     vx_engine *eng;
     vx_err err = vx_engine_open(trace, &eo, &eng, msg, sizeof msg);
     if (err) {

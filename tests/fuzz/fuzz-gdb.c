@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!eng) {
         const char *t = getenv("VXRR_FUZZ_TRACE");
         char msg[512];
-        vx_engine_opts o = {64u << 20, false, false};
+        vx_engine_opts o = {.mem_budget = 64u << 20};
         snprintf(msg, sizeof msg, "VXRR_FUZZ_TRACE is not set");
         if (!t || vx_engine_open(t, &o, &eng, msg, sizeof msg) ||
             vx_gdbserver_new(eng, &(vx_gdbserver_opts){false, NULL, false}, &srv)) {

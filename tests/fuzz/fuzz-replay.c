@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *path = fuzz_file(data, size);
     if (!path) return 0;
-    vx_engine_opts o = {16u << 20, false, false};
+    vx_engine_opts o = {.mem_budget = 16u << 20};
     vx_engine *e = NULL;
     char msg[512];
     if (vx_engine_open(path, &o, &e, msg, sizeof msg) != VX_OK) return 0;

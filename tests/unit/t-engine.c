@@ -392,7 +392,7 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
        r.n, cores, warps, threads, kf);
     free(img);
     if (!recorded || !load_pcs(tpath, &r)) return;
-    vx_engine_opts eo = {budget, false, true};
+    vx_engine_opts eo = {.mem_budget = budget, .no_summary_file = true};
     vx_engine *e;
     char msg[512];
     vx_err err = vx_engine_open(tpath, &eo, &e, msg, sizeof msg);
@@ -901,6 +901,77 @@ static void check_divergence(void)
 }
 
 /*
+ * Forward steps of one warp are undone exactly by reverse steps, the last undo_max of
+ * them (engine.h); a reverse step past those is one as any other: just before the
+ * warp's previous issue.  vecadd at 1x1x4x4: warp 1's steps each run the other warps'
+ * issues too, so an exact undo and a plain reverse step land at different positions.
+ */
+static void check_undo_cap(void)
+{
+    size_t len;
+    uint8_t *img = read_file("build/kernels/vecadd.elf", &len);
+    if (!img) {
+        skip(4, "kernel not built");
+        return;
+    }
+    char tpath[256];
+    snprintf(tpath, sizeof tpath, "/tmp/t-engine-%d-undo.vxt", (int)getpid());
+    ref r;
+    bool recorded = record(img, len, VX_IMAGE_ELF, 1, 4, 4, 0, NONE, tpath, &r);
+    free(img);
+    if (!ok(recorded && load_pcs(tpath, &r), "undo cap: vecadd recorded")) return;
+
+    /* more than the 32 stop positions the engine remembers besides (snap_to_mark), and
+     * not a multiple of CAP: a cap that dropped half its entries at once fails */
+    enum {
+        CAP = 64,
+        STEPS = 97
+    };
+
+    vx_engine_opts eo = {.undo_max = CAP};
+    vx_engine *e;
+    char msg[512];
+    if (vx_engine_open(tpath, &eo, &e, msg, sizeof msg) != VX_OK) {
+        ok(0, "open: %s", msg);
+        ref_free(&r);
+        return;
+    }
+    const uint32_t w = 1;
+    uint64_t pos[STEPS + 1];
+    vx_engine_stop st;
+    vx_engine_seek(e, r.n / 4);
+    pos[0] = vx_engine_now(e);
+    int bad = 0;
+    for (int i = 1; i <= STEPS; i++) {
+        if (move(e, false, true, w, &st) || st.why != VX_WHY_STEP) bad++;
+        pos[i] = vx_engine_now(e);
+    }
+    is_int(bad, 0, "undo cap: %d forward steps of warp %u", STEPS, w);
+    bad = 0;
+    for (int i = STEPS - 1; i >= STEPS - CAP; i--)
+        if (move(e, true, true, w, &st) || st.why != VX_WHY_STEP || vx_engine_now(e) != pos[i] ||
+            !at_hash(e, &r))
+            bad++;
+    is_int(bad, 0, "undo cap: the last %d are undone exactly, back to %" PRIu64, CAP,
+           pos[STEPS - CAP]);
+    /* the next one was forgotten: a plain reverse step, before the previous issue */
+    uint64_t prev = NONE;
+    for (uint64_t t = pos[STEPS - CAP]; t-- > 0;)
+        if (r.gw[t] == w) {
+            prev = t;
+            break;
+        }
+    move(e, true, true, w, &st);
+    ok(prev != NONE && prev != pos[STEPS - CAP - 1] && vx_engine_now(e) == prev && at_hash(e, &r),
+       "undo cap: one more is a plain reverse step (to %" PRIu64 ", where an undo went to %" PRIu64
+       ")",
+       prev, pos[STEPS - CAP - 1]);
+    vx_engine_free(e);
+    ref_free(&r);
+    unlink(tpath);
+}
+
+/*
  * A raw program of n words (at 0x80000000) on `cores` cores of one warp of one thread,
  * recorded into /tmp/t-engine-PID-TAG.vxt (its path in tpath) and opened; NULL (said)
  * when the engine cannot open it.  *recorded: whether the recording succeeded.
@@ -1014,6 +1085,7 @@ int main(int argc, char **argv)
     check_kernel("gbar", 2, 4, 4, 0, 0);
     check_kernel("vecadd", 1, 4, 4, 3000, 64 * 1024); /* tiny budget: thinning */
     check_divergence();
+    check_undo_cap();
     check_fault();
     check_fault_core1();
     return tap_exit();
