@@ -2038,6 +2038,17 @@ bool vx_engine_checkpoint_get(const vx_engine *e, unsigned id, uint64_t *pos)
     return false;
 }
 
+unsigned vx_engine_checkpoint_last(const vx_engine *e)
+{
+    return e->next_user_id;
+}
+
+void vx_engine_checkpoints_drop(vx_engine *e)
+{
+    vx_tl_drop_user(&e->tl);
+    e->next_user_id = 0;
+}
+
 vx_err vx_engine_restart(vx_engine *e, unsigned id)
 {
     uint64_t pos;

@@ -247,6 +247,10 @@ vx_err vx_engine_checkpoint(vx_engine *e, unsigned *id);
 vx_err vx_engine_restart(vx_engine *e, unsigned id);
 /* Fill *pos for checkpoint id; false if there is none. */
 bool vx_engine_checkpoint_get(const vx_engine *e, unsigned id, uint64_t *pos);
+/* The highest number vx_engine_checkpoint has given (0: none since the last drop). */
+unsigned vx_engine_checkpoint_last(const vx_engine *e);
+/* Forget every user checkpoint (a new debugging session); numbers start at 1 again. */
+void vx_engine_checkpoints_drop(vx_engine *e);
 
 typedef struct vx_engine_stats {
     uint64_t replayed;     /* issues re-executed */

@@ -2455,6 +2455,14 @@ static void mon_checkpoint(vx_gdbserver *s, text *t, const char *arg)
         tprintf(t, "checkpoint failed: %s\n", vx_strerror(err));
     else
         tprintf(t, "checkpoint %u at event %" PRIu64 "\n", id, vx_engine_now(s->e));
+    vx_engine_stats st;
+    vx_engine_get_stats(s->e, &st);
+    if (!err && st.checkpoint_bytes > st.budget)
+        tprintf(t,
+                "note: the checkpoints take %.1f MiB, more than --mem (%.1f MiB); the ones "
+                "monitor checkpoint made are kept all the same, the others get a quarter of "
+                "--mem beyond them\n",
+                (double)st.checkpoint_bytes / 1048576.0, (double)st.budget / 1048576.0);
 }
 
 static void mon_restart(vx_gdbserver *s, text *t, const char *arg)
@@ -2482,7 +2490,7 @@ static void mon_restart(vx_gdbserver *s, text *t, const char *arg)
 static void mon_info_checkpoints(vx_gdbserver *s, text *t)
 {
     unsigned n = 0;
-    for (unsigned id = 1; id < 4096; id++) {
+    for (unsigned id = 1, last = vx_engine_checkpoint_last(s->e); id <= last; id++) {
         uint64_t pos;
         if (!vx_engine_checkpoint_get(s->e, id, &pos)) continue;
         tprintf(t, "checkpoint %u at event %" PRIu64 "\n", id, pos);
@@ -2884,7 +2892,9 @@ void vx_gdbserver_begin(vx_gdbserver *s, const vx_gdb_io *io)
     free(s->threads_xml);
     s->threads_xml = NULL;
     points_clear(s);
-    /* Every session starts at the beginning of history, like a fresh replay. */
+    /* Every session starts at the beginning of history, like a fresh replay: without
+     * the checkpoints an earlier client made (they are never evicted). */
+    vx_engine_checkpoints_drop(s->e);
     if (vx_engine_seek(s->e, 0) != VX_OK && s->opts.log)
         fprintf(s->opts.log, "vxreplay: %s\n", vx_engine_errmsg(s->e));
     default_focus(s);

@@ -74,6 +74,7 @@ vx_err vx_tl_add(vx_timeline *tl, vx_sim *sim, uint64_t pos, vx_ckpt_kind kind, 
     if (have) {
         /* One snapshot per position: keep it, and remember the more precious role. */
         if (rank(kind) > rank(have->kind)) {
+            if (permanent((uint8_t)kind) && !permanent(have->kind)) tl->perm_bytes += have->bytes;
             have->kind = (uint8_t)kind;
             have->user_id = user_id;
         }
@@ -102,6 +103,7 @@ vx_err vx_tl_add(vx_timeline *tl, vx_sim *sim, uint64_t pos, vx_ckpt_kind kind, 
     c->bytes = vx_sim_snap_bytes(snap); /* (its pages are all the live machine's yet) */
     c->stamp = ++tl->stamp;
     tl->bytes += c->bytes;
+    if (permanent(c->kind)) tl->perm_bytes += c->bytes;
     tl->adds++;
     return VX_OK;
 }
@@ -110,18 +112,28 @@ static void remove_at(vx_timeline *tl, size_t i)
 {
     vx_sim_snap_free(tl->v[i].snap);
     tl->bytes -= tl->v[i].bytes < tl->bytes ? tl->v[i].bytes : tl->bytes;
+    if (permanent(tl->v[i].kind))
+        tl->perm_bytes -= tl->v[i].bytes < tl->perm_bytes ? tl->v[i].bytes : tl->perm_bytes;
     memmove(&tl->v[i], &tl->v[i + 1], (tl->n - i - 1) * sizeof *tl->v);
     tl->n--;
 }
 
+void vx_tl_drop_user(vx_timeline *tl)
+{
+    for (size_t i = tl->n; i-- > 0;)
+        if (tl->v[i].kind == VX_CKPT_USER) remove_at(tl, i);
+}
+
 void vx_tl_remeasure(vx_timeline *tl, const vx_sim *sim)
 {
-    uint64_t sum = 0;
+    uint64_t sum = 0, perm = 0;
     for (size_t i = 0; i < tl->n; i++) {
         tl->v[i].bytes = vx_sim_snap_bytes_beyond(sim, tl->v[i].snap, i ? tl->v[i - 1].snap : NULL);
         sum += tl->v[i].bytes;
+        if (permanent(tl->v[i].kind)) perm += tl->v[i].bytes;
     }
     tl->bytes = sum;
+    tl->perm_bytes = perm;
     tl->adds = 0;
     tl->cow_mark = vx_sim_cow_pages(sim);
 }
@@ -129,7 +141,7 @@ void vx_tl_remeasure(vx_timeline *tl, const vx_sim *sim)
 void vx_tl_check_growth(vx_timeline *tl, const vx_sim *sim, uint64_t now)
 {
     uint64_t grown = (vx_sim_cow_pages(sim) - tl->cow_mark) * VX_PAGE_SIZE;
-    if (grown < tl->budget / 16 || tl->bytes + grown <= tl->budget) return;
+    if (grown < tl->budget / 16 || tl->bytes + grown <= vx_tl_limit(tl)) return;
     tl->bytes += grown; /* at most: vx_tl_thin measures it */
     tl->cow_mark = vx_sim_cow_pages(sim);
     vx_tl_thin(tl, sim, now);
@@ -168,8 +180,10 @@ void vx_tl_thin(vx_timeline *tl, const vx_sim *sim, uint64_t now)
     cap_kind(tl, VX_CKPT_SHORT, tl->max_short);
     if (!vx_tl_due(tl)) return;
     vx_tl_remeasure(tl, sim);
-    if (tl->bytes <= tl->budget) return;
-    const uint64_t target = tl->budget / 4 * 3;
+    if (tl->bytes <= vx_tl_limit(tl)) return;
+    /* 3/4 of the budget, or of the evictable checkpoints' quarter beyond the others */
+    const uint64_t target =
+        vx_tl_limit(tl) == tl->budget ? tl->budget / 4 * 3 : tl->perm_bytes + tl->budget / 16 * 3;
     /* Log-scale thinning of periodic checkpoints, tighter and tighter. */
     for (unsigned per = tl->per_bucket; per >= 1 && tl->bytes > target; per /= 2) {
         for (unsigned b = 0; b < 64 && tl->bytes > target; b++) {
@@ -213,6 +227,6 @@ void vx_tl_thin(vx_timeline *tl, const vx_sim *sim, uint64_t now)
             remove_at(tl, (size_t)far);
         }
         vx_tl_remeasure(tl, sim);
-        if (tl->bytes <= tl->budget) break;
+        if (tl->bytes <= vx_tl_limit(tl)) break;
     }
 }

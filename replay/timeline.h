@@ -45,8 +45,9 @@ typedef struct vx_timeline {
     uint64_t stamp;
     unsigned max_stop, max_short;
     unsigned per_bucket;
-    uint64_t interval; /* PERIODIC spacing (for the thinning buckets) */
-    uint64_t cow_mark; /* vx_sim_cow_pages at the last measurement */
+    uint64_t interval;   /* PERIODIC spacing (for the thinning buckets) */
+    uint64_t cow_mark;   /* vx_sim_cow_pages at the last measurement */
+    uint64_t perm_bytes; /* the BASE and USER checkpoints' part of bytes (ditto) */
 } vx_timeline;
 
 void vx_tl_init(vx_timeline *tl, uint64_t budget, uint64_t interval);
@@ -69,7 +70,9 @@ vx_err vx_tl_add(vx_timeline *tl, vx_sim *sim, uint64_t pos, vx_ckpt_kind kind, 
  * (oldest); then, when the memory measured against the live machine sim exceeds
  * the budget, PERIODIC ones far from `now` where they are denser than the
  * log-scale policy allows, then the farthest, down to 3/4 of the budget (so that
- * the next checkpoints do not start it again at once).  BASE and USER stay.
+ * the next checkpoints do not start it again at once).  BASE and USER stay; when
+ * they take more than 3/4 of the budget, the limit is vx_tl_limit and the others
+ * are thinned down to 3/4 of their quarter.
  * The memory is measured again (vx_tl_due) every VX_TL_MEASURE_EVERY additions, or
  * every n/8 with n checkpoints (a measurement visits them all: so its cost per
  * addition stays constant), and whenever the running sum says the budget is
@@ -80,10 +83,25 @@ vx_err vx_tl_add(vx_timeline *tl, vx_sim *sim, uint64_t pos, vx_ckpt_kind kind, 
 #define VX_TL_MEASURE_EVERY 16u
 void vx_tl_thin(vx_timeline *tl, const vx_sim *sim, uint64_t now);
 
+/*
+ * What the checkpoints may take: the budget, or when the checkpoints that are never
+ * evicted (BASE, USER) take more than 3/4 of it, what they take and a quarter of the
+ * budget beyond, so that the evictable ones still have room (without it every
+ * addition measured them all again, and evicted every evictable one).
+ */
+static inline uint64_t vx_tl_limit(const vx_timeline *tl)
+{
+    const uint64_t floor = tl->perm_bytes + tl->budget / 4;
+    return floor > tl->budget ? floor : tl->budget;
+}
+
+/* Remove every USER checkpoint. */
+void vx_tl_drop_user(vx_timeline *tl);
+
 /* Is a measurement (vx_tl_thin) due? */
 static inline bool vx_tl_due(const vx_timeline *tl)
 {
-    return tl->bytes > tl->budget || tl->adds >= VX_TL_MEASURE_EVERY + tl->n / 8;
+    return tl->bytes > vx_tl_limit(tl) || tl->adds >= VX_TL_MEASURE_EVERY + tl->n / 8;
 }
 
 /* Measure every checkpoint's share of memory against the live machine (position
@@ -93,7 +111,7 @@ void vx_tl_remeasure(vx_timeline *tl, const vx_sim *sim);
 /*
  * Between checkpoints: the pages the live machine copied since the last measurement
  * went to the checkpoints.  When they could have taken the checkpoints past the
- * budget (and are at least a sixteenth of it, so that a budget the permanent
+ * limit (vx_tl_limit) (and are at least a sixteenth of it, so that a budget the permanent
  * checkpoints exceed alone is not measured again at every call), measure and thin.
  */
 void vx_tl_check_growth(vx_timeline *tl, const vx_sim *sim, uint64_t now);

@@ -1260,6 +1260,40 @@ class RspTests(unittest.TestCase):
             err = srv.stop()
         self.assertNotIn("turned away", err)
 
+    def test_user_checkpoints_belong_to_the_session(self):
+        """monitor checkpoint past --mem says so (they are kept all the same); a client
+        that connects later starts without the earlier client's checkpoints, numbering
+        from 1 again (they stayed, listed, restartable)"""
+        srv = Server(self.trace, "--mem", "256K")
+        try:
+            c = srv.client()
+            c.handshake()
+            outs = []
+            for pos in range(100, 3100, 100):
+                c.monitor("seek %d" % pos)
+                outs.append(c.monitor("checkpoint")[1])
+            self.assertTrue(outs[0].startswith("checkpoint 1 at event 100\n"), outs[0])
+            self.assertNotIn("note:", outs[0])
+            self.assertRegex(outs[-1], r"^checkpoint 30 at event 3000\nnote: the checkpoints "
+                             r"take [0-9.]+ MiB, more than --mem \(0\.2 MiB\); the ones monitor "
+                             r"checkpoint made are kept all the same")
+            listed = c.monitor("info checkpoints")[1].splitlines()
+            self.assertEqual(listed, ["checkpoint %d at event %d" % (i, 100 * i) for i in range(1, 31)])
+            c.send("D")
+            c.reply()
+            c.close()
+            time.sleep(0.2)
+            c = srv.client()
+            c.handshake()
+            self.assertEqual(c.monitor("info checkpoints")[1],
+                             "no checkpoints (monitor checkpoint makes one)\n")
+            self.assertEqual(c.monitor("restart 2")[1], "no checkpoint 2\n")
+            c.monitor("seek 77")
+            self.assertEqual(c.monitor("checkpoint")[1], "checkpoint 1 at event 77\n")
+            c.close()
+        finally:
+            srv.stop()
+
     def test_kill_ends_session(self):
         """k ends the session; the server then serves the next client"""
         self.c.handshake()

@@ -972,6 +972,74 @@ static void check_undo_cap(void)
 }
 
 /*
+ * User checkpoints are never evicted; when they alone take more than the budget, the
+ * evictable ones (here the ring of recent stops) still get room: each stop added one
+ * and measured and evicted all of them again.  monitor checkpoint's numbers restart
+ * at 1 after vx_engine_checkpoints_drop (a new debugging session).
+ */
+static void check_user_ckpt_budget(void)
+{
+    size_t len;
+    uint8_t *img = read_file("build/kernels/vecadd.elf", &len);
+    if (!img) {
+        skip(4, "kernel not built");
+        return;
+    }
+    char tpath[256];
+    snprintf(tpath, sizeof tpath, "/tmp/t-engine-%d-ubudget.vxt", (int)getpid());
+    ref r;
+    bool recorded = record(img, len, VX_IMAGE_ELF, 1, 4, 4, 0, NONE, tpath, &r);
+    free(img);
+    if (!ok(recorded, "user checkpoints: vecadd recorded")) return;
+    vx_engine_opts eo = {.mem_budget = 256 * 1024};
+    vx_engine *e;
+    char msg[512];
+    if (vx_engine_open(tpath, &eo, &e, msg, sizeof msg) != VX_OK) {
+        ok(0, "open: %s", msg);
+        ref_free(&r);
+        return;
+    }
+
+    enum {
+        NUSER = 40
+    };
+
+    unsigned id = 0;
+    for (unsigned i = 1; i <= NUSER; i++) {
+        vx_engine_seek(e, r.n * i / (NUSER + 1));
+        vx_engine_checkpoint(e, &id);
+    }
+    vx_engine_stats st;
+    vx_engine_get_stats(e, &st);
+    ok(id == NUSER && st.checkpoint_bytes > st.budget,
+       "user checkpoints: %u of them take %" PRIu64 " bytes, over the budget of %" PRIu64, id,
+       st.checkpoint_bytes, st.budget);
+    vx_engine_stop mv;
+    int bad = 0;
+    vx_engine_seek(e, r.n / 3);
+    for (int i = 0; i < 20; i++)
+        if (move(e, false, true, 1, &mv) || mv.why != VX_WHY_STEP) bad++;
+    vx_engine_get_stats(e, &st);
+    /* the user ones, position 0's, and some of the 20 stops (32 KiB each here: the
+     * quarter of the budget beyond the user ones holds 2) */
+    ok(bad == 0 && st.checkpoints >= NUSER + 1 + 2 && st.checkpoints <= NUSER + 1 + 8,
+       "user checkpoints: after 20 steps the stops' checkpoints are kept too (%" PRIu32
+       " checkpoints)",
+       st.checkpoints);
+    uint64_t pos;
+    vx_engine_checkpoints_drop(e);
+    bool gone = true;
+    for (unsigned i = 1; i <= NUSER; i++)
+        if (vx_engine_checkpoint_get(e, i, &pos)) gone = false;
+    vx_engine_checkpoint(e, &id);
+    ok(gone && id == 1 && vx_engine_checkpoint_last(e) == 1,
+       "user checkpoints: dropped, the next is number 1 again");
+    vx_engine_free(e);
+    ref_free(&r);
+    unlink(tpath);
+}
+
+/*
  * A raw program of n words (at 0x80000000) on `cores` cores of one warp of one thread,
  * recorded into /tmp/t-engine-PID-TAG.vxt (its path in tpath) and opened; NULL (said)
  * when the engine cannot open it.  *recorded: whether the recording succeeded.
@@ -1086,6 +1154,7 @@ int main(int argc, char **argv)
     check_kernel("vecadd", 1, 4, 4, 3000, 64 * 1024); /* tiny budget: thinning */
     check_divergence();
     check_undo_cap();
+    check_user_ckpt_budget();
     check_fault();
     check_fault_core1();
     return tap_exit();
