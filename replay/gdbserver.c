@@ -922,11 +922,28 @@ static bool wz_grow(wzlist *l)
     return true;
 }
 
-/* Put w in l, in place of the entry of the same watchpoint; false when out of memory. */
+/* Take entry e out of l, keeping the others in order (oldest first). */
+static void wz_remove(wzlist *l, wzpoint *e)
+{
+    memmove(e, e + 1, (size_t)(l->v + l->n - (e + 1)) * sizeof *e);
+    l->n--;
+}
+
+/*
+ * What the lists of removed watchpoints and of vxrr.gdb's cores keep at most: the
+ * most recent; a watchpoint inserted again after so many others takes the selected
+ * thread's core.  (Without a bound a client making ever new watchpoints grew them
+ * for the whole session, and made every insertion slower.)
+ */
+#define WZ_REMEMBER 4096u
+
+/* Put w in l, in place of the entry of the same watchpoint, else as the newest (the
+ * oldest goes once l holds WZ_REMEMBER); false when out of memory. */
 static bool wz_put(wzlist *l, const wzpoint *w)
 {
     wzpoint *e = wz_find(l, w);
     if (!e) {
+        if (l->n >= WZ_REMEMBER) wz_remove(l, &l->v[0]);
         if (l->n == l->cap && !wz_grow(l)) return false;
         e = &l->v[l->n++];
     }
@@ -967,7 +984,8 @@ static void h_point(vx_gdbserver *s, const args *a, bool insert)
         reply(s, "OK");
         return;
     }
-    const wzpoint *b = wz_find(&s->wbound, &key), *park = wz_find(&s->wpark, &key);
+    const wzpoint *b = wz_find(&s->wbound, &key);
+    wzpoint *park = wz_find(&s->wpark, &key);
     uint32_t gw, lane, core;
     if (b)
         core = b->core;
@@ -995,6 +1013,7 @@ static void h_point(vx_gdbserver *s, const args *a, bool insert)
         w = &s->wz.v[s->wz.n++];
     *w = key;
     w->core = core;
+    if (park) wz_remove(&s->wpark, park); /* in again: parked again when removed */
     reply(s, "OK");
 }
 
@@ -2519,6 +2538,8 @@ static void mon_stats(vx_gdbserver *s, text *t, const char *arg)
             "packets %" PRIu64 " (this session), thread lists sent %" PRIu64
             ", register reads %" PRIu64 "\n",
             s->n_packets, s->n_lists, s->n_regreads);
+    tprintf(t, "watchpoints %zu inserted, %zu removed remembered (of %u at most)\n", s->wz.n,
+            s->wpark.n, WZ_REMEMBER);
 }
 
 /* Machine-readable shape, for scripts (vxrr.gdb). */

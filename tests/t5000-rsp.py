@@ -1294,6 +1294,20 @@ class RspTests(unittest.TestCase):
         finally:
             srv.stop()
 
+    def test_removed_watchpoints_remembered_are_bounded(self):
+        """the watchpoints removed (kept with their cores, for GDB inserting them again)
+        are the 4096 most recent: a client making ever new ones grew the list for the
+        whole session, each insertion scanning it; one inserted again leaves it"""
+        self.c.handshake()
+        for i in range(4200):
+            self.assertEqual(self.c.cmds("Z2,%x,4" % (0x10000 + 4 * i)), "OK")
+            self.assertEqual(self.c.cmds("z2,%x,4" % (0x10000 + 4 * i)), "OK")
+        stats = self.c.monitor("stats")[1]
+        self.assertIn("watchpoints 0 inserted, 4096 removed remembered (of 4096 at most)\n", stats)
+        self.assertEqual(self.c.cmds("Z2,%x,4" % (0x10000 + 4 * 4199)), "OK")
+        self.assertIn("watchpoints 1 inserted, 4095 removed remembered", self.c.monitor("stats")[1])
+        self.assertEqual(self.c.cmds("z2,%x,4" % (0x10000 + 4 * 4199)), "OK")
+
     def test_kill_ends_session(self):
         """k ends the session; the server then serves the next client"""
         self.c.handshake()
