@@ -202,7 +202,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         vx_sim_free(s);
         if (!loads) return 0;
     }
-    static char other[80];
+    static char other[160];
     const char *path = fuzz_file(NULL, 0);
     if (!path) abort();
     if (!other[0]) snprintf(other, sizeof other, "%s.observer", path);

@@ -22,10 +22,11 @@ int vxdiff_main(int argc, char **argv);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char tl[64];
+    static char tl[128];
     static const char *other;
     if (!tl[0]) {
-        snprintf(tl, sizeof tl, "/tmp/vxrr-fuzz-%d.json", (int)getpid());
+        if (!fuzz_dir()) return 0;
+        snprintf(tl, sizeof tl, "%s/timeline.json", fuzz_dir());
         other = getenv("VXRR_FUZZ_TRACE");
         if (!freopen("/dev/null", "w", stdout)) abort();
     }
