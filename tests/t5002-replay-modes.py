@@ -806,7 +806,13 @@ class Interrupts(unittest.TestCase):
         p.stdin.write(b"+" + b"".join(rsplib.frame(x) for x in ("QStartNoAckMode", "Z3,4,4",
                                                                "vCont;c")))
         p.stdin.close()
-        time.sleep(0.05)
+        # the replies to the first two packets, then the motion runs: gone (a fixed 50 ms
+        # was too short under TSan on a loaded host, which was then still answering)
+        got = b""
+        while got.count(b"$OK#") < 2:
+            b = p.stdout.read1(4096) if hasattr(p.stdout, "read1") else p.stdout.read(1)
+            self.assertTrue(b, "vxreplay ended before answering: %r" % got)
+            got += b
         p.stdout.close()
         p.wait(timeout=120)
         err = p.stderr.read().decode()
