@@ -18,6 +18,9 @@
 # Each directory contributes a module.mk.  Automatic header dependencies via -MMD -MP;
 # a flags stamp rebuilds everything when the effective flags change.
 
+# A recipe that fails leaves no target behind that a later make would take as made.
+.DELETE_ON_ERROR:
+
 MODE     ?= release
 ifeq ($(MODE),release)
   BUILD  ?= build
@@ -39,20 +42,20 @@ ifeq ($(WERROR),1)
 endif
 DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags capstone liblz4 libelf 2>/dev/null)
 DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs capstone liblz4 libelf 2>/dev/null || echo -lcapstone -llz4 -lelf)
-CPPFLAGS += -Isim -Itrace-format -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEPS_CFLAGS)
+override CPPFLAGS += -Isim -Itrace-format -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(DEPS_CFLAGS)
 ifeq ($(MODE),debug)
   OPT      := -O1 -g3 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -DVX_DEBUG=1
-  LDFLAGS  += -fsanitize=address,undefined
+  override LDFLAGS += -fsanitize=address,undefined
 else ifeq ($(MODE),release)
   OPT      := -O2 -g -DNDEBUG
 else ifeq ($(MODE),tsan)
   OPT      := -O1 -g -fno-omit-frame-pointer -fsanitize=thread -DVX_DEBUG=1
-  LDFLAGS  += -fsanitize=thread
+  override LDFLAGS += -fsanitize=thread
 else ifeq ($(MODE),fuzz)
   CC       := clang
   OPT      := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
              -DVX_DEBUG=1 -Wno-unknown-pragmas -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-  LDFLAGS  += -fsanitize=address,undefined
+  override LDFLAGS += -fsanitize=address,undefined
 else
   $(error unknown MODE=$(MODE) (use release, debug, tsan or fuzz))
 endif
@@ -130,9 +133,9 @@ fuzz:
 	@$(MAKE) --no-print-directory -j$(NPROC) MODE=fuzz fuzz-bins
 	@sh tests/fuzz/run.sh $(FUZZ_TIME)
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vxrr
-	install -m 755 $(addprefix $(BIN)/,$(PROGRAMS)) $(DESTDIR)$(PREFIX)/bin/
+install: all $(KERNEL_INSTALL_DEPS)
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/vxrr"
+	install -m 755 $(addprefix $(BIN)/,$(PROGRAMS)) "$(DESTDIR)$(PREFIX)/bin/"
 	$(INSTALL_EXTRA)
 
 check-format:

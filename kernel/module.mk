@@ -49,14 +49,19 @@ $(KLIB)/libvxrt.a: $(VXRT_LIB_OBJS) $(KLIB)/crt0.o $(KLIB)/vx_syscalls.o
 	rm -f $@ && $(RISCV_AR) rcs $@ $(VXRT_LIB_OBJS) $(KLIB)/crt0.o
 
 # Examples are built with vxcc itself, so the driver is exercised by every build.
-# (each also gets NAME.vxbin, the Vortex image).
-KERNEL_DEPS   := $(VXRT) $(VXRT_HDRS) $(wildcard kernel/examples/*.h) kernel/vxcc kernel/link32.ld
-$(KDIR)/%.elf: kernel/examples/%.c $(KERNEL_DEPS)
-	sh kernel/vxcc $(KERNEL_CFLAGS) -Wall -Wextra -Werror --vxbin -o $@ $<
-$(KDIR)/%.elf: kernel/examples/%.cpp $(KERNEL_DEPS)
-	sh kernel/vxcc $(KERNEL_CFLAGS) -Wall -Wextra -Werror --vxbin -o $@ $<
+# (each also gets NAME.vxbin, the Vortex image: one run of the recipe makes both).
+# The stamp rebuilds them when KERNEL_CFLAGS or the toolchain prefix change.
+$(KDIR)/.kflags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(KERNEL_CFLAGS) $(RISCV_PREFIX)' | cmp -s - $@ || echo '$(KERNEL_CFLAGS) $(RISCV_PREFIX)' > $@
+KERNEL_DEPS   := $(VXRT) $(VXRT_HDRS) $(wildcard kernel/examples/*.h) kernel/vxcc kernel/link32.ld \
+                 $(KDIR)/.kflags
+$(KDIR)/%.elf $(KDIR)/%.vxbin: kernel/examples/%.c $(KERNEL_DEPS)
+	sh kernel/vxcc $(KERNEL_CFLAGS) -Wall -Wextra -Werror --vxbin -o $(KDIR)/$*.elf $<
+$(KDIR)/%.elf $(KDIR)/%.vxbin: kernel/examples/%.cpp $(KERNEL_DEPS)
+	sh kernel/vxcc $(KERNEL_CFLAGS) -Wall -Wextra -Werror --vxbin -o $(KDIR)/$*.elf $<
 
-kernels: $(VXRT) $(KERNEL_ELFS)
+kernels: $(VXRT) $(KERNEL_ELFS) $(KERNEL_ELFS:.elf=.vxbin)
 
 $(BIN)/vxcc: kernel/vxcc
 	@mkdir -p $(@D)
@@ -64,27 +69,30 @@ $(BIN)/vxcc: kernel/vxcc
 all: $(BIN)/vxcc
 
 # make install: vxcc with the programs, the runtime under share/vxrr/kernel.
-# The prebuilt runtime is installed when `make kernels` has built it; otherwise
-# the installed vxcc compiles it from the installed sources on each run.
-VXRR_KSHARE = $(DESTDIR)$(PREFIX)/share/vxrr/kernel
+# The prebuilt runtime is installed when `make kernels` has built it (brought up to
+# date first: KERNEL_INSTALL_DEPS); otherwise the installed vxcc compiles it from the
+# installed sources on each run.  install -p keeps the files' times, by which the
+# installed vxcc sees a prebuilt runtime older than its sources.
+VXRR_KSHARE = "$(DESTDIR)$(PREFIX)/share/vxrr/kernel"
+KERNEL_INSTALL_DEPS := $(if $(wildcard $(KLIB)/libvxrt.a),$(VXRT))
 define INSTALL_KERNEL
-install -m 755 $(BIN)/vxcc $(DESTDIR)$(PREFIX)/bin/vxcc
+install -m 755 $(BIN)/vxcc "$(DESTDIR)$(PREFIX)/bin/vxcc"
 install -d $(VXRR_KSHARE)/include $(VXRR_KSHARE)/src $(VXRR_KSHARE)/examples $(VXRR_KSHARE)/lib
 install -d $(VXRR_KSHARE)/include/c++ $(VXRR_KSHARE)/include/c++-c
-install -m 644 kernel/include/*.h $(VXRR_KSHARE)/include/
-install -m 644 kernel/include/c++/* $(VXRR_KSHARE)/include/c++/
-install -m 644 kernel/include/c++-c/* $(VXRR_KSHARE)/include/c++-c/
-install -m 644 kernel/src/* $(VXRR_KSHARE)/src/
-install -m 644 kernel/examples/* $(VXRR_KSHARE)/examples/
-install -m 644 kernel/link32.ld $(VXRR_KSHARE)/
-if [ -f $(KLIB)/libvxrt.a ]; then install -m 644 $(VXRT) $(VXRR_KSHARE)/lib/; fi
+install -p -m 644 kernel/include/*.h $(VXRR_KSHARE)/include/
+install -p -m 644 kernel/include/c++/* $(VXRR_KSHARE)/include/c++/
+install -p -m 644 kernel/include/c++-c/* $(VXRR_KSHARE)/include/c++-c/
+install -p -m 644 kernel/src/* $(VXRR_KSHARE)/src/
+install -p -m 644 kernel/examples/* $(VXRR_KSHARE)/examples/
+install -p -m 644 kernel/link32.ld $(VXRR_KSHARE)/
+if [ -f $(KLIB)/libvxrt.a ]; then install -p -m 644 $(VXRT) $(VXRR_KSHARE)/lib/; fi
 
 endef
 INSTALL_EXTRA += $(INSTALL_KERNEL)
 
 # The same installation of vxcc and its runtime alone (used by tests/t2004-vxcc.py,
 # so the test does not depend on every program building).
-install-vxcc: $(BIN)/vxcc
-	install -d $(DESTDIR)$(PREFIX)/bin
+install-vxcc: $(BIN)/vxcc $(KERNEL_INSTALL_DEPS)
+	install -d "$(DESTDIR)$(PREFIX)/bin"
 	$(INSTALL_KERNEL)
 .PHONY: install-vxcc

@@ -14,7 +14,7 @@ $(BIN)/vxrr.gdb: replay/vxrr.gdb
 	@mkdir -p $(@D)
 	cp $< $@
 all: $(BIN)/vxrr.gdb
-INSTALL_EXTRA += install -m 644 replay/vxrr.gdb $(DESTDIR)$(PREFIX)/share/vxrr/;
+INSTALL_EXTRA += install -m 644 replay/vxrr.gdb "$(DESTDIR)$(PREFIX)/share/vxrr/";
 
 # Unit tests of the replay internals: the test rule links the libraries before
 # these extra prerequisites, so the libraries are named again after them.

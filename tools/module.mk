@@ -6,5 +6,5 @@ CLI_LIB  := $(BUILD)/libvxcli.a
 $(CLI_LIB): $(CLI_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
-CPPFLAGS += -Itools/common
+override CPPFLAGS += -Itools/common
 include $(wildcard tools/*/module.mk)

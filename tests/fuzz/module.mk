@@ -5,8 +5,9 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 $(BUILD)/fuzz/fuzz-%: $(BUILD)/tests/fuzz/fuzz-%.o $(REPLAY_LIB) $(CLI_LIB) $(TRACE_LIB) $(SIM_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LIBS) -lpthread
-$(BUILD)/tests/fuzz/%.o: CPPFLAGS += -Ireplay
+$(BUILD)/tests/fuzz/%.o: override CPPFLAGS += -Ireplay
 fuzz-bins: $(FUZZ_BINS)
+.SECONDARY: $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/tests/fuzz/%.o)
 .PHONY: fuzz-bins
 # fuzz-tools runs vxdump's and vxdiff's main() in process
 $(BUILD)/tests/fuzz/vxdump-main.o: tools/vxdump/main.c $(BUILD)/.flags
