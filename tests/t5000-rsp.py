@@ -289,6 +289,17 @@ def prerequisites():
         vxtest.skip_all("kernels not built (make kernels)")
 
 
+def detach_and_connect_again(srv, c):
+    """Detach client c and close it; a new client of srv, after the handshake."""
+    c.send("D")
+    c.reply()
+    c.close()
+    time.sleep(0.2)
+    c = srv.client()
+    c.handshake()
+    return c
+
+
 class RspTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -1236,12 +1247,7 @@ class RspTests(unittest.TestCase):
             self.assertIn("1 thread-specific breakpoint location", out)
             self.assertIn(5, threads(c))
             self.assertIn("usage", c.monitor("thread-breaks 5")[1])
-            c.send("D")
-            c.reply()
-            c.close()
-            time.sleep(0.2)
-            c = srv.client()
-            c.handshake()
+            c = detach_and_connect_again(srv, c)
             self.assertNotIn(5, threads(c))
             c.close()
         finally:
@@ -1279,12 +1285,7 @@ class RspTests(unittest.TestCase):
                              r"checkpoint made are kept all the same")
             listed = c.monitor("info checkpoints")[1].splitlines()
             self.assertEqual(listed, ["checkpoint %d at event %d" % (i, 100 * i) for i in range(1, 31)])
-            c.send("D")
-            c.reply()
-            c.close()
-            time.sleep(0.2)
-            c = srv.client()
-            c.handshake()
+            c = detach_and_connect_again(srv, c)
             self.assertEqual(c.monitor("info checkpoints")[1],
                              "no checkpoints (monitor checkpoint makes one)\n")
             self.assertEqual(c.monitor("restart 2")[1], "no checkpoint 2\n")

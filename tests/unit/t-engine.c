@@ -861,22 +861,47 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
     unlink(tpath);
 }
 
+/*
+ * Record build/kernels/KERNEL.elf at 1x1x4x4 into /tmp/t-engine-PID-TAG.vxt (its path
+ * in tpath), the commit at tamper_at changed unless NONE: false (nskip tests skipped)
+ * when the kernel is not built, false (a failed test) when recording fails.
+ */
+static bool record_example(const char *kernel, const char *tag, uint64_t tamper_at, int nskip,
+                           char *tpath, size_t cap, ref *r)
+{
+    char kpath[256];
+    snprintf(kpath, sizeof kpath, "build/kernels/%s.elf", kernel);
+    size_t len;
+    uint8_t *img = read_file(kpath, &len);
+    if (!img) {
+        skip(nskip, "kernel not built");
+        return false;
+    }
+    snprintf(tpath, cap, "/tmp/t-engine-%d-%s.vxt", (int)getpid(), tag);
+    bool recorded = record(img, len, VX_IMAGE_ELF, 1, 4, 4, 0, tamper_at, tpath, r);
+    free(img);
+    return ok(recorded, "%s recorded (%s)", kernel, tag);
+}
+
+/* Open the trace record_example wrote; NULL (a failed test, r freed) when it cannot. */
+static vx_engine *open_recorded(const char *tpath, const vx_engine_opts *eo, ref *r)
+{
+    vx_engine *e;
+    char msg[512];
+    if (vx_engine_open(tpath, eo, &e, msg, sizeof msg) == VX_OK) return e;
+    ok(0, "open: %s", msg);
+    ref_free(r);
+    return NULL;
+}
+
 /* A trace whose recorded commit at event N was changed must be reported at N. */
 static void check_divergence(void)
 {
-    size_t len;
-    uint8_t *img = read_file("build/kernels/vecadd.elf", &len);
-    if (!img) {
-        skip(4, "kernel not built");
-        return;
-    }
     char tpath[256];
-    snprintf(tpath, sizeof tpath, "/tmp/t-engine-%d-tamper.vxt", (int)getpid());
     ref r;
     uint64_t at = 5000;
-    ok(record(img, len, VX_IMAGE_ELF, 1, 4, 4, 0, at, tpath, &r) && r.tampered != NONE,
-       "tampered trace written");
-    free(img);
+    if (!record_example("vecadd", "tamper", at, 5, tpath, sizeof tpath, &r)) return;
+    if (!ok(r.tampered != NONE, "tampered trace written")) return;
     at = r.tampered;
     vx_engine *e;
     char msg[512];
@@ -908,18 +933,10 @@ static void check_divergence(void)
  */
 static void check_undo_cap(void)
 {
-    size_t len;
-    uint8_t *img = read_file("build/kernels/vecadd.elf", &len);
-    if (!img) {
-        skip(4, "kernel not built");
-        return;
-    }
     char tpath[256];
-    snprintf(tpath, sizeof tpath, "/tmp/t-engine-%d-undo.vxt", (int)getpid());
     ref r;
-    bool recorded = record(img, len, VX_IMAGE_ELF, 1, 4, 4, 0, NONE, tpath, &r);
-    free(img);
-    if (!ok(recorded && load_pcs(tpath, &r), "undo cap: vecadd recorded")) return;
+    if (!record_example("vecadd", "undo", NONE, 4, tpath, sizeof tpath, &r)) return;
+    if (!load_pcs(tpath, &r)) tap_bail("undo cap: cannot read %s", tpath);
 
     /* more than the 32 stop positions the engine remembers besides (snap_to_mark), and
      * not a multiple of CAP: a cap that dropped half its entries at once fails */
@@ -928,14 +945,9 @@ static void check_undo_cap(void)
         STEPS = 97
     };
 
-    vx_engine_opts eo = {.undo_max = CAP};
-    vx_engine *e;
-    char msg[512];
-    if (vx_engine_open(tpath, &eo, &e, msg, sizeof msg) != VX_OK) {
-        ok(0, "open: %s", msg);
-        ref_free(&r);
-        return;
-    }
+    const vx_engine_opts eo = {.undo_max = CAP};
+    vx_engine *e = open_recorded(tpath, &eo, &r);
+    if (!e) return;
     const uint32_t w = 1;
     uint64_t pos[STEPS + 1];
     vx_engine_stop st;
@@ -979,26 +991,12 @@ static void check_undo_cap(void)
  */
 static void check_user_ckpt_budget(void)
 {
-    size_t len;
-    uint8_t *img = read_file("build/kernels/vecadd.elf", &len);
-    if (!img) {
-        skip(4, "kernel not built");
-        return;
-    }
     char tpath[256];
-    snprintf(tpath, sizeof tpath, "/tmp/t-engine-%d-ubudget.vxt", (int)getpid());
     ref r;
-    bool recorded = record(img, len, VX_IMAGE_ELF, 1, 4, 4, 0, NONE, tpath, &r);
-    free(img);
-    if (!ok(recorded, "user checkpoints: vecadd recorded")) return;
-    vx_engine_opts eo = {.mem_budget = 256 * 1024};
-    vx_engine *e;
-    char msg[512];
-    if (vx_engine_open(tpath, &eo, &e, msg, sizeof msg) != VX_OK) {
-        ok(0, "open: %s", msg);
-        ref_free(&r);
-        return;
-    }
+    if (!record_example("vecadd", "ubudget", NONE, 4, tpath, sizeof tpath, &r)) return;
+    const vx_engine_opts eo = {.mem_budget = 256 * 1024};
+    vx_engine *e = open_recorded(tpath, &eo, &r);
+    if (!e) return;
 
     enum {
         NUSER = 40
