@@ -2333,7 +2333,10 @@ static void mon_console(vx_gdbserver *s, text *t, const char *arg)
     uint64_t now = vx_engine_now(s->e);
     vx_err err = vx_engine_console(s->e, now, con_line, &c);
     size_t first = c.total > c.keep ? c.total - c.keep : 0;
-    if (first)
+    if (first && keep == 100000) /* all: the most there is */
+        tprintf(t, "(%zu earlier line%s not shown: at most the last 100000 are)\n", first,
+                first == 1 ? "" : "s");
+    else if (first)
         tprintf(t, "(%zu earlier line%s; monitor console all)\n", first, first == 1 ? "" : "s");
     for (size_t i = first; i < c.total; i++)
         tprintf(t, "%s\n", c.ring[i % c.keep] ? c.ring[i % c.keep] : "(line lost: out of memory)");
