@@ -37,6 +37,7 @@
 #define DEFAULT_BUDGET  (512ull << 20)
 #define INTERVAL        32768u /* issues between periodic checkpoints (at least; see below) */
 #define SHORT_GAP       2048u  /* a short checkpoint this far before a seek target */
+#define SHORT_NEAR      256u   /* and one this far (runs of reverse steps replay less) */
 #define POLL_EVERY      4096u  /* issues between interrupt polls */
 #define SCAN_FIRST      4096u  /* first backward scan window */
 #define SCAN_MAX        (1u << 22)
@@ -193,7 +194,7 @@ struct vx_engine {
     vx_timeline tl;
     vx_index *ix; /* chunk digests for backward searches (large traces) */
     unsigned obs_flags;
-    uint64_t short_at; /* position for a SHORT checkpoint during the current seek */
+    uint64_t short_at, short_near; /* positions for SHORT checkpoints during the current seek */
     unsigned next_user_id;
 
     vx_engine_poll_fn poll;
@@ -712,8 +713,7 @@ static void maybe_ckpt(vx_engine *e)
     /* the live machine's writes give the checkpoints their old pages: keep to the budget
      * between checkpoints too (a look every 256 issues) */
     if ((e->now & 255) == 0) vx_tl_check_growth(&e->tl, e->sim, e->now);
-    if (e->now == e->short_at) {
-        e->short_at = NO_ISSUE;
+    if (e->now == e->short_at || e->now == e->short_near) {
         if (!vx_tl_at(&e->tl, e->now)) add_ckpt(e, VX_CKPT_SHORT);
     } else if (e->now % e->tl.interval == 0 && e->now && !vx_tl_at(&e->tl, e->now)) {
         add_ckpt(e, VX_CKPT_PERIODIC);
@@ -846,15 +846,14 @@ static vx_err goto_pos(vx_engine *e, uint64_t x)
         if (err) return err;
     }
     if (x > e->now + SHORT_GAP) e->short_at = x - SHORT_GAP;
+    if (x > e->now + 2 * SHORT_NEAR) e->short_near = x - SHORT_NEAR;
     while (e->now < x) {
         maybe_ckpt(e);
         err = step_once(e);
-        if (err) {
-            e->short_at = NO_ISSUE;
-            return err;
-        }
+        if (err) break;
     }
-    e->short_at = NO_ISSUE;
+    e->short_at = e->short_near = NO_ISSUE;
+    if (err) return err;
     return VX_OK;
 }
 
@@ -2190,7 +2189,7 @@ vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **
     e->path = strdup(path);
     e->verify = !(opts && opts->no_verify);
     e->rep_issue = NO_ISSUE;
-    e->short_at = NO_ISSUE;
+    e->short_at = e->short_near = NO_ISSUE;
     e->rd_at = NO_ISSUE;
     e->obs_mode = -1;
     e->cache = calloc(CACHE_SLOTS, sizeof *e->cache);

@@ -1309,6 +1309,23 @@ class RspTests(unittest.TestCase):
         self.assertIn("watchpoints 1 inserted, 4095 removed remembered", self.c.monitor("stats")[1])
         self.assertEqual(self.c.cmds("z2,%x,4" % (0x10000 + 4 * 4199)), "OK")
 
+    def test_reverse_steps_replay_little(self):
+        """a run of reverse steps restores a checkpoint close behind each (a short one
+        256 issues before a seek target besides the one 2048 before): 200 reverse steps
+        from the end replay fewer than 512 issues each (1,947 each before)"""
+        self.c.handshake()
+        self.c.monitor("seek 999999999")
+
+        def replayed():
+            return int(re.search(r"issues replayed (\d+)", self.c.monitor("stats")[1]).group(1))
+
+        before = replayed()
+        self.c.cmds("Hc1")
+        for _ in range(200):
+            self.assertTrue(self.c.cmds("bs").startswith("T05"))
+        per = (replayed() - before) / 200
+        self.assertLess(per, 512)
+
     def test_kill_ends_session(self):
         """k ends the session; the server then serves the next client"""
         self.c.handshake()
