@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
-"""t0001: the set-up scripts.
+"""t0001: the set-up scripts and the build.
 
 .ci/debian-mirror picks the Debian mirror (and keyring) .ci/install-deps fetches
 capstone 5 from: from apt sources crafted here, the machine's own left alone.  A
 machine with third-party repositories, disabled or source-only stanzas, or only a
 one-line sources.list must still give Debian's mirror for its release.
+
+The Makefile, asked with make -n (nothing is built or written): a build that is
+up to date has nothing to do, and flags given on make's command line are added to
+the project's own.
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -96,5 +101,51 @@ class DebianMirror(unittest.TestCase):
         self.assertEqual(self.run_it({}), (1, ""))
 
 
+MODES = {"build": "release", os.path.join("build", "debug"): "debug",
+         os.path.join("build", "tsan"): "tsan"}
+
+
+def make_n(*args):
+    env = dict(os.environ)
+    for k in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL"):
+        env.pop(k, None)
+    r = subprocess.run(["make", "-n", "-C", vxtest.ROOT] + list(args), capture_output=True,
+                       text=True, env=env, timeout=300)
+    return r.returncode, r.stdout
+
+
+class Build(unittest.TestCase):
+    def test_up_to_date_build_has_nothing_to_do(self):
+        """after the build this suite runs on, make has nothing to compile or link
+        (-o .flags: its stamp, remade on every run, is taken as it is): the unit tests'
+        objects were deleted as intermediates, and the next make compiled all of them"""
+        rel = os.path.relpath(vxtest.BUILD, vxtest.ROOT)
+        if rel not in MODES:
+            self.skipTest("not a build of make test's: %s" % rel)
+        rc, out = make_n("MODE=" + MODES[rel], "-o", os.path.join(rel, ".flags"), "all",
+                         "test-bins")
+        self.assertEqual(rc, 0, out)
+        work = [ln for ln in out.splitlines() if re.search(r"\s-[co]\s", ln)]
+        self.assertEqual(work, [], "a stale build (make all test-bins first?), or work redone")
+
+    def test_command_line_flags_are_added(self):
+        """CPPFLAGS and LDFLAGS on make's command line come with the project's flags
+        (they replaced them: no -Isim in a compile, no -fsanitize in a debug link)"""
+        with tempfile.TemporaryDirectory() as d:
+            for mode, link_flag in (("release", None), ("debug", "-fsanitize=address,undefined")):
+                rc, out = make_n("MODE=" + mode, "BUILD=" + d, "CPPFLAGS=-DVXRR_T0001=1",
+                                 "LDFLAGS=-Wl,-O1", os.path.join(d, "bin", "vxsim"))
+                self.assertEqual(rc, 0, out)
+                cc = [ln for ln in out.splitlines() if ln.endswith(" -o %s/sim/mem.o" % d)]
+                self.assertEqual(len(cc), 1, out[-2000:])
+                for flag in ("-DVXRR_T0001=1", "-Isim", "-D_POSIX_C_SOURCE=200809L"):
+                    self.assertIn(" %s " % flag, cc[0], mode)
+                link = [ln for ln in out.splitlines() if " -o %s/bin/vxsim " % d in ln]
+                self.assertEqual(len(link), 1, out[-2000:])
+                self.assertIn(" -Wl,-O1 ", link[0])
+                if link_flag:
+                    self.assertIn(" %s " % link_flag, link[0])
+
+
 if __name__ == "__main__":
-    vxtest.main(DebianMirror)
+    vxtest.main(DebianMirror, Build)

@@ -262,9 +262,12 @@ _start:
             self.assertEqual((s.returncode, s.stdout), (0, "#0: sum 42\n"), s.stderr)
 
     def test_installed_layout(self):
-        """make install-vxcc PREFIX=... (the kernel part of make install): the installed
-        vxcc finds its runtime, prebuilt or not"""
-        prefix = os.path.join(self.tmp, "prefix")
+        """make install-vxcc PREFIX=... (the kernel part of make install), into a PREFIX
+        with a space (unquoted, it made vx/bin in the source tree): the installed vxcc
+        finds its runtime, prebuilt or not; the runtime's files keep their times, by
+        which the installed vxcc tells a prebuilt runtime older than its sources (each
+        installed file was newer than the last: a stale runtime was taken)"""
+        prefix = os.path.join(self.tmp, "pre fix")
         env = dict(os.environ)
         env.pop("MAKEFLAGS", None)
         env.pop("MFLAGS", None)
@@ -279,6 +282,9 @@ _start:
             self.assertTrue(os.path.exists(os.path.join(share, f)), f)
         r = vxtest.run([vxcc, "--print-runtime"])
         self.assertEqual(r.stdout.strip(), os.path.realpath(share))
+        for f in ("src/crt0.S", "src/vx_spawn.c", "include/vx_intrinsics.h", "link32.ld"):
+            src = os.path.join(vxtest.ROOT, "kernel", f)
+            self.assertEqual(os.stat(os.path.join(share, f)).st_mtime_ns, os.stat(src).st_mtime_ns, f)
         main = self.write("main.c", HELLO)
         helper = self.write("helper.c", HELPER)
         shutil.rmtree(os.path.join(share, "lib"), ignore_errors=True)  # no prebuilt runtime
