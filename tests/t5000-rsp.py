@@ -1891,6 +1891,35 @@ class CommandLineTests(unittest.TestCase):
         self.assertEqual(at_mid.splitlines(), want)
         self.assertIn("usage", bad)
 
+    def test_monitor_console_all_past_its_cap(self):
+        """monitor console all shows the last 100,000 lines and says how many earlier
+        ones it leaves out (it said to run monitor console all)"""
+        d = vxtest.tmpdir()
+        src = os.path.join(d, "lines.c")
+        with open(src, "w") as f:
+            f.write("#include <vx_print.h>\n"
+                    "int main(void)\n{\n"
+                    "    for (int i = 0; i < 100003; i++) {\n"
+                    "        vx_putchar('a' + i % 26);\n        vx_putchar('\\n');\n    }\n"
+                    "    return 0;\n}\n")
+        elf = os.path.join(d, "lines.elf")
+        r = vxtest.run([vxtest.prog("vxcc"), "-O2", "-o", elf, src])
+        if r.returncode != 0:
+            self.skipTest("vxcc: " + r.stderr[-300:])
+        srv = Server(record(elf))
+        try:
+            c = srv.client(timeout=300)
+            c.handshake()
+            parse_stop(c.cmd("vCont;c"))
+            lines = c.monitor("console all")[1].splitlines()
+            c.close()
+        finally:
+            srv.stop()
+        self.assertEqual(lines[0], "(3 earlier lines not shown: at most the last 100000 are)")
+        self.assertEqual(len(lines), 1 + 100000)
+        self.assertEqual(lines[1], "#0: d")                 # line 3: 'a' + 3
+        self.assertEqual(lines[-1], "#0: %s" % chr(ord("a") + 100002 % 26))
+
     def test_usage(self):
         """usage errors: exit 2; --help and --version: exit 0"""
         self.assertEqual(vxtest.run([vxtest.prog("vxreplay")]).returncode, 2)
