@@ -54,7 +54,7 @@ else ifeq ($(MODE),tsan)
 else ifeq ($(MODE),fuzz)
   CC       := clang
   OPT      := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
-             -DVX_DEBUG=1 -Wno-unknown-pragmas -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+             -DVX_DEBUG=1 -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
   override LDFLAGS += -fsanitize=address,undefined
 else
   $(error unknown MODE=$(MODE) (use release, debug, tsan or fuzz))

@@ -2315,13 +2315,15 @@ static void con_line(void *ctx, uint32_t slot, const char *line, size_t len, boo
     if (*at) snprintf(*at, n, "#%" PRIu32 ": %.*s", slot, (int)len, line);
 }
 
+#define CONSOLE_MAX 100000u /* lines monitor console shows at most (all) */
+
 static void mon_console(vx_gdbserver *s, text *t, const char *arg)
 {
     uint64_t keep = 20;
     if (arg && strcmp(arg, "all") == 0)
-        keep = 100000;
-    else if (arg && *arg && (!parse_u64(arg, &keep) || keep == 0 || keep > 100000)) {
-        tprintf(t, "usage: monitor console [N | all] (N: 1..100000 lines, default 20)\n");
+        keep = CONSOLE_MAX;
+    else if (arg && *arg && (!parse_u64(arg, &keep) || keep == 0 || keep > CONSOLE_MAX)) {
+        tprintf(t, "usage: monitor console [N | all] (N: 1..%u lines, default 20)\n", CONSOLE_MAX);
         return;
     }
     text unfinished = {0};
@@ -2333,9 +2335,9 @@ static void mon_console(vx_gdbserver *s, text *t, const char *arg)
     uint64_t now = vx_engine_now(s->e);
     vx_err err = vx_engine_console(s->e, now, con_line, &c);
     size_t first = c.total > c.keep ? c.total - c.keep : 0;
-    if (first && keep == 100000) /* all: the most there is */
-        tprintf(t, "(%zu earlier line%s not shown: at most the last 100000 are)\n", first,
-                first == 1 ? "" : "s");
+    if (first && keep == CONSOLE_MAX) /* all: the most there is */
+        tprintf(t, "(%zu earlier line%s not shown: at most the last %u are)\n", first,
+                first == 1 ? "" : "s", CONSOLE_MAX);
     else if (first)
         tprintf(t, "(%zu earlier line%s; monitor console all)\n", first, first == 1 ? "" : "s");
     for (size_t i = first; i < c.total; i++)

@@ -566,10 +566,11 @@ static void set_tmask(vx_sim *s, uint32_t gw, vx_lanes m, uint32_t pc, bool trac
  * so there the loop is left to clang's own analysis.
  */
 #if defined(__clang__)
-#define LANES_EW(...) LANES_IMPL(, __VA_ARGS__)
+#define VX_IVDEP
 #else
-#define LANES_EW(...) LANES_IMPL(_Pragma("GCC ivdep"), __VA_ARGS__)
+#define VX_IVDEP _Pragma("GCC ivdep")
 #endif
+#define LANES_EW(...) LANES_IMPL(VX_IVDEP, __VA_ARGS__)
 
 /*
  * The observer's per-lane reads (only with VX_OBS_READS: tested once) and writes
