@@ -1182,10 +1182,16 @@ static vx_err skip_ahead(vx_engine *e, const vx_engine_motion *m, uint64_t *rech
     return VX_OK;
 }
 
+static bool lane_parked(const vx_engine *e, uint32_t gw, uint32_t lane);
+
 static vx_err run_forward(vx_engine *e, const vx_engine_motion *m, vx_engine_stop *st)
 {
     uint64_t start = e->now, recheck = 0;
     bool any_step = m->step && m->step_gwarp == VX_ENGINE_ANY_WARP;
+    /* A lane step never ends with the lane parked (by tmc or pred: it has no position
+     * of its own): from a parked lane, or past the instruction that parks it, the step
+     * ends once its warp enables the lane again (or ends). */
+    bool wake = m->step && m->lane_step && !any_step && lane_parked(e, m->step_gwarp, m->step_lane);
     for (;;) {
         if (e->now >= recheck) {
             vx_err err = skip_ahead(e, m, &recheck);
@@ -1243,6 +1249,12 @@ static vx_err run_forward(vx_engine *e, const vx_engine_motion *m, vx_engine_sto
             if (err) return err;
             *st = rs;
             return VX_OK;
+        }
+        if (own && m->lane_step && !any_step && lane_parked(e, gw, m->step_lane)) {
+            own = false; /* parked by the instruction it ran: on to its wake */
+            wake = true;
+        } else if (wake && gw == m->step_gwarp && !lane_parked(e, gw, m->step_lane)) {
+            own = true; /* enabled again, or its warp ended */
         }
         if (own) {
             memset(st, 0, sizeof *st);
@@ -1973,35 +1985,65 @@ static bool join_after(vx_engine *e, uint64_t p, uint32_t gw, uint32_t depth, ui
     return false;
 }
 
-bool vx_engine_lane_pc(vx_engine *e, uint32_t gw, uint32_t lane, uint32_t *pc)
+/* Where a masked-off lane stands (vx_engine_lane_pc): */
+enum lane_where {
+    LW_NONE,   /* active, or its warp is not, or the IPDOM stack cannot be read */
+    LW_PARKED, /* by tmc or pred, or never enabled: no position of its own */
+    LW_SPLIT,  /* waiting for the other side of a split: at *pc */
+    LW_JOINED  /* its side done, waiting after the join of IPDOM depth *depth */
+};
+
+static enum lane_where lane_where(const vx_engine *e, uint32_t gw, uint32_t lane, uint32_t *pc,
+                                  uint32_t *depth)
 {
     vx_warp_info wi;
     if (lane >= e->T || vx_sim_warp_info(e->sim, gw, &wi) != VX_OK || !wi.active ||
         vx_lanes_test(wi.tmask, lane))
-        return false;
-    /* a lane parked by tmc or pred has no position of its own: the warp takes it
-     * along, wherever it is, when it enables the lane again */
-    *pc = 0;
+        return LW_NONE;
     for (uint32_t k = wi.ipdom_depth; k-- > 0;) {
         vx_ipdom_entry ent;
-        if (vx_sim_ipdom_get(e->sim, gw, k, &ent) != VX_OK) return false;
+        if (vx_sim_ipdom_get(e->sim, gw, k, &ent) != VX_OK) return LW_NONE;
         if (!vx_lanes_test(ent.orig_mask, lane)) continue; /* off before this split */
         bool on_else = vx_lanes_test(ent.else_mask, lane);
         if (on_else && !ent.fallthrough) {
             *pc = ent.pc;
-            return true;
+            return LW_SPLIT;
         }
-        if (on_else || !ent.fallthrough) return true; /* its side runs: parked (pc 0) */
-        struct lane_pc_memo *m = &e->lpc[(gw * 31u + k) % LPC_MEMO];
-        if (m->valid && m->now == e->now && m->gw == gw && m->depth == k + 1) {
-            *pc = m->pc;
-            return true;
-        }
-        if (!join_after(e, e->now, gw, k + 1, pc)) return false;
-        *m = (struct lane_pc_memo){true, e->now, gw, k + 1, *pc};
+        if (on_else || !ent.fallthrough) return LW_PARKED; /* its side runs: parked in it */
+        *depth = k + 1;
+        return LW_JOINED;
+    }
+    return LW_PARKED;
+}
+
+/* Is lane parked (by tmc or pred, or not enabled yet) in warp gw, which is active? */
+static bool lane_parked(const vx_engine *e, uint32_t gw, uint32_t lane)
+{
+    uint32_t pc, depth;
+    return lane_where(e, gw, lane, &pc, &depth) == LW_PARKED;
+}
+
+bool vx_engine_lane_pc(vx_engine *e, uint32_t gw, uint32_t lane, uint32_t *pc)
+{
+    uint32_t depth = 0;
+    switch (lane_where(e, gw, lane, pc, &depth)) {
+    case LW_NONE: return false;
+    case LW_PARKED:
+        /* a lane parked by tmc or pred has no position of its own: the warp takes it
+         * along, wherever it is, when it enables the lane again */
+        *pc = 0;
+        return true;
+    case LW_SPLIT: return true;
+    case LW_JOINED: break;
+    }
+    struct lane_pc_memo *m = &e->lpc[(gw * 31u + depth - 1) % LPC_MEMO];
+    if (m->valid && m->now == e->now && m->gw == gw && m->depth == depth) {
+        *pc = m->pc;
         return true;
     }
-    return true; /* parked (pc 0) */
+    if (!join_after(e, e->now, gw, depth, pc)) return false;
+    *m = (struct lane_pc_memo){true, e->now, gw, depth, *pc};
+    return true;
 }
 
 bool vx_engine_ebreak_halt(const vx_engine *e)

@@ -1664,6 +1664,60 @@ for l in range(NT):
             self.assertEqual(frames[-1], "__vx_spawn_warp_entry", frames)
 
 
+class PredicatedLaneTests(GdbCase):
+    kernel = "rrpred"
+    rec_args = ("-w", "2", "-t", "4")
+
+    def tmc_after_pred(self):
+        """From vxdump (independent of vxreplay): warp 0's vx_tmc after its vx_pred in body."""
+        r = vxtest.run([vxtest.prog("vxdump"), self.trace])
+        pred = None
+        for ln in r.stdout.splitlines():
+            f = ln.split()
+            if len(f) < 5 or f[2] != "0:0" or "<body+" not in f[4]:
+                continue
+            if "vx_pred" in ln:
+                pred = int(f[3], 16)
+            elif "vx_tmc" in ln and pred is not None:
+                return pred, int(f[3], 16)
+        self.fail("no vx_pred then vx_tmc of warp 0 in body:\n" + r.stdout[-2000:])
+
+    def test_step_past_the_park_ends_where_the_lane_runs_again(self):
+        """next over vx_pred in a lane it parks ends after the vx_tmc that enables the lane
+        again (it stopped at pc 0, where GDB could step no further), stepi of vx_pred
+        there too, and reverse-next and reverse-stepi come back to the vx_pred"""
+        L = self.lines
+        pred, tmc = self.tmc_after_pred()
+        out, R = self.gdb('''
+ex("break %d")
+while go("continue") and warp_lane()[0] != 0:
+    pass
+ex("delete")
+ex("vx-thread 0 0")
+R["hit"] = val("hit")
+go("next")
+R["pred"] = [line(), pc()]
+go("next")
+R["next"] = line()
+go("reverse-next")
+R["back"] = [line(), pc()]
+ex("break *%d")
+go("continue")
+ex("vx-thread 0 2")
+R["at"] = pc()
+go("stepi")
+R["stepi"] = pc()
+go("reverse-stepi")
+R["rstepi"] = pc()
+''' % (L["PRED"] - 1, pred))
+        self.assertEqual(R["hit"], 0, "lane 0 is parked by the vx_pred")
+        # the start of vx_pred's (inlined) line, a few instructions before the vx_pred
+        self.assertTrue(pred - 16 <= R["pred"][1] <= pred, R)
+        self.assertEqual(R["next"], L["AFTER"], R)
+        self.assertEqual(R["back"], R["pred"], R)
+        self.assertEqual([R["at"], R["stepi"], R["rstepi"]], [pred, tmc + 4, pred], R)
+
+
 class MaskedLaneTests(GdbCase):
     kernel = "rrdiverge"
     rec_args = ("-w", "2", "-t", "4")
