@@ -1188,10 +1188,12 @@ static vx_err run_forward(vx_engine *e, const vx_engine_motion *m, vx_engine_sto
 {
     uint64_t start = e->now, recheck = 0;
     bool any_step = m->step && m->step_gwarp == VX_ENGINE_ANY_WARP;
-    /* A lane step never ends with the lane parked (by tmc or pred: it has no position
-     * of its own): from a parked lane, or past the instruction that parks it, the step
-     * ends once its warp enables the lane again (or ends). */
-    bool wake = m->step && m->lane_step && !any_step && lane_parked(e, m->step_gwarp, m->step_lane);
+    /* A lane step never ends with the lane parked by the instruction it ran (by tmc
+     * or pred: it has no position of its own there): it goes on until the warp enables
+     * the lane again, and ends right after that issue (or the warp's last one), the
+     * lane at the warp's PC.  (From a lane already parked, the step ends after the
+     * lane's first issue, as for any lane masked off.) */
+    bool wake = false;
     for (;;) {
         if (e->now >= recheck) {
             vx_err err = skip_ahead(e, m, &recheck);

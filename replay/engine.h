@@ -144,10 +144,10 @@ typedef struct vx_engine_motion {
      * at the first issue of the warp in which that lane takes part (backward: undoes
      * the last one), the warp's other issues running (or undone) on the way, as the
      * other threads do.  A lane that divergence or tmc/pred masked off thus moves
-     * only when it executes.  Forward, a lane step never ends with the lane parked
-     * (by tmc or pred, vx_engine_lane_pc's PC 0): from a parked lane, or past the
-     * instruction that parks it, it ends right after the issue of the warp that
-     * enables the lane again (or after the warp's last issue).
+     * only when it executes.  Forward, a step of the instruction that parks the
+     * lane (tmc or pred: vx_engine_lane_pc's PC 0 after it) does not end there: it
+     * ends right after the issue of the warp that enables the lane again (or after
+     * the warp's last issue), the lane about to run its next instruction.
      */
     bool lane_step;
     uint32_t step_lane;
