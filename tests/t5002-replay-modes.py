@@ -575,24 +575,36 @@ class LaneSteps(unittest.TestCase):
         """from random positions, a step of a random (warp, lane) thread ends right after the
         warp's next issue that lane takes part in, and a reverse step at the warp's last such
         issue before it (or stays, at the start of its history): the oracle is the issues'
-        masks in vxdump --json, with divergence (rrdiverge) and without (rrtest)"""
+        masks in vxdump --json, with divergence (rrdiverge) and without (rrtest).  Without
+        divergence a lane the warp's next mask leaves out is parked: a step of the issue
+        that parks it (tried from each such issue too) ends right after the issue that
+        enables it again, or after the warp's last one"""
         import random
         rng = random.Random(4242)
         for kernel, T in (("rrdiverge", 4), ("rrtest", 4)):
             trace = rsplib.record(build(kernel), "-w", "2", "-t", str(T))
             r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", trace])
-            issues = [(e["index"], e["gwarp"], int(e["tmask"], 16))
-                      for e in map(json.loads, r.stdout.splitlines()) if e["type"] == "issue"]
+            evs = [e for e in map(json.loads, r.stdout.splitlines()) if e["type"] == "issue"]
+            issues = [(e["index"], e["gwarp"], int(e["tmask"], 16)) for e in evs]
+            ends = {e["index"] for e in evs if any(x["kind"] == "deactivate" for x in e["wctl"])}
             end = issues[-1][0] + 1
             srv = rsplib.Server(trace)
             try:
                 c = srv.client()
                 c.handshake()
                 checked = 0
-                for _ in range(120):
-                    p = rng.randrange(0, end)
-                    w, lane = rng.randrange(2), rng.randrange(T)
-                    back = rng.random() < 0.5
+                parks = []  # (position, warp, lane): the lane's issue that parks it
+                if kernel == "rrtest":
+                    for w in range(2):
+                        mine = [(i, m) for i, g, m in issues if g == w]
+                        for (i, m), (_, m2) in zip(mine, mine[1:]):
+                            if i not in ends:
+                                parks += [(i, w, k) for k in range(T)
+                                          if m >> k & 1 and not m2 >> k & 1]
+                    self.assertTrue(parks, "rrtest parks lanes (tmc 1 after the spawn)")
+                tries = [(rng.randrange(0, end), rng.randrange(2), rng.randrange(T),
+                          rng.random() < 0.5) for _ in range(120)]
+                for p, w, lane, back in tries + [(p, w, k, False) for p, w, k in parks]:
                     c.monitor("seek %d" % p)
                     tid = 1 + w * T + lane
                     if c.cmds("Hc%x" % tid) != "OK":    # the warp does not exist here
@@ -606,6 +618,18 @@ class LaneSteps(unittest.TestCase):
                         if not mine:
                             continue                    # to the end of history: not this test
                         want = mine[0] + 1
+                        warp = [(i, m) for i, g, m in issues if g == w and i > mine[0]]
+                        if (kernel == "rrtest" and mine[0] not in ends and warp and
+                                not warp[0][1] >> lane & 1):
+                            # parked by it: on to the issue that enables it again, or that
+                            # ends the warp
+                            for k, (i, m) in enumerate(warp):
+                                if m >> lane & 1:
+                                    want = warp[k - 1][0] + 1
+                                    break
+                                if i in ends:
+                                    want = i + 1
+                                    break
                         sig, f = rsplib.parse_stop(c.cmd("vCont;s:%x" % tid))
                     at = int(re.search(r"event (\d+)", c.monitor("when")[1]).group(1))
                     self.assertEqual(at, want, "%s: %s of warp %d lane %d from %d" % (
