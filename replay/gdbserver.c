@@ -18,7 +18,11 @@
  * A thread is listed while its warp is active at the current position; the
  * thread of the last stop is always listed so that GDB keeps a current thread
  * at the end of history, when every warp has finished, and so are the warps with
- * a thread-specific breakpoint (monitor thread-breaks), which GDB would delete.  Stepping a thread
+ * a thread-specific breakpoint (monitor thread-breaks), which GDB would delete.
+ * Once listed, a warp's threads stay listed for the rest of the session, finished
+ * or not started yet at a later position: GDB numbers threads in the order it
+ * meets them, and a thread it deleted came back under a new number (an IDE's
+ * thread view lost its selection, `thread N` meant another lane).  Stepping a thread
  * steps its whole warp: the lanes of a warp share one PC.
  */
 #include "gdbserver.h"
@@ -109,6 +113,7 @@ struct vx_gdbserver {
     int64_t c_tid;     /* Hc */
     int64_t user_pick; /* the thread selected when the user last continued (monitor pick,
                           from vxrr.gdb's hooks), until that continue ends; 0 if none */
+    uint8_t *listed;   /* per warp: its threads were listed to this session's GDB */
     uint32_t focus_gw; /* thread of the last stop */
     uint32_t focus_lane;
     int32_t sel_lane; /* --thread-per-warp: lane shown for registers (-1: first active) */
@@ -326,7 +331,8 @@ static bool warp_info(const vx_gdbserver *s, uint32_t gw, vx_warp_info *wi)
     return vx_sim_warp_info(sim_of(s), gw, wi) == VX_OK;
 }
 
-static bool warp_alive(const vx_gdbserver *s, uint32_t gw)
+/* Is warp gw live here: active, the last stop's, or with a thread-specific breakpoint? */
+static bool warp_live(const vx_gdbserver *s, uint32_t gw)
 {
     vx_warp_info wi;
     if (gw == s->focus_gw) return true;
@@ -337,6 +343,12 @@ static bool warp_alive(const vx_gdbserver *s, uint32_t gw)
     for (size_t i = 0; i < s->ntb; i++)
         if (s->tb[i].gw == gw) return true;
     return false;
+}
+
+/* Are warp gw's threads listed: live, or listed to this session's GDB before? */
+static bool warp_alive(const vx_gdbserver *s, uint32_t gw)
+{
+    return s->listed[gw] || warp_live(s, gw);
 }
 
 /* Decode a thread id into (warp, lane); false if it names no thread of the platform. */
@@ -1953,8 +1965,9 @@ static void h_extra_info(vx_gdbserver *s, const args *a)
     out_send(s);
 }
 
-/* Iterate the live threads: the next (gw, lane) at or after the cursor. */
-static bool next_thread(const vx_gdbserver *s, thread_cursor *c, uint32_t *gw, uint32_t *lane)
+/* Iterate the live threads: the next (gw, lane) at or after the cursor.  A warp met
+ * here stays listed (s->listed). */
+static bool next_thread(vx_gdbserver *s, thread_cursor *c, uint32_t *gw, uint32_t *lane)
 {
     uint32_t per = s->opts.thread_per_warp ? 1 : s->threads;
     while (c->gw < s->nwarps) {
@@ -1962,6 +1975,7 @@ static bool next_thread(const vx_gdbserver *s, thread_cursor *c, uint32_t *gw, u
             c->gw++;
             continue;
         }
+        s->listed[c->gw] = 1;
         *gw = c->gw;
         *lane = c->lane;
         if (++c->lane >= per) {
@@ -2270,7 +2284,7 @@ static void mon_stop_step(vx_gdbserver *s, text *t, const char *arg)
         s->stop_armed = true;
     } else if (!parse_u64(arg, &tid) || tid > INT64_MAX) {
         tprintf(t, "usage: monitor stop-step [TID | off]\n");
-    } else if (!tid_decode(s, (int64_t)tid, &gw, &lane) || !warp_alive(s, gw)) {
+    } else if (!tid_decode(s, (int64_t)tid, &gw, &lane) || !warp_live(s, gw)) {
         tprintf(t, "thread %" PRIu64 " is not live here: not armed\n", tid);
     } else {
         s->stop_armed = true;
@@ -2876,7 +2890,8 @@ vx_err vx_gdbserver_new(vx_engine *e, const vx_gdbserver_opts *opts, vx_gdbserve
     s->xml = vx_target_xml(&s->map, &s->xml_len);
     static const vx_rsp_ops ops = {on_write, on_packet, on_interrupt};
     s->rsp = vx_rsp_new(&ops, s, PACKET_SIZE);
-    if (!s->xml || !s->rsp) {
+    s->listed = calloc(s->nwarps ? s->nwarps : 1, 1);
+    if (!s->xml || !s->rsp || !s->listed) {
         vx_gdbserver_free(s);
         return VX_ERR_NOMEM;
     }
@@ -2895,6 +2910,7 @@ void vx_gdbserver_free(vx_gdbserver *s)
     zp_clear_all(s);
     free(s->zp);
     free(s->tb);
+    free(s->listed);
     free(s->wz.v);
     free(s->wpark.v);
     free(s->wbound.v);
@@ -2915,6 +2931,7 @@ void vx_gdbserver_begin(vx_gdbserver *s, const vx_gdb_io *io)
     s->pending_int = s->swallow_int = false;
     s->stop_armed = false;
     s->n_packets = s->n_lists = s->n_regreads = 0;
+    memset(s->listed, 0, s->nwarps); /* a new GDB: it numbers the threads anew */
     free(s->threads_xml);
     s->threads_xml = NULL;
     points_clear(s);

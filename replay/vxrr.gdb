@@ -253,10 +253,12 @@ def _vx_refresh(stop=False):
     gdb.selected_inferior().threads()  # refresh the thread list (not every frame)
     try:
         th = gdb.selected_thread()
-        if th is None or not th.is_valid() or th.is_exited():
+        # (with stop, not armed: the selected thread is not live here; its warp's
+        # threads stay listed, not started yet or finished at the new position)
+        if stop or th is None or not th.is_valid() or th.is_exited():
             raise LookupError
-    except Exception:  # GDB has dropped the selected thread's object
-        # The selected thread's warp does not exist at the new position: take the
+    except Exception:  # or GDB has dropped the selected thread's object
+        # The selected thread's warp does not run at the new position: take the
         # server's current thread (the next to issue there).
         t = _vx_thread(int(_vx_config().get("thread", "0")))
         if t is not None:

@@ -1253,6 +1253,44 @@ class RspTests(unittest.TestCase):
         finally:
             srv.stop()
 
+    def test_threads_stay_listed_for_the_session(self):
+        """a warp's threads, once listed, stay listed for the rest of the session, the warp
+        finished at the end of history or not started after a seek back (GDB deleted a
+        thread that went, and gave it a new number when it came back); the next session
+        lists afresh"""
+        def threads(c):
+            ids, r = [], c.cmds("qfThreadInfo")
+            while r.startswith("m"):
+                ids += [int(t, 16) for t in r[1:].split(",")]
+                r = c.cmds("qsThreadInfo")
+            return ids
+        def extra(c, tid):
+            return bytes.fromhex(c.cmds("qThreadExtraInfo,%x" % tid)).decode()
+        srv = Server(self.trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            c.monitor("seek 0")
+            start = threads(c)
+            self.assertNotIn(5, start)                  # warp 1 is not spawned at the start
+            total = int(re.search(r"event \d+ of (\d+)", c.monitor("when")[1]).group(1))
+            c.monitor("seek %d" % (total // 2))
+            mid = threads(c)
+            self.assertIn(5, mid)
+            c.monitor("seek %d" % total)
+            self.assertTrue(set(mid) <= set(threads(c)), "at the end of history")
+            self.assertIn(", finished", extra(c, 5))
+            self.assertEqual(c.cmds("T5"), "OK")
+            c.monitor("seek 0")
+            self.assertEqual(sorted(threads(c)), sorted(set(mid)))
+            self.assertIn(", not started", extra(c, 5))
+            c = detach_and_connect_again(srv, c)
+            self.assertEqual(threads(c), start)
+            self.assertEqual(c.cmds("T5")[:1], "E")
+            c.close()
+        finally:
+            srv.stop()
+
     def test_reconnect_at_once(self):
         """a client that drops its connection and connects again at once is served (its
         hang-up ends the old session; the new connection is not taken for a second client)"""
