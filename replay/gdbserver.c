@@ -108,8 +108,15 @@ struct vx_gdbserver {
     bool over;       /* k / D / vKill received */
     bool swbreak_ok; /* GDB offered swbreak+ */
     bool hwbreak_ok;
-    int64_t g_tid;     /* Hg: 0 any, -1 all, else a thread id */
-    int64_t g_pick;    /* the last specific Hg since the last stop, 0 if none */
+    int64_t g_tid;  /* Hg: 0 any, -1 all, else a thread id */
+    int64_t g_pick; /* the last specific Hg since the last stop, 0 if none */
+    /* GDB lists the threads at a stop, then again for `info threads` / MI's -thread-info,
+     * which reads every thread it has no registers of (an Hg each): such a sweep's Hg
+     * is no thread choice (note_hg) */
+    unsigned lists_since_stop;
+    bool sweep;         /* a listing other than the stop's own came last */
+    unsigned sweep_hgs; /* the distinct Hg since it: 2 means a sweep */
+    int64_t sweep_prev, sweep_last;
     int64_t c_tid;     /* Hc */
     int64_t user_pick; /* the thread selected when the user last continued (monitor pick,
                           from vxrr.gdb's hooks), until that continue ends; 0 if none */
@@ -446,6 +453,8 @@ static void time_jumped(vx_gdbserver *s)
     s->have_last_stop = false;
     s->over_valid = false;
     s->sel_exact = false; /* (a lane shown for looking: not after a move, as after a resume) */
+    s->lists_since_stop = 0;
+    s->sweep = false;
     uint32_t gw, lane;
     vx_warp_info wi;
     if (s->g_pick > 0 &&
@@ -515,6 +524,8 @@ static unsigned gdb_signal(unsigned linux_sig)
 
 static void send_stop(vx_gdbserver *s, const vx_engine_stop *st)
 {
+    s->lists_since_stop = 0;
+    s->sweep = false;
     unsigned sig = SIG_TRAP;
     if (st->why == VX_WHY_FAULT) sig = gdb_signal(st->fault.signal);
     if (st->why == VX_WHY_INTERRUPT) sig = s->stop_sig0 ? 0 : SIG_INT;
@@ -761,6 +772,40 @@ static void h_read_mem_bin(vx_gdbserver *s, const args *a)
     mem_request(s, a, true);
 }
 
+/* A thread listing (qfThreadInfo, or qXfer:threads at offset 0): past the first one
+ * since the stop (GDB's own, when it stops), the Hg that follow may be a sweep. */
+static void note_listing(vx_gdbserver *s)
+{
+    s->n_lists++;
+    if (++s->lists_since_stop < 2) return;
+    s->sweep = true;
+    s->sweep_hgs = 0;
+    s->sweep_prev = s->g_pick;
+}
+
+/*
+ * An Hg of thread tid: GDB reads its registers, most often because the user selected
+ * it, the best guess of the thread a resume that names none means (motion_thread).
+ * Not when a listing came before it and more than one thread follows: that is
+ * `info threads` (MI's -thread-info, which an IDE sends at every stop) reading each
+ * thread in turn, and its last one was then taken for the user's choice (the next
+ * continue reported its stop in that lane).  The pick is then what it was before the
+ * listing.  One Hg after a listing counts (vxrr.gdb's vx-thread lists the threads,
+ * then selects one).
+ */
+static void note_hg(vx_gdbserver *s, int64_t tid)
+{
+    if (!s->sweep) {
+        s->g_pick = tid;
+    } else if (s->sweep_hgs == 0) {
+        s->g_pick = s->sweep_last = tid;
+        s->sweep_hgs = 1;
+    } else if (s->sweep_hgs == 1 && tid != s->sweep_last) {
+        s->g_pick = s->sweep_prev;
+        s->sweep_hgs = 2;
+    }
+}
+
 static void h_set_thread(vx_gdbserver *s, const args *a, bool general)
 {
     uint32_t gw, lane;
@@ -770,7 +815,7 @@ static void h_set_thread(vx_gdbserver *s, const args *a, bool general)
     }
     if (general) {
         s->g_tid = a->tid;
-        if (a->tid > 0) s->g_pick = a->tid;
+        if (a->tid > 0) note_hg(s, a->tid);
     } else
         s->c_tid = a->tid;
     reply(s, "OK");
@@ -2005,7 +2050,7 @@ static void h_first_thread(vx_gdbserver *s, const args *a)
 {
     (void)a;
     s->list = (thread_cursor){0, 0};
-    s->n_lists++;
+    note_listing(s);
     thread_list_chunk(s);
 }
 
@@ -2044,7 +2089,7 @@ static void h_xfer_threads(vx_gdbserver *s, const args *a)
     }
     if (o.v[0] == 0 || !s->threads_xml) {
         /* Build the whole document at offset 0; later offsets slice the same text. */
-        s->n_lists++;
+        note_listing(s);
         out_reset(s);
         out_str(s, "<?xml version=\"1.0\"?>\n<threads>\n");
         /* a cursor of its own: a qsThreadInfo listing in progress goes on */
@@ -2923,7 +2968,9 @@ void vx_gdbserver_begin(vx_gdbserver *s, const vx_gdb_io *io)
     vx_rsp_reset(s->rsp);
     s->over = false;
     s->swbreak_ok = s->hwbreak_ok = false;
-    s->g_tid = s->c_tid = s->user_pick = 0;
+    s->g_tid = s->c_tid = s->user_pick = s->g_pick = 0;
+    s->lists_since_stop = 0;
+    s->sweep = false;
     s->sel_lane = -1;
     s->sel_exact = false;
     s->have_last_stop = false;

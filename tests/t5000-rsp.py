@@ -508,6 +508,47 @@ class RspTests(unittest.TestCase):
         self.assertEqual(seen, 1)
         self.assertEqual(self.c.cmds("z0,%x,4" % add), "OK")
 
+    def test_thread_sweep_is_no_thread_choice(self):
+        """after a stop, a listing of the threads followed by an Hg for each (an IDE's
+        -thread-info at every stop, `info threads`) is no choice of thread: a continue then
+        reports its breakpoint hit in the lane of the stop, as with no listing, not in the
+        last thread listed; one Hg after a listing (vxrr.gdb's vx-thread) is a choice"""
+        self.c.handshake()
+        nt = int(re.search(r"threads=(\d+)", self.c.monitor("config")[1]).group(1))
+        add = vecadd_function("add_cb")
+
+        def listing():
+            ids, r = [], self.c.cmds("qfThreadInfo")
+            while r.startswith("m"):
+                ids += [int(t, 16) for t in r[1:].split(",")]
+                r = self.c.cmds("qsThreadInfo")
+            return ids
+
+        def lanes(sweep, pick=None):
+            self.c.monitor("seek 0")
+            self.assertEqual(self.c.cmds("Z0,%x,4" % add), "OK")
+            sig, f = parse_stop(self.c.cmd("vCont;c"))
+            first = int(f["thread"], 16)
+            listing()                               # GDB's own, at the stop
+            ids = listing()                         # -thread-info's
+            for t in (ids if sweep else []) + ([pick] if pick else []):
+                if t != first:
+                    self.assertEqual(self.c.cmds("Hg%x" % t), "OK")
+                    self.c.cmds("g")
+            out = []
+            for cmd in ("vCont;c", "bc"):
+                sig, f = parse_stop(self.c.cmd(cmd))
+                out.append((int(f["thread"], 16) - 1) % nt)
+            self.assertEqual(self.c.cmds("z0,%x,4" % add), "OK")
+            return (first - 1) % nt, ids, out
+
+        lane, ids, plain = lanes(False)
+        self.assertEqual(plain, [lane, lane])
+        self.assertNotEqual((ids[-1] - 1) % nt, lane)   # the sweep ends in another lane
+        self.assertEqual(lanes(True)[2], plain)
+        other = 1 + (lane + 1) % nt                     # warp 0's next lane
+        self.assertEqual(lanes(False, other)[2], [(lane + 1) % nt] * 2)
+
     def test_vcont_range_step(self):
         """vCont;r lo,hi:T (GDB's range stepping, offered in vCont?) steps thread T on while
         its PC stays in lo .. hi - 1: it ends where single steps (vCont;s:T) end, at the
