@@ -2257,7 +2257,7 @@ vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **
         snprintf(msg, cap, "%s", vx_trace_reader_errmsg(e->rd));
         goto fail;
     }
-    err = vx_trace_reader_open(e->sr, path);
+    err = vx_trace_reader_open_same(e->sr, e->rd);
     if (err) {
         snprintf(msg, cap, "%s", vx_trace_reader_errmsg(e->sr));
         goto fail;
@@ -2328,7 +2328,7 @@ vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **
      * computed while we serve). */
     if (e->end >= 4 * (uint64_t)CBLOCK) {
         char why[700];
-        e->ix = vx_index_start(path, e->rd, e->end, why, sizeof why);
+        e->ix = vx_index_start(e->rd, e->end, why, sizeof why);
         if (why[0] && !e->note[0])
             snprintf(e->note, sizeof e->note,
                      "%s: searches over that chunk's events read them all, more slowly", why);
@@ -2371,7 +2371,7 @@ vx_err vx_engine_console(vx_engine *e, uint64_t upto, vx_engine_console_fn fn, v
     vx_conline lines[VX_CONSOLE_SLOTS];
     memset(lines, 0, sizeof lines);
     console_scan cs = {fn, ctx, 0};
-    err = vx_trace_reader_open(r, e->path);
+    err = vx_trace_reader_open_same(r, e->rd); /* the file served, not its path again */
     /* [t, stop): the issues to read next; with the digests, one EVENTS chunk at a time,
      * and the chunks that hold no console byte are not read at all */
     uint64_t t = 0;

@@ -22,7 +22,7 @@ typedef struct seg {
 } seg;
 
 struct vx_index {
-    char *path;
+    vx_trace_reader *r; /* the thread's: the file rd has open */
     seg *s;
     size_t n;
     _Atomic size_t ready;
@@ -34,8 +34,8 @@ struct vx_index {
 static void *compute(void *arg)
 {
     vx_index *ix = arg;
-    vx_trace_reader *r = NULL;
-    if (vx_trace_reader_new(&r) == VX_OK && vx_trace_reader_open(r, ix->path) == VX_OK) {
+    vx_trace_reader *r = ix->r;
+    {
         /* newest first: a reverse search starts at the end of history */
         for (size_t i = ix->n; i-- > 0;) {
             if (atomic_load_explicit(&ix->stop, memory_order_relaxed)) break;
@@ -49,20 +49,17 @@ static void *compute(void *arg)
             atomic_fetch_add_explicit(&ix->ready, 1, memory_order_relaxed);
         }
     }
-    vx_trace_reader_free(r);
     return NULL;
 }
 
-vx_index *vx_index_start(const char *path, vx_trace_reader *rd, uint64_t nissues, char *why,
-                         size_t cap)
+vx_index *vx_index_start(vx_trace_reader *rd, uint64_t nissues, char *why, size_t cap)
 {
     if (cap) why[0] = 0;
     vx_index *ix = calloc(1, sizeof *ix);
     if (!ix) return NULL;
     size_t nc = vx_trace_reader_num_chunks(rd);
-    ix->path = strdup(path);
     ix->s = calloc(nc ? nc : 1, sizeof *ix->s);
-    if (!ix->path || !ix->s) {
+    if (!ix->s) {
         vx_index_free(ix);
         return NULL;
     }
@@ -108,7 +105,12 @@ vx_index *vx_index_start(const char *path, vx_trace_reader *rd, uint64_t nissues
     }
     ix->n = k;
     atomic_store(&ix->ready, ready);
-    if (ready < ix->n && pthread_create(&ix->th, NULL, compute, ix) == 0) ix->started = true;
+    /* the thread computes the missing digests with a reader of its own, on the file rd
+     * has open (a trace replaced at its path since is not read in its place) */
+    if (ready < ix->n && vx_trace_reader_new(&ix->r) == VX_OK &&
+        vx_trace_reader_open_same(ix->r, rd) == VX_OK &&
+        pthread_create(&ix->th, NULL, compute, ix) == 0)
+        ix->started = true;
     return ix;
 }
 
@@ -119,8 +121,8 @@ void vx_index_free(vx_index *ix)
         atomic_store(&ix->stop, true);
         pthread_join(ix->th, NULL);
     }
+    vx_trace_reader_free(ix->r);
     free(ix->s);
-    free(ix->path);
     free(ix);
 }
 

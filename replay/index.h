@@ -24,14 +24,13 @@
 typedef struct vx_index vx_index;
 
 /*
- * Index the trace at path, open in rd (used only during this call), whose history
+ * Index the trace open in rd (used only during this call), whose history
  * has nissues issues.  NULL when out of memory or when the trace cannot be read.
  * A stored digest that is damaged leaves its segment without one (searched by its
  * events), and the reader's message for the first is put in why (cap bytes; "" when
  * none).
  */
-vx_index *vx_index_start(const char *path, vx_trace_reader *rd, uint64_t nissues, char *why,
-                         size_t cap);
+vx_index *vx_index_start(vx_trace_reader *rd, uint64_t nissues, char *why, size_t cap);
 void vx_index_free(vx_index *ix); /* stops the thread */
 
 /* Segments, and how many have their digest so far. */

@@ -1332,6 +1332,30 @@ class RspTests(unittest.TestCase):
         finally:
             srv.stop()
 
+    def test_trace_replaced_at_its_path_is_not_read(self):
+        """the file served stays the one read when another trace replaces it at its path
+        (vxrec --force renames a new file there): monitor console, which opened the path
+        again, said nothing was printed, or showed the new trace's output"""
+        d = vxtest.tmpdir()
+        live = os.path.join(d, "live.vxt")
+        shutil.copyfile(record("printf"), live)
+        srv = Server(live)
+        try:
+            c = srv.client()
+            c.handshake()
+            total = int(re.search(r"event \d+ of (\d+)", c.monitor("when")[1]).group(1))
+            c.monitor("seek %d" % total)
+            before = c.monitor("console all")[1]
+            new = os.path.join(d, "new.vxt")
+            shutil.copyfile(record("hello"), new)
+            os.replace(new, live)
+            self.assertEqual(c.monitor("console all")[1], before)
+            out = vxtest.run([vxtest.prog("vxsim"), vxtest.kernel("printf")]).stdout
+            self.assertIn(out.splitlines()[0].split(": ", 1)[-1], before)
+            c.close()
+        finally:
+            srv.stop()
+
     def test_reconnect_at_once(self):
         """a client that drops its connection and connects again at once is served (its
         hang-up ends the old session; the new connection is not taken for a second client)"""

@@ -698,11 +698,10 @@ vx_err vx_trace_reader_open(vx_trace_reader *r, const char *path)
     return vx_trace_reader_open_as(r, path, path);
 }
 
+static vx_err open_fd(vx_trace_reader *r);
+
 vx_err vx_trace_reader_open_as(vx_trace_reader *r, const char *path, const char *name)
 {
-    struct stat st;
-    uint8_t sig[VXT_SIG_LEN];
-    vx_err e;
     if (r->opened || r->fd >= 0) return rfail(r, VX_ERR_STATE, "reader already opened");
     free(r->path);
     r->path = strdup(name ? name : "");
@@ -710,6 +709,28 @@ vx_err vx_trace_reader_open_as(vx_trace_reader *r, const char *path, const char 
     if (!path) return rfail(r, VX_ERR_INVAL, "no trace file name");
     r->fd = open(path, O_RDONLY | O_CLOEXEC);
     if (r->fd < 0) return rfail(r, VX_ERR_IO, "cannot open: %s", strerror(errno));
+    return open_fd(r);
+}
+
+vx_err vx_trace_reader_open_same(vx_trace_reader *r, const vx_trace_reader *other)
+{
+    if (r->opened || r->fd >= 0) return rfail(r, VX_ERR_STATE, "reader already opened");
+    free(r->path);
+    r->path = strdup(other->path ? other->path : "");
+    if (!r->path) return rfail(r, VX_ERR_NOMEM, "out of memory");
+    if (!other->opened || other->fd < 0)
+        return rfail(r, VX_ERR_STATE, "the other reader is not open");
+    r->fd = fcntl(other->fd, F_DUPFD_CLOEXEC, 0);
+    if (r->fd < 0) return rfail(r, VX_ERR_IO, "cannot open it again: %s", strerror(errno));
+    return open_fd(r);
+}
+
+/* vx_trace_reader_open's work once the file is open (r->fd). */
+static vx_err open_fd(vx_trace_reader *r)
+{
+    struct stat st;
+    uint8_t sig[VXT_SIG_LEN];
+    vx_err e;
     if (fstat(r->fd, &st) != 0) return rfail(r, VX_ERR_IO, "cannot stat: %s", strerror(errno));
     if (!S_ISREG(st.st_mode)) return rfail(r, VX_ERR_IO, "not a regular file");
     r->fsize = (uint64_t)st.st_size;

@@ -241,6 +241,10 @@ const char *vx_trace_reader_errmsg(const vx_trace_reader *r);
 vx_err vx_trace_reader_open(vx_trace_reader *r, const char *path);
 /* The same, naming the file `name` in messages (a copy of standard input, say). */
 vx_err vx_trace_reader_open_as(vx_trace_reader *r, const char *path, const char *name);
+/* The file that reader `other` has open (a descriptor of its own on the same file,
+ * not the path again: a trace replaced there since, by vxrec --force say, is not
+ * read in its place), under the same name. */
+vx_err vx_trace_reader_open_same(vx_trace_reader *r, const vx_trace_reader *other);
 
 /* The header; pointers stay valid while the reader lives. */
 const vx_trace_header *vx_trace_reader_header(const vx_trace_reader *r);
