@@ -558,6 +558,17 @@ static void recover(vx_engine *e, uint64_t pos)
     memcpy(e->err, keep, sizeof keep);
 }
 
+/*
+ * The simulator found the host out of memory replaying the issue at idx: no fault of
+ * the trace (not a divergence), and the issue had no effect (vx_sim_issue): the
+ * machine stays whole at idx (rebuilding it would need the memory that is missing).
+ */
+static vx_err host_oom(vx_engine *e, uint64_t idx)
+{
+    seterr(e, "replaying event %" PRIu64 ": %s", idx, vx_sim_errmsg(e->sim));
+    return VX_ERR_NOMEM;
+}
+
 /* Execute the reader's pending issue (at now) as recorded, verifying it. */
 static vx_err exec_pending(vx_engine *e)
 {
@@ -579,6 +590,7 @@ static vx_err exec_pending(vx_engine *e)
         err = vx_sim_issue(e->sim, ev->core, ev->warp, ev->cycle, &st);
     e->expect = NULL;
     e->st.replayed++;
+    if (err == VX_ERR_NOMEM) return host_oom(e, idx);
     if (err != VX_OK) {
         char what[600];
         snprintf(what, sizeof what, "the simulator refused the recorded issue: %s",
@@ -630,6 +642,7 @@ static vx_err exec_cached(vx_engine *e, const cent *c)
         err = vx_sim_issue(e->sim, gw / e->W, gw % e->W, c->cycle, &st);
     e->st.replayed++;
     e->st.cached++;
+    if (err == VX_ERR_NOMEM) return host_oom(e, e->now);
     if (err != VX_OK) {
         /* cannot happen for a verified issue; say so rather than go on */
         seterr(e,
@@ -807,6 +820,7 @@ static vx_err goto_pos(vx_engine *e, uint64_t x)
 {
     if (x > e->end) x = e->end;
     if (x == e->now) return VX_OK;
+    const uint64_t from = e->now;
     long ci = vx_tl_find(&e->tl, x);
     uint64_t cpos = ci >= 0 ? e->tl.v[ci].pos : 0;
     size_t k = 0;
@@ -843,7 +857,15 @@ static vx_err goto_pos(vx_engine *e, uint64_t x)
             }
         } else
             err = VX_ERR_STATE;
-        if (err) return err;
+        if (err) {
+            /* The machine may be half restored (out of host memory, say): it is at no
+             * position.  Rebuild the one it left (recover), else it stays at none (the
+             * next move restores a base). */
+            e->now = UINT64_MAX;
+            e->rd_at = NO_ISSUE;
+            if (from != UINT64_MAX) recover(e, from);
+            return err;
+        }
     }
     if (x > e->now + SHORT_GAP) e->short_at = x - SHORT_GAP;
     if (x > e->now + 2 * SHORT_NEAR) e->short_near = x - SHORT_NEAR;

@@ -1349,6 +1349,12 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
             console(s, "vxreplay: history ends at event %" PRIu64 " (the trace is unreadable %s)\n",
                     vx_engine_now(s->e), m->backward ? "before it" : "past it");
             st.why = m->backward ? VX_WHY_BEGIN : VX_WHY_END;
+        } else if (err == VX_ERR_NOMEM) {
+            /* The host ran out of memory (not the trace's fault): a plain stop (signal 0)
+             * where the engine is, which GDB can resume from once memory is freed. */
+            console(s, "vxreplay: stopped at event %" PRIu64 "\n", vx_engine_now(s->e));
+            st.why = VX_WHY_INTERRUPT;
+            s->stop_sig0 = true;
         } else {
             /* The engine stays at a consistent position (a divergence): an abort there. */
             st.why = VX_WHY_FAULT;
@@ -2936,7 +2942,8 @@ vx_err vx_gdbserver_new(vx_engine *e, const vx_gdbserver_opts *opts, vx_gdbserve
     static const vx_rsp_ops ops = {on_write, on_packet, on_interrupt};
     s->rsp = vx_rsp_new(&ops, s, PACKET_SIZE);
     s->listed = calloc(s->nwarps ? s->nwarps : 1, 1);
-    if (!s->xml || !s->rsp || !s->listed) {
+    /* the reply buffer at the packet size from the start (see vx_rsp_new) */
+    if (!s->xml || !s->rsp || !s->listed || !out_reserve(s, PACKET_SIZE)) {
         vx_gdbserver_free(s);
         return VX_ERR_NOMEM;
     }

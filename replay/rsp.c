@@ -66,7 +66,13 @@ vx_rsp *vx_rsp_new(const vx_rsp_ops *ops, void *ctx, size_t max_packet)
     r->ctx = ctx;
     r->cap = max_packet ? max_packet : 4096;
     r->buf = malloc(r->cap + 1);
-    if (!r->buf) {
+    /* framing room for a reply of the packet size, every byte escaped, from the start:
+     * a reply (an error one at least) goes out when the host has no memory left later */
+    r->out_cap = 1 + 2 * r->cap + 3;
+    r->out = malloc(r->out_cap);
+    if (!r->buf || !r->out) {
+        free(r->buf);
+        free(r->out);
         free(r);
         return NULL;
     }

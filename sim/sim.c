@@ -551,6 +551,11 @@ vx_err vx_sim_issue(vx_sim *s, uint32_t core, uint32_t warp, uint64_t cycle, vx_
                            "an issue at cycle %llu is past the cycle limit of %llu",
                            (unsigned long long)cycle, (unsigned long long)s->max_cycles);
     uint32_t gw = core * s->nw + warp;
+    /* the clock as it is, to put back when the host has no memory for the issue */
+    const bool dm_quiet = !vx_dm_busy(s->dm);
+    const uint64_t cycle0 = s->cycle;
+    const uint32_t pos0 = s->core_pos, last0 = s->cores[core].last;
+    const uint8_t issued0 = s->cycle_issued;
     vx_sim_dm_tick_to(s, cycle); /* the cycles in between issue nothing */
     if (s->core_pos == 0 && vx_dm_busy(s->dm)) vx_dm_cycle(s->dm);
     const vx_warp *w = &s->warps[gw];
@@ -565,7 +570,18 @@ vx_err vx_sim_issue(vx_sim *s, uint32_t core, uint32_t warp, uint64_t cycle, vx_
     s->cycle_issued = 1;
     int r = vx_exec_issue(s, gw, 0, 0, 0);
     stop->issued = 1;
-    if (r == VX_X_HOSTERR) return host_oom(s);
+    if (r == VX_X_HOSTERR) {
+        /* no effect: the clock goes back too, unless the Debug Module ran cycles on the
+         * way (it acted on them) */
+        if (dm_quiet) {
+            s->cycle = cycle0;
+            s->core_pos = pos0;
+            s->cycle_issued = issued0;
+            s->cores[core].last = last0;
+        }
+        stop->issued = 0;
+        return host_oom(s);
+    }
     after_issue(s, gw, r, stop);
     return VX_OK;
 }

@@ -184,7 +184,10 @@ void vx_sim_set_max_cycles(vx_sim *sim, uint64_t max_cycles);
  * cycle `cycle`: used by replay to follow a recorded schedule.  The warp must be
  * active and not stalled, and the cycle below the cycle limit, if one is set (the
  * scheduler issues nothing from there); the scheduler state (cycle, round-robin
- * position) is updated as if the scheduler had chosen this warp.
+ * position) is updated as if the scheduler had chosen this warp.  VX_ERR_NOMEM: the
+ * host had no memory for a page the issue writes; the issue had no effect (nor on
+ * the clock, unless the Debug Module was busy and ran the cycles before it), and can
+ * be issued again once memory is free.
  */
 vx_err vx_sim_issue(vx_sim *sim, uint32_t core, uint32_t warp, uint64_t cycle, vx_stop *stop);
 

@@ -210,11 +210,12 @@ def le32(hexstr):
 class Server:
     """vxreplay on a free port (--port 0), stopped at the end."""
 
-    def __init__(self, trace, *args, once=False):
+    def __init__(self, trace, *args, once=False, preexec_fn=None):
         cmd = [vxtest.prog("vxreplay"), "--port", "0", trace] + list(args)
         if once:
             cmd.append("--once")
-        self.p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  preexec_fn=preexec_fn)
         self.port = None
         self.banner = []
         deadline = time.time() + 60
@@ -1437,6 +1438,55 @@ class RspTests(unittest.TestCase):
         c2 = self.srv.client()
         self.assertTrue(c2.cmds("qC").startswith("QC"))
         c2.close()
+
+
+class HostMemory(unittest.TestCase):
+    def test_out_of_host_memory_is_a_plain_stop_at_a_whole_position(self):
+        """replay that runs the host out of memory (an address-space limit, a kernel that
+        touches 512 MiB): the continue stops where the engine is, with signal 0 (it was a
+        "replay diverged" abort, SIGABRT), at a position whose registers are those a
+        server with no limit shows there (the failed issue had no effect, its cycle too)"""
+        if vxtest.sanitized():
+            self.skipTest("sanitizer builds reserve address space of their own")
+        if not t6kit.have_toolchain():
+            self.skipTest("vxcc or the RISC-V toolchain missing")
+        import resource
+        d = vxtest.tmpdir()
+        src = os.path.join(d, "walk.c")
+        with open(src, "w") as f:
+            f.write("#include <stdint.h>\n"
+                    "int main(void) {\n"
+                    "    volatile uint32_t *p = (volatile uint32_t *)0x10000000;\n"
+                    "    for (uint32_t i = 0; i < 131072; i++) p[i * 1024] = i;\n"
+                    "    return 0;\n}\n")
+        elf = os.path.join(d, "walk.elf")
+        r = vxtest.run([vxtest.prog("vxcc"), "-O2", "-o", elf, src])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        trace = record(elf, "-t", "1")
+        limit = lambda: resource.setrlimit(resource.RLIMIT_AS, (256 << 20, 256 << 20))  # noqa
+        srv, ref = Server(trace, preexec_fn=limit), Server(trace)
+        try:
+            c, rc = srv.client(), ref.client()
+            c.handshake()
+            rc.handshake()
+            total = int(re.search(r"event \d+ of (\d+)", rc.monitor("when")[1]).group(1))
+            c.console = []
+            sig, f = parse_stop(c.cmd("vCont;c"))
+            said = "".join(c.console)
+            # (at the limit, even the server's console lines may find no memory)
+            self.assertEqual(sig, 0, said)
+            self.assertNotIn("diverged", said)
+            self.assertIn("stopped at event", said)
+            # where it stopped, the registers are those of that position with no limit
+            n = int(re.search(r"stopped at event (\d+)", said).group(1))
+            self.assertTrue(0 < n < total, (n, total, said))
+            rc.monitor("seek %d" % n)
+            self.assertEqual(c.cmds("g"), rc.cmds("g"))
+            c.close()
+            rc.close()
+        finally:
+            srv.stop()
+            ref.stop()
 
 
 class ManyThreads(unittest.TestCase):
