@@ -9,6 +9,12 @@
  *     the actual port is passed to opts->on_listen).
  *   - One client at a time: a client that connects while another is served is closed
  *     at once (it can connect again once the first has left).
+ *   - Out of file descriptors (or memory): a connection that cannot be accepted waits
+ *     in the backlog; the listener is left alone for VX_DMS_BACKOFF ms between two
+ *     tries (no busy loop) while the simulation and the served client go on, and the
+ *     notify hook (vx_dmserver_set_notify) is told once.  Such a client is served
+ *     once a descriptor is free - one that connected during a session, once that
+ *     session has ended, since it could not be turned away.
  *   - The platform is held (the simulator does not run) until a client sends "s";
  *     DM accesses before that work on the reset machine.  "s" again is a no-op.
  *   - Once started, the simulator runs on its own in slices of VX_DMS_SLICE issues
@@ -49,6 +55,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -61,6 +68,7 @@
 #define VX_DMS_REPLY     96u  /* longest reply: '+' 8 x 8 digits, 7 commas, '\n' = 74 */
 #define VX_DMS_SETTLE    300u /* bound on DM ticks per settle (ndmreset is at most 128) */
 #define VX_DMS_STOP_LOOK 250  /* ms between two looks at opts->stop while idle */
+#define VX_DMS_BACKOFF   100  /* ms the listener rests after accept() failed for lack of fds */
 
 typedef struct dms {
     vx_sim *sim;
@@ -75,6 +83,11 @@ typedef struct dms {
     bool settle;  /* a DM write since the last settle */
     bool hold;    /* a DM write answered: the next line waits for a slice or a settle */
     bool closing; /* "q" received: close once the replies are sent */
+    /* accept() failed for lack of resources (file descriptors, memory): the listener is
+     * not polled again before this time (ms, CLOCK_MONOTONIC), or it would stay
+     * readable and spin the loop; the note says so once until a client is accepted */
+    bool backoff, noted;
+    long long backoff_until;
     vx_stop final;
     /* input: the current line, and whether it overflowed */
     char line[VX_DMS_LINE_MAX + 1];
@@ -98,6 +111,22 @@ static void dms_msg(char *msg, size_t cap, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, cap, fmt, ap);
     va_end(ap);
+}
+
+static void (*dms_notify)(void *, const char *);
+static void *dms_notify_ctx;
+
+void vx_dmserver_set_notify(void (*notify)(void *ctx, const char *text), void *ctx)
+{
+    dms_notify = notify;
+    dms_notify_ctx = ctx;
+}
+
+static long long dms_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static int dms_nonblock(int fd)
@@ -404,21 +433,62 @@ static void dms_serve(dms *s)
     if (s->closing && s->outlen == 0) dms_drop_client(s);
 }
 
-static void dms_accept(dms *s)
+/* Is accept()'s error one of the listening socket itself (the server cannot go on)?
+ * Others concern one connection (it was aborted, the network failed: Linux passes
+ * those on) or the moment (out of file descriptors or memory). */
+static bool dms_accept_fatal(int err)
+{
+    return err == EBADF || err == ENOTSOCK || err == EINVAL || err == EFAULT;
+}
+
+/* Accept a client (or turn it away when one is served).  VX_OK also when there was
+ * none or it could not be accepted for the moment: then the listener rests
+ * VX_DMS_BACKOFF ms (the connection waits in the backlog meanwhile). */
+static vx_err dms_accept(dms *s, char *msg, size_t cap)
 {
     int fd = accept(s->lfd, NULL, NULL);
-    if (fd < 0) return;
+    if (fd < 0) {
+        int err = errno;
+        if (err == EAGAIN || err == EWOULDBLOCK || err == EINTR || err == ECONNABORTED)
+            return VX_OK;
+        if (dms_accept_fatal(err)) {
+            dms_msg(msg, cap, "accept failed in the Debug Module server: %s", strerror(err));
+            return VX_ERR_IO;
+        }
+        s->backoff = true;
+        s->backoff_until = dms_now_ms() + VX_DMS_BACKOFF;
+        if (!s->noted && (err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM)) {
+            s->noted = true;
+            if (dms_notify) {
+                char text[256];
+                if (s->cfd >= 0)
+                    snprintf(text, sizeof text,
+                             "cannot accept another Debug Module client to turn it away: %s "
+                             "(it waits, and is served once this one has left)",
+                             strerror(err));
+                else
+                    snprintf(text, sizeof text,
+                             "cannot accept a Debug Module client: %s (it waits, and is "
+                             "served once a file descriptor is free; trying every %d ms)",
+                             strerror(err), VX_DMS_BACKOFF);
+                dms_notify(dms_notify_ctx, text);
+            }
+        }
+        return VX_OK;
+    }
+    s->noted = false;
     if (s->cfd >= 0) { /* one client at a time: another is closed at once, not left waiting */
         close(fd);
-        return;
+        return VX_OK;
     }
     if (dms_nonblock(fd) != 0) {
         close(fd);
-        return;
+        return VX_OK;
     }
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     s->cfd = fd;
+    return VX_OK;
 }
 
 /* ---- the simulator side -------------------------------------------------------------------- */
@@ -543,21 +613,33 @@ vx_err vx_dmserver_run_bound(vx_sim *sim, const vx_dmserver_opts *opts, int lfd,
         /* (with a stop flag, a signal that comes just before poll() is seen within
          * STOP_LOOK ms: poll() returns EINTR only for one that comes during it) */
         int timeout = dms_can_run(s) || pending_in ? 0 : s->stop ? VX_DMS_STOP_LOOK : -1;
-        int rc = poll(pfd, s->cfd >= 0 ? 2 : 1, timeout);
+        /* The listener rests after accept() failed for lack of fds: it is not polled
+         * (it would stay readable), and the wait ends when it may be tried again. */
+        nfds_t nfds = s->cfd >= 0 ? 2 : 1;
+        if (s->backoff) {
+            long long left = s->backoff_until - dms_now_ms();
+            if (left <= 0) {
+                s->backoff = false;
+            } else {
+                nfds--; /* the listener is the last one polled */
+                if (timeout < 0 || timeout > left) timeout = (int)left;
+            }
+        }
+        int rc = poll(pfd, nfds, timeout);
         if (rc < 0 && errno != EINTR) {
             dms_msg(msg, cap, "poll failed in the Debug Module server: %s", strerror(errno));
             e = VX_ERR_IO;
             break;
         }
         if (s->cfd < 0) {
-            if (rc > 0) dms_accept(s);
+            if (rc > 0 && (e = dms_accept(s, msg, cap)) != VX_OK) break;
             continue;
         }
-        if (rc > 0 && (pfd[1].revents & POLLIN) && !pf->revents && !pending_in) {
+        if (rc > 0 && nfds == 2 && (pfd[1].revents & POLLIN) && !pf->revents && !pending_in) {
             /* A client that leaves and connects again at once: its hang-up may come
              * just after the new connection; let it end this session first. */
             struct pollfd q = {s->cfd, POLLIN, 0};
-            if (poll(&q, 1, 200) <= 0) dms_accept(s);
+            if (poll(&q, 1, 200) <= 0 && (e = dms_accept(s, msg, cap)) != VX_OK) break;
         }
         if ((rc > 0 && pf->revents) || pending_in) {
             if (pf->revents & (POLLERR | POLLNVAL)) {

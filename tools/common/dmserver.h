@@ -54,6 +54,16 @@ vx_err vx_dmserver_run_sliced(vx_sim *sim, const vx_dmserver_opts *opts, void (*
                               void *slice_ctx, vx_stop *final, char *msg, size_t cap);
 
 /*
+ * A program's channel for what the server has to tell the user while it runs (the
+ * library itself prints nothing): notify(ctx, text) is called with one line, no
+ * newline, e.g. when a client cannot be accepted for lack of file descriptors (once,
+ * until a client is accepted again; the server keeps trying every 100 ms meanwhile,
+ * and the simulation goes on).  NULL (the default): such notes are dropped.  For
+ * every server of the process.
+ */
+void vx_dmserver_set_notify(void (*notify)(void *ctx, const char *text), void *ctx);
+
+/*
  * Bind and listen (opts->bind, opts->port) without serving yet, so that a program
  * can refuse a bad address or a busy port before it creates any output; *lfd is the
  * listening socket, for vx_dmserver_run_bound (which owns it from then on).

@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""t5005: the servers (vxsim/vxrec --dm-port) out of file descriptors.
+
+Each server is started with a limit on its file descriptors (RLIMIT_NOFILE, set in
+the child), then the test lowers that limit to the descriptors it holds once it
+listens (prlimit), so that the next accept() fails with EMFILE whatever the build
+(sanitizers open files of their own); raising it again frees one.  A client that
+cannot be accepted waits without the server spinning (its CPU time stays small), and
+is served once a descriptor is free; it does not hold up the kernel's run.
+"""
+import os
+import re
+import resource
+import select
+import subprocess
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+import vxtest  # noqa: E402
+from vxdbg import AU, DA, DCTRL, Client  # noqa: E402
+
+HARD = 64  # the children's descriptor limit (the test lowers the soft one below it)
+CPU_MAX = 0.3  # CPU seconds a server may use in WAIT seconds while a client waits
+WAIT = 1.5
+
+
+def limited():
+    resource.setrlimit(resource.RLIMIT_NOFILE, (HARD, HARD))
+
+
+def cpu_seconds(pid):
+    """user + system CPU time of a running process"""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def fds_of(pid):
+    return sorted(int(n) for n in os.listdir("/proc/%d/fd" % pid))
+
+
+def set_soft_limit(pid, soft):
+    resource.prlimit(pid, resource.RLIMIT_NOFILE, (soft, HARD))
+
+
+def exhaust(test, pid, spare=0):
+    """Lower pid's soft limit so that exactly `spare` more descriptors can be opened."""
+    fds = fds_of(pid)
+    test.assertEqual(fds, list(range(len(fds))), "the server's descriptors are 0..n-1")
+    set_soft_limit(pid, len(fds) + spare)
+
+
+class Reader:
+    """A child's stderr, read as it comes."""
+
+    def __init__(self, proc):
+        self.proc, self.text = proc, ""
+
+    def until(self, pattern, timeout=30):
+        deadline = time.time() + timeout
+        while not re.search(pattern, self.text):
+            left = deadline - time.time()
+            if left <= 0:
+                return None
+            r, _, _ = select.select([self.proc.stderr], [], [], left)
+            if not r:
+                return None
+            chunk = os.read(self.proc.stderr.fileno(), 4096)
+            if not chunk:
+                return re.search(pattern, self.text)
+            self.text += chunk.decode("utf-8", "replace")
+        return re.search(pattern, self.text)
+
+    def rest(self, timeout=30):
+        out, err = self.proc.communicate(timeout=timeout)
+        self.text += err.decode("utf-8", "replace")
+        return out
+
+
+def nothing_to_read(sock):
+    r, _, _ = select.select([sock], [], [], 0)
+    return not r
+
+
+class DebugModule(unittest.TestCase):
+    def setUp(self):
+        self.dir = vxtest.tmpdir()
+        self.procs = []
+        self.socks = []
+
+    def tearDown(self):
+        for s in self.socks:
+            s.close()
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+                p.communicate()
+
+    def start(self, name, args):
+        p = subprocess.Popen([vxtest.prog(name), "--dm-port", "0"] + args,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=limited)
+        self.procs.append(p)
+        err = Reader(p)
+        m = err.until(r"Debug Module listening on 127\.0\.0\.1:(\d+)")
+        self.assertIsNotNone(m, err.text)
+        return p, err, int(m.group(1))
+
+    def client_waits_then_is_served(self, name, args):
+        p, err, port = self.start(name, args + [vxtest.kernel("hello")])
+        exhaust(self, p.pid)
+        c = Client(port, timeout=30)
+        self.socks.append(c.sock)
+        c.sock.sendall(b"p\n")
+        cpu0 = cpu_seconds(p.pid)
+        time.sleep(WAIT)
+        used = cpu_seconds(p.pid) - cpu0
+        self.assertLess(used, CPU_MAX, "%s spins while a client waits: %.2f s of CPU in %.1f s"
+                        % (name, used, WAIT))
+        self.assertTrue(nothing_to_read(c.sock), "not served yet: no descriptor for it")
+        self.assertIsNone(p.poll(), "%s still runs: %s" % (name, err.text))
+        # a descriptor is free: the waiting client is served, its command answered
+        set_soft_limit(p.pid, HARD)
+        self.assertEqual(c.recv_line(), "+P")
+        self.assertEqual(c.cmd("s"), "+")
+        c.wr(DCTRL, DA)
+        c.poll(AU, AU)
+        c.close()
+        err.rest()
+        self.assertEqual(p.returncode, 0, err.text)
+
+    def test_vxsim_client_waits_for_a_descriptor(self):
+        """vxsim --dm-port out of descriptors: no busy loop; the client is served once one is free"""
+        self.client_waits_then_is_served("vxsim", [])
+
+    def test_vxrec_client_waits_for_a_descriptor(self):
+        """vxrec --dm-port out of descriptors: no busy loop; the client is served once one is free"""
+        self.client_waits_then_is_served("vxrec", ["-f", "-o", os.path.join(self.dir, "t.vxt")])
+
+    def second_client(self):
+        """vxsim whose last descriptor a first client takes, and a second client that connects
+        and sends 'p'; the server does not spin meanwhile"""
+        p, err, port = self.start("vxsim", [vxtest.kernel("hello")])
+        exhaust(self, p.pid, spare=1)
+        c = Client(port, timeout=30)
+        self.socks.append(c.sock)
+        self.assertEqual(c.cmd("p"), "+P")
+        c2 = Client(port, timeout=30)
+        self.socks.append(c2.sock)
+        c2.sock.sendall(b"p\n")
+        cpu0 = cpu_seconds(p.pid)
+        time.sleep(WAIT)
+        used = cpu_seconds(p.pid) - cpu0
+        self.assertLess(used, CPU_MAX, "vxsim spins: %.2f s of CPU in %.1f s" % (used, WAIT))
+        self.assertEqual(c.cmd("p"), "+P", "the first session goes on")
+        self.assertTrue(nothing_to_read(c2.sock), "the second client waits")
+        return p, err, c, c2
+
+    def test_second_client_waits_its_turn(self):
+        """the last descriptor taken by a client: another cannot be turned away; it waits
+        (no busy loop) and is served once the first has left"""
+        p, err, c, c2 = self.second_client()
+        c.close()
+        self.assertEqual(c2.recv_line(), "+P", "served once the first has left")
+        self.assertEqual(c2.cmd("s"), "+")
+        c2.wr(DCTRL, DA)
+        c2.poll(AU, AU)
+        c2.close()
+        err.rest()
+        self.assertEqual(p.returncode, 0, err.text)
+
+    def test_waiting_client_does_not_hold_the_kernel(self):
+        """a client that cannot be accepted does not hold up the run: the kernel runs to its
+        end, and vxsim exits with its status once the served client has left"""
+        p, err, c, c2 = self.second_client()
+        self.assertEqual(c.cmd("s"), "+")
+        c.wr(DCTRL, DA)
+        c.poll(AU, AU)  # the kernel ran to its end
+        c.close()
+        err.rest()
+        self.assertEqual(p.returncode, 0, err.text)
+
+
+if __name__ == "__main__":
+    vxtest.main(DebugModule)
