@@ -9,11 +9,14 @@
  * protocol on stdin/stdout instead:  (gdb) target remote | vxreplay --stdio TRACE
  *
  * Exit status: 0 after serving (--once, --stdio), 2 for usage or input errors
- * (missing or damaged trace, port in use).
+ * (missing or damaged trace, port in use) and when the listening socket fails (no
+ * client can be served).  Out of file descriptors (or memory), a client waits until
+ * it can be accepted: vxreplay says so once and tries again every 100 ms.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +45,8 @@ static void usage(FILE *f)
            "                          (one session; not with --port, --bind, --once)\n"
            "      --once              exit after the first client instead of waiting for the next\n"
            "  One client at a time: another that connects meanwhile is turned away (its\n"
-           "  connection is closed at once).\n\n"
+           "  connection is closed at once).  Out of file descriptors, a client waits until\n"
+           "  one is free.\n\n"
            "replay:\n"
            "      --mem SIZE          memory budget for checkpoints (default 512M; K/M/G suffix,\n"
            "                          a bare number is MiB); those 'monitor checkpoint' made\n"
@@ -66,7 +70,8 @@ static void usage(FILE *f)
            "In gdb: 'monitor help' lists the replay commands (when, seek, warps, lane, ...);\n"
            "source vxrr.gdb (next to the programs in the build tree, PREFIX/share/vxrr when\n"
            "installed) for convenience commands.\n"
-           "exit status: 0 when done, 2 usage or input error\n");
+           "exit status: 0 when done, 2 usage or input error, or the listening socket\n"
+           "failed (no client can be served)\n");
 }
 
 static bool opt_value(int argc, char **argv, int *i, const char *name, const char **val)
@@ -311,13 +316,30 @@ int main(int argc, char **argv)
         printf(" -ex 'target remote %s:%u'\n", bind, actual);
     fflush(stdout);
 
+    int rc = 0;
+    bool told = false; /* that clients cannot be accepted for the moment */
     for (;;) {
         char peer[64];
-        int fd = vx_net_accept(lfd, peer, sizeof peer, msg, sizeof msg);
-        if (fd < 0) {
-            fprintf(stderr, "%s: %s\n", prog, msg);
+        int aerr;
+        int fd = vx_net_accept(lfd, -1, peer, sizeof peer, msg, sizeof msg, &aerr);
+        if (fd < 0 && vx_net_accept_fatal(aerr)) {
+            fprintf(stderr, "%s: %s: no client can be served\n", prog, msg);
+            rc = VX_EXIT_USAGE;
             break;
         }
+        if (fd < 0) {
+            /* Out of file descriptors (or memory, ...): the client waits in the backlog
+             * until one is free; or a network error of that one connection. */
+            if (!told && vx_net_accept_short(aerr))
+                fprintf(stderr,
+                        "%s: cannot accept a client for now: %s (it waits, and is served "
+                        "once a file descriptor is free; trying every %d ms)\n",
+                        prog, strerror(aerr), VX_NET_BACKOFF_MS);
+            told = told || vx_net_accept_short(aerr);
+            poll(NULL, 0, VX_NET_BACKOFF_MS);
+            continue;
+        }
+        told = false;
         fprintf(stderr, "%s: client %s connected\n", prog, peer);
         bool clean = vx_net_session_guarded(srv, fd, fd, lfd, turned_away, peer) > 0;
         close(fd);
@@ -328,5 +350,5 @@ int main(int argc, char **argv)
     close(lfd);
     vx_gdbserver_free(srv);
     vx_engine_free(eng);
-    return 0;
+    return rc;
 }

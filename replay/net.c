@@ -12,6 +12,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -49,7 +50,10 @@ int vx_net_listen(const char *bind_addr, unsigned port, unsigned *actual, char *
     }
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 1) != 0) {
+    /* non-blocking: accept() after poll() never waits for a client that went away */
+    int fl = fcntl(fd, F_GETFL);
+    if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 1) != 0 || fl < 0 ||
+        fcntl(fd, F_SETFL, fl | O_NONBLOCK) != 0) {
         snprintf(msg, cap, "cannot listen on %s:%u: %s%s", bind_addr, port, strerror(errno),
                  errno == EADDRINUSE ? " (choose another with --port)" : "");
         close(fd);
@@ -60,22 +64,79 @@ int vx_net_listen(const char *bind_addr, unsigned port, unsigned *actual, char *
     return fd;
 }
 
-int vx_net_accept(int lfd, char *peer, size_t peercap, char *msg, size_t cap)
+bool vx_net_accept_short(int err)
+{
+    return err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM;
+}
+
+bool vx_net_accept_fatal(int err)
+{
+    switch (err) {
+    case EAGAIN:
+#if EWOULDBLOCK != EAGAIN
+    case EWOULDBLOCK:
+#endif
+    case EINTR:
+    case ECONNABORTED:
+    /* Linux passes a pending network error of the connection on (accept(2)) */
+    case ENETDOWN:
+    case EPROTO:
+    case ENOPROTOOPT:
+    case EHOSTDOWN:
+#ifdef ENONET
+    case ENONET:
+#endif
+    case EHOSTUNREACH:
+    case EOPNOTSUPP:
+    case ENETUNREACH:
+    case EPERM: /* (a firewall rule refused it) */
+    case ETIMEDOUT:
+    case ECONNRESET: return false;
+    default: return !vx_net_accept_short(err);
+    }
+}
+
+int vx_net_accept(int lfd, int wait_ms, char *peer, size_t peercap, char *msg, size_t cap, int *err)
 {
     for (;;) {
+        struct pollfd p = {lfd, POLLIN, 0};
+        int n = poll(&p, 1, wait_ms);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            *err = errno;
+            snprintf(msg, cap, "waiting for a client failed: %s", strerror(errno));
+            return -1;
+        }
+        if (n == 0) {
+            *err = EAGAIN;
+            snprintf(msg, cap, "no client");
+            return -1;
+        }
         struct sockaddr_in sa;
         socklen_t len = sizeof sa;
         int fd = accept(lfd, (struct sockaddr *)&sa, &len);
         if (fd < 0) {
-            if (errno == EINTR || errno == ECONNABORTED) continue;
+            /* gone before it was taken: look again (without waiting when not asked to) */
+            if (errno == EINTR || errno == ECONNABORTED || errno == EAGAIN ||
+                errno == EWOULDBLOCK) {
+                if (wait_ms < 0) continue;
+                *err = EAGAIN;
+                snprintf(msg, cap, "no client");
+                return -1;
+            }
+            *err = errno;
             snprintf(msg, cap, "accept failed: %s", strerror(errno));
             return -1;
         }
+        /* the session blocks in its reads and writes (BSDs pass O_NONBLOCK on) */
+        int fl = fcntl(fd, F_GETFL);
+        if (fl >= 0 && (fl & O_NONBLOCK)) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
         int one = 1;
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         char ip[INET_ADDRSTRLEN] = "?";
         inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof ip);
         snprintf(peer, peercap, "%s:%u", ip, ntohs(sa.sin_port));
+        *err = 0;
         return fd;
     }
 }
@@ -190,7 +251,8 @@ static bool conn_poll(void *ctx)
 static void turn_away(int lfd, void (*refused)(void *, const char *), void *ctx)
 {
     char peer[64], msg[128];
-    int fd = vx_net_accept(lfd, peer, sizeof peer, msg, sizeof msg);
+    int err;
+    int fd = vx_net_accept(lfd, 0, peer, sizeof peer, msg, sizeof msg, &err);
     if (fd < 0) return;
     close(fd);
     if (refused) refused(ctx, peer);

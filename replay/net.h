@@ -6,6 +6,9 @@
 #ifndef VX_NET_H
 #define VX_NET_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "gdbserver.h"
 
 /*
@@ -14,8 +17,26 @@
  */
 int vx_net_listen(const char *bind, unsigned port, unsigned *actual, char *msg, size_t cap);
 
-/* Wait for the next client; returns its socket or -1 (msg says why). */
-int vx_net_accept(int lfd, char *peer, size_t peercap, char *msg, size_t cap);
+/* ms to wait before accept() is tried again after it failed for lack of resources */
+#define VX_NET_BACKOFF_MS 100
+
+/*
+ * Take the next client from lfd (a socket from vx_net_listen), waiting up to wait_ms
+ * for one (-1: as long as it takes).  Returns its socket, or -1 with accept()'s error
+ * (EAGAIN: none came) in *err and a message in msg.  A connection aborted before it
+ * was taken, or a signal, makes it look again.
+ */
+int vx_net_accept(int lfd, int wait_ms, char *peer, size_t peercap, char *msg, size_t cap,
+                  int *err);
+
+/*
+ * accept()'s errors that pass: a lack of resources (file descriptors, buffers, memory:
+ * the client waits in the backlog; try again after VX_NET_BACKOFF_MS), and Linux's
+ * network errors of one connection, passed on by accept().  Any other is an error of
+ * the listening socket itself: no client can be served.
+ */
+bool vx_net_accept_short(int err); /* out of descriptors, buffers or memory */
+bool vx_net_accept_fatal(int err); /* neither short nor of one connection */
 
 /*
  * Serve one client over (in_fd, out_fd) until it ends the session or goes away.

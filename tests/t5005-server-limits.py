@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""t5005: the servers (vxsim/vxrec --dm-port) out of file descriptors.
+"""t5005: the servers (vxsim/vxrec --dm-port, vxreplay) out of file descriptors.
 
 Each server is started with a limit on its file descriptors (RLIMIT_NOFILE, set in
 the child), then the test lowers that limit to the descriptors it holds once it
 listens (prlimit), so that the next accept() fails with EMFILE whatever the build
 (sanitizers open files of their own); raising it again frees one.  A client that
 cannot be accepted waits without the server spinning (its CPU time stays small), and
-is served once a descriptor is free; it does not hold up the kernel's run.
+is served once a descriptor is free; it does not hold up the kernel's run.  A real
+failure of vxreplay's listening socket ends it with status 2, not 0.
 """
+import ctypes
 import os
 import re
 import resource
 import select
+import socket
 import subprocess
 import sys
 import time
@@ -182,5 +185,112 @@ class DebugModule(unittest.TestCase):
         self.assertEqual(p.returncode, 0, err.text)
 
 
+# ---- vxreplay -------------------------------------------------------------------------------
+
+def rsp(payload):
+    return ("$%s#%02x" % (payload, sum(payload.encode()) & 0xFF)).encode()
+
+
+def rsp_reply(sock, timeout=30):
+    """The next packet's payload (acks skipped)."""
+    sock.settimeout(timeout)
+    buf = b""
+    while True:
+        m = re.search(rb"\$([^#]*)#[0-9a-fA-F]{2}", buf)
+        if m:
+            return m.group(1).decode()
+        chunk = sock.recv(4096)
+        if not chunk:
+            raise EOFError("connection closed; got %r" % buf)
+        buf += chunk
+
+
+class Replay(unittest.TestCase):
+    trace = None
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = vxtest.tmpdir()
+        cls.trace = os.path.join(cls.dir, "hello.vxt")
+        r = vxtest.run([vxtest.prog("vxrec"), "-q", "-o", cls.trace, vxtest.kernel("hello")])
+        if r.returncode != 0:
+            cls.trace = None
+            cls.why = r.stderr
+
+    def setUp(self):
+        self.assertIsNotNone(self.trace, "recording hello failed: %s" % getattr(self, "why", ""))
+        self.procs = []
+        self.socks = []
+
+    def tearDown(self):
+        for s in self.socks:
+            s.close()
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+                p.communicate()
+
+    def start(self, *args):
+        p = subprocess.Popen([vxtest.prog("vxreplay"), "-p", "0"] + list(args) + [self.trace],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=limited)
+        self.procs.append(p)
+        out = b""
+        while b"target remote" not in out:
+            r, _, _ = select.select([p.stdout], [], [], 30)
+            chunk = os.read(p.stdout.fileno(), 4096) if r else b""
+            self.assertTrue(chunk, "no connect banner: %r" % out)
+            out += chunk
+        port = int(re.search(rb"listening on \S+ port (\d+)", out).group(1))
+        return p, Reader(p), port
+
+    def connect(self, port):
+        s = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.socks.append(s)
+        return s
+
+    def test_client_waits_for_a_descriptor(self):
+        """vxreplay out of descriptors: it says so once, waits without spinning and serves the
+        client once a descriptor is free (it used to exit 0 at once)"""
+        p, err, port = self.start("--once")
+        exhaust(self, p.pid)
+        s = self.connect(port)
+        s.sendall(rsp("?"))
+        self.assertIsNotNone(err.until(r"cannot accept a client for now: Too many open files"),
+                             err.text)
+        cpu0 = cpu_seconds(p.pid)
+        time.sleep(WAIT)
+        used = cpu_seconds(p.pid) - cpu0
+        self.assertLess(used, CPU_MAX, "vxreplay spins: %.2f s of CPU in %.1f s" % (used, WAIT))
+        self.assertIsNone(p.poll(), "vxreplay still runs: %s" % err.text)
+        self.assertTrue(nothing_to_read(s), "not served yet")
+        set_soft_limit(p.pid, HARD)
+        self.assertTrue(rsp_reply(s).startswith("T"), "served once a descriptor is free")
+        s.close()
+        err.rest()
+        self.assertEqual(p.returncode, 0, err.text)
+        self.assertEqual(err.text.count("cannot accept a client"), 1, "said once: " + err.text)
+
+    def test_listener_failure_exits_2(self):
+        """accept() failing on the listening socket itself ends vxreplay with status 2"""
+        libc = ctypes.CDLL(None, use_errno=True)
+        p, err, port = self.start()
+        lfd = fds_of(p.pid)[-1]
+        self.assertEqual(os.readlink("/proc/%d/fd/%d" % (p.pid, lfd))[:7], "socket:")
+        try:
+            pidfd = os.pidfd_open(p.pid)
+        except (AttributeError, OSError) as e:
+            self.skipTest("no pidfd_open: %s" % e)
+        fd = libc.syscall(438, pidfd, lfd, 0)  # pidfd_getfd: the listening socket
+        os.close(pidfd)
+        if fd < 0:
+            self.skipTest("no pidfd_getfd: %s" % os.strerror(ctypes.get_errno()))
+        with socket.socket(fileno=fd) as lsock:
+            self.assertEqual(lsock.getsockname()[1], port)
+            lsock.shutdown(socket.SHUT_RD)  # no longer listening: accept() fails (EINVAL)
+        err.rest()
+        self.assertEqual(p.returncode, 2, err.text)
+        self.assertIn("accept failed: Invalid argument: no client can be served", err.text)
+
+
 if __name__ == "__main__":
-    vxtest.main(DebugModule)
+    vxtest.main(DebugModule, Replay)
