@@ -5,8 +5,9 @@
  *
  * Listens on 127.0.0.1:3333 (or --port/--bind), prints the gdb-multiarch command
  * that connects, and serves one client at a time (another that connects meanwhile
- * is turned away: its connection is closed at once).  With --stdio it speaks the
- * protocol on stdin/stdout instead:  (gdb) target remote | vxreplay --stdio TRACE
+ * is turned away: its connection is closed at once; out of file descriptors, it
+ * waits its turn instead).  With --stdio it speaks the protocol on stdin/stdout
+ * instead:  (gdb) target remote | vxreplay --stdio TRACE
  *
  * Exit status: 0 after serving (--once, --stdio), 2 for usage or input errors
  * (missing or damaged trace, port in use) and when the listening socket fails (no
@@ -46,7 +47,8 @@ static void usage(FILE *f)
            "      --once              exit after the first client instead of waiting for the next\n"
            "  One client at a time: another that connects meanwhile is turned away (its\n"
            "  connection is closed at once).  Out of file descriptors, a client waits until\n"
-           "  one is free.\n\n"
+           "  one is free: one that connects during a session cannot be turned away then,\n"
+           "  it waits until the first has left.\n\n"
            "replay:\n"
            "      --mem SIZE          memory budget for checkpoints (default 512M; K/M/G suffix,\n"
            "                          a bare number is MiB); those 'monitor checkpoint' made\n"
@@ -92,11 +94,18 @@ static bool opt_value(int argc, char **argv, int *i, const char *name, const cha
     return true;
 }
 
-/* A client that connected while another is served was turned away. */
-static void turned_away(void *ctx, const char *peer)
+/* A client that connected while another is served was turned away (err 0), or could
+ * not be taken to be (err: out of file descriptors, ...): then it waits its turn. */
+static void turned_away(void *ctx, const char *peer, int err)
 {
-    fprintf(stderr, "%s: client %s turned away: %s is connected (one debugger at a time)\n", prog,
-            peer, (const char *)ctx);
+    if (err)
+        fprintf(stderr,
+                "%s: another client cannot be accepted to be turned away: %s (it waits, "
+                "and is served once %s has left)\n",
+                prog, strerror(err), (const char *)ctx);
+    else
+        fprintf(stderr, "%s: client %s turned away: %s is connected (one debugger at a time)\n",
+                prog, peer, (const char *)ctx);
 }
 
 /* vxrr.gdb next to the program (build tree) or in ../share/vxrr (installed). */

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int vx_net_listen(const char *bind_addr, unsigned port, unsigned *actual, char *msg, size_t cap)
@@ -141,6 +142,13 @@ int vx_net_accept(int lfd, int wait_ms, char *peer, size_t peercap, char *msg, s
     }
 }
 
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /* Where the client's byte stream stands: between packets, in one, after its '}'
  * escape, or in its checksum. */
 enum {
@@ -246,37 +254,67 @@ static bool conn_poll(void *ctx)
     return stop;
 }
 
+/* The listening socket while a client is served: others are turned away. */
+typedef struct guard {
+    int lfd; /* -1: none */
+    void (*refused)(void *, const char *, int);
+    void *ctx;
+    long long rest_until; /* after an accept failed for lack of resources: the listener
+                           * is not looked at before this time (ms) */
+    bool told;            /* refused() heard of that failure */
+} guard;
+
 /* Take a client that connected while another is served and close its socket at
  * once: its debugger sees the connection closed instead of waiting in silence. */
-static void turn_away(int lfd, void (*refused)(void *, const char *), void *ctx)
+static void turn_away(guard *g)
 {
     char peer[64], msg[128];
     int err;
-    int fd = vx_net_accept(lfd, 0, peer, sizeof peer, msg, sizeof msg, &err);
-    if (fd < 0) return;
-    close(fd);
-    if (refused) refused(ctx, peer);
+    int fd = vx_net_accept(g->lfd, 0, peer, sizeof peer, msg, sizeof msg, &err);
+    if (fd >= 0) {
+        close(fd);
+        if (g->refused) g->refused(g->ctx, peer, 0);
+        return;
+    }
+    if (err == EAGAIN) return;
+    /* It cannot be taken (out of descriptors: ours may be the last): it waits until this
+     * session ends.  Rest the listener meanwhile, or it stays readable and the loop
+     * spins. */
+    g->rest_until = now_ms() + VX_NET_BACKOFF_MS;
+    if (!g->told && vx_net_accept_short(err) && g->refused) g->refused(g->ctx, NULL, err);
+    g->told = true;
 }
 
 /* Wait until in_fd is readable (true) or the session must end (false), turning
- * away any client that connects to lfd (when lfd >= 0) meanwhile. */
-static bool wait_input(int in_fd, int lfd, void (*refused)(void *, const char *), void *ctx)
+ * away any client that connects to the listener (when there is one) meanwhile. */
+static bool wait_input(int in_fd, guard *g)
 {
-    if (lfd < 0) return true;
+    if (g->lfd < 0) return true;
     for (;;) {
-        struct pollfd p[2] = {{in_fd, POLLIN, 0}, {lfd, POLLIN, 0}};
-        int n = poll(p, 2, -1);
+        struct pollfd p[2] = {{in_fd, POLLIN, 0}, {g->lfd, POLLIN, 0}};
+        int timeout = -1;
+        nfds_t nfds = 2;
+        if (g->rest_until) {
+            long long left = g->rest_until - now_ms();
+            if (left > 0) {
+                nfds = 1;
+                timeout = (int)left;
+            } else {
+                g->rest_until = 0;
+            }
+        }
+        int n = poll(p, nfds, timeout);
         if (n < 0) {
             if (errno == EINTR) continue;
             return false;
         }
         if (p[0].revents) return true; /* data, or a hang-up the read will see, first */
-        if (!(p[1].revents & POLLIN)) continue;
+        if (nfds < 2 || !(p[1].revents & POLLIN)) continue;
         /* A client that leaves and connects again at once: its hang-up may come just
          * after the new connection; let it end this session first. */
         struct pollfd q = {in_fd, POLLIN, 0};
         if (poll(&q, 1, 200) > 0) return true;
-        turn_away(lfd, refused, ctx);
+        turn_away(g);
     }
 }
 
@@ -286,9 +324,10 @@ int vx_net_session(vx_gdbserver *srv, int in_fd, int out_fd)
 }
 
 int vx_net_session_guarded(vx_gdbserver *srv, int in_fd, int out_fd, int lfd,
-                           void (*refused)(void *ctx, const char *peer), void *ctx)
+                           void (*refused)(void *ctx, const char *peer, int err), void *ctx)
 {
     conn c = {in_fd, out_fd, false, F_IDLE, NULL, 0, 0, false, 0};
+    guard g = {lfd, refused, ctx, 0, false};
     vx_gdb_io io = {conn_write, conn_poll, &c};
     vx_gdbserver_begin(srv, &io);
     bool ended = false;
@@ -303,7 +342,7 @@ int vx_net_session_guarded(vx_gdbserver *srv, int in_fd, int out_fd, int lfd,
             ended = !vx_gdbserver_input(srv, buf, n);
             continue;
         }
-        if (c.in_eof || !wait_input(in_fd, lfd, refused, ctx)) break;
+        if (c.in_eof || !wait_input(in_fd, &g)) break;
         ssize_t k = read(in_fd, buf, sizeof buf);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) break;

@@ -51,9 +51,13 @@ int vx_net_session(vx_gdbserver *srv, int in_fd, int out_fd);
 /*
  * vx_net_session, turning away any client that connects to the listening socket
  * lfd meanwhile: its connection is accepted and closed at once (its debugger says
- * the remote connection closed), and refused(ctx, peer) is called, if not NULL.
+ * the remote connection closed), and refused(ctx, peer, 0) is called, if not NULL.
+ * When it cannot be accepted for lack of resources (out of file descriptors: the one
+ * this session uses may be the last), it waits in the backlog, to be served after
+ * this session, and refused(ctx, NULL, errno) is called once; the listener is looked
+ * at again every VX_NET_BACKOFF_MS meanwhile.
  */
 int vx_net_session_guarded(vx_gdbserver *srv, int in_fd, int out_fd, int lfd,
-                           void (*refused)(void *ctx, const char *peer), void *ctx);
+                           void (*refused)(void *ctx, const char *peer, int err), void *ctx);
 
 #endif /* VX_NET_H */

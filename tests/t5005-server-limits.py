@@ -270,6 +270,30 @@ class Replay(unittest.TestCase):
         self.assertEqual(p.returncode, 0, err.text)
         self.assertEqual(err.text.count("cannot accept a client"), 1, "said once: " + err.text)
 
+    def test_second_client_under_descriptor_pressure(self):
+        """the last descriptor taken by a client: another that connects cannot be turned away;
+        vxreplay says so once, the first session goes on, the second is served after it"""
+        p, err, port = self.start()
+        exhaust(self, p.pid, spare=1)
+        a = self.connect(port)
+        a.sendall(rsp("?"))
+        self.assertTrue(rsp_reply(a).startswith("T"))
+        b = self.connect(port)
+        b.sendall(rsp("?"))
+        self.assertIsNotNone(err.until(r"another client cannot be accepted to be turned away: "
+                                       r"Too many open files \(it waits, and is served once "
+                                       r"127\.0\.0\.1:\d+ has left\)"), err.text)
+        cpu0 = cpu_seconds(p.pid)
+        time.sleep(WAIT)
+        used = cpu_seconds(p.pid) - cpu0
+        self.assertLess(used, CPU_MAX, "vxreplay spins: %.2f s of CPU in %.1f s" % (used, WAIT))
+        a.sendall(b"+" + rsp("?"))
+        self.assertTrue(rsp_reply(a).startswith("T"), "the first session goes on")
+        self.assertTrue(nothing_to_read(b), "the second client waits")
+        a.close()
+        self.assertTrue(rsp_reply(b).startswith("T"), "served once the first has left")
+        self.assertEqual(err.text.count("cannot be accepted"), 1, "said once: " + err.text)
+
     def test_listener_failure_exits_2(self):
         """accept() failing on the listening socket itself ends vxreplay with status 2"""
         libc = ctypes.CDLL(None, use_errno=True)
