@@ -5,8 +5,8 @@ Each server is started with a limit on its file descriptors (RLIMIT_NOFILE, set 
 the child), then the test lowers that limit to the descriptors it holds once it
 listens (prlimit), so that the next accept() fails with EMFILE whatever the build
 (sanitizers open files of their own); raising it again frees one.  A client that
-cannot be accepted waits without the server spinning (its CPU time stays small), and
-is served once a descriptor is free; it does not hold up the kernel's run.  A real
+cannot be accepted waits without the server spinning (its CPU time stays small), the
+server says so once, and it is served once a descriptor is free; it does not hold up the kernel's run.  A real
 failure of vxreplay's listening socket ends it with status 2, not 0.
 """
 import ctypes
@@ -116,6 +116,9 @@ class DebugModule(unittest.TestCase):
         c = Client(port, timeout=30)
         self.socks.append(c.sock)
         c.sock.sendall(b"p\n")
+        self.assertIsNotNone(err.until(r"%s: cannot accept a Debug Module client: Too many open "
+                                       r"files \(it waits, and is served once a file descriptor "
+                                       r"is free; trying every 100 ms\)\n" % name), err.text)
         cpu0 = cpu_seconds(p.pid)
         time.sleep(WAIT)
         used = cpu_seconds(p.pid) - cpu0
@@ -132,6 +135,7 @@ class DebugModule(unittest.TestCase):
         c.close()
         err.rest()
         self.assertEqual(p.returncode, 0, err.text)
+        self.assertEqual(err.text.count("cannot accept"), 1, "said once: " + err.text)
 
     def test_vxsim_client_waits_for_a_descriptor(self):
         """vxsim --dm-port out of descriptors: no busy loop; the client is served once one is free"""
@@ -152,6 +156,9 @@ class DebugModule(unittest.TestCase):
         c2 = Client(port, timeout=30)
         self.socks.append(c2.sock)
         c2.sock.sendall(b"p\n")
+        self.assertIsNotNone(err.until(r"vxsim: cannot accept another Debug Module client to turn "
+                                       r"it away: Too many open files \(it waits, and is served "
+                                       r"once this one has left\)\n"), err.text)
         cpu0 = cpu_seconds(p.pid)
         time.sleep(WAIT)
         used = cpu_seconds(p.pid) - cpu0
@@ -172,6 +179,7 @@ class DebugModule(unittest.TestCase):
         c2.close()
         err.rest()
         self.assertEqual(p.returncode, 0, err.text)
+        self.assertEqual(err.text.count("cannot accept"), 1, "said once: " + err.text)
 
     def test_waiting_client_does_not_hold_the_kernel(self):
         """a client that cannot be accepted does not hold up the run: the kernel runs to its

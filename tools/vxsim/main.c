@@ -198,6 +198,13 @@ static void on_listen(void *ctx, const char *bind, unsigned port)
     fprintf(stderr, "%s: Debug Module listening on %s:%u (VxDebug protocol)\n", prog, bind, port);
 }
 
+/* What the Debug Module server has to say while it runs (a client it cannot accept). */
+static void on_dm_note(void *ctx, const char *text)
+{
+    (void)ctx;
+    fprintf(stderr, "%s: %s\n", prog, text);
+}
+
 int main(int argc, char **argv)
 {
     vx_cli_run run;
@@ -312,6 +319,7 @@ int main(int argc, char **argv)
     vx_stop stop;
     if (dm) {
         vx_dmserver_opts o = {dm_bind ? dm_bind : "127.0.0.1", dm_port, on_listen, NULL, NULL};
+        vx_dmserver_set_notify(on_dm_note, NULL);
         vx_err e = vx_dmserver_run(s, &o, &stop, msg, sizeof msg);
         if (e) {
             fprintf(stderr, "%s: %s\n", prog, msg);
