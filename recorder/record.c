@@ -65,6 +65,13 @@ struct rec {
     vx_trace_writer *w;
     vx_err err; /* first recording error (message in errmsg) */
     char errmsg[600];
+    /* The writer refused or failed on an event or keyframe it was given (rec_fail, the
+     * writer thread's error): events are lost, so the trace is left cut off at its last
+     * complete chunk, never finished with an END record after the gap.  werrmsg: the
+     * writer thread's error when another one came first (in errmsg). */
+    bool lost;
+    bool placeholder; /* errmsg only says the writer thread stopped: its own error goes there */
+    char werrmsg[600];
     bool keyframes;
     uint64_t kf_interval, next_kf;
     uint64_t last_kf; /* issues before the last keyframe */
@@ -97,9 +104,26 @@ static void on_sigint(int sig)
 
 static void rec_fail(rec *r, vx_err e, const char *what)
 {
+    r->lost = true;
     if (r->err) return;
     r->err = e;
     snprintf(r->errmsg, sizeof r->errmsg, "%s: %s", what, vx_trace_writer_errmsg(r->w));
+}
+
+/* The writer thread's pipe took no more (an event or a keyframe, what): the thread
+ * failed (its error comes from vxrec_pipe_finish), or no memory for the copy. */
+static void pipe_refused(rec *r, const char *what)
+{
+    if (r->err) return;
+    if (vxrec_pipe_failed(r->pipe)) {
+        r->err = VX_ERR_IO;
+        r->placeholder = true;
+        snprintf(r->errmsg, sizeof r->errmsg, "the trace writer thread stopped");
+    } else {
+        r->err = VX_ERR_NOMEM;
+        snprintf(r->errmsg, sizeof r->errmsg,
+                 "out of host memory: no room to copy %s for the trace writer thread", what);
+    }
 }
 
 static void count_cb(void *ctx, uint32_t space, uint32_t addr, const uint8_t *page)
@@ -166,8 +190,7 @@ static void take_keyframe(rec *r, bool first)
             free(r->kf_pages);
         } else if (!vxrec_pipe_keyframe(r->pipe, vx_sim_cycle(r->sim), st, len, r->kf_pages,
                                         r->kf_npages, r->kf_alloc)) {
-            r->err = VX_ERR_IO;
-            snprintf(r->errmsg, sizeof r->errmsg, "the trace writer thread stopped");
+            pipe_refused(r, "a keyframe");
         }
         r->kf_pages = NULL;
         return;
@@ -247,8 +270,7 @@ static void observer(void *ctx, const vx_event *ev)
     if (ev->kind != VX_EV_ISSUE) r->nevents++;
     if (r->pipe) {
         if (VX_UNLIKELY(!vxrec_pipe_event(r->pipe, ev))) {
-            r->err = VX_ERR_IO;
-            snprintf(r->errmsg, sizeof r->errmsg, "the trace writer thread stopped");
+            pipe_refused(r, "an event");
             return;
         }
     } else {
@@ -650,6 +672,7 @@ int vxrec_record(vxrec_opts *o)
      * the meantime must leave a readable trace: the header on disk first. */
     if (!r.err && o->dm && r.pipe && !vxrec_pipe_header_wait(r.pipe)) {
         r.err = VX_ERR_IO;
+        r.placeholder = true;
         snprintf(r.errmsg, sizeof r.errmsg, "the trace writer thread stopped");
     }
     /* A signal (since the start): stop between two slices and finish the trace (END =
@@ -691,9 +714,14 @@ int vxrec_record(vxrec_opts *o)
         vx_err pe = vxrec_pipe_finish(r.pipe, pm, sizeof pm, &times);
         threaded = true;
         r.pipe = NULL;
-        if (pe && (!r.err || r.err == VX_ERR_IO)) {
-            r.err = pe;
-            snprintf(r.errmsg, sizeof r.errmsg, "%s", pm);
+        if (pe) { /* whatever else went wrong: the writer thread lost events */
+            r.lost = true;
+            if (!r.err || r.placeholder) {
+                r.err = pe;
+                snprintf(r.errmsg, sizeof r.errmsg, "%s", pm);
+            } else {
+                snprintf(r.werrmsg, sizeof r.werrmsg, "%s", pm);
+            }
         }
     }
 
@@ -702,19 +730,25 @@ int vxrec_record(vxrec_opts *o)
         vx_sim_set_log(r.sim, NULL);
     }
 
-    /* Finish: the held-back END (with the final index), or END = abort. */
+    /* Finish: the held-back END (with the final index), or END = abort when nothing was
+     * lost before it.  Events lost (the writer refused one): no END after the gap, the
+     * trace is left cut off at its last complete chunk. */
     if (r.have_end && !r.err) {
         r.end.index = vx_trace_writer_index(r.w);
         if ((e = vx_trace_writer_event(r.w, &r.end))) rec_fail(&r, e, "cannot record the end");
     }
-    e = vx_trace_writer_finish(r.w);
+    e = r.lost ? VX_OK : vx_trace_writer_finish(r.w);
     if (r.err || e) {
         fprintf(stderr, "%s: %s\n", vxrec_prog, r.err ? r.errmsg : vx_trace_writer_errmsg(r.w));
-        if (e)
+        if (r.werrmsg[0]) fprintf(stderr, "%s: %s\n", vxrec_prog, r.werrmsg);
+        if (r.lost || e) {
+            vx_trace_writer_free(r.w); /* the complete chunks queued are written, the file closed */
+            r.w = NULL;
             say_cut_off(path);
-        else
+        } else {
             fprintf(stderr, "%s: the trace '%s' ends there (its end record: aborted)\n", vxrec_prog,
                     path);
+        }
         rc = VX_EXIT_USAGE;
         goto out;
     }

@@ -343,6 +343,47 @@ class Vxrec(unittest.TestCase):
                 for line in r.stderr.splitlines():
                     self.assertFalse(line.rstrip().endswith(":"), (mib, argv[1], line))
 
+    def test_out_of_host_memory_never_loses_events_quietly(self):
+        """(from a review) the host running out of memory while recording, in every thread
+        mode: exit 2, and the trace either reads as cut off (vxrec and vxdump say
+        incomplete) or ends with an abort record after every store the run did.  With the
+        writer thread, its failure (its own arena, keyframe 0) was hidden behind the
+        simulator's and the trace read as complete, 0 issues and an abort record"""
+        if vxtest.sanitized():
+            self.skipTest("sanitizer builds reserve address space of their own")
+        import resource
+        # one word stored every 4 KiB over 64 MiB at 0x10000000: each store a new host page
+        words = [LUI(A0, 0x10000), LUI(A1, 0x4),
+                 SW(A1, A0, 0), LUI(A2, 1), ADD(A0, A0, A2), ADDI(A1, A1, -1), BNE(A1, 0, -16),
+                 SW(0, 0, 0x88), TMC(0)]
+        b = self.bin("pages.bin", words)
+        t = os.path.join(self.dir, "oom-pages.vxt")
+        seen_sim_oom = 0
+        for mib in (40, 50, 60, 70):
+            limit = lambda: resource.setrlimit(resource.RLIMIT_AS, (mib << 20, mib << 20))  # noqa
+            for mode in (["--no-writer-thread"], ["--writer-thread", "--no-compress-thread"],
+                         ["--writer-thread", "--compress-thread"]):
+                what = (mib, mode)
+                r = subprocess.run([vxtest.prog("vxrec"), "-q", "-f"] + mode + [b, "-o", t],
+                                   capture_output=True, text=True, timeout=60, preexec_fn=limit)
+                self.assertEqual(r.returncode, 2, (what, r.stderr))
+                self.assertIn("out of", r.stderr, what)
+                m = re.search(r"no page for the write at 0x([0-9a-f]+)", r.stderr)
+                stores = (int(m.group(1), 16) - 0x10000000) // 4096 if m else 0
+                seen_sim_oom += bool(m)
+                d = vxtest.run([vxtest.prog("vxdump"), "--summary", t])
+                if d.returncode == 1:                     # cut off, and said so
+                    self.assertIn("last complete chunk", d.stderr, what)
+                    self.assertIn("is incomplete", r.stderr, what)
+                    self.assertNotIn("end record: aborted", r.stderr, what)
+                    continue
+                self.assertEqual(d.returncode, 0, (what, d.stderr))
+                self.assertIn("its end record: aborted", r.stderr, what)
+                self.assertRegex(d.stdout, r"\bend +abort\b", what)
+                n = int(re.search(r"(\d+) memory writes", d.stdout).group(1))
+                self.assertGreaterEqual(n, stores, (what, r.stderr))
+        self.assertGreater(seen_sim_oom, 0, "no limit made the simulator run out")
+
     def test_end_of_options(self):
         """'--' ends the options (POSIX): files whose names start with '-' are taken as the
         kernel or trace by every program; before it such a name is an unknown option

@@ -133,6 +133,15 @@ typedef struct vx_trace_writer_opts {
         0, 0                      \
     }
 
+/*
+ * Errors.  A refusal (VX_ERR_INVAL, VX_ERR_STATE, VX_ERR_RANGE for a keyframe state
+ * too large, ...: a bad argument or a call out of order) changes nothing: the writer
+ * goes on.  A failure while writing (VX_ERR_IO, VX_ERR_NOMEM: the host ran out of
+ * memory, VX_ERR_RANGE: a chunk the format cannot hold) is sticky: what was accepted
+ * may be lost, so every later call returns that error and writes nothing; the file
+ * then reads as cut off at its last complete chunk (finish and free still write the
+ * complete chunks queued before a memory failure, never an END record or an index).
+ */
 vx_err vx_trace_writer_new(vx_trace_writer **out);
 /* Closes the file without finishing it (the trace is left incomplete); accepts NULL. */
 void vx_trace_writer_free(vx_trace_writer *w);
@@ -198,7 +207,8 @@ vx_err vx_trace_writer_keyframe_end(vx_trace_writer *w);
 /*
  * Finish the trace: append an END record with status VX_END_ABORT if no END event
  * was appended, write the last EVENTS chunk, the INDEX and the trailer, close the
- * file.  After this only _stats and _free are allowed.
+ * file.  After this only _stats and _free are allowed.  After a failure: the error,
+ * and the trace stays cut off (see "Errors" above).
  */
 vx_err vx_trace_writer_finish(vx_trace_writer *w);
 

@@ -118,6 +118,7 @@ struct vx_trace_writer {
 };
 
 static vx_err drain_jobs(vx_trace_writer *w);
+static void salvage_jobs(vx_trace_writer *w);
 
 #define PAGES_PER_CHUNK       256u
 #define VXT_PROLOGUE_HC_LEVEL 4
@@ -146,7 +147,12 @@ static vx_err wfail(vx_trace_writer *w, vx_err e, const char *fmt, ...)
     return e;
 }
 
-/* An I/O failure poisons the writer: later calls return the same error. */
+/*
+ * A failure while writing (I/O, host memory, a chunk the format cannot hold) poisons
+ * the writer: what was accepted may be lost, so later calls return the same error and
+ * nothing more is written after the gap (the file reads as cut off before it).  A
+ * refusal (wfail: a bad argument or call, found before anything changed) does not.
+ */
 static vx_err wio(vx_trace_writer *w, vx_err e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -156,12 +162,12 @@ static vx_err wio(vx_trace_writer *w, vx_err e, const char *fmt, ...)
     va_start(ap, fmt);
     wmsg(w, fmt, ap);
     va_end(ap);
-    w->failed = e;
+    if (!w->failed) w->failed = e;
     w->fast = false;
     return e;
 }
 
-/* Open, no I/O failure, not inside a keyframe, no END yet: plain issues may take the
+/* Open, no failure, not inside a keyframe, no END yet: plain issues may take the
  * fast path.  Recomputed at every change of these. */
 static void update_fast(vx_trace_writer *w)
 {
@@ -181,7 +187,10 @@ vx_err vx_trace_writer_new(vx_trace_writer **out)
 void vx_trace_writer_free(vx_trace_writer *w)
 {
     if (!w) return;
-    if (w->fd >= 0 && !w->failed) (void)drain_jobs(w); /* the chunks queued are complete */
+    if (w->failed)
+        salvage_jobs(w);
+    else if (w->fd >= 0)
+        (void)drain_jobs(w); /* the chunks queued are complete */
     if (w->fd >= 0) close(w->fd);
     if (w->have_pred) vxt_pred_free(&w->pred);
     free(w->path);
@@ -213,7 +222,7 @@ vx_err vx_trace_writer_create(vx_trace_writer *w, const char *path,
     if (w->state != W_NEW) return wfail(w, VX_ERR_STATE, "writer already created");
     if (!path || !*path) return wfail(w, VX_ERR_INVAL, "no trace file name");
     w->path = strdup(path);
-    if (!w->path) return wfail(w, VX_ERR_NOMEM, "out of memory");
+    if (!w->path) return wio(w, VX_ERR_NOMEM, "out of memory");
     if (opts) w->opts = *opts;
     if (!w->opts.chunk_bytes) w->opts.chunk_bytes = VX_TRACE_DEFAULT_CHUNK;
     if (w->opts.chunk_bytes > 64u << 20) w->opts.chunk_bytes = 64u << 20;
@@ -298,12 +307,12 @@ static vx_err write_chunk(vx_trace_writer *w, uint8_t type, uint64_t key, const 
                           size_t rawlen, uint64_t *chunk_off)
 {
     if (rawlen > VXT_MAX_RAW)
-        return wfail(w, VX_ERR_RANGE, "chunk of %zu bytes exceeds the format's limit", rawlen);
+        return wio(w, VX_ERR_RANGE, "chunk of %zu bytes exceeds the format's limit", rawlen);
     int z = 0;
     if (!(w->opts.flags & VX_TRACE_W_NOCOMPRESS) && rawlen > 0) {
         int bound = LZ4_compressBound((int)rawlen);
         if (!vxt_reserve(&w->zbuf, &w->zcap, (size_t)bound))
-            return wfail(w, VX_ERR_NOMEM, "out of memory");
+            return wio(w, VX_ERR_NOMEM, "out of memory");
         /* The prologue's files are written once and kept for good: the slower, tighter
          * LZ4HC (the same block format, the same decoder) pays there, at a low level:
          * for a 175 KiB kernel ELF level 4 takes about 1 ms where the default level 9
@@ -372,17 +381,17 @@ vx_err vx_trace_writer_header(vx_trace_writer *w, const vx_trace_header *h)
     w->W = h->warps;
     w->T = h->threads;
     w->LB = (h->threads + 7) / 8;
-    if (vxt_pred_init(&w->pred, w->C, w->W, w->T)) return wfail(w, VX_ERR_NOMEM, "out of memory");
+    if (vxt_pred_init(&w->pred, w->C, w->W, w->T)) return wio(w, VX_ERR_NOMEM, "out of memory");
     w->have_pred = true;
     w->pred.dg = &w->dg;
     w->dgbuf = malloc(vxt_dg_bound(w->C * w->W));
     w->warpbits = malloc((w->C * w->W + 7) / 8);
-    if (!w->dgbuf || !w->warpbits) return wfail(w, VX_ERR_NOMEM, "out of memory");
+    if (!w->dgbuf || !w->warpbits) return wio(w, VX_ERR_NOMEM, "out of memory");
 
     /* HEADER payload: tagged fields in increasing tag order (FORMAT.md §5.1). */
     size_t cap = 256 + 2 * VXT_MAX_NAME + (size_t)h->nloads * (32 + VXT_MAX_NAME);
     uint8_t *pay = malloc(cap), *p = pay, val[VXT_MAX_NAME + 64], *v;
-    if (!pay) return wfail(w, VX_ERR_NOMEM, "out of memory");
+    if (!pay) return wio(w, VX_ERR_NOMEM, "out of memory");
     v = val;
     v = vxt_put_varint(v, h->clusters);
     v = vxt_put_varint(v, h->cores);
@@ -429,7 +438,7 @@ vx_err vx_trace_writer_header(vx_trace_writer *w, const vx_trace_header *h)
         e = write_chunk(w, VXT_CH_LOAD, i, h->loads[i].bytes, h->loads[i].len, NULL);
     if (e) return e;
     if (!vxt_reserve(&w->buf, &w->cap, w->opts.chunk_bytes + 65536))
-        return wfail(w, VX_ERR_NOMEM, "out of memory");
+        return wio(w, VX_ERR_NOMEM, "out of memory");
     w->state = W_OPEN;
     update_fast(w);
     w->st.file_bytes = w->off;
@@ -455,7 +464,7 @@ static size_t digest_payload(vx_trace_writer *w, uint8_t *out)
 static vx_err add_chunk(vx_trace_writer *w, uint64_t key, uint64_t off, uint64_t dg_off)
 {
     if (!vxt_grow((void **)&w->chunks, &w->chunks_cap, w->nchunks + 1, sizeof *w->chunks))
-        return wfail(w, VX_ERR_NOMEM, "out of memory");
+        return wio(w, VX_ERR_NOMEM, "out of memory");
     w->chunks[w->nchunks].key = key;
     w->chunks[w->nchunks].off = off;
     w->chunks[w->nchunks].dg_off = dg_off;
@@ -488,11 +497,11 @@ static vx_err write_job(vx_trace_writer *w)
     if (e) return e;
     w->st.event_bytes += w->off - off;
     if ((e = write_chunk(w, VXT_CH_DIGEST, j->key, j->dg, j->dglen, &dg_off))) return e;
-    if ((e = add_chunk(w, j->key, off, dg_off))) return e;
+    /* written: off the queue before the index may fail (salvage never writes it twice) */
     atomic_store_explicit(&j->state, J_FREE, memory_order_relaxed);
     w->jhead = (w->jhead + 1) % WJOBS;
     w->jcount--;
-    return VX_OK;
+    return add_chunk(w, j->key, off, dg_off);
 }
 
 /* Write every queued job, in order (before any other chunk). */
@@ -503,6 +512,27 @@ static vx_err drain_jobs(vx_trace_writer *w)
         if (e) return e;
     }
     return VX_OK;
+}
+
+/*
+ * After a failure that was not the file's (host memory: the file is still sound), the
+ * chunks queued before it are complete: written, so that the trace reads up to them.
+ * Once: the queue is empty after it, whatever happens.  The first error and its
+ * message stay.
+ */
+static void salvage_jobs(vx_trace_writer *w)
+{
+    if (w->fd < 0 || !w->jcount || w->failed == VX_ERR_IO) {
+        w->jcount = 0;
+        return;
+    }
+    char keep[sizeof w->errmsg];
+    const vx_err f = w->failed;
+    memcpy(keep, w->errmsg, sizeof keep);
+    (void)drain_jobs(w);
+    w->jcount = 0;
+    w->failed = f;
+    memcpy(w->errmsg, keep, sizeof keep);
 }
 
 /* Queue the EVENTS chunk being built as a job (deferred compression). */
@@ -516,7 +546,7 @@ static vx_err queue_events(vx_trace_writer *w)
     const size_t bound = (size_t)LZ4_compressBound((int)w->len);
     if (!vxt_reserve(&j->z, &j->zcap, bound) ||
         !vxt_reserve(&j->dg, &j->dgcap, vxt_dg_bound(w->W * w->C)))
-        return wfail(w, VX_ERR_NOMEM, "out of memory");
+        return wio(w, VX_ERR_NOMEM, "out of memory");
     j->dglen = digest_payload(w, j->dg);
     j->key = w->chunk_key;
     j->rawlen = w->len;
@@ -532,7 +562,7 @@ static vx_err queue_events(vx_trace_writer *w)
     atomic_store_explicit(&j->state, J_RAW, memory_order_release);
     w->jcount++;
     if (!vxt_reserve(&w->buf, &w->cap, w->opts.chunk_bytes + 65536))
-        return wfail(w, VX_ERR_NOMEM, "out of memory");
+        return wio(w, VX_ERR_NOMEM, "out of memory");
     if (w->on_job) w->on_job(w->on_job_ctx);
     return VX_OK;
 }
@@ -732,11 +762,11 @@ vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev)
                     ev->nwctl > 256 || ev->nconsole > 4096)) {
         size_t bound = vxt_event_bound(ev, w->T);
         if (!vxt_reserve(&w->buf, &w->cap, w->len + bound))
-            return wfail(w, VX_ERR_NOMEM, "out of memory");
+            return wio(w, VX_ERR_NOMEM, "out of memory");
     }
     if (!w->len) start_chunk(w);
     uint8_t *p = vxt_enc_event(&w->pred, w->buf + w->len, ev);
-    if (!p) return wfail(w, VX_ERR_NOMEM, "out of memory");
+    if (!p) return wio(w, VX_ERR_NOMEM, "out of memory");
     /* digest flags of the records the fast path never sees (PCs and writes are
      * accumulated by the encoder) */
     if (ev->kind == VX_EV_ISSUE) {
@@ -841,7 +871,7 @@ vx_err vx_trace_writer_keyframe_begin(vx_trace_writer *w, uint64_t cycle, const 
     if (!e) e = drain_jobs(w);
     if (e) return e;
     if (!vxt_reserve(&w->kf_state, &w->kf_state_cap, len ? len : 1))
-        return wfail(w, VX_ERR_NOMEM, "out of memory");
+        return wio(w, VX_ERR_NOMEM, "out of memory");
     if (len) memcpy(w->kf_state, state, len);
     w->kf_len = len;
     w->kf_cycle = cycle;
@@ -851,7 +881,7 @@ vx_err vx_trace_writer_keyframe_begin(vx_trace_writer *w, uint64_t cycle, const 
     w->pcount = 0;
     w->plen = PAGES_HEADROOM;
     if (!vxt_reserve(&w->pbuf, &w->pcap, PAGES_HEADROOM + 64))
-        return wfail(w, VX_ERR_NOMEM, "out of memory");
+        return wio(w, VX_ERR_NOMEM, "out of memory");
     w->in_kf = true;
     update_fast(w);
     return VX_OK;
@@ -883,7 +913,7 @@ vx_err vx_trace_writer_keyframe_page(vx_trace_writer *w, uint32_t space, uint32_
     if (addr & (VX_TRACE_PAGE_SIZE - 1) || !page)
         return wfail(w, VX_ERR_INVAL, "page address 0x%08x is not page aligned", addr);
     if (!vxt_reserve(&w->pbuf, &w->pcap, w->plen + 16 + VX_TRACE_PAGE_SIZE))
-        return wfail(w, VX_ERR_NOMEM, "out of memory");
+        return wio(w, VX_ERR_NOMEM, "out of memory");
     uint8_t *p = w->pbuf + w->plen;
     p = vxt_put_varint(p, space);
     p = vxt_put_varint(p, addr >> 12);
@@ -907,7 +937,7 @@ vx_err vx_trace_writer_keyframe_end(vx_trace_writer *w)
     vx_err e = flush_pages(w);
     if (e) return e;
     if (!vxt_reserve(&w->pbuf, &w->pcap, w->kf_len + 32))
-        return wfail(w, VX_ERR_NOMEM, "out of memory");
+        return wio(w, VX_ERR_NOMEM, "out of memory");
     uint8_t *p = w->pbuf;
     p = vxt_put_varint(p, w->kf_cycle);
     p = vxt_put_varint(p, w->kf_npages);
@@ -918,7 +948,7 @@ vx_err vx_trace_writer_keyframe_end(vx_trace_writer *w)
     e = write_chunk(w, VXT_CH_KEYFRAME2, w->index, w->pbuf, (size_t)(p - w->pbuf), &off);
     if (e) return e;
     if (!vxt_grow((void **)&w->kfs, &w->kf_cap, w->nkf + 1, sizeof *w->kfs))
-        return wfail(w, VX_ERR_NOMEM, "out of memory");
+        return wio(w, VX_ERR_NOMEM, "out of memory");
     w->kfs[w->nkf++] = (wkf){w->index, off, w->kf_npages ? w->kf_first_off : 0, w->kf_cycle};
     w->in_kf = false;
     update_fast(w);
@@ -932,7 +962,10 @@ vx_err vx_trace_writer_keyframe_end(vx_trace_writer *w)
 
 vx_err vx_trace_writer_finish(vx_trace_writer *w)
 {
-    if (w->failed) return w->failed;
+    if (w->failed) { /* a trace cut off: up to its last complete chunk, no END, no index */
+        salvage_jobs(w);
+        return w->failed;
+    }
     if (w->state != W_OPEN) return wfail(w, VX_ERR_STATE, "finish before the header or twice");
     if (w->in_kf) return wfail(w, VX_ERR_STATE, "finish inside a keyframe");
     vx_err e;
@@ -950,7 +983,7 @@ vx_err vx_trace_writer_finish(vx_trace_writer *w)
     /* 8 varints and the status byte, then 3 varints per chunk and 4 per keyframe */
     size_t cap = 8 * VXT_VARINT_MAX + 1 + (w->nchunks * 3 + w->nkf * 4) * VXT_VARINT_MAX;
     uint8_t *pay = malloc(cap), *p = pay;
-    if (!pay) return wfail(w, VX_ERR_NOMEM, "out of memory");
+    if (!pay) return wio(w, VX_ERR_NOMEM, "out of memory");
     w->st.raw_bytes = w->pred.raw;
     p = vxt_put_varint(p, w->index);
     p = vxt_put_varint(p, w->st.records);
