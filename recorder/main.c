@@ -88,7 +88,8 @@ static void usage(FILE *f)
         "trace holds it.\n"
         "--verify: 0 the trace matches (a cut-off trace: up to its last complete\n"
         "chunk, with a note), 1 it diverges (the first difference is reported), 2 error\n"
-        "(a damaged trace, or one with a code this vxrec does not know).\n",
+        "(a damaged trace, one with a code this vxrec does not know, or the host out of\n"
+        "memory: not checked).\n",
         vx_cli_run_help(), VX_TRACE_DEFAULT_KEYFRAME_ISSUES, VX_TRACE_DEFAULT_CHUNK);
 }
 

@@ -342,6 +342,16 @@ static void describe(ver *v, const char *what, const vx_event *rec_ev, const vx_
 }
 
 /* Process one recorded event; false when verification must stop. */
+/* The simulator ran out of host memory replaying rec_ev: not checked, an error (exit 2),
+ * not a divergence. */
+static bool host_oom(ver *v, const vx_event *rec_ev)
+{
+    diverge(v, "%s: cannot verify event %" PRIu64 ": the host ran out of memory (%s)", v->path,
+            rec_ev->index, vx_sim_errmsg(v->sim));
+    v->unreadable = true;
+    return false;
+}
+
 static bool step(ver *v, const vx_event *rec_ev)
 {
     char msg[512];
@@ -362,6 +372,7 @@ static bool step(ver *v, const vx_event *rec_ev)
                 v->unreadable = true; /* not a difference: exit 2 */
                 return false;
             }
+            if (e == VX_ERR_NOMEM) return host_oom(v, rec_ev);
             if (e) {
                 snprintf(msg, sizeof msg, "the recorded Debug Module effect cannot be applied: %s",
                          vx_sim_errmsg(v->sim));
@@ -379,6 +390,7 @@ static bool step(ver *v, const vx_event *rec_ev)
         } else {
             e = vx_sim_issue(v->sim, rec_ev->core, rec_ev->warp, rec_ev->cycle, &stop);
         }
+        if (e == VX_ERR_NOMEM) return host_oom(v, rec_ev);
         if (e) {
             snprintf(msg, sizeof msg, "the simulator cannot replay this issue: %s",
                      vx_sim_errmsg(v->sim));
@@ -386,7 +398,8 @@ static bool step(ver *v, const vx_event *rec_ev)
             return false;
         }
         if (v->nomem) {
-            diverge(v, "%s: out of memory at event %" PRIu64, v->path, rec_ev->index);
+            diverge(v, "%s: cannot verify event %" PRIu64 ": the host ran out of memory", v->path,
+                    rec_ev->index);
             v->unreadable = true; /* an error (exit 2), not a divergence */
             return false;
         }
@@ -416,7 +429,9 @@ static bool step(ver *v, const vx_event *rec_ev)
              * replaying recorded issues never reaches: let it schedule once.  Whatever
              * it does then (the END it reports, or an issue) is compared. */
             v->ran_on = true;
-            if (vx_sim_run(v->sim, 1, &stop) == VX_OK && !v->nomem) return step(v, rec_ev);
+            e = vx_sim_run(v->sim, 1, &stop);
+            if (e == VX_ERR_NOMEM) return host_oom(v, rec_ev);
+            if (e == VX_OK && !v->nomem) return step(v, rec_ev);
         }
         describe(v, "the trace ends here but the simulated kernel does not", rec_ev, NULL);
         return false;

@@ -40,6 +40,10 @@ STRIDE = [ADDI(A3, 0, 256),
           SW(A1, A0, 0), LUI(A2, 1), ADD(A0, A0, A2), ADDI(A1, A1, -1), BNE(A1, 0, -16),
           ADDI(A3, A3, -1), BNE(A3, 0, -32),
           SW(0, 0, 0x88), TMC(0)]
+# one word stored every 4 KiB over 64 MiB at 0x10000000: each store takes a new host page
+PAGES = [LUI(A0, 0x10000), LUI(A1, 0x4),
+         SW(A1, A0, 0), LUI(A2, 1), ADD(A0, A0, A2), ADDI(A1, A1, -1), BNE(A1, 0, -16),
+         SW(0, 0, 0x88), TMC(0)]
 # every core's one warp meets at a global barrier (id 0x80000000, num_cores cores), then
 # ends: the last one to arrive releases all of them in one issue
 GBAR = [CSRR(6, 0xFC2), LUI(5, 0x80000), enc_r(0x0B, 4, 0, 0, 5, 6), TMC(0)]
@@ -352,11 +356,7 @@ class Vxrec(unittest.TestCase):
         if vxtest.sanitized():
             self.skipTest("sanitizer builds reserve address space of their own")
         import resource
-        # one word stored every 4 KiB over 64 MiB at 0x10000000: each store a new host page
-        words = [LUI(A0, 0x10000), LUI(A1, 0x4),
-                 SW(A1, A0, 0), LUI(A2, 1), ADD(A0, A0, A2), ADDI(A1, A1, -1), BNE(A1, 0, -16),
-                 SW(0, 0, 0x88), TMC(0)]
-        b = self.bin("pages.bin", words)
+        b = self.bin("pages.bin", PAGES)
         t = os.path.join(self.dir, "oom-pages.vxt")
         seen_sim_oom = 0
         for mib in (40, 50, 60, 70):
@@ -383,6 +383,26 @@ class Vxrec(unittest.TestCase):
                 n = int(re.search(r"(\d+) memory writes", d.stdout).group(1))
                 self.assertGreaterEqual(n, stores, (what, r.stderr))
         self.assertGreater(seen_sim_oom, 0, "no limit made the simulator run out")
+
+    def test_verify_out_of_host_memory_is_an_error(self):
+        """(from a review) vxrec --verify whose simulator runs out of host memory (a trace
+        of 16384 stores a page apart, verified under 40 and 60 MiB address-space limits):
+        exit 2, an error saying the host ran out of memory, not "trace diverges" (exit 1,
+        which --help keeps for a trace the simulator disagrees with)"""
+        if vxtest.sanitized():
+            self.skipTest("sanitizer builds reserve address space of their own")
+        import resource
+        t = os.path.join(self.dir, "pages.vxt")
+        b = self.bin("pages.bin", PAGES)
+        self.assertEqual(self.rec(["-q", "-f", b, "-o", t]).returncode, 0)
+        self.assertEqual(self.verify(t).returncode, 0)
+        for mib in (40, 60):
+            limit = lambda: resource.setrlimit(resource.RLIMIT_AS, (mib << 20, mib << 20))  # noqa
+            r = subprocess.run([vxtest.prog("vxrec"), "--verify", t], capture_output=True,
+                               text=True, timeout=60, preexec_fn=limit)
+            self.assertEqual(r.returncode, 2, (mib, r.stderr))
+            self.assertIn("ran out of memory", r.stderr, mib)
+            self.assertNotIn("diverges", r.stderr, mib)
 
     def test_end_of_options(self):
         """'--' ends the options (POSIX): files whose names start with '-' are taken as the
