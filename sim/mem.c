@@ -122,6 +122,23 @@ void vx_mem_free_all(vx_sim *s)
     s->fetch_pn = ~0u;
 }
 
+/*
+ * No page to write at addr (a wpage call returned NULL): the host out of memory
+ * (host_oom, which is cleared: it was this write's) or else the guest memory limit.
+ */
+static vx_err no_page(vx_sim *s, uint32_t addr)
+{
+    if (s->host_oom) {
+        s->host_oom = false;
+        return vx_sim_fail(s, VX_ERR_NOMEM,
+                           "out of host memory: no page for the write at 0x%08x; the guest memory "
+                           "limit was not reached",
+                           addr);
+    }
+    return vx_sim_fail(s, VX_ERR_MEMORY, "guest memory limit of %llu bytes exceeded writing 0x%08x",
+                       (unsigned long long)s->mem_limit, addr);
+}
+
 vx_err vx_gmem_write(vx_sim *s, uint32_t addr, const void *buf, size_t len)
 {
     const uint8_t *src = buf;
@@ -130,10 +147,7 @@ vx_err vx_gmem_write(vx_sim *s, uint32_t addr, const void *buf, size_t len)
         size_t n = VX_PAGE_SIZE - off;
         if (n > len) n = len;
         uint8_t *pg = vx_gmem_wpage(s, addr >> VX_PAGE_SHIFT);
-        if (!pg)
-            return vx_sim_fail(s, VX_ERR_MEMORY,
-                               "guest memory limit of %llu bytes exceeded writing 0x%08x",
-                               (unsigned long long)s->mem_limit, addr);
+        if (!pg) return no_page(s, addr);
         memcpy(pg + off, src, n);
         src += n;
         len -= n;
@@ -160,7 +174,7 @@ vx_err vx_gmem_zero(vx_sim *s, uint32_t addr, uint64_t len)
                 s->dirty[pn >> 6] |= 1ull << (pn & 63);
             } else {
                 uint8_t *pg = vx_gmem_wpage(s, pn);
-                if (!pg) return vx_sim_fail(s, VX_ERR_NOMEM, "out of memory");
+                if (!pg) return no_page(s, addr); /* (the page is there: a copy of it) */
                 memset(pg + off, 0, (size_t)n);
             }
         }
@@ -251,7 +265,7 @@ vx_err vx_sim_mem_write(vx_sim *s, uint32_t core, uint32_t addr, const void *buf
                 size_t k = VX_PAGE_SIZE - off;
                 if (k > n - done) k = n - done;
                 uint8_t *pg = vx_lmem_wpage(s, core, (a - VX_LMEM_BASE_ADDR) >> VX_PAGE_SHIFT);
-                if (!pg) return vx_sim_fail(s, VX_ERR_NOMEM, "out of memory");
+                if (!pg) return no_page(s, a); /* (local memory has no limit) */
                 memcpy(pg + off, src + done, k);
                 done += k;
             }
@@ -306,9 +320,7 @@ vx_err vx_sim_put_page(vx_sim *s, uint32_t space, uint32_t addr, const uint8_t *
             return vx_sim_fail(s, VX_ERR_RANGE, "page 0x%08x is outside global memory", addr);
         if (zero) return vx_gmem_zero(s, addr, VX_PAGE_SIZE);
         uint8_t *pg = vx_gmem_wpage(s, addr >> VX_PAGE_SHIFT);
-        if (!pg)
-            return vx_sim_fail(s, VX_ERR_MEMORY, "guest memory limit exceeded at page 0x%08x",
-                               addr);
+        if (!pg) return no_page(s, addr);
         memcpy(pg, page, VX_PAGE_SIZE);
         return VX_OK;
     }
@@ -321,7 +333,7 @@ vx_err vx_sim_put_page(vx_sim *s, uint32_t space, uint32_t addr, const uint8_t *
         return VX_OK;
     }
     uint8_t *pg = vx_lmem_wpage(s, core, i);
-    if (!pg) return vx_sim_fail(s, VX_ERR_NOMEM, "out of memory");
+    if (!pg) return no_page(s, addr);
     memcpy(pg, page, VX_PAGE_SIZE);
     return VX_OK;
 }

@@ -292,6 +292,36 @@ class VxsimTests(unittest.TestCase):
         self.assertEqual(r.returncode, 4, r.stderr)
         self.assertIn("cycle limit of 1000 reached", r.stderr)
 
+    def test_load_host_out_of_memory_is_not_the_guest_limit(self):
+        """(from a review) a --load that finds the host out of memory (24 MiB under 40-80 MiB
+        address-space limits) says so, not "guest memory limit of 1073741824 bytes
+        exceeded" (the loader's writes ignored why no page came); the guest limit is still
+        named when it is the cause (two 600 KiB loads under --mem-limit 1M)"""
+        if vxtest.sanitized():
+            self.skipTest("sanitizer builds reserve address space of their own")
+        import resource
+        k = self.write("halt.elf", prog_elf([addi(10, 0, 0), tmc(0)]))
+        big = self.write("big.dat", b"\x5a" * (24 << 20))
+        pages = 0
+        for mib in (40, 50, 60, 70, 80):
+            limit = lambda: resource.setrlimit(resource.RLIMIT_AS, (mib << 20, mib << 20))  # noqa
+            r = subprocess.run([VXSIM, "--load", big + "@0x10000000", k], capture_output=True,
+                               text=True, timeout=60, preexec_fn=limit)
+            if r.returncode == 0:                          # room enough for it
+                continue
+            self.assertEqual(r.returncode, 2, (mib, r.stderr))
+            self.assertNotIn("exceeded", r.stderr, mib)
+            if "no page for the write" in r.stderr:
+                pages += 1
+                self.assertIn("out of host memory", r.stderr, mib)
+        self.assertGreater(pages, 0, "no limit made a load's page allocation fail")
+        small = self.write("small.dat", b"\x5a" * (600 << 10))
+        r = self.run_sim("--mem-limit", "1M", "--load", small + "@0x10000000",
+                         "--load", small + "@0x20000000", kernel=k)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("guest memory limit of 1048576 bytes exceeded writing 0x200", r.stderr)
+        self.assertNotIn("host", r.stderr)
+
     def test_host_out_of_memory_is_not_a_kernel_fault(self):
         """the host running out of memory (an address-space limit far below the guest's 1 GiB)
         is an error of the run (exit 2, 'out of host memory'), not a kernel fault; vxrec ends
