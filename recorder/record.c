@@ -355,15 +355,22 @@ static void on_console(void *ctx, uint32_t slot, const char *line, size_t len)
 }
 
 /* After a write error: what the file at path holds.  A trace cut off reads up to its
- * last complete chunk, when its prologue is whole. */
+ * last complete chunk, when its prologue is whole.  A check that itself finds the host
+ * out of memory says nothing of the file. */
 static void say_cut_off(const char *path)
 {
     vx_trace_reader *chk = NULL;
-    const bool readable =
-        vx_trace_reader_new(&chk) == VX_OK && vx_trace_reader_open(chk, path) == VX_OK;
+    vx_err e = vx_trace_reader_new(&chk);
+    if (!e) e = vx_trace_reader_open(chk, path);
     vx_trace_reader_free(chk);
-    if (readable)
+    if (!e)
         fprintf(stderr, "%s: the trace '%s' is incomplete\n", vxrec_prog, path);
+    else if (e == VX_ERR_NOMEM)
+        fprintf(stderr,
+                "%s: the trace '%s' is incomplete; it could not be checked (out of host memory): "
+                "it reads up to its last complete chunk unless the error came before its header "
+                "was written whole\n",
+                vxrec_prog, path);
     else
         fprintf(stderr,
                 "%s: '%s' holds no readable trace: the error came before its header was "

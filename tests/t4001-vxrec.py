@@ -404,6 +404,44 @@ class Vxrec(unittest.TestCase):
             self.assertIn("ran out of memory", r.stderr, mib)
             self.assertNotIn("diverges", r.stderr, mib)
 
+    def test_cut_off_check_out_of_memory(self):
+        """(from a review) what vxrec says of a trace cut off by the host running out of
+        memory (sgemm under address-space limits from the lowest it starts at, 100 KiB
+        apart, in both thread modes) agrees with vxdump run without a limit: "holds no
+        readable trace" only for a trace vxdump cannot read, "is incomplete" for one it
+        reads as cut off.  vxrec's own check ran out of memory too and called readable
+        traces unreadable; now it says it could not check"""
+        if vxtest.sanitized():
+            self.skipTest("sanitizer builds reserve address space of their own")
+        import resource
+        k = vxtest.kernel("sgemm")
+        if not os.path.exists(k):
+            self.skipTest("make kernels")
+        t = os.path.join(self.dir, "cut.vxt")
+        runs = 0
+        for kib in range(8000, 40000, 100):
+            if runs == 30:
+                break
+            limit = lambda: resource.setrlimit(resource.RLIMIT_AS, (kib << 10, kib << 10))  # noqa
+            for mode in ("--no-writer-thread", "--writer-thread"):
+                if os.path.exists(t):
+                    os.unlink(t)
+                r = subprocess.run([vxtest.prog("vxrec"), "-q", "-f", mode, k, "-o", t],
+                                   capture_output=True, text=True, timeout=60, preexec_fn=limit)
+                if r.returncode == 127 or "cannot load kernel" in r.stderr or not os.path.exists(t):
+                    continue                              # too little to start or to load
+                runs += mode == "--writer-thread"
+                if r.returncode == 0:
+                    continue
+                what = (kib, mode, r.stderr)
+                self.assertEqual(r.returncode, 2, what)
+                d = vxtest.run([vxtest.prog("vxdump"), "--summary", t])
+                if "holds no readable trace" in r.stderr:
+                    self.assertEqual(d.returncode, 2, what)
+                elif "could not be checked" not in r.stderr and "is incomplete" in r.stderr:
+                    self.assertEqual(d.returncode, 1, what)
+        self.assertGreater(runs, 0, "no limit let vxrec create the trace")
+
     def test_end_of_options(self):
         """'--' ends the options (POSIX): files whose names start with '-' are taken as the
         kernel or trace by every program; before it such a name is an unknown option
