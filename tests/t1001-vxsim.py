@@ -292,6 +292,31 @@ class VxsimTests(unittest.TestCase):
         self.assertEqual(r.returncode, 4, r.stderr)
         self.assertIn("cycle limit of 1000 reached", r.stderr)
 
+    def test_closed_pipe_keeps_dump_files(self):
+        """(from a review) vxsim whose standard output is a pipe nobody reads any more
+        (`vxsim --dump ... k.elf | head -1`) is not killed by SIGPIPE: it finishes the run,
+        writes its --dump file (the same bytes as a run writing to /dev/null), says the
+        console output was lost and exits 2; it exited 141 leaving the file empty"""
+        k = vxtest.kernel("printf")
+        if not os.path.exists(k):
+            self.skipTest("make kernels")
+        ref, got = os.path.join(self.dir, "ref.bin"), os.path.join(self.dir, "got.bin")
+        r = subprocess.run([VXSIM, "--dump", "0x10000:4K=" + ref, k], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rd, wr = os.pipe()
+        os.close(rd)                                     # nobody will ever read
+        p = subprocess.Popen([VXSIM, "--dump", "0x10000:4K=" + got, k], stdout=wr,
+                             stderr=subprocess.PIPE, text=True)
+        os.close(wr)
+        err = p.communicate(timeout=60)[1]
+        self.assertEqual(p.returncode, 2, err)            # not -SIGPIPE
+        self.assertIn("could not be written to standard output: Broken pipe", err)
+        with open(ref, "rb") as a, open(got, "rb") as b:
+            want = a.read()
+            self.assertEqual(len(want), 4096)
+            self.assertEqual(b.read(), want)
+
     def test_load_host_out_of_memory_is_not_the_guest_limit(self):
         """(from a review) a --load that finds the host out of memory (24 MiB under 40-80 MiB
         address-space limits) says so, not "guest memory limit of 1073741824 bytes

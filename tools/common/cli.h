@@ -144,7 +144,8 @@ bool vx_cli_trace_version_note(const char *prog, const char *path, unsigned majo
 
 /*
  * Programs that run a kernel: a closed standard output (`| head`) must not kill
- * them by SIGPIPE before they finish (vxrec's trace); at the end a lost output is
+ * them by SIGPIPE before they finish (vxrec's trace, vxsim's and vxrec's --dump
+ * files); at the end a lost output is
  * reported on stderr (vx_cli_stdout_check: false if it was lost).
  */
 void vx_cli_ignore_sigpipe(void);

@@ -210,6 +210,7 @@ int main(int argc, char **argv)
     vx_cli_run run;
     vx_cli_run_init(&run);
     vx_cli_signals();
+    vx_cli_ignore_sigpipe(); /* `| head`: the run goes on, its --dump files are written */
     /* The kernel's console line by line, also into a pipe or a file: a run that is
      * stopped (Ctrl-C, kill) or never ends has written every complete line. */
     setvbuf(stdout, NULL, _IOLBF, 0);
