@@ -384,6 +384,21 @@ class Vxrec(unittest.TestCase):
                 self.assertGreaterEqual(n, stores, (what, r.stderr))
         self.assertGreater(seen_sim_oom, 0, "no limit made the simulator run out")
 
+    def test_out_of_host_memory_docs(self):
+        """(from a review) --help and README.md say what a recording that ran out of host
+        memory leaves, as test_out_of_host_memory_never_loses_events_quietly finds it: an
+        abort end record when the simulator ran out, a trace cut off at its last complete
+        chunk (incomplete) when the writer did; both promised an abort record always"""
+        readme = open(os.path.join(vxtest.ROOT, "README.md")).read()
+        for name, text in (("--help", self.rec(["--help"]).stdout), ("README.md", readme)):
+            flat = " ".join(text.split())
+            for want in ("when the simulator ran out, the trace ends there",
+                         "when the trace writer did, events were lost",
+                         "ends at its last complete chunk and reads as incomplete"):
+                self.assertTrue(want in flat, (name, want))
+            self.assertFalse("host out of memory (the trace ends there, its end record" in flat,
+                             name)
+
     def test_verify_out_of_host_memory_is_an_error(self):
         """(from a review) vxrec --verify whose simulator runs out of host memory (a trace
         of 16384 stores a page apart, verified under 40 and 60 MiB address-space limits):
