@@ -89,6 +89,8 @@ struct rec {
     /* pages, their bytes (counted by keyframe_if_due), the buffer's size */
     size_t kf_npages, kf_bytes, kf_alloc;
     bool progress;
+    bool dumb_term; /* TERM unset or dumb: no escape sequences, spaces clear the line */
+    int shown_len;  /* characters of the progress line on screen */
     double t0, last_print;
     double cpu0; /* this thread's CPU seconds at t0 */
     bool progress_shown;
@@ -207,12 +209,22 @@ static void take_keyframe(rec *r, bool first)
         rec_fail(r, e, "cannot write a keyframe");
 }
 
+/* Clear the progress line: an ANSI erase, or on a dumb terminal spaces over it. */
+static void clear_progress(rec *r)
+{
+    if (r->dumb_term)
+        fprintf(stderr, "\r%*s\r", r->shown_len, "");
+    else
+        fputs("\r\033[K", stderr);
+    r->shown_len = 0;
+}
+
 static void show_progress(rec *r, bool final)
 {
-    char a[16], b[16], c[16], d[16];
+    char a[16], b[16], c[16], d[16], line[200];
     double t = vxrec_now() - r->t0;
     if (final) {
-        if (r->progress_shown) fprintf(stderr, "\r\033[K");
+        if (r->progress_shown) clear_progress(r);
         return;
     }
     uint64_t bytes;
@@ -224,9 +236,17 @@ static void show_progress(rec *r, bool final)
         bytes = st.file_bytes;
     }
     double n = (double)(vx_sim_index(r->sim) + r->nevents);
-    fprintf(stderr, "\r\033[K%s: %s events, %s cycles, trace %sB, %s events/s", vxrec_prog,
-            human(n, a, sizeof a), human((double)vx_sim_cycle(r->sim), b, sizeof b),
-            human((double)bytes, c, sizeof c), human(t > 0 ? n / t : 0, d, sizeof d));
+    int len =
+        snprintf(line, sizeof line, "%s: %s events, %s cycles, trace %sB, %s events/s", vxrec_prog,
+                 human(n, a, sizeof a), human((double)vx_sim_cycle(r->sim), b, sizeof b),
+                 human((double)bytes, c, sizeof c), human(t > 0 ? n / t : 0, d, sizeof d));
+    if (len < 0) len = 0;
+    if (len >= (int)sizeof line) len = (int)sizeof line - 1;
+    if (r->dumb_term) /* spaces over what is left of a longer line before */
+        fprintf(stderr, "\r%s%*s", line, r->shown_len > len ? r->shown_len - len : 0, "");
+    else
+        fprintf(stderr, "\r\033[K%s", line);
+    if (len > r->shown_len || !r->dumb_term) r->shown_len = len;
     fflush(stderr);
     r->progress_shown = true;
 }
@@ -346,7 +366,7 @@ static void on_console(void *ctx, uint32_t slot, const char *line, size_t len)
 {
     rec *r = ctx;
     if (r && r->progress_shown) {
-        fputs("\r\033[K", stderr);
+        clear_progress(r);
         fflush(stderr);
         r->progress_shown = false;
     }
@@ -671,6 +691,8 @@ int vxrec_record(vxrec_opts *o)
     }
     if (r.keyframes) take_keyframe(&r, true); /* keyframe 0: the state after loading */
     r.progress = !o->quiet && isatty(STDERR_FILENO);
+    const char *term = getenv("TERM");
+    r.dumb_term = !term || !*term || !strcmp(term, "dumb");
     r.t0 = vxrec_now();
     r.cpu0 = vxrec_thread_cpu(); /* --timing: this thread's CPU from the run on */
     r.last_print = r.t0 - 1.0;   /* the first slice boundary draws the progress line */

@@ -264,8 +264,9 @@ class Vxrec(unittest.TestCase):
                  TMC(0)]
         b = self.bin("long.bin", words)
         master, slave = pty.openpty()
+        env = dict(os.environ, TERM="xterm")              # (a dumb one: no ESC [ K)
         p = subprocess.Popen([vxtest.prog("vxrec"), "-f", b], cwd=self.dir, stdin=slave,
-                             stdout=slave, stderr=slave)
+                             stdout=slave, stderr=slave, env=env)
         os.close(slave)
         out = b""
         while True:
@@ -293,6 +294,48 @@ class Vxrec(unittest.TestCase):
         # the second console line then has to clear
         self.assertIn("events/s", text, "a progress line was drawn")
         self.assertLess(text.index("events/s"), text.index("#0: E"))
+
+    def test_progress_line_dumb_terminal(self):
+        """(from a review) with TERM=dumb or no TERM the progress line uses no escape
+        sequence (it wrote ESC [ K, which such a terminal shows as text): a carriage
+        return, and spaces over the line to clear it before a console line"""
+        import pty
+        words = [ADDI(A3, 0, ord("G")), SB(A3, 0, 0x40), ADDI(A3, 0, 10), SB(A3, 0, 0x40),
+                 LUI(A1, 0x100), ADDI(A1, A1, -1), BNE(A1, 0, -4),  # 2M issues: 8 slices
+                 ADDI(A3, 0, ord("E")), SB(A3, 0, 0x40), ADDI(A3, 0, 10), SB(A3, 0, 0x40),
+                 TMC(0)]
+        b = self.bin("long.bin", words)
+        for term in ("dumb", None):
+            env = dict(os.environ)
+            env.pop("TERM", None)
+            if term:
+                env["TERM"] = term
+            master, slave = pty.openpty()
+            p = subprocess.Popen([vxtest.prog("vxrec"), "-f", b], cwd=self.dir, stdin=slave,
+                                 stdout=slave, stderr=slave, env=env)
+            os.close(slave)
+            out = b""
+            while True:
+                try:
+                    d = os.read(master, 65536)
+                except OSError:  # EIO: the other side closed
+                    break
+                if not d:
+                    break
+                out += d
+            os.close(master)
+            self.assertEqual(p.wait(timeout=300), 0, term)
+            text = out.decode("utf-8", "replace")
+            self.assertIn("events/s", text, term)
+            self.assertNotIn("\x1b", text, term)
+            for m in re.finditer(r"#0: ", text):      # at the start of a terminal line
+                before = text[:m.start()]
+                self.assertTrue(before == "" or before.endswith("\n") or
+                                re.search(r"\r +\r$", before), (term, before[-100:]))
+            # what clears the line covers the whole of it
+            for m in re.finditer(r"\r( +)\r", text):
+                line = text[:m.start()].rsplit("\r", 1)[-1]
+                self.assertGreaterEqual(len(m.group(1)), len(line.rstrip("\n")), term)
 
     def test_stdout_broken_pipe_or_full(self):
         """stdout closed before the kernel prints (| head): the recording still finishes, complete"""
