@@ -114,9 +114,7 @@ struct vx_gdbserver {
      * which reads every thread it has no registers of (an Hg each): such a sweep's Hg
      * is no thread choice (note_hg) */
     unsigned lists_since_stop;
-    bool sweep;         /* a listing other than the stop's own came last */
-    unsigned sweep_hgs; /* the distinct Hg since it: 2 means a sweep */
-    int64_t sweep_prev, sweep_last;
+    bool sweep;        /* a listing other than the stop's own came since the stop */
     int64_t c_tid;     /* Hc */
     int64_t user_pick; /* the thread selected when the user last continued (monitor pick,
                           from vxrr.gdb's hooks), until that continue ends; 0 if none */
@@ -777,33 +775,22 @@ static void h_read_mem_bin(vx_gdbserver *s, const args *a)
 static void note_listing(vx_gdbserver *s)
 {
     s->n_lists++;
-    if (++s->lists_since_stop < 2) return;
-    s->sweep = true;
-    s->sweep_hgs = 0;
-    s->sweep_prev = s->g_pick;
+    if (++s->lists_since_stop >= 2) s->sweep = true;
 }
 
 /*
  * An Hg of thread tid: GDB reads its registers, most often because the user selected
  * it, the best guess of the thread a resume that names none means (motion_thread).
- * Not when a listing came before it and more than one thread follows: that is
- * `info threads` (MI's -thread-info, which an IDE sends at every stop) reading each
- * thread in turn, and its last one was then taken for the user's choice (the next
- * continue reported its stop in that lane).  The pick is then what it was before the
- * listing.  One Hg after a listing counts (vxrr.gdb's vx-thread lists the threads,
- * then selects one).
+ * Not after a listing other than the stop's own: that is `info threads` (MI's
+ * -thread-info, which an IDE sends at every stop) reading each thread it holds no
+ * registers of, in turn, and the last one was taken for the user's choice (the next
+ * continue reported its stop in that lane); even one such read (a sweep of a kernel
+ * with two threads) is no choice.  vxrr.gdb's vx-thread, which lists the threads
+ * too, names its choice itself (monitor pick).
  */
 static void note_hg(vx_gdbserver *s, int64_t tid)
 {
-    if (!s->sweep) {
-        s->g_pick = tid;
-    } else if (s->sweep_hgs == 0) {
-        s->g_pick = s->sweep_last = tid;
-        s->sweep_hgs = 1;
-    } else if (s->sweep_hgs == 1 && tid != s->sweep_last) {
-        s->g_pick = s->sweep_prev;
-        s->sweep_hgs = 2;
-    }
+    if (!s->sweep) s->g_pick = tid;
 }
 
 static void h_set_thread(vx_gdbserver *s, const args *a, bool general)

@@ -511,9 +511,11 @@ class RspTests(unittest.TestCase):
 
     def test_thread_sweep_is_no_thread_choice(self):
         """after a stop, a listing of the threads followed by an Hg for each (an IDE's
-        -thread-info at every stop, `info threads`) is no choice of thread: a continue then
-        reports its breakpoint hit in the lane of the stop, as with no listing, not in the
-        last thread listed; one Hg after a listing (vxrr.gdb's vx-thread) is a choice"""
+        -thread-info at every stop, `info threads`) is no choice of thread, even when it
+        reads one thread only: a continue then reports its breakpoint hit in the lane of
+        the stop, as with no listing, not in the last thread listed; an Hg after the stop's
+        own listing (`thread N`) is a choice, and so is monitor pick (vxrr.gdb's vx-thread)
+        after a sweep"""
         self.c.handshake()
         nt = int(re.search(r"threads=(\d+)", self.c.monitor("config")[1]).group(1))
         add = vecadd_function("add_cb")
@@ -525,17 +527,21 @@ class RspTests(unittest.TestCase):
                 r = self.c.cmds("qsThreadInfo")
             return ids
 
-        def lanes(sweep, pick=None):
+        def lanes(lists, reads, pick=None):
+            """stop; `lists` listings (the first is GDB's own); an Hg and g for each thread
+            of reads (those of the last listing for "all"); monitor pick; continue, then
+            reverse-continue: the lanes they report"""
             self.c.monitor("seek 0")
             self.assertEqual(self.c.cmds("Z0,%x,4" % add), "OK")
             sig, f = parse_stop(self.c.cmd("vCont;c"))
             first = int(f["thread"], 16)
-            listing()                               # GDB's own, at the stop
-            ids = listing()                         # -thread-info's
-            for t in (ids if sweep else []) + ([pick] if pick else []):
+            ids = [listing() for _ in range(lists)][-1] if lists else []
+            for t in ids if reads == "all" else reads:
                 if t != first:
                     self.assertEqual(self.c.cmds("Hg%x" % t), "OK")
                     self.c.cmds("g")
+            if pick:
+                self.assertEqual(self.c.monitor("pick %d" % pick)[1], "")
             out = []
             for cmd in ("vCont;c", "bc"):
                 sig, f = parse_stop(self.c.cmd(cmd))
@@ -543,12 +549,15 @@ class RspTests(unittest.TestCase):
             self.assertEqual(self.c.cmds("z0,%x,4" % add), "OK")
             return (first - 1) % nt, ids, out
 
-        lane, ids, plain = lanes(False)
+        lane, _, plain = lanes(0, [])
         self.assertEqual(plain, [lane, lane])
-        self.assertNotEqual((ids[-1] - 1) % nt, lane)   # the sweep ends in another lane
-        self.assertEqual(lanes(True)[2], plain)
         other = 1 + (lane + 1) % nt                     # warp 0's next lane
-        self.assertEqual(lanes(False, other)[2], [(lane + 1) % nt] * 2)
+        _, ids, swept = lanes(2, "all")
+        self.assertNotEqual((ids[-1] - 1) % nt, lane)   # the sweep ends in another lane
+        self.assertEqual(swept, plain)
+        self.assertEqual(lanes(2, [other])[2], plain)   # a sweep that reads one thread
+        self.assertEqual(lanes(1, [other])[2], [(lane + 1) % nt] * 2)
+        self.assertEqual(lanes(2, "all", pick=other)[2], [(lane + 1) % nt] * 2)
 
     def test_vcont_range_step(self):
         """vCont;r lo,hi:T (GDB's range stepping, offered in vCont?) steps thread T on while
