@@ -167,7 +167,10 @@ def _vx_lock_for(cmd):
         # which were resumed): locked to another thread, a stop the server reports in
         # it (this thread's lane masked off there) would end this command as the end of
         # that stepi, or show an inlined callee at a breakpoint.  Unlocked, GDB resumes
-        # and clears every thread; its own breakpoint here is this thread's.
+        # and clears every thread; its own breakpoint here is this thread's, so the
+        # server must report its hits in this lane (monitor pick, as for a continue:
+        # else they came in the lane GDB last read, and finish ran to the end).
+        _vx_pick()
         return
     gdb.execute("set scheduler-locking on", to_string=True)
     _vx_locked = True
@@ -425,6 +428,10 @@ def _vx_select(gwarp, lane):
     if t is not None:
         switched = t != gdb.selected_thread()  # (GDB then prints the frame itself)
         _vx_switch(t)
+        # the server learns the selection for the continue that follows: MI's
+        # -exec-continue runs no hook, and GDB sends no Hg for a thread whose registers
+        # it holds already (after -thread-info, every one)
+        _vx_pick()
         if per_warp:
             _vx_monitor("lane %d" % lane)
             gdb.execute("maintenance flush register-cache", to_string=True)
@@ -1082,7 +1089,7 @@ _vx_tb_sent = None  # the last `monitor thread-breaks` argument the server took
 _vx_tid_of = {}  # GDB's global thread number -> the server's thread id (never changes)
 
 
-def _vx_thread_breaks(event=None, read_threads=True):
+def _vx_thread_breaks(event=None, read_threads=True, deleted=False):
     """Tell the server the thread-specific breakpoints (`break LOC thread N`): a warp
     reaches a breakpoint in all its active lanes at once, and the server reports one
     lane; GDB ignores the stop when that is not thread N (and the hit in N is lost).
@@ -1092,9 +1099,12 @@ def _vx_thread_breaks(event=None, read_threads=True):
     thread's breakpoints while it updates its thread list, and reading the list again
     from inside that (Inferior.threads) is a recursive internal error."""
     global _vx_tb_sent
+    # (from breakpoint_deleted, the breakpoint going is still listed: leave it out, or
+    # the server keeps it, and its warp stays live there, until the next stop)
+    gone = event if isinstance(event, gdb.Breakpoint) and deleted else None
     try:
         bps = [b for b in gdb.breakpoints()
-               if b.is_valid() and b.thread is not None and b.enabled
+               if b.is_valid() and b.thread is not None and b.enabled and b != gone
                and b.type in (gdb.BP_BREAKPOINT, gdb.BP_HARDWARE_BREAKPOINT)]
         if not bps and not _vx_tb_sent:
             return  # none, and the server has none: nothing to do
@@ -1152,7 +1162,8 @@ def _vx_watch_core(b):
 gdb.events.breakpoint_created.connect(_vx_watch_core)
 gdb.events.breakpoint_created.connect(_vx_thread_breaks)
 gdb.events.breakpoint_modified.connect(_vx_thread_breaks)
-gdb.events.breakpoint_deleted.connect(lambda b: _vx_thread_breaks(b, read_threads=False))
+gdb.events.breakpoint_deleted.connect(
+    lambda b: _vx_thread_breaks(b, read_threads=False, deleted=True))
 gdb.events.stop.connect(lambda ev: _vx_thread_breaks(ev, read_threads=False))
 gdb.events.stop.connect(_vx_on_stop)
 gdb.events.cont.connect(_vx_check_conditions)

@@ -1736,6 +1736,41 @@ class MaskedLaneTests(GdbCase):
                 join = (int(f[0]), int(f[3], 16))
         return split, join
 
+    def test_finish_of_another_lane_after_a_seek(self):
+        """finish in a lane other than the one a seek's stop showed: vxrr.gdb runs it
+        unlocked (GDB may keep that stop's stepi state) and names the lane to the server,
+        so the return breakpoint's hit comes in this lane (it came in the seek's lane, GDB,
+        waiting for this one, ran to the end of history)"""
+        out, R = self.gdb('''
+stop_at("twice")
+w, l = warp_lane()
+n = int(re.search(r"event (\\d+) of", ex("monitor when")).group(1))
+ex("vx-seek %d" % n)
+ex("vx-thread %d %d" % (w, 4 - l))
+R["at"] = [func(), warp_lane()]
+st = go("finish")
+R["back"] = [func(), warp_lane(), "end of history" in st["when"] or "replaylog" in str(st)]
+R["want"] = [w, 4 - l]
+''')
+        self.assertEqual(R["at"], ["twice", R["want"]], R)
+        self.assertEqual(R["back"], ["body", R["want"], False], R)
+
+    def test_deleted_thread_breakpoint_leaves_the_server_at_once(self):
+        """a thread-specific breakpoint deleted is taken off the server's list at once (it
+        stayed until the next stop, and kept its warp live: a seek to before the warp's
+        spawn then left that not-started thread selected, not the one that issues next)"""
+        out, R = self.gdb('''
+ex("break twice")
+while go("continue") and warp_lane()[0] != 1:
+    pass
+ex("delete")
+ex("break twice thread %d" % gdb.selected_thread().num)
+ex("delete")
+ex("vx-seek 0")
+R["w"] = warp_lane()[0]
+''')
+        self.assertEqual(R["w"], 0)
+
     def test_masked_off_lanes_stand_where_they_wait(self):
         """a lane divergence masked off shows its own position: right after the split while the
         other side runs first, right after the join once its side is done; its backtrace is
@@ -2225,6 +2260,31 @@ class MiTests(unittest.TestCase):
         self.assertTrue([ln for ln in self.log[n:] if ln.startswith("=thread-selected")],
                         self.log[n:])
         self.assertRegex(cmd("-thread-info"), r'current-thread-id="\d+"')
+
+    def test_vx_thread_names_the_lane_for_an_mi_continue(self):
+        """after an IDE's -thread-info (GDB then holds every thread's registers and sends
+        nothing when one is selected), vx-thread tells the server its lane: the next
+        -exec-continue, which runs no hook and names no thread, reports its breakpoint hit
+        in that lane (in the previous stop's lane before)"""
+        cmd, until_stopped = self.mi()
+
+        def stop_lane():
+            stop = until_stopped()[-1]
+            tid = re.search(r'thread-id="(\d+)"', stop).group(1)
+            target = re.search(r'id="%s",target-id="Thread (\d+)"' % tid, cmd("-thread-info"))
+            return (int(target.group(1)) - 1) % 4
+        self.assertTrue(cmd("-break-insert twice").startswith("^done"))
+        self.assertEqual(cmd("-exec-continue"), "^running")
+        first = stop_lane()                          # twice runs in the odd lanes: 1 and 3
+        self.assertIn(first, (1, 3))
+        want = 4 - first
+        m = re.search(r'current-thread-id="(\d+)"', cmd("-thread-info"))
+        warp = (int(re.search(r'id="%s",target-id="Thread (\d+)"' % m.group(1),
+                              cmd("-thread-info")).group(1)) - 1) // 4
+        self.assertEqual(cmd('-interpreter-exec console "vx-thread %d %d"' % (warp, want)),
+                         "^done")
+        self.assertEqual(cmd("-exec-continue"), "^running")
+        self.assertEqual(stop_lane(), want)
 
     def test_vx_any_stop_selects_its_lane_for_the_ide(self):
         """the lane $vx_any selects after a stop is announced (=thread-selected), so an IDE
