@@ -83,6 +83,21 @@ TRACED_OUT = [0x40200000, 0xC0200000, 0x40001121, 0x40001121, 0x55, 0x66, 0,
               0xFFFFFF81, 0xFFFF8002, 0x8002, 42]
 
 
+def read_pty(master):
+    """Everything written to a pty's other side until it is closed; closes master."""
+    out = b""
+    while True:
+        try:
+            d = os.read(master, 65536)
+        except OSError:  # EIO: the other side closed
+            break
+        if not d:
+            break
+        out += d
+    os.close(master)
+    return out
+
+
 def crc32c(data, crc=0):
     crc ^= 0xFFFFFFFF
     for b in data:
@@ -268,16 +283,7 @@ class Vxrec(unittest.TestCase):
         p = subprocess.Popen([vxtest.prog("vxrec"), "-f", b], cwd=self.dir, stdin=slave,
                              stdout=slave, stderr=slave, env=env)
         os.close(slave)
-        out = b""
-        while True:
-            try:
-                d = os.read(master, 65536)
-            except OSError:  # EIO: the other side closed
-                break
-            if not d:
-                break
-            out += d
-        os.close(master)
+        out = read_pty(master)
         self.assertEqual(p.wait(timeout=300), 0)
         text = out.decode("utf-8", "replace")
         self.assertIn("#0: G", text)
@@ -314,16 +320,7 @@ class Vxrec(unittest.TestCase):
             p = subprocess.Popen([vxtest.prog("vxrec"), "-f", b], cwd=self.dir, stdin=slave,
                                  stdout=slave, stderr=slave, env=env)
             os.close(slave)
-            out = b""
-            while True:
-                try:
-                    d = os.read(master, 65536)
-                except OSError:  # EIO: the other side closed
-                    break
-                if not d:
-                    break
-                out += d
-            os.close(master)
+            out = read_pty(master)
             self.assertEqual(p.wait(timeout=300), 0, term)
             text = out.decode("utf-8", "replace")
             self.assertIn("events/s", text, term)

@@ -267,6 +267,19 @@ def record(kernel, *args):
     return out
 
 
+def build_c(test, name, text):
+    """Compile kernel source text with vxcc -O2; its ELF path (the test skips when vxcc
+    cannot build it: no toolchain)."""
+    d = vxtest.tmpdir()
+    src, elf = os.path.join(d, name + ".c"), os.path.join(d, name + ".elf")
+    with open(src, "w") as f:
+        f.write(text)
+    r = vxtest.run([vxtest.prog("vxcc"), "-O2", "-o", elf, src])
+    if r.returncode != 0:
+        test.skipTest("vxcc: " + r.stderr[-300:])
+    return elf
+
+
 def elf_entry_and_bytes(path, addr, n):
     """Entry point of an ELF32 file and n bytes at virtual address addr (from PT_LOAD segments)."""
     with open(path, "rb") as f:
@@ -1460,17 +1473,11 @@ class HostMemory(unittest.TestCase):
         if not t6kit.have_toolchain():
             self.skipTest("vxcc or the RISC-V toolchain missing")
         import resource
-        d = vxtest.tmpdir()
-        src = os.path.join(d, "walk.c")
-        with open(src, "w") as f:
-            f.write("#include <stdint.h>\n"
-                    "int main(void) {\n"
-                    "    volatile uint32_t *p = (volatile uint32_t *)0x10000000;\n"
-                    "    for (uint32_t i = 0; i < 131072; i++) p[i * 1024] = i;\n"
-                    "    return 0;\n}\n")
-        elf = os.path.join(d, "walk.elf")
-        r = vxtest.run([vxtest.prog("vxcc"), "-O2", "-o", elf, src])
-        self.assertEqual(r.returncode, 0, r.stderr)
+        elf = build_c(self, "walk", "#include <stdint.h>\n"
+                      "int main(void) {\n"
+                      "    volatile uint32_t *p = (volatile uint32_t *)0x10000000;\n"
+                      "    for (uint32_t i = 0; i < 131072; i++) p[i * 1024] = i;\n"
+                      "    return 0;\n}\n")
         trace = record(elf, "-t", "1")
         limit = lambda: resource.setrlimit(resource.RLIMIT_AS, (256 << 20, 256 << 20))  # noqa
         srv, ref = Server(trace, preexec_fn=limit), Server(trace)
@@ -2056,18 +2063,11 @@ class CommandLineTests(unittest.TestCase):
     def test_monitor_console_all_past_its_cap(self):
         """monitor console all shows the last 100,000 lines and says how many earlier
         ones it leaves out (it said to run monitor console all)"""
-        d = vxtest.tmpdir()
-        src = os.path.join(d, "lines.c")
-        with open(src, "w") as f:
-            f.write("#include <vx_print.h>\n"
-                    "int main(void)\n{\n"
-                    "    for (int i = 0; i < 100003; i++) {\n"
-                    "        vx_putchar('a' + i % 26);\n        vx_putchar('\\n');\n    }\n"
-                    "    return 0;\n}\n")
-        elf = os.path.join(d, "lines.elf")
-        r = vxtest.run([vxtest.prog("vxcc"), "-O2", "-o", elf, src])
-        if r.returncode != 0:
-            self.skipTest("vxcc: " + r.stderr[-300:])
+        elf = build_c(self, "lines", "#include <vx_print.h>\n"
+                      "int main(void)\n{\n"
+                      "    for (int i = 0; i < 100003; i++) {\n"
+                      "        vx_putchar('a' + i % 26);\n        vx_putchar('\\n');\n    }\n"
+                      "    return 0;\n}\n")
         srv = Server(record(elf))
         try:
             c = srv.client(timeout=300)

@@ -87,9 +87,10 @@ def nothing_to_read(sock):
     return not r
 
 
-class DebugModule(unittest.TestCase):
+class ServerCase(unittest.TestCase):
+    """Servers started (procs) and sockets opened (socks) by a test, ended after it."""
+
     def setUp(self):
-        self.dir = vxtest.tmpdir()
         self.procs = []
         self.socks = []
 
@@ -100,6 +101,12 @@ class DebugModule(unittest.TestCase):
             if p.poll() is None:
                 p.kill()
                 p.communicate()
+
+
+class DebugModule(ServerCase):
+    def setUp(self):
+        super().setUp()
+        self.dir = vxtest.tmpdir()
 
     def start(self, name, args):
         p = subprocess.Popen([vxtest.prog(name), "--dm-port", "0"] + args,
@@ -213,7 +220,7 @@ def rsp_reply(sock, timeout=30):
         buf += chunk
 
 
-class Replay(unittest.TestCase):
+class Replay(ServerCase):
     trace = None
 
     @classmethod
@@ -227,16 +234,7 @@ class Replay(unittest.TestCase):
 
     def setUp(self):
         self.assertIsNotNone(self.trace, "recording hello failed: %s" % getattr(self, "why", ""))
-        self.procs = []
-        self.socks = []
-
-    def tearDown(self):
-        for s in self.socks:
-            s.close()
-        for p in self.procs:
-            if p.poll() is None:
-                p.kill()
-                p.communicate()
+        super().setUp()
 
     def start(self, *args):
         p = subprocess.Popen([vxtest.prog("vxreplay"), "-p", "0"] + list(args) + [self.trace],
