@@ -162,10 +162,16 @@ struct vx_engine {
      */
     uint64_t rep_issue;
     bool rep_skip_bp, rep_skip_wp;
-    /* and, for the next motion only, the breakpoints of warp over_gw at issues
-     * [over_lo, over_hi): those GDB stepped that warp over (vx_engine_seek_over) */
-    uint32_t over_gw;
-    uint64_t over_lo, over_hi;
+
+    /* and, for the next motion only, the breakpoints of warp over[i].gw at issues
+     * [over[i].lo, over[i].hi): those the debugger stepped that warp over
+     * (vx_engine_seek_over, vx_engine_over_also) */
+    struct over_range {
+        uint32_t gw;
+        uint64_t lo, hi;
+    } over[VX_ENGINE_OVER_MAX];
+
+    size_t nover;
 
     /*
      * Forward steps not yet undone: (from, to, warp).  A reverse step of that warp
@@ -1105,8 +1111,10 @@ static bool poll_tick(vx_engine *e, uint64_t work)
  * to report again)? */
 static inline bool rep_bp(const vx_engine *e, uint64_t t, uint32_t gw)
 {
-    return (t == e->rep_issue && e->rep_skip_bp) ||
-           (gw == e->over_gw && t >= e->over_lo && t < e->over_hi);
+    if (t == e->rep_issue && e->rep_skip_bp) return true;
+    for (size_t i = 0; i < e->nover; i++)
+        if (gw == e->over[i].gw && t >= e->over[i].lo && t < e->over[i].hi) return true;
+    return false;
 }
 
 static inline bool rep_wp(const vx_engine *e, uint64_t t)
@@ -1119,8 +1127,7 @@ static void set_reported(vx_engine *e, uint64_t t, bool bp, bool wp)
     e->rep_issue = t;
     e->rep_skip_bp = bp;
     e->rep_skip_wp = wp;
-    e->over_gw = VX_ENGINE_ANY_WARP; /* (no warp has that id) */
-    e->over_lo = e->over_hi = 0;
+    e->nover = 0;
 }
 
 /* ---- forward motion --------------------------------------------------------------------------------- */
@@ -1881,10 +1888,14 @@ vx_err vx_engine_seek_over(vx_engine *e, uint64_t pos, uint64_t lo, uint64_t hi,
     vx_err err = seek_keep_marks(e, pos);
     if (err) return err;
     mark_drop(e, lo, hi, pos);
-    e->over_gw = gwarp;
-    e->over_lo = lo;
-    e->over_hi = hi;
+    e->over[0] = (struct over_range){gwarp, lo, hi};
+    e->nover = 1;
     return VX_OK;
+}
+
+void vx_engine_over_also(vx_engine *e, uint64_t lo, uint64_t hi, uint32_t gwarp)
+{
+    if (e->nover < VX_ENGINE_OVER_MAX) e->over[e->nover++] = (struct over_range){gwarp, lo, hi};
 }
 
 /* ---- queries --------------------------------------------------------------------------------------- */

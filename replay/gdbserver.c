@@ -138,8 +138,16 @@ struct vx_gdbserver {
      * that follows searches from where the step (or a chain of them) began
      * (over_from) when nothing moved since the step ended (at over_to). */
     bool over_valid, over_dir; /* over_dir: the step over went backward */
-    uint32_t over_gw;          /* the warp stepped over */
     uint64_t over_from, over_to;
+
+    /* the warps stepped over in the chain, each with the issues its steps ran or undid
+     * (GDB steps one; LLDB steps every thread at a breakpoint before it resumes) */
+    struct over_warp {
+        uint32_t gw;
+        uint64_t lo, hi;
+    } over_w[VX_ENGINE_OVER_MAX];
+
+    size_t nover_w;
     /* a 0x03 that came while stopped: GDB was busy with a stop of its own (a condition
      * it evaluates, a step over) and resumes next; that resume stops at once */
     bool pending_int;
@@ -1654,9 +1662,10 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
         /* back where the step over began: the hits it passed come first (a failed
          * seek leaves the search where it is), but not the stepped warp's own: GDB
          * stepped it over those (also in a chain, where it showed the one between) */
-        const uint64_t lo = backward ? s->over_to : s->over_from,
-                       hi = backward ? s->over_from : s->over_to;
-        (void)vx_engine_seek_over(s->e, s->over_from, lo, hi, s->over_gw);
+        if (vx_engine_seek_over(s->e, s->over_from, s->over_w[0].lo, s->over_w[0].hi,
+                                s->over_w[0].gw) == VX_OK)
+            for (size_t i = 1; i < s->nover_w; i++)
+                vx_engine_over_also(s->e, s->over_w[i].lo, s->over_w[i].hi, s->over_w[i].gw);
     }
     /* A 0x03 that came while stopped stops the next continue at once: GDB sent it
      * while busy with a stop of its own (a condition it evaluates) and resumes with a
@@ -1666,15 +1675,28 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
     if (step && !step_over) s->pending_int = false;
     /* a step over right after another (GDB steps the warp over the breakpoint at the
      * next instruction too) extends it: the search goes back to the first one's start */
-    const uint64_t from =
-        step_over && after_over && s->over_dir == backward ? s->over_from : vx_engine_now(s->e);
+    const bool chain = step_over && after_over && s->over_dir == backward;
+    const uint64_t at = vx_engine_now(s->e), from = chain ? s->over_from : at;
     run_motion(s, &m, lane, step_over);
     if (step_over && s->last_stop.why == VX_WHY_STEP) {
         s->over_valid = true;
         s->over_dir = backward;
-        s->over_gw = gw;
         s->over_from = from;
         s->over_to = vx_engine_now(s->e);
+        /* the issues this step ran (or undid), for its warp: the chain's range for that
+         * warp once it was stepped in it before (the breakpoint at its next instruction) */
+        const uint64_t lo = at < s->over_to ? at : s->over_to,
+                       hi = at < s->over_to ? s->over_to : at;
+        size_t i = 0;
+        if (!chain) s->nover_w = 0;
+        while (i < s->nover_w && s->over_w[i].gw != gw)
+            i++;
+        if (i < s->nover_w) {
+            if (lo < s->over_w[i].lo) s->over_w[i].lo = lo;
+            if (hi > s->over_w[i].hi) s->over_w[i].hi = hi;
+        } else if (i < VX_ENGINE_OVER_MAX) {
+            s->over_w[s->nover_w++] = (struct over_warp){gw, lo, hi};
+        }
     } else {
         s->user_pick = 0; /* it lasts through GDB's steps over, to the continue they precede */
     }

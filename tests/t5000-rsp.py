@@ -1379,6 +1379,37 @@ class RspTests(unittest.TestCase):
         finally:
             srv.stop()
 
+    def test_step_overs_of_two_warps_then_continue(self):
+        """LLDB steps every thread at a breakpoint over it before it resumes: after step overs
+        of two warps, the continue stops at the next hit in time (vxdump: the third issue at
+        the breakpoint), not again at the first warp's (each continue came back to it: only
+        the last warp stepped was left out of the search from the chain's start)"""
+        add = vecadd_function("add_cb")
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", self.trace])
+        hits = [(e["index"], e["gwarp"]) for e in map(json.loads, r.stdout.splitlines())
+                if e["type"] == "issue" and e["pc"] == add]
+        srv = Server(self.trace, "--thread-per-warp")
+        try:
+            c = srv.client()
+            c.handshake()
+            when = lambda: int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))  # noqa
+            self.assertEqual(c.cmds("Z0,%x,4" % add), "OK")
+            parse_stop(c.cmd("c"))
+            self.assertEqual(when(), hits[0][0])
+            for _, gw in hits[:2]:                      # each warp at the breakpoint
+                self.assertNotEqual(hits[0][1], hits[1][1])
+                self.assertEqual(c.cmds("z0,%x,4" % add), "OK")
+                sig, f = parse_stop(c.cmd("vCont;s:%x" % (1 + gw)))
+                self.assertNotIn("swbreak", f)
+                self.assertEqual(c.cmds("Z0,%x,4" % add), "OK")
+            for k in (2, 3):
+                sig, f = parse_stop(c.cmd("c"))
+                self.assertIn("swbreak", f)
+                self.assertEqual((when(), int(f["thread"], 16) - 1), hits[k])
+            c.close()
+        finally:
+            srv.stop()
+
     def test_reconnect_at_once(self):
         """a client that drops its connection and connects again at once is served (its
         hang-up ends the old session; the new connection is not taken for a second client)"""
