@@ -1833,6 +1833,11 @@ vx_err vx_engine_resume(vx_engine *e, const vx_engine_motion *m, vx_engine_stop 
         if (!err && m->step && st->why == VX_WHY_STEP && m->step_gwarp != VX_ENGINE_ANY_WARP) {
             if (may_snap) err = snap_to_mark(e, st, false, over_pc);
             if (!err) undo_push(e, start, e->now, m->step_gwarp, lane);
+        } else if (!err && m->step && st->why == VX_WHY_END && e->now != start &&
+                   m->step_gwarp != VX_ENGINE_ANY_WARP) {
+            /* a step of a thread that never runs again ran to the end of history: the
+             * reverse step comes back to where it began, as after any step */
+            undo_push(e, start, e->now, m->step_gwarp, lane);
         }
     } else if (e->now == 0) {
         st->why = VX_WHY_BEGIN;

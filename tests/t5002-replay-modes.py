@@ -571,6 +571,30 @@ class LaneSteps(unittest.TestCase):
         finally:
             srv.stop()
 
+    def test_reverse_step_after_a_step_into_the_end_of_history(self):
+        """a step of a lane that never runs again (warp 0's lane 1 once the spawn's tmc
+        has parked it) runs to the end of history; the reverse step then comes back to
+        where that step began (it went to before the lane's last instruction, far back)"""
+        trace = rsplib.record(build("rrtest"), "-w", "2", "-t", "4")
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", trace])
+        evs = [e for e in map(json.loads, r.stdout.splitlines()) if e["type"] == "issue"]
+        last = max(e["index"] for e in evs if e["gwarp"] == 0 and int(e["tmask"], 16) & 2)
+        srv = rsplib.Server(trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            when = lambda: int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))  # noqa
+            p = last + 1 + (evs[-1]["index"] - last) // 2   # lane 1 parked from here on
+            c.monitor("seek %d" % p)
+            sig, f = rsplib.parse_stop(c.cmd("vCont;s:2"))
+            self.assertEqual(f.get("replaylog"), "end", f)
+            self.assertEqual(c.cmds("Hc2"), "OK")
+            rsplib.parse_stop(c.cmd("bs"))
+            self.assertEqual(when(), p)
+            c.close()
+        finally:
+            srv.stop()
+
     def test_random_lane_steps_against_the_recorded_masks(self):
         """from random positions, a step of a random (warp, lane) thread ends right after the
         warp's next issue that lane takes part in, and a reverse step at the warp's last such
