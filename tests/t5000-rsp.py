@@ -1689,6 +1689,21 @@ class CommandLineTests(unittest.TestCase):
         r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", "--extract-elf", link, t], input="")
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("is a symbolic link to nothing", r.stderr)
+        # a link planted where the ELF goes (the trace's own ELF path, t.vxt.elf, in a
+        # shared directory) is not written through: the kernel it points to was replaced
+        victim = os.path.join(d, "mine.elf")
+        shutil.copy(vxtest.kernel("hello"), victim)
+        os.symlink(victim, t + ".elf")
+        r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", "--extract-elf", t + ".elf", t],
+                       input="")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("is a symbolic link: not written through it", r.stderr)
+        with open(victim, "rb") as f, open(vxtest.kernel("hello"), "rb") as g:
+            self.assertEqual(f.read(), g.read())
+        os.symlink("/dev/null", os.path.join(d, "null"))  # a device through a link is written
+        r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", "--extract-elf",
+                        os.path.join(d, "null"), t], input="")
+        self.assertEqual(r.returncode, 0, r.stderr)
         # a write that fails (a file size limit) leaves no partial file behind
         import resource
         part = os.path.join(d, "part.elf")

@@ -665,6 +665,35 @@ static bool riscv_elf32(const uint8_t *b, size_t n)
            (b[18] | b[19] << 8) == 243; /* ELFCLASS32, little-endian, EM_RISCV */
 }
 
+/* Write all of buf to fd from offset 0 (over what it holds: truncated first). */
+static bool rewrite_fd(int fd, const uint8_t *buf, size_t len)
+{
+    if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0) return false;
+    return write_fd(fd, buf, len);
+}
+
+/* Does fd (a regular file) hold exactly buf?  *kernel: does it start as a kernel does?
+ * -1 when it cannot be read (errno set). */
+static int holds(int fd, const uint8_t *buf, size_t len, bool *kernel)
+{
+    uint8_t chunk[65536];
+    size_t off = 0;
+    ssize_t k;
+    *kernel = false;
+    while ((k = read(fd, chunk, sizeof chunk)) > 0) {
+        if (off == 0) *kernel = riscv_elf32(chunk, (size_t)k);
+        if (off + (size_t)k > len || memcmp(chunk, buf + off, (size_t)k) != 0) return 0;
+        off += (size_t)k;
+    }
+    return k < 0 ? -1 : off == len;
+}
+
+/*
+ * Every check is made on the descriptor that is then written, and the last component
+ * of the path is not followed when it is a symbolic link (but to a character device):
+ * a link planted where the file goes (another user's, in a shared directory), or
+ * swapped between a check and the write, made it write over the file it pointed to.
+ */
 bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, bool replace_kernel,
                            char *msg, size_t cap)
 {
@@ -673,53 +702,75 @@ bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, boo
         snprintf(msg, cap, "'%s' is a symbolic link to nothing: not written", path);
         return false;
     }
-    /* not blocking on a FIFO; a character device (/dev/null) is written as it is */
-    int fd = open(path, O_RDONLY | O_NONBLOCK);
-    int flags = O_WRONLY | O_CREAT | O_EXCL; /* a new file */
-    if (fd >= 0 && (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISCHR(st.st_mode)))) {
+    /* not blocking on a FIFO (O_NONBLOCK); a character device (/dev/null) is written as
+     * it is, also through a link (/dev/stdout) */
+    int fd = open(path, O_RDWR | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    const bool writable = fd >= 0;
+    const int why_not = errno; /* (when not writable) */
+    if (fd < 0 && (errno == EACCES || errno == EISDIR || errno == EROFS))
+        /* one it cannot write: the same bytes will do (a directory is refused below) */
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 && errno == ELOOP) {
+        fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISCHR(st.st_mode))) {
+            close(fd);
+            snprintf(msg, cap,
+                     "'%s' is a symbolic link: not written through it (name the file itself)",
+                     path);
+            return false;
+        }
+    }
+    bool created = false, ok;
+    if (fd < 0 && errno == ENOENT) { /* a new file */
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        created = fd >= 0;
+        ok = fd >= 0 && write_fd(fd, buf, len);
+    } else if (fd < 0) {
+        ok = false;
+    } else if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISCHR(st.st_mode))) {
         close(fd);
         snprintf(msg, cap, "'%s' exists and is not a regular file: not overwritten", path);
         return false;
-    }
-    if (fd >= 0 && S_ISCHR(st.st_mode)) {
-        close(fd);
-        flags = O_WRONLY;
-    } else if (fd >= 0) {
-        uint8_t chunk[65536];
-        bool same = true, kernel = false;
-        size_t off = 0;
-        ssize_t k;
-        while ((k = read(fd, chunk, sizeof chunk)) > 0) {
-            if (off == 0) kernel = riscv_elf32(chunk, (size_t)k);
-            if (off + (size_t)k > len || memcmp(chunk, buf + off, (size_t)k) != 0) {
-                same = false;
-                break;
-            }
-            off += (size_t)k;
-        }
-        close(fd);
-        if (k < 0) {
-            snprintf(msg, cap, "cannot read '%s': %s", path, strerror(errno));
+    } else if (S_ISCHR(st.st_mode)) {
+        ok = write_fd(fd, buf, len);
+    } else {
+        bool kernel;
+        const int same = holds(fd, buf, len, &kernel);
+        if (same != 0) {
+            int e = errno;
+            close(fd);
+            if (same > 0) return true;
+            snprintf(msg, cap, "cannot read '%s': %s", path, strerror(e));
             return false;
         }
-        if (same && off == len) return true;
         if (!replace_kernel || !kernel) {
+            close(fd);
             snprintf(msg, cap,
                      "'%s' exists and holds something else: not overwritten (remove it, or "
                      "name another file)",
                      path);
             return false;
         }
-        flags = O_WRONLY | O_TRUNC; /* a kernel, replaced */
+        if (!writable) {
+            close(fd);
+            snprintf(msg, cap, "cannot write '%s': %s", path, strerror(why_not));
+            return false;
+        }
+        ok = rewrite_fd(fd, buf, len); /* a kernel, replaced */
+        if (!ok) {
+            /* no partial kernel: the path's file, if it is still the one written */
+            struct stat now;
+            int e = errno;
+            if (lstat(path, &now) == 0 && now.st_dev == st.st_dev && now.st_ino == st.st_ino)
+                unlink(path);
+            errno = e;
+        }
     }
-    fd = open(path, flags, 0666);
-    bool ok = fd >= 0 && write_fd(fd, buf, len);
     int e = errno;
     if (fd >= 0 && close(fd) != 0 && ok) ok = false, e = errno;
     if (!ok) {
         snprintf(msg, cap, "cannot write '%s': %s", path, strerror(e));
-        /* no partial file: it was created here, or a kernel being replaced */
-        if (fd >= 0 && flags != O_WRONLY) unlink(path);
+        if (created) unlink(path); /* no partial file: it was created here */
     }
     return ok;
 }

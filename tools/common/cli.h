@@ -186,8 +186,10 @@ bool vx_cli_list_ok(const char *s);
  * exist is created; an existing regular file with the same bytes is left as it is;
  * one with other bytes is replaced only when replace_kernel is set and it is a RISC-V
  * ELF32 (a kernel, as one written out before), otherwise refused; a character device
- * (/dev/null) is written to; anything else is refused.  False, with msg, when refused
- * or when writing failed (a file it created or replaced is then removed).
+ * (/dev/null) is written to; anything else is refused, and so is a symbolic link at
+ * path (but to a character device): it is not written through.  Every check is made
+ * on the descriptor written.  False, with msg, when refused or when writing failed (a
+ * file it created or replaced is then removed).
  */
 bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, bool replace_kernel,
                            char *msg, size_t cap);
