@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "rec.h"
+#include "vis.h"
 
 /* A deep copy of an event (its buffers are reused from one copy to the next). */
 typedef struct slot {
@@ -332,13 +333,15 @@ static vx_err apply_dm(ver *v, const vx_event *ev)
 
 static void describe(ver *v, const char *what, const vx_event *rec_ev, const vx_event *sim_ev)
 {
-    char a[200], b[200];
+    char a[200], b[200], as[800], bs[800]; /* (a fault reason from the trace: vis.h) */
     vx_trace_event_brief(rec_ev, a, sizeof a);
     if (sim_ev)
         vx_trace_event_brief(sim_ev, b, sizeof b);
     else
         snprintf(b, sizeof b, "nothing");
-    diverge(v, "%s\n  recorded:  %s\n  simulated: %s", what, a, b);
+    vx_vis(a, strlen(a), as, sizeof as, 1);
+    vx_vis(b, strlen(b), bs, sizeof bs, 1);
+    diverge(v, "%s\n  recorded:  %s\n  simulated: %s", what, as, bs);
 }
 
 /* Process one recorded event; false when verification must stop. */

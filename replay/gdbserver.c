@@ -36,6 +36,7 @@
 #include "agentx.h"
 #include "rsp.h"
 #include "target_xml.h"
+#include "vis.h"
 
 #define PACKET_SIZE 0x10000u /* advertised PacketSize (hex in qSupported) */
 
@@ -306,20 +307,28 @@ static void console(vx_gdbserver *s, const char *fmt, ...)
     va_end(ap);
     if (k < 0) return;
     size_t n = (size_t)k < sizeof text ? (size_t)k : sizeof text - 1;
+    char shown[4 * sizeof text];
+    n = vx_vis(text, n, shown, sizeof shown, 1); /* (a fault reason from the trace) */
     out_reset(s);
     out_str(s, "O");
-    out_hex(s, text, n);
+    out_hex(s, shown, n);
     out_send(s);
 }
 
-/* Longer console text (monitor output), split into O packets. */
+/* Longer console text (monitor output), split into O packets; control characters
+ * other than newline and tab (the kernel's console output, names from the trace) as
+ * \xNN (vis.h). */
 static void console_text(vx_gdbserver *s, const char *text, size_t n)
 {
+    char shown[4 * 1000 + 1];
     while (n) {
-        size_t k = n > 4000 ? 4000 : n;
+        size_t k = n > 1000 ? 1000 : n;
+        while (k < n && k > 1 && ((uint8_t)text[k] & 0xc0) == 0x80)
+            k--; /* (not inside a UTF-8 character) */
+        const size_t m = vx_vis(text, k, shown, sizeof shown, 1);
         out_reset(s);
         out_str(s, "O");
-        out_hex(s, text, k);
+        out_hex(s, shown, m);
         out_send(s);
         text += k;
         n -= k;

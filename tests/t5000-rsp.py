@@ -2106,6 +2106,26 @@ class CommandLineTests(unittest.TestCase):
         self.assertEqual(at_mid.splitlines(), want)
         self.assertIn("usage", bad)
 
+    def test_monitor_console_shows_control_characters(self):
+        """the kernel's console output in monitor console shows control characters other
+        than newline and tab as \\xNN (a trace from someone else set GDB's terminal's
+        title, or its clipboard through OSC 52); UTF-8 text is kept"""
+        elf = build_c(self, "esc", "#include <vx_print.h>\n"
+                      "int main(void)\n{\n"
+                      "    vx_printf(\"a\\033]0;pwned\\007b\\tc \\303\\251\\n\");\n"
+                      "    return 0;\n}\n")
+        srv = Server(record(elf))
+        try:
+            c = srv.client()
+            c.handshake()
+            parse_stop(c.cmd("vCont;c"))
+            out = c.monitor("console all")[1]
+            c.close()
+        finally:
+            srv.stop()
+        self.assertIn("a\\x1b]0;pwned\\x07b\tc \u00e9\n", out)
+        self.assertNotIn("\x1b", out)
+
     def test_monitor_console_all_past_its_cap(self):
         """monitor console all shows the last 100,000 lines and says how many earlier
         ones it leaves out (it said to run monitor console all)"""

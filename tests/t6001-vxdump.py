@@ -1112,6 +1112,21 @@ class Strings(unittest.TestCase):
         self.assertIn(sym, json.dumps(tl, ensure_ascii=False))
 
 
+    def test_terminal_escapes_in_names_are_shown_not_sent(self):
+        """a kernel file name holding terminal escape sequences (a window title set by OSC,
+        the screen cleared, a C1 CSI): the text summary shows them as \\xNN, not to the
+        terminal (a trace from someone else drove it)"""
+        kern = os.path.join(os.fsencode(D), b"k\x1b]0;pwned\x07\x1b[2J\xc2\x9b1m.elf")
+        shutil.copy(K["t6-regs"], kern)
+        trace = os.path.join(D, "term.vxt")
+        t6kit.record(os.fsdecode(kern), trace, ["-w", "1", "-t", "4"], expect=7)
+        r = subprocess.run([vxtest.prog("vxdump"), "--summary", trace], capture_output=True,
+                           timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for bad in (b"\x1b", b"\x07", b"\xc2\x9b"):
+            self.assertNotIn(bad, r.stdout)
+        self.assertIn(b"k\\x1b]0;pwned\\x07\\x1b[2J\\xc2\\x9b1m.elf", r.stdout)
+
     def test_control_and_bad_utf8_escaped(self):
         """a kernel file name with a tab, a newline, DEL, a 4-byte UTF-8 character, a stray
         0xff and a sequence past U+10FFFF (f4 90 80 80): JSON escapes the controls, keeps

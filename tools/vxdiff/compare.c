@@ -9,6 +9,7 @@
 #include "compare.h"
 #include "vx_sim.h"
 #include "evfmt.h"
+#include "vis.h"
 
 static void add(vxf_items *out, const char *field, int lane, bool has_ab, uint64_t a, uint64_t b,
                 const char *fmt, ...) __attribute__((format(printf, 7, 8)));
@@ -26,9 +27,11 @@ static void add(vxf_items *out, const char *field, int lane, bool has_ab, uint64
     it->a = a;
     it->b = b;
     va_list ap;
+    char text[sizeof it->text];
     va_start(ap, fmt);
-    vsnprintf(it->text, sizeof it->text, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    vx_vis(text, strlen(text), it->text, sizeof it->text, 0); /* names, reasons: the traces' */
 }
 
 static void lanes_text(vx_lanes m, char *buf, size_t cap)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "evfmt.h"
+#include "vis.h"
 
 /* ---- string buffer ------------------------------------------------------------------------- */
 
@@ -55,10 +56,31 @@ void vxd_sb_puts(vxd_sb *b, const char *s)
     b->len += n;
 }
 
+/* What vxd_sb_printf formats shows control characters other than newline and tab as
+ * \xNN (vis.h): names, fault reasons and symbols come from the trace and its ELF. */
+static void sb_vis_tail(vxd_sb *b, size_t from)
+{
+    const size_t n = b->len - from;
+    if (!vx_vis_needed(b->s + from, n, 1)) return;
+    char *copy = malloc(n ? n : 1), *out = malloc(4 * n + 1);
+    if (copy && out) {
+        memcpy(copy, b->s + from, n);
+        const size_t m = vx_vis(copy, n, out, 4 * n + 1, 1);
+        b->len = from;
+        if (sb_grow(b, m)) {
+            memcpy(b->s + b->len, out, m + 1);
+            b->len += m;
+        }
+    }
+    free(copy);
+    free(out);
+}
+
 void vxd_sb_printf(vxd_sb *b, const char *fmt, ...)
 {
     va_list ap;
     char tmp[256];
+    const size_t from = b->len;
     va_start(ap, fmt);
     int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
@@ -67,13 +89,14 @@ void vxd_sb_printf(vxd_sb *b, const char *fmt, ...)
         if (!sb_grow(b, (size_t)n)) return;
         memcpy(b->s + b->len, tmp, (size_t)n + 1);
         b->len += (size_t)n;
-        return;
+    } else {
+        if (!sb_grow(b, (size_t)n)) return;
+        va_start(ap, fmt);
+        vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+        b->len += (size_t)n;
     }
-    if (!sb_grow(b, (size_t)n)) return;
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
+    sb_vis_tail(b, from);
 }
 
 void vxd_sb_pad(vxd_sb *b, size_t col)

@@ -7,6 +7,15 @@
 
 #include "evfmt.h"
 #include "summary.h"
+#include "vis.h"
+
+/* A name from the trace for the text summary: "(unnamed)" when empty, vis.h. */
+static const char *vis(const char *name, char *out, size_t cap)
+{
+    if (!name || !*name) return "(unnamed)";
+    vx_vis(name, strlen(name), out, cap, 0);
+    return out;
+}
 
 typedef struct warp_stat {
     uint64_t issues, lane_ops, splits, divergent;
@@ -382,9 +391,12 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
 {
     const vx_trace_summary *ts = f->ts;
     uint32_t ncores = h->clusters * h->cores;
+    char version[4 * 256 + 1];
+    vx_vis(h->sim_version ? h->sim_version : "?", strlen(h->sim_version ? h->sim_version : "?"),
+           version, sizeof version, 0);
     fprintf(out, "trace       %s: %" PRIu64 " bytes, %s, format %u.%u, recorded by vxrr %s\n",
             f->path, ts->file_bytes, ts->complete ? "complete" : "INCOMPLETE (cut off)", h->major,
-            h->minor, h->sim_version ? h->sim_version : "?");
+            h->minor, version);
     fprintf(out, "            %" PRIu64 " event chunk%s, %" PRIu64 " keyframe%s", ts->chunks,
             ts->chunks == 1 ? "" : "s", ts->keyframes, ts->keyframes == 1 ? "" : "s");
     if (ts->raw_bytes && ts->file_bytes) {
@@ -404,16 +416,16 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
             h->clusters, h->clusters == 1 ? "" : "s", h->cores, h->cores == 1 ? "" : "s", h->warps,
             h->threads, ncores * h->warps, (uint64_t)ncores * h->warps * h->threads,
             (h->flags & VX_TRACE_HF_MISALIGNED) ? ", misaligned loads/stores carried out" : "");
+    char shown[4 * 4096 + 1]; /* (names from the trace: vis.h) */
     fprintf(out,
             "kernel      %s (%s, %zu bytes, %zu symbols), start pc 0x%08" PRIx32 ", arg 0x%" PRIx32
             "\n",
-            h->image_name && *h->image_name ? h->image_name : "(unnamed)",
-            vxd_image_kind_name(h->image_kind), h->image_len, s->syms->n, h->start_pc, h->arg);
+            vis(h->image_name, shown, sizeof shown), vxd_image_kind_name(h->image_kind),
+            h->image_len, s->syms->n, h->start_pc, h->arg);
     if (!h->nloads) fprintf(out, "loads       none\n");
     for (uint32_t i = 0; i < h->nloads; i++)
         fprintf(out, "%s %s: %zu bytes at 0x%08" PRIx32 "\n", i ? "           " : "loads      ",
-                h->loads[i].name && *h->loads[i].name ? h->loads[i].name : "(unnamed)",
-                h->loads[i].len, h->loads[i].addr);
+                vis(h->loads[i].name, shown, sizeof shown), h->loads[i].len, h->loads[i].addr);
     if (!s->has_end)
         fprintf(out, "end         none (%s)\n",
                 ts->complete ? "outside the range" : "the trace was cut off");
