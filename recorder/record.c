@@ -403,6 +403,7 @@ static void on_listen(void *ctx, const char *bind, unsigned port)
     (void)ctx;
     fprintf(stderr, "%s: Debug Module listening on %s:%u (VxDebug protocol); recording\n",
             vxrec_prog, bind, port);
+    vx_cli_warn_exposed(vxrec_prog, bind);
     fflush(stderr);
 }
 

@@ -40,7 +40,8 @@ static void usage(FILE *f)
            "(reverse-step, reverse-continue, reverse watchpoints, ...).\n\n"
            "connection:\n"
            "  -p, --port N            TCP port to listen on (default 3333; 0 = any free port)\n"
-           "      --bind ADDR         address to listen on (default 127.0.0.1)\n"
+           "      --bind ADDR         address to listen on (default 127.0.0.1); another one is\n"
+           "                          warned of: whoever reaches it can connect\n"
            "      --stdio             speak the protocol on stdin/stdout, for\n"
            "                          (gdb) target remote | vxreplay --stdio TRACE\n"
            "                          (one session; not with --port, --bind, --once)\n"
@@ -311,6 +312,7 @@ int main(int argc, char **argv)
            "x%" PRIu32 " (clusters x cores x warps x threads)\n",
            trace, issues, last, cfg->clusters, cfg->cores, cfg->warps, cfg->threads);
     printf("vxreplay: listening on %s port %u\n", bind, actual);
+    vx_cli_warn_exposed(prog, bind);
     printf("connect with:\n  gdb-multiarch");
     if (have_script) {
         fputs(" -x ", stdout);

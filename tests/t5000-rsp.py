@@ -2106,6 +2106,21 @@ class CommandLineTests(unittest.TestCase):
         self.assertEqual(at_mid.splitlines(), want)
         self.assertIn("usage", bad)
 
+    def test_listening_beyond_this_machine_is_warned_of(self):
+        """--bind to an address other machines reach: a warning that anyone who reaches it
+        can connect (there is no authentication); none on the default, 127.0.0.1"""
+        t = record("hello")
+        errs = []
+        for args in ((), ("--bind", "0.0.0.0")):
+            srv = Server(t, *args)
+            c = srv.client()                          # (it serves all the same)
+            c.handshake()
+            c.close()
+            errs.append(srv.stop())
+        self.assertNotIn("warning", errs[0])
+        self.assertIn("warning: listening on 0.0.0.0: anyone who can reach that address can "
+                      "connect (there is no authentication)", errs[1])
+
     def test_monitor_console_shows_control_characters(self):
         """the kernel's console output in monitor console shows control characters other
         than newline and tab as \\xNN (a trace from someone else set GDB's terminal's

@@ -643,6 +643,16 @@ bool vx_cli_list_ok(const char *s)
     return *s && *s != ',' && s[strlen(s) - 1] != ',' && !strstr(s, ",,");
 }
 
+void vx_cli_warn_exposed(const char *prog, const char *addr)
+{
+    if (!strncmp(addr, "127.", 4) || !strcmp(addr, "localhost") || !strcmp(addr, "::1")) return;
+    fprintf(stderr,
+            "%s: warning: listening on %s: anyone who can reach that address can connect (there "
+            "is no authentication); the default, 127.0.0.1, is reachable from this machine "
+            "only\n",
+            prog, addr);
+}
+
 /* Write all of buf to fd; false (errno set) when a write failed. */
 static bool write_fd(int fd, const uint8_t *buf, size_t len)
 {

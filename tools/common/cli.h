@@ -191,6 +191,11 @@ bool vx_cli_list_ok(const char *s);
  * on the descriptor written.  False, with msg, when refused or when writing failed (a
  * file it created or replaced is then removed).
  */
+/* A server listening on addr: unless it is a loopback address, a warning on stderr
+ * (prog: ...) that anyone who reaches it can use the server, which has no
+ * authentication. */
+void vx_cli_warn_exposed(const char *prog, const char *addr);
+
 bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, bool replace_kernel,
                            char *msg, size_t cap);
 

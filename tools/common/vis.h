@@ -18,7 +18,7 @@
  * C1 control, else 0. */
 static inline size_t vx_vis_char(const uint8_t *p, size_t n)
 {
-    const size_t k = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4
+    const size_t k = p[0] >= 0xf0 && p[0] <= 0xf4   ? 4
                      : p[0] >= 0xe0 && p[0] <= 0xef ? 3
                      : p[0] >= 0xc2 && p[0] <= 0xdf ? 2
                                                     : 0;

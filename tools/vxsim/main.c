@@ -41,7 +41,8 @@ static void usage(FILE *f)
             "debugging:\n"
             "      --dm-port PORT        serve the VxDebug Debug Module on TCP PORT (0 = any)\n"
             "                            and wait for a debugger before running\n"
-            "      --dm-bind ADDR        address to listen on (default 127.0.0.1)\n\n"
+            "      --dm-bind ADDR        address to listen on (default 127.0.0.1); another one\n"
+            "                            is warned of: whoever reaches it can connect\n\n"
             "  -h, --help                this text\n"
             "      --version             print the version\n\n"
             "exit status: the kernel's exit code (mod 256) when it finished; 2 usage or\n"
@@ -196,6 +197,7 @@ static void on_listen(void *ctx, const char *bind, unsigned port)
 {
     (void)ctx;
     fprintf(stderr, "%s: Debug Module listening on %s:%u (VxDebug protocol)\n", prog, bind, port);
+    vx_cli_warn_exposed(prog, bind);
 }
 
 /* What the Debug Module server has to say while it runs (a client it cannot accept). */
