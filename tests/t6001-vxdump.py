@@ -1113,19 +1113,35 @@ class Strings(unittest.TestCase):
 
 
     def test_terminal_escapes_in_names_are_shown_not_sent(self):
-        """a kernel file name holding terminal escape sequences (a window title set by OSC,
-        the screen cleared, a C1 CSI): the text summary shows them as \\xNN, not to the
-        terminal (a trace from someone else drove it)"""
-        kern = os.path.join(os.fsencode(D), b"k\x1b]0;pwned\x07\x1b[2J\xc2\x9b1m.elf")
-        shutil.copy(K["t6-regs"], kern)
+        """a kernel file name and a symbol holding terminal escape sequences (a window title
+        set by OSC, the screen cleared, a C1 CSI): the text summary and listing show them as
+        \\xNN, not to the terminal (a trace from someone else drove it)"""
+        with open(K["t6-regs"], "rb") as f:
+            elf = bytearray(f.read())
+        shoff, = struct.unpack_from("<I", elf, 0x20)
+        shentsize, shnum = struct.unpack_from("<HH", elf, 0x2E)
+        sh = [struct.unpack_from("<10I", elf, shoff + i * shentsize) for i in range(shnum)]
+        symtab = [x for x in sh if x[1] == 2][0]  # SHT_SYMTAB
+        strtab = sh[symtab[6]][4]
+        for o in range(symtab[4], symtab[4] + symtab[5], 16):
+            st_name, = struct.unpack_from("<I", elf, o)
+            if elf[strtab + st_name:strtab + st_name + 7] == b"_start\0":
+                elf[strtab + st_name:strtab + st_name + 6] = b"\x1b]0;x\x07"  # as long
+        kern = os.path.join(os.fsencode(D), b"k\x1b]0;pwned\x07\x1b[2J\xc2\x9b1m\xe0\x80\x9b.elf")
+        with open(kern, "wb") as f:
+            f.write(elf)
         trace = os.path.join(D, "term.vxt")
         t6kit.record(os.fsdecode(kern), trace, ["-w", "1", "-t", "4"], expect=7)
-        r = subprocess.run([vxtest.prog("vxdump"), "--summary", trace], capture_output=True,
-                           timeout=120)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        for bad in (b"\x1b", b"\x07", b"\xc2\x9b"):
-            self.assertNotIn(bad, r.stdout)
-        self.assertIn(b"k\\x1b]0;pwned\\x07\\x1b[2J\\xc2\\x9b1m.elf", r.stdout)
+        out = b""
+        for args in (["--summary"], []):
+            r = subprocess.run([vxtest.prog("vxdump")] + args + [trace], capture_output=True,
+                               timeout=120)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            out += r.stdout
+        for bad in (b"\x1b", b"\x07", b"\xc2\x9b", b"\xe0\x80\x9b"):   # (the last: an overlong ESC)
+            self.assertNotIn(bad, out)
+        self.assertIn(b"k\\x1b]0;pwned\\x07\\x1b[2J\\xc2\\x9b1m\\xe0\\x80\\x9b.elf", out)
+        self.assertIn(b"<\\x1b]0;x\\x07", out)                    # the symbol
 
     def test_control_and_bad_utf8_escaped(self):
         """a kernel file name with a tab, a newline, DEL, a 4-byte UTF-8 character, a stray

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "symtab.h"
+#include "vis.h"
 
 #define VXD_IMAGE_ELF 1 /* vx_image_kind VX_IMAGE_ELF (vx_sim.h); we do not depend on the sim */
 
@@ -213,13 +214,16 @@ size_t vxd_symtab_format(const vxd_symtab *t, uint32_t pc, char *buf, size_t cap
     uint32_t off;
     const vxd_sym *s = vxd_symtab_lookup(t, pc, &off);
     int n;
+    char text[512];
     if (!s)
-        n = snprintf(buf, cap, "%s", "");
+        n = snprintf(text, sizeof text, "%s", "");
     else if (off)
-        n = snprintf(buf, cap, "<%s+0x%x>", s->shown, off);
+        n = snprintf(text, sizeof text, "<%s+0x%x>", s->shown, off);
     else
-        n = snprintf(buf, cap, "<%s>", s->shown);
-    return n < 0 ? 0 : (size_t)n;
+        n = snprintf(text, sizeof text, "<%s>", s->shown);
+    if (n < 0 || !cap) return 0;
+    /* text for a terminal: a name from the ELF may hold escape sequences (vis.h) */
+    return vx_vis(text, strlen(text), buf, cap, 0);
 }
 
 const vxd_sym *vxd_symtab_find(const vxd_symtab *t, const char *name)

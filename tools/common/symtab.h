@@ -57,7 +57,8 @@ const vxd_sym *vxd_symtab_lookup(const vxd_symtab *t, uint32_t pc, uint32_t *off
 /* Index of the symbol containing pc in t->syms, or t->n when none. */
 size_t vxd_symtab_index(const vxd_symtab *t, uint32_t pc);
 
-/* "<main+0x14>", "<main>" or "" when pc has no symbol (shown names); snprintf conventions. */
+/* "<main+0x14>", "<main>" or "" when pc has no symbol (shown names, control characters
+ * as \xNN: vis.h) into buf (cap bytes, cut to fit); the length written. */
 size_t vxd_symtab_format(const vxd_symtab *t, uint32_t pc, char *buf, size_t cap);
 
 /* The symbol called name (its own name or an alias), or NULL. */

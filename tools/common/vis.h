@@ -26,6 +26,10 @@ static inline size_t vx_vis_char(const uint8_t *p, size_t n)
     for (size_t i = 1; i < k; i++)
         if ((p[i] & 0xc0) != 0x80) return 0;
     if (p[0] == 0xc2 && p[1] < 0xa0) return 0; /* U+0080..U+009F: C1 */
+    /* overlong forms, surrogates, past U+10FFFF: not well-formed (an overlong ESC) */
+    if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f) ||
+        (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] > 0x8f))
+        return 0;
     return k;
 }
 

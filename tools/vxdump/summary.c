@@ -537,7 +537,7 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
             size_t k = rows[i].i;
             fprintf(out, "            %10" PRIu64 " %6.1f%% %10" PRIu64 "  %s\n", s->fn[k].issues,
                     100.0 * ratio(s->fn[k].issues, own_issues(s)), s->fn[k].lane_ops,
-                    fn_name(s, k));
+                    vis(fn_name(s, k), shown, sizeof shown));
         }
     }
     free(rows);
