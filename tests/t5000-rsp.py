@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import re
+import select
 import shlex
 import socket
 import struct
@@ -2105,6 +2106,32 @@ class CommandLineTests(unittest.TestCase):
         self.assertTrue(partial)                             # mid-line somewhere
         self.assertEqual(at_mid.splitlines(), want)
         self.assertIn("usage", bad)
+
+    def test_extract_elf_to_a_slow_terminal(self):
+        """--extract-elf to a terminal that reads slowly: the whole ELF is written (the
+        file is opened not to block on a FIFO, and that made the write stop at EAGAIN)"""
+        import pty
+        import tty
+        t = record("vecadd")
+        master, slave = pty.openpty()
+        tty.setraw(slave)
+        p = subprocess.Popen([vxtest.prog("vxreplay"), "--stdio", "--extract-elf",
+                              os.ttyname(slave), t], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        time.sleep(1.5)                                # the terminal's buffer fills meanwhile
+        got = b""
+        while p.poll() is None or got == b"":
+            r, _, _ = select.select([master], [], [], 1)
+            if r:
+                got += os.read(master, 65536)
+        while select.select([master], [], [], 0.2)[0]:
+            got += os.read(master, 65536)
+        err = p.stderr.read().decode()
+        os.close(master)
+        os.close(slave)
+        self.assertEqual(p.returncode, 0, err)
+        with open(vxtest.kernel("vecadd"), "rb") as f:
+            self.assertEqual(got, f.read())
 
     def test_listening_beyond_this_machine_is_warned_of(self):
         """--bind to an address other machines reach: a warning that anyone who reaches it

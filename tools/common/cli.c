@@ -742,7 +742,9 @@ bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, boo
         snprintf(msg, cap, "'%s' exists and is not a regular file: not overwritten", path);
         return false;
     } else if (S_ISCHR(st.st_mode)) {
-        ok = write_fd(fd, buf, len);
+        /* (opened not to block on a FIFO: a terminal takes its time) */
+        const int fl = fcntl(fd, F_GETFL);
+        ok = fl != -1 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != -1 && write_fd(fd, buf, len);
     } else {
         bool kernel;
         const int same = holds(fd, buf, len, &kernel);

@@ -191,13 +191,13 @@ bool vx_cli_list_ok(const char *s);
  * on the descriptor written.  False, with msg, when refused or when writing failed (a
  * file it created or replaced is then removed).
  */
+bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, bool replace_kernel,
+                           char *msg, size_t cap);
+
 /* A server listening on addr: unless it is a loopback address, a warning on stderr
  * (prog: ...) that anyone who reaches it can use the server, which has no
  * authentication. */
 void vx_cli_warn_exposed(const char *prog, const char *addr);
-
-bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, bool replace_kernel,
-                           char *msg, size_t cap);
 
 /* The input of a run (the kernel or a --load file) that path names, or NULL. */
 const char *vx_cli_run_input(const vx_cli_run *run, const char *kernel, const char *path);
