@@ -110,6 +110,8 @@ struct vxrec_pipe {
     char errmsg[600];
     _Atomic uint64_t file_bytes;
     atomic_bool failed;  /* err is set: the producer stops early (vxrec_pipe_failed) */
+    bool refused;        /* an item found no memory: nothing after it is queued (the
+                            trace ends before the gap; producer's own) */
     double consumer_cpu; /* the writer thread's CPU seconds (set when it ends) */
     double waited;       /* seconds the producer waited (idle) for a free batch */
     uint64_t jobs;       /* chunks the writer queued for compression (vx_trace_writer_defer) */
@@ -408,6 +410,7 @@ static bool submit(vxrec_pipe *p)
 /* Room for n more bytes at the cursor. */
 static bool room(vxrec_pipe *p, size_t n)
 {
+    if (p->refused) return false;
     slot *s = &p->s[p->fill];
     size_t len = (size_t)(p->log.pos - s->buf);
     if (len && len + n > PIPE_BATCH) {
@@ -418,7 +421,11 @@ static bool room(vxrec_pipe *p, size_t n)
     if (len + n > s->cap) { /* an unusually large item: grow this slot */
         size_t cap = ALIGN16(len + n);
         uint8_t *b = aligned_alloc(16, cap);
-        if (!b) return false;
+        if (!b) {
+            p->refused = true;
+            p->log.end = p->log.pos; /* (the simulator's log too comes here, and stops) */
+            return false;
+        }
         memcpy(b, s->buf, len);
         if (s->buf != p->ring + p->fill * PIPE_SLOT) free(s->buf);
         s->buf = b;

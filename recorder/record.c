@@ -123,6 +123,7 @@ static void pipe_refused(rec *r, const char *what)
         snprintf(r->errmsg, sizeof r->errmsg, "the trace writer thread stopped");
     } else {
         r->err = VX_ERR_NOMEM;
+        r->lost = true; /* (the pipe takes nothing after it: the trace ends before it) */
         snprintf(r->errmsg, sizeof r->errmsg,
                  "out of host memory: no room to copy %s for the trace writer thread", what);
     }

@@ -172,6 +172,7 @@ struct vx_engine {
     } over[VX_ENGINE_OVER_MAX];
 
     size_t nover;
+    uint64_t over_at; /* where vx_engine_seek_over went (its stop stays remembered) */
 
     /*
      * Forward steps not yet undone: (from, to, warp).  A reverse step of that warp
@@ -1895,11 +1896,13 @@ vx_err vx_engine_seek_over(vx_engine *e, uint64_t pos, uint64_t lo, uint64_t hi,
     mark_drop(e, lo, hi, pos);
     e->over[0] = (struct over_range){gwarp, lo, hi};
     e->nover = 1;
+    e->over_at = pos;
     return VX_OK;
 }
 
 void vx_engine_over_also(vx_engine *e, uint64_t lo, uint64_t hi, uint32_t gwarp)
 {
+    mark_drop(e, lo, hi, e->over_at); /* (its step's stops were the debugger's own too) */
     if (e->nover < VX_ENGINE_OVER_MAX) e->over[e->nover++] = (struct over_range){gwarp, lo, hi};
 }
 

@@ -323,8 +323,8 @@ static void console_text(vx_gdbserver *s, const char *text, size_t n)
     char shown[4 * 1000 + 1];
     while (n) {
         size_t k = n > 1000 ? 1000 : n;
-        while (k < n && k > 1 && ((uint8_t)text[k] & 0xc0) == 0x80)
-            k--; /* (not inside a UTF-8 character) */
+        for (int back = 0; k < n && back < 3 && ((uint8_t)text[k] & 0xc0) == 0x80; back++)
+            k--; /* (not inside a UTF-8 character: at most 3 bytes back) */
         const size_t m = vx_vis(text, k, shown, sizeof shown, 1);
         out_reset(s);
         out_str(s, "O");
@@ -2340,7 +2340,8 @@ static void mon_seek(vx_gdbserver *s, text *t, const char *arg)
 
 /* monitor stop-step [TID | off]: the next step answers at once, where the server is
  * (stop_here), so that GDB sees a stop after a seek; "off" takes that back.  With TID
- * (the thread vxrr.gdb is about to step) only while that thread is listed here, else
+ * (the thread vxrr.gdb is about to step) only while that thread is live here (warp_live:
+ * listed is not enough, a finished or not-started warp stays listed), else
  * it says so: GDB takes a stop of a thread it did not step for a stray SIGTRAP, and
  * vxrr.gdb then selects a live thread first. */
 static void mon_stop_step(vx_gdbserver *s, text *t, const char *arg)

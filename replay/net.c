@@ -281,8 +281,10 @@ static void turn_away(guard *g)
      * session ends.  Rest the listener meanwhile, or it stays readable and the loop
      * spins. */
     g->rest_until = now_ms() + VX_NET_BACKOFF_MS;
-    if (!g->told && vx_net_accept_short(err) && g->refused) g->refused(g->ctx, NULL, err);
-    g->told = true;
+    if (vx_net_accept_short(err)) { /* (said once; other errors are the peer's) */
+        if (!g->told && g->refused) g->refused(g->ctx, NULL, err);
+        g->told = true;
+    }
 }
 
 /* Wait until in_fd is readable (true) or the session must end (false), turning

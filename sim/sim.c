@@ -565,20 +565,22 @@ vx_err vx_sim_issue(vx_sim *s, uint32_t core, uint32_t warp, uint64_t cycle, vx_
                            !w->active  ? "inactive"
                            : w->halted ? "halted"
                                        : "stalled");
+    /* the scheduler's state after the cycles in between, before this issue's own */
+    const uint32_t pos1 = s->core_pos, last1 = s->cores[core].last;
+    const uint8_t issued1 = s->cycle_issued;
     s->core_pos = core + 1;
     s->cores[core].last = warp;
     s->cycle_issued = 1;
     int r = vx_exec_issue(s, gw, 0, 0, 0);
     stop->issued = 1;
     if (r == VX_X_HOSTERR) {
-        /* no effect: the clock goes back too, unless the Debug Module ran cycles on the
-         * way (it acted on them) */
-        if (dm_quiet) {
-            s->cycle = cycle0;
-            s->core_pos = pos0;
-            s->cycle_issued = issued0;
-            s->cores[core].last = last0;
-        }
+        /* no effect: the scheduler's state goes back, and the clock too, unless the Debug
+         * Module ran cycles on the way (it acted on them: the issue can be made again at
+         * the same cycle from there) */
+        s->core_pos = dm_quiet ? pos0 : pos1;
+        s->cores[core].last = dm_quiet ? last0 : last1;
+        s->cycle_issued = dm_quiet ? issued0 : issued1;
+        if (dm_quiet) s->cycle = cycle0;
         stop->issued = 0;
         return host_oom(s);
     }

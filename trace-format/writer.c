@@ -496,11 +496,12 @@ static vx_err write_job(vx_trace_writer *w)
     vx_err e = emit_chunk(w, VXT_CH_EVENTS, j->key, j->raw, j->rawlen, j->z, j->zlen, &off);
     if (e) return e;
     w->st.event_bytes += w->off - off;
-    if ((e = write_chunk(w, VXT_CH_DIGEST, j->key, j->dg, j->dglen, &dg_off))) return e;
-    /* written: off the queue before the index may fail (salvage never writes it twice) */
+    /* written: off the queue before its digest or the index may fail (salvage never
+     * writes it twice; j stays valid until the next job is queued) */
     atomic_store_explicit(&j->state, J_FREE, memory_order_relaxed);
     w->jhead = (w->jhead + 1) % WJOBS;
     w->jcount--;
+    if ((e = write_chunk(w, VXT_CH_DIGEST, j->key, j->dg, j->dglen, &dg_off))) return e;
     return add_chunk(w, j->key, off, dg_off);
 }
 
