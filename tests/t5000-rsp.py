@@ -268,6 +268,15 @@ def record(kernel, *args):
     return out
 
 
+def thread_ids(c):
+    """The thread ids client c's server lists (qfThreadInfo, qsThreadInfo)."""
+    ids, r = [], c.cmds("qfThreadInfo")
+    while r.startswith("m"):
+        ids += [int(t, 16) for t in r[1:].split(",")]
+        r = c.cmds("qsThreadInfo")
+    return ids
+
+
 def build_c(test, name, text):
     """Compile kernel source text with vxcc -O2; its ELF path (the test skips when vxcc
     cannot build it: no toolchain)."""
@@ -1296,24 +1305,18 @@ class RspTests(unittest.TestCase):
     def test_thread_breaks_keep_a_warp_listed_for_one_session(self):
         """monitor thread-breaks: a warp named there stays in the thread list while it is
         inactive (GDB keeps the breakpoint); the next session starts without the list"""
-        def threads(c):
-            ids, r = [], c.cmds("qfThreadInfo")
-            while r.startswith("m"):
-                ids += [int(t, 16) for t in r[1:].split(",")]
-                r = c.cmds("qsThreadInfo")
-            return ids
         srv = Server(self.trace)
         try:
             c = srv.client()
             c.handshake()
             c.monitor("seek 0")
-            self.assertNotIn(5, threads(c))            # warp 1 is not spawned at the start
+            self.assertNotIn(5, thread_ids(c))            # warp 1 is not spawned at the start
             out = c.monitor("thread-breaks 5:80000000")[1]
             self.assertIn("1 thread-specific breakpoint location", out)
-            self.assertIn(5, threads(c))
+            self.assertIn(5, thread_ids(c))
             self.assertIn("usage", c.monitor("thread-breaks 5")[1])
             c = detach_and_connect_again(srv, c)
-            self.assertNotIn(5, threads(c))
+            self.assertNotIn(5, thread_ids(c))
             c.close()
         finally:
             srv.stop()
@@ -1323,12 +1326,6 @@ class RspTests(unittest.TestCase):
         finished at the end of history or not started after a seek back (GDB deleted a
         thread that went, and gave it a new number when it came back); the next session
         lists afresh"""
-        def threads(c):
-            ids, r = [], c.cmds("qfThreadInfo")
-            while r.startswith("m"):
-                ids += [int(t, 16) for t in r[1:].split(",")]
-                r = c.cmds("qsThreadInfo")
-            return ids
         def extra(c, tid):
             return bytes.fromhex(c.cmds("qThreadExtraInfo,%x" % tid)).decode()
         srv = Server(self.trace)
@@ -1336,21 +1333,21 @@ class RspTests(unittest.TestCase):
             c = srv.client()
             c.handshake()
             c.monitor("seek 0")
-            start = threads(c)
+            start = thread_ids(c)
             self.assertNotIn(5, start)                  # warp 1 is not spawned at the start
             total = int(re.search(r"event \d+ of (\d+)", c.monitor("when")[1]).group(1))
             c.monitor("seek %d" % (total // 2))
-            mid = threads(c)
+            mid = thread_ids(c)
             self.assertIn(5, mid)
             c.monitor("seek %d" % total)
-            self.assertTrue(set(mid) <= set(threads(c)), "at the end of history")
+            self.assertTrue(set(mid) <= set(thread_ids(c)), "at the end of history")
             self.assertIn(", finished", extra(c, 5))
             self.assertEqual(c.cmds("T5"), "OK")
             c.monitor("seek 0")
-            self.assertEqual(sorted(threads(c)), sorted(set(mid)))
+            self.assertEqual(sorted(thread_ids(c)), sorted(set(mid)))
             self.assertIn(", not started", extra(c, 5))
             c = detach_and_connect_again(srv, c)
-            self.assertEqual(threads(c), start)
+            self.assertEqual(thread_ids(c), start)
             self.assertEqual(c.cmds("T5")[:1], "E")
             c.close()
         finally:

@@ -1068,27 +1068,33 @@ class Errors(unittest.TestCase):
         self.assertIn("INCOMPLETE", s.stdout)
 
 
+def regs_with_start_renamed(name):
+    """The t6-regs kernel's ELF with _start renamed in place to name (6 bytes; the string
+    table may share its bytes with the tail of another name, which is renamed too)."""
+    assert len(name) == 6
+    with open(K["t6-regs"], "rb") as f:
+        elf = bytearray(f.read())
+    shoff, = struct.unpack_from("<I", elf, 0x20)
+    shentsize, shnum = struct.unpack_from("<HH", elf, 0x2E)
+    sh = [struct.unpack_from("<10I", elf, shoff + i * shentsize) for i in range(shnum)]
+    symtab = [x for x in sh if x[1] == 2][0]  # SHT_SYMTAB
+    strtab = sh[symtab[6]][4]  # sh_link -> its string table's offset
+    at = None
+    for o in range(symtab[4], symtab[4] + symtab[5], 16):
+        st_name, = struct.unpack_from("<I", elf, o)
+        if elf[strtab + st_name:strtab + st_name + 7] == b"_start\0":
+            at = strtab + st_name
+    assert at is not None, "_start in the symbol table"
+    elf[at:at + 6] = name
+    return elf
+
+
 class Strings(unittest.TestCase):
     def test_non_ascii_names(self):
         """JSON is UTF-8: a symbol and a kernel file name holding \u00e9, \u20ac and a byte
         that is not UTF-8 show the UTF-8 as it is and that byte as U+FFFD (--json,
         --summary --json, --timeline)"""
-        with open(K["t6-regs"], "rb") as f:
-            elf = bytearray(f.read())
-        # ELF32: rename _start in place (the string table may share its bytes with the
-        # tail of another name, which is renamed too)
-        shoff, = struct.unpack_from("<I", elf, 0x20)
-        shentsize, shnum = struct.unpack_from("<HH", elf, 0x2E)
-        sh = [struct.unpack_from("<10I", elf, shoff + i * shentsize) for i in range(shnum)]
-        symtab = [x for x in sh if x[1] == 2][0]  # SHT_SYMTAB
-        strtab = sh[symtab[6]][4]  # sh_link -> its string table's offset
-        at = None
-        for o in range(symtab[4], symtab[4] + symtab[5], 16):
-            st_name, = struct.unpack_from("<I", elf, o)
-            if elf[strtab + st_name:strtab + st_name + 7] == b"_start\0":
-                at = strtab + st_name
-        self.assertIsNotNone(at, "_start in the symbol table")
-        elf[at:at + 6] = "\u00e9\u20ac".encode() + b"\xff"  # as long as "_start"
+        elf = regs_with_start_renamed("\u00e9\u20ac".encode() + b"\xff")  # as long as _start
         kern = os.path.join(os.fsencode(D), "k\u00e9rnel\u20ac".encode() + b"\xfe.elf")
         with open(kern, "wb") as f:
             f.write(elf)
@@ -1116,17 +1122,7 @@ class Strings(unittest.TestCase):
         """a kernel file name and a symbol holding terminal escape sequences (a window title
         set by OSC, the screen cleared, a C1 CSI): the text summary and listing show them as
         \\xNN, not to the terminal (a trace from someone else drove it)"""
-        with open(K["t6-regs"], "rb") as f:
-            elf = bytearray(f.read())
-        shoff, = struct.unpack_from("<I", elf, 0x20)
-        shentsize, shnum = struct.unpack_from("<HH", elf, 0x2E)
-        sh = [struct.unpack_from("<10I", elf, shoff + i * shentsize) for i in range(shnum)]
-        symtab = [x for x in sh if x[1] == 2][0]  # SHT_SYMTAB
-        strtab = sh[symtab[6]][4]
-        for o in range(symtab[4], symtab[4] + symtab[5], 16):
-            st_name, = struct.unpack_from("<I", elf, o)
-            if elf[strtab + st_name:strtab + st_name + 7] == b"_start\0":
-                elf[strtab + st_name:strtab + st_name + 6] = b"\x1b]0;x\x07"  # as long
+        elf = regs_with_start_renamed(b"\x1b]0;x\x07")
         kern = os.path.join(os.fsencode(D), b"k\x1b]0;pwned\x07\x1b[2J\xc2\x9b1m\xe0\x80\x9b.elf")
         with open(kern, "wb") as f:
             f.write(elf)
