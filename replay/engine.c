@@ -169,7 +169,7 @@ struct vx_engine {
     struct over_range {
         uint32_t gw;
         uint64_t lo, hi;
-    } over[VX_ENGINE_OVER_MAX];
+    } * over; /* one a warp at most (the server merges a warp's): ngw of them */
 
     size_t nover;
     uint64_t over_at; /* where vx_engine_seek_over went (its stop stays remembered) */
@@ -1903,7 +1903,7 @@ vx_err vx_engine_seek_over(vx_engine *e, uint64_t pos, uint64_t lo, uint64_t hi,
 void vx_engine_over_also(vx_engine *e, uint64_t lo, uint64_t hi, uint32_t gwarp)
 {
     mark_drop(e, lo, hi, e->over_at); /* (its step's stops were the debugger's own too) */
-    if (e->nover < VX_ENGINE_OVER_MAX) e->over[e->nover++] = (struct over_range){gwarp, lo, hi};
+    if (e->nover < (e->ngw ? e->ngw : 1)) e->over[e->nover++] = (struct over_range){gwarp, lo, hi};
 }
 
 /* ---- queries --------------------------------------------------------------------------------------- */
@@ -2323,6 +2323,12 @@ vx_err vx_engine_open(const char *path, const vx_engine_opts *opts, vx_engine **
     e->T = cfg.threads;
     e->W = cfg.warps;
     e->ngw = vx_sim_num_warps(e->sim);
+    e->over = calloc(e->ngw ? e->ngw : 1, sizeof *e->over);
+    if (!e->over) {
+        err = VX_ERR_NOMEM;
+        snprintf(msg, cap, "out of memory");
+        goto fail;
+    }
     e->regs_bytes = (uint64_t)e->ngw * e->T * (33 + 32 + 4 + 2) * 4;
     /* A checkpoint copies the registers: on large platforms (tens of MiB of them)
      * one every INTERVAL issues would cost more than the replay between them, so
@@ -2470,6 +2476,7 @@ void vx_engine_free(vx_engine *e)
     vx_trace_reader_free(e->rd);
     vx_trace_reader_free(e->sr);
     free(e->kf_pos);
+    free(e->over);
     free(e->undo);
     free(e->bps);
     free(e->wps);

@@ -96,8 +96,7 @@ vx_err vx_engine_seek(vx_engine *e, uint64_t pos);
 vx_err vx_engine_seek_over(vx_engine *e, uint64_t pos, uint64_t lo, uint64_t hi, uint32_t gwarp);
 /* After vx_engine_seek_over: also warp gwarp's breakpoints at issues [lo, hi), when the
  * debugger stepped several warps over theirs (LLDB steps every thread at a breakpoint
- * before it resumes); up to VX_ENGINE_OVER_MAX ranges in all, the others ignored. */
-#define VX_ENGINE_OVER_MAX 16
+ * before it resumes); a range a warp, as many as the platform has warps. */
 void vx_engine_over_also(vx_engine *e, uint64_t lo, uint64_t hi, uint32_t gwarp);
 
 /*

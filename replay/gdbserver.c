@@ -146,7 +146,7 @@ struct vx_gdbserver {
     struct over_warp {
         uint32_t gw;
         uint64_t lo, hi;
-    } over_w[VX_ENGINE_OVER_MAX];
+    } * over_w; /* nwarps of them */
 
     size_t nover_w;
     /* a 0x03 that came while stopped: GDB was busy with a stop of its own (a condition
@@ -1703,7 +1703,7 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
         if (i < s->nover_w) {
             if (lo < s->over_w[i].lo) s->over_w[i].lo = lo;
             if (hi > s->over_w[i].hi) s->over_w[i].hi = hi;
-        } else if (i < VX_ENGINE_OVER_MAX) {
+        } else if (i < s->nwarps) {
             s->over_w[s->nover_w++] = (struct over_warp){gw, lo, hi};
         }
     } else {
@@ -2961,8 +2961,9 @@ vx_err vx_gdbserver_new(vx_engine *e, const vx_gdbserver_opts *opts, vx_gdbserve
     static const vx_rsp_ops ops = {on_write, on_packet, on_interrupt};
     s->rsp = vx_rsp_new(&ops, s, PACKET_SIZE);
     s->listed = calloc(s->nwarps ? s->nwarps : 1, 1);
+    s->over_w = calloc(s->nwarps ? s->nwarps : 1, sizeof *s->over_w);
     /* the reply buffer at the packet size from the start (see vx_rsp_new) */
-    if (!s->xml || !s->rsp || !s->listed || !out_reserve(s, PACKET_SIZE)) {
+    if (!s->xml || !s->rsp || !s->listed || !s->over_w || !out_reserve(s, PACKET_SIZE)) {
         vx_gdbserver_free(s);
         return VX_ERR_NOMEM;
     }
@@ -2982,6 +2983,7 @@ void vx_gdbserver_free(vx_gdbserver *s)
     free(s->zp);
     free(s->tb);
     free(s->listed);
+    free(s->over_w);
     free(s->wz.v);
     free(s->wpark.v);
     free(s->wbound.v);

@@ -1408,6 +1408,41 @@ class RspTests(unittest.TestCase):
         finally:
             srv.stop()
 
+    def test_step_overs_of_every_warp_at_a_breakpoint(self):
+        """as LLDB does, every warp sitting at the breakpoint is stepped over it (18 of 32
+        warps: more than the 16 ranges an earlier version kept), then a continue
+        stops at the first hit in time that none of those steps ran (vxdump's list)"""
+        t = record("vecadd", "-w", "32", "-t", "4")
+        add = vecadd_function("add_cb")
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", t])
+        hits = [(e["index"], e["gwarp"]) for e in map(json.loads, r.stdout.splitlines())
+                if e["type"] == "issue" and e["pc"] == add]
+        srv = Server(t, "--thread-per-warp")
+        try:
+            c = srv.client()
+            c.handshake()
+            when = lambda: int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))  # noqa
+            self.assertEqual(c.cmds("Z0,%x,4" % add), "OK")
+            parse_stop(c.cmd("c"))
+            start = when()
+            at_break = [gw for gw in range(32)
+                        if c.cmds("Hg%x" % (1 + gw)) == "OK" and le32(c.cmds("p20")) == add]
+            self.assertGreater(len(at_break), 16, "warps waiting at the breakpoint")
+            # in the order they reach it (each step then runs its warp's hit only), the
+            # breakpoint out for each step, as LLDB does
+            first = {gw: min(i for i, g in hits if g == gw and i >= start) for gw in at_break}
+            for gw in sorted(at_break, key=first.get):
+                self.assertEqual(c.cmds("z0,%x,4" % add), "OK")
+                parse_stop(c.cmd("vCont;s:%x" % (1 + gw)))
+                self.assertEqual(c.cmds("Z0,%x,4" % add), "OK")
+            want = next(h for h in hits if h[0] >= start and h[0] not in first.values())
+            sig, f = parse_stop(c.cmd("c"))
+            self.assertIn("swbreak", f)
+            self.assertEqual((when(), int(f["thread"], 16) - 1), want)
+            c.close()
+        finally:
+            srv.stop()
+
     def test_reconnect_at_once(self):
         """a client that drops its connection and connects again at once is served (its
         hang-up ends the old session; the new connection is not taken for a second client)"""
