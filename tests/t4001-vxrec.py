@@ -1052,6 +1052,34 @@ class Vxrec(unittest.TestCase):
         tags = [t for t in tags if t[0] != tag] + [[tag, value]]
         chunks[0][2] = vxt_make.header_payload(tags)
 
+    def test_load_regions_past_the_memory_limit_are_refused_from_the_header(self):
+        """(from a security review) a trace whose HEADER claims LOAD regions the simulator
+        could not hold (one past MEM_LIMIT, or more than 4 GiB in all) is refused from the
+        HEADER, before its LOAD chunks are read: a small trace decompressed GiBs of them"""
+        b = self.bin("loop.bin", LOOP)
+        self.assertEqual(self.rec(["-q", b, "--max-cycles", "10", "-o", "short.vxt"]).returncode, 4)
+        for sizes, limit in (([2 << 30], 0), ([1 << 20], 1 << 16), ([3 << 30, 3 << 30], 4 << 30)):
+            def loads(chunks):
+                tags = vxt_make.header_tags(chunks[0][2])
+                tags = [t for t in tags if t[0] not in (2, 8)]
+                if limit:
+                    tags.append([2, vxt_make.varint(limit)])
+                for i, n in enumerate(sizes):
+                    tags.append([8, vxt_make.varint(0x10000000 + i * (n + 4096)) +
+                                 vxt_make.varint(n) + vxt_make.string("x%d" % i)])
+                chunks[0][2] = vxt_make.header_payload(tags)
+                for i in range(len(sizes)):
+                    chunks.insert(2 + i, [vxt_spec.CH_LOAD, i, b"\0" * 16])
+            with open(os.path.join(self.dir, "short.vxt"), "rb") as f:
+                data = vxt_make.edit_recording(f.read(), loads)
+            t = os.path.join(self.dir, "loads.vxt")
+            with open(t, "wb") as f:
+                f.write(data)
+            r = vxtest.run([vxtest.prog("vxdump"), "--summary", t])
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("cannot fit the guest memory limit of %d bytes or the 4 GiB address "
+                          "space" % (limit or 1 << 30), r.stderr)
+
     def test_verify_edited_recordings(self):
         """(from a coverage review) recordings edited into sound traces that the run does
         not match: a keyframe's cycle one lower, a keyframe with a page the run never

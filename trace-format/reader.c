@@ -423,6 +423,21 @@ static vx_err read_prologue(vx_trace_reader *r)
     if (!e) e = parse_header(r, raw, c.raw, &lt, &nlt, &image_size);
     free(raw);
     if (e) goto out;
+    /* LOAD regions the simulator could not hold are refused before they are read (a
+     * small trace can claim GiBs of them: decompressed, they took the host's memory) */
+    const uint64_t limit = r->hdr.mem_limit ? r->hdr.mem_limit : (uint64_t)1 << 30;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < nlt; i++) {
+        if (lt[i].size > limit || lt[i].size > ((uint64_t)1 << 32) - total) {
+            e = rfail(r, VX_ERR_CORRUPT,
+                      "LOAD region %" PRIu32 " (%" PRIu64 " bytes, after %" PRIu64
+                      " bytes of others) cannot fit the guest memory limit of %" PRIu64
+                      " bytes or the 4 GiB address space",
+                      i, lt[i].size, total, limit);
+            goto out;
+        }
+        total += lt[i].size;
+    }
     off += VXT_CHDR_LEN + (uint64_t)c.stored;
     r->loads = calloc(nlt ? nlt : 1, sizeof *r->loads);
     if (!r->loads) {
