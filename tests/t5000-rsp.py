@@ -268,6 +268,13 @@ def record(kernel, *args):
     return out
 
 
+def issues_at(trace, pc):
+    """(index, gwarp) of every issue at pc in trace, in order (vxdump --json)."""
+    r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", trace])
+    return [(e["index"], e["gwarp"]) for e in map(json.loads, r.stdout.splitlines())
+            if e["type"] == "issue" and e["pc"] == pc]
+
+
 def thread_ids(c):
     """The thread ids client c's server lists (qfThreadInfo, qsThreadInfo)."""
     ids, r = [], c.cmds("qfThreadInfo")
@@ -1383,9 +1390,7 @@ class RspTests(unittest.TestCase):
         the breakpoint), not again at the first warp's (each continue came back to it: only
         the last warp stepped was left out of the search from the chain's start)"""
         add = vecadd_function("add_cb")
-        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", self.trace])
-        hits = [(e["index"], e["gwarp"]) for e in map(json.loads, r.stdout.splitlines())
-                if e["type"] == "issue" and e["pc"] == add]
+        hits = issues_at(self.trace, add)
         srv = Server(self.trace, "--thread-per-warp")
         try:
             c = srv.client()
@@ -1414,9 +1419,7 @@ class RspTests(unittest.TestCase):
         stops at the first hit in time that none of those steps ran (vxdump's list)"""
         t = record("vecadd", "-w", "32", "-t", "4")
         add = vecadd_function("add_cb")
-        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", t])
-        hits = [(e["index"], e["gwarp"]) for e in map(json.loads, r.stdout.splitlines())
-                if e["type"] == "issue" and e["pc"] == add]
+        hits = issues_at(t, add)
         srv = Server(t, "--thread-per-warp")
         try:
             c = srv.client()
