@@ -13,14 +13,6 @@
 
 const char *vxrec_prog = "vxrec";
 
-/* What the Debug Module server has to say while it runs (a client it cannot accept). */
-static void on_dm_note(void *ctx, const char *text)
-{
-    (void)ctx;
-    fprintf(stderr, "%s: %s\n", vxrec_prog, text);
-    fflush(stderr);
-}
-
 static void usage(FILE *f)
 {
     fprintf(
@@ -273,7 +265,6 @@ int main(int argc, char **argv)
         goto out;
     }
     vx_cli_ignore_sigpipe();
-    if (o.dm) vx_dmserver_set_notify(on_dm_note, NULL);
     rc = vxrec_record(&o);
     vx_cli_stdout_check(vxrec_prog, "the kernel's console output (the trace holds it)");
 out:

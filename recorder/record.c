@@ -408,6 +408,14 @@ static void on_listen(void *ctx, const char *bind, unsigned port)
     fflush(stderr);
 }
 
+/* What the Debug Module server has to say while it runs (a client it cannot accept). */
+static void on_dm_note(void *ctx, const char *text)
+{
+    (void)ctx;
+    fprintf(stderr, "%s: %s\n", vxrec_prog, text);
+    fflush(stderr);
+}
+
 /* Default trace name: the kernel's basename without its extension, plus .vxt, here. */
 static char *default_output(const char *kernel)
 {
@@ -549,8 +557,12 @@ int vxrec_record(vxrec_opts *o)
     char cbuf[96] = "";
     bool threaded = false;
     int dm_fd = -1; /* --dm-port: the socket, bound before the trace is created */
-    const vx_dmserver_opts dso = {o->dm_bind ? o->dm_bind : "127.0.0.1", o->dm_port, on_listen,
-                                  NULL, &interrupted};
+    const vx_dmserver_opts dso = {o->dm_bind ? o->dm_bind : "127.0.0.1",
+                                  o->dm_port,
+                                  on_listen,
+                                  NULL,
+                                  &interrupted,
+                                  on_dm_note};
 
     /* Ctrl-C (or the session's end), SIGTERM, SIGHUP (its terminal closed): from the
      * start, so that one during start-up, too, ends the recording with a trace that ends

@@ -334,7 +334,7 @@ int main(int argc, char **argv)
         char peer[64];
         int aerr;
         int fd = vx_net_accept(lfd, -1, peer, sizeof peer, msg, sizeof msg, &aerr);
-        if (fd < 0 && vx_net_accept_fatal(aerr)) {
+        if (fd < 0 && vx_cli_accept_fatal(aerr)) {
             fprintf(stderr, "%s: %s: no client can be served\n", prog, msg);
             rc = VX_EXIT_USAGE;
             break;
@@ -342,13 +342,13 @@ int main(int argc, char **argv)
         if (fd < 0) {
             /* Out of file descriptors (or memory, ...): the client waits in the backlog
              * until one is free; or a network error of that one connection. */
-            if (!told && vx_net_accept_short(aerr))
+            if (!told && vx_cli_accept_short(aerr))
                 fprintf(stderr,
                         "%s: cannot accept a client for now: %s (it waits, and is served "
                         "once a file descriptor is free; trying every %d ms)\n",
-                        prog, strerror(aerr), VX_NET_BACKOFF_MS);
-            told = told || vx_net_accept_short(aerr);
-            poll(NULL, 0, VX_NET_BACKOFF_MS);
+                        prog, strerror(aerr), VX_CLI_ACCEPT_BACKOFF_MS);
+            told = told || vx_cli_accept_short(aerr);
+            poll(NULL, 0, VX_CLI_ACCEPT_BACKOFF_MS);
             continue;
         }
         told = false;

@@ -9,6 +9,7 @@
  * framing of every byte it reads to tell the two apart.
  */
 #include "net.h"
+#include "cli.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -22,7 +23,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 int vx_net_listen(const char *bind_addr, unsigned port, unsigned *actual, char *msg, size_t cap)
@@ -63,38 +63,6 @@ int vx_net_listen(const char *bind_addr, unsigned port, unsigned *actual, char *
     socklen_t len = sizeof sa;
     if (getsockname(fd, (struct sockaddr *)&sa, &len) == 0) *actual = ntohs(sa.sin_port);
     return fd;
-}
-
-bool vx_net_accept_short(int err)
-{
-    return err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM;
-}
-
-bool vx_net_accept_fatal(int err)
-{
-    switch (err) {
-    case EAGAIN:
-#if EWOULDBLOCK != EAGAIN
-    case EWOULDBLOCK:
-#endif
-    case EINTR:
-    case ECONNABORTED:
-    /* Linux passes a pending network error of the connection on (accept(2)) */
-    case ENETDOWN:
-    case EPROTO:
-    case ENOPROTOOPT:
-    case EHOSTDOWN:
-#ifdef ENONET
-    case ENONET:
-#endif
-    case EHOSTUNREACH:
-    case EOPNOTSUPP:
-    case ENETUNREACH:
-    case EPERM: /* (a firewall rule refused it) */
-    case ETIMEDOUT:
-    case ECONNRESET: return false;
-    default: return !vx_net_accept_short(err);
-    }
 }
 
 int vx_net_accept(int lfd, int wait_ms, char *peer, size_t peercap, char *msg, size_t cap, int *err)
@@ -140,13 +108,6 @@ int vx_net_accept(int lfd, int wait_ms, char *peer, size_t peercap, char *msg, s
         *err = 0;
         return fd;
     }
-}
-
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* Where the client's byte stream stands: between packets, in one, after its '}'
@@ -280,8 +241,8 @@ static void turn_away(guard *g)
     /* It cannot be taken (out of descriptors: ours may be the last): it waits until this
      * session ends.  Rest the listener meanwhile, or it stays readable and the loop
      * spins. */
-    g->rest_until = now_ms() + VX_NET_BACKOFF_MS;
-    if (vx_net_accept_short(err)) { /* (said once; other errors are the peer's) */
+    g->rest_until = vx_cli_now_ms() + VX_CLI_ACCEPT_BACKOFF_MS;
+    if (vx_cli_accept_short(err)) { /* (said once; other errors are the peer's) */
         if (!g->told && g->refused) g->refused(g->ctx, NULL, err);
         g->told = true;
     }
@@ -297,7 +258,7 @@ static bool wait_input(int in_fd, guard *g)
         int timeout = -1;
         nfds_t nfds = 2;
         if (g->rest_until) {
-            long long left = g->rest_until - now_ms();
+            long long left = g->rest_until - vx_cli_now_ms();
             if (left > 0) {
                 nfds = 1;
                 timeout = (int)left;

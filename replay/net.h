@@ -17,9 +17,6 @@
  */
 int vx_net_listen(const char *bind, unsigned port, unsigned *actual, char *msg, size_t cap);
 
-/* ms to wait before accept() is tried again after it failed for lack of resources */
-#define VX_NET_BACKOFF_MS 100
-
 /*
  * Take the next client from lfd (a socket from vx_net_listen), waiting up to wait_ms
  * for one (-1: as long as it takes).  Returns its socket, or -1 with accept()'s error
@@ -28,15 +25,6 @@ int vx_net_listen(const char *bind, unsigned port, unsigned *actual, char *msg, 
  */
 int vx_net_accept(int lfd, int wait_ms, char *peer, size_t peercap, char *msg, size_t cap,
                   int *err);
-
-/*
- * accept()'s errors that pass: a lack of resources (file descriptors, buffers, memory:
- * the client waits in the backlog; try again after VX_NET_BACKOFF_MS), and Linux's
- * network errors of one connection, passed on by accept().  Any other is an error of
- * the listening socket itself: no client can be served.
- */
-bool vx_net_accept_short(int err); /* out of descriptors, buffers or memory */
-bool vx_net_accept_fatal(int err); /* neither short nor of one connection */
 
 /*
  * Serve one client over (in_fd, out_fd) until it ends the session or goes away.
@@ -55,7 +43,7 @@ int vx_net_session(vx_gdbserver *srv, int in_fd, int out_fd);
  * When it cannot be accepted for lack of resources (out of file descriptors: the one
  * this session uses may be the last), it waits in the backlog, to be served after
  * this session, and refused(ctx, NULL, errno) is called once; the listener is looked
- * at again every VX_NET_BACKOFF_MS meanwhile.
+ * at again every VX_CLI_ACCEPT_BACKOFF_MS meanwhile.
  */
 int vx_net_session_guarded(vx_gdbserver *srv, int in_fd, int out_fd, int lfd,
                            void (*refused)(void *ctx, const char *peer, int err), void *ctx);

@@ -73,7 +73,7 @@ static void serve_child(void)
         vx_put_le32(bytes + 4 * i, prog[i]);
     if (vx_sim_mem_write(sim, 0, BASE, bytes, sizeof bytes) != VX_OK) _exit(92);
     vx_sim_reset(sim);
-    vx_dmserver_opts opts = {"127.0.0.1", 0, on_listen, NULL, NULL};
+    vx_dmserver_opts opts = {"127.0.0.1", 0, on_listen, NULL, NULL, NULL};
     vx_stop final;
     char msg[256];
     vx_err e = vx_dmserver_run(sim, &opts, &final, msg, sizeof msg);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "vx_isa.h"
 #include "vx_trace.h"
@@ -641,6 +642,45 @@ int vx_cli_operand(const char *a, bool *operands)
 bool vx_cli_list_ok(const char *s)
 {
     return *s && *s != ',' && s[strlen(s) - 1] != ',' && !strstr(s, ",,");
+}
+
+bool vx_cli_accept_short(int err)
+{
+    return err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM;
+}
+
+bool vx_cli_accept_fatal(int err)
+{
+    switch (err) {
+    case EAGAIN:
+#if EWOULDBLOCK != EAGAIN
+    case EWOULDBLOCK:
+#endif
+    case EINTR:
+    case ECONNABORTED:
+    /* Linux passes a pending network error of the connection on (accept(2)) */
+    case ENETDOWN:
+    case EPROTO:
+    case ENOPROTOOPT:
+    case EHOSTDOWN:
+#ifdef ENONET
+    case ENONET:
+#endif
+    case EHOSTUNREACH:
+    case EOPNOTSUPP:
+    case ENETUNREACH:
+    case EPERM: /* (a firewall rule refused it) */
+    case ETIMEDOUT:
+    case ECONNRESET: return false;
+    default: return !vx_cli_accept_short(err);
+    }
+}
+
+long long vx_cli_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 void vx_cli_warn_exposed(const char *prog, const char *addr)

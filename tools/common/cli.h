@@ -194,6 +194,20 @@ bool vx_cli_list_ok(const char *s);
 bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, bool replace_kernel,
                            char *msg, size_t cap);
 
+/*
+ * accept()'s errors that pass (the servers' shared rule): a lack of resources (file
+ * descriptors, buffers, memory: the client waits in the backlog; try again after
+ * VX_CLI_ACCEPT_BACKOFF_MS), and Linux's network errors of one connection, passed on
+ * by accept().  Any other is an error of the listening socket itself: no client can
+ * be served.
+ */
+#define VX_CLI_ACCEPT_BACKOFF_MS 100
+bool vx_cli_accept_short(int err); /* out of descriptors, buffers or memory */
+bool vx_cli_accept_fatal(int err); /* neither short nor of one connection */
+
+/* A monotonic clock in ms (the servers' waits). */
+long long vx_cli_now_ms(void);
+
 /* A server listening on addr: unless it is a loopback address, a warning on stderr
  * (prog: ...) that anyone who reaches it can use the server, which has no
  * authentication. */

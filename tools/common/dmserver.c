@@ -10,9 +10,9 @@
  *   - One client at a time: a client that connects while another is served is closed
  *     at once (it can connect again once the first has left).
  *   - Out of file descriptors (or memory): a connection that cannot be accepted waits
- *     in the backlog; the listener is left alone for VX_DMS_BACKOFF ms between two
+ *     in the backlog; the listener is left alone for VX_CLI_ACCEPT_BACKOFF_MS ms between two
  *     tries (no busy loop) while the simulation and the served client go on, and the
- *     notify hook (vx_dmserver_set_notify) is told once.  Such a client is served
+ *     on_note hook (vx_dmserver_opts) is told once.  Such a client is served
  *     once a descriptor is free - one that connected during a session, once that
  *     session has ended, since it could not be turned away.
  *   - The platform is held (the simulator does not run) until a client sends "s";
@@ -55,11 +55,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
-#include <time.h>
 #include <unistd.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include "dmserver.h"
+#include "cli.h"
 
 #define VX_DMS_SLICE     4096u /* issues per vx_sim_run call while the machine runs */
 #define VX_DMS_LINE_MAX  255u  /* longest command line accepted (a full batch write is 112) */
@@ -68,11 +68,12 @@
 #define VX_DMS_REPLY     96u  /* longest reply: '+' 8 x 8 digits, 7 commas, '\n' = 74 */
 #define VX_DMS_SETTLE    300u /* bound on DM ticks per settle (ndmreset is at most 128) */
 #define VX_DMS_STOP_LOOK 250  /* ms between two looks at opts->stop while idle */
-#define VX_DMS_BACKOFF   100  /* ms the listener rests after accept() failed for lack of fds */
 
 typedef struct dms {
     vx_sim *sim;
-    volatile sig_atomic_t *stop; /* opts->stop */
+    volatile sig_atomic_t *stop;                  /* opts->stop */
+    void (*on_note)(void *ctx, const char *text); /* opts->on_note, ctx */
+    void *note_ctx;
     int lfd, cfd;
     void (*on_slice)(void *); /* vx_dmserver_run_sliced: called after each slice */
     void *slice_ctx;
@@ -111,22 +112,6 @@ static void dms_msg(char *msg, size_t cap, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, cap, fmt, ap);
     va_end(ap);
-}
-
-static void (*dms_notify)(void *, const char *);
-static void *dms_notify_ctx;
-
-void vx_dmserver_set_notify(void (*notify)(void *ctx, const char *text), void *ctx)
-{
-    dms_notify = notify;
-    dms_notify_ctx = ctx;
-}
-
-static long long dms_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static int dms_nonblock(int fd)
@@ -433,17 +418,9 @@ static void dms_serve(dms *s)
     if (s->closing && s->outlen == 0) dms_drop_client(s);
 }
 
-/* Is accept()'s error one of the listening socket itself (the server cannot go on)?
- * Others concern one connection (it was aborted, the network failed: Linux passes
- * those on) or the moment (out of file descriptors or memory). */
-static bool dms_accept_fatal(int err)
-{
-    return err == EBADF || err == ENOTSOCK || err == EINVAL || err == EFAULT;
-}
-
 /* Accept a client (or turn it away when one is served).  VX_OK also when there was
  * none or it could not be accepted for the moment: then the listener rests
- * VX_DMS_BACKOFF ms (the connection waits in the backlog meanwhile). */
+ * VX_CLI_ACCEPT_BACKOFF_MS ms (the connection waits in the backlog meanwhile). */
 static vx_err dms_accept(dms *s, char *msg, size_t cap)
 {
     int fd = accept(s->lfd, NULL, NULL);
@@ -451,15 +428,15 @@ static vx_err dms_accept(dms *s, char *msg, size_t cap)
         int err = errno;
         if (err == EAGAIN || err == EWOULDBLOCK || err == EINTR || err == ECONNABORTED)
             return VX_OK;
-        if (dms_accept_fatal(err)) {
+        if (vx_cli_accept_fatal(err)) {
             dms_msg(msg, cap, "accept failed in the Debug Module server: %s", strerror(err));
             return VX_ERR_IO;
         }
         s->backoff = true;
-        s->backoff_until = dms_now_ms() + VX_DMS_BACKOFF;
-        if (!s->noted && (err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM)) {
+        s->backoff_until = vx_cli_now_ms() + VX_CLI_ACCEPT_BACKOFF_MS;
+        if (!s->noted && vx_cli_accept_short(err)) {
             s->noted = true;
-            if (dms_notify) {
+            if (s->on_note) {
                 char text[256];
                 if (s->cfd >= 0)
                     snprintf(text, sizeof text,
@@ -470,8 +447,8 @@ static vx_err dms_accept(dms *s, char *msg, size_t cap)
                     snprintf(text, sizeof text,
                              "cannot accept a Debug Module client: %s (it waits, and is "
                              "served once a file descriptor is free; trying every %d ms)",
-                             strerror(err), VX_DMS_BACKOFF);
-                dms_notify(dms_notify_ctx, text);
+                             strerror(err), VX_CLI_ACCEPT_BACKOFF_MS);
+                s->on_note(s->note_ctx, text);
             }
         }
         return VX_OK;
@@ -567,6 +544,8 @@ vx_err vx_dmserver_run_bound(vx_sim *sim, const vx_dmserver_opts *opts, int lfd,
     s->on_slice = on_slice;
     s->slice_ctx = slice_ctx;
     s->stop = opts->stop;
+    s->on_note = opts->on_note;
+    s->note_ctx = opts->ctx;
     e = dms_listen(s, opts, lfd, msg, cap);
     if (e != VX_OK) {
         free(s);
@@ -617,7 +596,7 @@ vx_err vx_dmserver_run_bound(vx_sim *sim, const vx_dmserver_opts *opts, int lfd,
          * (it would stay readable), and the wait ends when it may be tried again. */
         nfds_t nfds = s->cfd >= 0 ? 2 : 1;
         if (s->backoff) {
-            long long left = s->backoff_until - dms_now_ms();
+            long long left = s->backoff_until - vx_cli_now_ms();
             if (left <= 0) {
                 s->backoff = false;
             } else {

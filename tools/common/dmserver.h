@@ -30,6 +30,12 @@ typedef struct vx_dmserver_opts {
      * server stops within a fraction of a second, between two slices: it closes the
      * connection and returns VX_OK with final->reason VX_STOP_NONE. */
     volatile sig_atomic_t *stop;
+    /* The program's channel for what the server has to tell the user while it runs
+     * (the library itself prints nothing): on_note(ctx, text), one line, no newline,
+     * e.g. when a client cannot be accepted for lack of file descriptors (once, until
+     * a client is accepted again; the server keeps trying every 100 ms meanwhile, and
+     * the simulation goes on).  NULL: such notes are dropped. */
+    void (*on_note)(void *ctx, const char *text);
 } vx_dmserver_opts;
 
 /*
@@ -52,16 +58,6 @@ vx_err vx_dmserver_run(vx_sim *sim, const vx_dmserver_opts *opts, vx_stop *final
  */
 vx_err vx_dmserver_run_sliced(vx_sim *sim, const vx_dmserver_opts *opts, void (*on_slice)(void *),
                               void *slice_ctx, vx_stop *final, char *msg, size_t cap);
-
-/*
- * A program's channel for what the server has to tell the user while it runs (the
- * library itself prints nothing): notify(ctx, text) is called with one line, no
- * newline, e.g. when a client cannot be accepted for lack of file descriptors (once,
- * until a client is accepted again; the server keeps trying every 100 ms meanwhile,
- * and the simulation goes on).  NULL (the default): such notes are dropped.  For
- * every server of the process.
- */
-void vx_dmserver_set_notify(void (*notify)(void *ctx, const char *text), void *ctx);
 
 /*
  * Bind and listen (opts->bind, opts->port) without serving yet, so that a program

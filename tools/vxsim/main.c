@@ -321,8 +321,8 @@ int main(int argc, char **argv)
     if ((rc = vx_cli_dumps_open(prog, &run, s))) goto out;
     vx_stop stop;
     if (dm) {
-        vx_dmserver_opts o = {dm_bind ? dm_bind : "127.0.0.1", dm_port, on_listen, NULL, NULL};
-        vx_dmserver_set_notify(on_dm_note, NULL);
+        vx_dmserver_opts o = {
+            dm_bind ? dm_bind : "127.0.0.1", dm_port, on_listen, NULL, NULL, on_dm_note};
         vx_err e = vx_dmserver_run(s, &o, &stop, msg, sizeof msg);
         if (e) {
             fprintf(stderr, "%s: %s\n", prog, msg);
