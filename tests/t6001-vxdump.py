@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 import vxtest  # noqa: E402
 import t6kit  # noqa: E402
 import vxt_spec  # noqa: E402
+import vxt_make  # noqa: E402
 
 # t6-regs.S, one warp of 4 lanes: (thread mask, effects as vxdump shows them)
 REGS = [
@@ -1138,6 +1139,29 @@ class Strings(unittest.TestCase):
             self.assertNotIn(bad, out)
         self.assertIn(b"k\\x1b]0;pwned\\x07\\x1b[2J\\xc2\\x9b1m\\xe0\\x80\\x9b.elf", out)
         self.assertIn(b"<\\x1b]0;x\\x07", out)                    # the symbol
+
+    def test_terminal_escapes_in_a_fault_reason_are_shown_not_sent(self):
+        """a trace whose fault reason holds terminal escape sequences (OSC 52 writing the
+        clipboard, a line erased): the listing shows them as \\xNN (from a security
+        review: they reached the terminal)"""
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "end", T["fault"]])
+        reason = json.loads(r.stdout.splitlines()[-1])["fault"]["reason"].encode()
+        evil = b"\x1b]52;c;cm0gLXJmIH4K\x07\x1b[2K\rok"
+        evil += b" " * (len(reason) - len(evil))        # as long: the encoding stays right
+
+        def edit(chunks):
+            for c in chunks:
+                if c[0] == vxt_spec.CH_EVENTS and reason in c[2]:
+                    c[2] = c[2].replace(reason, evil)
+        with open(T["fault"], "rb") as f:
+            data = vxt_make.edit_recording(f.read(), edit)
+        t = os.path.join(D, "evil-fault.vxt")
+        with open(t, "wb") as f:
+            f.write(data)
+        r = subprocess.run([vxtest.prog("vxdump"), t], capture_output=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn(b"\x1b", r.stdout)
+        self.assertIn(b"\\x1b]52;c;cm0gLXJmIH4K\\x07\\x1b[2K\\x0dok", r.stdout)
 
     def test_control_and_bad_utf8_escaped(self):
         """a kernel file name with a tab, a newline, DEL, a 4-byte UTF-8 character, a stray

@@ -56,31 +56,10 @@ void vxd_sb_puts(vxd_sb *b, const char *s)
     b->len += n;
 }
 
-/* What vxd_sb_printf formats shows control characters other than newline and tab as
- * \xNN (vis.h): names, fault reasons and symbols come from the trace and its ELF. */
-static void sb_vis_tail(vxd_sb *b, size_t from)
-{
-    const size_t n = b->len - from;
-    if (!vx_vis_needed(b->s + from, n, 1)) return;
-    char *copy = malloc(n ? n : 1), *out = malloc(4 * n + 1);
-    if (copy && out) {
-        memcpy(copy, b->s + from, n);
-        const size_t m = vx_vis(copy, n, out, 4 * n + 1, 1);
-        b->len = from;
-        if (sb_grow(b, m)) {
-            memcpy(b->s + b->len, out, m + 1);
-            b->len += m;
-        }
-    }
-    free(copy);
-    free(out);
-}
-
 void vxd_sb_printf(vxd_sb *b, const char *fmt, ...)
 {
     va_list ap;
     char tmp[256];
-    const size_t from = b->len;
     va_start(ap, fmt);
     int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
@@ -89,14 +68,13 @@ void vxd_sb_printf(vxd_sb *b, const char *fmt, ...)
         if (!sb_grow(b, (size_t)n)) return;
         memcpy(b->s + b->len, tmp, (size_t)n + 1);
         b->len += (size_t)n;
-    } else {
-        if (!sb_grow(b, (size_t)n)) return;
-        va_start(ap, fmt);
-        vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-        b->len += (size_t)n;
+        return;
     }
-    sb_vis_tail(b, from);
+    if (!sb_grow(b, (size_t)n)) return;
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
 }
 
 void vxd_sb_pad(vxd_sb *b, size_t col)
@@ -617,12 +595,22 @@ static void fmt_console(const vx_event *ev, vxd_sb *b, size_t start)
     }
 }
 
+/* ": REASON" of a fault, its first 96 characters: text from the trace, with control
+ * characters as \xNN (vis.h) */
+static void sb_reason(vxd_sb *b, const vx_fault *ft)
+{
+    char shown[4 * 96 + 1];
+    vx_vis(ft->reason, strnlen(ft->reason, 96), shown, sizeof shown, 0);
+    vxd_sb_printf(b, ": %s", shown);
+}
+
 static void fmt_fault(const vx_fault *ft, vxd_sb *b)
 {
     vxd_sb_printf(b, "FAULT %s (%s, lanes 0x", vxd_fault_name(ft->kind),
                   vxd_signal_name(ft->signal));
     lanes_hex(b, ft->lanes, 1);
-    vxd_sb_printf(b, "): %.96s", ft->reason);
+    vxd_sb_puts(b, ")");
+    sb_reason(b, ft);
 }
 
 void vxd_fmt_effects(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
@@ -731,7 +719,7 @@ static void fmt_end(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
                           vxd_fault_name(ft->kind), vxd_signal_name(ft->signal), ft->pc, dis,
                           ft->core, ft->warp);
         lanes_hex(b, ft->lanes, 1);
-        vxd_sb_printf(b, ": %.96s", ft->reason);
+        sb_reason(b, ft);
     }
 }
 
