@@ -163,16 +163,10 @@ struct vx_engine {
     uint64_t rep_issue;
     bool rep_skip_bp, rep_skip_wp;
 
-    /* and, for the next motion only, the breakpoints of warp over[i].gw at issues
-     * [over[i].lo, over[i].hi): those the debugger stepped that warp over
-     * (vx_engine_seek_over, vx_engine_over_also) */
-    struct over_range {
-        uint32_t gw;
-        uint64_t lo, hi;
-    } * over; /* one a warp at most (the server merges a warp's): ngw of them */
-
+    /* and, for the next motion only, the breakpoints of the ranges the debugger
+     * stepped warps over (vx_engine_seek_over): ngw of them at most */
+    vx_engine_over *over;
     size_t nover;
-    uint64_t over_at; /* where vx_engine_seek_over went (its stop stays remembered) */
 
     /*
      * Forward steps not yet undone: (from, to, warp).  A reverse step of that warp
@@ -1114,7 +1108,7 @@ static inline bool rep_bp(const vx_engine *e, uint64_t t, uint32_t gw)
 {
     if (t == e->rep_issue && e->rep_skip_bp) return true;
     for (size_t i = 0; i < e->nover; i++)
-        if (gw == e->over[i].gw && t >= e->over[i].lo && t < e->over[i].hi) return true;
+        if (gw == e->over[i].gwarp && t >= e->over[i].lo && t < e->over[i].hi) return true;
     return false;
 }
 
@@ -1886,24 +1880,19 @@ vx_err vx_engine_seek(vx_engine *e, uint64_t pos)
     return err;
 }
 
-vx_err vx_engine_seek_over(vx_engine *e, uint64_t pos, uint64_t lo, uint64_t hi, uint32_t gwarp)
+vx_err vx_engine_seek_over(vx_engine *e, uint64_t pos, const vx_engine_over *r, size_t n)
 {
     /* (part of one debugger command: the stops it showed stay remembered, but not those
-     * of the step over itself: a hit the continue finds inside [lo, hi] would move to
-     * where GDB's step ended, which the user never saw, the other warps elsewhere) */
+     * of the steps over: a hit the continue finds inside a range would move to where
+     * the debugger's step ended, which the user never saw, the other warps elsewhere) */
     vx_err err = seek_keep_marks(e, pos);
     if (err) return err;
-    mark_drop(e, lo, hi, pos);
-    e->over[0] = (struct over_range){gwarp, lo, hi};
-    e->nover = 1;
-    e->over_at = pos;
+    if (n > (e->ngw ? e->ngw : 1)) n = e->ngw ? e->ngw : 1;
+    for (size_t i = 0; i < n; i++)
+        mark_drop(e, r[i].lo, r[i].hi, pos);
+    memcpy(e->over, r, n * sizeof *r);
+    e->nover = n;
     return VX_OK;
-}
-
-void vx_engine_over_also(vx_engine *e, uint64_t lo, uint64_t hi, uint32_t gwarp)
-{
-    mark_drop(e, lo, hi, e->over_at); /* (its step's stops were the debugger's own too) */
-    if (e->nover < (e->ngw ? e->ngw : 1)) e->over[e->nover++] = (struct over_range){gwarp, lo, hi};
 }
 
 /* ---- queries --------------------------------------------------------------------------------------- */

@@ -90,14 +90,18 @@ bool vx_engine_next_issue(vx_engine *e, vx_engine_issue *out);
  * position is the only one remembered. */
 vx_err vx_engine_seek(vx_engine *e, uint64_t pos);
 
-/* The same, for the motion that follows a step over breakpoints (GDB's, one or a
- * chain): the breakpoints of warp gwarp's issues in [lo, hi), which that step ran over,
- * are not stopped at again by the next motion (in either direction). */
-vx_err vx_engine_seek_over(vx_engine *e, uint64_t pos, uint64_t lo, uint64_t hi, uint32_t gwarp);
-/* After vx_engine_seek_over: also warp gwarp's breakpoints at issues [lo, hi), when the
- * debugger stepped several warps over theirs (LLDB steps every thread at a breakpoint
- * before it resumes); a range a warp, as many as the platform has warps. */
-void vx_engine_over_also(vx_engine *e, uint64_t lo, uint64_t hi, uint32_t gwarp);
+/* Warp gwarp's issues [lo, hi), which a step over breakpoints ran (or undid). */
+typedef struct vx_engine_over {
+    uint32_t gwarp;
+    uint64_t lo, hi;
+} vx_engine_over;
+
+/* The same, for the motion that follows steps over breakpoints (the debugger's, one or
+ * a chain, of one warp or several: LLDB steps every thread at a breakpoint before it
+ * resumes): the breakpoints of the n ranges r (one a warp, at most as many as the
+ * platform has warps) are not stopped at again by the next motion (in either
+ * direction). */
+vx_err vx_engine_seek_over(vx_engine *e, uint64_t pos, const vx_engine_over *r, size_t n);
 
 /*
  * What the kernel printed before position upto: the console bytes of the issues

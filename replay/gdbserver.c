@@ -114,13 +114,12 @@ struct vx_gdbserver {
     /* GDB lists the threads at a stop, then again for `info threads` / MI's -thread-info,
      * which reads every thread it has no registers of (an Hg each): such a sweep's Hg
      * is no thread choice (note_hg) */
-    unsigned lists_since_stop;
-    bool sweep;        /* a listing other than the stop's own came since the stop */
-    int64_t c_tid;     /* Hc */
-    int64_t user_pick; /* the thread selected when the user last continued (monitor pick,
+    unsigned lists_since_stop; /* up to 2 (2: a listing other than the stop's own came) */
+    int64_t c_tid;             /* Hc */
+    int64_t user_pick;         /* the thread selected when the user last continued (monitor pick,
                           from vxrr.gdb's hooks), until that continue ends; 0 if none */
-    uint8_t *listed;   /* per warp: its threads were listed to this session's GDB */
-    uint32_t focus_gw; /* thread of the last stop */
+    uint8_t *listed;           /* per warp: its threads were listed to this session's GDB */
+    uint32_t focus_gw;         /* thread of the last stop */
     uint32_t focus_lane;
     int32_t sel_lane; /* --thread-per-warp: lane shown for registers (-1: first active) */
     bool sel_exact;   /* and shown even masked off, at its own PC (monitor lane N exact) */
@@ -143,10 +142,7 @@ struct vx_gdbserver {
 
     /* the warps stepped over in the chain, each with the issues its steps ran or undid
      * (GDB steps one; LLDB steps every thread at a breakpoint before it resumes) */
-    struct over_warp {
-        uint32_t gw;
-        uint64_t lo, hi;
-    } * over_w; /* nwarps of them */
+    vx_engine_over *over_w; /* nwarps of them */
 
     size_t nover_w;
     /* a 0x03 that came while stopped: GDB was busy with a stop of its own (a condition
@@ -469,7 +465,6 @@ static void time_jumped(vx_gdbserver *s)
     s->over_valid = false;
     s->sel_exact = false; /* (a lane shown for looking: not after a move, as after a resume) */
     s->lists_since_stop = 0;
-    s->sweep = false;
     uint32_t gw, lane;
     vx_warp_info wi;
     if (s->g_pick > 0 &&
@@ -540,7 +535,6 @@ static unsigned gdb_signal(unsigned linux_sig)
 static void send_stop(vx_gdbserver *s, const vx_engine_stop *st)
 {
     s->lists_since_stop = 0;
-    s->sweep = false;
     unsigned sig = SIG_TRAP;
     if (st->why == VX_WHY_FAULT) sig = gdb_signal(st->fault.signal);
     if (st->why == VX_WHY_INTERRUPT) sig = s->stop_sig0 ? 0 : SIG_INT;
@@ -792,7 +786,7 @@ static void h_read_mem_bin(vx_gdbserver *s, const args *a)
 static void note_listing(vx_gdbserver *s)
 {
     s->n_lists++;
-    if (++s->lists_since_stop >= 2) s->sweep = true;
+    if (s->lists_since_stop < 2) s->lists_since_stop++;
 }
 
 /*
@@ -807,7 +801,7 @@ static void note_listing(vx_gdbserver *s)
  */
 static void note_hg(vx_gdbserver *s, int64_t tid)
 {
-    if (!s->sweep) s->g_pick = tid;
+    if (s->lists_since_stop < 2) s->g_pick = tid;
 }
 
 static void h_set_thread(vx_gdbserver *s, const args *a, bool general)
@@ -1310,9 +1304,9 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
          * step ran into the end of history, and GDB, its step over unfinished, hung at
          * its next command).  Carry out (or undo) the access only: the step is done, the
          * thread where it was. */
-        err = vx_engine_seek_over(s->e,
-                                  m->backward ? (watch_over ? watch_over - 1 : 0) : watch_over + 1,
-                                  0, 0, m->step_gwarp);
+        const vx_engine_over none = {m->step_gwarp, 0, 0};
+        err = vx_engine_seek_over(
+            s->e, m->backward ? (watch_over ? watch_over - 1 : 0) : watch_over + 1, &none, 1);
         st.why = VX_WHY_STEP;
         st.gwarp = m->step_gwarp;
     } else {
@@ -1671,10 +1665,7 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
         /* back where the step over began: the hits it passed come first (a failed
          * seek leaves the search where it is), but not the stepped warp's own: GDB
          * stepped it over those (also in a chain, where it showed the one between) */
-        if (vx_engine_seek_over(s->e, s->over_from, s->over_w[0].lo, s->over_w[0].hi,
-                                s->over_w[0].gw) == VX_OK)
-            for (size_t i = 1; i < s->nover_w; i++)
-                vx_engine_over_also(s->e, s->over_w[i].lo, s->over_w[i].hi, s->over_w[i].gw);
+        (void)vx_engine_seek_over(s->e, s->over_from, s->over_w, s->nover_w);
     }
     /* A 0x03 that came while stopped stops the next continue at once: GDB sent it
      * while busy with a stop of its own (a condition it evaluates) and resumes with a
@@ -1698,13 +1689,13 @@ static void start_motion(vx_gdbserver *s, bool backward, bool step, int64_t step
                        hi = at < s->over_to ? s->over_to : at;
         size_t i = 0;
         if (!chain) s->nover_w = 0;
-        while (i < s->nover_w && s->over_w[i].gw != gw)
+        while (i < s->nover_w && s->over_w[i].gwarp != gw)
             i++;
         if (i < s->nover_w) {
             if (lo < s->over_w[i].lo) s->over_w[i].lo = lo;
             if (hi > s->over_w[i].hi) s->over_w[i].hi = hi;
         } else if (i < s->nwarps) {
-            s->over_w[s->nover_w++] = (struct over_warp){gw, lo, hi};
+            s->over_w[s->nover_w++] = (vx_engine_over){gw, lo, hi};
         }
     } else {
         s->user_pick = 0; /* it lasts through GDB's steps over, to the continue they precede */
@@ -2998,7 +2989,6 @@ void vx_gdbserver_begin(vx_gdbserver *s, const vx_gdb_io *io)
     s->swbreak_ok = s->hwbreak_ok = false;
     s->g_tid = s->c_tid = s->user_pick = s->g_pick = 0;
     s->lists_since_stop = 0;
-    s->sweep = false;
     s->sel_lane = -1;
     s->sel_exact = false;
     s->have_last_stop = false;

@@ -570,7 +570,7 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
     }
     if (t2 != NONE) {
         vx_engine_break_insert(e, r.pc[t2], VX_ENGINE_ANY_WARP);
-        vx_engine_seek_over(e, t1, t1, t2, r.gw[t1]);
+        vx_engine_seek_over(e, t1, &(vx_engine_over){r.gw[t1], t1, t2}, 1);
         move(e, false, false, 0, &st);
         ok(st.why == VX_WHY_BREAK && vx_engine_now(e) == t2 && st.gwarp == r.gw[t2],
            "%s: after a step over [%" PRIu64 ", %" PRIu64 ") of warp %u the hit at its end stops",
@@ -586,7 +586,7 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
         vx_engine_break_insert(e, b1, VX_ENGINE_ANY_WARP);
         for (int filtered = 0; filtered < 2; filtered++) {
             vx_engine_set_break_filter(e, filtered ? any_lane : NULL, NULL);
-            vx_engine_seek_over(e, t2, t1, t2, r.gw[t1]);
+            vx_engine_seek_over(e, t2, &(vx_engine_over){r.gw[t1], t1, t2}, 1);
             move(e, true, false, 0, &st);
             if (prev != NONE)
                 ok(st.why == VX_WHY_BREAK && vx_engine_now(e) == prev,
@@ -666,7 +666,7 @@ static void check_kernel(const char *name, uint32_t cores, uint32_t warps, uint3
          * the position it goes to among those shown) */
         for (int over = 0; over < 2; over++) {
             vx_engine_seek(e, sp);
-            if (over) vx_engine_seek_over(e, sp, sp, sq, r.gw[sq]);
+            if (over) vx_engine_seek_over(e, sp, &(vx_engine_over){r.gw[sq], sp, sq}, 1);
             move(e, false, true, r.gw[sq], &st);
             move(e, true, false, 0, &st);
             bool snapped = st.why == VX_WHY_BREAK && vx_engine_now(e) == sp;
