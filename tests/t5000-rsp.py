@@ -10,6 +10,7 @@ mid-packet, the stdio transport and bad command lines.
 The RspClient class and the server helpers here are also used by the other
 t5xxx tests (loaded with rsplib()).
 """
+import contextlib
 import json
 import os
 import shutil
@@ -273,6 +274,24 @@ def issues_at(trace, pc):
     r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", trace])
     return [(e["index"], e["gwarp"]) for e in map(json.loads, r.stdout.splitlines())
             if e["type"] == "issue" and e["pc"] == pc]
+
+
+@contextlib.contextmanager
+def at_first_hit(trace, pc):
+    """A client of a --thread-per-warp server of trace, stopped at the first hit of a
+    breakpoint at pc (still inserted); yields (client, when: its position)."""
+    srv = Server(trace, "--thread-per-warp")
+    try:
+        c = srv.client()
+        c.handshake()
+        when = lambda: int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))  # noqa
+        if c.cmds("Z0,%x,4" % pc) != "OK":
+            raise AssertionError("Z0 refused")
+        parse_stop(c.cmd("c"))
+        yield c, when
+        c.close()
+    finally:
+        srv.stop()
 
 
 def thread_ids(c):
@@ -1391,13 +1410,7 @@ class RspTests(unittest.TestCase):
         the last warp stepped was left out of the search from the chain's start)"""
         add = vecadd_function("add_cb")
         hits = issues_at(self.trace, add)
-        srv = Server(self.trace, "--thread-per-warp")
-        try:
-            c = srv.client()
-            c.handshake()
-            when = lambda: int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))  # noqa
-            self.assertEqual(c.cmds("Z0,%x,4" % add), "OK")
-            parse_stop(c.cmd("c"))
+        with at_first_hit(self.trace, add) as (c, when):
             self.assertEqual(when(), hits[0][0])
             for _, gw in hits[:2]:                      # each warp at the breakpoint
                 self.assertNotEqual(hits[0][1], hits[1][1])
@@ -1409,9 +1422,6 @@ class RspTests(unittest.TestCase):
                 sig, f = parse_stop(c.cmd("c"))
                 self.assertIn("swbreak", f)
                 self.assertEqual((when(), int(f["thread"], 16) - 1), hits[k])
-            c.close()
-        finally:
-            srv.stop()
 
     def test_step_overs_of_every_warp_at_a_breakpoint(self):
         """as LLDB does, every warp sitting at the breakpoint is stepped over it (18 of 32
@@ -1420,13 +1430,7 @@ class RspTests(unittest.TestCase):
         t = record("vecadd", "-w", "32", "-t", "4")
         add = vecadd_function("add_cb")
         hits = issues_at(t, add)
-        srv = Server(t, "--thread-per-warp")
-        try:
-            c = srv.client()
-            c.handshake()
-            when = lambda: int(re.search(r"event (\d+) of", c.monitor("when")[1]).group(1))  # noqa
-            self.assertEqual(c.cmds("Z0,%x,4" % add), "OK")
-            parse_stop(c.cmd("c"))
+        with at_first_hit(t, add) as (c, when):
             start = when()
             at_break = [gw for gw in range(32)
                         if c.cmds("Hg%x" % (1 + gw)) == "OK" and le32(c.cmds("p20")) == add]
@@ -1442,9 +1446,6 @@ class RspTests(unittest.TestCase):
             sig, f = parse_stop(c.cmd("c"))
             self.assertIn("swbreak", f)
             self.assertEqual((when(), int(f["thread"], 16) - 1), want)
-            c.close()
-        finally:
-            srv.stop()
 
     def test_reconnect_at_once(self):
         """a client that drops its connection and connects again at once is served (its

@@ -90,6 +90,13 @@ def nothing_to_read(sock):
 class ServerCase(unittest.TestCase):
     """Servers started (procs) and sockets opened (socks) by a test, ended after it."""
 
+    def assert_no_spin(self, pid, what):
+        """pid uses less than CPU_MAX of CPU in WAIT seconds (no busy loop)."""
+        cpu0 = cpu_seconds(pid)
+        time.sleep(WAIT)
+        used = cpu_seconds(pid) - cpu0
+        self.assertLess(used, CPU_MAX, "%s: %.2f s of CPU in %.1f s" % (what, used, WAIT))
+
     def setUp(self):
         self.procs = []
         self.socks = []
@@ -107,6 +114,17 @@ class DebugModule(ServerCase):
     def setUp(self):
         super().setUp()
         self.dir = vxtest.tmpdir()
+
+    def run_to_end(self, p, err, c):
+        """Client c starts the platform ("s"), activates the Debug Module and waits until
+        DCTRL says every warp is unavailable (AU: the kernel has ended), then leaves: the
+        server exits 0."""
+        self.assertEqual(c.cmd("s"), "+")
+        c.wr(DCTRL, DA)
+        c.poll(AU, AU)  # the kernel ran to its end
+        c.close()
+        err.rest()
+        self.assertEqual(p.returncode, 0, err.text)
 
     def start(self, name, args):
         p = subprocess.Popen([vxtest.prog(name), "--dm-port", "0"] + args,
@@ -126,22 +144,13 @@ class DebugModule(ServerCase):
         self.assertIsNotNone(err.until(r"%s: cannot accept a Debug Module client: Too many open "
                                        r"files \(it waits, and is served once a file descriptor "
                                        r"is free; trying every 100 ms\)\n" % name), err.text)
-        cpu0 = cpu_seconds(p.pid)
-        time.sleep(WAIT)
-        used = cpu_seconds(p.pid) - cpu0
-        self.assertLess(used, CPU_MAX, "%s spins while a client waits: %.2f s of CPU in %.1f s"
-                        % (name, used, WAIT))
+        self.assert_no_spin(p.pid, "%s spins while a client waits" % name)
         self.assertTrue(nothing_to_read(c.sock), "not served yet: no descriptor for it")
         self.assertIsNone(p.poll(), "%s still runs: %s" % (name, err.text))
         # a descriptor is free: the waiting client is served, its command answered
         set_soft_limit(p.pid, HARD)
         self.assertEqual(c.recv_line(), "+P")
-        self.assertEqual(c.cmd("s"), "+")
-        c.wr(DCTRL, DA)
-        c.poll(AU, AU)
-        c.close()
-        err.rest()
-        self.assertEqual(p.returncode, 0, err.text)
+        self.run_to_end(p, err, c)
         self.assertEqual(err.text.count("cannot accept"), 1, "said once: " + err.text)
 
     def test_vxsim_client_waits_for_a_descriptor(self):
@@ -166,10 +175,7 @@ class DebugModule(ServerCase):
         self.assertIsNotNone(err.until(r"vxsim: cannot accept another Debug Module client to turn "
                                        r"it away: Too many open files \(it waits, and is served "
                                        r"once this one has left\)\n"), err.text)
-        cpu0 = cpu_seconds(p.pid)
-        time.sleep(WAIT)
-        used = cpu_seconds(p.pid) - cpu0
-        self.assertLess(used, CPU_MAX, "vxsim spins: %.2f s of CPU in %.1f s" % (used, WAIT))
+        self.assert_no_spin(p.pid, "vxsim spins")
         self.assertEqual(c.cmd("p"), "+P", "the first session goes on")
         self.assertTrue(nothing_to_read(c2.sock), "the second client waits")
         return p, err, c, c2
@@ -180,24 +186,14 @@ class DebugModule(ServerCase):
         p, err, c, c2 = self.second_client()
         c.close()
         self.assertEqual(c2.recv_line(), "+P", "served once the first has left")
-        self.assertEqual(c2.cmd("s"), "+")
-        c2.wr(DCTRL, DA)
-        c2.poll(AU, AU)
-        c2.close()
-        err.rest()
-        self.assertEqual(p.returncode, 0, err.text)
+        self.run_to_end(p, err, c2)
         self.assertEqual(err.text.count("cannot accept"), 1, "said once: " + err.text)
 
     def test_waiting_client_does_not_hold_the_kernel(self):
         """a client that cannot be accepted does not hold up the run: the kernel runs to its
         end, and vxsim exits with its status once the served client has left"""
         p, err, c, c2 = self.second_client()
-        self.assertEqual(c.cmd("s"), "+")
-        c.wr(DCTRL, DA)
-        c.poll(AU, AU)  # the kernel ran to its end
-        c.close()
-        err.rest()
-        self.assertEqual(p.returncode, 0, err.text)
+        self.run_to_end(p, err, c)
 
 
 # ---- vxreplay -------------------------------------------------------------------------------
@@ -263,10 +259,7 @@ class Replay(ServerCase):
         s.sendall(rsp("?"))
         self.assertIsNotNone(err.until(r"cannot accept a client for now: Too many open files"),
                              err.text)
-        cpu0 = cpu_seconds(p.pid)
-        time.sleep(WAIT)
-        used = cpu_seconds(p.pid) - cpu0
-        self.assertLess(used, CPU_MAX, "vxreplay spins: %.2f s of CPU in %.1f s" % (used, WAIT))
+        self.assert_no_spin(p.pid, "vxreplay spins")
         self.assertIsNone(p.poll(), "vxreplay still runs: %s" % err.text)
         self.assertTrue(nothing_to_read(s), "not served yet")
         set_soft_limit(p.pid, HARD)
@@ -289,10 +282,7 @@ class Replay(ServerCase):
         self.assertIsNotNone(err.until(r"another client cannot be accepted to be turned away: "
                                        r"Too many open files \(it waits, and is served once "
                                        r"127\.0\.0\.1:\d+ has left\)"), err.text)
-        cpu0 = cpu_seconds(p.pid)
-        time.sleep(WAIT)
-        used = cpu_seconds(p.pid) - cpu0
-        self.assertLess(used, CPU_MAX, "vxreplay spins: %.2f s of CPU in %.1f s" % (used, WAIT))
+        self.assert_no_spin(p.pid, "vxreplay spins")
         a.sendall(b"+" + rsp("?"))
         self.assertTrue(rsp_reply(a).startswith("T"), "the first session goes on")
         self.assertTrue(nothing_to_read(b), "the second client waits")
