@@ -2422,4 +2422,4 @@ class CommandLineTests(unittest.TestCase):
 
 if __name__ == "__main__":
     prerequisites()
-    vxtest.main(RspTests, ManyThreads, CommandLineTests)
+    vxtest.main(RspTests, ManyThreads, CommandLineTests, HostMemory)

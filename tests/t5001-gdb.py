@@ -2358,6 +2358,6 @@ class DivergenceTests(unittest.TestCase):
 
 if __name__ == "__main__":
     prerequisites()
-    vxtest.main(ReverseTests, PerWarpTests, PerWarpDivergenceTests, DeadlockTests, LocalMemoryTests,
-                FaultTests, ParkedLaneWatchTests,
-                BacktraceTests, MaskedLaneTests, MiTests, OptimizedTests, DivergenceTests)
+    vxtest.main(ReverseTests, PerWarpTests, PerWarpDivergenceTests, TlsFormTests, DeadlockTests,
+                LocalMemoryTests, FaultTests, ParkedLaneWatchTests, BacktraceTests,
+                PredicatedLaneTests, MaskedLaneTests, MiTests, OptimizedTests, DivergenceTests)
