@@ -818,7 +818,15 @@ def _vx_active_lanes(gwarp):
 
 
 def _vx_truth(expr):
-    v = gdb.parse_and_eval(expr)
+    """Does EXPR hold in the selected thread?  Its thread-locals (blockIdx.x) are read as
+    $vx_tls does when GDB cannot read them, as vx-print does (_vx_eval)."""
+    try:
+        v = gdb.parse_and_eval(expr)
+    except gdb.error as e:
+        alt = _vx_tls_rewritten(expr) if "thread-local" in str(e) else None
+        if alt is None:
+            raise
+        v = gdb.parse_and_eval(alt)
     if v.type.strip_typedefs().code == gdb.TYPE_CODE_FLT:
         return float(v) != 0.0
     return int(v) != 0
@@ -1043,8 +1051,9 @@ def _vx_check_conditions(*_):
         _vx_cond_warned.add((num, cond))
         print("vxrr: GDB tests the condition of breakpoint %d itself, in the first active "
               "lane of each warp that reaches it, not in every lane (it cannot compile it "
-              "for the server: floats or calls, or another condition at the same address "
-              "is such).  To test every active lane:\n  condition %d $vx_any(\"%s\")"
+              "for the server: floats, calls or thread-locals such as blockIdx, or another "
+              "condition at the same address is such).  To test every active lane:\n"
+              "  condition %d $vx_any(\"%s\")"
               % (num, num, cond.replace("\\", "\\\\").replace('"', '\\"')))
 
 

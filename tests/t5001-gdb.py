@@ -1414,6 +1414,26 @@ for k, want in (("tls_s.a", 5), ("tls_s.b", 26), ("tls_s.d", -15), ("tls_s.f", 0
             self.assertIn("target evals", R["info_" + k], k)
             self.assertEqual(R["hits"][k], [True, 5], k)
 
+    def test_vx_any_reads_thread_locals(self):
+        """a condition on blockIdx (GDB cannot read thread-locals here, so it tests it itself
+        and fails) is flagged with the $vx_any form, and that form works: $vx_any reads
+        blockIdx.x in every lane as vx-print does.  It said "cannot evaluate ... Cannot find
+        thread-local variables on this target", and GDB stopped in the warp's first lane"""
+        out, R = self.gdb('''
+ex("break probe if blockIdx.x == 5")
+go("continue")
+ex("delete")
+ex("monitor seek 0")
+ex("break probe if $vx_any(\\"blockIdx.x == 5\\")")
+st = go("continue")
+R["hit"] = [bool(st.get("bps")), val("x"), val("$vx_tls(\\"blockIdx\\").x")]
+''')
+        segs = segments(out)
+        self.assertIn("thread-locals", segs[0][1])
+        self.assertIn('$vx_any("blockIdx.x == 5")', segs[0][1])
+        self.assertNotIn("cannot evaluate", segs[1][1])
+        self.assertEqual(R["hit"], [True, 5, 5], out[-2000:])
+
 
 class DeadlockTests(GdbCase):
     """rrdeadlock: main waits at a barrier for a warp that never comes; the recording
