@@ -1389,8 +1389,26 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
          * next command.  A plain stop ends it. */
         st.why = VX_WHY_INTERRUPT;
         s->stop_sig0 = true;
-        console(s, "vxreplay: no more history: warp %" PRIu32 " faults at event %" PRIu64 "\n",
-                m->step_gwarp, vx_engine_now(s->e));
+        /* the stop names the stepped thread, as any step's end does */
+        s->focus_gw = m->step_gwarp;
+        s->focus_lane = step_lane;
+        /* The same end comes for a lane that never runs again (lost to a misplaced join,
+         * or parked for good) when GDB took out (or the user deleted) a breakpoint at its
+         * warp's pc: say which it is. */
+        uint32_t code = 0;
+        vx_fault f;
+        if (vx_engine_end_status(s->e, &code, &f) == VX_END_FAULT &&
+            f.core * s->warps_per_core + f.warp == m->step_gwarp)
+            console(s, "vxreplay: no more history: warp %" PRIu32 " faults at event %" PRIu64 "\n",
+                    m->step_gwarp, vx_engine_now(s->e));
+        else {
+            char who[32] = "";
+            if (m->lane_step) snprintf(who, sizeof who, "lane %" PRIu32 " of ", step_lane);
+            console(s,
+                    "vxreplay: no more history: %swarp %" PRIu32
+                    " does not run again before the end (event %" PRIu64 ")\n",
+                    who, m->step_gwarp, vx_engine_now(s->e));
+        }
     }
     switch (st.why) {
     case VX_WHY_STEP:

@@ -1480,6 +1480,34 @@ R["when"] = ex("monitor when")
         self.assertLess(int(m.group(1)), end["cycle"])
 
 
+class LostLaneTests(GdbCase):
+    """rrlost: a join inside the odd side of a split leaves the odd lanes of each warp
+    masked off for good; the kernel exits normally (no fault)."""
+    kernel = "rrlost"
+    rec_args = ("-w", "2", "-t", "4")
+
+    def test_step_of_a_lane_that_never_runs_again(self):
+        """stepi of a lost lane, after deleting the breakpoint at its warp's pc, runs to the
+        end of history and stops in the stepped thread.  The console said "no more
+        history: warp 1 faults at event N" (nothing faulted) and the stop named lane 0"""
+        L = self.lines
+        out, R = self.gdb('''
+stop_at("rrlost.c:%d")
+w, _ = warp_lane()
+ex("vx-thread %%d 1" %% w)
+R["want"] = tid()
+st = go("stepi")
+R["got"] = st.get("thread")
+R["when"] = ex("monitor when")
+''' % (L["LOST_STORE"] + 1))
+        seg = [text for c, text in segments(out) if c == "stepi"][0]
+        self.assertRegex(R["when"], r"end of history.*the kernel exited")
+        # (the console's notes: on stderr in batch mode)
+        self.assertNotIn("faults", out)
+        self.assertIn("lane 1 of warp 1 does not run again", out)
+        self.assertEqual(R["got"], R["want"], seg)
+
+
 class LocalMemoryTests(GdbCase):
     """Watchpoints on local memory, which each core has at the same addresses: core c
     writes (c + 1) * 1000 + r to one word in rounds r = 1..3, the cores alternating
@@ -2379,5 +2407,5 @@ class DivergenceTests(unittest.TestCase):
 if __name__ == "__main__":
     prerequisites()
     vxtest.main(ReverseTests, PerWarpTests, PerWarpDivergenceTests, TlsFormTests, DeadlockTests,
-                LocalMemoryTests, FaultTests, ParkedLaneWatchTests, BacktraceTests,
+                LocalMemoryTests, LostLaneTests, FaultTests, ParkedLaneWatchTests, BacktraceTests,
                 PredicatedLaneTests, MaskedLaneTests, MiTests, OptimizedTests, DivergenceTests)
