@@ -86,11 +86,34 @@ def main(*cases):
     suite = unittest.TestSuite()
     for c in cases:
         suite.addTests(unittest.defaultTestLoader.loadTestsFromTestCase(c))
+    forgotten = unlisted_cases(sys.modules["__main__"], cases)
+    if forgotten:
+        # a class the file defines but does not run would pass silently: fail instead
+        def test_every_class_is_run(self):
+            self.fail("test classes defined but not given to vxtest.main: " +
+                      ", ".join(forgotten))
+        suite.addTest(type("Unlisted", (unittest.TestCase,),
+                           {"test_every_class_is_run": test_every_class_is_run})(
+                               "test_every_class_is_run"))
     runner = TAPTestRunner()
     runner.set_stream(True)
     runner.set_format("{method_name}: {short_description}")
     res = runner.run(suite)
     sys.exit(0 if res.wasSuccessful() else 1)
+
+
+def unlisted_cases(module, cases):
+    """Names of the TestCase classes defined in module with test methods of their own
+    that are neither among cases nor a base class of one of them."""
+    import unittest
+    bases = {b for c in cases for b in c.__mro__}
+    out = []
+    for name, obj in vars(module).items():
+        if (isinstance(obj, type) and issubclass(obj, unittest.TestCase) and
+                obj.__module__ == module.__name__ and obj not in bases and
+                any(k.startswith("test") and callable(v) for k, v in vars(obj).items())):
+            out.append(name)
+    return sorted(out)
 
 
 def skip_all(reason):
