@@ -73,8 +73,29 @@ all: $(BIN)/vxcc
 # date first: KERNEL_INSTALL_DEPS); otherwise the installed vxcc compiles it from the
 # installed sources on each run.  install -p keeps the files' times, by which the
 # installed vxcc sees a prebuilt runtime older than its sources.
+# The prebuilt runtime that is installed is compiled again into $(KLIB_INST), its
+# debug information naming the sources where they are installed
+# (PREFIX/share/vxrr/kernel/src) instead of in this tree: GDB shows the runtime's
+# source (crt0.S at the first stop, vx_spawn.c, vx_print.c) once the tree is moved
+# or deleted.  The stamp recompiles it for another PREFIX.
 VXRR_KSHARE = "$(DESTDIR)$(PREFIX)/share/vxrr/kernel"
-KERNEL_INSTALL_DEPS := $(if $(wildcard $(KLIB)/libvxrt.a),$(VXRT))
+KLIB_INST     := $(KDIR)/lib-install
+VXRT_INST     := $(KLIB_INST)/crt0.o $(KLIB_INST)/vx_syscalls.o $(KLIB_INST)/libvxrt.a
+VXRT_INST_MAP  = "-fdebug-prefix-map=$(CURDIR)=$(PREFIX)/share/vxrr"
+$(KLIB_INST)/.prefix: FORCE
+	@mkdir -p $(@D)
+	@echo '$(VXRT_FLAGS) $(RISCV_PREFIX) $(PREFIX)' | cmp -s - $@ || \
+	    echo '$(VXRT_FLAGS) $(RISCV_PREFIX) $(PREFIX)' > $@
+$(KLIB_INST)/crt0.o: kernel/src/crt0.S $(VXRT_HDRS) $(KLIB_INST)/.prefix
+	$(RISCV_CC) $(VXRT_FLAGS) $(VXRT_INST_MAP) -c $< -o $@
+$(KLIB_INST)/vx_syscalls.o: kernel/src/vx_syscalls.c $(VXRT_HDRS) $(KLIB_INST)/.prefix
+	$(RISCV_CC) $(VXRT_FLAGS) $(VXRT_INST_MAP) -c $< -o $@
+$(KLIB_INST)/%.o: kernel/src/% $(VXRT_HDRS) $(KLIB_INST)/.prefix
+	$(RISCV_CC) $(VXRT_FLAGS) $(VXRT_INST_MAP) -c $< -o $@
+$(KLIB_INST)/libvxrt.a: $(VXRT_LIB_SRCS:kernel/src/%=$(KLIB_INST)/%.o) $(KLIB_INST)/crt0.o \
+                        $(KLIB_INST)/vx_syscalls.o
+	rm -f $@ && $(RISCV_AR) rcs $@ $(VXRT_LIB_SRCS:kernel/src/%=$(KLIB_INST)/%.o) $(KLIB_INST)/crt0.o
+KERNEL_INSTALL_DEPS := $(if $(wildcard $(KLIB)/libvxrt.a),$(VXRT) $(VXRT_INST))
 define INSTALL_KERNEL
 install -m 755 $(BIN)/vxcc "$(DESTDIR)$(PREFIX)/bin/vxcc"
 install -d $(VXRR_KSHARE)/include $(VXRR_KSHARE)/src $(VXRR_KSHARE)/examples $(VXRR_KSHARE)/lib
@@ -85,7 +106,7 @@ install -p -m 644 kernel/include/c++-c/* $(VXRR_KSHARE)/include/c++-c/
 install -p -m 644 kernel/src/* $(VXRR_KSHARE)/src/
 install -p -m 644 kernel/examples/* $(VXRR_KSHARE)/examples/
 install -p -m 644 kernel/link32.ld $(VXRR_KSHARE)/
-if [ -f $(KLIB)/libvxrt.a ]; then install -p -m 644 $(VXRT) $(VXRR_KSHARE)/lib/; fi
+if [ -f $(KLIB)/libvxrt.a ]; then install -p -m 644 $(VXRT_INST) $(VXRR_KSHARE)/lib/; fi
 
 endef
 INSTALL_EXTRA += $(INSTALL_KERNEL)

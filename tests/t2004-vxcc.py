@@ -302,6 +302,49 @@ _start:
             for f in ("crt0.o", "vx_syscalls.o", "libvxrt.a"):
                 shutil.copy(os.path.join(lib, f), os.path.join(share, "lib", f))
 
+    def test_installed_runtime_sources(self):
+        """the prebuilt runtime make install-vxcc installs names its sources where they are
+        installed (PREFIX/share/vxrr/kernel/src) in its debug information, not in the
+        source tree: with the tree moved or deleted, GDB said "kernel/src/crt0.S: No such
+        file or directory" at the first stop, and in vx_printf, vx_spawn_threads, ..."""
+        if not os.path.exists(os.path.join(vxtest.KERNELS, "lib", "libvxrt.a")):
+            self.skipTest("no prebuilt runtime (make kernels)")
+        prefix = os.path.join(self.tmp, "pré fix")
+        env = dict(os.environ)
+        env.pop("MAKEFLAGS", None)
+        env.pop("MFLAGS", None)
+        r = subprocess.run(["make", "-s", "-C", vxtest.ROOT, "install-vxcc", "PREFIX=" + prefix],
+                           capture_output=True, text=True, env=env, timeout=600)
+        self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
+        share = os.path.join(prefix, "share", "vxrr")
+        out = os.path.join(self.tmp, "dbg.elf")
+        r = vxtest.run([os.path.join(prefix, "bin", "vxcc"), "-O2", "-g", "-o", out,
+                        self.write("dbg.c", HELLO.replace("helper(20)", "20 + 22"))])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = vxtest.run([CROSS + "readelf", "--debug-dump=info", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # each compilation unit: (name, comp_dir)
+        units, name = [], None
+        for line in r.stdout.splitlines():
+            m = re.search(r"DW_AT_(name|comp_dir)\s*: (?:\([^()]*\): )?(.*)$", line)
+            if m and m.group(1) == "name" and name is None:
+                name = m.group(2)
+            elif m and m.group(1) == "comp_dir" and name is not None:
+                units.append((name, m.group(2)))
+            if "DW_TAG_compile_unit" in line:
+                name = None
+        runtime = set(os.listdir(os.path.join(vxtest.ROOT, "kernel", "src")))
+        found = set()
+        for name, comp_dir in units:
+            src = os.path.join(comp_dir, name)
+            base = os.path.basename(src)
+            if base not in runtime:
+                continue
+            found.add(base)
+            self.assertEqual(src, os.path.join(share, "kernel", "src", base))
+            self.assertTrue(os.path.exists(src), src)
+        self.assertTrue({"crt0.S", "vx_print.c"} <= found, units)
+
     def test_verbose(self):
         """-v prints the gcc commands"""
         src = self.write("v.c", "int main(void){return 0;}\n")
