@@ -72,7 +72,9 @@ all: $(BIN)/vxcc
 # The prebuilt runtime is installed when `make kernels` has built it (brought up to
 # date first: KERNEL_INSTALL_DEPS); otherwise the installed vxcc compiles it from the
 # installed sources on each run.  install -p keeps the files' times, by which the
-# installed vxcc sees a prebuilt runtime older than its sources.
+# installed vxcc sees a prebuilt runtime older than its sources.  Without a prebuilt
+# runtime, the one an earlier install left is removed (vxcc would link it when it is
+# newer than the sources installed now).
 # The prebuilt runtime that is installed is compiled again into $(KLIB_INST), its
 # debug information naming the sources where they are installed
 # (PREFIX/share/vxrr/kernel/src) instead of in this tree: GDB shows the runtime's
@@ -106,7 +108,8 @@ install -p -m 644 kernel/include/c++-c/* $(VXRR_KSHARE)/include/c++-c/
 install -p -m 644 kernel/src/* $(VXRR_KSHARE)/src/
 install -p -m 644 kernel/examples/* $(VXRR_KSHARE)/examples/
 install -p -m 644 kernel/link32.ld $(VXRR_KSHARE)/
-if [ -f $(KLIB)/libvxrt.a ]; then install -p -m 644 $(VXRT_INST) $(VXRR_KSHARE)/lib/; fi
+if [ -f $(KLIB)/libvxrt.a ]; then install -p -m 644 $(VXRT_INST) $(VXRR_KSHARE)/lib/; \
+else rm -f $(VXRT_INST:$(KLIB_INST)/%=$(VXRR_KSHARE)/lib/%); fi
 
 endef
 INSTALL_EXTRA += $(INSTALL_KERNEL)

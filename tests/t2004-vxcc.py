@@ -302,6 +302,34 @@ _start:
             for f in ("crt0.o", "vx_syscalls.o", "libvxrt.a"):
                 shutil.copy(os.path.join(lib, f), os.path.join(share, "lib", f))
 
+    def test_reinstall_without_prebuilt_runtime(self):
+        """an install without a prebuilt runtime (make kernels not run: KLIB names an empty
+        directory here) removes the one an earlier install left in PREFIX: it was kept,
+        and when it was newer than the sources now installed (another clone, checked out
+        before the first was built), the installed vxcc linked that stale runtime"""
+        lib = os.path.join(vxtest.KERNELS, "lib")
+        if not os.path.exists(os.path.join(lib, "libvxrt.a")):
+            self.skipTest("no prebuilt runtime (make kernels)")
+        prefix = os.path.join(self.tmp, "pre fix")
+        old = os.path.join(prefix, "share", "vxrr", "kernel", "lib")
+        os.makedirs(old)
+        for f in ("crt0.o", "vx_syscalls.o", "libvxrt.a"):  # an earlier install's
+            shutil.copy(os.path.join(lib, f), os.path.join(old, f))
+        empty = os.path.join(self.tmp, "no-kernels")
+        os.makedirs(empty)
+        env = dict(os.environ)
+        env.pop("MAKEFLAGS", None)
+        env.pop("MFLAGS", None)
+        r = subprocess.run(["make", "-s", "-C", vxtest.ROOT, "install-vxcc", "PREFIX=" + prefix,
+                            "KLIB=" + empty], capture_output=True, text=True, env=env, timeout=600)
+        self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
+        self.assertEqual(sorted(os.listdir(old)), [])
+        r = vxtest.run([os.path.join(prefix, "bin", "vxcc"), "-v", "-O2", "-o",
+                        os.path.join(self.tmp, "re.elf"), self.write("re.c", HELLO.replace(
+                            "helper(20)", "20 + 22"))])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("crt0.S", r.stderr)  # the runtime compiled from the installed sources
+
     def test_installed_runtime_sources(self):
         """the prebuilt runtime make install-vxcc installs names its sources where they are
         installed (PREFIX/share/vxrr/kernel/src) in its debug information, not in the
