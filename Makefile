@@ -12,7 +12,7 @@
 #   make check [T=tests/tNNNN-x.py]  the suite (or one file) against this MODE only, no set-up
 #   make refresh-goldens re-record tests/golden/'s traces after an intended behaviour change
 #   make kernels         build the example kernels into build/kernels/
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local   (make uninstall PREFIX=... removes it)
 #   make check-format / format / clean
 #
 # Each directory contributes a module.mk.  Automatic header dependencies via -MMD -MP;
@@ -138,6 +138,12 @@ install: all $(KERNEL_INSTALL_DEPS)
 	install -m 755 $(addprefix $(BIN)/,$(PROGRAMS)) "$(DESTDIR)$(PREFIX)/bin/"
 	$(INSTALL_EXTRA)
 
+# What install put there: the programs, vxcc and PREFIX/share/vxrr (the same DESTDIR
+# and PREFIX); PREFIX/bin and PREFIX/share stay (other packages may have files there).
+uninstall:
+	rm -f $(foreach p,$(PROGRAMS) vxcc,"$(DESTDIR)$(PREFIX)/bin/$(p)")
+	rm -rf "$(DESTDIR)$(PREFIX)/share/vxrr"
+
 check-format:
 	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
 
@@ -147,5 +153,5 @@ format:
 clean:
 	rm -rf build
 
-.PHONY: all deps test check demo bench fuzz install check-format format clean FORCE kernels test-bins
+.PHONY: all deps test check demo bench fuzz install uninstall check-format format clean FORCE kernels test-bins
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
