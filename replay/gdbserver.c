@@ -2264,6 +2264,16 @@ static void mon_help(vx_gdbserver *s, text *t, const char *arg)
         "Positions: event N is 'N issues executed, issue N next'.\n");
 }
 
+/* A thread mask as monitor commands print it: 0x hex, 32 digits past 64 lanes. */
+static void mask_text(const vx_gdbserver *s, vx_lanes m, char out[40])
+{
+    uint64_t hi = (uint64_t)(m >> 64), lo = (uint64_t)m;
+    if (s->threads > 64)
+        snprintf(out, 40, "0x%016" PRIx64 "%016" PRIx64, hi, lo);
+    else
+        snprintf(out, 40, "0x%" PRIx64, lo);
+}
+
 static void mon_when(vx_gdbserver *s, text *t, const char *arg)
 {
     (void)arg;
@@ -2271,13 +2281,14 @@ static void mon_when(vx_gdbserver *s, text *t, const char *arg)
     vx_engine_issue is;
     tprintf(t, "event %" PRIu64 " of %" PRIu64, now, end);
     if (vx_engine_next_issue(s->e, &is)) {
-        uint32_t lane = vx_lanes_first(is.tmask);
+        /* lanes, not a thread id: GDB numbers its threads in its own order, and "thread N"
+         * here would read as its Thread N */
+        char lanes[40];
+        mask_text(s, is.tmask, lanes);
         tprintf(t,
                 ", cycle %" PRIu64 ": core %" PRIu32 " warp %" PRIu32 " (gwarp %" PRIu32
-                ", thread %" PRIu64 ") issues pc 0x%08" PRIx32 "%s\n",
-                is.cycle, is.core, is.warp, is.gwarp,
-                vx_gdbserver_tid(s, is.gwarp, lane < 128 ? lane : 0), is.pc,
-                is.faults ? " and faults" : "");
+                ", lanes %s) issues pc 0x%08" PRIx32 "%s\n",
+                is.cycle, is.core, is.warp, is.gwarp, lanes, is.pc, is.faults ? " and faults" : "");
     } else if (now < end) {
         const char *m = vx_engine_errmsg(s->e);
         tprintf(t, ": the trace cannot be read past here (%s)\n", m && *m ? m : "unreadable chunk");
@@ -2458,11 +2469,7 @@ static void mon_warps(vx_gdbserver *s, text *t, const char *arg)
         if (!warp_info(s, gw, &wi)) continue;
         char st[64], mask[40];
         warp_state_text(s, gw, st, sizeof st);
-        uint64_t hi = (uint64_t)(wi.tmask >> 64), lo = (uint64_t)wi.tmask;
-        if (s->threads > 64)
-            snprintf(mask, sizeof mask, "0x%016" PRIx64 "%016" PRIx64, hi, lo);
-        else
-            snprintf(mask, sizeof mask, "0x%" PRIx64, lo);
+        mask_text(s, wi.tmask, mask);
         uint32_t core = core_of(s, gw);
         tprintf(t,
                 "%-6" PRIu32 " %-4" PRIu32 " %-4" PRIu32 " 0x%08" PRIx32 " %-34s %-5" PRIu32

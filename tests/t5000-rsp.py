@@ -667,6 +667,16 @@ class RspTests(unittest.TestCase):
         pc = le32(f["20"])
         self.assertEqual(parse_stop(self.c.cmd("c%x" % pc))[1].get("replaylog"), "end")
 
+    def test_when_names_lanes_not_thread_ids(self):
+        """monitor when names the issuing warp's lanes, not a remote thread id (which read
+        as GDB's own "Thread N", another lane): at reset only lane 0 of warp 0 runs, at
+        the start address"""
+        self.c.handshake()
+        out = self.c.monitor("when")[1]
+        self.assertRegex(out, r"^event 0 of \d+, cycle 0: core 0 warp 0 \(gwarp 0, lanes 0x1\) "
+                              r"issues pc 0x80000000\n$")
+        self.assertNotIn("thread", out)
+
     def test_monitor_command_with_a_trailing_newline(self):
         """a monitor command's name ends at any blank, a newline too"""
         self.c.handshake()
