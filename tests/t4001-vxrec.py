@@ -412,6 +412,12 @@ class Vxrec(unittest.TestCase):
                 stores = (int(m.group(1), 16) - 0x10000000) // 4096 if m else 0
                 seen_sim_oom += bool(m)
                 d = vxtest.run([vxtest.prog("vxdump"), "--summary", t])
+                if "holds no readable trace: the error came before its header" in r.stderr:
+                    # out of memory before the header was written (the writer's arena, as
+                    # the address space falls at 40 MiB with three threads): said so
+                    self.assertEqual(d.returncode, 2, what)
+                    self.assertRegex(d.stderr, r"cut off in its (signature|header)", what)
+                    continue
                 if d.returncode == 1:                     # cut off, and said so
                     self.assertIn("last complete chunk", d.stderr, what)
                     self.assertIn("is incomplete", r.stderr, what)
