@@ -60,7 +60,9 @@ static void usage(FILE *f)
            "      --no-summary-file   obsolete, ignored (the chunk digests that make reverse\n"
            "                          searches fast are in the trace since format 1.1)\n"
            "      --extract-elf FILE  write the recorded kernel ELF to FILE (for gdb's symbols);\n"
-           "                          by default it is written to TRACE.elf when serving TCP.\n"
+           "                          by default it is written to TRACE.elf when serving TCP\n"
+           "                          (where that cannot be written, to a new file in TMPDIR,\n"
+           "                          removed when vxreplay ends).\n"
            "                          An existing file is replaced only when it is a\n"
            "                          RISC-V ELF32 (a kernel, as one written before); any\n"
            "                          other is left, refused, and so is a symbolic link at\n"
@@ -108,6 +110,55 @@ static void turned_away(void *ctx, const char *peer, int err)
     else
         fprintf(stderr, "%s: client %s turned away: %s is connected (one debugger at a time)\n",
                 prog, peer, (const char *)ctx);
+}
+
+/* The ELF written to TMPDIR when TRACE.elf could not be: removed when vxreplay ends. */
+static char tmp_elf[PATH_MAX];
+
+static void remove_tmp_elf(void)
+{
+    if (tmp_elf[0]) unlink(tmp_elf);
+}
+
+static void remove_tmp_elf_and_die(int sig)
+{
+    remove_tmp_elf(); /* (unlink is async-signal-safe) */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/*
+ * A trace in a directory vxreplay cannot write (a colleague's, a CI artifact, a
+ * read-only mount): the kernel's ELF goes to a new file of its own in $TMPDIR (else
+ * /tmp), created exclusively, removed at exit.  False when that fails too.
+ */
+static bool write_tmp_elf(const uint8_t *img, size_t len, char *out, size_t cap)
+{
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir) dir = "/tmp";
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/vxreplay-XXXXXX.elf", dir) >= (int)sizeof path)
+        return false;
+    int fd = mkstemps(path, 4);
+    if (fd < 0) return false;
+    size_t off = 0;
+    while (off < len) {
+        ssize_t k = write(fd, img + off, len - off);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        off += (size_t)k;
+    }
+    if (close(fd) != 0 || off < len) {
+        unlink(path);
+        return false;
+    }
+    snprintf(tmp_elf, sizeof tmp_elf, "%s", path);
+    atexit(remove_tmp_elf);
+    signal(SIGINT, remove_tmp_elf_and_die);
+    signal(SIGTERM, remove_tmp_elf_and_die);
+    signal(SIGHUP, remove_tmp_elf_and_die);
+    snprintf(out, cap, "%s", path);
+    return true;
 }
 
 /* vxrr.gdb next to the program (build tree) or in ../share/vxrr (installed). */
@@ -254,7 +305,18 @@ int main(int argc, char **argv)
                 vx_engine_free(eng);
                 return VX_EXIT_USAGE;
             }
-            elf_path[0] = 0;
+            if (write_tmp_elf(img, img_len, elf_path, sizeof elf_path))
+                fprintf(stderr,
+                        "%s: the kernel's ELF is in '%s' instead (removed when vxreplay "
+                        "ends; --extract-elf FILE keeps one)\n",
+                        prog, elf_path);
+            else {
+                fprintf(stderr,
+                        "%s: gdb will have no symbols: write the ELF with --extract-elf FILE "
+                        "and load it in gdb with 'file FILE'\n",
+                        prog);
+                elf_path[0] = 0;
+            }
         }
     }
 
@@ -286,9 +348,11 @@ int main(int argc, char **argv)
     if (use_stdio) {
         fprintf(stderr, "%s: serving '%s' (%" PRIu64 " issues%s) on stdin/stdout\n", prog, trace,
                 issues, last);
-        if (elf_path[0])
-            fprintf(stderr, "%s: the kernel's ELF is in '%s' (in gdb: file %s)\n", prog, elf_path,
-                    elf_path);
+        if (elf_path[0]) {
+            fprintf(stderr, "%s: the kernel's ELF is in '%s' (in gdb: file ", prog, elf_path);
+            vx_cli_put_word(stderr, elf_path);
+            fputs(")\n", stderr);
+        }
         int r = vx_net_session(srv, 0, 1);
         if (r < 0)
             fprintf(stderr, "%s: the replies could not be written to standard output: %s\n", prog,

@@ -212,12 +212,12 @@ def le32(hexstr):
 class Server:
     """vxreplay on a free port (--port 0), stopped at the end."""
 
-    def __init__(self, trace, *args, once=False, preexec_fn=None):
+    def __init__(self, trace, *args, once=False, preexec_fn=None, env=None):
         cmd = [vxtest.prog("vxreplay"), "--port", "0", trace] + list(args)
         if once:
             cmd.append("--once")
         self.p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                  preexec_fn=preexec_fn)
+                                  preexec_fn=preexec_fn, env=env)
         self.port = None
         self.banner = []
         deadline = time.time() + 60
@@ -1700,6 +1700,12 @@ class CommandLineTests(unittest.TestCase):
         r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", "--extract-elf", elf, t], input="")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("the kernel's ELF is in '%s' (in gdb: file %s)" % (elf, elf), r.stderr)
+        # a name with a blank: quoted for gdb's file command
+        spaced = os.path.join(d, "k é.elf")
+        r = vxtest.run([vxtest.prog("vxreplay"), "--stdio", "--extract-elf", spaced, t], input="")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        m = re.search(r"\(in gdb: file (.*)\)\n", r.stderr)
+        self.assertEqual(shlex.split(m.group(1)), [spaced], r.stderr)
         with open(elf, "rb") as f:
             self.assertEqual(f.read(4), b"\x7fELF")
         # another kind of file is never replaced (a trace named by mistake); an ELF is
@@ -2303,26 +2309,46 @@ class CommandLineTests(unittest.TestCase):
             srv.stop()
 
     def test_elf_next_to_the_trace_not_replaced(self):
-        """TRACE.elf that exists and is no ELF (a user's file) is left as it is, and said
-        so; the trace is served all the same, its connect line then without the ELF"""
+        """TRACE.elf that cannot be written (here: it exists and is no ELF, a user's file;
+        as for a read-only directory) is left as it is, and said so; the ELF goes to a
+        new file in TMPDIR, named on the connect line and removed when vxreplay ends;
+        with TMPDIR unwritable too, the connect line has no ELF and the user is told
+        how to get one"""
         d = vxtest.tmpdir()
         t = os.path.join(d, "t.vxt")
         shutil.copy(record("vecadd"), t)
         with open(t + ".elf", "w") as f:
             f.write("my notes\n")
-        srv = Server(t)
-        try:
-            line = [ln for ln in srv.banner if ln.startswith("  gdb-multiarch")][0]
-            c = srv.client()
-            c.handshake()
-            self.assertEqual(parse_stop(c.cmd("?"))[1]["thread"], "1")
-            c.close()
-        finally:
-            err = srv.stop()
-        self.assertIn("'%s' exists and holds something else: not overwritten" % (t + ".elf"), err)
-        words = shlex.split(line)
-        self.assertNotIn(t + ".elf", words)
-        self.assertEqual(words[-2:], ["-ex", "target remote :%d" % srv.port])
+        tmp = os.path.join(d, "tmp dir")
+        os.mkdir(tmp)
+        for tmpdir in (tmp, os.path.join(d, "nonexistent")):
+            srv = Server(t, env=dict(os.environ, TMPDIR=tmpdir))
+            try:
+                line = [ln for ln in srv.banner if ln.startswith("  gdb-multiarch")][0]
+                c = srv.client()
+                c.handshake()
+                self.assertEqual(parse_stop(c.cmd("?"))[1]["thread"], "1")
+                c.close()
+                words = shlex.split(line)
+                elfs = [w for w in words if w.endswith(".elf")]
+                if tmpdir == tmp:
+                    self.assertEqual(len(elfs), 1, line)
+                    self.assertEqual(os.path.dirname(elfs[0]), tmp)
+                    self.assertEqual(os.listdir(tmp), [os.path.basename(elfs[0])])
+                    with open(elfs[0], "rb") as f, open(vxtest.kernel("vecadd"), "rb") as g:
+                        self.assertEqual(f.read(), g.read())
+                else:
+                    self.assertEqual(elfs, [], line)
+            finally:
+                err = srv.stop()
+            self.assertIn("'%s' exists and holds something else: not overwritten" % (t + ".elf"), err)
+            if tmpdir == tmp:
+                self.assertIn("the kernel's ELF is in '%s' instead (removed when vxreplay ends" %
+                              elfs[0], err)
+                self.assertEqual(os.listdir(tmp), [], "removed when vxreplay was terminated")
+            else:
+                self.assertIn("gdb will have no symbols: write the ELF with --extract-elf FILE", err)
+            self.assertEqual(words[-2:], ["-ex", "target remote :%d" % srv.port])
         with open(t + ".elf") as f:
             self.assertEqual(f.read(), "my notes\n")
 
