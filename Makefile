@@ -133,9 +133,14 @@ fuzz:
 	@$(MAKE) --no-print-directory -j$(NPROC) MODE=fuzz fuzz-bins
 	@sh tests/fuzz/run.sh $(FUZZ_TIME)
 
+# The documentation goes to PREFIX/share/vxrr/doc with the source tree's layout, so
+# that the paths --help names (trace-format/FORMAT.md) and the documents' links hold
+# there too.
+DOCS := README.md replay/README.md trace-format/FORMAT.md tools/vxdump/SCHEMA.md kernel/README.md
 install: all $(KERNEL_INSTALL_DEPS)
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/vxrr"
 	install -m 755 $(addprefix $(BIN)/,$(PROGRAMS)) "$(DESTDIR)$(PREFIX)/bin/"
+	for d in $(DOCS); do install -D -m 644 "$$d" "$(DESTDIR)$(PREFIX)/share/vxrr/doc/$$d" || exit 1; done
 	$(INSTALL_EXTRA)
 
 # What install put there: the programs, vxcc and PREFIX/share/vxrr (the same DESTDIR

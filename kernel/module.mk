@@ -103,7 +103,7 @@ install -m 755 $(BIN)/vxcc "$(DESTDIR)$(PREFIX)/bin/vxcc"
 install -d $(VXRR_KSHARE)/include $(VXRR_KSHARE)/src $(VXRR_KSHARE)/examples $(VXRR_KSHARE)/lib
 install -d $(VXRR_KSHARE)/include/c++ $(VXRR_KSHARE)/include/c++-c
 install -p -m 644 kernel/include/*.h $(VXRR_KSHARE)/include/
-install -p -m 644 kernel/include/c++/* $(VXRR_KSHARE)/include/c++/
+install -p -m 644 $(filter-out %.md,$(wildcard kernel/include/c++/*)) $(VXRR_KSHARE)/include/c++/
 install -p -m 644 kernel/include/c++-c/* $(VXRR_KSHARE)/include/c++-c/
 install -p -m 644 kernel/src/* $(VXRR_KSHARE)/src/
 install -p -m 644 kernel/examples/* $(VXRR_KSHARE)/examples/

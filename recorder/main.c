@@ -68,7 +68,8 @@ static void usage(FILE *f)
         "The summary reports bytes per issue and the compression ratio: the size of a\n"
         "naive fixed-width log of the same events (FORMAT.md §13) over the trace size.\n"
         "A trace is readable even when vxrec is killed (up to its last complete chunk),\n"
-        "unless that happened before its header was written (vxdump: cut off in its header).\n\n"
+        "unless that happened before its header was written (vxdump: cut off in its header).\n"
+        "Documents named here are in the source tree and in PREFIX/share/vxrr/doc (installed).\n\n"
         "exit status: recording: the kernel's exit code (mod 256) when it finished;\n"
         "2 usage or input error (or the trace exists), a write error (the trace is cut\n"
         "off there) or the host out of memory: when the simulator ran out, the trace\n"
@@ -152,7 +153,7 @@ int main(int argc, char **argv)
             rc = vx_cli_output_done(vxrec_prog);
             goto out;
         } else if (!strcmp(a, "--version")) {
-            printf("vxrec %s (trace format %d.%d)\n", VX_VERSION_STRING, VX_TRACE_MAJOR,
+            printf("vxrec (vxrr) %s, trace format %d.%d\n", VX_VERSION_STRING, VX_TRACE_MAJOR,
                    VX_TRACE_MINOR);
             rc = vx_cli_output_done(vxrec_prog);
             goto out;

@@ -50,6 +50,15 @@ class Install(unittest.TestCase):
         for f in ("share/vxrr/vxrr.gdb", "share/vxrr/kernel/link32.ld",
                   "share/vxrr/kernel/include/vx_spawn.h", "share/vxrr/kernel/src/crt0.S"):
             self.assertIn(f, first)
+        # the documents --help names, at the paths it names them by (under share/vxrr/doc)
+        for f in ("README.md", "replay/README.md", "trace-format/FORMAT.md",
+                  "tools/vxdump/SCHEMA.md", "kernel/README.md"):
+            with open(os.path.join(vxtest.ROOT, f), "rb") as a, \
+                    open(os.path.join(root, "share/vxrr/doc", f), "rb") as b:
+                self.assertEqual(a.read(), b.read(), f)
+        # no README among the C++ headers (it was on every C++ kernel's include path)
+        self.assertNotIn("share/vxrr/kernel/include/c++/README.md", first)
+        self.assertIn("share/vxrr/kernel/include/c++/cmath", first)
         self.make("install", *args)
         self.assertEqual(self.tree(root), first)
         self.make("uninstall", *args)

@@ -136,7 +136,7 @@ class VxsimTests(unittest.TestCase):
         self.assertIn("--max-cycles", r.stdout)
         r = self.run_sim("--version")
         self.assertEqual(r.returncode, 0)
-        self.assertRegex(r.stdout, r"^vxsim \d+\.\d+\.\d+")
+        self.assertRegex(r.stdout, r"^vxsim \(vxrr\) \d+\.\d+\.\d+\n$")
 
     def test_usage_errors(self):
         k = self.write("ok.elf", prog_elf([tmc(0)]))

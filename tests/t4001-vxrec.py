@@ -144,7 +144,7 @@ class Vxrec(unittest.TestCase):
             self.assertIn(opt, r.stdout)
         r = self.rec(["--version"])
         self.assertEqual(r.returncode, 0)
-        self.assertRegex(r.stdout, r"^vxrec \S+ \(trace format 1\.\d+\)")
+        self.assertRegex(r.stdout, r"^vxrec \(vxrr\) \d+\.\d+\.\d+, trace format 1\.\d+\n$")
 
     def test_usage_errors(self):
         """usage errors exit 2 with a message naming the problem"""

@@ -128,6 +128,7 @@ static void usage(FILE *f)
             "  -v, --verbose       also say so when the traces are identical\n"
             "  -h, --help          this text\n"
             "      --version       print the version\n\n"
+            "SCHEMA.md is in the source tree and in PREFIX/share/vxrr/doc (installed).\n"
             "exit status: 0 identical, 1 different, 2 error (usage, unreadable, corrupt or\n"
             "incomplete trace; differences found before the problem are still shown)\n");
 }

@@ -118,6 +118,7 @@ static void usage(FILE *f)
             "                          not overwritten (exit 2)\n\n"
             "  -h, --help              this text\n"
             "      --version           print the version\n\n"
+            "SCHEMA.md is in the source tree and in PREFIX/share/vxrr/doc (installed).\n"
             "exit status: 0 success; 1 the trace is incomplete (cut off): everything up to\n"
             "its last complete chunk was shown; 2 usage error, unreadable or corrupt trace\n");
 }

@@ -253,7 +253,7 @@ int main(int argc, char **argv)
             rc = vx_cli_output_done(prog);
             goto out;
         } else if (!strcmp(a, "--version")) {
-            printf("vxsim %s\n", VX_VERSION_STRING);
+            printf("vxsim (vxrr) %s\n", VX_VERSION_STRING);
             rc = vx_cli_output_done(prog);
             goto out;
         } else if (!strcmp(a, "--stats")) {
