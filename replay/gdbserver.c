@@ -2233,6 +2233,8 @@ static void mon_help(vx_gdbserver *s, text *t, const char *arg)
         "  when               current event index, cycle, and the warp that issues next\n"
         "  seek N             go to event index N (without vxrr.gdb, then: maint flush\n"
         "                     register-cache)\n"
+        "  last-issue W       back to global warp W's last issue before now (a warp that\n"
+        "                     finished or waits: its last instruction; vxrr.gdb: vx-last)\n"
         "  warps              every warp: PC, thread mask, IPDOM depth, state\n"
         "  lane [N [exact]|auto [N]]  lane whose registers a warp thread shows\n"
         "                     (--thread-per-warp): N while active, else the first\n"
@@ -2353,6 +2355,36 @@ static void mon_seek(vx_gdbserver *s, text *t, const char *arg)
         const char *m = vx_engine_errmsg(s->e);
         tprintf(t, "seek failed: %s\n", m && *m ? m : vx_strerror(err));
         if (s->opts.log) fprintf(s->opts.log, "vxreplay: %s\n", m && *m ? m : vx_strerror(err));
+    }
+    time_jumped(s);
+    mon_when(s, t, NULL);
+}
+
+/* monitor last-issue W: back to global warp W's last issue before here, W about to
+ * issue it (a warp that finished or waits: its last instruction, where a reverse
+ * step of its own thread would go, also when GDB never listed its threads); W is then
+ * the current warp, its first active lane the thread shown. */
+static void mon_last_issue(vx_gdbserver *s, text *t, const char *arg)
+{
+    uint64_t w;
+    if (!parse_u64(arg, &w) || w >= s->nwarps) {
+        tprintf(t, "usage: monitor last-issue W (a global warp, 0..%" PRIu32 ")\n", s->nwarps - 1);
+        return;
+    }
+    vx_engine_motion m = {.backward = true, .step = true, .step_gwarp = (uint32_t)w};
+    vx_engine_stop st;
+    const uint64_t from = vx_engine_now(s->e);
+    vx_engine_set_poll(s->e, engine_poll, s);
+    vx_err err = vx_engine_resume(s->e, &m, &st);
+    if (err) {
+        const char *msg = vx_engine_errmsg(s->e);
+        tprintf(t, "going back failed: %s\n", msg && *msg ? msg : vx_strerror(err));
+    } else if (st.why == VX_WHY_BEGIN) {
+        tprintf(t, "warp %" PRIu64 " issued nothing before event %" PRIu64 "\n", w, from);
+    } else if (st.why == VX_WHY_STEP) {
+        vx_warp_info wi;
+        s->focus_gw = (uint32_t)w;
+        s->focus_lane = warp_info(s, s->focus_gw, &wi) && wi.tmask ? vx_lanes_first(wi.tmask) : 0;
     }
     time_jumped(s);
     mon_when(s, t, NULL);
@@ -2794,6 +2826,7 @@ static const struct {
     {"help", mon_help, false}, /* "help seek" shows the whole list */
     {"when", mon_when, true},
     {"seek", mon_seek, false},
+    {"last-issue", mon_last_issue, false},
     {"warps", mon_warps, true},
     {"lane", mon_lane, false},
     {"info", mon_info, false},

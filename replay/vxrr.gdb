@@ -13,6 +13,8 @@
 # Commands defined here:
 #   vx-when                 current event index, cycle, next issuing warp
 #   vx-seek N               go to event index N
+#   vx-last W [L]           back to global warp W's last instruction before here (a
+#                           warp that finished or waits), selecting lane L of it
 #   vx-warps                state of every warp (PC, mask, IPDOM depth, waits)
 #   vx-thread W L           select global warp W, lane L
 #   vx-warp W               select global warp W (same lane)
@@ -449,7 +451,8 @@ def _vx_select(gwarp, lane):
         if not switched:
             gdb.execute("frame")
         return
-    raise gdb.GdbError("warp %d lane %d is not a live thread now (see vx-warps)" % (gwarp, lane))
+    raise gdb.GdbError("warp %d lane %d is not a live thread now (see vx-warps; vx-last %d goes "
+                       "back to the warp's last instruction)" % (gwarp, lane, gwarp))
 
 
 def _vx_lane_picked():
@@ -637,6 +640,37 @@ class VxSeek(gdb.Command):
         if not arg.strip():
             raise gdb.GdbError("usage: vx-seek N")
         _vx_move("seek", arg)
+
+
+class VxLast(gdb.Command):
+    """vx-last WARP [LANE]: go back to global warp WARP's last instruction before here and
+select it (lane LANE, else its first active lane there): a warp that finished or waits
+at a barrier is shown where it stopped, also when GDB never listed its threads."""
+
+    def __init__(self):
+        super().__init__("vx-last", gdb.COMMAND_RUNNING)
+
+    @_vx_user_errors
+    def invoke(self, arg, from_tty):
+        global _vx_mon_moved
+        a = gdb.string_to_argv(arg)
+        if len(a) not in (1, 2):
+            raise gdb.GdbError("usage: vx-last WARP [LANE]")
+        gwarp = _vx_int(a[0], "WARP")
+        lane = _vx_int(a[1], "LANE") if len(a) == 2 else None
+        if gwarp < 0:
+            raise gdb.GdbError("usage: vx-last WARP [LANE]")
+        _vx_mon_moved = False
+        out = gdb.execute("monitor last-issue %d" % gwarp, to_string=True)
+        first = out.splitlines()[0] if out else ""
+        if first.startswith(("usage:", "going back failed")) or " issued nothing before" in first:
+            raise gdb.GdbError(first.replace("monitor last-issue", "vx-last"))
+        if not _vx_mon_moved:
+            _vx_stop_step()
+        if lane is None:
+            lanes = _vx_active_lanes(gwarp)
+            lane = lanes[0] if lanes else 0
+        _vx_select(gwarp, lane)
 
 
 class VxRestart(gdb.Command):
@@ -1185,6 +1219,7 @@ VxWarp()
 VxLane()
 VxSeek()
 VxRestart()
+VxLast()
 VxTlsFunction()
 VxTls()
 VxAnyFunction()

@@ -677,6 +677,25 @@ class RspTests(unittest.TestCase):
                               r"issues pc 0x80000000\n$")
         self.assertNotIn("thread", out)
 
+    def test_last_issue(self):
+        """monitor last-issue W: back to warp W's last issue before now (W then issues
+        next, and is the thread a stop reports); nothing before event 0; W out of range
+        or missing: usage"""
+        self.c.handshake()
+        self.assertEqual(self.c.monitor("last-issue 0")[1], "warp 0 issued nothing before event 0\n"
+                         "event 0 of %s" % self.c.monitor("when")[1].split(" of ", 1)[1])
+        for bad in ("last-issue", "last-issue 4", "last-issue x"):
+            self.assertIn("usage: monitor last-issue W (a global warp, 0..3)",
+                          self.c.monitor(bad)[1], bad)
+        self.c.monitor("seek 3000")
+        r = vxtest.run([vxtest.prog("vxdump"), "--warp", "2", "--kind", "issue", "--no-header",
+                        self.trace])
+        before = [int(w[0]) for w in (ln.split() for ln in r.stdout.splitlines())
+                  if w and w[0].isdigit() and int(w[0]) < 3000]
+        out = self.c.monitor("last-issue 2")[1]
+        self.assertRegex(out, r"^event %d of \d+, cycle \d+: core 0 warp 2 \(gwarp 2," % before[-1])
+        self.assertEqual(parse_stop(self.c.cmd("?"))[1]["thread"], "%x" % (1 + 2 * 4 + 0))
+
     def test_monitor_command_with_a_trailing_newline(self):
         """a monitor command's name ends at any blank, a newline too"""
         self.c.handshake()

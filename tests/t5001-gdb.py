@@ -1480,6 +1480,46 @@ R["when"] = ex("monitor when")
         self.assertLess(int(m.group(1)), end["cycle"])
 
 
+class EarlyWarpTests(GdbCase):
+    """rrearly: warp 3 returns before the barrier warps 0-2 wait at (a deadlock fault)."""
+    kernel = "rrearly"
+    rec_args = ("-w", "4", "-t", "4")
+
+    def test_vx_last_reaches_a_warp_gdb_never_listed(self):
+        """at the deadlock, warp 3 has finished and GDB never listed its threads:
+        vx-thread says so and names vx-last; vx-last 3 goes back to warp 3's last issue
+        (vxdump's last event of warp 3) and selects its first active lane; vx-last 3 2
+        to the issue before that, lane 2; a warp out of range is an error"""
+        d = vxtest.run([vxtest.prog("vxdump"), "--warp", "3", "--kind", "issue", "--no-header",
+                        self.trace])
+        idx = [int(ln.split()[0]) for ln in d.stdout.splitlines() if ln.split()[:1] and ln.split()[0].isdigit()]
+        self.assertGreater(len(idx), 2, d.stdout)
+        out, R = self.gdb('''
+R["sig"] = go("continue").get("sig")
+try:
+    ex("vx-thread 3 0")
+except gdb.error as e:
+    R["thread_err"] = str(e)
+ex("vx-last 3")
+R["last"] = ex("monitor when")
+R["at"] = warp_lane()
+ex("vx-last 3 2")
+R["before"] = ex("monitor when")
+R["at2"] = warp_lane()
+try:
+    ex("vx-last 9")
+except gdb.error as e:
+    R["range_err"] = str(e)
+''', timeout=90)
+        self.assertEqual(R["sig"], "SIGABRT")
+        self.assertIn("vx-last 3 goes back", R["thread_err"])
+        self.assertRegex(R["last"], r"^event %d of .*\(gwarp 3, lanes 0xf\)" % idx[-1])
+        self.assertEqual(R["at"], [3, 0])
+        self.assertRegex(R["before"], r"^event %d of .*\(gwarp 3," % idx[-2])
+        self.assertEqual(R["at2"], [3, 2])
+        self.assertIn("usage: vx-last W (a global warp, 0..3)", R["range_err"])
+
+
 class LostLaneTests(GdbCase):
     """rrlost: a join inside the odd side of a split leaves the odd lanes of each warp
     masked off for good; the kernel exits normally (no fault)."""
@@ -2407,5 +2447,5 @@ class DivergenceTests(unittest.TestCase):
 if __name__ == "__main__":
     prerequisites()
     vxtest.main(ReverseTests, PerWarpTests, PerWarpDivergenceTests, TlsFormTests, DeadlockTests,
-                LocalMemoryTests, LostLaneTests, FaultTests, ParkedLaneWatchTests, BacktraceTests,
+                LocalMemoryTests, EarlyWarpTests, LostLaneTests, FaultTests, ParkedLaneWatchTests, BacktraceTests,
                 PredicatedLaneTests, MaskedLaneTests, MiTests, OptimizedTests, DivergenceTests)
