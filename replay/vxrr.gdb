@@ -23,7 +23,7 @@
 #   vx-info-dm              Debug Module state recorded in the trace
 #   vx-tls NAME             a runtime thread-local (blockIdx, threadIdx, ...) of the
 #                           current lane; also $vx_tls("NAME") in expressions
-#   vx-print EXPR           EXPR in every lane of the current warp (thread-locals
+#   vx-print[/FMT] EXPR     EXPR in every lane of the current warp (thread-locals
 #                           such as blockIdx.x read as $vx_tls does)
 #   $vx_any("COND")         COND tested in every active lane of the current warp, for
 #                           breakpoint conditions GDB cannot send to the server (floats)
@@ -986,25 +986,30 @@ def _vx_tls_rewritten(expr):
     return out if found else None
 
 
-def _vx_eval(expr):
-    """EXPR's value as text, its thread-locals read as $vx_tls does when GDB cannot."""
+def _vx_text(v, fmt):
+    return v.format_string(format=fmt) if fmt else str(v)
+
+
+def _vx_eval(expr, fmt=None):
+    """EXPR's value as text (in print/FMT's format FMT, one letter, when given), its
+    thread-locals read as $vx_tls does when GDB cannot."""
     try:
-        return str(gdb.parse_and_eval(expr))
+        return _vx_text(gdb.parse_and_eval(expr), fmt)
     except gdb.error as e:
         alt = _vx_tls_rewritten(expr) if "thread-local" in str(e) else None
         if alt is None:
             raise
-    return str(gdb.parse_and_eval(alt))
+    return _vx_text(gdb.parse_and_eval(alt), fmt)
 
 
-def _vx_eval_text(expr):
+def _vx_eval_text(expr, fmt=None):
     """EXPR in the selected thread's newest frame, as text ("<error>" when it fails).  A
     lane that waits after a vx_split stands in the inlined intrinsic (its pc is the
     split's next instruction), where the caller's locals are not in scope: then in the
     first frame outside the inlined vx_* intrinsics.  Thread-local variables are read
     as $vx_tls does (_vx_tls_rewritten)."""
     try:
-        return _vx_eval(expr)
+        return _vx_eval(expr, fmt)
     except gdb.error as e:
         first = e
     try:
@@ -1014,13 +1019,14 @@ def _vx_eval_text(expr):
         if f is None or f == gdb.newest_frame():
             return "<%s>" % first
         f.select()
-        return _vx_eval(expr)
+        return _vx_eval(expr, fmt)
     except gdb.error:
         return "<%s>" % first
 
 
 class VxPrint(gdb.Command):
-    """vx-print EXPR: EXPR in every lane of the selected thread's warp, one line per lane
+    """vx-print[/FMT] EXPR: EXPR in every lane of the selected thread's warp (FMT: a
+    format letter of print/FMT, x d u o t c f a z), one line per lane
     (each in its own newest frame; outside an inlined vx_* intrinsic when EXPR is not in
     scope there; the runtime's thread-locals, such as blockIdx, read as $vx_tls does).
     A masked-off lane is marked: "waits" (for its side of a split: its values are those
@@ -1033,9 +1039,15 @@ class VxPrint(gdb.Command):
 
     @_vx_user_errors
     def invoke(self, arg, from_tty):
-        expr = arg.strip()
+        expr, fmt = arg.strip(), None
+        m = re.match(r"/(\S*)\s*(.*)$", expr, re.S)
+        if m:
+            if not re.fullmatch(r"[xduotcfaz]", m.group(1)):
+                raise gdb.GdbError("vx-print/FMT: FMT is one of print's format letters "
+                                   "x d u o t c f a z, not '%s'" % m.group(1))
+            fmt, expr = m.group(1), m.group(2).strip()
         if not expr:
-            raise gdb.GdbError("usage: vx-print EXPR")
+            raise gdb.GdbError("usage: vx-print[/FMT] EXPR")
         lines = []
         with _VxLanes() as v:
             active, state = _vx_warp_now(v.gw)
@@ -1048,7 +1060,7 @@ class VxPrint(gdb.Command):
                     how = " (%s)" % state
                 elif l not in active:
                     how = " (parked)" if int(gdb.parse_and_eval("$pc")) == 0 else " (waits)"
-                lines.append("  lane %d%s: %s" % (l, how, _vx_eval_text(expr)))
+                lines.append("  lane %d%s: %s" % (l, how, _vx_eval_text(expr, fmt)))
         print("warp %d, %s:" % (v.gw, expr))
         print("\n".join(lines))
 

@@ -2062,16 +2062,25 @@ w, l = warp_lane()
 R["w"] = [w, l]
 R["print"] = ex("vx-print x * 2 + 1")
 R["after"] = warp_lane()
+R["hex"] = ex("vx-print/x x * 2 + 1")
+try:
+    ex("vx-print/q x")
+except gdb.error as e:
+    R["badfmt"] = str(e)
 ''')
         w, l = R["w"]
         lines = R["print"].splitlines()
         self.assertEqual(lines[0], "warp %d, x * 2 + 1:" % w)
+        hexl = R["hex"].splitlines()
+        self.assertEqual(hexl[0], "warp %d, x * 2 + 1:" % w)
         for lane in range(4):
             if lane % 2:
                 self.assertEqual(lines[1 + lane], "  lane %d: %d" % (lane, 2 * (4 * w + lane) + 1))
+                self.assertEqual(hexl[1 + lane], "  lane %d: %#x" % (lane, 2 * (4 * w + lane) + 1))
             else:
                 self.assertRegex(lines[1 + lane], r"^  lane %d \(waits\): " % lane)
         self.assertEqual(R["after"], [w, l])
+        self.assertIn("FMT is one of print's format letters", R["badfmt"])
 
     def test_vx_print_of_a_finished_warp(self):
         """vx-print at the end of history, where every warp has finished: each lane is
