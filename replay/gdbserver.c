@@ -1992,6 +1992,10 @@ static void warp_state_text(vx_gdbserver *s, uint32_t gw, char *buf, size_t cap)
         snprintf(buf, cap, wi.issued ? "finished" : "not started");
     else if (wi.halted)
         snprintf(buf, cap, "halted by the DM");
+    else if (wi.at_barrier && wi.bar_need)
+        snprintf(buf, cap, "waiting at %s barrier %" PRIu32 " (%" PRIu32 " of %" PRIu32 " %s)",
+                 (wi.barrier & 0x80000000u) ? "global" : "local", wi.barrier & 0x7fffffffu,
+                 wi.bar_arrived, wi.bar_need, (wi.barrier & 0x80000000u) ? "cores" : "warps");
     else if (wi.at_barrier)
         snprintf(buf, cap, "waiting at %s barrier %" PRIu32,
                  (wi.barrier & 0x80000000u) ? "global" : "local", wi.barrier & 0x7fffffffu);
@@ -2007,7 +2011,7 @@ static void thread_extra(vx_gdbserver *s, uint32_t gw, uint32_t lane, char *buf,
 {
     vx_warp_info wi;
     bool ok = warp_info(s, gw, &wi);
-    char state[64];
+    char state[96];
     warp_state_text(s, gw, state, sizeof state);
     uint32_t core = core_of(s, gw), w = gw - core * s->warps_per_core;
     if (s->opts.thread_per_warp)
@@ -2035,7 +2039,7 @@ static void h_extra_info(vx_gdbserver *s, const args *a)
         reply(s, "E01");
         return;
     }
-    char text[160];
+    char text[224];
     if (s->opts.thread_per_warp) lane = shown_lane(s, gw);
     thread_extra(s, gw, lane, text, sizeof text);
     out_reset(s);
@@ -2129,7 +2133,7 @@ static void h_xfer_threads(vx_gdbserver *s, const args *a)
         thread_cursor cur = {0, 0};
         uint32_t gw, lane;
         while (next_thread(s, &cur, &gw, &lane)) {
-            char text[160];
+            char text[224];
             uint32_t shown = s->opts.thread_per_warp ? shown_lane(s, gw) : lane;
             uint32_t core = core_of(s, gw);
             thread_extra(s, gw, shown, text, sizeof text);
@@ -2499,7 +2503,7 @@ static void mon_warps(vx_gdbserver *s, text *t, const char *arg)
     for (uint32_t gw = 0; gw < s->nwarps; gw++) {
         vx_warp_info wi;
         if (!warp_info(s, gw, &wi)) continue;
-        char st[64], mask[40];
+        char st[96], mask[40];
         warp_state_text(s, gw, st, sizeof st);
         mask_text(s, wi.tmask, mask);
         uint32_t core = core_of(s, gw);

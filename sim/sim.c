@@ -606,6 +606,29 @@ vx_err vx_sim_warp_info(const vx_sim *s, uint32_t gw, vx_warp_info *out)
     out->barrier = w->bar_wait ? w->bar_id : 0;
     out->spawn_wait = w->spawn_wait;
     out->issued = w->issued;
+    if (w->bar_wait) {
+        const uint32_t core = gw / s->nw, idx = w->bar_id & 0x7fffffffu;
+        const bool global = w->bar_id >> 31;
+        if (idx < s->nb) {
+            out->bar_arrived =
+                global ? s->gbar_count[idx] : s->bar_count[(size_t)core * 2 * s->nb + idx];
+            if (global) out->bar_need = s->gbar_need[idx];
+        }
+        /* a local barrier's count is the operand of the vx_bar the warp waits after (its
+         * registers do not change while it waits), read in its last active lane as the
+         * vx_bar did */
+        uint32_t raw;
+        vx_insn in;
+        const vx_lanes m = vx_warp_mask(w);
+        if (!global && m && vx_sim_mem_read(s, core, w->pc - 4, &raw, 4) == VX_OK &&
+            vx_isa_op(raw) == VX_OP_VX_BAR) {
+            vx_isa_decode(raw, &in);
+            unsigned last = 0;
+            for (unsigned t = 0; t < s->nt; t++)
+                if (vx_lanes_test(m, t)) last = t;
+            out->bar_need = s->xregs[((size_t)gw * VX_XROWS + in.rs2) * s->nt + last];
+        }
+    }
     return VX_OK;
 }
 

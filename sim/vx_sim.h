@@ -251,10 +251,12 @@ typedef struct vx_warp_info {
     uint32_t pc;
     vx_lanes tmask;
     uint32_t ipdom_depth;
-    bool at_barrier;  /* waiting at a barrier: */
-    uint32_t barrier; /* its id (bit 31 = global; 0 when not waiting) */
-    bool spawn_wait;  /* waiting for a WSPAWN join */
-    uint64_t issued;  /* instructions issued by this warp */
+    bool at_barrier;      /* waiting at a barrier: */
+    uint32_t barrier;     /* its id (bit 31 = global; 0 when not waiting) */
+    uint32_t bar_arrived; /* warps of its core there (global: cores arrived), it included */
+    uint32_t bar_need;    /* the count its vx_bar named (0 when not known) */
+    bool spawn_wait;      /* waiting for a WSPAWN join */
+    uint64_t issued;      /* instructions issued by this warp */
 } vx_warp_info;
 
 vx_err vx_sim_warp_info(const vx_sim *sim, uint32_t gwarp, vx_warp_info *out);

@@ -1262,27 +1262,42 @@ class RspTests(unittest.TestCase):
     def test_monitor_warps_names_the_barrier_waited_at(self):
         """monitor warps says which barrier a warp waits at, local or global (a global id
         has bit 31 set): right after each warp's first arrival at a global and at a local
-        barrier that did not release it, as vxdump --json records them"""
+        barrier that did not release it, as vxdump --json records them, with how many
+        have arrived of the count the vx_bar named (the arrivals since the barrier's last
+        release: warps of the core for a local one, cores for a global one, each core of
+        gbar arriving with one warp)"""
         trace = record("gbar", "-c", "2", "-w", "2", "-t", "4")
         r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "barrier", trace])
         cases = {}
+        waiting = {}   # (core or None, barrier id) -> the cores or warps waiting there
         for e in map(json.loads, r.stdout.splitlines()):
+            for w in e["wctl"]:
+                key = (None if w["arg"] & 0x80000000 else w["core"], w["arg"])
+                if w["kind"] == "bar-arrive":
+                    waiting.setdefault(key, set()).add(w["core"] if key[0] is None else w["warp"])
+                elif w["kind"] == "bar-release":
+                    waiting.pop(key, None)
             arrive = [w for w in e["wctl"] if w["kind"] == "bar-arrive"]
             if not arrive or any(w["kind"] == "bar-release" for w in e["wctl"]):
                 continue
-            scope = "global" if arrive[0]["arg"] & 0x80000000 else "local"
-            cases.setdefault(scope, (e["index"], e["gwarp"], arrive[0]["arg"] & 0x7FFFFFFF))
+            a = arrive[0]
+            scope = "global" if a["arg"] & 0x80000000 else "local"
+            key = (None if scope == "global" else a["core"], a["arg"])
+            cases.setdefault(scope, (e["index"], e["gwarp"], a["arg"] & 0x7FFFFFFF,
+                                     "(%d of %d %s)" % (len(waiting[key]), a["arg2"],
+                                                        "cores" if scope == "global" else "warps")))
         self.assertEqual(sorted(cases), ["global", "local"])
         srv = Server(trace)
         try:
             c = srv.client()
             c.handshake()
-            for scope, (index, gw, bid) in sorted(cases.items()):
+            for scope, (index, gw, bid, count) in sorted(cases.items()):
                 c.monitor("seek %d" % (index + 1))
                 out = c.monitor("warps")[1]
                 line = [ln for ln in out.splitlines() if re.match(r"\s*%d\b" % gw, ln)]
                 self.assertEqual(len(line), 1, out)
-                self.assertIn("waiting at %s barrier %d" % (scope, bid), line[0], (scope, out))
+                self.assertIn("waiting at %s barrier %d %s" % (scope, bid, count), line[0],
+                              (scope, out))
             c.close()
         finally:
             srv.stop()
