@@ -822,6 +822,7 @@ int vxrec_record(vxrec_opts *o)
         goto out;
     }
     rc = report_stop(o, &stop, &ld, r.sim, true);
+    vx_cli_note_unjoined(vxrec_prog, r.sim);
     if (drc && rc == 0) rc = drc;
 out:
     if (dm_fd >= 0) close(dm_fd);

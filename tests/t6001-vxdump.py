@@ -646,6 +646,42 @@ class Summary(unittest.TestCase):
         self.assertNotIn("joined apart", vxtest.run([vxtest.prog("vxdump"), "--summary",
                                                      T["regs"]]).stdout)
 
+    def test_unjoined_split_and_waits_at_the_end(self):
+        """--summary says which warps finished inside a divergent split (lanes masked off
+        there never ran again: t6-unjoined's odd lanes), naming the vx_split by address
+        (nm) and symbol; each barrier row counts the warps still waiting at the last
+        event (t6-bar with a count of 3: both warps, deadlocked); none for t6-regs"""
+        k = t6kit.build("t6-unjoined", D)
+        t = os.path.join(D, "unjoined.vxt")
+        r = t6kit.record(k, t, ["-w", "1", "-t", "4"], expect=0)
+        r = vxtest.run(["riscv64-unknown-elf-nm", k])
+        split = [int(ln.split()[0], 16) for ln in r.stdout.splitlines() if ln.endswith(" SPLIT")][0]
+        d = t6kit.summary(t)["divergence"]
+        self.assertEqual(d["unjoined_warps"], 1)
+        self.assertEqual(d["first_unjoined"], {"gwarp": 0, "depth": 1, "split_pc": split})
+        text = vxtest.run([vxtest.prog("vxdump"), "--summary", t]).stdout
+        self.assertIn("1 warp finished with a split not joined: lanes masked off there never ran "
+                      "again (first: warp 0:0, depth 1, vx_split at 0x%08x <SPLIT>;" % split, text)
+        self.assertEqual(t6kit.summary(T["regs"])["divergence"]["unjoined_warps"], 0)
+        # vxsim and vxrec say so as the run ends (a note: the exit status stays the kernel's)
+        note = ("note: warp 0:0 finished with 1 split not joined: lanes 0xa, divided by the "
+                "vx_split at pc 0x%08x, never ran again after their side" % split)
+        for prog, args in (("vxsim", []), ("vxrec", ["-q", "-f", "-o", os.path.join(D, "u2.vxt")])):
+            r = vxtest.run([vxtest.prog(prog), "-w", "1", "-t", "4"] + args + [k])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stderr.count(note), 1, (prog, r.stderr))
+            r = vxtest.run([vxtest.prog(prog), "-w", "1", "-t", "4"] + args +
+                           [t6kit.build("t6-join", D)])
+            self.assertNotIn("note:", r.stderr, prog)
+        k = t6kit.build("t6-bar", D, ["-DBAR_COUNT=3"])
+        t = os.path.join(D, "bar3.vxt")
+        t6kit.record(k, t, ["-w", "2", "-t", "4"], expect=3)
+        bars = t6kit.summary(t)["barriers"]
+        self.assertEqual([(b["id"], b["arrivals"], b["releases"], b["waiting_at_end"]) for b in bars],
+                         [(0, 2, 0, 2)])
+        text = vxtest.run([vxtest.prog("vxdump"), "--summary", t]).stdout
+        self.assertRegex(text, r"\n +local 0 +2 +0 +\d+ +\d+ +2\n")
+
     def test_vecadd_counts(self):
         """--summary numbers recomputed from the JSON dump and nm"""
         if "vecadd" not in T:
@@ -704,7 +740,7 @@ class Summary(unittest.TestCase):
         self.assertEqual(s["totals"]["lane_ops"], sum(bin(m).count("1") for m, _ in REGS))
         self.assertEqual(s["totals"]["console_bytes"], 2)
         self.assertEqual(s["divergence"], {"splits": 1, "divergent": 1, "uniform": 0,
-                                            "joined_apart": 0})
+                                            "joined_apart": 0, "unjoined_warps": 0})
         self.assertEqual(s["functions"], [{"name": "_start", "addr": 0x80000000, "issues": 29,
                                            "lane_ops": s["totals"]["lane_ops"]}])
 
@@ -724,7 +760,8 @@ class Summary(unittest.TestCase):
         s = t6kit.summary(T["bar"])
         self.assertEqual(s["barriers"], [{"id": 0, "global": False, "arrivals": 2, "releases": 2,
                                           "wait_cycles": sum(release[w] - arrive[w] for w in (0, 1)),
-                                          "max_wait": max(release[w] - arrive[w] for w in (0, 1))}])
+                                          "max_wait": max(release[w] - arrive[w] for w in (0, 1)),
+                                          "waiting_at_end": 0}])
 
     def test_barrier_rows_name_their_scope(self):
         """gbar on 2 cores: the text summary has a row per barrier id, 'local N' adding up

@@ -532,6 +532,37 @@ void vx_cli_usage_error(const char *prog, const char *fmt, ...)
     va_end(ap);
 }
 
+uint32_t vx_cli_note_unjoined(const char *prog, const vx_sim *s)
+{
+    const uint32_t ngw = vx_sim_num_warps(s), nw = vx_sim_get_config(s)->warps;
+    uint32_t found = 0;
+    for (uint32_t gw = 0; gw < ngw; gw++) {
+        vx_warp_info wi;
+        vx_ipdom_entry e;
+        if (vx_sim_warp_info(s, gw, &wi) != VX_OK || wi.active || !wi.issued ||
+            wi.ipdom_depth == 0 || vx_sim_ipdom_get(s, gw, wi.ipdom_depth - 1, &e) != VX_OK)
+            continue;
+        if (found++ >= 8) continue;
+        /* the innermost split: its else side not started (e.fallthrough 0: the else
+         * lanes never ran it), or started and never joined (the first side's lanes,
+         * waiting at the join, never ran again) */
+        char lanes[48];
+        vx_cli_lanes_text(e.fallthrough ? e.orig_mask & ~e.else_mask : e.else_mask, lanes,
+                          sizeof lanes);
+        fprintf(stderr,
+                "%s: note: warp %" PRIu32 ":%" PRIu32 " finished with %" PRIu32
+                " split%s not joined: lanes %s, divided by the vx_split at pc 0x%08" PRIx32
+                ", %s (a vx_join missing or misplaced?)\n",
+                prog, gw / nw, gw % nw, wi.ipdom_depth, wi.ipdom_depth == 1 ? "" : "s", lanes,
+                e.pc - 4,
+                e.fallthrough ? "never ran again after their side" : "never ran their side");
+    }
+    if (found > 8)
+        fprintf(stderr, "%s: note: and %" PRIu32 " more warps finished with splits not joined\n",
+                prog, found - 8);
+    return found;
+}
+
 bool vx_cli_trace_version_note(const char *prog, const char *path, unsigned major, unsigned minor)
 {
     if (major != VX_TRACE_MAJOR || minor <= VX_TRACE_MINOR) return false;

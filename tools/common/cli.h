@@ -129,6 +129,14 @@ size_t vx_cli_fault_text(const vx_fault *f, const vxd_symtab *syms, char *buf, s
  * memory runs out: they are for messages only).  Release with vxd_symtab_release. */
 void vx_cli_kernel_symbols(const vx_cli_loaded *l, vxd_symtab *syms);
 
+/*
+ * After a run: one note on stderr for each warp that finished inside a divergent
+ * region (a vx_split whose vx_join it never reached: lanes masked off there never ran
+ * again), "PROG: note: warp C:W finished with N split(s) not joined: ...", the first 8
+ * such warps and a count of the rest.  Returns how many warps it found.
+ */
+uint32_t vx_cli_note_unjoined(const char *prog, const vx_sim *s);
+
 /* Text of a lane mask as hex ("0x3"). */
 size_t vx_cli_lanes_text(vx_lanes m, char *buf, size_t cap);
 

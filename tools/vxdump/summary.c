@@ -26,6 +26,10 @@ typedef struct warp_stat {
     /* per IPDOM depth, the pc of the vx_join where the first side of a divergent split
      * ended (0: none pending); allocated at the warp's first such join */
     uint32_t *join_pc;
+    /* IPDOM depth after the warp's last push or pop, and the pc of the vx_split at the
+     * innermost depth still pushed (per depth, allocated at the first push) */
+    uint32_t depth;
+    uint32_t *split_pc;
 } warp_stat;
 
 typedef struct bar_stat {
@@ -54,6 +58,10 @@ struct vxd_summary {
     uint64_t sj_index;
     size_t sj_gwarp;
     uint32_t sj_first, sj_second;
+    /* warps that finished with a split not joined, and the first of them */
+    uint64_t unjoined;
+    size_t uj_gwarp;
+    uint32_t uj_depth, uj_split;
     bool any;
     bool has_end;
     uint8_t end_status;
@@ -85,8 +93,10 @@ vx_err vxd_summary_new(vxd_summary **out, const vx_trace_header *h, const vxd_sy
 void vxd_summary_free(vxd_summary *s)
 {
     if (!s) return;
-    for (size_t g = 0; s->w && g < s->ngw; g++)
+    for (size_t g = 0; s->w && g < s->ngw; g++) {
         free(s->w[g].join_pc);
+        free(s->w[g].split_pc);
+    }
     free(s->w);
     free(s->bars);
     free(s->fn);
@@ -136,6 +146,9 @@ static void on_wctl(vxd_summary *s, const vx_event *ev, const vx_wctl *c)
         break;
     case VX_WCTL_IPDOM_PUSH: /* arg: the depth after it (entry arg - 1) */
         s->divergent++, w->divergent++;
+        w->depth = c->arg;
+        if (!w->split_pc) w->split_pc = calloc(s->nt, sizeof *w->split_pc);
+        if (w->split_pc && c->arg - 1 < s->nt) w->split_pc[c->arg - 1] = ev->pc;
         if (w->join_pc && c->arg - 1 < s->nt) w->join_pc[c->arg - 1] = 0;
         break;
     case VX_WCTL_IPDOM_ELSE: /* arg: the depth (entry arg - 1); at the first side's join */
@@ -143,6 +156,7 @@ static void on_wctl(vxd_summary *s, const vx_event *ev, const vx_wctl *c)
         if (w->join_pc && c->arg - 1 < s->nt) w->join_pc[c->arg - 1] = ev->pc;
         break;
     case VX_WCTL_IPDOM_POP: /* arg: the depth after it (entry arg) */
+        w->depth = c->arg;
         if (w->join_pc && c->arg < s->nt && w->join_pc[c->arg]) {
             if (w->join_pc[c->arg] != ev->pc && !s->split_joins++) {
                 s->sj_index = ev->index;
@@ -153,8 +167,24 @@ static void on_wctl(vxd_summary *s, const vx_event *ev, const vx_wctl *c)
             w->join_pc[c->arg] = 0;
         }
         break;
+    case VX_WCTL_DEACTIVATE:
+        if (w->depth && !s->unjoined++) {
+            s->uj_gwarp = g;
+            s->uj_depth = w->depth;
+            s->uj_split = w->split_pc && w->depth - 1 < s->nt ? w->split_pc[w->depth - 1] : 0;
+        }
+        break;
     default: break;
     }
+}
+
+/* Warps waiting at barrier id at the last event summarized (their waits never ended). */
+static uint64_t still_waiting(const vxd_summary *s, uint32_t id)
+{
+    uint64_t n = 0;
+    for (size_t g = 0; g < s->ngw; g++)
+        n += s->w[g].waiting && s->w[g].wait_bar == id;
+    return n;
 }
 
 void vxd_summary_event(vxd_summary *s, const vx_event *ev)
@@ -354,16 +384,22 @@ static void print_json(const vxd_summary *s, const vx_trace_header *h, const vxd
                       ",\"first_joined_apart\":{\"index\":%" PRIu64
                       ",\"gwarp\":%zu,\"first_join\":%" PRIu32 ",\"second_join\":%" PRIu32 "}",
                       s->sj_index, s->sj_gwarp, s->sj_first, s->sj_second);
+    vxd_sb_printf(&b, ",\"unjoined_warps\":%" PRIu64, s->unjoined);
+    if (s->unjoined)
+        vxd_sb_printf(&b,
+                      ",\"first_unjoined\":{\"gwarp\":%zu,\"depth\":%" PRIu32
+                      ",\"split_pc\":%" PRIu32 "}",
+                      s->uj_gwarp, s->uj_depth, s->uj_split);
     vxd_sb_puts(&b, "}");
     vxd_sb_puts(&b, ",\"barriers\":[");
     for (size_t i = 0; i < s->nbars; i++) {
         const bar_stat *br = &s->bars[i];
-        vxd_sb_printf(&b,
-                      "%s{\"id\":%" PRIu32 ",\"global\":%s,\"arrivals\":%" PRIu64
-                      ",\"releases\":%" PRIu64 ",\"wait_cycles\":%" PRIu64 ",\"max_wait\":%" PRIu64
-                      "}",
-                      i ? "," : "", br->id & 0x7fffffffu, (br->id >> 31) ? "true" : "false",
-                      br->arrivals, br->releases, br->wait_cycles, br->max_wait);
+        vxd_sb_printf(
+            &b,
+            "%s{\"id\":%" PRIu32 ",\"global\":%s,\"arrivals\":%" PRIu64 ",\"releases\":%" PRIu64
+            ",\"wait_cycles\":%" PRIu64 ",\"max_wait\":%" PRIu64 ",\"waiting_at_end\":%" PRIu64 "}",
+            i ? "," : "", br->id & 0x7fffffffu, (br->id >> 31) ? "true" : "false", br->arrivals,
+            br->releases, br->wait_cycles, br->max_wait, still_waiting(s, br->id));
     }
     vxd_sb_puts(&b, "],\"functions\":[");
     size_t n;
@@ -505,6 +541,17 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
                 s->sj_first, a, s->sj_second, bb);
     }
 
+    if (s->unjoined) {
+        char a[160];
+        vxd_symtab_format(s->syms, s->uj_split, a, sizeof a);
+        fprintf(out,
+                "            %" PRIu64 " warp%s finished with a split not joined: lanes masked "
+                "off there never ran again (first: warp %zu:%zu, depth %" PRIu32
+                ", vx_split at 0x%08" PRIx32 " %s; a vx_join missing or misplaced?)\n",
+                s->unjoined, s->unjoined == 1 ? "" : "s", s->uj_gwarp / s->nw, s->uj_gwarp % s->nw,
+                s->uj_depth, s->uj_split, a);
+    }
+
     if (!s->nbars) {
         fprintf(out, "barriers    none\n");
     } else {
@@ -512,17 +559,17 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
         if (sorted) {
             memcpy(sorted, s->bars, s->nbars * sizeof *sorted);
             qsort(sorted, s->nbars, sizeof *sorted, bar_cmp);
-            fprintf(out, "barriers    %-9s %10s %10s %12s %10s\n", "id", "arrivals", "releases",
-                    "wait-cycles", "max-wait");
+            fprintf(out, "barriers    %-9s %10s %10s %12s %10s %10s\n", "id", "arrivals",
+                    "releases", "wait-cycles", "max-wait", "at-end");
             for (size_t i = 0; i < s->nbars; i++) {
                 char id[24];
                 snprintf(id, sizeof id, "%s %" PRIu32, (sorted[i].id >> 31) ? "global" : "local",
                          sorted[i].id & 0x7fffffffu);
                 fprintf(out,
                         "            %-9s %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10" PRIu64
-                        "\n",
+                        " %10" PRIu64 "\n",
                         id, sorted[i].arrivals, sorted[i].releases, sorted[i].wait_cycles,
-                        sorted[i].max_wait);
+                        sorted[i].max_wait, still_waiting(s, sorted[i].id));
             }
             free(sorted);
         }

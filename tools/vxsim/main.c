@@ -358,6 +358,7 @@ int main(int argc, char **argv)
         rc = VX_EXIT_FAULT;
         break;
     }
+    vx_cli_note_unjoined(prog, s);
     if (stats) print_stats(s);
     /* lost output turns a successful run into an error, as a --dump file that cannot be
      * written does; a kernel's own failure status stays */
