@@ -832,6 +832,29 @@ class Vxrec(unittest.TestCase):
         self.assertEqual(v.returncode, 0, v.stderr)
         self.assertRegex(v.stderr, r"the trace is incomplete \(cut off\); its \d+ events match")
 
+    def test_two_keyframes_of_one_index_with_an_empty_events_chunk_between(self):
+        """FORMAT.md 6 and 9: an EVENTS chunk without records may sit between two keyframes of
+        the same index (a writer's freedom; vxrec writes neither); such a trace verifies: the
+        reader said only the first keyframe was here, passed the empty chunk and the second
+        without a stop, and --verify compared the second at the next keyframe's position (a
+        divergence)"""
+        b = self.bin("sum.bin", SUM)
+        self.assertEqual(self.rec(["-q", "--keyframe-interval", "10", "--chunk-size", "64", b,
+                                   "-o", "two.vxt"]).returncode, 55)
+
+        def twice(parts):
+            i = [n for n, c in enumerate(parts) if c[0] == vxt_spec.CH_KEYFRAME2][1]
+            key, p = parts[i][1], parts[i][2]
+            cyc, q = vxt_spec.rvarint(p, 0)
+            _, q = vxt_spec.rvarint(p, q)   # npages: the copy has none
+            parts[i + 1:i + 1] = [[vxt_spec.CH_EVENTS, key, b""],
+                                  [vxt_spec.CH_KEYFRAME2, key, vxt_make.varint(cyc) +
+                                   vxt_make.varint(0) + p[q:]]]
+        t = self.edited("two.vxt", twice)
+        v = self.verify(t)
+        self.assertEqual(v.returncode, 0, v.stderr)
+        self.assertRegex(v.stderr, r"verified: \d+ events and \d+ keyframes match")
+
     def test_closed_stdout(self):
         """standard output closed (vxrec k >&-): the trace did get fd 1 and the kernel's
         "#0: OK" line with it (a corrupt trace, exit 0); now the trace is the one a normal

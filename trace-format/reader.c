@@ -1619,14 +1619,26 @@ bool vx_trace_reader_keyframe_here(vx_trace_reader *r, size_t *k)
      * keyframe after them is here too */
     for (; after < r->nchunks && r->chunks[after].off < r->kfs[a].off; after++)
         if (!chunk_has_no_event(r, after, r->kfs[a].index)) return false;
-    /* the last of the keyframes before the next chunk */
-    const uint64_t hi = after < r->nchunks ? r->chunks[after].off : UINT64_MAX;
-    for (b = r->nkf; a + 1 < b;) {
-        size_t mid = a + (b - a) / 2;
-        if (r->kfs[mid].off < hi)
-            a = mid;
-        else
-            b = mid;
+    const uint64_t index = r->kfs[a].index;
+    for (;;) {
+        /* the last of the keyframes before the next chunk */
+        const uint64_t hi = after < r->nchunks ? r->chunks[after].off : UINT64_MAX;
+        for (b = r->nkf; a + 1 < b;) {
+            size_t mid = a + (b - a) / 2;
+            if (r->kfs[mid].off < hi)
+                a = mid;
+            else
+                b = mid;
+        }
+        /* a keyframe of the same index after more chunks without events (FORMAT.md 6
+         * allows EVENTS chunks without records, 9 keyframes of one index) is here too */
+        if (a + 1 == r->nkf || r->kfs[a + 1].index != index) break;
+        size_t j = after;
+        while (j < r->nchunks && r->chunks[j].off < r->kfs[a + 1].off &&
+               chunk_has_no_event(r, j, index))
+            j++;
+        if (j == after || (j < r->nchunks && r->chunks[j].off < r->kfs[a + 1].off)) break;
+        after = j;
     }
     *k = a;
     return true;
