@@ -855,6 +855,39 @@ class Vxrec(unittest.TestCase):
         self.assertEqual(v.returncode, 0, v.stderr)
         self.assertRegex(v.stderr, r"verified: \d+ events and \d+ keyframes match")
 
+    def test_unknown_codes_cannot_be_verified(self):
+        """an END status, like any code of FORMAT.md's tables that this vxrec does not know
+        (a later minor version may add them, 15.1: the file is valid), cannot be verified:
+        exit 2 with that reason, as for an unknown Debug Module op (t4003), not a
+        divergence (exit 1)"""
+        b = self.bin("sum.bin", SUM)
+        self.assertEqual(self.rec(["-q", b, "-o", "st.vxt"]).returncode, 55)
+
+        def status9(parts):
+            p = bytearray([c for c in parts if c[0] == vxt_spec.CH_EVENTS][-1][2])
+            i = max(i for i in range(len(p) - 1) if p[i] == 0x81 and p[i + 1] == len(p) - i - 2)
+            self.assertEqual(p[i + 2], 1, "the END record says exit")
+            p[i + 2] = 9
+            [c for c in parts if c[0] == vxt_spec.CH_EVENTS][-1][2] = bytes(p)
+        with open(os.path.join(self.dir, "st.vxt"), "rb") as f:
+            tr = vxt_spec.Trace(f.read())
+        parts, off = [], 16
+        while off < tr.prologue_end:
+            c = tr._chunk_header(off)
+            parts.append([c.type, c.key, tr.payload(c)])
+            off = c.end
+        parts += [[c.type, c.key, tr.payload(c)] for c in tr.chunks if c.type != vxt_spec.CH_INDEX]
+        status9(parts)
+        totals = {k: tr.index[k] for k in ("issues", "records", "cycle", "raw_size")}
+        totals["end_status"] = 9   # the INDEX says so too: a sound file
+        t = os.path.join(self.dir, "st9.vxt")
+        with open(t, "wb") as f:
+            f.write(vxt_make.assemble(tr.minor, [tuple(p) for p in parts], totals))
+        self.assertEqual(vxtest.run([vxtest.prog("vxdump"), "--check", t]).returncode, 0)
+        v = self.verify(t)
+        self.assertEqual(v.returncode, 2, v.stderr)
+        self.assertRegex(v.stderr, r"cannot verify event \d+: END status 9 is unknown to this vxrec")
+
     def test_closed_stdout(self):
         """standard output closed (vxrec k >&-): the trace did get fd 1 and the kernel's
         "#0: OK" line with it (a corrupt trace, exit 0); now the trace is the one a normal
