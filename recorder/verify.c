@@ -258,6 +258,18 @@ static void check_keyframe(ver *v, size_t k)
         v->unreadable = true;
         return;
     }
+    const uint32_t ncores = v->h->clusters * v->h->cores;
+    for (size_t i = 0; i < v->npages; i++)
+        if (!vx_trace_page_in_space(v->pages[i].space, v->pages[i].addr, ncores)) {
+            /* the file breaks a rule (damage, exit 2), not the run */
+            diverge(v,
+                    "%s: keyframe %zu has page 0x%08x in memory space %u, where no page can be "
+                    "(FORMAT.md 9.1: space 0 is global memory below 0xFFFF0000, 1 + core that "
+                    "core's local memory, %u cores)",
+                    v->path, k, v->pages[i].addr, v->pages[i].space, ncores);
+            v->unreadable = true;
+            return;
+        }
     v->page_bad = v->page_seen = 0;
     /* Format 1.1: keyframe 0 stores the pages that differ from the prologue's memory,
      * and the simulator was built from the prologue: pages it has that the keyframe

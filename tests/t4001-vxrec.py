@@ -1178,6 +1178,21 @@ class Vxrec(unittest.TestCase):
         self.assertEqual(v.returncode, 1, v.stderr)
         self.assertIn("trace diverges at event %d: keyframe 1 has page 0x90000000 (space 0) "
                       "that the simulator did not write" % key, v.stderr)
+        # (from a review) a page where FORMAT.md 9.1 says none can be (a local page in
+        # global memory, a global one in a core's local memory, a core the platform does
+        # not have): the file is damaged (exit 2), the run did nothing wrong (it said 1)
+        for space, page in ((0, 0xFFFF1), (1, 0x90000), (2, 0xFFFF0)):
+            def bad_page(chunks):
+                k = kf1(chunks)
+                q = vxt_spec.rvarint(k[2], 0)[1]
+                npages, q2 = vxt_spec.rvarint(k[2], q)
+                k[2] = k[2][:q] + vxt_make.varint(npages + 1) + k[2][q2:]
+                enc = vxt_make.varint(1) + vxt_make.varint(space) + vxt_make.varint(page)
+                chunks.insert(chunks.index(k), [vxt_spec.CH_PAGES2, key, enc + b"\x01"])
+            v = self.verify(self.edited("loop.vxt", bad_page))
+            self.assertEqual(v.returncode, 2, (space, page, v.stderr))
+            self.assertIn("keyframe 1 has page 0x%08x in memory space %d, where no page can be "
+                          "(FORMAT.md 9.1" % (page << 12, space), v.stderr)
         # the limit: 3000 issues (one a cycle), then END; without it the loop goes on
         for limit in (3001, 0):
             v = self.verify(self.edited("loop.vxt", lambda ch: self.set_tag(

@@ -74,6 +74,16 @@ static inline bool vx_trace_load_in_global(const vx_trace_load *l)
     return l->addr >= 0x80u && l->addr < 0xFFFF0000u && l->len <= 0xFFFF0000u - l->addr;
 }
 
+/* Can a keyframe page at addr be in memory space `space` (0: global memory, 1 + core:
+ * that core's local memory) of a platform of ncores cores, as FORMAT.md 9.1 says it
+ * MUST?  The reader does not check (a replayer or verifier refuses such a page). */
+static inline bool vx_trace_page_in_space(uint32_t space, uint32_t addr, uint32_t ncores)
+{
+    const uint32_t page = addr >> 12;
+    if (space > ncores) return false;
+    return space == 0 ? page < 0xFFFF0u : page >= 0xFFFF0u && page <= 0xFFFF3u;
+}
+
 /* vx_trace_header.flags */
 #define VX_TRACE_HF_EBREAK_HALT 0x1u /* DCONFIG.ebreakh set from the start */
 #define VX_TRACE_HF_DM_SERVER   0x2u /* recorded under a Debug Module server (vxrec --dm-port) */
