@@ -7,7 +7,8 @@
  * (event i of A against event i of B); the first difference is shown with
  * context from both sides and everything that differs in it.  With --per-warp
  * each warp's own instruction stream is compared, whatever the interleaving
- * (see usage()).
+ * (see usage()).  With --memory the memory the runs leave is compared instead
+ * (memory.h), whatever their code layout.
  *
  * Exit status: 0 identical, 1 different, 2 error (usage, unreadable, corrupt or
  * incomplete input; differences found before the problem are still shown).
@@ -22,6 +23,7 @@
 #include "cli.h"
 #include "compare.h"
 #include "evfmt.h"
+#include "memory.h"
 #include "symtab.h"
 #include "vx_isa.h"
 #include "vx_trace.h"
@@ -37,7 +39,9 @@ typedef struct opts {
     unsigned context;
     unsigned ignore;
     bool per_warp, json, quiet, verbose;
-    uint64_t max; /* 0: all */
+    bool memory;                   /* --memory */
+    bool max_given, context_given; /* (--memory takes no --context; its --max default is 10) */
+    uint64_t max;                  /* 0: all */
 } opts;
 
 /* Where an event is: its index and how many events with the same index precede it. */
@@ -117,12 +121,30 @@ static void usage(FILE *f)
             "                      issues, are compared).  The END records are compared\n"
             "                      without their cycle.  Each warp's first difference counts\n"
             "                      once, earliest first\n"
+            "      --memory        compare what the runs did to memory instead of their\n"
+            "                      events, whatever the code's layout (a kernel and its fixed\n"
+            "                      build): global memory and each core's local memory at the\n"
+            "                      end of each trace (local memory: the cores both have).\n"
+            "                      Only bytes written during a run (either side) are\n"
+            "                      compared; bytes neither run wrote hold the initial memory\n"
+            "                      (kernel image, loaded files) and are only counted in a\n"
+            "                      closing note.  Each differing range (aligned words) is\n"
+            "                      shown with both sides' values and the last write that\n"
+            "                      left each value (event, cycle, core:warp, lane, pc,\n"
+            "                      function, instruction) or 'never written (initial\n"
+            "                      image)'.  Ranges at fixed addresses come first; then those\n"
+            "                      from the start pc's page up (static data, TLS blocks, heap,\n"
+            "                      stacks), which a change of code moves, but the loaded\n"
+            "                      files.  --max: ranges listed (default 10 here); no\n"
+            "                      header or event comparison, no --per-warp, --ignore or -C.\n"
+            "                      Exit 1 only when such a range differs\n"
             "      --ignore F[,F]  leave fields out: cycle, schedule (= --per-warp), console,\n"
             "                      dm (Debug Module events and injected instructions),\n"
             "                      header, mem, regs (all register commits), csr (CSR commits),\n"
             "                      wctl (warp-control effects), exit (the exit code)\n"
             "      --json          JSON Lines: header differences, one object per difference,\n"
-            "                      a final result object (tools/vxdump/SCHEMA.md)\n"
+            "                      a final result object (tools/vxdump/SCHEMA.md; --memory:\n"
+            "                      objects of type memory, README.md)\n"
             "  -q, --quiet         print no differences, only the exit status (errors\n"
             "                      still go to standard error)\n"
             "  -v, --verbose       also say so when the traces are identical\n"
@@ -221,6 +243,8 @@ static int parse_args(int argc, char **argv, opts *o)
             exit(vx_cli_output_done(prog));
         } else if (!strcmp(a, "--per-warp")) {
             o->per_warp = true;
+        } else if (!strcmp(a, "--memory")) {
+            o->memory = true;
         } else if (!strcmp(a, "--json")) {
             o->json = true;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -231,9 +255,11 @@ static int parse_args(int argc, char **argv, opts *o)
             if (!vx_cli_parse_u64(v, false, &n) || n > 1000)
                 return usage_error("--context: '%s' is not a number in 0..1000", v);
             o->context = (unsigned)n;
+            o->context_given = true;
         } else if ((v = optval(argc, argv, &i, "--max", NULL, &missing))) {
             if (!vx_cli_parse_u64(v, false, &o->max))
                 return usage_error("--max: '%s' is not a number", v);
+            o->max_given = true;
         } else if ((v = optval(argc, argv, &i, "--ignore", NULL, &missing))) {
             if (parse_ignore(v, &o->ignore)) return EXIT_ERROR;
         } else if (missing) {
@@ -245,6 +271,14 @@ static int parse_args(int argc, char **argv, opts *o)
     if (npaths != 2) return usage_error("%s", "need two traces: A.vxt B.vxt");
     if (!strcmp(o->path[0], "-") && !strcmp(o->path[1], "-"))
         return usage_error("%s", "only one of the traces can be standard input ('-')");
+    if (o->memory) {
+        if (o->per_warp || o->ignore || o->context_given)
+            return usage_error("--memory compares memory, not events: it takes no %s",
+                               o->per_warp ? "--per-warp"
+                               : o->ignore ? "--ignore"
+                                           : "--context");
+        if (!o->max_given) o->max = 10;
+    }
     if (o->ignore & VXF_IG_SCHEDULE) o->per_warp = true;
     return 0;
 }
@@ -1204,6 +1238,86 @@ out:
     free(w.u);
 }
 
+/* ---- memory --------------------------------------------------------------------------------------------- */
+
+/* Is either trace cut off?  Says so (the comparison is then incomplete: exit 2). */
+static bool incomplete_note(differ *d)
+{
+    bool incomplete = false;
+    for (int k = 0; k < 2; k++)
+        if (vx_trace_reader_incomplete(d->s[k].r)) {
+            char upto[64] = "";
+            if (cut_short(d, k) && d->s[k].started)
+                snprintf(upto, sizeof upto, "; its events end after event %" PRIu64,
+                         d->s[k].last_index);
+            fprintf(stderr,
+                    "%s: %s: the trace is incomplete (cut off while it was recorded%s): the "
+                    "comparison is not complete\n",
+                    prog, d->s[k].path, upto);
+            incomplete = true;
+        }
+    return incomplete;
+}
+
+/* --memory: what the two runs left in memory (memory.h), whatever their code layout. */
+static void run_memory(differ *d)
+{
+    vxf_mem_side ms[2];
+    for (int k = 0; k < 2; k++)
+        ms[k] = (vxf_mem_side){d->s[k].path, d->s[k].r, d->s[k].h, &d->s[k].syms};
+    vxf_mem_opts mo = {prog, d->o.max, d->o.json, d->o.quiet, d->dis};
+    vxf_mem_result res;
+    if (vxf_mem_compare(ms, &mo, &res)) d->status = EXIT_ERROR;
+    const uint32_t cores = res.cores_a < res.cores_b ? res.cores_a : res.cores_b;
+    if (d->status != EXIT_ERROR && res.cores_a != res.cores_b && !d->o.quiet) {
+        const uint32_t more = res.cores_a > res.cores_b ? res.cores_a : res.cores_b;
+        char which[48];
+        if (more == cores + 1)
+            snprintf(which, sizeof which, "core %" PRIu32, cores);
+        else
+            snprintf(which, sizeof which, "cores %" PRIu32 "..%" PRIu32, cores, more - 1);
+        fflush(stdout);
+        fprintf(stderr,
+                "%s: A has %" PRIu32 " core%s, B %" PRIu32 ": the local memory of %s (only in %s) "
+                "is not compared\n",
+                prog, res.cores_a, res.cores_a == 1 ? "" : "s", res.cores_b, which,
+                res.cores_a > res.cores_b ? "A" : "B");
+    }
+    if (incomplete_note(d)) d->status = EXIT_ERROR;
+    if (d->status != EXIT_ERROR) d->status = res.ranges ? EXIT_DIFF : EXIT_SAME;
+    d->nfound = res.ranges;
+    d->ndiff = res.shown;
+    if (d->o.quiet) return;
+    if (d->o.json) {
+        printf("{\"type\":\"result\",\"status\":%d,\"identical\":%s,\"differences_found\":%" PRIu64
+               ",\"differences_shown\":%" PRIu64 ",\"mode\":\"memory\",\"bytes\":%" PRIu64
+               ",\"layout_ranges\":%" PRIu64 ",\"image_bytes\":%" PRIu64
+               ",\"local_memories\":%" PRIu32 "}\n",
+               d->status, d->status == EXIT_SAME ? "true" : "false", res.ranges, res.shown,
+               res.bytes, res.layout_ranges, res.image_bytes, cores);
+        return;
+    }
+    if (res.ranges) {
+        printf("%s: %" PRIu64 " range%s of memory (%" PRIu64 " bytes) written during the runs "
+               "differ%s",
+               prog, res.ranges, res.ranges == 1 ? "" : "s", res.bytes, res.ranges == 1 ? "s" : "");
+        if (res.layout_ranges)
+            printf(": %" PRIu64 " at fixed addresses, %" PRIu64
+                   " where the code's layout places things (static data, TLS blocks, heap, stacks: "
+                   "listed last)",
+                   res.ranges - res.layout_ranges, res.layout_ranges);
+        if (res.shown < res.ranges) printf(" (the first %" PRIu64 " shown: --max)", res.shown);
+        printf("\n");
+    }
+    if (d->status == EXIT_SAME && (d->o.verbose || res.image_bytes))
+        printf("%s: %s and %s: the memory written during the runs is identical\n", prog,
+               d->s[0].path, d->s[1].path);
+    if (res.image_bytes)
+        printf("%s: %" PRIu64 " byte%s of the initial memory (kernel image, loaded files) differ "
+               "where neither run wrote: not listed\n",
+               prog, res.image_bytes, res.image_bytes == 1 ? "" : "s");
+}
+
 /* ---- main ------------------------------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -1227,6 +1341,10 @@ int main(int argc, char **argv)
     d.ctx.warps_b = d.s[1].h->warps;
     d.ctx.dis = d.dis;
 
+    if (d.o.memory) {
+        run_memory(&d);
+        goto out;
+    }
     header_diffs(&d);
     bool shapes_differ =
         d.s[0].h->clusters * d.s[0].h->cores != d.s[1].h->clusters * d.s[1].h->cores ||
