@@ -214,6 +214,22 @@ class Shape(unittest.TestCase):
         self.assertIsNone(d[0]["b"])
         self.assertIn("(A 1:0, B none)", t6kit.vxdiff("--per-warp", a, b).stdout)
 
+    def test_warps_that_diverge_counted(self):
+        """the closing line counts the warps that diverge; it names --max only when --max
+        left some out (with --max 0, all shown, it read as if output were cut)"""
+        a = rec(K["shape"], "ma.vxt", ["-c", "2", "-w", "2"], 0)
+        b = rec(K["shape"], "mb.vxt", ["-c", "1", "-w", "1"], 0)
+        rc, objs, err = diff_json("--per-warp", "--max", "0", a, b)
+        n = len([o for o in objs if o["type"] == "difference"])
+        self.assertGreaterEqual(n, 2)
+        for args, tail in ((["--max", "0"], "(the first difference of each is shown)"),
+                           (["--max", str(n)], "(the first difference of each is shown)"),
+                           (["--max", "1"], "(the first difference of each of the first 1 is "
+                                            "shown: --max)")):
+            r = t6kit.vxdiff("--per-warp", *(args + [a, b]))
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("vxdiff: %d warps diverge %s\n" % (n, tail), r.stdout)
+
     def test_threads_differ(self):
         """warps of different widths cannot be matched: exit 1 and a message"""
         a = rec(K["shape"], "ta.vxt", ["-w", "2", "-t", "4"], 0)

@@ -1396,11 +1396,16 @@ int main(int argc, char **argv)
                    d.s[0].path, d.s[1].path, d.s[0].compared, d.o.per_warp ? ", per warp" : "");
         else if (d.status == EXIT_DIFF && d.o.per_warp && d.nwarps + d.dm_differs > 1) {
             const uint64_t n = d.nwarps + d.dm_differs; /* streams that differ */
-            printf("%s: %" PRIu64 " warp%s diverge%s%s (the first difference of each of the "
-                   "first %" PRIu64 " is shown: --max)\n",
-                   prog, d.nwarps, d.nwarps == 1 ? "" : "s", d.nwarps == 1 ? "s" : "",
-                   d.dm_differs ? " and the Debug Module's events differ" : "",
-                   d.o.max && d.o.max < n ? d.o.max : n);
+            if (d.o.max && d.o.max < n)
+                printf("%s: %" PRIu64 " warp%s diverge%s%s (the first difference of each of the "
+                       "first %" PRIu64 " is shown: --max)\n",
+                       prog, d.nwarps, d.nwarps == 1 ? "" : "s", d.nwarps == 1 ? "s" : "",
+                       d.dm_differs ? " and the Debug Module's events differ" : "", d.o.max);
+            else
+                printf("%s: %" PRIu64 " warp%s diverge%s%s (the first difference of each is "
+                       "shown)\n",
+                       prog, d.nwarps, d.nwarps == 1 ? "" : "s", d.nwarps == 1 ? "s" : "",
+                       d.dm_differs ? " and the Debug Module's events differ" : "");
         }
     }
 out:
