@@ -1014,7 +1014,8 @@ class FormatSpec(unittest.TestCase):
         t = self.write("dg-off.vxt", bad)
         d, s = self.dump(t), self.spec(t)
         self.assertEqual((d.returncode, s.returncode), (2, 2), "%s / %s" % (d.stderr, s.stderr))
-        self.assertIn("INDEX chunk at offset %d is inconsistent" % io, d.stderr)
+        self.assertIn("INDEX chunk at offset %d is inconsistent: a DIGEST chunk not between its "
+                      "EVENTS chunk and the next" % io, d.stderr)
 
     def test_fault_reason_newline(self):
         """section 7.6: a fault reason holds no newline; one that does is corruption"""

@@ -533,28 +533,37 @@ static vx_err add_kf(vx_trace_reader *r, size_t *cap, uint64_t index, uint64_t o
     return VX_OK;
 }
 
+/* An INDEX that breaks FORMAT.md §10.1: corrupt, saying which rule. */
+static vx_err index_bad(vx_trace_reader *r, const char *why)
+{
+    return rfail(r, VX_ERR_CORRUPT, "INDEX chunk at offset %" PRIu64 " is inconsistent: %s",
+                 r->index_off, why);
+}
+
 /* A keyframe list of the INDEX (FORMAT.md §10.1): 1.0 (KEYFRAME chunks) or 1.1 (KEYFRAME2). */
 static vx_err parse_kf_list(vx_trace_reader *r, vxt_cur *c, size_t *kcap, bool on_image)
 {
     uint64_t cnt, key = 0, off = 0, d, d2, first, cyc;
     vx_err e;
-    if (!vxt_get_varint(c, &cnt) || cnt > vxt_cur_left(c) / 4) goto bad;
+    if (!vxt_get_varint(c, &cnt)) return index_bad(r, "its keyframe count is cut short");
+    if (cnt > vxt_cur_left(c) / 4) return index_bad(r, "more keyframes than its bytes can hold");
     for (uint64_t i = 0; i < cnt; i++) {
         if (!vxt_get_varint(c, &d) || !vxt_get_varint(c, &d2) || !vxt_get_varint(c, &first) ||
             !vxt_get_varint(c, &cyc))
-            goto bad;
-        if ((i && !d2) || d2 > r->index_off || d > UINT64_MAX - key) goto bad;
+            return index_bad(r, "a keyframe entry is cut short or not a varint");
+        if (i && !d2) return index_bad(r, "two keyframes at one offset");
+        if (d2 > r->index_off || d > UINT64_MAX - key)
+            return index_bad(r, "a keyframe offset or index past the INDEX chunk or 2^64");
         key += d;
         off += d2;
-        if (off < r->prologue_end || off + VXT_CHDR_LEN > r->index_off ||
-            first > off - r->prologue_end)
-            goto bad;
+        if (off < r->prologue_end) return index_bad(r, "a keyframe offset in the prologue");
+        if (off + VXT_CHDR_LEN > r->index_off)
+            return index_bad(r, "a keyframe offset at or past the INDEX chunk");
+        if (first > off - r->prologue_end)
+            return index_bad(r, "a keyframe's first PAGES chunk before the prologue's end");
         if ((e = add_kf(r, kcap, key, off, first ? off - first : 0, cyc, on_image))) return e;
     }
     return VX_OK;
-bad:
-    return rfail(r, VX_ERR_CORRUPT, "INDEX chunk at offset %" PRIu64 " is inconsistent",
-                 r->index_off);
 }
 
 static vx_err parse_index(vx_trace_reader *r, const uint8_t *p, size_t n)
@@ -567,39 +576,43 @@ static vx_err parse_index(vx_trace_reader *r, const uint8_t *p, size_t n)
     if (!vxt_get_varint(&c, &r->ix_issues) || !vxt_get_varint(&c, &r->ix_records) ||
         !vxt_get_varint(&c, &r->ix_cycle) || !vxt_get_u8(&c, &r->ix_end_status) ||
         !vxt_get_varint(&c, &cnt))
-        goto bad;
-    if (cnt > vxt_cur_left(&c) / 2) goto bad;
+        return index_bad(r, "its totals are cut short or not varints");
+    if (cnt > vxt_cur_left(&c) / 2) return index_bad(r, "more chunks than its bytes can hold");
     for (uint64_t i = 0; i < cnt; i++) {
-        if (!vxt_get_varint(&c, &d) || !vxt_get_varint(&c, &d2)) goto bad;
-        if ((i && !d2) || d2 > r->index_off || d > UINT64_MAX - key) goto bad;
+        if (!vxt_get_varint(&c, &d) || !vxt_get_varint(&c, &d2))
+            return index_bad(r, "a chunk entry is cut short or not a varint");
+        if (i && !d2) return index_bad(r, "two EVENTS chunks at one offset");
+        if (d2 > r->index_off || d > UINT64_MAX - key)
+            return index_bad(r, "a chunk offset or key past the INDEX chunk or 2^64");
         key += d;
         off += d2;
-        if (off < r->prologue_end || off + VXT_CHDR_LEN > r->index_off) goto bad;
+        if (off < r->prologue_end) return index_bad(r, "an EVENTS chunk offset in the prologue");
+        if (off + VXT_CHDR_LEN > r->index_off)
+            return index_bad(r, "an EVENTS chunk offset at or past the INDEX chunk");
         if ((e = add_chunk(r, &ccap, key, off))) return e;
     }
     if ((e = parse_kf_list(r, &c, &kcap, false))) return e;
-    if (!vxt_get_varint(&c, &r->ix_raw)) goto bad;
+    if (!vxt_get_varint(&c, &r->ix_raw)) return index_bad(r, "its raw size is cut short");
     /* Format 1.1 appends the list of its keyframes and the DIGEST chunk offsets; a
      * 1.0 file ends here.  Bytes after the fields we know are a later minor version's. */
     if (!vxt_cur_left(&c)) return VX_OK;
     size_t n10 = r->nkf;
     if ((e = parse_kf_list(r, &c, &kcap, true))) return e;
-    if (n10 && r->nkf > n10) goto bad; /* keyframes of both kinds */
-    if (!vxt_get_varint(&c, &cnt) || (cnt && cnt != r->nchunks)) goto bad;
+    if (n10 && r->nkf > n10) return index_bad(r, "keyframes of both formats (1.0 and 1.1)");
+    if (!vxt_get_varint(&c, &cnt)) return index_bad(r, "its DIGEST count is cut short");
+    if (cnt && cnt != r->nchunks)
+        return index_bad(r, "a DIGEST count other than 0 or the EVENTS chunks'");
     for (uint64_t i = 0; i < cnt; i++) {
         rchunk *rc = &r->chunks[i];
-        if (!vxt_get_varint(&c, &d)) goto bad;
+        if (!vxt_get_varint(&c, &d)) return index_bad(r, "a DIGEST offset is cut short");
         if (!d) continue;
         if (d < VXT_CHDR_LEN || d > r->index_off - rc->off ||
             rc->off + d + VXT_CHDR_LEN > r->index_off ||
             (i + 1 < r->nchunks && rc->off + d >= r->chunks[i + 1].off))
-            goto bad;
+            return index_bad(r, "a DIGEST chunk not between its EVENTS chunk and the next");
         rc->dg_off = rc->off + d;
     }
     return VX_OK;
-bad:
-    return rfail(r, VX_ERR_CORRUPT, "INDEX chunk at offset %" PRIu64 " is inconsistent",
-                 r->index_off);
 }
 
 /* Try the trailer and the INDEX chunk: VX_OK (complete), VX_ERR_END (no valid trailer), or an error. */
