@@ -959,6 +959,19 @@ class FormatSpec(unittest.TestCase):
         w.finish(1, 0, 2)
         self.both_accept("fields at the end of their ranges", w.build())
 
+    def test_varint_too_long_or_too_big(self):
+        """section 2: a varint longer than 10 bytes and one whose tenth byte is above 1 are
+        both refused, each with its own reason (the first read as 'exceeds 64 bits')"""
+        for what, v in (("longer than 10 bytes", b"\x80" * 10 + b"\x00"),
+                        ("exceeds 64 bits", b"\x80" * 9 + b"\x02")):
+            w = Writer()
+            w.issue(0, 0, 1, 0x80000000, 0x13, 0xF)
+            w.finish(1, 0, 2)
+            t = self.write("varint.vxt", w.build(extra_header_tags=varint(4) + varint(len(v)) + v))
+            d = self.dump(t)
+            self.assertEqual(d.returncode, 2, d.stderr)
+            self.assertIn("HEADER chunk at offset 16: varint %s" % what, d.stderr)
+
     def test_check_finds_a_wrong_digest(self):
         """section 10.3: a DIGEST chunk that is well formed but not exact for its EVENTS
         chunk (one PC set bit flipped) is corruption for vxdump --check, vxt_spec and

@@ -210,7 +210,7 @@ static inline bool vxt_get_varint(vxt_cur *c, uint64_t *out)
     for (unsigned i = 0; i < 10; i++) {
         if (VX_UNLIKELY(p >= c->end)) return vxt_fail(c, "varint runs past the end of its data");
         uint8_t b = *p++;
-        if (i == 9 && b > 1) return vxt_fail(c, "varint exceeds 64 bits");
+        if (i == 9 && (b & 0x7F) > 1) return vxt_fail(c, "varint exceeds 64 bits");
         v |= (uint64_t)(b & 0x7F) << (7 * i);
         if (!(b & 0x80)) {
             c->p = p;
