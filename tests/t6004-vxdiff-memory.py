@@ -140,6 +140,31 @@ class BuggyVsFixed(unittest.TestCase):
         self.assertEqual(res["differences_shown"], 1)
         self.assertGreater(res["image_bytes"], 0)  # the code
 
+    def test_objects_named(self):
+        """each part of a range in global memory names the static object there in that
+        side's ELF (nm -S: a data, bss or rodata symbol covering the address), in the JSON
+        and, as <name+0xN>, in the text; a part outside every object names none"""
+        rc, objs, err = diff_json("--max", "0", T["bug"], T["fix"])
+        self.assertEqual(rc, 1, err)
+        named = 0
+        for side, elf in (("a", K["bug"]), ("b", K["fix"])):
+            r = vxtest.run(["riscv64-unknown-elf-nm", "-S", "--defined-only", elf])
+            data = [(int(f[0], 16), int(f[1], 16), f[3]) for f in map(str.split, r.stdout.splitlines())
+                    if len(f) == 4 and f[2] in "dDbBrRgGsS"]
+            for o in objs:
+                if o["type"] != "memory" or o["space"] != "global":
+                    continue
+                for w in o[side]["writes"]:
+                    covering = [(n, w["addr"] - a) for a, sz, n in data if a <= w["addr"] < a + sz]
+                    if w["object"] is None:
+                        self.assertEqual(covering, [], (side, hex(w["addr"])))
+                    else:
+                        self.assertIn((w["object"], w["object_offset"]), covering)
+                        named += 1
+        self.assertGreater(named, 0, "the moved .bss of the runtime is written")
+        text = t6kit.vxdiff("--memory", "--max", "0", T["bug"], T["fix"]).stdout
+        self.assertRegex(text, r"\n[-+] 0x[0-9a-f]{8}\.\.0x[0-9a-f]{8} <[^>]+> = ")
+
     def test_text(self):
         """the text form: the range, both values, the writer with its function and
         instruction; the closing lines"""

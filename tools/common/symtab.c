@@ -46,7 +46,22 @@ static int boring(const char *n)
 
 static vx_err name_symbols(vxd_symtab *t);
 
-static vx_err collect(Elf *e, vxd_symtab *t, char *msg, size_t cap)
+/* Is s a symbol of the table: code (a function or label in an executable section), or
+ * with data, a sized object in an allocated section that is not executable? */
+static bool wanted(Elf *e, const GElf_Sym *s, bool data)
+{
+    const int type = GELF_ST_TYPE(s->st_info);
+    if (data ? type != STT_OBJECT || !s->st_size : type != STT_FUNC && type != STT_NOTYPE)
+        return false;
+    if (s->st_shndx == SHN_UNDEF || s->st_shndx >= SHN_LORESERVE) return false;
+    Elf_Scn *in = elf_getscn(e, s->st_shndx);
+    GElf_Shdr ish;
+    if (!in || !gelf_getshdr(in, &ish)) return false;
+    return data ? (ish.sh_flags & SHF_ALLOC) && !(ish.sh_flags & SHF_EXECINSTR)
+                : (ish.sh_flags & SHF_EXECINSTR) != 0;
+}
+
+static vx_err collect(Elf *e, vxd_symtab *t, char *msg, size_t cap, bool data)
 {
     Elf_Scn *scn = NULL;
     cand *c = NULL;
@@ -61,12 +76,7 @@ static vx_err collect(Elf *e, vxd_symtab *t, char *msg, size_t cap)
         for (size_t i = 1; i < n; i++) {
             GElf_Sym s;
             if (!gelf_getsym(d, (int)i, &s)) break;
-            int type = GELF_ST_TYPE(s.st_info);
-            if (type != STT_FUNC && type != STT_NOTYPE) continue;
-            if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE) continue;
-            Elf_Scn *in = elf_getscn(e, s.st_shndx);
-            GElf_Shdr ish;
-            if (!in || !gelf_getshdr(in, &ish) || !(ish.sh_flags & SHF_EXECINSTR)) continue;
+            if (!wanted(e, &s, data)) continue;
             const char *name = elf_strptr(e, sh.sh_link, s.st_name);
             if (!name || boring(name)) continue;
             if (nc == capc) {
@@ -129,8 +139,8 @@ out:
     return err;
 }
 
-vx_err vxd_symtab_load(vxd_symtab *t, uint8_t kind, const uint8_t *image, size_t len, char *msg,
-                       size_t cap)
+static vx_err load(vxd_symtab *t, uint8_t kind, const uint8_t *image, size_t len, char *msg,
+                   size_t cap, bool data)
 {
     memset(t, 0, sizeof *t);
     if (msg && cap) msg[0] = 0;
@@ -148,12 +158,24 @@ vx_err vxd_symtab_load(vxd_symtab *t, uint8_t kind, const uint8_t *image, size_t
     if (!e || elf_kind(e) != ELF_K_ELF) {
         if (msg && cap) snprintf(msg, cap, "kernel image is not a readable ELF: no symbols");
     } else {
-        err = collect(e, t, msg, cap);
+        err = collect(e, t, msg, cap, data);
     }
     if (e) elf_end(e);
     free(copy);
     if (err) vxd_symtab_release(t);
     return err;
+}
+
+vx_err vxd_symtab_load(vxd_symtab *t, uint8_t kind, const uint8_t *image, size_t len, char *msg,
+                       size_t cap)
+{
+    return load(t, kind, image, len, msg, cap, false);
+}
+
+vx_err vxd_symtab_load_data(vxd_symtab *t, uint8_t kind, const uint8_t *image, size_t len,
+                            char *msg, size_t cap)
+{
+    return load(t, kind, image, len, msg, cap, true);
 }
 
 void vxd_symtab_release(vxd_symtab *t)

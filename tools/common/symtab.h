@@ -49,6 +49,10 @@ typedef struct vxd_symtab {
  */
 vx_err vxd_symtab_load(vxd_symtab *t, uint8_t kind, const uint8_t *image, size_t len, char *msg,
                        size_t cap);
+/* The same for data: the sized objects (STT_OBJECT) of allocated sections that are not
+ * executable (.data, .bss, .rodata, ...), so that an address reads as <out+0x34>. */
+vx_err vxd_symtab_load_data(vxd_symtab *t, uint8_t kind, const uint8_t *image, size_t len,
+                            char *msg, size_t cap);
 void vxd_symtab_release(vxd_symtab *t);
 
 /* The symbol containing pc (and the offset into it), or NULL. */

@@ -68,6 +68,7 @@ typedef struct side {
     const vx_trace_header *h;
     vx_trace_summary ts;
     vxd_symtab syms;
+    vxd_symtab dsyms; /* data symbols (--memory) */
     vxd_fmt fmt;
     uint64_t last_index;
     uint32_t ord;
@@ -307,6 +308,11 @@ static int open_side(differ *d, int k)
     }
     if (vxd_symtab_load(&s->syms, s->h->image_kind, s->h->image, s->h->image_len, msg,
                         sizeof msg)) {
+        fprintf(stderr, "%s: %s: %s\n", prog, s->path, msg);
+        return -1;
+    }
+    if (d->o.memory && vxd_symtab_load_data(&s->dsyms, s->h->image_kind, s->h->image,
+                                            s->h->image_len, msg, sizeof msg)) {
         fprintf(stderr, "%s: %s: %s\n", prog, s->path, msg);
         return -1;
     }
@@ -1264,7 +1270,7 @@ static void run_memory(differ *d)
 {
     vxf_mem_side ms[2];
     for (int k = 0; k < 2; k++)
-        ms[k] = (vxf_mem_side){d->s[k].path, d->s[k].r, d->s[k].h, &d->s[k].syms};
+        ms[k] = (vxf_mem_side){d->s[k].path, d->s[k].r, d->s[k].h, &d->s[k].syms, &d->s[k].dsyms};
     vxf_mem_opts mo = {prog, d->o.max, d->o.json, d->o.quiet, d->dis};
     vxf_mem_result res;
     if (vxf_mem_compare(ms, &mo, &res)) d->status = EXIT_ERROR;
@@ -1414,6 +1420,7 @@ out:
         vx_trace_reader_free(d.s[k].r);
         vx_trace_reader_free(d.s[k].view);
         vxd_symtab_release(&d.s[k].syms);
+        vxd_symtab_release(&d.s[k].dsyms);
     }
     vx_disasm_free(d.dis);
     vxd_sb_release(&d.line);

@@ -533,7 +533,10 @@ static void side_text(cmp *x, int k, size_t ci, size_t from, size_t len)
             vxd_sb_clear(b);
             char at[64];
             where_text(c, i, j - i, at, sizeof at);
-            vxd_sb_printf(b, "%c %s = ", k ? '+' : '-', at);
+            char dsym[256] = "";
+            if (!c->space) /* global memory: the side's own static object there, if any */
+                vxd_symtab_format(x->m[k].in->dsyms, c->lo + (uint32_t)i, dsym, sizeof dsym);
+            vxd_sb_printf(b, "%c %s%s%s = ", k ? '+' : '-', at, dsym[0] ? " " : "", dsym);
             values_text(b, c->lo + (uint32_t)i, v + c->off + i, j - i);
             vxd_sb_puts(b, "  ");
             if (wi)
@@ -566,6 +569,16 @@ static void json_side(cmp *x, int k, size_t ci, size_t from, size_t len, vxd_sb 
         vxd_sb_printf(b, "%s{\"addr\":%" PRIu32 ",\"len\":%zu,", first ? "" : ",",
                       c->lo + (uint32_t)i, j - i);
         first = false;
+        uint32_t doff;
+        const vxd_sym *ds =
+            c->space ? NULL : vxd_symtab_lookup(x->m[k].in->dsyms, c->lo + (uint32_t)i, &doff);
+        vxd_sb_puts(b, "\"object\":");
+        if (ds) {
+            vxd_sb_json_str(b, ds->name, strlen(ds->name));
+            vxd_sb_printf(b, ",\"object_offset\":%" PRIu32 ",", doff);
+        } else {
+            vxd_sb_puts(b, "null,\"object_offset\":null,");
+        }
         if (!wi) {
             vxd_sb_puts(b, "\"event\":null}");
         } else {

@@ -32,6 +32,7 @@ typedef struct vxf_mem_side {
     vx_trace_reader *r;       /* read from and sought: its position is not kept */
     const vx_trace_header *h; /* r's */
     const vxd_symtab *syms;   /* code symbols of the side's image (may be empty) */
+    const vxd_symtab *dsyms;  /* its data symbols (may be empty) */
 } vxf_mem_side;
 
 typedef struct vxf_mem_opts {
