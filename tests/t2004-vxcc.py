@@ -261,6 +261,15 @@ _start:
             s = self.vxsim(path)
             self.assertEqual((s.returncode, s.stdout), (0, "#0: sum 42\n"), s.stderr)
 
+    def install_vxcc(self, *args):
+        """make install-vxcc ARGS (the kernel part of make install), outside the caller's make"""
+        env = dict(os.environ)
+        env.pop("MAKEFLAGS", None)
+        env.pop("MFLAGS", None)
+        r = subprocess.run(["make", "-s", "-C", vxtest.ROOT, "install-vxcc"] + list(args),
+                           capture_output=True, text=True, env=env, timeout=600)
+        self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
+
     def test_installed_layout(self):
         """make install-vxcc PREFIX=... (the kernel part of make install), into a PREFIX
         with a space (unquoted, it made vx/bin in the source tree): the installed vxcc
@@ -268,12 +277,7 @@ _start:
         which the installed vxcc tells a prebuilt runtime older than its sources (each
         installed file was newer than the last: a stale runtime was taken)"""
         prefix = os.path.join(self.tmp, "pre fix")
-        env = dict(os.environ)
-        env.pop("MAKEFLAGS", None)
-        env.pop("MFLAGS", None)
-        r = subprocess.run(["make", "-s", "-C", vxtest.ROOT, "install-vxcc", "PREFIX=" + prefix],
-                           capture_output=True, text=True, env=env, timeout=600)
-        self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
+        self.install_vxcc("PREFIX=" + prefix)
         vxcc = os.path.join(prefix, "bin", "vxcc")
         share = os.path.join(prefix, "share", "vxrr", "kernel")
         self.assertTrue(os.access(vxcc, os.X_OK))
@@ -317,12 +321,7 @@ _start:
             shutil.copy(os.path.join(lib, f), os.path.join(old, f))
         empty = os.path.join(self.tmp, "no-kernels")
         os.makedirs(empty)
-        env = dict(os.environ)
-        env.pop("MAKEFLAGS", None)
-        env.pop("MFLAGS", None)
-        r = subprocess.run(["make", "-s", "-C", vxtest.ROOT, "install-vxcc", "PREFIX=" + prefix,
-                            "KLIB=" + empty], capture_output=True, text=True, env=env, timeout=600)
-        self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
+        self.install_vxcc("PREFIX=" + prefix, "KLIB=" + empty)
         self.assertEqual(sorted(os.listdir(old)), [])
         r = vxtest.run([os.path.join(prefix, "bin", "vxcc"), "-v", "-O2", "-o",
                         os.path.join(self.tmp, "re.elf"), self.write("re.c", HELLO.replace(
@@ -338,12 +337,7 @@ _start:
         if not os.path.exists(os.path.join(vxtest.KERNELS, "lib", "libvxrt.a")):
             self.skipTest("no prebuilt runtime (make kernels)")
         prefix = os.path.join(self.tmp, "pré fix")
-        env = dict(os.environ)
-        env.pop("MAKEFLAGS", None)
-        env.pop("MFLAGS", None)
-        r = subprocess.run(["make", "-s", "-C", vxtest.ROOT, "install-vxcc", "PREFIX=" + prefix],
-                           capture_output=True, text=True, env=env, timeout=600)
-        self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
+        self.install_vxcc("PREFIX=" + prefix)
         share = os.path.join(prefix, "share", "vxrr")
         out = os.path.join(self.tmp, "dbg.elf")
         r = vxtest.run([os.path.join(prefix, "bin", "vxcc"), "-O2", "-g", "-o", out,
