@@ -25,45 +25,27 @@ static const char *const fnames[32] = {
     "fs6", "fs7", "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11",
 };
 
-/* CSRs shown when the simulator models them.  Standard names where GDB knows them. */
+/* CSRs shown when the simulator models them.  Standard names where GDB knows them.
+ * At most 14 characters: GDB 13 (Debian bookworm) prints 'info registers' values at
+ * column 15 with no room for a longer name, which runs into its value (15) or is
+ * followed by bytes read past GDB's padding (16 and more); so the Vortex names
+ * vx_active_warps and vx_local_mem_base are shortened. */
 static const struct {
     uint16_t csr;
     const char *name;
 } csr_table[] = {
-    {0x300, "mstatus"},
-    {0x301, "misa"},
-    {0x304, "mie"},
-    {0x305, "mtvec"},
-    {0x340, "mscratch"},
-    {0x341, "mepc"},
-    {0x342, "mcause"},
-    {0x343, "mtval"},
-    {0x344, "mip"},
-    {0x7B2, "dscratch0"},
-    {0x7B3, "dscratch1"},
-    {0x7B4, "vx_dscratch2"},
-    {0x7B5, "vx_dscratch3"},
-    {0xB00, "mcycle"},
-    {0xB02, "minstret"},
-    {0xB80, "mcycleh"},
-    {0xB82, "minstreth"},
-    {0xC00, "cycle"},
-    {0xC02, "instret"},
-    {0xC80, "cycleh"},
-    {0xC82, "instreth"},
-    {0xCC0, "vx_thread_id"},
-    {0xCC1, "vx_warp_id"},
-    {0xCC2, "vx_core_id"},
-    {0xCC3, "vx_active_warps"},
-    {0xCC4, "vx_tmask"},
-    {0xF11, "mvendorid"},
-    {0xF12, "marchid"},
-    {0xF13, "mimpid"},
-    {0xF14, "mhartid"},
-    {0xFC0, "vx_num_threads"},
-    {0xFC1, "vx_num_warps"},
-    {0xFC2, "vx_num_cores"},
-    {0xFC3, "vx_local_mem_base"},
+    {0x300, "mstatus"},        {0x301, "misa"},         {0x304, "mie"},
+    {0x305, "mtvec"},          {0x340, "mscratch"},     {0x341, "mepc"},
+    {0x342, "mcause"},         {0x343, "mtval"},        {0x344, "mip"},
+    {0x7B2, "dscratch0"},      {0x7B3, "dscratch1"},    {0x7B4, "vx_dscratch2"},
+    {0x7B5, "vx_dscratch3"},   {0xB00, "mcycle"},       {0xB02, "minstret"},
+    {0xB80, "mcycleh"},        {0xB82, "minstreth"},    {0xC00, "cycle"},
+    {0xC02, "instret"},        {0xC80, "cycleh"},       {0xC82, "instreth"},
+    {0xCC0, "vx_thread_id"},   {0xCC1, "vx_warp_id"},   {0xCC2, "vx_core_id"},
+    {0xCC3, "vx_activewarps"}, {0xCC4, "vx_tmask"},     {0xF11, "mvendorid"},
+    {0xF12, "marchid"},        {0xF13, "mimpid"},       {0xF14, "mhartid"},
+    {0xFC0, "vx_num_threads"}, {0xFC1, "vx_num_warps"}, {0xFC2, "vx_num_cores"},
+    {0xFC3, "vx_lmem_base"},
 };
 
 vx_err vx_regmap_build(const vx_sim *sim, vx_regmap *map)

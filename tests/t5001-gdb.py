@@ -214,6 +214,25 @@ R["pcs"] = [s[0][-1] for s in fwd]
         self.assertGreater(len(set(R["pcs"])), 5)       # it really moved
         self.assertNotEqual(fwd[0][0], fwd[0][1])        # lanes hold different values
 
+    def test_info_registers_names_every_register_cleanly(self):
+        """'info registers NAME' prints NAME, blanks, then the value, for every register
+        of the target description: GDB 13 pads names to column 15 and has no room for a
+        longer one (a 15-character name ran into its value, a longer one was followed
+        by bytes GDB read past its padding, different from run to run)"""
+        out, R = self.gdb('''
+ex("break leaf")
+ex("continue")
+bad = []
+for reg in gdb.selected_frame().architecture().registers():
+    t = ex("info registers " + reg.name)
+    if not re.match(re.escape(reg.name) + r"[ \\t]+\\S", t):
+        bad.append(t)
+R["n"] = len(list(gdb.selected_frame().architecture().registers()))
+R["bad"] = bad
+''')
+        self.assertGreater(R["n"], 70)
+        self.assertEqual(R["bad"], [])
+
     def test_reverse_continue_breakpoint_many_warps(self):
         """reverse-continue walks a breakpoint's hits backward, in the right threads, mirroring forward"""
         out, R = self.gdb('''
