@@ -14,6 +14,7 @@
 #   make kernels         build the example kernels into build/kernels/
 #   make install PREFIX=/usr/local   (make uninstall PREFIX=... removes it)
 #   make check-format / format / clean
+#   WERROR=0             warnings are not errors (for CFLAGS that GCC warns differently under)
 #
 # Each directory contributes a module.mk.  Automatic header dependencies via -MMD -MP;
 # a flags stamp rebuilds everything when the effective flags change.

@@ -146,6 +146,25 @@ class Build(unittest.TestCase):
                 if link_flag:
                     self.assertIn(" %s " % link_flag, link[0])
 
+    def test_o3_compiles_under_werror(self):
+        """CFLAGS=-O3 (added to the release flags, -Werror among them): the sources
+        GCC 12 -O3 found a maybe-uninitialized pointer in compile (trace-format/reader.c:
+        dec_next's result read after an error return it cannot see through)"""
+        srcs = ["trace-format/reader.c"]
+        with tempfile.TemporaryDirectory() as d:
+            objs = [os.path.join(d, s[:-2] + ".o") for s in srcs]
+            rc, out = make_n("MODE=release", "BUILD=" + d, "CFLAGS=-O3", *objs)
+            self.assertEqual(rc, 0, out)
+            for src, obj in zip(srcs, objs):
+                cc = [ln for ln in out.splitlines() if ln.endswith(" -o " + obj)]
+                self.assertEqual(len(cc), 1, out[-2000:])
+                self.assertIn(" -Werror ", cc[0])
+                self.assertIn(" -O3 ", cc[0])
+                os.makedirs(os.path.dirname(obj), exist_ok=True)
+                r = subprocess.run(cc[0], shell=True, cwd=vxtest.ROOT, capture_output=True,
+                                   text=True, timeout=600)
+                self.assertEqual(r.returncode, 0, "%s:\n%s" % (src, r.stderr[-3000:]))
+
 
 if __name__ == "__main__":
     vxtest.main(DebianMirror, Build)

@@ -907,7 +907,7 @@ static vx_err dec_seek(vx_trace_reader *r, vxt_dec *d, uint64_t index)
     const bool onward = d->loaded && !d->pending && !d->ended && d->chunk >= ci && d->index < index;
     if (!onward) dec_position(d, ci, ci < r->nchunks ? r->chunks[ci].key : 0);
     for (;;) {
-        const vx_event *ev;
+        const vx_event *ev = NULL; /* (GCC -O3 does not see that an error leaves it unread) */
         vx_err e = dec_next(r, d, &ev);
         if (e == VX_ERR_END) {
             dec_position(d, r->nchunks, d->index);
@@ -1026,7 +1026,7 @@ static vx_err computed_digest(vx_trace_reader *r, size_t i, vx_trace_digest *out
     dec_position(d, i, r->chunks[i].key);
     d->limit = i + 1;
     vxt_dg_init(out, r->chunks[i].key);
-    const vx_event *ev;
+    const vx_event *ev = NULL; /* (as in dec_seek) */
     vx_err e;
     while ((e = dec_next(r, d, &ev)) == VX_OK)
         vxt_dg_add(out, ev, r->W);
