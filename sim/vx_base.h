@@ -15,6 +15,17 @@
 #define VX_VERSION_STRING "0.1.0"
 
 /*
+ * The host: 64-bit (vx_lanes is an unsigned __int128) and little-endian (the
+ * simulator keeps guest memory and register rows in host order and the trace codec
+ * stores host words as the format's little-endian bytes).  Say so here rather than
+ * fail on __int128, or on a big-endian host simulate and record wrong values.
+ */
+#if !defined(__SIZEOF_INT128__) || !defined(__BYTE_ORDER__) || \
+    __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "vxrr needs a 64-bit little-endian host (GCC or clang: unsigned __int128)"
+#endif
+
+/*
  * A set of lanes of one warp: bit t is lane t.  Vortex allows up to 128
  * threads per warp (VxDebug limit), so 128 bits.  GCC and clang provide
  * unsigned __int128 on every 64-bit host we support.

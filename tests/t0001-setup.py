@@ -146,6 +146,24 @@ class Build(unittest.TestCase):
                 if link_flag:
                     self.assertIn(" %s " % link_flag, link[0])
 
+    def test_host_requirements_are_stated(self):
+        """a host without unsigned __int128 (32-bit) or a big-endian one is refused by
+        vx_base.h in plain words: the second would simulate and record wrong values"""
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "inc.c")
+            with open(src, "w") as f:
+                f.write('#include "vx_base.h"\n')
+            base = ["cc", "-std=c11", "-fsyntax-only", "-I" + os.path.join(vxtest.ROOT, "sim")]
+            for undo in ([], ["-U__SIZEOF_INT128__"],
+                         ["-U__BYTE_ORDER__", "-D__BYTE_ORDER__=__ORDER_BIG_ENDIAN__"]):
+                r = subprocess.run(base + undo + [src], capture_output=True, text=True,
+                                   timeout=120)
+                if not undo:
+                    self.assertEqual(r.returncode, 0, r.stderr)
+                else:
+                    self.assertNotEqual(r.returncode, 0, undo)
+                    self.assertIn("needs a 64-bit little-endian host", r.stderr, undo)
+
     def test_o3_compiles_under_werror(self):
         """CFLAGS=-O3 (added to the release flags, -Werror among them): the sources
         GCC 12 -O3 found a maybe-uninitialized pointer in compile (trace-format/reader.c:
