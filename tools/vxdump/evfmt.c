@@ -322,6 +322,11 @@ size_t vxd_float_text(uint32_t bits, char *buf, size_t cap)
     float x;
     char t[48];
     memcpy(&x, &bits, sizeof x);
+    /* a NaN other than RISC-V's canonical one (0x7fc00000, what every operation makes):
+     * its bits, a signalling one (quiet bit 22 clear) named so */
+    if ((bits & 0x7f800000u) == 0x7f800000u && (bits & 0x007fffffu) && bits != 0x7fc00000u)
+        return (size_t)snprintf(buf, cap, "%s%snan(0x%08" PRIx32 ")", bits >> 31 ? "-" : "",
+                                bits & 0x00400000u ? "" : "s", bits);
     /* the fewest digits (6 to 9) that read back as the same float */
     for (int digits = 6; digits <= 9; digits++) {
         snprintf(t, sizeof t, "%.*g", digits, (double)x);

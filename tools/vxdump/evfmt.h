@@ -81,7 +81,8 @@ void vxd_fmt_event_json(const vxd_fmt *f, const vx_event *ev, vxd_sb *b);
 /* ---- names and small renderings --------------------------------------------------------------- */
 
 /* A float's value in the fewest digits that read back as the same float ("0.1",
- * "16777218.0", "inf"); snprintf conventions. */
+ * "16777218.0", "inf", "nan" for the canonical NaN, any other NaN with its bits:
+ * "nan(0x7fc00001)", signalling "snan(0x7f800001)"); snprintf conventions. */
 size_t vxd_float_text(uint32_t bits, char *buf, size_t cap);
 
 const char *vxd_wctl_name(unsigned kind);    /* "tmask", "ipdom-push", ... */
