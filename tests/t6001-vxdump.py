@@ -108,6 +108,36 @@ int main() {
 }
 """
 
+# C++ operators and a copy GCC made of a function (test_pc_operators): built with -O2
+OPS_KERNEL = r"""
+#include <vx_intrinsics.h>
+#define NI __attribute__((noinline))
+namespace geo {
+struct V {
+    int x;
+    NI V operator+(const V &o) const { return V{x + o.x}; }
+    NI V &operator+=(const V &o) { x += o.x; return *this; }
+    NI V &operator++() { x++; return *this; }
+    NI bool operator==(const V &o) const { return x == o.x; }
+    NI int operator[](int i) const { return x * i; }
+    NI explicit operator int() const { return x + 100; }
+};
+NI int operator<<(const V &a, int s) { return a.x << s; }
+}
+struct Fn { int k; NI int operator()(int i) const { return i * k; } };
+static NI int twice(Fn f, int i) { return f(i) + f(i + 1); }
+volatile int sink;
+int main() {
+    int v = vx_thread_id() + 2;
+    geo::V a{v}, b{3};
+    a += b;
+    ++a;
+    Fn f{v};
+    sink = (a + b).x + (a == b) + a[2] + (int)a + (a << 2) + twice(f, v) + twice(f, 7);
+    return 0;
+}
+"""
+
 ISSUE_KEYS = {"type", "index", "cycle", "core", "warp", "gwarp", "pc", "insn", "tmask", "flags",
               "disasm", "symbol", "commits", "mem", "wctl", "console", "fault"}
 
@@ -146,16 +176,16 @@ def indexes(lines):
     return [int(ln.split()[0]) for ln in lines]
 
 
-def cxx_functions(test, source, shape):
-    """Build the C++ kernel source with vxcc -O1 and record it on shape: (trace, the issues
-    in each function's range, by binutils' demangled name: nm -C, not vxdump's)."""
+def cxx_functions(test, source, shape, opt="-O1"):
+    """Build the C++ kernel source with vxcc -O1 (or opt) and record it on shape: (trace, the
+    issues in each function's range, by binutils' demangled name: nm -C, not vxdump's)."""
     if not os.path.exists(vxtest.prog("vxcc")) or not shutil.which("riscv64-unknown-elf-g++"):
         test.skipTest("vxcc or the RISC-V C++ compiler missing")
     d = vxtest.tmpdir()
     src, elf, trace = (os.path.join(d, n) for n in ("k.cpp", "k.elf", "k.vxt"))
     with open(src, "w") as f:
         f.write(source)
-    r = vxtest.run([vxtest.prog("vxcc"), "-O1", "-o", elf, src])
+    r = vxtest.run([vxtest.prog("vxcc"), opt, "-o", elf, src])
     test.assertEqual(r.returncode, 0, r.stderr)
     t6kit.record(elf, trace, shape, expect=0)
     r = vxtest.run(["riscv64-unknown-elf-nm", "-C", "-S", "--defined-only", elf])
@@ -169,6 +199,8 @@ def cxx_functions(test, source, shape):
     def want(demangled):
         lo, size = fn[demangled]
         return [e["index"] for e in issues if lo <= e["pc"] < lo + size]
+    want.names = lambda: list(fn)
+    want.lo = lambda demangled: fn[demangled][0]
     return trace, want
 
 
@@ -1459,6 +1491,59 @@ class Symbols(unittest.TestCase):
         self.assertRegex(r.stdout, r"(?m)^ +5 +\S+ +\d+ +outer$")
         self.assertRegex(r.stdout, r"(?m)^ +1 +\S+ +\d+ +inner$")
         self.assertNotIn("no symbol", r.stdout)
+
+    def test_pc_operators(self):
+        """C++ operators are named as GDB spells them (geo::V::operator+, operator(),
+        operator int), in the listing and the summary, and --pc selects them, with a '+'
+        that is the operator's, not an offset; a copy GCC made of a function (at -O2 most
+        small member functions are .isra.0 copies) shows its suffix, as C's
+        f.constprop.0 does, and --pc selects it with or without it.  Before, operators
+        and such copies showed their ELF names only and --pc knew them by no other"""
+        trace, want = cxx_functions(self, OPS_KERNEL, ["-w", "1", "-t", "4"], opt="-O2")
+
+        def nm(sig):
+            """nm -C's name of the function sig, or of the one copy GCC made of it"""
+            got = [f for f in want.names() if f == sig or f.startswith(sig + " [clone ")]
+            self.assertEqual(len(got), 1, (sig, want.names()))
+            return got[0]
+        cases = {
+            "geo::V::operator+": "geo::V::operator+(geo::V const&) const",
+            "operator+": "geo::V::operator+(geo::V const&) const",
+            "V::operator+=": "geo::V::operator+=(geo::V const&)",
+            "geo::V::operator++": "geo::V::operator++()",
+            "operator==": "geo::V::operator==(geo::V const&) const",
+            "geo::V::operator[]": "geo::V::operator[](int) const",
+            "geo::V::operator int": "geo::V::operator int() const",
+            "geo::operator<<": "geo::operator<<(geo::V const&, int)",
+            "operator<<": "geo::operator<<(geo::V const&, int)",
+            "Fn::operator()": "Fn::operator()(int) const",
+            "Fn::operator ()": "Fn::operator()(int) const",
+        }
+        for name, sig in cases.items():
+            got = [e["index"] for e in t6kit.events(trace, "--pc", name)]
+            self.assertEqual(got, want(nm(sig)), name)
+            self.assertTrue(got, name)
+        inc = nm("geo::V::operator++()")
+        got = [e["pc"] for e in t6kit.events(trace, "--pc", "geo::V::operator+++0x4")]
+        self.assertTrue(got)
+        self.assertEqual(set(got), {want.lo(inc) + 4})
+        call = nm("Fn::operator()(int) const")
+        suffix = call.split(" [clone ")[1].rstrip("]") if "[clone" in call else ""
+        got = [e["index"] for e in t6kit.events(trace, "--pc", "Fn::operator()" + suffix)]
+        self.assertEqual(got, want(call))
+        r = t6kit.vxdump("--pc", "geo::V::operator-", trace)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no symbol 'geo::V::operator-'", r.stderr)
+        summ = t6kit.vxdump("--summary", trace).stdout
+        for shown in ("geo::V::operator+", "geo::V::operator+=", "geo::V::operator++",
+                      "geo::V::operator==", "geo::V::operator[]", "geo::V::operator int",
+                      "geo::operator<<", "Fn::operator()"):
+            sig = [f for f in cases.values() if f.startswith(shown + "(")][0]
+            c = nm(sig)
+            sfx = c.split(" [clone ")[1].rstrip("]") if "[clone" in c else ""
+            self.assertRegex(summ, r"\s%s\n" % re.escape(shown + sfx))
+        col, lines = listing(trace, "--pc", "operator<<")
+        self.assertTrue(lines and all("<geo::operator<<" in ln for ln in lines), lines[:2])
 
     def test_pc_member_of_a_variadic_template(self):
         """--pc names a member of a variadic class template (its mangled name has an

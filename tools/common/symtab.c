@@ -267,8 +267,10 @@ const vxd_sym *vxd_symtab_find(const vxd_symtab *t, const char *name)
  * are spelled when they are built-in types, pointers, references, const, class names
  * or integer literals; other ones (substitutions, template parameters, expressions)
  * are skipped, and the name is then only matched, not shown.  0 components when the
- * symbol is not mangled or its name has a form not handled here (operators, local
- * entities such as lambdas), which then only matches its mangled spelling.
+ * symbol is not mangled or its name has a form not handled here (local entities such
+ * as lambdas), which then only matches its mangled spelling.  Operators are spelled as
+ * GDB does ("_ZNK3geo4VecplERKS0_" geo::Vec::operator+, "cvi" operator int), and a copy
+ * GCC made of the function keeps its suffix ("_ZNK2FnclEi.isra.0" Fn::operator().isra.0).
  */
 #define VXD_MAX_PARTS 16
 #define VXD_PART_TEXT 256
@@ -354,6 +356,63 @@ static const char *builtin_type(char c)
 
 static bool nested_name(const char **p, name_part *parts, size_t *n);
 static bool template_args(const char **p, out_buf *o);
+static bool type_name(const char **p, out_buf *o, unsigned depth);
+static bool new_part(name_part *parts, size_t *n, const char *s, size_t len, bool source);
+
+/* The Itanium ABI's two-letter <operator-name> codes and how C++ spells them. */
+static const char *const operator_codes[][2] = {
+    {"nw", "new"}, {"na", "new[]"}, {"dl", "delete"}, {"da", "delete[]"}, {"ps", "+"},
+    {"ng", "-"},   {"ad", "&"},     {"de", "*"},      {"co", "~"},        {"pl", "+"},
+    {"mi", "-"},   {"ml", "*"},     {"dv", "/"},      {"rm", "%"},        {"an", "&"},
+    {"or", "|"},   {"eo", "^"},     {"aS", "="},      {"pL", "+="},       {"mI", "-="},
+    {"mL", "*="},  {"dV", "/="},    {"rM", "%="},     {"aN", "&="},       {"oR", "|="},
+    {"eO", "^="},  {"ls", "<<"},    {"rs", ">>"},     {"lS", "<<="},      {"rS", ">>="},
+    {"eq", "=="},  {"ne", "!="},    {"lt", "<"},      {"gt", ">"},        {"le", "<="},
+    {"ge", ">="},  {"ss", "<=>"},   {"nt", "!"},      {"aa", "&&"},       {"oo", "||"},
+    {"pp", "++"},  {"mm", "--"},    {"cm", ","},      {"pm", "->*"},      {"pt", "->"},
+    {"cl", "()"},  {"ix", "[]"},    {"qu", "?"},
+};
+
+/* An <operator-name> at *p, spelled as GDB and c++filt do ("operator+", "operator()",
+ * "operator new", "operator int" for a conversion, "operator\"\" _km" for a literal
+ * operator) into buf; false if there is none or it has a form not handled here. */
+static bool operator_name(const char **p, char *buf, size_t cap)
+{
+    const char *q = *p, *s;
+    size_t n;
+    if (!q[0] || !q[1]) return false;
+    for (size_t i = 0; i < sizeof operator_codes / sizeof operator_codes[0]; i++)
+        if (q[0] == operator_codes[i][0][0] && q[1] == operator_codes[i][0][1]) {
+            const char *op = operator_codes[i][1];
+            snprintf(buf, cap, "operator%s%s", op[0] >= 'a' && op[0] <= 'z' ? " " : "", op);
+            *p = q + 2;
+            return true;
+        }
+    if (q[0] == 'c' && q[1] == 'v') { /* conversion: cv <type> */
+        out_buf o = {buf, cap, 0, false};
+        buf[0] = 0;
+        puts_(&o, "operator ");
+        q += 2;
+        if (!type_name(&q, &o, 0) || o.full) return false;
+        *p = q;
+        return true;
+    }
+    if (q[0] == 'l' && q[1] == 'i') { /* literal operator: li <source-name> */
+        q += 2;
+        if (!source_name(&q, &s, &n) || n + 12 > cap) return false;
+        snprintf(buf, cap, "operator\"\" %.*s", (int)n, s);
+        *p = q;
+        return true;
+    }
+    return false;
+}
+
+/* An operator's name as a component of parts (false: none, or no room). */
+static bool operator_part(const char **p, name_part *parts, size_t *n)
+{
+    char name[VXD_PART_TEXT];
+    return operator_name(p, name, sizeof name) && new_part(parts, n, name, strlen(name), false);
+}
 
 /* A <type> at *p, spelled into o; false for a form not handled here. */
 static bool type_name(const char **p, out_buf *o, unsigned depth)
@@ -544,7 +603,7 @@ static bool nested_name(const char **p, name_part *parts, size_t *n)
             snprintf(name, sizeof name, "%s%s", q[0] == 'D' ? "~" : "", parts[*n - 1].base);
             if (!new_part(parts, n, name, strlen(name), false)) return false;
             q += 2;
-        } else {
+        } else if (!operator_part(&q, parts, n)) {
             return false;
         }
     }
@@ -564,7 +623,11 @@ static size_t mangled_parts(const char *sym, name_part *parts)
         if (!new_part(parts, &n, "std", 3, false)) return 0;
         p += 2;
     }
-    if (!source_name(&p, &s, &len) || !new_part(parts, &n, s, len, true)) return 0;
+    if (source_name(&p, &s, &len)) {
+        if (!new_part(parts, &n, s, len, true)) return 0;
+    } else if (!operator_part(&p, parts, &n)) {
+        return 0;
+    }
     if (*p == 'I' && !part_args(&p, &parts[n - 1])) return 0;
     return n;
 }
@@ -594,6 +657,27 @@ static bool part_is(const name_part *c, const char *w, size_t wn)
     return same_spelling(full, w, wn);
 }
 
+/* What GCC appends to the symbol of a copy of a function it specialised or split
+ * (".constprop.0", ".isra.0", ".part.0", ".cold"), "" if nothing: a mangled name has no
+ * '.' of its own. */
+static const char *clone_suffix(const char *sym)
+{
+    const char *dot = strchr(sym, '.');
+    return dot ? dot : sym + strlen(sym);
+}
+
+/* Does component c, an operator, spell w[0..wn), spaces aside ("operator ()")?  Its
+ * template arguments only when w has some. */
+static bool part_is_operator(const name_part *c, const char *w, size_t wn)
+{
+    if (strncmp(c->base, "operator", 8) != 0) return false;
+    if (same_spelling(c->base, w, wn)) return true;
+    if (c->args_unknown || !c->args[0]) return false;
+    char full[2 * VXD_PART_TEXT];
+    snprintf(full, sizeof full, "%s%s", c->base, c->args);
+    return same_spelling(full, w, wn);
+}
+
 /* "ns::f<int>" for a mangled symbol whose name mangled_parts reads and spells whole
  * (malloc'd); NULL when it is not one (*oom: out of memory). */
 static char *qualified_name(const char *sym, bool *oom)
@@ -601,6 +685,8 @@ static char *qualified_name(const char *sym, bool *oom)
     name_part parts[VXD_MAX_PARTS];
     size_t n = mangled_parts(sym, parts), len = 1;
     if (!n) return NULL;
+    const char *clone = clone_suffix(sym);
+    len += strlen(clone);
     for (size_t i = 0; i < n; i++) {
         if (parts[i].args_unknown) return NULL;
         len += strlen(parts[i].base) + strlen(parts[i].args) + 2;
@@ -616,6 +702,7 @@ static char *qualified_name(const char *sym, bool *oom)
         strcat(q, parts[i].base);
         strcat(q, parts[i].args);
     }
+    strcat(q, clone);
     return q;
 }
 
@@ -668,12 +755,32 @@ bool vxd_symtab_matches(const vxd_sym *sym, const char *name)
 {
     if (!strcmp(sym->name, name)) return true;
     if (!*name) return false;
+    /* a copy GCC made of a function (f.constprop.0, f.isra.0, f.part.0, f.cold) is
+     * named with its suffix, as the listing shows it, or by its function's name: at -O2
+     * most small C++ member functions are such copies */
+    const char *clone = clone_suffix(sym->name), *end = name + strlen(name);
+    size_t cl = strlen(clone);
+    if (cl && (size_t)(end - name) > cl && !strcmp(end - cl, clone)) end -= cl;
     name_part parts[VXD_MAX_PARTS];
     size_t n = mangled_parts(sym->name, parts);
-    if (!n) return false;
+    if (!n) /* C: the name before the suffix */
+        return cl && (size_t)(end - name) == (size_t)(clone - sym->name) &&
+               !memcmp(sym->name, name, (size_t)(end - name));
+    /* an operator is the last component, whatever its characters ("operator<<",
+     * "operator->", "operator()") */
+    for (const char *op = end; op > name;) {
+        op--;
+        if (end - op >= 8 && !strncmp(op, "operator", 8) &&
+            (op == name || (op - name >= 2 && op[-1] == ':' && op[-2] == ':'))) {
+            if (!part_is_operator(&parts[--n], op, (size_t)(end - op))) return false;
+            if (op == name) return true;
+            end = op - 2;
+            if (end == name) return false; /* a leading "::" */
+            break;
+        }
+    }
     /* name is "a::b<x::y>::c": its components (split at "::" outside <...>) must be the
      * last ones of the symbol's */
-    const char *end = name + strlen(name);
     while (end > name) {
         const char *start = end;
         int angle = 0;

@@ -82,7 +82,9 @@ bool vxd_symtab_matches_at(const vxd_symtab *t, size_t i, const char *name);
  * qualified name without its parameter types, whole or by its last components:
  * _ZN12_GLOBAL__N_18sgemm_cbEPv matches "sgemm_cb" and
  * "(anonymous namespace)::sgemm_cb"; _ZN2ns1fEi and _ZN2ns1fEf both match "f" and
- * "ns::f".
+ * "ns::f"; _ZNK3geo4VecplERKS0_ matches "geo::Vec::operator+".  A copy GCC made of a
+ * function matches with its suffix or by the function's name: _ZNK2Fn1fEv.isra.0 and
+ * f.constprop.0 match "Fn::f.isra.0" and "Fn::f", "f.constprop.0" and "f".
  */
 bool vxd_symtab_matches(const vxd_sym *sym, const char *name);
 
