@@ -25,7 +25,7 @@ VXRT_FLAGS    := --specs=picolibc.specs -march=rv32imaf -mabi=ilp32f -mcmodel=me
 VXRT_HDRS     := $(wildcard kernel/include/*.h)
 VXRT_LIB_SRCS := kernel/src/vx_spawn.c kernel/src/vx_print.c kernel/src/vx_serial.S \
                  kernel/src/vx_spawn_entry.S kernel/src/vx_softfloat.S kernel/src/vx_exit.S \
-                 kernel/src/vx_perf.c
+                 kernel/src/vx_perf.c kernel/src/vx_new.c
 VXRT_LIB_OBJS := $(patsubst kernel/src/%,$(KLIB)/%.o,$(VXRT_LIB_SRCS))
 VXRT          := $(KLIB)/crt0.o $(KLIB)/vx_syscalls.o $(KLIB)/libvxrt.a
 KERNEL_SRCS   := $(wildcard kernel/examples/*.c kernel/examples/*.cpp)

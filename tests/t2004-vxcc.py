@@ -33,6 +33,37 @@ static Acc<int> acc;
 int main() { acc.add(41); vx_printf("c++ %d\n", acc.v); return acc.v != 42; }
 """
 
+# A class hierarchy with virtual destructors (their deleting destructors call
+# operator delete(void *, size_t)), new and delete of objects and arrays, nothrow new,
+# an over-aligned type, and a pure virtual function
+CXX_HEAP = r"""
+#include <new>
+#include <vx_print.h>
+struct Shape { virtual int area() const = 0; virtual ~Shape() {} };
+struct Sq : Shape { int s; explicit Sq(int a) : s(a) {} int area() const override { return s * s; } };
+struct Re : Shape { int w, h; Re(int a, int b) : w(a), h(b) {} int area() const override { return w * h; } };
+struct alignas(64) Big { int v[4]; };
+int main() {
+    Shape *s[2] = {new Sq(3), new Re(2, 5)};
+    int sum = s[0]->area() + s[1]->area();
+    for (Shape *p : s) delete p;
+    int *a = new int[100];
+    for (int i = 0; i < 100; i++) a[i] = i;
+    int t = a[99];
+    delete[] a;
+    Big *b = new Big;
+    unsigned al = (unsigned)(unsigned long)b % 64;
+    delete b;
+    int *n = new (std::nothrow) int(7);
+    int nv = n ? *n : -1;
+    delete n;
+    volatile unsigned big = 0xF0000000u; // more than the heap
+    char *huge = new (std::nothrow) char[big];
+    vx_printf("heap %d %d %u %d %d\n", sum, t, al, nv, huge == nullptr);
+    return 0;
+}
+"""
+
 
 class Vxcc(unittest.TestCase):
     def setUp(self):
@@ -202,6 +233,26 @@ _start:
             self.assertEqual(r.returncode, 0, r.stderr)
             s = self.vxsim(out)
             self.assertEqual((s.returncode, s.stdout), (0, "#0: c++ 42\n"), s.stderr)
+
+    def test_cxx_heap_and_virtual_destructors(self):
+        """new, delete (sized, array, nothrow, over-aligned) and virtual destructors link and
+        run (the runtime's operators, on malloc); a throwing new that fails stops the kernel
+        with a message.  Before, a class with a virtual destructor did not link: "undefined
+        reference to operator delete(void*, unsigned int)" """
+        src = self.write("heap.cpp", CXX_HEAP)
+        out = os.path.join(self.tmp, "heap.elf")
+        r = self.vxcc("-O2", "-Wall", "-Wextra", "-Werror", src, "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        s = self.vxsim(out)
+        self.assertEqual((s.returncode, s.stdout), (0, "#0: heap 19 99 0 7 1\n"), s.stderr)
+        oom = self.write("oom.cpp", "char *volatile p; volatile unsigned big = 0xF0000000u;\n"
+                         "int main() { p = new char[big]; return p[0]; }\n")
+        out = os.path.join(self.tmp, "oom.elf")
+        r = self.vxcc("-O2", oom, "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        s = self.vxsim(out)
+        self.assertEqual(s.returncode, 3, s.stderr)
+        self.assertIn("operator new: out of memory (4026531840 bytes)", s.stdout)
 
     def test_cxx_standard_headers(self):
         """<algorithm>, <cmath>, <limits>, <new>, <utility>, <cstdint>... (kernel/include/c++)"""
