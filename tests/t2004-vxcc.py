@@ -254,6 +254,32 @@ _start:
         self.assertEqual(s.returncode, 3, s.stderr)
         self.assertIn("operator new: out of memory (4026531840 bytes)", s.stdout)
 
+    def test_static_destructors_run_once(self):
+        """a static object's destructor runs once, after every core's main, on any number of
+        cores (from a review: each core's exit ran what picolibc's one atexit list still
+        held, so with 2 or 4 cores it ran on the cores that exited first, core 0's never,
+        and cores exiting together raced on the list); a core with more to do in main
+        (core 1 here) is still running main when the others have returned"""
+        src = self.write("dtor.cpp", """
+#include <vx_intrinsics.h>
+#include <vx_print.h>
+volatile int mains_done;
+struct G { ~G() { vx_printf("dtor after %d mains\\n", mains_done); } } g;
+int main() {
+  for (volatile int i = 0; i < 200 * (int)(vx_core_id() == 1); i++) {}
+  __atomic_fetch_add(&mains_done, 1, __ATOMIC_RELAXED);
+  return 0;
+}
+""")
+        out = os.path.join(self.tmp, "dtor.elf")
+        r = self.vxcc("-O2", src, "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for cores in (1, 2, 4):
+            s = vxtest.run([vxtest.prog("vxsim"), "-c", str(cores), out])
+            self.assertEqual(s.returncode, 0, s.stderr)
+            lines = [ln.split(": ", 1)[1] for ln in s.stdout.splitlines()]
+            self.assertEqual(lines, ["dtor after %d mains" % cores], (cores, s.stdout))
+
     def test_cxx_standard_headers(self):
         """<algorithm>, <cmath>, <limits>, <new>, <utility>, <cstdint>... (kernel/include/c++)"""
         src = os.path.join(vxtest.ROOT, "tests", "kernels", "cxxstd.cpp")

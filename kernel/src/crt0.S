@@ -30,8 +30,13 @@
  *     (Vortex's crt0 has every core clear BSS and run them, which races).
  *     With one core there are no barriers.
  *
- *  3. main(0, 0), then exit(status) -> picolibc's exit (atexit handlers,
- *     destructors, once per core) -> _exit.
+ *  3. main(0, 0).
+ *  4. The last core to return from main calls exit(status) -> picolibc's exit
+ *     (atexit handlers, static destructors) -> _exit: they run once, after every
+ *     core's main, as the constructors ran once before (picolibc's atexit list is
+ *     one for all cores: each core's exit ran what the cores before it had left, and
+ *     cores exiting together raced on it).  The other cores go to _exit(status).  A
+ *     core that calls exit itself runs the handlers then (and they do not run again).
  *
  * Exit: _exit is in vx_exit.S.  crt0.o is a member of libvxrt.a that vxcc
  * links for _start (-u _start), so a kernel with its own _start goes without
@@ -97,12 +102,29 @@ _start:
     call  __libc_init_array
 1:  call  __vx_all_cores
 
-    /* 3. main */
+    /* 3. main; 4. the last core to return from it calls exit (atexit handlers and
+          static destructors: once, after every core's main), the others _exit */
 2:  li    a0, 0
     li    a1, 0
     call  main
+    la    t0, __vx_mains_done
+    li    t1, 1
+    amoadd.w t1, t1, (t0)
+    addi  t1, t1, 1
+    csrr  t2, VX_CSR_NUM_CORES
+    bne   t1, t2, 3f
     tail  exit
+3:  tail  _exit
     .size _start, . - _start
+
+/* cores that returned from main (BSS: 0 before main) */
+    .section .sbss, "aw", @nobits
+    .p2align 2
+    .type __vx_mains_done, @object
+__vx_mains_done:
+    .zero 4
+    .size __vx_mains_done, 4
+    .section .init, "ax"
 
 /* Step 0 failed: core 0 prints why on its console slot and stops with an ebreak.  A
    function symbol of its own, so that the fault names it. */
