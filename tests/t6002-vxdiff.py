@@ -12,6 +12,7 @@ import os
 import struct
 import subprocess
 import sys
+import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
@@ -430,6 +431,57 @@ class SkippedChunks(unittest.TestCase):
                       err)
 
 
+SPIN_C = r"""
+int main(void)
+{
+    __asm__ volatile("li t4, 0\n\tli t5, 10000000\n1:\n\taddi t4, t4, 1\n\tbltu t4, t5, 1b"
+                     ::: "t4", "t5");
+    return 0;
+}
+"""
+
+
+class DamageAfterLongRun(unittest.TestCase):
+    """Two traces of 20 M issues, the same but for a flipped byte in B's last chunk but one:
+    vxdiff skips the identical chunks before it and reports the damage.  When the damaged
+    chunk ended a run of skipped ones, vxdiff went back to the run's start and compared every
+    event of it again (12 s here, minutes for 10^9 events, where identical traces take 0.05 s);
+    now it reads on from the run's last chunk."""
+
+    def test_damage_reported_without_reading_the_run_again(self):
+        """the damage named at its offset, every event before it compared, in well under 2 s"""
+        src = os.path.join(D, "spin.c")
+        with open(src, "w") as f:
+            f.write(SPIN_C)
+        elf = os.path.join(D, "spin.elf")
+        r = vxtest.run([vxtest.prog("vxcc"), "-O1", "-o", elf, src])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        a = rec(elf, "spin-a.vxt", (), 0)
+        data = bytearray(open(a, "rb").read())
+        chunks, off = [], 16  # (offset, type, stored, key) of every chunk, walked by its header
+        while off < len(data) - 16:
+            t, _, _, stored, _, key = struct.unpack_from("<BBHIIQ", data, off)
+            chunks.append((off, t, stored, key))
+            off += 28 + stored
+        ev = [c for c in chunks if c[1] == 4]
+        self.assertGreater(len(ev), 100)
+        off, _, stored, key = ev[-2]
+        data[off + 28 + stored // 2] ^= 0x10
+        b = os.path.join(D, "spin-b.vxt")
+        with open(b, "wb") as f:
+            f.write(data)
+        t0 = time.monotonic()
+        rc, objs, err = diff_json(a, b)
+        took = time.monotonic() - t0
+        self.assertEqual(rc, 2, err)
+        self.assertIn("spin-b.vxt: EVENTS chunk at offset %d: payload checksum mismatch" % off, err)
+        res = objs[-1]
+        self.assertEqual((res["compared_a"], res["compared_b"]), (key + 1, key),
+                         "every event before the damaged chunk compared; A read one more")
+        if not vxtest.sanitized():
+            self.assertLess(took, 2.0, "vxdiff read the identical chunks again")
+
+
 class Length(unittest.TestCase):
     def test_limit(self):
         """a run cut by --max-cycles against the full run: A ends where B goes on"""
@@ -696,5 +748,5 @@ class Damaged(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    vxtest.main(Identical, ChangedInput, Shape, ChangedKernel, SkippedChunks, EventStreams, Length,
-                Damaged)
+    vxtest.main(Identical, ChangedInput, Shape, ChangedKernel, SkippedChunks, DamageAfterLongRun,
+                EventStreams, Length, Damaged)

@@ -768,7 +768,7 @@ static void skip_same_chunks(differ *d, pos *ring[2], size_t n, size_t *rlen, si
     size_t after = chunk_from(A->r, t + 1);
     d->skip_at = after < na ? vx_trace_reader_chunk_key(A->r, after) : UINT64_MAX;
     if (ia == SIZE_MAX || ib == SIZE_MAX || t != vx_trace_reader_tell(B->r)) return;
-    uint64_t end = t;
+    uint64_t end = t, last = t; /* last: the key of the run's last chunk */
     while (ia + 1 < na && ib + 1 < nb) {
         vx_trace_digest dg;
         bool same = false;
@@ -784,6 +784,7 @@ static void skip_same_chunks(differ *d, pos *ring[2], size_t n, size_t *rlen, si
         if (next != dg.first + dg.issues || vx_trace_reader_chunk_key(B->r, ib + 1) != next ||
             vx_trace_reader_chunks_same(A->r, ia, B->r, ib, &same) || !same)
             break; /* (damage is reported when the chunk is read) */
+        last = end;
         end = next;
         ia++;
         ib++;
@@ -792,16 +793,22 @@ static void skip_same_chunks(differ *d, pos *ring[2], size_t n, size_t *rlen, si
     d->skip_at = end;
     if (vx_trace_reader_seek(A->r, end) || vx_trace_reader_seek(B->r, end)) {
         /* the chunk after the run cannot be read: read up to it as without skipping, so
-         * that the damage is met and reported at the same event */
+         * that the damage is met and reported at the same event.  From the start of the
+         * run's last chunk, whose bytes were read (seeking there decodes the chunk before
+         * it), not from t: a run can span the whole trace, and reading it again took as
+         * long as comparing every event (minutes for 10^9 events) */
         d->skip_at = UINT64_MAX;
-        for (int k = 0; k < 2; k++)
-            if (vx_trace_reader_seek(d->s[k].r, t)) {
-                fflush(stdout);
-                fprintf(stderr, "%s: %s\n", prog, vx_trace_reader_errmsg(d->s[k].r));
-                d->status = EXIT_ERROR;
-                d->s[k].ended = true;
-            }
-        return;
+        if (last == t || vx_trace_reader_seek(A->r, last) || vx_trace_reader_seek(B->r, last)) {
+            for (int k = 0; k < 2; k++)
+                if (vx_trace_reader_seek(d->s[k].r, t)) {
+                    fflush(stdout);
+                    fprintf(stderr, "%s: %s\n", prog, vx_trace_reader_errmsg(d->s[k].r));
+                    d->status = EXIT_ERROR;
+                    d->s[k].ended = true;
+                }
+            return;
+        }
+        end = last;
     }
     for (int k = 0; k < 2; k++) {
         side *s = &d->s[k];
