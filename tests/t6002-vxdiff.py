@@ -12,7 +12,6 @@ import os
 import struct
 import subprocess
 import sys
-import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
@@ -434,7 +433,7 @@ class SkippedChunks(unittest.TestCase):
 SPIN_C = r"""
 int main(void)
 {
-    __asm__ volatile("li t4, 0\n\tli t5, 10000000\n1:\n\taddi t4, t4, 1\n\tbltu t4, t5, 1b"
+    __asm__ volatile("li t4, 0\n\tli t5, 4000000\n1:\n\taddi t4, t4, 1\n\tbltu t4, t5, 1b"
                      ::: "t4", "t5");
     return 0;
 }
@@ -442,14 +441,15 @@ int main(void)
 
 
 class DamageAfterLongRun(unittest.TestCase):
-    """Two traces of 20 M issues, the same but for a flipped byte in B's last chunk but one:
-    vxdiff skips the identical chunks before it and reports the damage.  When the damaged
-    chunk ended a run of skipped ones, vxdiff went back to the run's start and compared every
-    event of it again (12 s here, minutes for 10^9 events, where identical traces take 0.05 s);
-    now it reads on from the run's last chunk."""
+    """Two long traces, the same but for a flipped byte in B's last chunk but one: vxdiff
+    skips the identical chunks before it and reports the damage.  When the damaged chunk
+    ended a run of skipped ones, vxdiff went back to the run's start and compared every
+    event of it again (12 s for 20 M issues, where identical traces take 0.05 s); now it
+    reads on from the run's last chunk.  How long it takes is measured by make bench
+    (tests/bench/diff.sh), not here."""
 
-    def test_damage_reported_without_reading_the_run_again(self):
-        """the damage named at its offset, every event before it compared, in well under 2 s"""
+    def test_damage_reported_after_a_long_run(self):
+        """the damage named at its offset, every event before it compared"""
         src = os.path.join(D, "spin.c")
         with open(src, "w") as f:
             f.write(SPIN_C)
@@ -470,16 +470,12 @@ class DamageAfterLongRun(unittest.TestCase):
         b = os.path.join(D, "spin-b.vxt")
         with open(b, "wb") as f:
             f.write(data)
-        t0 = time.monotonic()
         rc, objs, err = diff_json(a, b)
-        took = time.monotonic() - t0
         self.assertEqual(rc, 2, err)
         self.assertIn("spin-b.vxt: EVENTS chunk at offset %d: payload checksum mismatch" % off, err)
         res = objs[-1]
         self.assertEqual((res["compared_a"], res["compared_b"]), (key + 1, key),
                          "every event before the damaged chunk compared; A read one more")
-        if not vxtest.sanitized():
-            self.assertLess(took, 2.0, "vxdiff read the identical chunks again")
 
 
 class Length(unittest.TestCase):
