@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "agentx.h"
+#include "cli.h"
 #include "rsp.h"
 #include "target_xml.h"
 #include "vis.h"
@@ -119,7 +120,8 @@ struct vx_gdbserver {
     int64_t user_pick;         /* the thread selected when the user last continued (monitor pick,
                           from vxrr.gdb's hooks), until that continue ends; 0 if none */
     uint8_t *listed;           /* per warp: its threads were listed to this session's GDB */
-    uint32_t focus_gw;         /* thread of the last stop */
+    long long motion_t0, motion_noted; /* when the motion began, and its last progress note (ms) */
+    uint32_t focus_gw;                 /* thread of the last stop */
     uint32_t focus_lane;
     int32_t sel_lane; /* --thread-per-warp: lane shown for registers (-1: first active) */
     bool sel_exact;   /* and shown even masked off, at its own PC (monitor lane N exact) */
@@ -1092,9 +1094,30 @@ static void report_error(vx_gdbserver *s, vx_err err)
     if (s->opts.log) fprintf(s->opts.log, "vxreplay: %s\n", msg);
 }
 
+static bool engine_poll(void *ctx);
+
+/* A motion begins: polls for GDB's interrupt, and for a progress note (opts.progress_ms). */
+static void motion_start(vx_gdbserver *s)
+{
+    vx_engine_set_poll(s->e, engine_poll, s);
+    s->motion_t0 = vx_cli_now_ms();
+    s->motion_noted = s->motion_t0;
+}
+
 static bool engine_poll(void *ctx)
 {
     vx_gdbserver *s = ctx;
+    if (s->opts.progress_ms >= 0) {
+        const long long every = s->opts.progress_ms ? s->opts.progress_ms : 3000;
+        const long long now = vx_cli_now_ms();
+        if (now - s->motion_noted >= every) {
+            s->motion_noted = now;
+            console(s,
+                    "vxreplay: still going after %lld s, at event %" PRIu64 " of %" PRIu64
+                    " (Ctrl-C stops it)\n",
+                    (now - s->motion_t0) / 1000, vx_engine_now(s->e), vx_engine_end(s->e));
+        }
+    }
     /* a 0x03 sent right behind the packet (read with it), before any next packet */
     for (size_t i = 0; i < s->nrest && s->rest[i] != '$'; i++)
         if (s->rest[i] == 0x03) {
@@ -1293,7 +1316,7 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
                                         m->backward == s->last_backward
                                     ? vx_engine_now(s->e)
                                     : NO_POS;
-    vx_engine_set_poll(s->e, engine_poll, s);
+    motion_start(s);
     vx_err err;
     bool by_other = false; /* a watchpoint stop named in the thread GDB moved, not the maker */
     if (watch_over != NO_POS && s->watch_by_other) {
@@ -2353,7 +2376,7 @@ static void mon_seek(vx_gdbserver *s, text *t, const char *arg)
         tprintf(t, "event %" PRIu64 " is past the end of history: going to its end\n", n);
         n = end;
     }
-    vx_engine_set_poll(s->e, engine_poll, s);
+    motion_start(s);
     vx_err err = vx_engine_seek(s->e, n);
     if (err) {
         const char *m = vx_engine_errmsg(s->e);
@@ -2378,7 +2401,7 @@ static void mon_last_issue(vx_gdbserver *s, text *t, const char *arg)
     vx_engine_motion m = {.backward = true, .step = true, .step_gwarp = (uint32_t)w};
     vx_engine_stop st;
     const uint64_t from = vx_engine_now(s->e);
-    vx_engine_set_poll(s->e, engine_poll, s);
+    motion_start(s);
     vx_err err = vx_engine_resume(s->e, &m, &st);
     if (err) {
         const char *msg = vx_engine_errmsg(s->e);
@@ -2632,7 +2655,7 @@ static void mon_restart(vx_gdbserver *s, text *t, const char *arg)
         tprintf(t, "usage: monitor restart N (a number printed by monitor checkpoint)\n");
         return;
     }
-    vx_engine_set_poll(s->e, engine_poll, s);
+    motion_start(s);
     vx_err err = vx_engine_restart(s->e, (unsigned)n);
     if (err == VX_ERR_RANGE) {
         tprintf(t, "no checkpoint %" PRIu64 "\n", n);

@@ -67,6 +67,9 @@ static void usage(FILE *f)
            "                          RISC-V ELF32 (a kernel, as one written before); any\n"
            "                          other is left, refused, and so is a symbolic link at\n"
            "                          FILE (but to a device such as /dev/null)\n"
+           "      --progress MS       a continue, step or seek that runs longer than MS\n"
+           "                          milliseconds says on gdb's console how far it has got,\n"
+           "                          and again every MS (default 3000; 0 = never)\n"
            "      --debug-packets     log every protocol packet to stderr (its first 200\n"
            "                          bytes, other than printable ASCII as \\xNN)\n\n"
            "  -h, --help              this text\n"
@@ -193,6 +196,7 @@ int main(int argc, char **argv)
     bool use_stdio = false, once = false, per_warp = false, no_verify = false, debug = false;
     bool no_summary = false;
     uint64_t mem = 0;
+    int progress_ms = 0;
 
     bool operands = false; /* after "--": the trace, whatever its name */
     for (int i = 1; i < argc; i++) {
@@ -224,6 +228,15 @@ int main(int argc, char **argv)
             no_summary = true;
         } else if (strcmp(a, "--debug-packets") == 0) {
             debug = true;
+        } else if (opt_value(argc, argv, &i, "--progress", &v)) {
+            uint32_t ms;
+            if (!vx_cli_parse_u32(v, &ms) || ms > 3600000) {
+                fprintf(stderr,
+                        "%s: --progress: '%s' is not a number of milliseconds (0..3600000)\n", prog,
+                        v);
+                return VX_EXIT_USAGE;
+            }
+            progress_ms = ms ? (int)ms : -1;
         } else if (opt_value(argc, argv, &i, "--port", &v) || opt_value(argc, argv, &i, "-p", &v)) {
             uint32_t p;
             if (!vx_cli_parse_u32(v, &p) || p > 65535) {
@@ -320,7 +333,7 @@ int main(int argc, char **argv)
         }
     }
 
-    vx_gdbserver_opts go = {per_warp, stderr, debug};
+    vx_gdbserver_opts go = {per_warp, stderr, debug, progress_ms};
     vx_gdbserver *srv;
     err = vx_gdbserver_new(eng, &go, &srv);
     if (err) {

@@ -2342,6 +2342,42 @@ class CommandLineTests(unittest.TestCase):
         finally:
             srv.stop()
 
+    def test_progress_notes(self):
+        """(from a review: a read watchpoint searched backward over 4.4e9 issues ran for
+        minutes with nothing on GDB's console) a motion that runs longer than --progress
+        MS says how far it has got in O packets before its stop reply, which is unchanged;
+        --progress 0: never; a bad value: usage (exit 2)"""
+        from vxdbg import ADDI, BNE, LUI, TMC
+        # a loop of 2 M issues (raw binary): t4 counts up to t5 = 0x100000
+        d = vxtest.tmpdir()
+        k = os.path.join(d, "spin.bin")
+        with open(k, "wb") as f:
+            f.write(b"".join(struct.pack("<I", w & 0xFFFFFFFF) for w in [
+                ADDI(29, 0, 0), LUI(30, 0x100), ADDI(29, 29, 1), BNE(29, 30, -4), TMC(0)]))
+        trace = record(k, "-w", "1", "-t", "1")
+        stops, notes = [], []
+        for ms in ("1", "0"):
+            srv = Server(trace, "--progress", ms)
+            try:
+                c = srv.client()
+                c.handshake()
+                parse_stop(c.cmd("vCont;c"))                  # to the end
+                self.assertEqual(c.cmds("Z3,10,4"), "OK")     # an address nothing reads:
+                c.console.clear()                              # every window re-executed
+                stops.append(parse_stop(c.cmd("bc")))
+                notes.append("".join(c.console))
+                c.close()
+            finally:
+                srv.stop()
+        self.assertEqual(stops[0], stops[1])
+        self.assertEqual(stops[0][1].get("replaylog"), "begin")
+        self.assertRegex(notes[0], r"vxreplay: still going after \d+ s, at event \d+ of \d+ "
+                                   r"\(Ctrl-C stops it\)\n")
+        self.assertNotIn("still going", notes[1])
+        r = vxtest.run([vxtest.prog("vxreplay"), "--progress", "x", trace])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--progress: 'x' is not a number of milliseconds", r.stderr)
+
     def test_elf_next_to_the_trace_not_replaced(self):
         """TRACE.elf that cannot be written (here: it exists and is no ELF, a user's file;
         as for a read-only directory) is left as it is, and said so; the ELF goes to a
