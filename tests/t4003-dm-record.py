@@ -332,6 +332,12 @@ class DmRecord(unittest.TestCase):
         self.assertIn("dm set-pc", lane0)
         self.assertIn("dm scratch warp 0 [0:0] lane 1", lane1)
         self.assertIn("dm inject-reject insn=0x0000006f reason=1", lane1)
+        # --warp selects the events that name a warp: the refused injection names warp 0
+        # (FORMAT.md 8.1) as the scratch and set-pc events do (from the JSON review)
+        warp0, warp1 = dump("--warp", "0").stdout, dump("--warp", "1").stdout
+        for want in ("dm scratch", "dm set-pc", "dm inject-reject insn=0x0000006f reason=1"):
+            self.assertIn(want, warp0)
+            self.assertNotIn(want, warp1)
         v = self.verify()
         self.assertEqual(v.returncode, 0, v.stderr)
 

@@ -417,10 +417,12 @@ static unsigned issue_kinds(const vx_event *ev)
     return k;
 }
 
+/* The ops whose gwarp field names a warp (FORMAT.md 8.1: halt, resume, set-pc, scratch,
+ * inject-reject). */
 static bool dm_has_warp(const vx_dm_event *d)
 {
     return d->op == VX_DM_HALT || d->op == VX_DM_RESUME || d->op == VX_DM_SET_PC ||
-           d->op == VX_DM_SCRATCH;
+           d->op == VX_DM_SCRATCH || d->op == VX_DM_INJECT_REJECT;
 }
 
 /* Does a memory write of ev (by the --lane lane, if given) touch [addr_lo, addr_hi)?
