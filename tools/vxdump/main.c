@@ -458,6 +458,8 @@ static bool chunk_may_match(vx_trace_reader *r, size_t i, const filter *f, vx_er
         !vx_trace_digest_may_console(&d, (uint32_t)f->addr_lo, (uint32_t)(f->addr_hi - f->addr_lo)))
         return false;
     if (f->has_pc) {
+        /* the PC set leaves out injected issues, which --pc lists too */
+        if (d.flags & VX_TRACE_DG_FLAGGED) return true;
         if ((uint64_t)f->pc_hi - f->pc_lo >= 4ull * VX_TRACE_DG_PC_BITS) return true;
         for (uint64_t pc = f->pc_lo & ~3u; pc < f->pc_hi; pc += 4)
             if (vx_trace_digest_may_pc(&d, (uint32_t)pc)) return true;
