@@ -743,6 +743,31 @@ class Damaged(unittest.TestCase):
         self.assertIn("--per-warp", r.stdout)
 
 
+class PerWarpEnd(unittest.TestCase):
+    def test_end_difference_keys_and_count(self):
+        """--per-warp --json: the difference of the END records ('the runs end differently')
+        has the keys of every per-warp difference (warp and position null, index_a and
+        index_b the END records' indexes), and differences_found counts it whether --max
+        lets it be shown or not (from the JSON review: the keys were missing and the count
+        was 3 with --max 1, 4 with --max 0)"""
+        ok = rec(t6kit.build("t6-bar", D), "bar2.vxt", ["-w", "2", "-t", "4"], 0)
+        dead = rec(t6kit.build("t6-bar", D, ["-DBAR_COUNT=3"]), "bar3.vxt", ["-w", "2", "-t", "4"], 3)
+        ends = [t6kit.events(t)[-1]["index"] for t in (ok, dead)]
+        found = set()
+        for mx in ("1", "0"):
+            rc, objs, err = diff_json("--per-warp", "--max", mx, ok, dead)
+            self.assertEqual(rc, 1, err)
+            found.add(objs[-1]["differences_found"])
+            shown = [o for o in objs if o["type"] == "difference"]
+            self.assertEqual(objs[-1]["differences_shown"], 1 + len(shown))  # + the header
+            if mx == "0":
+                end = shown[-1]
+                self.assertEqual(end["title"], "the runs end differently")
+                self.assertEqual((end["warp"], end["position"], end["index_a"], end["index_b"]),
+                                 (None, None, ends[0], ends[1]))
+        self.assertEqual(found, {4})  # the header, warps 0 and 1, the END records'
+
+
 if __name__ == "__main__":
     vxtest.main(Identical, ChangedInput, Shape, ChangedKernel, SkippedChunks, DamageAfterLongRun,
-                EventStreams, Length, Damaged)
+                EventStreams, Length, Damaged, PerWarpEnd)

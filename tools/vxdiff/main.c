@@ -1216,21 +1216,26 @@ static void run_per_warp(differ *d)
         free(aft[0]);
         free(aft[1]);
     }
-    /* the END records, without their cycles (none to compare where one was cut off) */
-    if (d->status != EXIT_ERROR && (!d->o.max || d->ndiff < d->o.max) && !cut_short(d, 0) &&
-        !cut_short(d, 1)) {
+    /* the END records, without their cycles (none to compare where one was cut off); a
+     * difference counts whether --max lets it be shown or not */
+    if (d->status != EXIT_ERROR && !cut_short(d, 0) && !cut_short(d, 1)) {
         vxf_items it = {0};
         if (end[0].have || end[1].have) {
             vxf_cmp_events(end[0].have ? &end[0].ev : NULL, end[1].have ? &end[1].ev : NULL,
                            &d->ctx, &it);
         }
-        if (it.total) {
-            d->nfound++;
+        if (it.total) d->nfound++;
+        if (it.total && (!d->o.max || d->ndiff < d->o.max)) {
             d->ndiff++;
             render(d, 0, end[0].have ? &end[0].ev : NULL, &d->la);
             render(d, 1, end[1].have ? &end[1].ev : NULL, &d->lb);
             ctxlist none[2] = {{NULL, 0}, {NULL, 0}};
-            report(d, "the runs end differently", &it, none, none, "\"warp\":null");
+            char endinfo[128], ja[24] = "null", jb[24] = "null";
+            if (end[0].have) snprintf(ja, sizeof ja, "%" PRIu64, end[0].ev.index);
+            if (end[1].have) snprintf(jb, sizeof jb, "%" PRIu64, end[1].ev.index);
+            snprintf(endinfo, sizeof endinfo,
+                     "\"warp\":null,\"position\":null,\"index_a\":%s,\"index_b\":%s", ja, jb);
+            report(d, "the runs end differently", &it, none, none, endinfo);
         }
     }
     goto out;
