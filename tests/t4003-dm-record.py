@@ -365,6 +365,38 @@ class DmRecord(unittest.TestCase):
             got = [e["index"] for e in map(json.loads, r.stdout.splitlines())]
             self.assertEqual(got, want, pc)
 
+    def test_timeline_of_stepped_split(self):
+        """a divergent vx_split taken by a single step is a 'divergent split' marker in
+        vxdump --timeline, as the summary counts it (from the JSON review: the timeline
+        left the warp-control effects of stepped issues out)"""
+        self.write_bin([ADDI(5, 0, -1), TMC(5),                     # all lanes on
+                        CSRR(A0, CSR_THREAD_ID), enc_i(0x13, 7, 6, A0, 1),  # t1 = lane & 1
+                        enc_r(0x0B, 2, 0, 7, 6, 0),                   # vx_split t2, t1
+                        ADDI(8, A0, 100), enc_r(0x0B, 3, 0, 0, 7, 0),  # vx_join t2
+                        ADDI(5, 0, 1), TMC(5), ADDI(A0, 0, 3), SW(A0, 0, 0x88), TMC(0)])
+        c = self.start()
+        c.start_halted()
+        for _ in range(8):
+            c.step()
+        c.resume_all()
+        c.poll(AU, AU)
+        rc, out, err = self.finish()
+        self.assertEqual(rc, 3, err)
+        s = json.loads(vxtest.run([vxtest.prog("vxdump"), "--summary", "--json",
+                                   self.trace]).stdout)
+        self.assertEqual(s["divergence"]["divergent"], 1)
+        self.assertEqual(s["totals"]["steps"], 8)
+        tl = os.path.join(self.dir, "tl.json")
+        r = vxtest.run([vxtest.prog("vxdump"), "--timeline", tl, self.trace])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(tl) as f:
+            ev = json.load(f)["traceEvents"]
+        split = [e for e in ev if e["name"] == "divergent split"]
+        self.assertEqual(len(split), 1, ev)
+        self.assertEqual((split[0]["args"]["pc"], split[0]["args"]["else"]),
+                         ("0x%08x" % (BASE + 16), "0x5"))
+        self.assertEqual(sum(1 for e in ev if e["name"] == "step"), 8)
+
     def test_cut_between_a_breakpoint_and_its_halt(self):
         """a trace cut right after the EVENTS chunk whose last record is an ebreak issue,
         before the chunk with the halt record the same issue produced (a recorder killed

@@ -270,54 +270,17 @@ static void fault_instant(vxd_timeline *tl, const vx_fault *ft, uint64_t cycle)
     vxd_sb_release(&a);
 }
 
-static void on_issue(vxd_timeline *tl, const vx_event *ev)
+/* The warp-control effects of an issue: divergent-split markers, waits that start and
+ * end, warps that finish.  A single-stepped issue (its warp halted, a marker inside the
+ * halt slice) has its effects too, but its own warp (halted: g) keeps its halt slice. */
+static void wctl_effects(vxd_timeline *tl, const vx_event *ev, size_t halted)
 {
-    size_t g = gw_of(tl, ev->core, ev->warp);
-    if (g == tl->ngw) return;
-    track *t = &tl->t[g];
-    if (ev->flags & (VX_EVF_INJECTED | VX_EVF_STEP)) {
-        /* Debug Module work on a halted warp: a marker inside the halt slice. */
-        char dis[96], args[160];
-        if (tl->dis)
-            vx_disasm_ctx_insn(tl->dis, ev->pc, ev->insn, dis, sizeof dis);
-        else
-            vx_disasm(ev->pc, ev->insn, dis, sizeof dis);
-        vxd_sb a = {0};
-        vxd_sb_printf(&a, "{\"event\":%" PRIu64 ",\"pc\":\"0x%08" PRIx32 "\",\"insn\":", ev->index,
-                      ev->pc);
-        vxd_sb_json_str(&a, dis, strlen(dis));
-        vxd_sb_putc(&a, '}');
-        snprintf(args, sizeof args, "%s", (ev->flags & VX_EVF_INJECTED) ? "inject" : "step");
-        add_instant(tl, g, ev->cycle, args, "debug", a.s);
-        vxd_sb_release(&a);
-        if (ev->fault) fault_instant(tl, ev->fault, ev->cycle);
-        return;
-    }
-    size_t fn = vxd_symtab_index(tl->syms, ev->pc);
-    if (t->state == ST_RUN && fn != t->fn) /* code without symbols is one "function" */
-        close_slice(tl, g, 0);
-    else if (t->state != ST_RUN && t->state != ST_NONE)
-        close_slice(tl, g, ev->cycle); /* a wait we did not see end */
-    if (t->state == ST_NONE) {
-        open_slice(tl, g, ST_RUN, ev->cycle);
-        t->fn = fn;
-        t->pc0 = ev->pc;
-        t->issues = t->lane_ops = 0;
-        t->index0 = ev->index;
-    }
-    t->issues++;
-    t->lane_ops += vx_lanes_count(ev->tmask);
-    t->index1 = ev->index;
-    if (ev->cycle + 1 > t->end) t->end = ev->cycle + 1;
-    if (ev->fault) {
-        fault_instant(tl, ev->fault, ev->cycle);
-        tl->fault_marked = true; /* the run stops here: the END record repeats this fault */
-    }
     for (uint32_t i = 0; i < ev->nwctl; i++) {
         const vx_wctl *w = &ev->wctl[i];
         size_t h = gw_of(tl, w->core, w->warp);
         if (h == tl->ngw) continue;
         track *u = &tl->t[h];
+        if (h == halted && w->kind != VX_WCTL_IPDOM_PUSH) continue;
         switch (w->kind) {
         case VX_WCTL_IPDOM_PUSH: {
             vxd_sb a = {0};
@@ -351,6 +314,53 @@ static void on_issue(vxd_timeline *tl, const vx_event *ev)
         default: break;
         }
     }
+}
+
+static void on_issue(vxd_timeline *tl, const vx_event *ev)
+{
+    size_t g = gw_of(tl, ev->core, ev->warp);
+    if (g == tl->ngw) return;
+    track *t = &tl->t[g];
+    if (ev->flags & (VX_EVF_INJECTED | VX_EVF_STEP)) {
+        /* Debug Module work on a halted warp: a marker inside the halt slice. */
+        char dis[96], args[160];
+        if (tl->dis)
+            vx_disasm_ctx_insn(tl->dis, ev->pc, ev->insn, dis, sizeof dis);
+        else
+            vx_disasm(ev->pc, ev->insn, dis, sizeof dis);
+        vxd_sb a = {0};
+        vxd_sb_printf(&a, "{\"event\":%" PRIu64 ",\"pc\":\"0x%08" PRIx32 "\",\"insn\":", ev->index,
+                      ev->pc);
+        vxd_sb_json_str(&a, dis, strlen(dis));
+        vxd_sb_putc(&a, '}');
+        snprintf(args, sizeof args, "%s", (ev->flags & VX_EVF_INJECTED) ? "inject" : "step");
+        add_instant(tl, g, ev->cycle, args, "debug", a.s);
+        vxd_sb_release(&a);
+        if (ev->fault) fault_instant(tl, ev->fault, ev->cycle);
+        if (!(ev->flags & VX_EVF_INJECTED)) wctl_effects(tl, ev, g);
+        return;
+    }
+    size_t fn = vxd_symtab_index(tl->syms, ev->pc);
+    if (t->state == ST_RUN && fn != t->fn) /* code without symbols is one "function" */
+        close_slice(tl, g, 0);
+    else if (t->state != ST_RUN && t->state != ST_NONE)
+        close_slice(tl, g, ev->cycle); /* a wait we did not see end */
+    if (t->state == ST_NONE) {
+        open_slice(tl, g, ST_RUN, ev->cycle);
+        t->fn = fn;
+        t->pc0 = ev->pc;
+        t->issues = t->lane_ops = 0;
+        t->index0 = ev->index;
+    }
+    t->issues++;
+    t->lane_ops += vx_lanes_count(ev->tmask);
+    t->index1 = ev->index;
+    if (ev->cycle + 1 > t->end) t->end = ev->cycle + 1;
+    if (ev->fault) {
+        fault_instant(tl, ev->fault, ev->cycle);
+        tl->fault_marked = true; /* the run stops here: the END record repeats this fault */
+    }
+    wctl_effects(tl, ev, tl->ngw);
 }
 
 static void on_dm(vxd_timeline *tl, const vx_event *ev)
