@@ -397,6 +397,38 @@ class DmRecord(unittest.TestCase):
                          ("0x%08x" % (BASE + 16), "0x5"))
         self.assertEqual(sum(1 for e in ev if e["name"] == "step"), 8)
 
+    def test_timeline_of_stepped_barrier(self):
+        """a warp single-stepped into a barrier waits there once resumed: vxdump
+        --timeline shows that wait (a 'barrier 0' slice from the resume to the release by
+        the other warp) after the halt slice (from the JSON review: it had none)"""
+        self.write_bin([ADDI(5, 0, 2), LUI(6, 0x80000), ADDI(6, 6, 16),
+                        enc_r(0x0B, 1, 0, 0, 5, 6),                   # vx_wspawn t0, t1
+                        ADDI(7, 0, 0), ADDI(28, 0, 2),
+                        enc_r(0x0B, 4, 0, 0, 7, 28),                  # vx_bar t2, t3 (2 warps)
+                        CSRR(A0, CSR_WARP_ID), BNE(A0, 0, 12),
+                        ADDI(A1, 0, 3), SW(A1, 0, 0x88), TMC(0)])
+        c = self.start()
+        c.start_halted()
+        for _ in range(7):  # warp 0 up to its barrier arrival
+            c.step()
+        c.resume_all()
+        c.poll(AU, AU)
+        rc, out, err = self.finish()
+        self.assertEqual(rc, 3, err)
+        evs = [json.loads(ln) for ln in vxtest.run([vxtest.prog("vxdump"), "--json",
+                                                    self.trace]).stdout.splitlines()]
+        resume = [e["cycle"] for e in evs if e.get("op") == "resume" and e["gwarp"] == 0]
+        release = [e["cycle"] for e in evs if e["type"] == "issue" and
+                   any(w["kind"] == "bar-release" and w["warp"] == 0 for w in e["wctl"])]
+        self.assertEqual((len(resume), len(release)), (1, 1))
+        tl = os.path.join(self.dir, "tl.json")
+        r = vxtest.run([vxtest.prog("vxdump"), "--timeline", tl, self.trace])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(tl) as f:
+            ev = json.load(f)["traceEvents"]
+        waits = [(e["tid"], e["ts"], e["dur"]) for e in ev if e.get("cat") == "wait"]
+        self.assertEqual(waits, [(0, resume[0], release[0] - resume[0])])
+
     def test_cut_between_a_breakpoint_and_its_halt(self):
         """a trace cut right after the EVENTS chunk whose last record is an ebreak issue,
         before the chunk with the halt record the same issue produced (a recorder killed

@@ -30,6 +30,7 @@ typedef struct track {
     uint8_t state;
     bool named;
     uint8_t hacause;
+    uint8_t waiting; /* HALT: ST_BAR or ST_SPAWN when the warp also waits (else 0) */
     uint32_t bar;
     size_t fn;    /* RUN: symbol index (syms->n: none) */
     uint32_t pc0; /* RUN: first pc (names runs without symbols) */
@@ -271,16 +272,16 @@ static void fault_instant(vxd_timeline *tl, const vx_fault *ft, uint64_t cycle)
 }
 
 /* The warp-control effects of an issue: divergent-split markers, waits that start and
- * end, warps that finish.  A single-stepped issue (its warp halted, a marker inside the
- * halt slice) has its effects too, but its own warp (halted: g) keeps its halt slice. */
-static void wctl_effects(vxd_timeline *tl, const vx_event *ev, size_t halted)
+ * end, warps that finish.  A single-stepped issue (a marker inside its warp's halt
+ * slice) has them too; a halted warp keeps its halt slice, and a wait it starts or is
+ * in shows once it resumes, unless the wait ended meanwhile. */
+static void wctl_effects(vxd_timeline *tl, const vx_event *ev)
 {
     for (uint32_t i = 0; i < ev->nwctl; i++) {
         const vx_wctl *w = &ev->wctl[i];
         size_t h = gw_of(tl, w->core, w->warp);
         if (h == tl->ngw) continue;
         track *u = &tl->t[h];
-        if (h == halted && w->kind != VX_WCTL_IPDOM_PUSH) continue;
         switch (w->kind) {
         case VX_WCTL_IPDOM_PUSH: {
             vxd_sb a = {0};
@@ -298,6 +299,11 @@ static void wctl_effects(vxd_timeline *tl, const vx_event *ev, size_t halted)
         }
         case VX_WCTL_BAR_ARRIVE:
         case VX_WCTL_SPAWN_WAIT: {
+            if (u->state == ST_HALT) {
+                u->waiting = w->kind == VX_WCTL_BAR_ARRIVE ? ST_BAR : ST_SPAWN;
+                u->bar = w->arg;
+                break;
+            }
             uint64_t from = u->state == ST_RUN ? u->end : ev->cycle + 1;
             close_slice(tl, h, ev->cycle + 1);
             open_slice(tl, h, w->kind == VX_WCTL_BAR_ARRIVE ? ST_BAR : ST_SPAWN, from);
@@ -306,6 +312,7 @@ static void wctl_effects(vxd_timeline *tl, const vx_event *ev, size_t halted)
         }
         case VX_WCTL_BAR_RELEASE:
         case VX_WCTL_UNSTALL:
+            u->waiting = 0;
             if (u->state == ST_BAR || u->state == ST_SPAWN) close_slice(tl, h, ev->cycle);
             break;
         case VX_WCTL_DEACTIVATE:
@@ -337,7 +344,7 @@ static void on_issue(vxd_timeline *tl, const vx_event *ev)
         add_instant(tl, g, ev->cycle, args, "debug", a.s);
         vxd_sb_release(&a);
         if (ev->fault) fault_instant(tl, ev->fault, ev->cycle);
-        if (!(ev->flags & VX_EVF_INJECTED)) wctl_effects(tl, ev, g);
+        if (!(ev->flags & VX_EVF_INJECTED)) wctl_effects(tl, ev);
         return;
     }
     size_t fn = vxd_symtab_index(tl->syms, ev->pc);
@@ -360,26 +367,33 @@ static void on_issue(vxd_timeline *tl, const vx_event *ev)
         fault_instant(tl, ev->fault, ev->cycle);
         tl->fault_marked = true; /* the run stops here: the END record repeats this fault */
     }
-    wctl_effects(tl, ev, tl->ngw);
+    wctl_effects(tl, ev);
 }
 
 static void on_dm(vxd_timeline *tl, const vx_event *ev)
 {
     const vx_dm_event *d = &ev->dm;
     if (d->op == VX_DM_RESET) {
-        for (size_t g = 0; g < tl->ngw; g++)
+        for (size_t g = 0; g < tl->ngw; g++) {
             close_slice(tl, g, ev->cycle);
+            tl->t[g].waiting = 0;
+        }
         return;
     }
     if (d->gwarp >= tl->ngw) return;
     track *t = &tl->t[d->gwarp];
     if (d->op == VX_DM_HALT) {
         uint64_t from = t->state == ST_RUN ? t->end : ev->cycle;
+        uint8_t waiting = t->state == ST_BAR || t->state == ST_SPAWN ? t->state : 0;
+        if (t->state == ST_HALT) waiting = t->waiting;
         close_slice(tl, d->gwarp, ev->cycle);
+        t->waiting = waiting;
         open_slice(tl, d->gwarp, ST_HALT, from);
         t->hacause = (uint8_t)d->arg;
     } else if (d->op == VX_DM_RESUME && t->state == ST_HALT) {
         close_slice(tl, d->gwarp, ev->cycle);
+        if (t->waiting) open_slice(tl, d->gwarp, t->waiting, ev->cycle);
+        t->waiting = 0;
     }
 }
 
