@@ -397,6 +397,31 @@ class DmRecord(unittest.TestCase):
                          ("0x%08x" % (BASE + 16), "0x5"))
         self.assertEqual(sum(1 for e in ev if e["name"] == "step"), 8)
 
+    def test_timeline_of_refused_injection(self):
+        """an injected load that faults (refused: no fault of the warp's, which goes on) is
+        an 'injection refused: unmapped' marker of cat debug in vxdump --timeline, not a
+        'fault: unmapped' one (from the JSON review); the kernel's own end is no fault"""
+        loop = [ADDI(A0, 0, 0), ADDI(A1, 0, 20), ADD(A0, A0, A1), ADDI(A1, A1, -1), BNE(A1, 0, -8),
+                ADDI(A0, 0, 5), SW(A0, 0, 0x88), TMC(0)]
+        self.write_bin(loop)
+        c = self.start()
+        c.start_halted()
+        c.write_gpr(T0, 0xFFFFFFF0)          # past every mapped address
+        with self.assertRaisesRegex(DmError, "injecterr"):
+            c.inject(LW(T1, T0, 0))
+        c.resume_all()
+        c.poll(AU, AU)
+        rc, out, err = self.finish()
+        self.assertEqual(rc, 5, err)
+        tl = os.path.join(self.dir, "tl.json")
+        r = vxtest.run([vxtest.prog("vxdump"), "--timeline", tl, self.trace])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(tl) as f:
+            ev = json.load(f)["traceEvents"]
+        marks = [(e["name"], e["cat"]) for e in ev if e.get("ph") == "i"]
+        self.assertIn(("injection refused: unmapped", "debug"), marks)
+        self.assertFalse([m for m in marks if m[1] == "fault"], marks)
+
     def test_timeline_of_stepped_barrier(self):
         """a warp single-stepped into a barrier waits there once resumed: vxdump
         --timeline shows that wait (a 'barrier 0' slice from the resume to the release by

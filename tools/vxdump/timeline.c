@@ -256,7 +256,9 @@ static size_t gw_of(const vxd_timeline *tl, uint32_t core, uint32_t warp)
     return (size_t)core * tl->nw + warp;
 }
 
-static void fault_instant(vxd_timeline *tl, const vx_fault *ft, uint64_t cycle)
+/* A fault marker; refused: a Debug Module injection the warp refused (no fault of
+ * the warp's: "injection refused: KIND", cat debug). */
+static void fault_instant(vxd_timeline *tl, const vx_fault *ft, uint64_t cycle, bool refused)
 {
     size_t g = gw_of(tl, ft->core, ft->warp);
     if (g == tl->ngw) return;
@@ -266,8 +268,9 @@ static void fault_instant(vxd_timeline *tl, const vx_fault *ft, uint64_t cycle)
     vxd_sb_json_str(&a, ft->reason, strnlen(ft->reason, sizeof ft->reason));
     vxd_sb_putc(&a, '}');
     char nm[64];
-    snprintf(nm, sizeof nm, "fault: %s", vxd_fault_name(ft->kind));
-    add_instant(tl, g, cycle, nm, "fault", a.s);
+    snprintf(nm, sizeof nm, "%s: %s", refused ? "injection refused" : "fault",
+             vxd_fault_name(ft->kind));
+    add_instant(tl, g, cycle, nm, refused ? "debug" : "fault", a.s);
     vxd_sb_release(&a);
 }
 
@@ -343,7 +346,7 @@ static void on_issue(vxd_timeline *tl, const vx_event *ev)
         snprintf(args, sizeof args, "%s", (ev->flags & VX_EVF_INJECTED) ? "inject" : "step");
         add_instant(tl, g, ev->cycle, args, "debug", a.s);
         vxd_sb_release(&a);
-        if (ev->fault) fault_instant(tl, ev->fault, ev->cycle);
+        if (ev->fault) fault_instant(tl, ev->fault, ev->cycle, (ev->flags & VX_EVF_INJECTED) != 0);
         if (!(ev->flags & VX_EVF_INJECTED)) wctl_effects(tl, ev);
         return;
     }
@@ -364,7 +367,7 @@ static void on_issue(vxd_timeline *tl, const vx_event *ev)
     t->index1 = ev->index;
     if (ev->cycle + 1 > t->end) t->end = ev->cycle + 1;
     if (ev->fault) {
-        fault_instant(tl, ev->fault, ev->cycle);
+        fault_instant(tl, ev->fault, ev->cycle, false);
         tl->fault_marked = true; /* the run stops here: the END record repeats this fault */
     }
     wctl_effects(tl, ev);
@@ -405,7 +408,7 @@ void vxd_timeline_event(vxd_timeline *tl, const vx_event *ev)
     case VX_EV_END:
         /* a fault of an issue already has its marker; a deadlock has none yet */
         if (ev->fault && ev->fault->kind && !tl->fault_marked)
-            fault_instant(tl, ev->fault, ev->cycle);
+            fault_instant(tl, ev->fault, ev->cycle, false);
         break;
     default: break;
     }
