@@ -352,19 +352,25 @@ int main(void)
 """
 
 
+def build_c(name, text):
+    """D/NAME.elf from the C source text (vxcc -O1)."""
+    src = os.path.join(D, name + ".c")
+    with open(src, "w") as f:
+        f.write(text)
+    elf = os.path.join(D, name + ".elf")
+    r = vxtest.run([vxtest.prog("vxcc"), "-O1", "-o", elf, src])
+    if r.returncode:
+        raise RuntimeError("vxcc failed on %s: %s" % (src, r.stderr))
+    return elf
+
+
 class SkippedChunks(unittest.TestCase):
     """Traces the same but near their end: vxdiff skips the pairs of EVENTS chunks with equal
     bytes without decoding them; what it reports must not change."""
 
     @classmethod
     def setUpClass(cls):
-        src = os.path.join(D, "late.c")
-        with open(src, "w") as f:
-            f.write(LATE_C)
-        elf = os.path.join(D, "late.elf")
-        r = vxtest.run([vxtest.prog("vxcc"), "-O1", "-o", elf, src])
-        if r.returncode:
-            raise RuntimeError(r.stderr)
+        elf = build_c("late", LATE_C)
         for name, word in (("late1.bin", 1), ("late2.bin", 2)):
             with open(os.path.join(D, name), "wb") as f:
                 f.write(struct.pack("<I", word))
@@ -450,12 +456,7 @@ class DamageAfterLongRun(unittest.TestCase):
 
     def test_damage_reported_after_a_long_run(self):
         """the damage named at its offset, every event before it compared"""
-        src = os.path.join(D, "spin.c")
-        with open(src, "w") as f:
-            f.write(SPIN_C)
-        elf = os.path.join(D, "spin.elf")
-        r = vxtest.run([vxtest.prog("vxcc"), "-O1", "-o", elf, src])
-        self.assertEqual(r.returncode, 0, r.stderr)
+        elf = build_c("spin", SPIN_C)
         a = rec(elf, "spin-a.vxt", (), 0)
         data = bytearray(open(a, "rb").read())
         chunks, off = [], 16  # (offset, type, stored, key) of every chunk, walked by its header
