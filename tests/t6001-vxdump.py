@@ -717,6 +717,21 @@ class Summary(unittest.TestCase):
         text = vxtest.run([vxtest.prog("vxdump"), "--summary", t]).stdout
         self.assertRegex(text, r"\n +local 0 +2 +0 +\d+ +\d+ +2\n")
 
+    def test_unjoined_counts_warps_not_finishes(self):
+        """(from the whole-diff review) unjoined_warps counts warps: t6-unjoined2's warp 1,
+        spawned twice, finishes inside its split both times and is one warp, as vxsim's
+        note names one warp (it read '2 warps finished with a split not joined')"""
+        k = t6kit.build("t6-unjoined2", D)
+        t = os.path.join(D, "unjoined2.vxt")
+        t6kit.record(k, t, ["-w", "2", "-t", "4"], expect=0)
+        d = t6kit.summary(t)["divergence"]
+        self.assertEqual(d["unjoined_warps"], 1)
+        self.assertEqual(d["first_unjoined"]["gwarp"], 1)
+        text = vxtest.run([vxtest.prog("vxdump"), "--summary", t]).stdout
+        self.assertIn("1 warp finished with a split not joined", text)
+        r = vxtest.run([vxtest.prog("vxsim"), "-w", "2", "-t", "4", k])
+        self.assertEqual(r.stderr.count("note: warp "), 1, r.stderr)
+
     def test_vecadd_counts(self):
         """--summary numbers recomputed from the JSON dump and nm"""
         if "vecadd" not in T:

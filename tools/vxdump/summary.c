@@ -30,6 +30,7 @@ typedef struct warp_stat {
      * innermost depth still pushed (per depth, allocated at the first push) */
     uint32_t depth;
     uint32_t *split_pc;
+    bool unjoined; /* counted in unjoined (a warp spawned again may finish so again) */
 } warp_stat;
 
 typedef struct bar_stat {
@@ -168,11 +169,12 @@ static void on_wctl(vxd_summary *s, const vx_event *ev, const vx_wctl *c)
         }
         break;
     case VX_WCTL_DEACTIVATE:
-        if (w->depth && !s->unjoined++) {
+        if (w->depth && !w->unjoined && !s->unjoined++) {
             s->uj_gwarp = g;
             s->uj_depth = w->depth;
             s->uj_split = w->split_pc && w->depth - 1 < s->nt ? w->split_pc[w->depth - 1] : 0;
         }
+        if (w->depth) w->unjoined = true;
         break;
     default: break;
     }
