@@ -157,9 +157,13 @@ static bool write_tmp_elf(const uint8_t *img, size_t len, char *out, size_t cap)
     }
     snprintf(tmp_elf, sizeof tmp_elf, "%s", path);
     atexit(remove_tmp_elf);
-    signal(SIGINT, remove_tmp_elf_and_die);
-    signal(SIGTERM, remove_tmp_elf_and_die);
-    signal(SIGHUP, remove_tmp_elf_and_die);
+    /* (not a signal the caller ignores: under nohup a hangup must not end vxreplay) */
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction was;
+        if (sigaction(sigs[i], NULL, &was) == 0 && was.sa_handler == SIG_IGN) continue;
+        signal(sigs[i], remove_tmp_elf_and_die);
+    }
     snprintf(out, cap, "%s", path);
     return true;
 }

@@ -2422,6 +2422,31 @@ class CommandLineTests(unittest.TestCase):
         with open(t + ".elf") as f:
             self.assertEqual(f.read(), "my notes\n")
 
+    def test_tmp_elf_keeps_ignored_signals(self):
+        """(from the whole-diff review) the handlers that remove the ELF written to TMPDIR
+        leave a signal the caller ignores ignored: under nohup (SIGHUP ignored) a hangup
+        ended vxreplay; a SIGTERM still removes the file"""
+        import signal
+        d = vxtest.tmpdir()
+        t = os.path.join(d, "t.vxt")
+        shutil.copy(record("vecadd"), t)
+        with open(t + ".elf", "w") as f:
+            f.write("my notes\n")
+        tmp = os.path.join(d, "tmp")
+        os.mkdir(tmp)
+        srv = Server(t, env=dict(os.environ, TMPDIR=tmp),
+                     preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+        try:
+            self.assertEqual(len(os.listdir(tmp)), 1)
+            srv.p.send_signal(signal.SIGHUP)
+            c = srv.client()  # still serving
+            c.handshake()
+            c.close()
+            self.assertIsNone(srv.p.poll())
+        finally:
+            srv.stop()
+        self.assertEqual(os.listdir(tmp), [], "removed when vxreplay was terminated")
+
     def test_port_in_use(self):
         """a port already in use: exit 2 with a message"""
         s = socket.socket()
