@@ -253,6 +253,18 @@ _start:
         s = self.vxsim(out)
         self.assertEqual(s.returncode, 3, s.stderr)
         self.assertIn("operator new: out of memory (4026531840 bytes)", s.stdout)
+        # (from the whole-diff review) an over-aligned new of a size that the rounding up to
+        # its alignment wraps (GCC passes SIZE_MAX for an array size that overflows) is out
+        # of memory too: it returned a block of the heap
+        big = self.write("bigal.cpp", "struct alignas(32) V { char c[32]; };\n"
+                         "V *volatile p; volatile unsigned n = 0x7FFFFFFFu;\n"
+                         "int main() { p = new V[n]; return p != nullptr; }\n")
+        out = os.path.join(self.tmp, "bigal.elf")
+        r = self.vxcc("-O2", big, "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        s = self.vxsim(out)
+        self.assertEqual(s.returncode, 3, (s.stdout, s.stderr))
+        self.assertIn("operator new: out of memory (4294967295 bytes)", s.stdout)
 
     def test_static_destructors_run_once(self):
         """a static object's destructor runs once, after every core's main, on any number of

@@ -43,7 +43,11 @@ void __cxa_deleted_virtual(void);
 static void *get(size_t n, size_t al)
 {
     if (n == 0) n = 1;
-    return al > 8 ? aligned_alloc(al, (n + al - 1) / al * al) : malloc(n);
+    if (al <= 8) return malloc(n);
+    /* (rounded up to a multiple of al, as aligned_alloc wants: no room for that is no
+     * memory, not the few bytes the sum wraps to) */
+    if (n > (size_t)-1 - (al - 1)) return NULL;
+    return aligned_alloc(al, (n + al - 1) / al * al);
 }
 
 static void *get_or_stop(size_t n, size_t al)
