@@ -108,6 +108,21 @@ int main() {
 }
 """
 
+# names that only begin with "operator" (test_pc_names_that_begin_with_operator)
+OPNAMES_KERNEL = r"""
+#include <vx_intrinsics.h>
+#define NI __attribute__((noinline))
+namespace operators {
+NI int run(int x) { return x * 3 + 1; }
+}
+struct operator_pool { NI static int get(int x) { return x + 7; } };
+volatile int sink;
+int main() {
+    sink = operators::run(vx_thread_id()) + operator_pool::get(2);
+    return 0;
+}
+"""
+
 # C++ operators and a copy GCC made of a function (test_pc_operators): built with -O2
 OPS_KERNEL = r"""
 #include <vx_intrinsics.h>
@@ -1559,6 +1574,24 @@ class Symbols(unittest.TestCase):
             self.assertRegex(summ, r"\s%s\n" % re.escape(shown + sfx))
         col, lines = listing(trace, "--pc", "operator<<")
         self.assertTrue(lines and all("<geo::operator<<" in ln for ln in lines), lines[:2])
+
+    def test_pc_names_that_begin_with_operator(self):
+        """(from the whole-diff review) a namespace or class whose name only begins with
+        'operator' (operators, operator_pool) is no operator: --pc selects
+        operators::run and operator_pool::get by their qualified names, which the listing
+        shows.  Since operators were named, such a name read 'no symbol'"""
+        trace, want = cxx_functions(self, OPNAMES_KERNEL, ["-w", "1", "-t", "1"])
+        for name, sig in (("operators::run", "operators::run(int)"), ("run", "operators::run(int)"),
+                          ("operator_pool::get", "operator_pool::get(int)"),
+                          ("ns::operator_pool::get", None)):
+            r = t6kit.vxdump("--pc", name, trace)
+            if sig is None:
+                self.assertEqual(r.returncode, 2, name)
+                continue
+            self.assertEqual(r.returncode, 0, (name, r.stderr))
+            got = [e["index"] for e in t6kit.events(trace, "--pc", name)]
+            self.assertTrue(got, name)
+            self.assertEqual(got, want(sig), name)
 
     def test_pc_member_of_a_variadic_template(self):
         """--pc names a member of a variadic class template (its mangled name has an

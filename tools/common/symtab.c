@@ -770,7 +770,9 @@ bool vxd_symtab_matches(const vxd_sym *sym, const char *name)
      * "operator->", "operator()") */
     for (const char *op = end; op > name;) {
         op--;
+        /* (not a name that only begins so: namespace operators, class operator_pool) */
         if (end - op >= 8 && !strncmp(op, "operator", 8) &&
+            (op + 8 == end || !(isalnum((unsigned char)op[8]) || op[8] == '_')) &&
             (op == name || (op - name >= 2 && op[-1] == ':' && op[-2] == ':'))) {
             if (!part_is_operator(&parts[--n], op, (size_t)(end - op))) return false;
             if (op == name) return true;
