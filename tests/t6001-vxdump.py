@@ -1561,6 +1561,16 @@ class Symbols(unittest.TestCase):
         suffix = call.split(" [clone ")[1].rstrip("]") if "[clone" in call else ""
         got = [e["index"] for e in t6kit.events(trace, "--pc", "Fn::operator()" + suffix)]
         self.assertEqual(got, want(call))
+        # (from the whole-diff review) a copy of operator+ or operator++ by the name the
+        # listing shows, its suffix after the operator's '+': no offset ('bad offset')
+        for op in ("geo::V::operator+(geo::V const&) const", "geo::V::operator++()"):
+            c = nm(op)
+            if "[clone" not in c:
+                continue
+            shown = op.split("(")[0] + c.split(" [clone ")[1].rstrip("]")
+            r = t6kit.vxdump("--pc", shown, trace)
+            self.assertEqual(r.returncode, 0, (shown, r.stderr))
+            self.assertEqual([e["index"] for e in t6kit.events(trace, "--pc", shown)], want(c))
         r = t6kit.vxdump("--pc", "geo::V::operator-", trace)
         self.assertEqual(r.returncode, 2)
         self.assertIn("no symbol 'geo::V::operator-'", r.stderr)

@@ -339,9 +339,9 @@ static int parse_pc(const char *s, const vxd_symtab *syms, uint32_t *lo, uint32_
     char *plus = strrchr(name, '+');
     uint32_t off = 0;
     bool has_off = false;
-    /* a '+' that the name ends with, or one that "=" follows, is a C++ operator's
-     * (operator+, operator++, operator+=) */
-    if (plus && plus[1] && plus[1] != '=' && plus[1] != '+') {
+    /* a '+' that the name ends with, or one that "=" or a copy's suffix follows, is a
+     * C++ operator's (operator+, operator++, operator+=, operator+.isra.0) */
+    if (plus && plus[1] && plus[1] != '=' && plus[1] != '+' && plus[1] != '.') {
         *plus = 0;
         if (!vx_cli_parse_u32(plus + 1, &off)) {
             fprintf(stderr, "%s: --pc: bad offset in '%s'\n", prog, s);
