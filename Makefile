@@ -137,7 +137,9 @@ fuzz:
 # The documentation goes to PREFIX/share/vxrr/doc with the source tree's layout, so
 # that the paths --help names (trace-format/FORMAT.md) and the documents' links hold
 # there too.
-DOCS := README.md replay/README.md trace-format/FORMAT.md tools/vxdump/SCHEMA.md kernel/README.md
+# (sim/STATE.md: FORMAT.md says the two are the whole specification, and cites its sections)
+DOCS := README.md replay/README.md trace-format/FORMAT.md sim/STATE.md tools/vxdump/SCHEMA.md \
+        kernel/README.md
 install: all $(KERNEL_INSTALL_DEPS)
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/vxrr"
 	install -m 755 $(addprefix $(BIN)/,$(PROGRAMS)) "$(DESTDIR)$(PREFIX)/bin/"

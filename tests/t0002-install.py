@@ -51,7 +51,8 @@ class Install(unittest.TestCase):
                   "share/vxrr/kernel/include/vx_spawn.h", "share/vxrr/kernel/src/crt0.S"):
             self.assertIn(f, first)
         # the documents --help names, at the paths it names them by (under share/vxrr/doc)
-        for f in ("README.md", "replay/README.md", "trace-format/FORMAT.md",
+        # (sim/STATE.md too: FORMAT.md is the specification with it, and cites its sections)
+        for f in ("README.md", "replay/README.md", "trace-format/FORMAT.md", "sim/STATE.md",
                   "tools/vxdump/SCHEMA.md", "kernel/README.md"):
             with open(os.path.join(vxtest.ROOT, f), "rb") as a, \
                     open(os.path.join(root, "share/vxrr/doc", f), "rb") as b:
