@@ -1386,19 +1386,7 @@ int main(int argc, char **argv)
         run_lockstep(&d);
     }
 
-    bool incomplete = false;
-    for (int k = 0; k < 2; k++)
-        if (vx_trace_reader_incomplete(d.s[k].r)) {
-            char upto[64] = "";
-            if (cut_short(&d, k) && d.s[k].started)
-                snprintf(upto, sizeof upto, "; its events end after event %" PRIu64,
-                         d.s[k].last_index);
-            fprintf(stderr,
-                    "%s: %s: the trace is incomplete (cut off while it was recorded%s): the "
-                    "comparison is not complete\n",
-                    prog, d.s[k].path, upto);
-            incomplete = true;
-        }
+    const bool incomplete = incomplete_note(&d);
     if (d.status != EXIT_ERROR)
         d.status = incomplete ? EXIT_ERROR : d.nfound ? EXIT_DIFF : EXIT_SAME;
     if (d.o.json && !d.o.quiet) {
