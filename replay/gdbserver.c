@@ -121,7 +121,8 @@ struct vx_gdbserver {
                           from vxrr.gdb's hooks), until that continue ends; 0 if none */
     uint8_t *listed;           /* per warp: its threads were listed to this session's GDB */
     long long motion_t0, motion_noted; /* when the motion began, and its last progress note (ms) */
-    uint32_t focus_gw;                 /* thread of the last stop */
+    bool motion_backward;
+    uint32_t focus_gw; /* thread of the last stop */
     uint32_t focus_lane;
     int32_t sel_lane; /* --thread-per-warp: lane shown for registers (-1: first active) */
     bool sel_exact;   /* and shown even masked off, at its own PC (monitor lane N exact) */
@@ -1097,11 +1098,12 @@ static void report_error(vx_gdbserver *s, vx_err err)
 static bool engine_poll(void *ctx);
 
 /* A motion begins: polls for GDB's interrupt, and for a progress note (opts.progress_ms). */
-static void motion_start(vx_gdbserver *s)
+static void motion_start(vx_gdbserver *s, bool backward)
 {
     vx_engine_set_poll(s->e, engine_poll, s);
     s->motion_t0 = vx_cli_now_ms();
     s->motion_noted = s->motion_t0;
+    s->motion_backward = backward;
 }
 
 static bool engine_poll(void *ctx)
@@ -1112,10 +1114,17 @@ static bool engine_poll(void *ctx)
         const long long now = vx_cli_now_ms();
         if (now - s->motion_noted >= every) {
             s->motion_noted = now;
-            console(s,
-                    "vxreplay: still going after %lld s, at event %" PRIu64 " of %" PRIu64
-                    " (Ctrl-C stops it)\n",
-                    (now - s->motion_t0) / 1000, vx_engine_now(s->e), vx_engine_end(s->e));
+            /* backward, the machine re-executes windows forward from checkpoints: its
+             * position says nothing of how far back the search has got */
+            if (s->motion_backward)
+                console(s, "vxreplay: still searching back after %.1f s (Ctrl-C stops it)\n",
+                        (double)(now - s->motion_t0) / 1000.0);
+            else
+                console(s,
+                        "vxreplay: still going after %.1f s, at event %" PRIu64 " of %" PRIu64
+                        " (Ctrl-C stops it)\n",
+                        (double)(now - s->motion_t0) / 1000.0, vx_engine_now(s->e),
+                        vx_engine_end(s->e));
         }
     }
     /* a 0x03 sent right behind the packet (read with it), before any next packet */
@@ -1316,7 +1325,7 @@ static void run_motion(vx_gdbserver *s, const vx_engine_motion *m, uint32_t step
                                         m->backward == s->last_backward
                                     ? vx_engine_now(s->e)
                                     : NO_POS;
-    motion_start(s);
+    motion_start(s, m->backward);
     vx_err err;
     bool by_other = false; /* a watchpoint stop named in the thread GDB moved, not the maker */
     if (watch_over != NO_POS && s->watch_by_other) {
@@ -2376,7 +2385,7 @@ static void mon_seek(vx_gdbserver *s, text *t, const char *arg)
         tprintf(t, "event %" PRIu64 " is past the end of history: going to its end\n", n);
         n = end;
     }
-    motion_start(s);
+    motion_start(s, false);
     vx_err err = vx_engine_seek(s->e, n);
     if (err) {
         const char *m = vx_engine_errmsg(s->e);
@@ -2401,7 +2410,7 @@ static void mon_last_issue(vx_gdbserver *s, text *t, const char *arg)
     vx_engine_motion m = {.backward = true, .step = true, .step_gwarp = (uint32_t)w};
     vx_engine_stop st;
     const uint64_t from = vx_engine_now(s->e);
-    motion_start(s);
+    motion_start(s, true);
     vx_err err = vx_engine_resume(s->e, &m, &st);
     if (err) {
         const char *msg = vx_engine_errmsg(s->e);
@@ -2412,6 +2421,8 @@ static void mon_last_issue(vx_gdbserver *s, text *t, const char *arg)
         vx_warp_info wi;
         s->focus_gw = (uint32_t)w;
         s->focus_lane = warp_info(s, s->focus_gw, &wi) && wi.tmask ? vx_lanes_first(wi.tmask) : 0;
+    } else if (st.why == VX_WHY_INTERRUPT) {
+        tprintf(t, "interrupted before warp %" PRIu64 "'s last issue was found\n", w);
     }
     time_jumped(s);
     mon_when(s, t, NULL);
@@ -2655,7 +2666,7 @@ static void mon_restart(vx_gdbserver *s, text *t, const char *arg)
         tprintf(t, "usage: monitor restart N (a number printed by monitor checkpoint)\n");
         return;
     }
-    motion_start(s);
+    motion_start(s, false);
     vx_err err = vx_engine_restart(s->e, (unsigned)n);
     if (err == VX_ERR_RANGE) {
         tprintf(t, "no checkpoint %" PRIu64 "\n", n);

@@ -27,7 +27,7 @@ typedef struct vx_gdbserver_opts {
     bool thread_per_warp; /* one GDB thread per warp (else one per lane) */
     FILE *log;            /* where divergence and errors are also reported (stderr), or NULL */
     bool debug;           /* log every packet to log */
-    /* a motion (continue, step, seek) that runs longer than this many milliseconds
+    /* a continue or step (either direction) that runs longer than this many milliseconds
      * says how far it has got on GDB's console, and again each time as long after
      * (0: the default, 3000; negative: never) */
     int progress_ms;

@@ -662,9 +662,12 @@ at a barrier is shown where it stopped, also when GDB never listed its threads."
             raise gdb.GdbError("usage: vx-last WARP [LANE]")
         _vx_mon_moved = False
         out = gdb.execute("monitor last-issue %d" % gwarp, to_string=True)
-        first = out.splitlines()[0] if out else ""
-        if first.startswith(("usage:", "going back failed")) or " issued nothing before" in first:
-            raise gdb.GdbError(first.replace("monitor last-issue", "vx-last"))
+        # (a long search's progress notes may come first)
+        for line in out.splitlines():
+            if line.startswith(("usage:", "going back failed")) or " issued nothing before" in line:
+                raise gdb.GdbError(line.replace("monitor last-issue", "vx-last"))
+            if line.startswith("interrupted before"):
+                print("vx-last: " + line)
         if not _vx_mon_moved:
             _vx_stop_step()
         if lane is None:

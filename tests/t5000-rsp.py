@@ -2363,17 +2363,21 @@ class CommandLineTests(unittest.TestCase):
                 c.handshake()
                 parse_stop(c.cmd("vCont;c"))                  # to the end
                 self.assertEqual(c.cmds("Z3,10,4"), "OK")     # an address nothing reads:
-                c.console.clear()                              # every window re-executed
-                stops.append(parse_stop(c.cmd("bc")))
-                notes.append("".join(c.console))
+                for pkt in ("bc", "vCont;c"):                  # every issue run, both ways
+                    c.console.clear()
+                    stops.append(parse_stop(c.cmd(pkt)))
+                    notes.append("".join(c.console))
                 c.close()
             finally:
                 srv.stop()
-        self.assertEqual(stops[0], stops[1])
-        self.assertEqual(stops[0][1].get("replaylog"), "begin")
-        self.assertRegex(notes[0], r"vxreplay: still going after \d+ s, at event \d+ of \d+ "
-                                   r"\(Ctrl-C stops it\)\n")
-        self.assertNotIn("still going", notes[1])
+        self.assertEqual(stops[:2], stops[2:])
+        self.assertEqual([st[1].get("replaylog") for st in stops[:2]], ["begin", "end"])
+        # backward, the position is that of the windows re-executed forward: not shown
+        self.assertRegex(notes[0], r"^(vxreplay: still searching back after \d+\.\d s "
+                                   r"\(Ctrl-C stops it\)\n)+$")
+        self.assertRegex(notes[1], r"^(vxreplay: still going after \d+\.\d s, at event \d+ of "
+                                   r"\d+ \(Ctrl-C stops it\)\n)+")
+        self.assertEqual(notes[2:], ["", ""])
         r = vxtest.run([vxtest.prog("vxreplay"), "--progress", "x", trace])
         self.assertEqual(r.returncode, 2)
         self.assertIn("--progress: 'x' is not a number of milliseconds", r.stderr)
