@@ -2382,19 +2382,25 @@ class CommandLineTests(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("--progress: 'x' is not a number of milliseconds", r.stderr)
 
+    def unwritable_elf(self, tmpname):
+        """(dir, trace, tmp): a copy of vecadd's trace whose TRACE.elf is a user's file (no
+        ELF: not replaced), and an empty directory tmpname for TMPDIR, both in dir"""
+        d = vxtest.tmpdir()
+        t = os.path.join(d, "t.vxt")
+        shutil.copy(record("vecadd"), t)
+        with open(t + ".elf", "w") as f:
+            f.write("my notes\n")
+        tmp = os.path.join(d, tmpname)
+        os.mkdir(tmp)
+        return d, t, tmp
+
     def test_elf_next_to_the_trace_not_replaced(self):
         """TRACE.elf that cannot be written (here: it exists and is no ELF, a user's file;
         as for a read-only directory) is left as it is, and said so; the ELF goes to a
         new file in TMPDIR, named on the connect line and removed when vxreplay ends;
         with TMPDIR unwritable too, the connect line has no ELF and the user is told
         how to get one"""
-        d = vxtest.tmpdir()
-        t = os.path.join(d, "t.vxt")
-        shutil.copy(record("vecadd"), t)
-        with open(t + ".elf", "w") as f:
-            f.write("my notes\n")
-        tmp = os.path.join(d, "tmp dir")
-        os.mkdir(tmp)
+        d, t, tmp = self.unwritable_elf("tmp dir")
         for tmpdir in (tmp, os.path.join(d, "nonexistent")):
             srv = Server(t, env=dict(os.environ, TMPDIR=tmpdir))
             try:
@@ -2431,13 +2437,7 @@ class CommandLineTests(unittest.TestCase):
         leave a signal the caller ignores ignored: under nohup (SIGHUP ignored) a hangup
         ended vxreplay; a SIGTERM still removes the file"""
         import signal
-        d = vxtest.tmpdir()
-        t = os.path.join(d, "t.vxt")
-        shutil.copy(record("vecadd"), t)
-        with open(t + ".elf", "w") as f:
-            f.write("my notes\n")
-        tmp = os.path.join(d, "tmp")
-        os.mkdir(tmp)
+        d, t, tmp = self.unwritable_elf("tmp")
         srv = Server(t, env=dict(os.environ, TMPDIR=tmp),
                      preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
         try:

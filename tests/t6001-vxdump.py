@@ -349,6 +349,14 @@ class Listing(unittest.TestCase):
             self.assertIn("[ecall] (SIGSYS)", err)
 
 
+def assert_pc_selects(test, trace, cases, want):
+    """vxdump --pc NAME lists, for each NAME: KEY of cases, the issues want(KEY) gives (some)."""
+    for name, key in cases.items():
+        got = [e["index"] for e in t6kit.events(trace, "--pc", name)]
+        test.assertEqual(got, want(key), name)
+        test.assertTrue(got, name)
+
+
 class Filters(unittest.TestCase):
     def test_from_to(self):
         """--from/--to: exactly that range of event indexes"""
@@ -554,10 +562,7 @@ class Filters(unittest.TestCase):
             "ns::W<int>::conv<float>": "int ns::W<int>::conv<float>(float)",
             "conv<float>": "int ns::W<int>::conv<float>(float)",
         }
-        for name, demangled in cases.items():
-            got = [e["index"] for e in t6kit.events(trace, "--pc", name)]
-            self.assertEqual(got, want(demangled), name)
-            self.assertTrue(got, name)
+        assert_pc_selects(self, trace, cases, want)
         for bad in ("inner::square", "::square", "square::", "math::", "nosuch", "math::pick<double>"):
             r = vxtest.run([vxtest.prog("vxdump"), "--pc", bad, trace])
             self.assertEqual(r.returncode, 2, bad)
@@ -1549,10 +1554,7 @@ class Symbols(unittest.TestCase):
             "Fn::operator()": "Fn::operator()(int) const",
             "Fn::operator ()": "Fn::operator()(int) const",
         }
-        for name, sig in cases.items():
-            got = [e["index"] for e in t6kit.events(trace, "--pc", name)]
-            self.assertEqual(got, want(nm(sig)), name)
-            self.assertTrue(got, name)
+        assert_pc_selects(self, trace, cases, lambda sig: want(nm(sig)))
         inc = nm("geo::V::operator++()")
         got = [e["pc"] for e in t6kit.events(trace, "--pc", "geo::V::operator+++0x4")]
         self.assertTrue(got)
