@@ -144,14 +144,8 @@ static bool write_tmp_elf(const uint8_t *img, size_t len, char *out, size_t cap)
         return false;
     int fd = mkstemps(path, 4);
     if (fd < 0) return false;
-    size_t off = 0;
-    while (off < len) {
-        ssize_t k = write(fd, img + off, len - off);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) break;
-        off += (size_t)k;
-    }
-    if (close(fd) != 0 || off < len) {
+    const bool written = vx_cli_write_fd(fd, img, len);
+    if (close(fd) != 0 || !written) {
         unlink(path);
         return false;
     }

@@ -623,10 +623,7 @@ vx_err vx_sim_warp_info(const vx_sim *s, uint32_t gw, vx_warp_info *out)
         if (!global && m && vx_sim_mem_read(s, core, w->pc - 4, &raw, 4) == VX_OK &&
             vx_isa_op(raw) == VX_OP_VX_BAR) {
             vx_isa_decode(raw, &in);
-            unsigned last = 0;
-            for (unsigned t = 0; t < s->nt; t++)
-                if (vx_lanes_test(m, t)) last = t;
-            out->bar_need = s->xregs[((size_t)gw * VX_XROWS + in.rs2) * s->nt + last];
+            out->bar_need = s->xregs[((size_t)gw * VX_XROWS + in.rs2) * s->nt + vx_lanes_last(m)];
         }
     }
     return VX_OK;

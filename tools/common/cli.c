@@ -724,8 +724,7 @@ void vx_cli_warn_exposed(const char *prog, const char *addr)
             prog, addr);
 }
 
-/* Write all of buf to fd; false (errno set) when a write failed. */
-static bool write_fd(int fd, const uint8_t *buf, size_t len)
+bool vx_cli_write_fd(int fd, const uint8_t *buf, size_t len)
 {
     for (size_t off = 0; off < len;) {
         ssize_t k = write(fd, buf + off, len - off);
@@ -750,7 +749,7 @@ static bool riscv_elf32(const uint8_t *b, size_t n)
 static bool rewrite_fd(int fd, const uint8_t *buf, size_t len)
 {
     if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0) return false;
-    return write_fd(fd, buf, len);
+    return vx_cli_write_fd(fd, buf, len);
 }
 
 /* Does fd (a regular file) hold exactly buf?  *kernel: does it start as a kernel does?
@@ -805,7 +804,7 @@ bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, boo
     if (fd < 0 && errno == ENOENT) { /* a new file */
         fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         created = fd >= 0;
-        ok = fd >= 0 && write_fd(fd, buf, len);
+        ok = fd >= 0 && vx_cli_write_fd(fd, buf, len);
     } else if (fd < 0) {
         ok = false;
     } else if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISCHR(st.st_mode))) {
@@ -815,7 +814,8 @@ bool vx_cli_write_new_file(const char *path, const uint8_t *buf, size_t len, boo
     } else if (S_ISCHR(st.st_mode)) {
         /* (opened not to block on a FIFO: a terminal takes its time) */
         const int fl = fcntl(fd, F_GETFL);
-        ok = fl != -1 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != -1 && write_fd(fd, buf, len);
+        ok =
+            fl != -1 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != -1 && vx_cli_write_fd(fd, buf, len);
     } else {
         bool kernel;
         const int same = holds(fd, buf, len, &kernel);

@@ -189,6 +189,9 @@ int vx_cli_operand(const char *a, bool *operands);
 /* A comma-separated option value with no empty item: not "", ",x", "x,", "x,,y". */
 bool vx_cli_list_ok(const char *s);
 
+/* Write all of buf to fd (again after EINTR); false (errno set) when a write failed. */
+bool vx_cli_write_fd(int fd, const uint8_t *buf, size_t len);
+
 /*
  * Write len bytes of buf to path, never over something else: a path that does not
  * exist is created; an existing regular file with the same bytes is left as it is;
