@@ -1192,9 +1192,7 @@ static vx_err skip_ahead(vx_engine *e, const vx_engine_motion *m, uint64_t *rech
         uint64_t klo, khi;
         if (!vx_index_find(e->ix, t, &k, &klo, &khi) || k >= last) break;
         const vx_trace_digest *d = vx_index_digest(e->ix, k);
-        if (!d || digest_may_stop(e, d, m) ||
-            vx_trace_reader_chunk_check(e->sr, vx_index_chunk(e->ix, k)) != VX_OK)
-            break;
+        if (!d || digest_may_stop(e, d, m) || vx_index_check(e->ix, e->sr, k) != VX_OK) break;
         target = t = khi;
         if (poll_tick(e, 1024)) break;
     }

@@ -1,10 +1,11 @@
 /*
  * index.c - the chunk digests of a trace, for fast backward searches (index.h).
  *
- * Digests stored in the trace are read by vx_index_start.  Missing ones are
- * computed by a thread that owns its reader; it publishes each digest by a release
- * store of the segment's ready flag, which the server thread reads with acquire
- * order before it uses the digest: all the synchronisation needed.
+ * vx_index_start reads the stored digests of the newest segments itself, up to a
+ * budget; a thread that owns its reader gets the others (stored, or computed from the
+ * chunk's events), newest first.  It publishes each digest by a release store of the
+ * segment's ready flag, which the server thread reads with acquire order before it
+ * uses the digest: all the synchronisation needed.
  */
 #include "index.h"
 
@@ -14,9 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Stored digests vx_index_start reads before it returns (about 6 us each). */
+#define SYNC_DIGESTS 8192u
+/* At most this many segments (a digest is about 1.2 KB): beyond, consecutive chunks
+ * share one, whose digest is the union of theirs. */
+#define MAX_SEGS 65536u
+
 typedef struct seg {
     uint64_t lo, hi;   /* issues lo .. hi - 1 */
-    size_t chunk;      /* its EVENTS chunk */
+    size_t ck, nck;    /* its EVENTS chunks: ix->ck[ck .. ck + nck - 1] */
+    bool tried;        /* the thread, or start-up, has looked for its digest */
     _Atomic bool have; /* dg is valid */
     vx_trace_digest dg;
 } seg;
@@ -25,31 +33,101 @@ struct vx_index {
     vx_trace_reader *r; /* the thread's: the file rd has open */
     seg *s;
     size_t n;
+    size_t *ck; /* the chunks that hold issues, in order */
     _Atomic size_t ready;
     _Atomic bool stop;
     pthread_t th;
     bool started;
 };
 
+/* a |= b, for digests of consecutive chunks (a first) */
+static void digest_union(vx_trace_digest *a, const vx_trace_digest *b)
+{
+    a->issues += b->issues;
+    if (b->flags & VX_TRACE_DG_WRITES) {
+        if (!(a->flags & VX_TRACE_DG_WRITES)) {
+            a->wlo = b->wlo;
+            a->whi = b->whi;
+        }
+        a->wlo = b->wlo < a->wlo ? b->wlo : a->wlo;
+        a->whi = b->whi > a->whi ? b->whi : a->whi;
+    }
+    a->flags |= b->flags;
+    for (size_t i = 0; i < sizeof a->pc / sizeof a->pc[0]; i++)
+        a->pc[i] |= b->pc[i];
+    for (size_t i = 0; i < sizeof a->page / sizeof a->page[0]; i++)
+        a->page[i] |= b->page[i];
+    for (size_t i = 0; i < sizeof a->warps / sizeof a->warps[0]; i++)
+        a->warps[i] |= b->warps[i];
+}
+
+/* The digest of segment g (every one of its chunks'), read with r in mode; an error
+ * (the reader's message says which chunk) when a chunk's is damaged or, with
+ * VX_TRACE_DIGEST_STORED, missing (VX_ERR_END). */
+static vx_err seg_digest(const vx_index *ix, vx_trace_reader *r, const seg *g, unsigned mode,
+                         vx_trace_digest *out)
+{
+    vx_trace_digest d;
+    for (size_t i = 0; i < g->nck; i++) {
+        vx_err e = vx_trace_reader_digest(r, ix->ck[g->ck + i], mode, i ? &d : out);
+        if (e) return e;
+        if (i) digest_union(out, &d);
+    }
+    return VX_OK;
+}
+
+static void publish(vx_index *ix, seg *g)
+{
+    atomic_store_explicit(&g->have, true, memory_order_release);
+    atomic_fetch_add_explicit(&ix->ready, 1, memory_order_relaxed);
+}
+
 static void *compute(void *arg)
 {
     vx_index *ix = arg;
-    vx_trace_reader *r = ix->r;
-    {
-        /* newest first: a reverse search starts at the end of history */
-        for (size_t i = ix->n; i-- > 0;) {
-            if (atomic_load_explicit(&ix->stop, memory_order_relaxed)) break;
-            seg *g = &ix->s[i];
-            if (atomic_load_explicit(&g->have, memory_order_relaxed)) continue;
-            /* after damage the segment stays without a digest: searched the slow way,
-             * which reports the damage */
-            if (vx_trace_reader_digest(r, g->chunk, VX_TRACE_DIGEST_COMPUTE, &g->dg) != VX_OK)
-                continue;
-            atomic_store_explicit(&g->have, true, memory_order_release);
-            atomic_fetch_add_explicit(&ix->ready, 1, memory_order_relaxed);
-        }
+    /* newest first: a reverse search starts at the end of history */
+    for (size_t i = ix->n; i-- > 0;) {
+        if (atomic_load_explicit(&ix->stop, memory_order_relaxed)) break;
+        seg *g = &ix->s[i];
+        /* a segment tried at start-up has its stored digest, or a damaged one: it
+         * stays without, searched the slow way, which reports the damage */
+        if (g->tried) continue;
+        vx_trace_digest d;
+        if (seg_digest(ix, ix->r, g, VX_TRACE_DIGEST_COMPUTE, &d) != VX_OK) continue;
+        g->dg = d;
+        publish(ix, g);
     }
     return NULL;
+}
+
+/* The segments: one per chunk holding issues, or per run of `per` such chunks. */
+static bool make_segments(vx_index *ix, vx_trace_reader *rd, uint64_t nissues)
+{
+    const size_t nc = vx_trace_reader_num_chunks(rd);
+    ix->ck = malloc((nc ? nc : 1) * sizeof *ix->ck);
+    if (!ix->ck) return false;
+    /* Chunk i's issues end where the next chunk's begin; chunks without issues (Debug
+     * Module records only) are left out: their digests say nothing about any issue. */
+    size_t m = 0;
+    for (size_t i = 0; i < nc; i++) {
+        uint64_t lo = vx_trace_reader_chunk_key(rd, i);
+        if (lo >= nissues) break;
+        if (m && lo < vx_trace_reader_chunk_key(rd, ix->ck[m - 1])) break;
+        if (m && lo == vx_trace_reader_chunk_key(rd, ix->ck[m - 1])) m--; /* that one was empty */
+        ix->ck[m++] = i;
+    }
+    const size_t per = m <= MAX_SEGS ? 1 : (m + MAX_SEGS - 1) / MAX_SEGS;
+    ix->s = calloc(m ? (m + per - 1) / per : 1, sizeof *ix->s);
+    if (!ix->s) return false;
+    for (size_t i = 0; i < m; i += per) {
+        seg *g = &ix->s[ix->n++];
+        g->ck = i;
+        g->nck = m - i < per ? m - i : per;
+        g->lo = vx_trace_reader_chunk_key(rd, ix->ck[i]);
+        g->hi = i + per < m ? vx_trace_reader_chunk_key(rd, ix->ck[i + per]) : nissues;
+        atomic_init(&g->have, false);
+    }
+    return true;
 }
 
 vx_index *vx_index_start(vx_trace_reader *rd, uint64_t nissues, char *why, size_t cap)
@@ -57,57 +135,35 @@ vx_index *vx_index_start(vx_trace_reader *rd, uint64_t nissues, char *why, size_
     if (cap) why[0] = 0;
     vx_index *ix = calloc(1, sizeof *ix);
     if (!ix) return NULL;
-    size_t nc = vx_trace_reader_num_chunks(rd);
-    ix->s = calloc(nc ? nc : 1, sizeof *ix->s);
-    if (!ix->s) {
+    atomic_init(&ix->ready, 0);
+    atomic_init(&ix->stop, false);
+    if (!make_segments(ix, rd, nissues)) {
         vx_index_free(ix);
         return NULL;
     }
-    atomic_init(&ix->ready, 0);
-    atomic_init(&ix->stop, false);
-    /* Segment boundaries from the chunk keys (a chunk's issues end where the next
-     * chunk's begin); chunks without issues (Debug Module records only) have none. */
-    size_t ready = 0;
-    for (size_t i = 0; i < nc; i++) {
-        vx_trace_digest d;
-        vx_err e = vx_trace_reader_digest(rd, i, VX_TRACE_DIGEST_STORED, &d);
-        if (e != VX_OK && e != VX_ERR_END && cap && !why[0]) /* damage: that chunk without */
-            snprintf(why, cap, "%s", vx_trace_reader_errmsg(rd));
-        uint64_t lo = vx_trace_reader_chunk_key(rd, i);
-        if (ix->n && lo < ix->s[ix->n - 1].lo) break;
-        if (ix->n) ix->s[ix->n - 1].hi = lo;
-        seg *g = &ix->s[ix->n++];
-        g->lo = lo;
-        g->hi = nissues;
-        g->chunk = i;
-        atomic_init(&g->have, e == VX_OK);
+    /* The newest segments' stored digests now (usable at once: a search from the end
+     * of history starts there), within a budget that keeps start-up short. */
+    size_t budget = SYNC_DIGESTS, ready = 0;
+    for (size_t i = ix->n; i-- > 0 && budget >= ix->s[i].nck;) {
+        seg *g = &ix->s[i];
+        budget -= g->nck;
+        vx_err e = seg_digest(ix, rd, g, VX_TRACE_DIGEST_STORED, &g->dg);
+        if (e == VX_ERR_END) continue; /* none stored: the thread computes it */
+        g->tried = true;
         if (e == VX_OK) {
-            g->dg = d;
+            atomic_store(&g->have, true);
             ready++;
+        } else if (cap && !why[0]) { /* damage: that segment without */
+            snprintf(why, cap, "%s", vx_trace_reader_errmsg(rd));
         }
     }
-    /* drop empty segments (their digests say nothing about any issue) */
-    size_t k = 0;
-    for (size_t i = 0; i < ix->n; i++) {
-        if (ix->s[i].hi > nissues) ix->s[i].hi = nissues;
-        if (ix->s[i].lo >= ix->s[i].hi) {
-            if (atomic_load(&ix->s[i].have)) ready--;
-            continue;
-        }
-        if (k != i) {
-            ix->s[k].lo = ix->s[i].lo;
-            ix->s[k].hi = ix->s[i].hi;
-            ix->s[k].chunk = ix->s[i].chunk;
-            atomic_store(&ix->s[k].have, atomic_load(&ix->s[i].have));
-            ix->s[k].dg = ix->s[i].dg;
-        }
-        k++;
-    }
-    ix->n = k;
     atomic_store(&ix->ready, ready);
-    /* the thread computes the missing digests with a reader of its own, on the file rd
-     * has open (a trace replaced at its path since is not read in its place) */
-    if (ready < ix->n && vx_trace_reader_new(&ix->r) == VX_OK &&
+    bool todo = false;
+    for (size_t i = 0; i < ix->n && !todo; i++)
+        todo = !ix->s[i].tried;
+    /* the thread gets the others with a reader of its own, on the file rd has open (a
+     * trace replaced at its path since is not read in its place) */
+    if (todo && vx_trace_reader_new(&ix->r) == VX_OK &&
         vx_trace_reader_open_same(ix->r, rd) == VX_OK &&
         pthread_create(&ix->th, NULL, compute, ix) == 0)
         ix->started = true;
@@ -123,6 +179,7 @@ void vx_index_free(vx_index *ix)
     }
     vx_trace_reader_free(ix->r);
     free(ix->s);
+    free(ix->ck);
     free(ix);
 }
 
@@ -153,9 +210,14 @@ bool vx_index_find(const vx_index *ix, uint64_t t, size_t *s, uint64_t *lo, uint
     return true;
 }
 
-size_t vx_index_chunk(const vx_index *ix, size_t s)
+vx_err vx_index_check(const vx_index *ix, vx_trace_reader *r, size_t s)
 {
-    return ix->s[s].chunk;
+    const seg *g = &ix->s[s];
+    for (size_t i = 0; i < g->nck; i++) {
+        vx_err e = vx_trace_reader_chunk_check(r, ix->ck[g->ck + i]);
+        if (e) return e;
+    }
+    return VX_OK;
 }
 
 const vx_trace_digest *vx_index_digest(const vx_index *ix, size_t s)

@@ -11,6 +11,7 @@
 - a small --mem budget still rebuilds the same states (checkpoints thinned);
 - a new client starts at event 0 with no breakpoints left from the last one.
 """
+import bisect
 import importlib.util
 import json
 import os
@@ -1410,9 +1411,92 @@ class DamagedTraces(unittest.TestCase):
         self.assertIn("bad.vxt", log)
 
 
+class ManyChunks(unittest.TestCase):
+    """A trace of more EVENTS chunks than the server keeps digests for (65536): runs of
+    consecutive chunks share a segment, whose digest is the union of theirs, and only
+    the newest are read before the server serves (the others in its second thread)."""
+
+    @classmethod
+    def setUpClass(cls):
+        # sgemm N = 56 at the smallest chunk size: about 420 k issues in 98 k chunks
+        elf = os.path.join(vxtest.tmpdir(), "sgemm56.elf")
+        r = vxtest.run([vxtest.prog("vxcc"), "-O2", "-DN=56", "-o", elf,
+                        os.path.join(vxtest.ROOT, "kernel", "examples", "sgemm.cpp")])
+        if r.returncode != 0:
+            raise RuntimeError(r.stderr)
+        cls.trace = rsplib.record(elf, "--chunk-size", "64")
+        cls.c_addr = elf_symbol(elf, "_ZN12_GLOBAL__N_11CE")  # C, in an anonymous namespace
+        import vxt_spec
+        with open(cls.trace, "rb") as f:
+            cls.keys = [e.key for e in vxt_spec.Trace(f.read()).events]
+
+    def test_grouped_digests(self):
+        """reverse-continues to write watchpoints on elements of C, each last written in a
+        chunk that is not the first of its segment (a union that dropped that chunk's
+        pages would skip the write), and to a breakpoint hit only at the start, stop
+        where vxdump says, before and after every digest is known"""
+        s = vxtest.run([vxtest.prog("vxdump"), "--summary", self.trace]).stdout
+        end = int(re.search(r"totals\s+\d+ events: (\d+) issues", s).group(1))
+        keys = self.keys
+        self.assertEqual(len(set(keys)), len(keys))  # every chunk holds issues
+        per = -(-len(keys) // 65536)
+        self.assertEqual(per, 2, "the test's premise: two chunks per segment")
+        # the last write of each element of C (vxdump, one pass over the trace)
+        r = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", "--addr",
+                        "0x%x:%d" % (self.c_addr, 56 * 56 * 4), self.trace])
+        last = {}
+        for e in map(json.loads, r.stdout.splitlines()):
+            for w in e["mem"]:
+                if 0 <= w["addr"] - self.c_addr < 56 * 56 * 4:  # (other lanes write B)
+                    last[w["addr"]] = e["index"]
+        chunk = lambda t: bisect.bisect_right(keys, t) - 1  # noqa: E731
+        second = sorted((t, a) for a, t in last.items() if chunk(t) % per == per - 1)
+        # older than the digests read at start-up (8192 chunks), spread over history
+        second = [x for x in second if chunk(x[0]) < len(keys) - 8192 * 2]
+        self.assertGreater(len(second), 8)
+        targets = [second[i * (len(second) - 1) // 3] for i in range(4)]
+        early = vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue", "--from", "200",
+                            "--to", "200", self.trace]).stdout
+        pc_out = json.loads(early.splitlines()[0])["pc"]
+        hits = [i for i, _ in rsplib.issues_at(self.trace, pc_out)]
+        self.assertLess(hits[-1], end // 4)
+
+        def back(c, z, spec):
+            c.monitor("seek %d" % end)
+            self.assertEqual(c.cmds("Z%d,%s" % (z, spec)), "OK")
+            rsplib.parse_stop(c.cmd("bc"))
+            self.assertEqual(c.cmds("z%d,%s" % (z, spec)), "OK")
+            return int(re.search(r"event (\d+) of %d" % end, c.monitor("when")[1]).group(1))
+
+        def check(c):
+            for t, a in targets:
+                # a write watchpoint stops after the write: at the next event of history
+                self.assertEqual(back(c, 2, "%x,4" % a), t + 1, "watch 0x%x" % a)
+            self.assertEqual(back(c, 0, "%x,4" % pc_out), hits[-1])
+
+        srv = rsplib.Server(self.trace)
+        try:
+            c = srv.client()
+            c.handshake()
+            m = re.search(r"trace summary: (\d+) of (\d+) chunk digests", c.monitor("stats")[1])
+            self.assertEqual(int(m.group(2)), -(-len(keys) // per), "segments of two chunks")
+            check(c)                                    # digests maybe still being read
+            for _ in range(20000):
+                m = re.search(r"trace summary: (\d+) of (\d+)", c.monitor("stats")[1])
+                if m.group(1) == m.group(2):
+                    break
+            self.assertEqual(m.group(1), m.group(2), "every digest known")
+            check(c)
+            skipped = int(re.search(r"skipped by the summary (\d+)", c.monitor("stats")[1]).group(1))
+            self.assertGreater(skipped, end // 2, "the digests skip most of history")
+            c.close()
+        finally:
+            srv.stop()
+
+
 if __name__ == "__main__":
     rsplib.prerequisites()
     if not os.path.exists(vxtest.prog("vxcc")):
         vxtest.skip_all("vxcc missing")
     vxtest.main(WatchTiming, ThreadPerWarp, LaneSteps, StepOver, Interrupts, SmallBudget, Deadlock,
-                DamagedTraces)
+                DamagedTraces, ManyChunks)
