@@ -45,6 +45,9 @@ def setUpModule():
         "img": t6kit.build("t6-memimg", D),
         "pad": t6kit.build("t6-memimg", D, ["-DT6_PAD"]),
         "local": vxcc(os.path.join(t6kit.KDIR, "rrlocal.c"), os.path.join(D, "local.elf")),
+        "obug": vxcc(os.path.join(t6kit.KDIR, "t6-objdiff.c"), os.path.join(D, "obug.elf"),
+                     ["-DOBJDIFF_BUG"]),
+        "ofix": vxcc(os.path.join(t6kit.KDIR, "t6-objdiff.c"), os.path.join(D, "ofix.elf")),
     }
     for name, words in (("in1.bin", IN1), ("in2.bin", IN2)):
         with open(os.path.join(D, name), "wb") as f:
@@ -59,6 +62,8 @@ def setUpModule():
     T["pad"] = rec(K["pad"], "pad.vxt", ["-w", "1"], 0)
     T["local2"] = rec(K["local"], "local2.vxt", ["-c", "2"], 0)
     T["local1"] = rec(K["local"], "local1.vxt", ["-c", "1"], 0)
+    for name in ("obug", "ofix"):
+        T[name] = rec(K[name], name + ".vxt", ["-w", "4", "-t", "4"], 0)
 
 
 def rec(kernel, name, args, expect):
@@ -81,6 +86,13 @@ def last_writer(trace, addr):
     e = evs[-1]
     w = [m for m in e["mem"] if m["addr"] <= addr < m["addr"] + m["size"]][-1]
     return e["index"], e["core"], e["warp"], w["lane"], w["value"]
+
+
+def data_objects(elf):
+    """{name: (address, size)} of an ELF's sized data symbols (nm -S)."""
+    r = vxtest.run(["riscv64-unknown-elf-nm", "-S", "--defined-only", elf])
+    return {f[3]: (int(f[0], 16), int(f[1], 16)) for f in map(str.split, r.stdout.splitlines())
+            if len(f) == 4 and f[2] in "dDbBrRgGsS"}
 
 
 def function(elf, name):
@@ -284,6 +296,93 @@ class Platforms(unittest.TestCase):
         self.assertEqual((r.returncode, r.stdout, r.stderr), (0, "", ""))
 
 
+class Objects(unittest.TestCase):
+    """--object NAME: one static object of each build, at its own address in each (the
+    buggy build of tests/kernels/t6-objdiff.c moves every object: an extra one, a longer
+    scratch[], more code)"""
+
+    def setUp(self):
+        self.a, self.b = data_objects(K["obug"]), data_objects(K["ofix"])
+        for name in ("squares", "hist", "st", "scratch"):
+            self.assertNotEqual(self.a[name][0], self.b[name][0], name)  # (the premise)
+
+    def test_moved_array(self):
+        """squares[7]: 7 * 7 + 1 in the buggy build, 49 in the fix, each with its writer
+        (vxdump --addr on each trace) and the object and offset named on each side; the
+        other 15 elements are equal; nothing else is compared"""
+        rc, objs, err = diff_json("--object", "squares", T["obug"], T["ofix"])
+        self.assertEqual((rc, err), (1, ""))
+        (r,) = [o for o in objs if o["type"] == "memory"]
+        aa, ab = self.a["squares"][0] + 28, self.b["squares"][0] + 28
+        self.assertEqual((r["space"], r["addr"], r["addr_b"], r["len"], r["layout"]),
+                         ("global", aa, ab, 4, False))
+        self.assertEqual((r["a"]["bytes"], r["b"]["bytes"]),
+                         (struct.pack("<I", 50).hex(), struct.pack("<I", 49).hex()))
+        for side, trace, addr, value in (("a", T["obug"], aa, 50), ("b", T["ofix"], ab, 49)):
+            (w,) = r[side]["writes"]
+            want = last_writer(trace, addr)
+            self.assertEqual(want[4], value)
+            self.assertEqual((w["event"], w["core"], w["warp"], w["lane"], w["value"]), want)
+            self.assertEqual((w["addr"], w["object"], w["object_offset"], w["symbol"]),
+                             (addr, "squares", 28, "kernel_body"))
+        res = objs[-1]
+        self.assertEqual((res["differences_found"], res["bytes"], res["layout_ranges"]), (1, 4, 0))
+        text = t6kit.vxdiff("--object", "squares", T["obug"], T["ofix"]).stdout.splitlines()
+        self.assertEqual(text[2], "@@ memory 0x%08x..0x%08x (in B 0x%08x..0x%08x) differs (4 bytes) @@"
+                         % (aa, aa + 3, ab, ab + 3))
+        self.assertRegex(text[3], r"^- 0x%08x\.\.0x%08x <squares\+0x1c> = 0x00000032 \(50\)  written "
+                         r"at event \d+ .* <kernel_body\+0x[0-9a-f]+>: sw " % (aa, aa + 3))
+        self.assertRegex(text[4], r"^\+ 0x%08x\.\.0x%08x <squares\+0x1c> = 0x00000031 \(49\)  " % (ab, ab + 3))
+
+    def test_consequences(self):
+        """what main computed from squares[]: hist[] (squares by value mod 8: 4, 8, 0, 0,
+        4, 0, 0, 0 in the fix; 50 moves one from bin 1 to bin 2) and st.sum (1240 =
+        0^2 + .. + 15^2, and 1241); st.count and scratch[] (100, 101, the first 8 bytes:
+        the buggy build's is longer, said in a note) are equal; one object named twice
+        counts once"""
+        rc, objs, err = diff_json("--max", "0", "--object", "hist", "--object", "st", "--object",
+                                  "scratch", "--object", "hist", T["obug"], T["ofix"])
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(err, "vxdiff: 'scratch' has 16 bytes in A and 8 in B: the first 8 are "
+                              "compared\n")
+        got = [(o["addr"] - self.a[o["a"]["writes"][0]["object"]][0],
+                o["a"]["writes"][0]["object"], o["a"]["bytes"], o["b"]["bytes"])
+               for o in objs if o["type"] == "memory"]
+        want = [(4, "st", struct.pack("<I", 1241).hex(), struct.pack("<I", 1240).hex()),
+                (4, "hist", struct.pack("<II", 7, 1).hex(), struct.pack("<II", 8, 0).hex())]
+        self.assertEqual(sorted(got), sorted(want))
+        for o in objs[:-1]:
+            name = o["a"]["writes"][0]["object"]
+            self.assertEqual(o["addr_b"] - self.b[name][0], o["addr"] - self.a[name][0])
+        self.assertEqual(objs[-1]["differences_found"], 2)
+        rc, _, err = diff_json("--object", "scratch", T["obug"], T["ofix"])
+        self.assertEqual(rc, 0, err)
+
+    def test_by_address_instead(self):
+        """(the problem --object solves: compared by address, the same objects show as
+        differences where the code's layout places things)"""
+        rc, objs, _ = diff_json("--max", "0", T["obug"], T["ofix"])
+        self.assertEqual(rc, 1)
+        self.assertEqual(objs[-1]["layout_ranges"], objs[-1]["differences_found"])
+        self.assertGreater(objs[-1]["differences_found"], 2)
+
+    def test_errors(self):
+        """an object one build lacks, a name that is no data object, an empty name"""
+        r = t6kit.vxdiff("--object", "spare", T["obug"], T["ofix"])
+        self.assertEqual((r.returncode, r.stdout), (2, ""))
+        self.assertEqual(r.stderr, "vxdiff: %s: its kernel has no data object 'spare' (a sized symbol "
+                         "of .data, .bss or .rodata in its ELF, as nm lists them)\n" % T["ofix"])
+        r = t6kit.vxdiff("--object", "kernel_body", T["obug"], T["ofix"])  # a function
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no data object 'kernel_body'", r.stderr)
+        r = t6kit.vxdiff("--object", "", T["obug"], T["ofix"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--object: the name of a data object", r.stderr)
+        r = t6kit.vxdiff("--object", "squares", "--per-warp", T["obug"], T["ofix"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--memory compares memory, not events", r.stderr)
+
+
 class Usage(unittest.TestCase):
     def test_conflicts(self):
         for extra in (["--per-warp"], ["--ignore", "cycle"], ["-C", "2"]):
@@ -304,4 +403,4 @@ class Usage(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    vxtest.main(BuggyVsFixed, SameKernel, ImageOnly, Platforms, Usage)
+    vxtest.main(BuggyVsFixed, SameKernel, ImageOnly, Platforms, Objects, Usage)

@@ -28,9 +28,10 @@
 #include "vx_isa.h"
 #include "vx_trace.h"
 
-#define EXIT_SAME  0
-#define EXIT_DIFF  1
-#define EXIT_ERROR 2
+#define EXIT_SAME   0
+#define EXIT_DIFF   1
+#define EXIT_ERROR  2
+#define MAX_OBJECTS 64 /* --object */
 
 static const char *prog = "vxdiff";
 
@@ -39,7 +40,9 @@ typedef struct opts {
     unsigned context;
     unsigned ignore;
     bool per_warp, json, quiet, verbose;
-    bool memory;                   /* --memory */
+    bool memory;                      /* --memory */
+    const char *objects[MAX_OBJECTS]; /* --object NAME, in the order given */
+    size_t nobjects;
     bool max_given, context_given; /* (--memory takes no --context; its --max default is 10) */
     uint64_t max;                  /* 0: all */
 } opts;
@@ -139,6 +142,11 @@ static void usage(FILE *f)
             "                      files.  --max: ranges listed (default 10 here); no\n"
             "                      header or event comparison, no --per-warp, --ignore or -C.\n"
             "                      Exit 1 only when such a range differs\n"
+            "      --object NAME   --memory for the static data object NAME alone (a sized\n"
+            "                      symbol of .data, .bss or .rodata: an array, a struct, a\n"
+            "                      C++ name as in vxdump), each side's at its own address,\n"
+            "                      so that it is compared across builds that moved it\n"
+            "                      (repeatable; implies --memory)\n"
             "      --ignore F[,F]  leave fields out: cycle, schedule (= --per-warp), console,\n"
             "                      dm (Debug Module events and injected instructions),\n"
             "                      header, mem, regs (all register commits), csr (CSR commits),\n"
@@ -261,6 +269,12 @@ static int parse_args(int argc, char **argv, opts *o)
             if (!vx_cli_parse_u64(v, false, &o->max))
                 return usage_error("--max: '%s' is not a number", v);
             o->max_given = true;
+        } else if ((v = optval(argc, argv, &i, "--object", NULL, &missing))) {
+            if (!*v) return usage_error("%s", "--object: the name of a data object, please");
+            if (o->nobjects == MAX_OBJECTS)
+                return usage_error("--object: at most %d objects", MAX_OBJECTS);
+            o->objects[o->nobjects++] = v;
+            o->memory = true;
         } else if ((v = optval(argc, argv, &i, "--ignore", NULL, &missing))) {
             if (parse_ignore(v, &o->ignore)) return EXIT_ERROR;
         } else if (missing) {
@@ -1283,7 +1297,7 @@ static void run_memory(differ *d)
     vxf_mem_side ms[2];
     for (int k = 0; k < 2; k++)
         ms[k] = (vxf_mem_side){d->s[k].path, d->s[k].r, d->s[k].h, &d->s[k].syms, &d->s[k].dsyms};
-    vxf_mem_opts mo = {prog, d->o.max, d->o.json, d->o.quiet, d->dis};
+    vxf_mem_opts mo = {prog, d->o.max, d->o.json, d->o.quiet, d->dis, d->o.objects, d->o.nobjects};
     vxf_mem_result res;
     if (vxf_mem_compare(ms, &mo, &res)) d->status = EXIT_ERROR;
     const uint32_t cores = res.cores_a < res.cores_b ? res.cores_a : res.cores_b;

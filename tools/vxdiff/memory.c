@@ -254,7 +254,8 @@ static bool read_page(const mside *m, uint64_t key, uint8_t *buf)
 /* A run of differing bytes in pages written during a run (on either side): a candidate. */
 typedef struct cand {
     uint32_t space, lo, len;
-    size_t off; /* of its first byte in the per-byte arrays */
+    uint32_t blo; /* B's address of its first byte: lo, but with --object */
+    size_t off;   /* of its first byte in the per-byte arrays */
 } cand;
 
 /* The last write of a byte on one side. */
@@ -287,6 +288,8 @@ typedef struct cmp {
     mside m[2];
     cand *c;
     size_t nc, capc;
+    bool objects;        /* --object: B's bytes are at their own addresses (cand.blo) */
+    size_t *byb;         /* then the candidates in the order of B's addresses */
     size_t nbytes, capb; /* candidate bytes, allocated */
     uint8_t *va, *vb;    /* per candidate byte: the two values */
     found f[2];
@@ -296,10 +299,17 @@ typedef struct cmp {
     bool header_printed;
 } cmp;
 
-static bool cand_add(cmp *x, uint32_t space, uint32_t addr, uint8_t a, uint8_t b)
+/* Side k's address of byte i of candidate c. */
+static uint32_t side_addr(const cand *c, int k, size_t i)
+{
+    return (k ? c->blo : c->lo) + (uint32_t)i;
+}
+
+static bool cand_add(cmp *x, uint32_t space, uint32_t addr, uint32_t baddr, uint8_t a, uint8_t b)
 {
     cand *last = x->nc ? &x->c[x->nc - 1] : NULL;
-    if (!last || last->space != space || last->lo + last->len != addr) {
+    if (!last || last->space != space || last->lo + last->len != addr ||
+        last->blo + last->len != baddr) {
         if (x->nc == x->capc) {
             size_t ncap = x->capc ? x->capc * 2 : 64;
             cand *p = realloc(x->c, ncap * sizeof *p);
@@ -308,7 +318,7 @@ static bool cand_add(cmp *x, uint32_t space, uint32_t addr, uint8_t a, uint8_t b
             x->capc = ncap;
         }
         last = &x->c[x->nc++];
-        *last = (cand){space, addr, 0, x->nbytes};
+        *last = (cand){space, addr, 0, baddr, x->nbytes};
     }
     if (x->nbytes == x->capb) {
         size_t ncap = x->capb ? x->capb * 2 : 4096;
@@ -325,10 +335,22 @@ static bool cand_add(cmp *x, uint32_t space, uint32_t addr, uint8_t a, uint8_t b
     return true;
 }
 
-/* The candidate holding byte (space, addr), or SIZE_MAX. */
-static size_t cand_find(const cmp *x, uint32_t space, uint32_t addr)
+/* The candidate holding side k's byte (space, addr), or SIZE_MAX. */
+static size_t cand_find(const cmp *x, int k, uint32_t space, uint32_t addr)
 {
     size_t lo = 0, hi = x->nc;
+    if (k && x->objects) { /* (global memory only) */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (x->c[x->byb[mid]].blo <= addr)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (!lo || space) return SIZE_MAX;
+        const cand *c = &x->c[x->byb[lo - 1]];
+        return addr - c->blo < c->len ? x->byb[lo - 1] : SIZE_MAX;
+    }
     while (lo < hi) { /* the first candidate after (space, addr) */
         size_t mid = lo + (hi - lo) / 2;
         const cand *c = &x->c[mid];
@@ -374,15 +396,16 @@ static void found_unref(found *f, uint32_t i)
 
 /* Write w of issue e, found in chunk ci (read forward): the last write so far of the
  * candidate bytes it covers that no later chunk wrote. */
-static void note_write(cmp *x, found *f, const vx_event *e, const vx_memwrite *w, size_t ci)
+static void note_write(cmp *x, int side, const vx_event *e, const vx_memwrite *w, size_t ci)
 {
+    found *f = &x->f[side];
     uint32_t entry = 0;
     for (uint32_t i = 0; i < w->size && i < 4; i++) {
         uint32_t a = w->addr + i;
         uint32_t space = vx_addr_in_lmem(a) ? 1 + e->core : 0;
-        size_t k = cand_find(x, space, a);
+        size_t k = cand_find(x, side, space, a);
         if (k == SIZE_MAX) continue;
-        size_t at = x->c[k].off + (a - x->c[k].lo);
+        size_t at = x->c[k].off + (a - side_addr(&x->c[k], side, 0));
         uint32_t old = f->w[at];
         if (old && f->v[old].chunk != ci) continue; /* a later chunk wrote it last */
         if (!entry) {
@@ -431,7 +454,8 @@ static int find_writers(cmp *x, int k)
         if (!(d.flags & VX_TRACE_DG_WRITES)) continue;
         bool may = false;
         for (size_t i = 0; i < x->nc && !may; i++)
-            may = f->left[i] && vx_trace_digest_may_write(&d, x->c[i].lo, x->c[i].len);
+            may =
+                f->left[i] && vx_trace_digest_may_write(&d, side_addr(&x->c[i], k, 0), x->c[i].len);
         if (!may) continue;
         if (vx_trace_reader_seek_chunk(r, ci)) {
             fail(x->o, "%s", vx_trace_reader_errmsg(r));
@@ -449,7 +473,7 @@ static int find_writers(cmp *x, int k)
             if (e->kind != VX_EV_ISSUE) continue;
             if (e->index >= next) break; /* the next chunk's */
             for (uint32_t i = 0; i < e->nmem; i++)
-                note_write(x, f, e, &e->mem[i], ci);
+                note_write(x, k, e, &e->mem[i], ci);
             if (f->oom) {
                 fail(x->o, "out of memory");
                 return -1;
@@ -464,11 +488,11 @@ static int find_writers(cmp *x, int k)
 
 /* ---- output ------------------------------------------------------------------------------------------ */
 
-/* Range [at, at + len) of candidate c: "0x00030028" or "0x00030028..0x0003002b", with
- * the core for local memory. */
-static void where_text(const cand *c, size_t from, size_t len, char *buf, size_t cap)
+/* Range [at, at + len) of candidate c on side k: "0x00030028" or
+ * "0x00030028..0x0003002b", with the core for local memory. */
+static void where_text(const cand *c, int k, size_t from, size_t len, char *buf, size_t cap)
 {
-    uint32_t lo = c->lo + (uint32_t)from, hi = lo + (uint32_t)len - 1;
+    uint32_t lo = side_addr(c, k, from), hi = lo + (uint32_t)len - 1;
     char core[32] = "";
     if (c->space) snprintf(core, sizeof core, "core %" PRIu32 " local ", c->space - 1);
     if (len == 1)
@@ -532,12 +556,12 @@ static void side_text(cmp *x, int k, size_t ci, size_t from, size_t len)
             vxd_sb *b = &x->line;
             vxd_sb_clear(b);
             char at[64];
-            where_text(c, i, j - i, at, sizeof at);
+            where_text(c, k, i, j - i, at, sizeof at);
             char dsym[256] = "";
             if (!c->space) /* global memory: the side's own static object there, if any */
-                vxd_symtab_format(x->m[k].in->dsyms, c->lo + (uint32_t)i, dsym, sizeof dsym);
+                vxd_symtab_format(x->m[k].in->dsyms, side_addr(c, k, i), dsym, sizeof dsym);
             vxd_sb_printf(b, "%c %s%s%s = ", k ? '+' : '-', at, dsym[0] ? " " : "", dsym);
-            values_text(b, c->lo + (uint32_t)i, v + c->off + i, j - i);
+            values_text(b, side_addr(c, k, i), v + c->off + i, j - i);
             vxd_sb_puts(b, "  ");
             if (wi)
                 writer_text(x, k, &f->v[wi], b);
@@ -567,11 +591,11 @@ static void json_side(cmp *x, int k, size_t ci, size_t from, size_t len, vxd_sb 
         while (j < from + len && f->w[c->off + j] == wi)
             j++;
         vxd_sb_printf(b, "%s{\"addr\":%" PRIu32 ",\"len\":%zu,", first ? "" : ",",
-                      c->lo + (uint32_t)i, j - i);
+                      side_addr(c, k, i), j - i);
         first = false;
         uint32_t doff;
         const vxd_sym *ds =
-            c->space ? NULL : vxd_symtab_lookup(x->m[k].in->dsyms, c->lo + (uint32_t)i, &doff);
+            c->space ? NULL : vxd_symtab_lookup(x->m[k].in->dsyms, side_addr(c, k, i), &doff);
         vxd_sb_puts(b, "\"object\":");
         if (ds) {
             vxd_sb_json_str(b, ds->name, strlen(ds->name));
@@ -655,8 +679,9 @@ static void report_range(cmp *x, size_t ci, size_t from, size_t len, bool layout
             vxd_sb_printf(&b, "%" PRIu32, c->space - 1);
         else
             vxd_sb_puts(&b, "null");
-        vxd_sb_printf(&b, ",\"addr\":%" PRIu32 ",\"len\":%zu,\"layout\":%s,\"a\":",
-                      c->lo + (uint32_t)from, len, layout ? "true" : "false");
+        vxd_sb_printf(
+            &b, ",\"addr\":%" PRIu32 ",\"addr_b\":%" PRIu32 ",\"len\":%zu,\"layout\":%s,\"a\":",
+            side_addr(c, 0, from), side_addr(c, 1, from), len, layout ? "true" : "false");
         json_side(x, 0, ci, from, len, &b);
         vxd_sb_puts(&b, ",\"b\":");
         json_side(x, 1, ci, from, len, &b);
@@ -665,16 +690,154 @@ static void report_range(cmp *x, size_t ci, size_t from, size_t len, bool layout
         vxd_sb_release(&b);
         return;
     }
-    char at[64];
-    where_text(c, from, len, at, sizeof at);
+    char at[64], atb[80] = "";
+    where_text(c, 0, from, len, at, sizeof at);
+    if (c->blo != c->lo) {
+        char t[64];
+        where_text(c, 1, from, len, t, sizeof t);
+        snprintf(atb, sizeof atb, " (in B %s)", t);
+    }
     if (!x->header_printed) {
         x->header_printed = true;
         printf("--- A %s\n+++ B %s\n", x->m[0].in->path, x->m[1].in->path);
     }
-    printf("@@ memory %s differs (%zu bytes%s) @@\n", at, len,
+    printf("@@ memory %s%s differs (%zu bytes%s) @@\n", at, atb, len,
            layout ? ", where the code's layout places things" : "");
     side_text(x, 0, ci, from, len);
     side_text(x, 1, ci, from, len);
+}
+
+/* ---- --object: named data objects, each at its own address on each side ---------------------------- */
+
+typedef struct objspan {
+    uint32_t a, b, len; /* A's address, B's, the bytes compared */
+} objspan;
+
+typedef struct bpos {
+    uint32_t blo;
+    size_t ci;
+} bpos;
+
+static int span_cmp(const void *pa, const void *pb)
+{
+    const objspan *a = pa, *b = pb;
+    return a->a < b->a ? -1 : a->a > b->a;
+}
+
+static int bpos_cmp(const void *pa, const void *pb)
+{
+    const bpos *a = pa, *b = pb;
+    return a->blo < b->blo ? -1 : a->blo > b->blo;
+}
+
+/* The data object called name in side m's kernel (vxd_symtab_matches), or NULL after
+ * saying why. */
+static const vxd_sym *object_of(const mside *m, const char *name, const vxf_mem_opts *o)
+{
+    const vxd_sym *sym = NULL;
+    size_t n = vxd_symtab_match_count(m->in->dsyms, name, &sym);
+    if (!n)
+        fail(o,
+             "%s: its kernel has no data object '%s' (a sized symbol of .data, .bss or "
+             ".rodata in its ELF, as nm lists them)",
+             m->in->path, name);
+    else if (n > 1)
+        fail(o, "%s: '%s' names %zu data objects of its kernel: give one's ELF name", m->in->path,
+             name, n);
+    return n == 1 ? sym : NULL;
+}
+
+/* Byte addr of side m's memory, through the page cached in buf (page key *key). */
+static uint8_t side_byte(const mside *m, uint32_t addr, uint8_t *buf, uint64_t *key)
+{
+    if (key_of(0, addr) != *key) {
+        *key = key_of(0, addr);
+        read_page(m, *key, buf);
+    }
+    return buf[addr & (PAGE - 1)];
+}
+
+/* The candidates of --object: the differing words of each object, written during a run
+ * (on either side), compared at each side's own address of the object. */
+static int compare_objects(cmp *x, vxf_mem_result *res, uint8_t *pa, uint8_t *pb)
+{
+    const vxf_mem_opts *o = x->o;
+    objspan *sp = calloc(o->nobjects, sizeof *sp);
+    bpos *bp = NULL;
+    int rc = -1;
+    if (!sp) goto oom;
+    for (size_t i = 0; i < o->nobjects; i++) {
+        const vxd_sym *sa = object_of(&x->m[0], o->objects[i], o);
+        const vxd_sym *sb = sa ? object_of(&x->m[1], o->objects[i], o) : NULL;
+        if (!sb) goto out;
+        sp[i] = (objspan){sa->addr, sb->addr, sa->size < sb->size ? sa->size : sb->size};
+        if (sa->size != sb->size && !o->quiet) {
+            fflush(stdout);
+            fprintf(stderr,
+                    "%s: '%s' has %" PRIu32 " bytes in A and %" PRIu32 " in B: the first %" PRIu32
+                    " are compared\n",
+                    o->prog, o->objects[i], sa->size, sb->size, sp[i].len);
+        }
+    }
+    /* in A's order; one object named twice counts once; two that overlap on one side
+     * (and not as the same object on both) cannot be told apart */
+    qsort(sp, o->nobjects, sizeof *sp, span_cmp);
+    size_t n = 0;
+    for (size_t i = 0; i < o->nobjects; i++) {
+        if (n && sp[i].a == sp[n - 1].a && sp[i].b == sp[n - 1].b) continue;
+        if (n && sp[i].a < sp[n - 1].a + sp[n - 1].len) {
+            fail(o, "%s: two of the objects named overlap: compare them one at a time",
+                 x->m[0].in->path);
+            goto out;
+        }
+        sp[n++] = sp[i];
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (sp[i].b < sp[j].b + sp[j].len && sp[j].b < sp[i].b + sp[i].len) {
+                fail(o, "%s: two of the objects named overlap: compare them one at a time",
+                     x->m[1].in->path);
+                goto out;
+            }
+    uint64_t ka = UINT64_MAX, kb = UINT64_MAX;
+    for (size_t i = 0; i < n; i++) {
+        const objspan *q = &sp[i];
+        for (uint32_t j = 0; j < q->len; j++) {
+            uint8_t va = side_byte(&x->m[0], q->a + j, pa, &ka);
+            uint8_t vb = side_byte(&x->m[1], q->b + j, pb, &kb);
+            if (va == vb) continue;
+            if (!keys_has(&x->m[0].dirty, ka) && !keys_has(&x->m[1].dirty, kb)) {
+                res->image_bytes++;
+                continue;
+            }
+            /* the aligned word of the object around the byte, from where the last ended */
+            const cand *last = x->nc ? &x->c[x->nc - 1] : NULL;
+            uint32_t from = j & ~3u, to = (j | 3u) + 1 < q->len ? (j | 3u) + 1 : q->len;
+            if (last && last->lo <= q->a + from && last->lo + last->len > q->a + from)
+                from = last->lo + last->len - q->a;
+            for (uint32_t b = from; b < to; b++)
+                if (!cand_add(x, 0, q->a + b, q->b + b, side_byte(&x->m[0], q->a + b, pa, &ka),
+                              side_byte(&x->m[1], q->b + b, pb, &kb)))
+                    goto oom;
+        }
+    }
+    /* B's writes find their candidates by B's addresses */
+    bp = malloc((x->nc ? x->nc : 1) * sizeof *bp);
+    x->byb = malloc((x->nc ? x->nc : 1) * sizeof *x->byb);
+    if (!bp || !x->byb) goto oom;
+    for (size_t i = 0; i < x->nc; i++)
+        bp[i] = (bpos){x->c[i].blo, i};
+    qsort(bp, x->nc, sizeof *bp, bpos_cmp);
+    for (size_t i = 0; i < x->nc; i++)
+        x->byb[i] = bp[i].ci;
+    rc = 0;
+    goto out;
+oom:
+    fail(o, "out of memory");
+out:
+    free(sp);
+    free(bp);
+    return rc;
 }
 
 /* ---- the comparison ---------------------------------------------------------------------------------- */
@@ -697,8 +860,10 @@ int vxf_mem_compare(const vxf_mem_side s[2], const vxf_mem_opts *o, vxf_mem_resu
     }
     res->cores_a = x.m[0].cores;
     res->cores_b = x.m[1].cores;
+    x.objects = o->nobjects > 0;
+    if (x.objects && compare_objects(&x, res, pa, pb)) goto out;
     /* every page either side holds, in order; local memory of the cores both have */
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2 && !x.objects; k++)
         for (size_t i = 0; i < x.m[k].present.n; i++)
             keys_add(&all, x.m[k].present.v[i]);
     if (all.oom) {
@@ -724,7 +889,7 @@ int vxf_mem_compare(const vxf_mem_side s[2], const vxf_mem_opts *o, vxf_mem_resu
             if (last && last->space == space && last->lo + last->len > addr + from)
                 from = last->lo + last->len - addr;
             for (uint32_t b = from; b < (j | 3u) + 1; b++)
-                if (!cand_add(&x, space, addr + b, pa[b], pb[b])) {
+                if (!cand_add(&x, space, addr + b, addr + b, pa[b], pb[b])) {
                     fail(o, "out of memory");
                     goto out;
                 }
@@ -741,10 +906,10 @@ int vxf_mem_compare(const vxf_mem_side s[2], const vxf_mem_opts *o, vxf_mem_resu
         const cand *c = &x.c[ci];
         for (size_t i = 0; i < c->len;) {
             bool w = word_written(&x, c->off + i);
-            bool lay = layout_area(s, layout_lo, c->space, c->lo + (uint32_t)i);
+            bool lay = !x.objects && layout_area(s, layout_lo, c->space, c->lo + (uint32_t)i);
             size_t j = i + 4;
             while (j < c->len && word_written(&x, c->off + j) == w &&
-                   layout_area(s, layout_lo, c->space, c->lo + (uint32_t)j) == lay)
+                   (!x.objects && layout_area(s, layout_lo, c->space, c->lo + (uint32_t)j)) == lay)
                 j += 4;
             if (!w) {
                 for (size_t b = i; b < j; b++)
@@ -781,6 +946,7 @@ out:
         free(x.f[k].left);
     }
     free(all.v);
+    free(x.byb);
     free(x.c);
     free(x.out);
     free(x.va);

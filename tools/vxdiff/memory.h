@@ -16,6 +16,10 @@
  * differ, the last write of each byte on each side, found by reading the EVENTS
  * chunks from the end back, skipping every chunk whose digest says it writes none
  * of the bytes still looked for.  No event is kept in memory.
+ *
+ * With named objects (--object) only those are compared, each at its own address
+ * on each side (from each side's data symbols): candidates then carry B's address
+ * besides A's, and B's writes find them by it.
  */
 #ifndef VXF_MEMORY_H
 #define VXF_MEMORY_H
@@ -39,7 +43,9 @@ typedef struct vxf_mem_opts {
     const char *prog; /* for messages */
     uint64_t max;     /* ranges listed (0: all) */
     bool json, quiet;
-    vx_disasm_ctx *dis; /* may be NULL */
+    vx_disasm_ctx *dis;         /* may be NULL */
+    const char *const *objects; /* --object: compare only these data objects, each at its */
+    size_t nobjects;            /* own address on each side (names as vxd_symtab_matches) */
 } vxf_mem_opts;
 
 typedef struct vxf_mem_result {
