@@ -108,6 +108,59 @@ int main() {
 }
 """
 
+# overloads whose parameter lists use the mangling's substitutions, qualifiers,
+# template parameters, std names and nested classes (test_overload_signatures)
+OVERLOAD_KERNEL = r"""
+#include <vx_intrinsics.h>
+#define NI __attribute__((noinline))
+struct P { int x, y; };
+enum Mode { ONE = 1, TWO = 2 };
+namespace std { struct tag { int v; }; }
+namespace geo {
+struct V { int x; NI V operator+(const V &o) const { return V{x + o.x}; }
+           NI V operator+(int k) const { return V{x + k}; } };
+struct Box { struct In { int v; }; NI static int get(const In &i, const In *j) { return i.v + j->v; }
+             NI static int get(In i) { return i.v; } };
+template <typename T> NI T mix(T a, const T &b, T *c) { return a + b + *c; }
+template <typename T> NI int mix(T a, int b) { return (int)a * b; }
+}
+NI int f(int x) { return x + 1; }
+NI int f(unsigned x) { return (int)x + 2; }
+NI int f(long long x) { return (int)x + 3; }
+NI int f(double x) { return (int)x + 4; }
+NI int f(bool b, char c) { return b ? c : -c; }
+NI int f(const char *s) { return s[0]; }
+NI int f(const char *s, const char *t) { return s[0] + t[0]; }
+NI int f(P p, P q) { return p.x + q.y; }
+NI int f(const P &p, const P &q, P *r) { return p.x + q.y + r->x; }
+NI int f(P **pp) { return (*pp)->x; }
+NI int f(volatile int *v) { return *v; }
+NI int f(Mode m, Mode n) { return (int)m + (int)n; }
+NI int f(std::tag t, const std::tag &u) { return t.v + u.v; }
+NI int f(signed char a, unsigned char b, short c, unsigned short d) { return a + b + c + d; }
+NI int f(float a, float &b) { b = a; return (int)a; }
+NI int g(int &r) { return r + 5; }
+NI int g(int &&r) { return r + 6; }
+volatile int sink;
+int main() {
+    int v = vx_thread_id() + 2;
+    P p = {v, 1}, q = {2, v}, *pp = &p;
+    volatile int vi = v;
+    float fl = 0;
+    std::tag t = {v};
+    geo::V a = {v}, b = {3};
+    geo::Box::In i1 = {v}, i2 = {4};
+    int m = v;
+    double dd = 1.0;
+    sink = f(v) + f((unsigned)v) + f((long long)v) + f(1.5 * v) + f(true, 'a') + f("xy") +
+           f("a", "b") + f(p, q) + f(p, q, &p) + f(&pp) + f(&vi) + f(ONE, TWO) + f(t, t) +
+           f((signed char)1, (unsigned char)2, (short)3, (unsigned short)4) + f(2.5f, fl) +
+           g(m) + g(static_cast<int &&>(m)) + (a + b).x + (a + 7).x + geo::Box::get(i1, &i2) +
+           geo::Box::get(i1) + geo::mix(v, v, &m) + geo::mix(2.5f, v) + (int)geo::mix(1.0, 2.0, &dd);
+    return 0;
+}
+"""
+
 # names that only begin with "operator" (test_pc_names_that_begin_with_operator)
 OPNAMES_KERNEL = r"""
 #include <vx_intrinsics.h>
@@ -528,6 +581,39 @@ class Filters(unittest.TestCase):
             self.assertEqual(got, want, "%#x:%d" % (lo, n))
         self.assertTrue(want)
 
+    def test_overload_signatures(self):
+        """overloads are shown, and selected with --pc, by their signatures as binutils
+        spells them (nm -C, a second demangler): substitutions (P const&, P const&),
+        pointers to pointers, volatile, enums, std classes, nested classes, rvalue
+        references, const member operators, function templates with or without their
+        return type; the plain name lists them all"""
+        trace, want = cxx_functions(self, OVERLOAD_KERNEL, ["-w", "1", "-t", "4"])
+        names = [n for n in want.names()
+                 if re.search(r"(^|[ :])(f|g|get|mix|operator\+)(<[^(]*>)?\(", n)]
+        self.assertEqual(len(names), 24, names)
+        cases = {n: n for n in names}
+        for n in names:
+            ret, _, rest = n.partition(" ")
+            if "<" in n and "(" not in ret:   # a template: also without its return type
+                cases[rest] = n
+        cases["Box::get(geo::Box::In)"] = "geo::Box::get(geo::Box::In)"   # the last components
+        cases["f(char const *)"] = "f(char const*)"                        # spaces aside
+        assert_pc_selects(self, trace, cases, want)
+        summ = vxtest.run([vxtest.prog("vxdump"), "--summary", trace]).stdout
+        for n in names:  # (function templates differ by their arguments: shown without more)
+            shown = n.partition(" ")[2].split("(")[0] if "<" in n and "(" not in n.partition(" ")[0] else n
+            self.assertRegex(summ, r"\s%s\n" % re.escape(shown))
+        col, lines = listing(trace, "--pc", "f(P const&, P const&, P*)")
+        self.assertTrue(lines and all("<f(P const&, P const&, P*)" in ln for ln in lines), lines[:2])
+        r = vxtest.run([vxtest.prog("vxdump"), "--pc", "g", trace])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("2 functions are called 'g'; give one's signature or symbol: 'g(int&)' "
+                      "(_Z1gRi) 'g(int&&)' (_Z1gOi)", r.stderr)
+        for bad in ("f(int, int)", "f(P const&)", "g(int)", "f(char const*"):
+            r = vxtest.run([vxtest.prog("vxdump"), "--pc", bad, trace])
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn("no symbol", r.stderr)
+
     def test_pc_cplusplus(self):
         """--pc with a C++ function's name: qualified or not, anonymous namespace, static,
         template (type, pointer, bool and number arguments, member templates), destructor;
@@ -570,24 +656,24 @@ class Filters(unittest.TestCase):
         r = vxtest.run([vxtest.prog("vxdump"), "--pc", "over", trace])
         self.assertEqual(r.returncode, 2)
         self.assertIn("2 functions are called 'over'", r.stderr)
-        self.assertIn("_ZN4math4overEi", r.stderr)
-        self.assertIn("_ZN4math4overEf", r.stderr)
+        self.assertIn("'math::over(int)' (_ZN4math4overEi)", r.stderr)
+        self.assertIn("'math::over(float)' (_ZN4math4overEf)", r.stderr)
         r = vxtest.run([vxtest.prog("vxdump"), "--pc", "ns::id", trace])   # id<Point>, id<char const*>
         self.assertEqual(r.returncode, 2)
         self.assertIn("2 functions are called 'ns::id'", r.stderr)
         r = vxtest.run([vxtest.prog("vxdump"), "--pc", "_ZN4math4overEf", trace])
         self.assertEqual(r.returncode, 0, r.stderr)
-        # the listing and the summary show nm -C's names without the parameters; the
-        # overloads, which that would confuse, their ELF names; JSON the ELF names
+        # the listing and the summary show nm -C's names without the parameters, but for
+        # the overloads, which that would confuse (nm -C's whole names); JSON the ELF names
         col, lines = listing(trace, "--pc", "math::inner::deep")
         self.assertTrue(lines and all("<math::inner::deep" in ln for ln in lines), lines[:2])
         col, lines = listing(trace, "--pc", "cube")
         self.assertTrue(lines and all("<(anonymous namespace)::cube" in ln for ln in lines))
         col, lines = listing(trace, "--pc", "_ZN4math4overEi")
-        self.assertTrue(lines and all("<_ZN4math4overEi" in ln for ln in lines))
+        self.assertTrue(lines and all("<math::over(int)" in ln for ln in lines))
         summ = vxtest.run([vxtest.prog("vxdump"), "--summary", trace]).stdout
         for shown in ("math::square", "(anonymous namespace)::cube", "math::id3<int>", "twice",
-                      "_ZN4math4overEi", "_ZN4math4overEf", "math::pick<float>", "math::pick<int>",
+                      "math::over(int)", "math::over(float)", "math::pick<float>", "math::pick<int>",
                       "geo::Buf<int, 4>::at", "std::mine", "geo::Counter::Counter",
                       "ns::id<Point>", "ns::id<char const*>", "ns::flag<true>", "ns::flag<false>",
                       "ns::addn<-5>", "ns::addu<7u>", "ns::Buf<Point, 2>::at", "ns::Counter::~Counter",

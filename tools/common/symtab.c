@@ -678,6 +678,330 @@ static bool part_is_operator(const name_part *c, const char *w, size_t wn)
     return same_spelling(full, w, wn);
 }
 
+/* ---- a function's whole signature, "ns::f<int>(int, P const&) const" ------------------------------ */
+
+/*
+ * A second reader of mangled names, for the parameter types that tell overloads apart:
+ * it keeps the Itanium ABI's substitution table (S_, S0_, ...: earlier prefixes and
+ * types; T_, T0_, ...: the function's template arguments), which parameter lists use
+ * all the time ("_Z5twiceRK1PS1_": twice(P const&, P const&)).  Types are spelled as
+ * c++filt and GDB do ("char const*", "P const&").  Forms not handled here (function
+ * and member pointers, arrays, packs, expressions, local entities such as lambdas)
+ * make the whole signature unknown.
+ */
+#define DM_SUBS  64
+#define DM_TEXT  256
+#define DM_TARGS 16
+
+typedef struct dmstate {
+    const char *p, *end; /* the mangled name, up to a clone suffix */
+    char subs[DM_SUBS][DM_TEXT];
+    size_t nsubs;
+    char targs[DM_TARGS][DM_TEXT]; /* the function's template arguments */
+    size_t ntargs;
+} dmstate;
+
+static bool dm_type(dmstate *d, out_buf *o, unsigned depth);
+
+static bool dm_sub(dmstate *d, const char *s)
+{
+    if (d->nsubs == DM_SUBS || strlen(s) >= DM_TEXT) return false;
+    strcpy(d->subs[d->nsubs++], s);
+    return true;
+}
+
+/* The <seq-id> "_" after an S or a T: 0 for "_", else 1 + its base-36 value. */
+static bool dm_seq(dmstate *d, size_t *k)
+{
+    size_t v = 0;
+    bool digits = false;
+    for (char c; d->p < d->end && (isdigit((unsigned char)(c = *d->p)) || (c >= 'A' && c <= 'Z'));
+         d->p++) {
+        v = v * 36 + (size_t)(c <= '9' ? c - '0' : c - 'A' + 10);
+        if (v > 4096) return false;
+        digits = true;
+    }
+    if (d->p == d->end || *d->p != '_') return false;
+    d->p++;
+    *k = digits ? v + 1 : 0;
+    return true;
+}
+
+/* Template arguments "I ... E" appended to o as "<a, b>" (and kept as the function's
+ * when `own`). */
+static bool dm_targs(dmstate *d, out_buf *o, bool own, unsigned depth)
+{
+    size_t n = 0;
+    d->p++;
+    puts_(o, "<");
+    while (d->p < d->end && *d->p != 'E') {
+        char a[DM_TEXT] = "";
+        out_buf ao = {a, sizeof a, 0, false};
+        if (*d->p == 'L' ? !literal(&d->p, &ao) : !dm_type(d, &ao, depth + 1)) return false;
+        if (ao.full || n == DM_TARGS) return false;
+        if (own) strcpy(d->targs[n], a);
+        puts_(o, n++ ? ", " : "");
+        puts_(o, a);
+    }
+    if (d->p == d->end) return false;
+    d->p++;
+    if (own) d->ntargs = n;
+    if (o->len && o->s[o->len - 1] == '>') puts_(o, " "); /* "f<g<int> >", as c++filt */
+    puts_(o, ">");
+    return !o->full;
+}
+
+/* The name's start in o (at `from`) so far is a substitution candidate. */
+static bool dm_sub_from(dmstate *d, const out_buf *o, size_t from)
+{
+    return dm_sub(d, o->s + from);
+}
+
+/*
+ * A <nested-name> "N ... E" into o: a class type (`type`: every prefix and the whole
+ * name are candidates, the caller adds the whole) or a function's name (the last
+ * component is not a candidate; its template arguments are the function's: *tmpl; a
+ * const member function: *cfn; a constructor, destructor or conversion: *notype, which
+ * has no return type in the mangling).
+ */
+static bool dm_nested(dmstate *d, out_buf *o, bool type, bool *tmpl, bool *cfn, bool *notype,
+                      unsigned depth)
+{
+    const size_t from = o->len;
+    char last[DM_TEXT] = ""; /* the last component's name, for a constructor's */
+    size_t comps = 0;
+    d->p++;
+    for (; d->p < d->end && strchr("rVKRO", *d->p); d->p++)
+        if (*d->p == 'K' && cfn) *cfn = true;
+    if (d->end - d->p >= 2 && d->p[0] == 'S' && d->p[1] == 't') {
+        puts_(o, "std");
+        d->p += 2;
+        comps++;
+    } else if (d->p < d->end && (*d->p == 'S' || *d->p == 'T')) {
+        const char c = *d->p++;
+        size_t k;
+        if (!dm_seq(d, &k) || k >= (c == 'S' ? d->nsubs : d->ntargs)) return false;
+        puts_(o, c == 'S' ? d->subs[k] : d->targs[k]);
+        if (c == 'T' && !dm_sub_from(d, o, from)) return false;
+        comps++;
+    }
+    while (d->p < d->end && *d->p != 'E') {
+        const char *s;
+        size_t n;
+        bool name = true;
+        if (*d->p == 'I') {
+            if (!comps || !dm_targs(d, o, !type, depth)) return false;
+            name = false;
+        } else if (source_name(&d->p, &s, &n)) {
+            puts_(o, comps ? "::" : "");
+            const size_t at = o->len;
+            put_source(o, s, n);
+            snprintf(last, sizeof last, "%s", o->s + at);
+        } else if ((d->p[0] == 'C' && d->p[1] >= '1' && d->p[1] <= '3') ||
+                   (d->p[0] == 'D' && d->p[1] >= '0' && d->p[1] <= '2')) {
+            if (!comps) return false;
+            puts_(o, d->p[0] == 'D' ? "::~" : "::");
+            puts_(o, last);
+            d->p += 2;
+            if (notype) *notype = true;
+        } else {
+            char op[DM_TEXT];
+            if (d->p[0] == 'c' && d->p[1] == 'v' && notype) *notype = true;
+            if (!operator_name(&d->p, op, sizeof op)) return false;
+            puts_(o, comps ? "::" : "");
+            puts_(o, op);
+        }
+        comps++;
+        const bool final = d->p < d->end && *d->p == 'E';
+        if (tmpl) *tmpl = !name && final;
+        /* a prefix, or a template's name before its arguments, is a candidate; the
+         * whole name is the caller's (a type) or none (a function) */
+        if (!final && !dm_sub_from(d, o, from)) return false;
+        if (o->full) return false;
+    }
+    if (d->p == d->end) return false;
+    d->p++;
+    return comps > 0;
+}
+
+/* A <type> into o (and into the substitution table when it is a candidate). */
+static bool dm_type(dmstate *d, out_buf *o, unsigned depth)
+{
+    static const char *const abbrev[][2] = {{"a", "std::allocator"}, {"b", "std::basic_string"},
+                                            {"s", "std::string"},    {"i", "std::istream"},
+                                            {"o", "std::ostream"},   {"d", "std::iostream"}};
+    static const char *const dtypes[][2] = {
+        {"n", "decltype(nullptr)"}, {"s", "char16_t"}, {"i", "char32_t"}, {"u", "char8_t"}};
+    char t[DM_TEXT] = "";
+    out_buf to = {t, sizeof t, 0, false};
+    if (depth > 16 || d->p >= d->end) return false;
+    const char c = *d->p;
+    const char *s;
+    size_t n;
+    if (builtin_type(c)) { /* (not candidates) */
+        d->p++;
+        puts_(o, builtin_type(c));
+        return !o->full;
+    }
+    if (c == 'D' && d->p + 1 < d->end) {
+        for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
+            if (d->p[1] == dtypes[i][0][0]) {
+                d->p += 2;
+                puts_(o, dtypes[i][1]);
+                return !o->full;
+            }
+        return false;
+    }
+    if (c == 'P' || c == 'R' || c == 'O') {
+        d->p++;
+        if (!dm_type(d, &to, depth + 1)) return false;
+        puts_(&to, c == 'P' ? "*" : c == 'R' ? "&" : "&&");
+    } else if (c == 'r' || c == 'V' || c == 'K') {
+        bool q[3] = {false, false, false}; /* const, volatile, restrict */
+        for (; d->p < d->end && strchr("rVK", *d->p); d->p++)
+            q[*d->p == 'K' ? 0 : *d->p == 'V' ? 1 : 2] = true;
+        if (!dm_type(d, &to, depth + 1)) return false;
+        puts_(&to, q[0] ? " const" : "");
+        puts_(&to, q[1] ? " volatile" : "");
+        puts_(&to, q[2] ? " restrict" : "");
+    } else if (c == 'N') {
+        if (!dm_nested(d, &to, true, NULL, NULL, NULL, depth)) return false;
+    } else if (c == 'T') {
+        size_t k;
+        d->p++;
+        if (!dm_seq(d, &k) || k >= d->ntargs) return false;
+        puts_(&to, d->targs[k]);
+        if (d->p < d->end && *d->p == 'I' && (!dm_sub(d, t) || !dm_targs(d, &to, false, depth)))
+            return false;
+    } else if (c == 'S' && d->p + 1 < d->end && d->p[1] != 't' &&
+               !isdigit((unsigned char)d->p[1]) && d->p[1] != '_' &&
+               !(d->p[1] >= 'A' && d->p[1] <= 'Z')) {
+        size_t i = 0; /* Sa, Ss, ...: not candidates themselves */
+        while (i < sizeof abbrev / sizeof abbrev[0] && d->p[1] != abbrev[i][0][0])
+            i++;
+        if (i == sizeof abbrev / sizeof abbrev[0]) return false;
+        d->p += 2;
+        puts_(&to, abbrev[i][1]);
+        if (d->p >= d->end || *d->p != 'I') {
+            puts_(o, t);
+            return !o->full;
+        }
+        if (!dm_targs(d, &to, false, depth)) return false;
+    } else if (c == 'S' && d->p[1] != 't') {
+        size_t k;
+        d->p++;
+        if (!dm_seq(d, &k) || k >= d->nsubs) return false;
+        puts_(&to, d->subs[k]);
+        if (d->p >= d->end || *d->p != 'I') { /* a substitution is no new candidate */
+            puts_(o, t);
+            return !o->full;
+        }
+        if (!dm_targs(d, &to, false, depth)) return false;
+    } else {
+        if (c == 'S') { /* St <source-name> */
+            d->p += 2;
+            puts_(&to, "std::");
+        }
+        if (!source_name(&d->p, &s, &n)) return false;
+        put_source(&to, s, n);
+        if (d->p < d->end && *d->p == 'I' && (!dm_sub(d, t) || !dm_targs(d, &to, false, depth)))
+            return false;
+    }
+    if (to.full || !dm_sub(d, t)) return false;
+    puts_(o, t);
+    return !o->full;
+}
+
+/*
+ * The signature of mangled function symbol sym: its qualified name with its parameter
+ * types, " const" for a const member function, then GCC's clone suffix
+ * ("geo::Buf<int, 4>::at(int) const", "twice(int).constprop.0"), into sig; the return
+ * type of a function template (which the mangling holds) into ret, "" for the others.
+ * False when sym is no mangled function or has a form not handled here.
+ */
+static bool signature(const char *sym, char *sig, size_t cap, char *ret, size_t rcap)
+{
+    if (strncmp(sym, "_Z", 2) != 0) return false;
+    dmstate *d = malloc(sizeof *d);
+    if (!d) return false;
+    d->p = sym + 2;
+    d->end = clone_suffix(sym);
+    d->nsubs = d->ntargs = 0;
+    out_buf o = {sig, cap, 0, false}, r = {ret, rcap, 0, false};
+    sig[0] = ret[0] = 0;
+    bool ok = true, tmpl = false, cfn = false, notype = false;
+    const char *s;
+    size_t n;
+    if (d->p < d->end && *d->p == 'L') d->p++;
+    if (d->p < d->end && *d->p == 'N') {
+        ok = dm_nested(d, &o, false, &tmpl, &cfn, &notype, 0);
+    } else {
+        char op[DM_TEXT];
+        if (d->end - d->p >= 2 && d->p[0] == 'S' && d->p[1] == 't') {
+            d->p += 2;
+            puts_(&o, "std::");
+        }
+        if (source_name(&d->p, &s, &n)) {
+            put_source(&o, s, n);
+        } else if (d->p[0] == 'c' && d->p[1] == 'v') {
+            ok = false; /* (a conversion is a member: nested) */
+        } else if ((ok = operator_name(&d->p, op, sizeof op))) {
+            puts_(&o, op);
+        }
+        if (ok && d->p < d->end && *d->p == 'I') /* the template's name is a candidate */
+            ok = dm_sub(d, sig) && dm_targs(d, &o, true, 0) && (tmpl = true);
+    }
+    /* a function has parameters: a data object's name ends here */
+    ok = ok && d->p < d->end;
+    if (ok && tmpl && !notype) ok = dm_type(d, &r, 0);
+    puts_(&o, "(");
+    if (ok && d->p + 1 == d->end && *d->p == 'v') d->p++;
+    for (bool first = true; ok && d->p < d->end; first = false) {
+        puts_(&o, first ? "" : ", ");
+        ok = dm_type(d, &o, 0);
+    }
+    puts_(&o, ")");
+    puts_(&o, cfn ? " const" : "");
+    puts_(&o, d->end);
+    free(d);
+    return ok && !o.full && !r.full;
+}
+
+/* Do a and w spell the same, spaces aside, or does a end with "::" and w so? */
+static bool same_tail(const char *a, const char *w)
+{
+    char x[2 * DM_TEXT], y[2 * DM_TEXT];
+    size_t i = 0, j = 0;
+    for (; *a && i + 1 < sizeof x; a++)
+        if (*a != ' ') x[i++] = *a;
+    for (; *w && j + 1 < sizeof y; w++)
+        if (*w != ' ') y[j++] = *w;
+    if (*a || *w || !j) return false; /* (too long to be a name we spell) */
+    x[i] = y[j] = 0;
+    return i >= j && !strcmp(x + i - j, y) &&
+           (i == j || (i - j >= 2 && !strncmp(x + i - j - 2, "::", 2)));
+}
+
+/* Is the mangled function sym called name with its parameter types ("twice(float)",
+ * "ns::f<int>(int)", with or without a template's return type or the clone suffix)? */
+static bool matches_signature(const char *sym, const char *name)
+{
+    char sig[DM_TEXT], ret[DM_TEXT], full[2 * DM_TEXT + 1];
+    if (!strchr(name, '(') || !signature(sym, sig, sizeof sig, ret, sizeof ret)) return false;
+    if (same_tail(sig, name)) return true;
+    const char *clone = clone_suffix(sym);
+    size_t base = strlen(sig) - strlen(clone); /* without the clone suffix */
+    snprintf(full, sizeof full, "%.*s", (int)base, sig);
+    if (same_tail(full, name)) return true;
+    if (!ret[0]) return false;
+    /* "int ns::id<int>(int)": the return type, then the whole name */
+    size_t rl = strlen(ret);
+    while (*name == ' ')
+        name++;
+    if (strncmp(name, ret, rl) != 0 || name[rl] != ' ') return false;
+    return same_tail(sig, name + rl + 1) || same_tail(full, name + rl + 1);
+}
+
 /* "ns::f<int>" for a mangled symbol whose name mangled_parts reads and spells whole
  * (malloc'd); NULL when it is not one (*oom: out of memory). */
 static char *qualified_name(const char *sym, bool *oom)
@@ -717,7 +1041,9 @@ static int shown_cmp(const void *a, const void *b)
 }
 
 /* Give each symbol its shown name: the qualified name of a mangled C++ function unless
- * another symbol would be shown the same (overloads keep their ELF names). */
+ * another symbol would be shown the same; such overloads are shown with their
+ * parameter types ("math::over(float)") when every one of them has a signature we
+ * spell and no two spell the same, else with their ELF names. */
 static vx_err name_symbols(vxd_symtab *t)
 {
     shown_cand *c = malloc((t->n ? t->n : 1) * sizeof *c);
@@ -737,11 +1063,26 @@ static vx_err name_symbols(vxd_symtab *t)
         for (j = i + 1; j < t->n && !strcmp(c[j].s, c[i].s); j++)
             ;
         if (j - i < 2) continue;
+        bool sigs = true;
+        char **sig = calloc(j - i, sizeof *sig);
+        if (!sig) {
+            free(c);
+            return VX_ERR_NOMEM;
+        }
+        for (size_t k = i; k < j && sigs; k++) {
+            char text[DM_TEXT], ret[DM_TEXT];
+            sigs = signature(t->syms[c[k].i].name, text, sizeof text, ret, sizeof ret) &&
+                   (sig[k - i] = strdup(text)) != NULL;
+            for (size_t m = i; m < k && sigs; m++)
+                sigs = strcmp(sig[m - i], text) != 0;
+        }
         for (size_t k = i; k < j; k++) {
             vxd_sym *s = &t->syms[c[k].i];
             if (s->shown != s->name) free(s->shown);
-            s->shown = s->name;
+            s->shown = sigs ? sig[k - i] : s->name;
+            if (!sigs) free(sig[k - i]);
         }
+        free(sig);
     }
     free(c);
     for (size_t i = 0; i < t->n; i++) {
@@ -755,6 +1096,7 @@ bool vxd_symtab_matches(const vxd_sym *sym, const char *name)
 {
     if (!strcmp(sym->name, name)) return true;
     if (!*name) return false;
+    if (matches_signature(sym->name, name)) return true;
     /* a copy GCC made of a function (f.constprop.0, f.isra.0, f.part.0, f.cold) is
      * named with its suffix, as the listing shows it, or by its function's name: at -O2
      * most small C++ member functions are such copies */

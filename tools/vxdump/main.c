@@ -90,7 +90,8 @@ static void usage(FILE *f)
             "                          (Debug Module events that name a lane: lane L's)\n"
             "      --pc ADDR|SYM[+OFF] only issues at that PC (ADDR: 0x..., or 8 hex digits as\n"
             "                          listed); a bare function name selects every PC in\n"
-            "                          the function (C++: ns::f or f, unmangled)\n"
+            "                          the function (C++: ns::f or f, unmangled; an\n"
+            "                          overload by its signature: 'f(P const&, int)')\n"
             "      --addr ADDR[:LEN]   only issues whose memory writes touch the LEN bytes\n"
             "                          (default 1) at ADDR (0x... or decimal; with --lane,\n"
             "                          that lane's writes; bytes stored to the console\n"
@@ -339,9 +340,10 @@ static int parse_pc(const char *s, const vxd_symtab *syms, uint32_t *lo, uint32_
     char *plus = strrchr(name, '+');
     uint32_t off = 0;
     bool has_off = false;
-    /* a '+' that the name ends with, or one that "=" or a copy's suffix follows, is a
-     * C++ operator's (operator+, operator++, operator+=, operator+.isra.0) */
-    if (plus && plus[1] && plus[1] != '=' && plus[1] != '+' && plus[1] != '.') {
+    /* a '+' that the name ends with, or one that "=", a copy's suffix or a parameter
+     * list follows, is a C++ operator's (operator+, operator++, operator+=,
+     * operator+.isra.0, operator+(V const&)) */
+    if (plus && plus[1] && plus[1] != '=' && plus[1] != '+' && plus[1] != '.' && plus[1] != '(') {
         *plus = 0;
         if (!vx_cli_parse_u32(plus + 1, &off)) {
             fprintf(stderr, "%s: --pc: bad offset in '%s'\n", prog, s);
@@ -354,10 +356,17 @@ static int parse_pc(const char *s, const vxd_symtab *syms, uint32_t *lo, uint32_
     if (!sym) /* a C++ function by its name: one symbol of that name */
         nmatch = vxd_symtab_match_count(syms, name, &sym);
     if (nmatch > 1) {
-        fprintf(stderr, "%s: --pc: %zu functions are called '%s'; give one's symbol:", prog, nmatch,
-                name);
-        for (size_t i = 0; i < syms->n; i++)
-            if (vxd_symtab_matches_at(syms, i, name)) fprintf(stderr, " %s", syms->syms[i].name);
+        fprintf(stderr,
+                "%s: --pc: %zu functions are called '%s'; give one's signature or symbol:", prog,
+                nmatch, name);
+        for (size_t i = 0; i < syms->n; i++) {
+            const vxd_sym *m = &syms->syms[i];
+            if (!vxd_symtab_matches_at(syms, i, name)) continue;
+            if (m->shown != m->name)
+                fprintf(stderr, " '%s' (%s)", m->shown, m->name);
+            else
+                fprintf(stderr, " %s", m->name);
+        }
         fputc('\n', stderr);
         return -1;
     }
