@@ -21,6 +21,7 @@ uint32_t scratch[2];
 #endif
 uint32_t squares[16];
 uint32_t hist[8];
+
 struct stats {
     uint32_t count, sum;
 } st;

@@ -414,46 +414,6 @@ static bool operator_part(const char **p, name_part *parts, size_t *n)
     return operator_name(p, name, sizeof name) && new_part(parts, n, name, strlen(name), false);
 }
 
-/* A <type> at *p, spelled into o; false for a form not handled here. */
-static bool type_name(const char **p, out_buf *o, unsigned depth)
-{
-    const char *q = *p, *s;
-    size_t n;
-    if (depth > 8) return false;
-    if (builtin_type(*q)) {
-        puts_(o, builtin_type(*q));
-        *p = q + 1;
-        return true;
-    }
-    if (*q == 'P' || *q == 'R' || *q == 'O' || *q == 'K') {
-        const char c = *q++;
-        if (!type_name(&q, o, depth + 1)) return false;
-        puts_(o, c == 'P' ? "*" : c == 'R' ? "&" : c == 'O' ? "&&" : " const");
-        *p = q;
-        return true;
-    }
-    if (source_name(&q, &s, &n)) {
-        put_source(o, s, n);
-        if (*q == 'I' && !template_args(&q, o)) return false;
-        *p = q;
-        return true;
-    }
-    if (*q == 'N') {
-        name_part parts[VXD_MAX_PARTS];
-        size_t k = 0;
-        if (!nested_name(&q, parts, &k)) return false;
-        for (size_t i = 0; i < k; i++) {
-            if (parts[i].args_unknown) return false;
-            if (i) puts_(o, "::");
-            puts_(o, parts[i].base);
-            puts_(o, parts[i].args);
-        }
-        *p = q;
-        return true;
-    }
-    return false;
-}
-
 /* An integer literal "L <type> [n] <digits> E" at *p, as c++filt spells it. */
 static bool literal(const char **p, out_buf *o)
 {
@@ -483,27 +443,6 @@ static bool literal(const char **p, out_buf *o)
     puts_(o, suffix);
     *p = d + 1;
     return true;
-}
-
-/* Template arguments "I ... E" at *p, spelled "<a, b>" into o. */
-static bool template_args(const char **p, out_buf *o)
-{
-    const char *q = *p + 1;
-    puts_(o, "<");
-    for (bool first = true; *q != 'E'; first = false) {
-        if (!*q) return false;
-        if (!first) puts_(o, ", ");
-        if (*q == 'L') {
-            if (!literal(&q, o)) return false;
-        } else if (!type_name(&q, o, 0)) {
-            return false;
-        }
-    }
-    /* "f<g<int> >" as c++filt writes nested closing brackets */
-    if (o->len && o->s[o->len - 1] == '>') puts_(o, " ");
-    puts_(o, ">");
-    *p = q + 1;
-    return !o->full;
 }
 
 /* Skip template arguments "I ... E" at *p that template_args cannot spell (nested
@@ -910,6 +849,32 @@ static bool dm_type(dmstate *d, out_buf *o, unsigned depth)
     if (to.full || !dm_sub(d, t)) return false;
     puts_(o, t);
     return !o->full;
+}
+
+/* A <type> (type_name) or template arguments "I ... E" (template_args) at *p, spelled
+ * into o, where no substitution is known (a name's components); false for a form not
+ * handled here. */
+static bool dm_alone(const char **p, out_buf *o, bool args, unsigned depth)
+{
+    dmstate *d = malloc(sizeof *d);
+    if (!d) return false;
+    d->p = *p;
+    d->end = *p + strlen(*p);
+    d->nsubs = d->ntargs = 0;
+    bool ok = args ? dm_targs(d, o, false, depth) : dm_type(d, o, depth);
+    if (ok) *p = d->p;
+    free(d);
+    return ok;
+}
+
+static bool type_name(const char **p, out_buf *o, unsigned depth)
+{
+    return dm_alone(p, o, false, depth);
+}
+
+static bool template_args(const char **p, out_buf *o)
+{
+    return dm_alone(p, o, true, 0);
 }
 
 /*
