@@ -138,6 +138,10 @@ class ChangedInput(unittest.TestCase):
         self.assertEqual(len(hdr), 1)
         self.assertEqual(hdr[0]["items"][0]["field"], "load")
         self.assertIn("byte 20 (address 0x00020014)", hdr[0]["items"][0]["text"])
+        # which quantity a and b are: the first differing bytes of the region
+        it = hdr[0]["items"][0]
+        with open(os.path.join(D, "in1.bin"), "rb") as f1, open(os.path.join(D, "in2.bin"), "rb") as f2:
+            self.assertEqual((it["what"], it["a"], it["b"]), ("byte", f1.read()[20], f2.read()[20]))
         d = [o for o in objs if o["type"] == "difference"]
         self.assertEqual(len(d), 1, "--max 1 by default")
         self.assertEqual((d[0]["index_a"], d[0]["index_b"]), (first["index"], first["index"]))
@@ -249,13 +253,14 @@ class ChangedKernel(unittest.TestCase):
         rc, objs, err = diff_json("--max", "2", self.a, self.b)
         self.assertEqual(rc, 1, err)
         hdr = [i for o in objs if o["type"] == "header" for i in o["items"]]
-        self.assertEqual([i["field"] for i in hdr], ["image"])
+        self.assertEqual([(i["field"], i["what"]) for i in hdr], [("image", "offset")])
         d = [o for o in objs if o["type"] == "difference"]
         self.assertEqual([x["index_a"] for x in d], [5, 10])
         self.assertEqual(d[0]["items"][0]["field"], "insn")
         self.assertEqual([(i["lane"], i["a"], i["b"]) for i in d[0]["items"][1:]], [(l, 5, 6) for l in range(4)])
-        self.assertEqual([(i["field"], i["lane"], i["a"], i["b"]) for i in d[1]["items"]],
-                         [("mem", l, 5, 6) for l in range(4)])
+        self.assertEqual([(i["field"], i["what"], i["lane"], i["a"], i["b"]) for i in d[1]["items"]],
+                         [("mem", "value", l, 5, 6) for l in range(4)])
+        self.assertEqual([i["what"] for i in d[0]["items"]], [None] * 5)  # insn, commits
         self.assertEqual(objs[-1]["differences_shown"], 3)   # the header's and two events'
         self.assertGreaterEqual(objs[-1]["differences_found"], 3)
         r = t6kit.vxdiff(self.a, self.b)
@@ -509,6 +514,7 @@ int main(void) {
     vx_tmc(m);
     int x = vx_thread_id() * 2 + 1;
     asm volatile("" :: "r"(x));
+    ((volatile int *)0x20000)[vx_thread_id()] = x;
     vx_tmc(1);
     return 0;
 }
@@ -616,6 +622,13 @@ class EventStreams(unittest.TestCase):
         self.assertEqual([(x["field"], x["lane"], x["text"]) for x in d[2]["items"]],
                          [("tmask", None, "thread mask 0x3 != 0x7"),
                           ("commit", 2, "%s lane 2: written only in B" % ea[i + 1]["commits"][0]["name"])])
+        # the store of x: lane 2's write only in B (no a, b)
+        st = [e for e in ea if e["type"] == "issue" and e["index"] > i and e["mem"]][0]
+        rc, objs, err = diff_json("--ignore", "header", "--max", "0", "-C", "0", a, b)
+        (x,) = [o for o in objs if o["type"] == "difference" and o["index_a"] == st["index"]]
+        self.assertEqual([(y["field"], y["what"], y["lane"], "a" in y) for y in x["items"]],
+                         [("tmask", None, None, False), ("mem", "only_b", 2, False)])
+        self.assertEqual(x["items"][1]["text"], "only B writes mem32[0x00020008]=0x5 (lane 2)")
 
     def test_pc_and_end_of_one_run(self):
         """--ignore header,regs,mem,cycle --max 0 on a branch taken one way or the other:
@@ -654,19 +667,20 @@ class EventStreams(unittest.TestCase):
         a = self.word("ke.elf", 0, "h0.vxt", expect=0)
         cases = (
             (self.word("ke.elf", 0, "h-addr.vxt", at="0x20000", expect=0),
-             ("load", 0x10000, 0x20000, "load 0 (v0.bin): address 0x00010000 != 0x00020000")),
+             ("load", "addr", 0x10000, 0x20000, "load 0 (v0.bin): address 0x00010000 != 0x00020000")),
             (self.word("ke.elf", 0, "h-none.vxt", at=None, expect=0),
-             ("load", 1, 0, "1 loaded regions != 0")),
+             ("load", "count", 1, 0, "1 loaded regions != 0")),
             (self.word("ke.elf", 0, "h-long.vxt", file="v0long.bin", expect=0),
-             ("load", 4, 8, None)),
+             ("load", "len", 4, 8, None)),
             (self.word("ke.vxbin", 0, "h-vxbin.vxt", expect=0),
-             ("image", 1, 2, "kernel image kind ELF != vxbin")),
+             ("image", "kind", 1, 2, "kernel image kind ELF != vxbin")),
         )
-        for b, (field, va, vb, text) in cases:
+        for b, (field, what, va, vb, text) in cases:
             rc, objs, err = diff_json(a, b)
             self.assertEqual(rc, 1, (b, err))
             items = [i for o in objs if o["type"] == "header" for i in o["items"]]
-            self.assertEqual((items[0]["field"], items[0]["a"], items[0]["b"]), (field, va, vb), b)
+            self.assertEqual((items[0]["field"], items[0]["what"], items[0]["a"], items[0]["b"]),
+                             (field, what, va, vb), b)
             if text:
                 self.assertEqual(items[0]["text"], text)
             else:

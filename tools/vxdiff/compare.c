@@ -14,13 +14,18 @@
 static void add(vxf_items *out, const char *field, int lane, bool has_ab, uint64_t a, uint64_t b,
                 const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
+/* field: "image", or "image/offset" for the field and which of its quantities the item
+ * holds (vxf_item.what) */
 static void add(vxf_items *out, const char *field, int lane, bool has_ab, uint64_t a, uint64_t b,
                 const char *fmt, ...)
 {
     out->total++;
     if (out->n >= VXF_MAX_ITEMS) return;
     vxf_item *it = &out->v[out->n++];
-    snprintf(it->field, sizeof it->field, "%s", field);
+    const char *slash = strchr(field, '/');
+    snprintf(it->field, sizeof it->field, "%.*s", (int)(slash ? slash - field : (int)strlen(field)),
+             field);
+    snprintf(it->what, sizeof it->what, "%s", slash ? slash + 1 : "");
     it->lane = lane;
     it->subject[0] = 0;
     it->has_ab = has_ab;
@@ -77,34 +82,34 @@ void vxf_cmp_headers(const vx_trace_header *a, const vx_trace_header *b, const v
             "platform %ux%ux%ux%u != %ux%ux%ux%u (clusters x cores x warps x threads)", a->clusters,
             a->cores, a->warps, a->threads, b->clusters, b->cores, b->warps, b->threads);
     if (a->image_kind != b->image_kind)
-        add(out, "image", -1, true, a->image_kind, b->image_kind, "kernel image kind %s != %s",
+        add(out, "image/kind", -1, true, a->image_kind, b->image_kind, "kernel image kind %s != %s",
             vxd_image_kind_name(a->image_kind), vxd_image_kind_name(b->image_kind));
     if (a->image_len != b->image_len ||
         (a->image_len && memcmp(a->image, b->image, a->image_len))) {
         size_t at = first_diff(a->image, a->image_len, b->image, b->image_len);
-        add(out, "image", -1, true, at, at,
+        add(out, "image/offset", -1, true, at, at,
             "kernel image differs: %s (%zu bytes) vs %s (%zu bytes), first difference at byte %zu",
             nm(a->image_name), a->image_len, nm(b->image_name), b->image_len, at);
     }
     if (a->nloads != b->nloads)
-        add(out, "load", -1, true, a->nloads, b->nloads, "%u loaded regions != %u", a->nloads,
+        add(out, "load/count", -1, true, a->nloads, b->nloads, "%u loaded regions != %u", a->nloads,
             b->nloads);
     for (uint32_t i = 0; i < a->nloads && i < b->nloads; i++) {
         const vx_trace_load *p = &a->loads[i], *q = &b->loads[i];
         if (p->addr != q->addr)
-            add(out, "load", -1, true, p->addr, q->addr,
+            add(out, "load/addr", -1, true, p->addr, q->addr,
                 "load %u (%s): address 0x%08" PRIx32 " != 0x%08" PRIx32, i, nm(p->name), p->addr,
                 q->addr);
         if (p->len != q->len || (p->len && memcmp(p->bytes, q->bytes, p->len))) {
             size_t at = first_diff(p->bytes, p->len, q->bytes, q->len);
             if (at < p->len && at < q->len)
-                add(out, "load", -1, true, p->bytes[at], q->bytes[at],
+                add(out, "load/byte", -1, true, p->bytes[at], q->bytes[at],
                     "load %u (%s @0x%08" PRIx32 ", %zu bytes vs %s, %zu bytes): first difference "
                     "at byte %zu (address 0x%08" PRIx32 "): 0x%02x != 0x%02x",
                     i, nm(p->name), p->addr, p->len, nm(q->name), q->len, at,
                     p->addr + (uint32_t)at, p->bytes[at], q->bytes[at]);
             else
-                add(out, "load", -1, true, p->len, q->len,
+                add(out, "load/len", -1, true, p->len, q->len,
                     "load %u (%s @0x%08" PRIx32 "): %zu bytes != %zu bytes", i, nm(p->name),
                     p->addr, p->len, q->len);
         }
@@ -217,7 +222,7 @@ static void cmp_mem(const vx_event *a, const vx_event *b, vxf_items *out)
     for (uint32_t i = 0; i < a->nmem || i < b->nmem; i++) {
         if (i >= a->nmem || i >= b->nmem) {
             const vx_memwrite *m = i < a->nmem ? &a->mem[i] : &b->mem[i];
-            add(out, "mem", m->lane, false, 0, 0,
+            add(out, i < a->nmem ? "mem/only_a" : "mem/only_b", m->lane, false, 0, 0,
                 "only %s writes mem%u[0x%08" PRIx32 "]=0x%" PRIx32 " (lane %u)",
                 i < a->nmem ? "A" : "B", 8u * m->size, m->addr, m->value & size_mask(m->size),
                 m->lane);
@@ -226,11 +231,11 @@ static void cmp_mem(const vx_event *a, const vx_event *b, vxf_items *out)
         const vx_memwrite *p = &a->mem[i], *q = &b->mem[i];
         uint32_t vp = p->value & size_mask(p->size), vq = q->value & size_mask(q->size);
         if (p->lane != q->lane || p->addr != q->addr || p->size != q->size)
-            add(out, "mem", p->lane, true, p->addr, q->addr,
+            add(out, "mem/addr", p->lane, true, p->addr, q->addr,
                 "memory write %u: lane %u mem%u[0x%08" PRIx32 "] != lane %u mem%u[0x%08" PRIx32 "]",
                 i, p->lane, 8u * p->size, p->addr, q->lane, 8u * q->size, q->addr);
         else if (vp != vq)
-            add(out, "mem", p->lane, true, vp, vq,
+            add(out, "mem/value", p->lane, true, vp, vq,
                 "memory write lane %u mem%u[0x%08" PRIx32 "]: 0x%" PRIx32 " != 0x%" PRIx32, p->lane,
                 8u * p->size, p->addr, vp, vq);
     }

@@ -31,6 +31,9 @@ typedef struct vxf_item {
                        "console", "fault", "kind", "dm", "end", "exit", "platform", "image", "load", ... */
     int lane;       /* -1 when not about one lane */
     char subject[24]; /* what the lane is of (a register name), or "" */
+    char what[8];     /* which quantity a, b (or text) are of, for the fields with several:
+                         image "kind"/"offset", load "count"/"addr"/"byte"/"len", mem
+                         "addr"/"value"/"only_a"/"only_b"; "" for the others */
     bool has_ab;
     uint64_t a, b; /* the two values, when has_ab */
     char text[240];

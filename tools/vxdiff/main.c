@@ -430,6 +430,11 @@ static void print_items_json(vxd_sb *b, const vxf_items *it)
             vxd_sb_printf(b, "%d", x->lane);
         else
             vxd_sb_puts(b, "null");
+        vxd_sb_puts(b, ",\"what\":");
+        if (x->what[0])
+            vxd_sb_printf(b, "\"%s\"", x->what);
+        else
+            vxd_sb_puts(b, "null");
         if (x->has_ab) vxd_sb_printf(b, ",\"a\":%" PRIu64 ",\"b\":%" PRIu64, x->a, x->b);
         vxd_sb_puts(b, ",\"text\":");
         vxd_sb_json_str(b, x->text, strlen(x->text));
