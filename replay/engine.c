@@ -204,6 +204,7 @@ struct vx_engine {
     void *bf_ctx;
     uint64_t since_poll;
     bool interrupted;
+    bool goto_polls; /* goto_pos polls (vx_engine_seek_polled) */
 
     vx_engine_stats st;
 
@@ -539,6 +540,7 @@ static vx_err diverged(vx_engine *e, const vx_event *ev, const char *what)
 }
 
 static vx_err goto_pos(vx_engine *e, uint64_t x);
+static bool poll_tick(vx_engine *e, uint64_t work);
 
 /*
  * After a divergence the live machine holds a state the recording never had:
@@ -871,6 +873,7 @@ static vx_err goto_pos(vx_engine *e, uint64_t x)
     if (x > e->now + SHORT_GAP) e->short_at = x - SHORT_GAP;
     if (x > e->now + 2 * SHORT_NEAR) e->short_near = x - SHORT_NEAR;
     while (e->now < x) {
+        if (e->goto_polls && poll_tick(e, 1)) break; /* (stays at a whole position) */
         maybe_ckpt(e);
         err = step_once(e);
         if (err) break;
@@ -1875,6 +1878,16 @@ vx_err vx_engine_seek(vx_engine *e, uint64_t pos)
     e->nmark = 0;
     vx_err err = seek_keep_marks(e, pos);
     mark_add(e, e->now);
+    return err;
+}
+
+vx_err vx_engine_seek_polled(vx_engine *e, uint64_t pos, bool *interrupted)
+{
+    e->goto_polls = true;
+    vx_err err = vx_engine_seek(e, pos);
+    e->goto_polls = false;
+    *interrupted = e->interrupted;
+    e->interrupted = false;
     return err;
 }
 

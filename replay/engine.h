@@ -89,6 +89,10 @@ bool vx_engine_next_issue(vx_engine *e, vx_engine_issue *out);
  * a reverse step undoes, the positions a later stop may move to) are forgotten: the
  * position is the only one remembered. */
 vx_err vx_engine_seek(vx_engine *e, uint64_t pos);
+/* vx_engine_seek that polls (vx_engine_set_poll) while it replays towards pos, every
+ * few thousand issues: when the poll says stop, it stays at the position reached
+ * (vx_engine_now: a whole one), VX_OK and *interrupted true. */
+vx_err vx_engine_seek_polled(vx_engine *e, uint64_t pos, bool *interrupted);
 
 /* Warp gwarp's issues [lo, hi), which a step over breakpoints ran (or undid). */
 typedef struct vx_engine_over {

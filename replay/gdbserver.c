@@ -2386,11 +2386,15 @@ static void mon_seek(vx_gdbserver *s, text *t, const char *arg)
         n = end;
     }
     motion_start(s, false);
-    vx_err err = vx_engine_seek(s->e, n);
+    bool stopped = false;
+    vx_err err = vx_engine_seek_polled(s->e, n, &stopped);
     if (err) {
         const char *m = vx_engine_errmsg(s->e);
         tprintf(t, "seek failed: %s\n", m && *m ? m : vx_strerror(err));
         if (s->opts.log) fprintf(s->opts.log, "vxreplay: %s\n", m && *m ? m : vx_strerror(err));
+    } else if (stopped) {
+        tprintf(t, "seek to event %" PRIu64 " interrupted at event %" PRIu64 "\n", n,
+                vx_engine_now(s->e));
     }
     time_jumped(s);
     mon_when(s, t, NULL);

@@ -52,6 +52,12 @@ def elf_symbol(path, name):
     raise KeyError(name)
 
 
+def t6kit_events(trace, *args):
+    """vxdump --json's events of trace (with args)."""
+    r = vxtest.run([vxtest.prog("vxdump"), "--json"] + list(args) + [trace])
+    return [json.loads(ln) for ln in r.stdout.splitlines()]
+
+
 def build(name, *flags):
     src = os.path.join(HERE, "kernels", name + ".c")
     out = os.path.join(vxtest.tmpdir(), name + ".elf")
@@ -991,6 +997,35 @@ class Interrupts(unittest.TestCase):
         self.assertEqual(c.reply()[:1], b"E")                    # the write, refused
         c.send("D")
         c.reply()
+        c.close()
+
+    def test_interrupt_seek(self):
+        """a 0x03 right behind 'monitor seek' to the end stops the replay towards it at a
+        whole position past the last keyframe before the end (events read back as vxdump
+        lists them there), said in the reply; the next continue is not interrupted.  (A
+        server of its own: the shared one has checkpoints near the end by now.)"""
+        srv = rsplib.Server(self.srv_trace)
+        self.addCleanup(srv.stop)
+        c = srv.client()
+        c.handshake()
+        end = int(re.search(r"events=(\d+)", c.monitor("config")[1]).group(1))
+        kf = int(re.search(r"keyframes (\d+)", c.monitor("stats")[1]).group(1))
+        self.assertGreater(kf, 1)
+        last_kf = (kf - 1) * 1000000        # (vxrec's default: one every 1 M issues)
+        self.assertGreater(end - last_kf, 100000, "a long replay from the last keyframe")
+        c.console = []
+        c.raw_send(rsplib.frame("qRcmd," + ("seek %d" % end).encode().hex()) + b"\x03")
+        self.assertEqual(c.reply(), b"OK")
+        m = re.search(r"seek to event %d interrupted at event (\d+)\n" % end, "".join(c.console))
+        self.assertTrue(m, c.console)
+        at = int(m.group(1))
+        self.assertTrue(last_kf <= at < end, at)
+        ev = t6kit_events(self.srv_trace, "--from", str(at), "--to", str(at))[0]
+        self.assertRegex(c.monitor("when")[1], r"^event %d of %d, .*: core %d warp %d .*issues pc 0x%x"
+                         % (at, end, ev["core"], ev["warp"], ev["pc"]))
+        sig, f = rsplib.parse_stop(c.cmd("vCont;c"))
+        self.assertEqual((sig, f.get("replaylog")), (5, "end"))
+        c.send("D")
         c.close()
 
     def test_interrupt_while_stopped(self):
