@@ -2378,6 +2378,20 @@ class CommandLineTests(unittest.TestCase):
         self.assertRegex(notes[1], r"^(vxreplay: still going after \d+\.\d s, at event \d+ of "
                                    r"\d+ \(Ctrl-C stops it\)\n)+")
         self.assertEqual(notes[2:], ["", ""])
+        # a seek that replays most of a keyframe interval says so too (its reply after)
+        seeks = []
+        for ms in ("1", "0"):
+            srv = Server(trace, "--progress", ms)
+            try:
+                c = srv.client()
+                c.handshake()
+                seeks.append(c.monitor("seek 1999999")[1])
+                c.close()
+            finally:
+                srv.stop()
+        self.assertRegex(seeks[0], r"^(vxreplay: still going after \d+\.\d s, at event \d+ of "
+                                   r"\d+ \(Ctrl-C stops it\)\n)+event 1999999 of ")
+        self.assertRegex(seeks[1], r"^event 1999999 of ")
         r = vxtest.run([vxtest.prog("vxreplay"), "--progress", "x", trace])
         self.assertEqual(r.returncode, 2)
         self.assertIn("--progress: 'x' is not a number of milliseconds", r.stderr)
