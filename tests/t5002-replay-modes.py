@@ -58,6 +58,16 @@ def t6kit_events(trace, *args):
     return [json.loads(ln) for ln in r.stdout.splitlines()]
 
 
+def sgemm(n):
+    """kernel/examples/sgemm.cpp built for N = n (vxcc -O2): its path."""
+    out = os.path.join(vxtest.tmpdir(), "sgemm%d.elf" % n)
+    r = vxtest.run([vxtest.prog("vxcc"), "-O2", "-DN=%d" % n, "-o", out,
+                    os.path.join(vxtest.ROOT, "kernel", "examples", "sgemm.cpp")])
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr)
+    return out
+
+
 def build(name, *flags):
     src = os.path.join(HERE, "kernels", name + ".c")
     out = os.path.join(vxtest.tmpdir(), name + ".elf")
@@ -823,11 +833,7 @@ class Interrupts(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         # a kernel long enough to interrupt: sgemm, N = 96 (about 2.3 M issues)
-        out = os.path.join(vxtest.tmpdir(), "sgemm96.elf")
-        r = vxtest.run([vxtest.prog("vxcc"), "-O2", "-DN=96", "-o", out,
-                        os.path.join(vxtest.ROOT, "kernel", "examples", "sgemm.cpp")])
-        if r.returncode != 0:
-            raise RuntimeError(r.stderr)
+        out = sgemm(96)
         cls.elf = out
         cls.srv_trace = rsplib.record(out)
         cls.srv = rsplib.Server(cls.srv_trace)
@@ -1266,11 +1272,7 @@ class DamagedTraces(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         # events must dominate the file: sgemm, N = 48 (about 300 k issues)
-        out = os.path.join(vxtest.tmpdir(), "sgemm48.elf")
-        r = vxtest.run([vxtest.prog("vxcc"), "-O2", "-DN=48", "-o", out,
-                        os.path.join(vxtest.ROOT, "kernel", "examples", "sgemm.cpp")])
-        if r.returncode != 0:
-            raise RuntimeError(r.stderr)
+        out = sgemm(48)
         cls.src = rsplib.record(out)
         with open(cls.src, "rb") as f:
             cls.data = f.read()
@@ -1454,11 +1456,7 @@ class ManyChunks(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         # sgemm N = 56 at the smallest chunk size: about 420 k issues in 98 k chunks
-        elf = os.path.join(vxtest.tmpdir(), "sgemm56.elf")
-        r = vxtest.run([vxtest.prog("vxcc"), "-O2", "-DN=56", "-o", elf,
-                        os.path.join(vxtest.ROOT, "kernel", "examples", "sgemm.cpp")])
-        if r.returncode != 0:
-            raise RuntimeError(r.stderr)
+        elf = sgemm(56)
         cls.trace = rsplib.record(elf, "--chunk-size", "64")
         cls.c_addr = elf_symbol(elf, "_ZN12_GLOBAL__N_11CE")  # C, in an anonymous namespace
         import vxt_spec
