@@ -206,7 +206,8 @@ size_t vx_trace_writer_logrecs(vx_trace_writer *w, const uint8_t *buf, size_t le
  * A keyframe at the current position (FORMAT.md §9): begin with the simulator's
  * state encoding (copied), then every page (keyframe 0: every page of the
  * machine; later: the pages written since the previous keyframe), then end.
- * page points to VX_TRACE_PAGE_SIZE bytes; addr is page aligned.
+ * page points to VX_TRACE_PAGE_SIZE bytes; addr is page aligned; a page (space, addr)
+ * given twice in one keyframe is refused (VX_ERR_INVAL, FORMAT.md §9.1).
  */
 vx_err vx_trace_writer_keyframe_begin(vx_trace_writer *w, uint64_t cycle, const uint8_t *state,
                                       size_t len);

@@ -105,6 +105,10 @@ struct vx_trace_writer {
     uint8_t *pbuf; /* PAGES payload, with 10 bytes of headroom for the count */
     size_t plen, pcap;
     uint32_t pcount;
+    /* The pages of the keyframe being written (FORMAT.md 9.1: none twice), an open
+     * addressing set of page_key() values (0: empty slot); kset_cap is a power of 2. */
+    uint64_t *kset;
+    size_t kset_n, kset_cap;
 
     vx_trace_stats st;
 
@@ -200,6 +204,7 @@ void vx_trace_writer_free(vx_trace_writer *w)
     free(w->kfs);
     free(w->kf_state);
     free(w->pbuf);
+    free(w->kset);
     free(w->dgbuf);
     free(w->warpbits);
     for (unsigned i = 0; i < WJOBS; i++) {
@@ -883,6 +888,8 @@ vx_err vx_trace_writer_keyframe_begin(vx_trace_writer *w, uint64_t cycle, const 
     w->plen = PAGES_HEADROOM;
     if (!vxt_reserve(&w->pbuf, &w->pcap, PAGES_HEADROOM + 64))
         return wio(w, VX_ERR_NOMEM, "out of memory");
+    if (w->kset_n) memset(w->kset, 0, w->kset_cap * sizeof *w->kset);
+    w->kset_n = 0;
     w->in_kf = true;
     update_fast(w);
     return VX_OK;
@@ -906,15 +913,50 @@ static vx_err flush_pages(vx_trace_writer *w)
     return VX_OK;
 }
 
+/* A page's slot in w->kset: where its key is, or the empty slot where it goes. */
+static size_t kset_slot(const vx_trace_writer *w, uint64_t key)
+{
+    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (w->kset_cap - 1);
+    while (w->kset[i] && w->kset[i] != key)
+        i = (i + 1) & (w->kset_cap - 1);
+    return i;
+}
+
+/* Room in w->kset for one more page (at most half full). */
+static bool kset_reserve(vx_trace_writer *w)
+{
+    if ((w->kset_n + 1) * 2 <= w->kset_cap) return true;
+    size_t ncap = w->kset_cap ? w->kset_cap * 2 : 256;
+    uint64_t *old = w->kset, *n = calloc(ncap, sizeof *n);
+    if (!n) return false;
+    size_t ocap = w->kset_cap;
+    w->kset = n;
+    w->kset_cap = ncap;
+    for (size_t i = 0; i < ocap; i++)
+        if (old[i]) w->kset[kset_slot(w, old[i])] = old[i];
+    free(old);
+    return true;
+}
+
 vx_err vx_trace_writer_keyframe_page(vx_trace_writer *w, uint32_t space, uint32_t addr,
                                      const uint8_t *page)
 {
     if (w->failed) return w->failed;
     if (!w->in_kf) return wfail(w, VX_ERR_STATE, "page outside a keyframe");
-    if (addr & (VX_TRACE_PAGE_SIZE - 1) || !page)
+    if (!page) return wfail(w, VX_ERR_INVAL, "page 0x%08x without its bytes", addr);
+    if (addr & (VX_TRACE_PAGE_SIZE - 1))
         return wfail(w, VX_ERR_INVAL, "page address 0x%08x is not page aligned", addr);
-    if (!vxt_reserve(&w->pbuf, &w->pcap, w->plen + 16 + VX_TRACE_PAGE_SIZE))
+    if (!vxt_reserve(&w->pbuf, &w->pcap, w->plen + 16 + VX_TRACE_PAGE_SIZE) || !kset_reserve(w))
         return wio(w, VX_ERR_NOMEM, "out of memory");
+    /* key: space and page number, + 1 so that no page has the empty slot's 0 */
+    const uint64_t key = ((uint64_t)space << 20 | addr >> 12) + 1;
+    const size_t slot = kset_slot(w, key);
+    if (w->kset[slot])
+        return wfail(w, VX_ERR_INVAL,
+                     "page 0x%08x of space %u twice in one keyframe (FORMAT.md section 9.1)", addr,
+                     space);
+    w->kset[slot] = key;
+    w->kset_n++;
     uint8_t *p = w->pbuf + w->plen;
     p = vxt_put_varint(p, space);
     p = vxt_put_varint(p, addr >> 12);

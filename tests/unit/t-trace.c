@@ -642,6 +642,17 @@ static void test_writer_errors(void)
     is_int(vx_trace_writer_keyframe_begin(w, 1, NULL, 0), VX_OK, "keyframe begin");
     is_int(vx_trace_writer_keyframe_page(w, 0, 0x10004, page), VX_ERR_INVAL,
            "unaligned page refused");
+    /* FORMAT.md 9.1: a page MUST NOT appear twice in one keyframe (a full validation
+     * reports it as corruption), so the writer refuses the second copy */
+    is_int(vx_trace_writer_keyframe_page(w, 0, 0x10000, page), VX_OK, "page accepted");
+    is_int(vx_trace_writer_keyframe_page(w, 1, 0xFFFF0000u, page), VX_OK,
+           "a local memory page accepted");
+    is_int(vx_trace_writer_keyframe_page(w, 0, 0x10000, page), VX_ERR_INVAL,
+           "the same page again in the same keyframe refused");
+    ok(strstr(vx_trace_writer_errmsg(w), "twice") != NULL, "message says so: %s",
+       vx_trace_writer_errmsg(w));
+    is_int(vx_trace_writer_keyframe_page(w, 1, 0xFFFF0000u, page), VX_ERR_INVAL,
+           "the same local memory page again refused");
     is_int(vx_trace_writer_event(w, &ev), VX_ERR_STATE, "event inside a keyframe refused");
     /* a plain issue (no effects: the writer's fast path) is refused the same way */
     vx_event plain;
@@ -663,6 +674,14 @@ static void test_writer_errors(void)
     is_int(vx_trace_writer_finish(w), VX_OK, "finish");
     is_int(vx_trace_writer_finish(w), VX_ERR_STATE, "second finish refused");
     vx_trace_writer_free(w);
+    {
+        vx_trace_reader *cr;
+        vx_trace_reader_new(&cr);
+        is_int(vx_trace_reader_open(cr, p), VX_OK, "the trace written after refusals opens");
+        vx_err ce = vx_trace_reader_check(cr);
+        is_int(ce, VX_OK, "and passes a full validation: %s", vx_trace_reader_errmsg(cr));
+        vx_trace_reader_free(cr);
+    }
 
     vx_trace_writer_new(&w);
     is_int(vx_trace_writer_create(w, p, NULL), VX_ERR_EXISTS, "existing trace not overwritten");
