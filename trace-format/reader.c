@@ -735,7 +735,9 @@ vx_err vx_trace_reader_open_as(vx_trace_reader *r, const char *path, const char 
     r->path = strdup(name ? name : "");
     if (!r->path) return rfail(r, VX_ERR_NOMEM, "out of memory");
     if (!path) return rfail(r, VX_ERR_INVAL, "no trace file name");
-    r->fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO does not wait for a writer (open_fd refuses it as
+     * not a regular file); on a regular file it changes nothing (pread) */
+    r->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (r->fd < 0) return rfail(r, VX_ERR_IO, "cannot open: %s", strerror(errno));
     return open_fd(r);
 }

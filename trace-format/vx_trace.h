@@ -258,6 +258,8 @@ const char *vx_trace_reader_errmsg(const vx_trace_reader *r);
  * VX_ERR_VERSION: newer major version), read the prologue (VX_ERR_TRUNC when the
  * file was cut off before its end), then load the index, or rebuild it by scanning
  * the chunks when the trace is incomplete.  A reader can be opened once.
+ * VX_ERR_IO: the file cannot be opened or is not a regular file (a directory, a
+ * device, a FIFO: the reader reads at offsets; it never waits for a FIFO's writer).
  */
 vx_err vx_trace_reader_open(vx_trace_reader *r, const char *path);
 /* The same, naming the file `name` in messages (a copy of standard input, say). */

@@ -5,9 +5,11 @@
  * (state, delta pages, accumulated pages), summaries, determinism, CRC-32C against
  * a bitwise reference, and the writer's refusal of bad input.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -568,6 +570,11 @@ static void roundtrip(const spec *s)
 
 /* ---- the writer refuses bad input ---- */
 
+static void on_alarm(int sig)
+{
+    (void)sig;
+}
+
 static void test_writer_errors(void)
 {
     vx_trace_writer *w;
@@ -710,6 +717,25 @@ static void test_writer_errors(void)
     ok(strstr(vx_trace_reader_errmsg(r), "missing.vxt") != NULL, "message names it: %s",
        vx_trace_reader_errmsg(r));
     vx_trace_reader_free(r);
+    /* a FIFO (no writer on it) is refused at once, not waited on: open(2) of a FIFO
+     * for reading blocks until a writer comes (the alarm interrupts a reader that waits) */
+    if (mkfifo(tpath("fifo.vxt"), 0600) == 0) {
+        struct sigaction sa, old;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_alarm;
+        sigaction(SIGALRM, &sa, &old);
+        vx_trace_reader_new(&r);
+        alarm(5);
+        vx_err fe = vx_trace_reader_open(r, tpath("fifo.vxt"));
+        alarm(0);
+        sigaction(SIGALRM, &old, NULL);
+        is_int(fe, VX_ERR_IO, "FIFO: VX_ERR_IO");
+        ok(strstr(vx_trace_reader_errmsg(r), "not a regular file") != NULL,
+           "at once, not a regular file: %s", vx_trace_reader_errmsg(r));
+        vx_trace_reader_free(r);
+    } else {
+        skip(2, "no FIFO here");
+    }
     FILE *f = fopen(tpath("notatrace"), "w");
     fputs("hello, I am not a trace at all, and I am long enough.\n", f);
     fclose(f);
