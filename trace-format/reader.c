@@ -81,8 +81,10 @@ struct vx_trace_reader {
     uint8_t *sbuf; /* stored (compressed) payload scratch */
     size_t scap;
     vxt_dec it;
-    uint8_t *kbuf; /* KEYFRAME payload */
+    uint8_t *kbuf; /* KEYFRAME payload whose state vx_trace_reader_keyframe returned */
     size_t kcap;
+    uint8_t *kibuf; /* KEYFRAME payload read for its other fields only */
+    size_t kicap;
     uint8_t *pgbuf; /* PAGES payload */
     size_t pgcap;
     uint8_t *dgbuf; /* DIGEST payload; an EVENTS payload keyframe_here looks into */
@@ -147,6 +149,7 @@ void vx_trace_reader_free(vx_trace_reader *r)
     free(r->kfs);
     free(r->sbuf);
     free(r->kbuf);
+    free(r->kibuf);
     free(r->pgbuf);
     free(r->dgbuf);
     dec_free(&r->dgdec);
@@ -1439,18 +1442,21 @@ vx_err vx_trace_reader_keyframe_find(const vx_trace_reader *r, uint64_t index, s
     return VX_OK;
 }
 
-/* Read the KEYFRAME(2) chunk of keyframe k into kbuf and parse it. */
+/* Read the KEYFRAME(2) chunk of keyframe k and parse it: into kbuf when the caller
+ * wants the state (which stays valid until the next such call, as vx_trace.h says),
+ * else into kibuf. */
 static vx_err load_kf(vx_trace_reader *r, size_t k, vx_trace_keyframe *info, const uint8_t **state,
                       size_t *len)
 {
     chdr c;
     const rkf *kf = &r->kfs[k];
+    uint8_t **buf = state ? &r->kbuf : &r->kibuf;
     vx_err e = read_chunk(r, kf->off, kf->on_image ? VXT_CH_KEYFRAME2 : VXT_CH_KEYFRAME, kf->index,
-                          VX_ERR_CORRUPT, &c, &r->kbuf, &r->kcap);
+                          VX_ERR_CORRUPT, &c, buf, state ? &r->kcap : &r->kicap);
     if (e) return e;
     vxt_cur cur;
     uint64_t slen;
-    vxt_cur_init(&cur, r->kbuf, c.raw);
+    vxt_cur_init(&cur, *buf, c.raw);
     info->index = kf->index;
     info->on_image = kf->on_image;
     if (!vxt_get_varint(&cur, &info->cycle) || !vxt_get_varint(&cur, &info->npages) ||

@@ -342,7 +342,9 @@ vx_err vx_trace_reader_keyframe_find(const vx_trace_reader *r, uint64_t index, s
 
 /*
  * Keyframe k: its info, and the simulator state encoding (sim/STATE.md) in
- * *state / *len (may be NULL), valid until the next keyframe call on this reader.
+ * *state / *len (may be NULL).  *state stays valid until the next call of
+ * vx_trace_reader_keyframe with a state on this reader (other calls, such as
+ * _keyframe_pages and _check, leave it), or until the reader is freed.
  */
 vx_err vx_trace_reader_keyframe(vx_trace_reader *r, size_t k, vx_trace_keyframe *info,
                                 const uint8_t **state, size_t *len);

@@ -462,6 +462,25 @@ static void read_trace(const char *path, const spec *s, const wrote *wr)
         ok(vx_trace_reader_keyframe_find(r, wr->issues + 100, &k) == VX_OK && k == wr->nkf - 1,
            "%s: keyframe_find past the end gives the last keyframe", s->name);
     }
+    if (wr->nkf >= 2) {
+        /* keyframe 0's state stays valid while the pages are visited and the trace is
+         * checked (only the next vx_trace_reader_keyframe call ends it): the state of
+         * keyframe 0 is the smallest, the others' would move or overwrite it */
+        const uint8_t *st0;
+        size_t len0;
+        uint8_t w0[256];
+        size_t wlen0 = kf_state(0, w0);
+        page_check pc;
+        memset(&pc, 0, sizeof pc);
+        pc.k = wr->nkf - 1;
+        pc.C = s->clusters * s->cores;
+        pc.all = true;
+        ok(vx_trace_reader_keyframe(r, 0, NULL, &st0, &len0) == VX_OK &&
+               vx_trace_reader_keyframe_pages(r, wr->nkf - 1, VX_TRACE_PAGES_ALL, on_page, &pc) ==
+                   VX_OK &&
+               vx_trace_reader_check(r) == VX_OK && len0 == wlen0 && !memcmp(st0, w0, wlen0),
+           "%s: a keyframe's state outlives keyframe_pages and check", s->name);
+    }
     is_int(vx_trace_reader_check(r), VX_OK, "%s: full check passes", s->name);
     free(recs);
     vx_trace_reader_free(r);
