@@ -9,6 +9,10 @@
 #ifndef VX_ERR_H
 #define VX_ERR_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* clang-format off */
 #define VX_ERR_LIST(X)                                                         \
     X(VX_OK,            0,  "success")                                         \
@@ -41,5 +45,9 @@ typedef enum vx_err {
 
 /* A fixed phrase for an error code; never NULL. */
 const char *vx_strerror(vx_err err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* VX_ERR_H */

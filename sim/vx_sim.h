@@ -52,6 +52,10 @@
 #include "vx_err.h"
 #include "vx_event.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- memory map (DESIGN.md §1, research §3.2) -------------------------------------- */
 
 /*
@@ -444,5 +448,9 @@ typedef void (*vx_sim_page_fn)(void *ctx, uint32_t space, uint32_t addr, const u
 void vx_sim_visit_pages(const vx_sim *sim, bool all, vx_sim_page_fn fn, void *ctx);
 void vx_sim_clear_dirty(vx_sim *sim);
 vx_err vx_sim_put_page(vx_sim *sim, uint32_t space, uint32_t addr, const uint8_t *page);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* VX_SIM_H */

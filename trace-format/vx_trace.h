@@ -43,6 +43,10 @@
 #include "vx_err.h"
 #include "vx_event.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Format version written by this library (FORMAT.md §3.1, §15). */
 #define VX_TRACE_MAJOR 1
 #define VX_TRACE_MINOR 2
@@ -489,5 +493,9 @@ void vx_trace_event_brief(const vx_event *ev, char *buf, size_t cap);
 
 /* CRC-32C (Castagnoli), FORMAT.md §2: crc = vx_trace_crc32c(0, buf, len) for a whole buffer. */
 uint32_t vx_trace_crc32c(uint32_t crc, const void *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* VX_TRACE_H */
