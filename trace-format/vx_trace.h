@@ -208,8 +208,13 @@ size_t vx_trace_writer_logrecs(vx_trace_writer *w, const uint8_t *buf, size_t le
 
 /*
  * A keyframe at the current position (FORMAT.md §9): begin with the simulator's
- * state encoding (copied), then every page (keyframe 0: every page of the
- * machine; later: the pages written since the previous keyframe), then end.
+ * state encoding (copied), then its pages, then end.  Keyframe 0: the pages that
+ * differ from the prologue's memory (FORMAT.md §5.3; none right after loading, as
+ * vxrec takes it: vx_sim_clear_dirty after loading, then vx_sim_visit_pages(sim,
+ * false, ...)); storing more is allowed, every stored page is applied.  Later
+ * keyframes: exactly the pages written since the previous keyframe (§9.3; vxrec
+ * --verify reports any other).  Events, finish and another keyframe are refused
+ * (VX_ERR_STATE) between begin and end.
  * page points to VX_TRACE_PAGE_SIZE bytes; addr is page aligned; a page (space, addr)
  * given twice in one keyframe is refused (VX_ERR_INVAL, FORMAT.md §9.1).
  */
@@ -261,7 +266,9 @@ const char *vx_trace_reader_errmsg(const vx_trace_reader *r);
  * Open a trace: check the signature and version (VX_ERR_FORMAT: not a trace;
  * VX_ERR_VERSION: newer major version), read the prologue (VX_ERR_TRUNC when the
  * file was cut off before its end), then load the index, or rebuild it by scanning
- * the chunks when the trace is incomplete.  A reader can be opened once.
+ * the chunks when the trace is incomplete.  A reader can be opened once: after an
+ * open that failed once the file was open (a damaged or truncated trace), another
+ * open gives VX_ERR_STATE; free the reader and make a new one.
  * VX_ERR_IO: the file cannot be opened or is not a regular file (a directory, a
  * device, a FIFO: the reader reads at offsets; it never waits for a FIFO's writer).
  */
