@@ -61,6 +61,7 @@ struct vx_trace_reader {
     char *path;
     uint64_t fsize;
     char errmsg[640];
+    uint64_t err_off; /* the byte offset errmsg names, UINT64_MAX when none */
     bool opened;
 
     vx_trace_header hdr;
@@ -104,6 +105,18 @@ static vx_err rfail(vx_trace_reader *r, vx_err e, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(r->errmsg + n, sizeof r->errmsg - (size_t)n, fmt, ap);
     va_end(ap);
+    /* the offset the message names ("... chunk at offset N ..."), its first: where the
+     * damage is (the messages are written so); not in the path before it */
+    r->err_off = UINT64_MAX;
+    for (const char *q = strstr(r->errmsg + n, "offset "); q; q = strstr(q + 1, "offset ")) {
+        const char *d = q + 7;
+        if (*d < '0' || *d > '9') continue;
+        uint64_t v = 0;
+        for (; *d >= '0' && *d <= '9' && v <= (UINT64_MAX - 9) / 10; d++)
+            v = v * 10 + (uint64_t)(*d - '0');
+        r->err_off = v;
+        break;
+    }
     return e;
 }
 
@@ -162,6 +175,11 @@ const char *vx_trace_reader_errmsg(const vx_trace_reader *r)
 {
     if (!r) return "out of memory";
     return r->errmsg[0] ? r->errmsg : "no error";
+}
+
+uint64_t vx_trace_reader_error_offset(const vx_trace_reader *r)
+{
+    return r && r->errmsg[0] ? r->err_off : UINT64_MAX;
 }
 
 static void dec_position(vxt_dec *d, size_t chunk, uint64_t index)
@@ -774,7 +792,8 @@ static vx_err open_fd(vx_trace_reader *r)
     if (n < VXT_SIG_LEN)
         return rfail(r, VX_ERR_TRUNC, "the trace was cut off in its signature (%zu bytes)", n);
     if (!crc_ok(vx_get_le32(sig + 12), vx_trace_crc32c(0, sig, 12)))
-        return rfail(r, VX_ERR_CORRUPT, "corrupt signature (checksum mismatch at offset 12)");
+        return rfail(r, VX_ERR_CORRUPT,
+                     "corrupt signature at offset 0 (its checksum, bytes 12..15, does not match)");
     r->hdr.major = vx_get_le16(sig + 8);
     r->hdr.minor = vx_get_le16(sig + 10);
     if (r->hdr.major != VX_TRACE_MAJOR)

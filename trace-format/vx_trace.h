@@ -261,6 +261,11 @@ typedef struct vx_trace_reader vx_trace_reader;
 vx_err vx_trace_reader_new(vx_trace_reader **out);
 void vx_trace_reader_free(vx_trace_reader *r); /* accepts NULL */
 const char *vx_trace_reader_errmsg(const vx_trace_reader *r);
+/* The byte offset in the file where the last error that vx_trace_reader_errmsg
+ * describes lies, as the message names it: the damaged chunk's header ("EVENTS chunk
+ * at offset N"), the signature's checksum, a cut-short read; UINT64_MAX when the
+ * message names none (no error, not a trace, out of memory, a usage error). */
+uint64_t vx_trace_reader_error_offset(const vx_trace_reader *r);
 
 /*
  * Open a trace: check the signature and version (VX_ERR_FORMAT: not a trace;

@@ -16,6 +16,7 @@
  *   - a fault reason holding a newline is corruption.
  * Run under ASan+UBSan in the debug build: any out-of-bounds read fails the test.
  */
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +127,7 @@ typedef struct outcome {
     bool incomplete;
     uint64_t records, keyframes, digests;
     uint64_t digest_sum; /* order-sensitive digest of the records read */
+    uint64_t err_off;    /* vx_trace_reader_error_offset */
     char msg[700];
 } outcome;
 
@@ -177,6 +179,7 @@ static outcome read_all(const char *p, const uint64_t *ref_digest, uint64_t ref_
     if (!o.err) o.err = vx_trace_reader_seek(r, 37);
     if (!o.err && vx_trace_reader_num_keyframes(r)) o.err = vx_trace_reader_seek_keyframe(r, 0);
     snprintf(o.msg, sizeof o.msg, "%s", vx_trace_reader_errmsg(r));
+    o.err_off = vx_trace_reader_error_offset(r);
     vx_trace_reader_free(r);
     return o;
 }
@@ -268,7 +271,7 @@ static void test_truncation(const uint8_t *full, size_t n)
 static void test_corruption(uint8_t *full, size_t n)
 {
     bool pok;
-    int accepted = 0, wrong = 0, nomsg = 0, tries = 0;
+    int accepted = 0, wrong = 0, nomsg = 0, badoff = 0, tries = 0;
     static const uint8_t pats[2] = {0x01, 0xB6};
     spit(path_cut, full, n);
     int fd = open(path_cut, O_WRONLY);
@@ -288,12 +291,20 @@ static void test_corruption(uint8_t *full, size_t n)
                          vx_strerror(o.err), o.msg);
             } else if (want == VX_ERR_CORRUPT && !strstr(o.msg, "offset")) {
                 if (nomsg++ < 3) diag("flip at %zu: message without an offset: %s", off, o.msg);
+            } else if (want == VX_ERR_CORRUPT) {
+                /* the accessor gives the offset the message names, at or before the
+                 * damaged byte (the start of what holds it) */
+                char named[40];
+                snprintf(named, sizeof named, "offset %" PRIu64, o.err_off);
+                if ((o.err_off > off || !strstr(o.msg, named)) && badoff++ < 3)
+                    diag("flip at %zu: error offset %" PRIu64 ": %s", off, o.err_off, o.msg);
             }
         }
     close(fd);
     is_int(accepted, 0, "no corrupted byte goes unnoticed (%d files)", tries);
     is_int(wrong, 0, "corruption is VX_ERR_CORRUPT (VX_ERR_FORMAT in the magic)");
     is_int(nomsg, 0, "corruption messages name the byte offset");
+    is_int(badoff, 0, "vx_trace_reader_error_offset: that offset, at or before the damage");
 }
 
 /*
@@ -754,6 +765,7 @@ static void test_chunk_check(const uint8_t *full, size_t n)
     vx_trace_reader *r;
     vx_trace_reader_new(&r);
     ok(vx_trace_reader_open(r, path_full) == VX_OK, "reference opens");
+    is_u64(vx_trace_reader_error_offset(r), UINT64_MAX, "no error: no error offset");
     size_t nc = vx_trace_reader_num_chunks(r);
     is_int((int)nc, nev, "the reader lists every EVENTS chunk");
     int bad = 0;
@@ -791,6 +803,8 @@ static void test_chunk_check(const uint8_t *full, size_t n)
     snprintf(want, sizeof want, "offset %zu", ev_off[victim]);
     ok(strstr(vx_trace_reader_errmsg(r), want) != NULL, "its message names it: %s",
        vx_trace_reader_errmsg(r));
+    is_u64(vx_trace_reader_error_offset(r), ev_off[victim],
+           "vx_trace_reader_error_offset: its offset");
     vx_trace_reader_free(r);
 }
 
