@@ -140,17 +140,38 @@ fuzz:
 # (sim/STATE.md: FORMAT.md says the two are the whole specification, and cites its sections)
 DOCS := README.md replay/README.md trace-format/FORMAT.md sim/STATE.md tools/vxdump/SCHEMA.md \
         kernel/README.md
+# The libraries for tools of one's own (vx_trace.h: reading and writing traces; vx_sim.h:
+# the simulator): PREFIX/include/vxrr, PREFIX/lib, and pkg-config files, so that
+# `cc tool.c $$(pkg-config --cflags --libs vxtrace)` builds one.
+LIB_HEADERS := sim/vx_base.h sim/vx_err.h sim/vx_event.h sim/vx_sim.h sim/vx_isa.h sim/vx_isa.def \
+               sim/vx_fpu.h trace-format/vx_trace.h
+VX_VERSION := $(shell sed -n 's/^\#define VX_VERSION_STRING "\(.*\)"/\1/p' sim/vx_base.h)
+define pc_file
+	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include/vxrr' 'libdir=$${prefix}/lib' '' \
+	    'Name: $(1)' 'Description: $(2)' 'Version: $(VX_VERSION)' 'Requires: $(3)' \
+	    'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -l$(1) $(4)' \
+	    > "$(DESTDIR)$(PREFIX)/lib/pkgconfig/$(1).pc"
+endef
 install: all $(KERNEL_INSTALL_DEPS)
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/vxrr"
 	install -m 755 $(addprefix $(BIN)/,$(PROGRAMS)) "$(DESTDIR)$(PREFIX)/bin/"
 	for d in $(DOCS); do install -D -m 644 "$$d" "$(DESTDIR)$(PREFIX)/share/vxrr/doc/$$d" || exit 1; done
+	install -d "$(DESTDIR)$(PREFIX)/include/vxrr" "$(DESTDIR)$(PREFIX)/lib/pkgconfig"
+	install -m 644 $(LIB_HEADERS) "$(DESTDIR)$(PREFIX)/include/vxrr/"
+	install -m 644 $(SIM_LIB) $(TRACE_LIB) "$(DESTDIR)$(PREFIX)/lib/"
+	$(call pc_file,vxsim,functional simulator of the Vortex GPGPU with its Debug Module (vxrr),libelf capstone,-lm)
+	$(call pc_file,vxtrace,writer and reader of vxrr traces (.vxt),liblz4,)
 	$(INSTALL_EXTRA)
 
-# What install put there: the programs, vxcc and PREFIX/share/vxrr (the same DESTDIR
-# and PREFIX); PREFIX/bin and PREFIX/share stay (other packages may have files there).
+# What install put there: the programs, vxcc, PREFIX/share/vxrr, PREFIX/include/vxrr, the
+# libraries and their pkg-config files (the same DESTDIR and PREFIX); PREFIX/bin,
+# PREFIX/share, PREFIX/lib stay (other packages may have files there).
 uninstall:
 	rm -f $(foreach p,$(PROGRAMS) vxcc,"$(DESTDIR)$(PREFIX)/bin/$(p)")
-	rm -rf "$(DESTDIR)$(PREFIX)/share/vxrr"
+	rm -rf "$(DESTDIR)$(PREFIX)/share/vxrr" "$(DESTDIR)$(PREFIX)/include/vxrr"
+	rm -f "$(DESTDIR)$(PREFIX)/lib/libvxsim.a" "$(DESTDIR)$(PREFIX)/lib/libvxtrace.a" \
+	    "$(DESTDIR)$(PREFIX)/lib/pkgconfig/vxsim.pc" "$(DESTDIR)$(PREFIX)/lib/pkgconfig/vxtrace.pc"
+	-rmdir "$(DESTDIR)$(PREFIX)/lib/pkgconfig" 2>/dev/null
 
 check-format:
 	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')

@@ -8,6 +8,9 @@
  *   libvxsim prints, exits, reads the clock or uses randomness: the same
  *   configuration and image always give bit-identical results (DESIGN.md §1).
  *
+ * Linking: libvxsim.a with -lelf (the image loader), -lcapstone (the disassembler of
+ *   vx_isa.h) and -lm; installed (make install), `pkg-config --cflags --libs vxsim`.
+ *
  * Identifiers
  *   core   global core id = cluster * cores_per_cluster + core_in_cluster
  *   warp   warp index within its core (0 .. warps-1)

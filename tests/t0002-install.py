@@ -12,6 +12,24 @@ import vxtest  # noqa: E402
 
 PROGRAMS = ("vxsim", "vxrec", "vxreplay", "vxdump", "vxdiff", "vxcc")
 
+# a tool of one's own, built against the installed libraries
+TOOL = r"""
+#include <stdio.h>
+#include <vx_trace.h>
+int main(int argc, char **argv)
+{
+    vx_trace_reader *r;
+    if (argc != 2 || vx_trace_reader_new(&r) || vx_trace_reader_open(r, argv[1])) return 2;
+    const vx_event *ev;
+    unsigned long n = 0;
+    while (vx_trace_reader_next(r, &ev) == VX_OK)
+        n += ev->kind == VX_EV_ISSUE;
+    printf("%lu issues, version %s\n", n, VX_VERSION_STRING);
+    vx_trace_reader_free(r);
+    return 0;
+}
+"""
+
 
 class Install(unittest.TestCase):
     def setUp(self):
@@ -26,6 +44,14 @@ class Install(unittest.TestCase):
         r = subprocess.run(["make", "-s", "-C", vxtest.ROOT] + list(args), capture_output=True,
                            text=True, env=env, timeout=900)
         self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
+
+    def trace(self):
+        """A small recorded trace (hello on the default platform)."""
+        out = os.path.join(self.tmp, "hello.vxt")
+        r = subprocess.run([os.path.join(vxtest.ROOT, "build", "bin", "vxrec"), "-q", "-o", out,
+                            vxtest.kernel("hello")], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return out
 
     def tree(self, root):
         out = set()
@@ -60,10 +86,33 @@ class Install(unittest.TestCase):
         # no README among the C++ headers (it was on every C++ kernel's include path)
         self.assertNotIn("share/vxrr/kernel/include/c++/README.md", first)
         self.assertIn("share/vxrr/kernel/include/c++/cmath", first)
+        # the libraries for tools of one's own: headers, archives, pkg-config files; a C
+        # program built with what pkg-config says (the staged tree, through a link
+        # without the blank) reads a trace
+        for f in ("include/vxrr/vx_trace.h", "include/vxrr/vx_sim.h", "include/vxrr/vx_isa.def",
+                  "lib/libvxtrace.a", "lib/libvxsim.a", "lib/pkgconfig/vxtrace.pc",
+                  "lib/pkgconfig/vxsim.pc"):
+            self.assertIn(f, first)
+        link = os.path.join(self.tmp, "prefix")
+        os.symlink(root, link)
+        env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(link, "lib", "pkgconfig"))
+        pc = subprocess.run(["pkg-config", "--define-variable=prefix=" + link, "--cflags",
+                             "--libs", "vxtrace"], capture_output=True, text=True, env=env)
+        self.assertEqual(pc.returncode, 0, pc.stderr)
+        self.assertIn("-I%s/include/vxrr" % link, pc.stdout)
+        src, exe = os.path.join(self.tmp, "tool.c"), os.path.join(self.tmp, "tool")
+        with open(src, "w") as f:
+            f.write(TOOL)
+        r = subprocess.run(["cc", "-std=c11", "-Wall", "-Werror", "-o", exe, src] + pc.stdout.split(),
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = subprocess.run([exe, self.trace()], capture_output=True, text=True)
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        self.assertRegex(r.stdout, r"^[1-9]\d* issues, version [0-9.]+\n$")
         self.make("install", *args)
         self.assertEqual(self.tree(root), first)
         self.make("uninstall", *args)
-        self.assertEqual(self.tree(root), {"bin", "bin/other", "share"})
+        self.assertEqual(self.tree(root), {"bin", "bin/other", "share", "include", "lib"})
         self.make("uninstall", *args)  # nothing left to remove: not an error
 
 

@@ -5,6 +5,9 @@
  * one implementation of it.  It depends on nothing but vx_base.h, vx_err.h,
  * vx_event.h and liblz4 (never on the simulator: a trace can be read without one).
  *
+ * Linking: libvxtrace.a and -llz4; installed (make install), `pkg-config --cflags
+ * --libs vxtrace` gives both and the include directory, PREFIX/include/vxrr.
+ *
  * Object model (lz4 / SQLite style)
  *   vx_trace_writer and vx_trace_reader are opaque handles made by _new() and
  *   released by _free() (which accept NULL).  Every function that can fail returns
