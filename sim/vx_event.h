@@ -230,7 +230,8 @@ typedef struct vx_event {
     uint32_t nconsole;
     const vx_console *console;
     /* Non-NULL when this issue faulted: then it has no other effect.  Also set on
-     * VX_EV_END with status VX_END_FAULT. */
+     * VX_EV_END with status VX_END_FAULT (FORMAT.md 8.2; libvxtrace's writer refuses
+     * one without, but a reader passes on what another writer wrote: check it). */
     const vx_fault *fault;
 
     /* VX_EV_DM */

@@ -191,9 +191,15 @@ vx_err vx_trace_writer_header_check(vx_trace_writer *w, const vx_trace_header *h
 /*
  * Append one event (VX_EV_ISSUE, VX_EV_DM or VX_EV_END).  ev->index must be the
  * number of issues appended so far (VX_ERR_INVAL otherwise), lanes must be < the
- * thread count, core/warp in range.  vx_event.reads are not stored.  Nothing can
- * follow a VX_EV_END event but keyframes and finish.  Never allocates per event
- * (buffers grow to the largest event seen).
+ * thread count, core/warp in range.  Refused too (VX_ERR_INVAL, the writer goes on)
+ * is what FORMAT.md says a writer never writes: a register beyond x31/f31/CSR 4095,
+ * a write of a size other than 1, 2, 4 or outside [0x80, 0xFFFF4000) (7.3), a
+ * faulting issue with other effects (7.6), an injected instruction in more than one
+ * lane, an END with a fault but for status VX_END_FAULT or that status without one
+ * (8.2), a console slot >= 64, a newline in a fault's reason.  Not checked: that the
+ * events are what a Vortex would do (vxrec --verify re-simulates).  vx_event.reads
+ * are not stored.  Nothing can follow a VX_EV_END event but keyframes and finish.
+ * Never allocates per event (buffers grow to the largest event seen).
  */
 vx_err vx_trace_writer_event(vx_trace_writer *w, const vx_event *ev);
 
@@ -218,8 +224,9 @@ size_t vx_trace_writer_logrecs(vx_trace_writer *w, const uint8_t *buf, size_t le
  * keyframes: exactly the pages written since the previous keyframe (§9.3; vxrec
  * --verify reports any other).  Events, finish and another keyframe are refused
  * (VX_ERR_STATE) between begin and end.
- * page points to VX_TRACE_PAGE_SIZE bytes; addr is page aligned; a page (space, addr)
- * given twice in one keyframe is refused (VX_ERR_INVAL, FORMAT.md §9.1).
+ * page points to VX_TRACE_PAGE_SIZE bytes; addr is page aligned and in memory space
+ * `space` (vx_trace_page_in_space); a page (space, addr) given twice in one keyframe
+ * is refused (VX_ERR_INVAL, FORMAT.md §9.1).
  */
 vx_err vx_trace_writer_keyframe_begin(vx_trace_writer *w, uint64_t cycle, const uint8_t *state,
                                       size_t len);

@@ -667,7 +667,16 @@ static vx_err check_event(vx_trace_writer *w, const vx_event *ev)
     switch (ev->kind) {
     case VX_EV_ISSUE: break;
     case VX_EV_DM: return VX_OK;
-    case VX_EV_END: return ev->fault ? check_fault(w, ev->fault, all) : VX_OK;
+    case VX_EV_END:
+        /* FORMAT.md 8.2: a fault exactly with status fault */
+        if ((ev->end_status == VX_END_FAULT) != (ev->fault != NULL))
+            return wfail(w, VX_ERR_INVAL,
+                         ev->fault ? "end event %llu: a fault with status %u (only status fault "
+                                     "has one, FORMAT.md section 8.2)"
+                                   : "end event %llu: status fault without its fault (FORMAT.md "
+                                     "section 8.2)",
+                         (unsigned long long)ev->index, ev->end_status);
+        return ev->fault ? check_fault(w, ev->fault, all) : VX_OK;
     default: return wfail(w, VX_ERR_INVAL, "unknown event kind %u", ev->kind);
     }
     if (ev->core >= w->C || ev->warp >= w->W)
@@ -693,11 +702,28 @@ static vx_err check_event(vx_trace_writer *w, const vx_event *ev)
             return wfail(w, VX_ERR_INVAL, "event %llu: bad commit %u (file %u reg %u)",
                          (unsigned long long)ev->index, i, c->file, c->reg);
     }
+    if (ev->fault && (ev->ncommits || ev->nmem || ev->nwctl || ev->nconsole))
+        return wfail(w, VX_ERR_INVAL,
+                     "event %llu: a faulting issue with other effects (it has none, FORMAT.md "
+                     "section 7.6)",
+                     (unsigned long long)ev->index);
+    if ((ev->flags & VX_EVF_INJECTED) && (!ev->tmask || (ev->tmask & (ev->tmask - 1))))
+        return wfail(w, VX_ERR_INVAL,
+                     "event %llu: an injected instruction runs in one lane (its thread mask names "
+                     "it)",
+                     (unsigned long long)ev->index);
     for (uint32_t i = 0; i < ev->nmem; i++) {
         const vx_memwrite *m = &ev->mem[i];
         if ((m->size != 1 && m->size != 2 && m->size != 4) || m->lane >= w->T)
             return wfail(w, VX_ERR_INVAL, "event %llu: bad memory write %u (size %u lane %u)",
                          (unsigned long long)ev->index, i, m->size, m->lane);
+        /* FORMAT.md 7.3: global memory from 0x80 (below: the null guard and the console
+         * window, whose bytes are console bytes), local memory up to 0xFFFF3FFF */
+        if (m->addr < 0x80u || m->addr > 0xFFFF4000u - m->size)
+            return wfail(w, VX_ERR_INVAL,
+                         "event %llu: memory write %u at 0x%08x outside the memory a store "
+                         "reaches, [0x80, 0xFFFF4000) (FORMAT.md section 7.3)",
+                         (unsigned long long)ev->index, i, m->addr);
     }
     for (uint32_t i = 0; i < ev->nwctl; i++)
         if ((ev->wctl[i].mask | ev->wctl[i].mask2) & ~all)
@@ -946,6 +972,11 @@ vx_err vx_trace_writer_keyframe_page(vx_trace_writer *w, uint32_t space, uint32_
     if (!page) return wfail(w, VX_ERR_INVAL, "page 0x%08x without its bytes", addr);
     if (addr & (VX_TRACE_PAGE_SIZE - 1))
         return wfail(w, VX_ERR_INVAL, "page address 0x%08x is not page aligned", addr);
+    if (!vx_trace_page_in_space(space, addr, w->C))
+        return wfail(w, VX_ERR_INVAL,
+                     "page 0x%08x is not in memory space %u of a %u-core platform (FORMAT.md "
+                     "section 9.1)",
+                     addr, space, w->C);
     if (!vxt_reserve(&w->pbuf, &w->pcap, w->plen + 16 + VX_TRACE_PAGE_SIZE) || !kset_reserve(w))
         return wio(w, VX_ERR_NOMEM, "out of memory");
     /* key: space and page number, + 1 so that no page has the empty slot's 0 */

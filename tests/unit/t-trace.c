@@ -661,6 +661,38 @@ static void test_writer_errors(void)
     ev.console = &con;
     is_int(vx_trace_writer_event(w, &ev), VX_ERR_INVAL, "console slot 64 refused");
     con.slot = 3;
+    /* FORMAT.md 7.3: a store reaches [0x80, 0xFFFF4000) only (below 0x80: the null
+     * guard, and the console window, whose bytes are console bytes) */
+    static const uint32_t unreachable[][2] = {{0, 1},           {0x40, 1},        {0x7C, 4},
+                                              {0x7F, 2},        {0xFFFF4000u, 1}, {0xFFFF3FFEu, 4},
+                                              {0xFFFFFFFFu, 1}, {0xFFFFFFFCu, 4}};
+    int reached = 0;
+    for (size_t i = 0; i < sizeof unreachable / sizeof unreachable[0]; i++) {
+        m.addr = unreachable[i][0];
+        m.size = (uint8_t)unreachable[i][1];
+        reached += vx_trace_writer_event(w, &ev) != VX_ERR_INVAL;
+    }
+    is_int(reached, 0, "memory writes outside [0x80, 0xFFFF4000) refused");
+    ok(strstr(vx_trace_writer_errmsg(w), "section 7.3") != NULL, "message says why: %s",
+       vx_trace_writer_errmsg(w));
+    m.size = 4;
+    /* 7.6: a faulting issue has no other effect */
+    vx_fault fl;
+    memset(&fl, 0, sizeof fl);
+    fl.kind = 1;
+    fl.signal = 4;
+    fl.lanes = 1;
+    ev.fault = &fl;
+    is_int(vx_trace_writer_event(w, &ev), VX_ERR_INVAL, "a faulting issue with effects refused");
+    ev.fault = NULL;
+    /* an injected instruction runs in one lane */
+    ev.flags = VX_EVF_INJECTED;
+    ev.tmask = 3;
+    c.lanes = 1;
+    is_int(vx_trace_writer_event(w, &ev), VX_ERR_INVAL, "an injection in two lanes refused");
+    ev.flags = 0;
+    ev.tmask = 1;
+    m.addr = 0x80; /* the first address a store reaches */
     is_int(vx_trace_writer_event(w, &ev), VX_OK, "valid event accepted after refusals");
     uint8_t page[VX_TRACE_PAGE_SIZE] = {0};
     is_int(vx_trace_writer_keyframe_page(w, 0, 0, page), VX_ERR_STATE,
@@ -668,6 +700,15 @@ static void test_writer_errors(void)
     is_int(vx_trace_writer_keyframe_begin(w, 1, NULL, 0), VX_OK, "keyframe begin");
     is_int(vx_trace_writer_keyframe_page(w, 0, 0x10004, page), VX_ERR_INVAL,
            "unaligned page refused");
+    /* 9.1: global pages in space 0, local ones (0xFFFF0000..) in 1 + core */
+    is_int(vx_trace_writer_keyframe_page(w, 2, 0xFFFF0000u, page), VX_ERR_INVAL,
+           "a page of space 2 on a 1-core platform refused");
+    is_int(vx_trace_writer_keyframe_page(w, 0, 0xFFFF1000u, page), VX_ERR_INVAL,
+           "a local memory page in global memory's space refused");
+    is_int(vx_trace_writer_keyframe_page(w, 1, 0x10000, page), VX_ERR_INVAL,
+           "a global page in a local memory's space refused");
+    is_int(vx_trace_writer_keyframe_page(w, 1, 0xFFFF4000u, page), VX_ERR_INVAL,
+           "a page past local memory refused");
     /* FORMAT.md 9.1: a page MUST NOT appear twice in one keyframe (a full validation
      * reports it as corruption), so the writer refuses the second copy */
     is_int(vx_trace_writer_keyframe_page(w, 0, 0x10000, page), VX_OK, "page accepted");
@@ -691,7 +732,14 @@ static void test_writer_errors(void)
     is_int(vx_trace_writer_keyframe_end(w), VX_OK, "keyframe end");
     ev.index = 1;
     ev.kind = VX_EV_END;
+    /* 8.2: a fault exactly with status fault */
+    ev.end_status = VX_END_FAULT;
+    is_int(vx_trace_writer_event(w, &ev), VX_ERR_INVAL,
+           "END with status fault and no fault refused");
     ev.end_status = VX_END_EXIT;
+    ev.fault = &fl;
+    is_int(vx_trace_writer_event(w, &ev), VX_ERR_INVAL, "END exit with a fault refused");
+    ev.fault = NULL;
     is_int(vx_trace_writer_event(w, &ev), VX_OK, "END");
     ev.kind = VX_EV_DM;
     is_int(vx_trace_writer_event(w, &ev), VX_ERR_STATE, "event after END refused");
@@ -1023,8 +1071,8 @@ int main(void)
         {"wild-1lane", 1, 1, 1, 1, 1, 3000, 300, 700, 0, VX_END_LIMIT, false, 3},
         {"wild-128lanes", 1, 1, 2, 128, 1, 1500, 4000, 400, 0, VX_END_ABORT, false, 4},
         {"wild-1x4x8x32", 1, 4, 8, 32, 1, 3000, 2000, 900, 0, VX_END_EXIT, false, 5},
-        {"wild-2x3x5x8", 2, 3, 5, 8, 1, 3000, 500, 0, 0, VX_END_FAULT, false, 6},
-        {"wild-nocompress", 1, 2, 3, 16, 1, 2000, 900, 600, VX_TRACE_W_NOCOMPRESS, VX_END_EXIT,
+        {"wild-2x3x5x8", 2, 3, 5, 8, 1, 3000, 500, 0, 0, 9, false, 6}, /* an unknown status */
+        {"wild-nocompress", 1, 2, 3, 16, 1, 2000, 900, 600, VX_TRACE_W_NOCOMPRESS, VX_END_FAULT,
          true, 7},
         {"real-many-warps", 4, 8, 64, 4, 0, 5000, 0, 2000, 0, VX_END_EXIT, false, 8},
     };

@@ -259,7 +259,8 @@ static inline const vx_event *tgen_next(tgen *g)
                 vx_memwrite *m = &g->mem[i];
                 m->lane = (uint8_t)tg_below(g, g->T);
                 m->size = (uint8_t)(1u << tg_below(g, 3));
-                m->addr = (uint32_t)tg_rand(g);
+                /* anywhere a store reaches (FORMAT.md 7.3: [0x80, 0xFFFF4000)) */
+                m->addr = 0x80u + (uint32_t)(tg_rand(g) % (0xFFFF4000u - 0x80u - 3u));
                 m->value = (uint32_t)tg_rand(g);
                 if (m->size < 4) m->value &= (1u << (8 * m->size)) - 1;
             }
@@ -293,9 +294,10 @@ static inline const vx_event *tgen_next(tgen *g)
         ev->nconsole = n;
         ev->console = g->con;
     }
-    if (g->wild && tg_below(g, 50) == 0) {
+    if (g->wild && tg_below(g, 50) == 0) { /* a faulting issue has no other effect (7.6) */
         tg_fault(g, &g->fault);
         ev->fault = &g->fault;
+        ev->ncommits = ev->nmem = ev->nwctl = ev->nconsole = 0;
     }
     g->index++;
     return ev;
