@@ -14,6 +14,13 @@
 
 #define VX_VERSION_STRING "0.1.0"
 
+/* The kinds of kernel image (the simulator loads them; a trace's header names one). */
+typedef enum vx_image_kind {
+    VX_IMAGE_ELF = 1,   /* ELF32 RISC-V executable: PT_LOAD segments, entry point */
+    VX_IMAGE_VXBIN = 2, /* Vortex .vxbin: u64 min_vma, u64 max_vma, then the image at min_vma */
+    VX_IMAGE_BIN = 3,   /* raw binary at 0x80000000 */
+} vx_image_kind;
+
 /*
  * The host: 64-bit (vx_lanes is an unsigned __int128) and little-endian (the
  * simulator keeps guest memory and register rows in host order and the trace codec

@@ -258,7 +258,8 @@ static inline void vx_event_clear(vx_event *ev, uint64_t index)
     ev->wctl = NULL;
     ev->console = NULL;
     ev->fault = NULL;
-    ev->dm = (vx_dm_event){0, 0, 0, 0, 0, 0};
+    ev->dm.op = ev->dm.addr = 0; /* (no compound literal: C++ includes this header too) */
+    ev->dm.value = ev->dm.gwarp = ev->dm.lane = ev->dm.arg = 0;
     ev->end_status = 0;
     ev->exit_code = 0;
 }

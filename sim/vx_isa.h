@@ -19,6 +19,10 @@
 #include <stdint.h>
 #include "vx_err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Operand formats (how the fields of a row are read and printed). */
 typedef enum vx_isa_fmt {
     VX_FMT_NONE,   /* no operands: ecall, ebreak, mret, fence.i */
@@ -139,5 +143,9 @@ typedef struct vx_disasm_ctx vx_disasm_ctx;
 vx_err vx_disasm_new(vx_disasm_ctx **out);
 void vx_disasm_free(vx_disasm_ctx *d);
 size_t vx_disasm_ctx_insn(vx_disasm_ctx *d, uint32_t pc, uint32_t insn, char *buf, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* VX_ISA_H */

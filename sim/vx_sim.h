@@ -132,11 +132,7 @@ uint32_t vx_sim_num_warps(const vx_sim *sim); /* total warps */
 
 /* ---- loading -------------------------------------------------------------------------- */
 
-typedef enum vx_image_kind {
-    VX_IMAGE_ELF = 1,   /* ELF32 RISC-V executable: PT_LOAD segments, entry point */
-    VX_IMAGE_VXBIN = 2, /* Vortex .vxbin: u64 min_vma, u64 max_vma, then the image at min_vma */
-    VX_IMAGE_BIN = 3,   /* raw binary at 0x80000000 */
-} vx_image_kind;
+/* vx_image_kind (VX_IMAGE_ELF, _VXBIN, _BIN) is in vx_base.h: a trace names its kind. */
 
 /*
  * Guess the kind from the bytes and the file name: ELF magic => ELF; name ending

@@ -12,6 +12,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 import vxtest  # noqa: E402
 
 PROGRAM = r"""
+#include "vx_isa.h"
 #include "vx_sim.h"
 #include "vx_trace.h"
 #include <cstdio>
@@ -66,7 +67,10 @@ int main(int argc, char **argv)
     unsigned issues = 0;
     while (vx_trace_reader_next(r, &ev) == VX_OK)
         issues += ev->kind == VX_EV_ISSUE;
-    std::printf("%u issues\n", issues);
+    char dis[64];
+    vx_disasm(entry, 0x00700513u, dis, sizeof dis);
+    std::printf("%u issues; %s; %s\n", issues, dis,
+                vx_trace_reader_header(r)->image_kind == VX_IMAGE_BIN ? "raw binary" : "?");
     vx_trace_reader_free(r);
     return 0;
 }
@@ -90,14 +94,14 @@ class Consumer(unittest.TestCase):
         exe = os.path.join(self.tmp, "consumer")
         with open(src, "w") as f:
             f.write(PROGRAM)
-        r = vxtest.run([self.cxx, "-std=c++17", "-Wall", "-Werror",
+        r = vxtest.run([self.cxx, "-std=c++17", "-Wall", "-Wextra", "-Wpedantic", "-Werror",
                         "-I" + os.path.join(vxtest.ROOT, "sim"),
                         "-I" + os.path.join(vxtest.ROOT, "trace-format"),
                         "-o", exe, src] + self.libs + ["-llz4", "-lelf", "-lcapstone", "-lm"])
         self.assertEqual(r.returncode, 0, r.stderr[-3000:])
         r = vxtest.run([exe, os.path.join(self.tmp, "t.vxt")])
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(r.stdout, "2 issues\n")
+        self.assertEqual(r.stdout, "2 issues; addi a0, zero, 7; raw binary\n")
 
 
 if __name__ == "__main__":

@@ -1565,6 +1565,8 @@ vx_err vx_trace_reader_keyframe_pages(vx_trace_reader *r, size_t k, unsigned mod
     if (!r->opened) return rfail(r, VX_ERR_STATE, "reader not open");
     if (k >= r->nkf)
         return rfail(r, VX_ERR_RANGE, "no keyframe %zu (the trace has %zu)", k, r->nkf);
+    if (mode != VX_TRACE_PAGES_DELTA && mode != VX_TRACE_PAGES_ALL)
+        return rfail(r, VX_ERR_INVAL, "keyframe pages: unknown mode %u", mode);
     if (mode == VX_TRACE_PAGES_DELTA) return visit_pages(r, k, fn, ctx, NULL, 0, NULL);
     /* Newest first, so that the first copy of a page seen is the one to keep.  The
      * set is sized from the page counts, so it never fills up. */

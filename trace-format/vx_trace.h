@@ -295,10 +295,12 @@ vx_err vx_trace_reader_open_as(vx_trace_reader *r, const char *path, const char 
  * read in its place), under the same name. */
 vx_err vx_trace_reader_open_same(vx_trace_reader *r, const vx_trace_reader *other);
 
-/* The header; pointers stay valid while the reader lives. */
+/* The header; pointers stay valid while the reader lives (before a successful open:
+ * a header of zeros). */
 const vx_trace_header *vx_trace_reader_header(const vx_trace_reader *r);
 
-/* True when the trace has no valid index/trailer (cut off): events end early. */
+/* True when the trace has no valid index/trailer (cut off): events end early (and
+ * before a successful open). */
 bool vx_trace_reader_incomplete(const vx_trace_reader *r);
 
 typedef struct vx_trace_summary {

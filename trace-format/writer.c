@@ -255,7 +255,7 @@ vx_err vx_trace_writer_create(vx_trace_writer *w, const char *path,
     if (w->fd < 0) {
         if (errno == EEXIST)
             return wfail(w, VX_ERR_EXISTS,
-                         "trace file already exists (use --force to overwrite it)");
+                         "trace file already exists (VX_TRACE_W_FORCE overwrites it)");
         return wfail(w, VX_ERR_IO, "cannot create trace file: %s", strerror(errno));
     }
     w->state = W_CREATED;

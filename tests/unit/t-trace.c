@@ -482,6 +482,12 @@ static void read_trace(const char *path, const spec *s, const wrote *wr)
            "%s: a keyframe's state outlives keyframe_pages and check", s->name);
     }
     is_int(vx_trace_reader_check(r), VX_OK, "%s: full check passes", s->name);
+    if (vx_trace_reader_num_keyframes(r)) {
+        page_check pc;
+        memset(&pc, 0, sizeof pc);
+        is_int(vx_trace_reader_keyframe_pages(r, 0, 7, on_page, &pc), VX_ERR_INVAL,
+               "%s: keyframe pages in an unknown mode refused", s->name);
+    }
     free(recs);
     vx_trace_reader_free(r);
 }
