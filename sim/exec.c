@@ -2094,6 +2094,15 @@ static ALWAYS_INLINE int loop_impl(vx_sim *s, uint64_t max_issues, uint64_t *iss
     uint8_t cycle_issued = s->cycle_issued;
     const uint64_t max_cycles = s->max_cycles ? s->max_cycles : ~0ull;
     int why;
+    /* An ndmreset written between two runs in the middle of a cycle (the Debug Module
+     * server's slices end anywhere): the reset hold has begun, so the cores after pos
+     * issue nothing either; the cycle ends here (vx_dm_cycle then holds the next ones). */
+    if (VX_UNLIKELY(pos != 0) && VX_UNLIKELY(vx_dm_busy(s->dm)) && vx_dm_in_reset(s->dm)) {
+        pos = 0;
+        s->cycle++;
+        why = VX_LOOP_RESET;
+        goto out;
+    }
     for (;;) {
         if (pos == 0) {
             if (VX_UNLIKELY(s->cycle >= max_cycles)) {

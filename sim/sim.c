@@ -558,6 +558,11 @@ vx_err vx_sim_issue(vx_sim *s, uint32_t core, uint32_t warp, uint64_t cycle, vx_
     const uint8_t issued0 = s->cycle_issued;
     vx_sim_dm_tick_to(s, cycle); /* the cycles in between issue nothing */
     if (s->core_pos == 0 && vx_dm_busy(s->dm)) vx_dm_cycle(s->dm);
+    if (vx_dm_busy(s->dm) && vx_dm_in_reset(s->dm)) /* (vx_sim_run issues nothing then) */
+        return vx_sim_fail(s, VX_ERR_STATE,
+                           "warp %u of core %u cannot issue at cycle %llu: the platform is held "
+                           "in reset",
+                           warp, core, (unsigned long long)cycle);
     const vx_warp *w = &s->warps[gw];
     if (!w->active || w->halted || w->spawn_wait || w->bar_wait)
         return vx_sim_fail(s, VX_ERR_STATE, "warp %u of core %u cannot issue at cycle %llu (%s)",

@@ -894,6 +894,43 @@ static void test_reset(void)
     vx_sim_free(sim);
 }
 
+/*
+ * (from a model-based fuzzing of the DM) An ndmreset written when a run stopped in the
+ * middle of a cycle, after core 0's issue: the hold has begun, so core 1 issues
+ * nothing in the rest of that cycle either, and with resethaltreq its warp halts at
+ * its first instruction.  Core 1 issued during the hold before, and halted one
+ * instruction on (DPC = entry + 4), an issue a recording showed between the reset
+ * and the reset-halt.
+ */
+static void test_reset_mid_cycle(void)
+{
+    vx_sim *sim = mk(2, 1, 2, 32, prog_loop, 2);
+    wr(sim, VX_DM_DCTRL, DA);
+    run(sim, 7); /* 3 cycles and core 0's issue of the 4th */
+    is_u64(winfo(sim, 0).issued, 4, "(core 0 issued 4 times)");
+    is_u64(winfo(sim, 2).issued, 3, "(core 1 issued 3 times: the run stopped mid-cycle)");
+    wr(sim, VX_DM_WMASK, 0x5); /* warp 0 of each core */
+    ev_clear();
+    wr(sim, VX_DM_DCTRL, DA | NT | RHR);
+    vx_stop st; /* (each run of the hold passes one cycle: IDLE) */
+    /* the replayer's path refuses the issue the old run made (vxrec --verify, vxreplay) */
+    is_int(vx_sim_issue(sim, 1, 0, vx_sim_cycle(sim), &st), VX_ERR_STATE,
+           "vx_sim_issue of core 1 in that cycle refused: %s", vx_sim_errmsg(sim));
+    for (int i = 0; i < 100 && (i == 0 || vx_sim_in_reset(sim)); i++)
+        st = run(sim, 1000);
+    st = run(sim, 1000);
+    ok(!vx_sim_in_reset(sim), "(the hold is over)");
+    is_int(st.reason, VX_STOP_IDLE, "every warp halted after the reset: IDLE");
+    is_int(nissue, 0, "no issue after the reset (core 1 issued in the rest of the cycle)");
+    int bad = 0;
+    for (uint32_t g = 0; g < 4; g += 2) {
+        wr(sim, VX_DM_DSELECT, g << 7);
+        bad += rd(sim, VX_DM_DPC) != BASE || winfo(sim, g).issued != 0 || !winfo(sim, g).halted;
+    }
+    is_int(bad, 0, "both cores' warp 0 halted at the entry, none issued");
+    vx_sim_free(sim);
+}
+
 static void test_deactivate(void)
 {
     vx_sim *sim = mk(1, 1, 4, 4, prog_loop, 2);
@@ -1220,6 +1257,7 @@ int main(void)
     test_dpc();
     test_ebreak();
     test_reset();
+    test_reset_mid_cycle();
     test_deactivate();
     test_events();
     test_snapshot();
