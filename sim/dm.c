@@ -94,8 +94,9 @@
  *
  * Requests in one DCTRL write
  *   Order of processing: dmactive, resethaltreq (latched), ndmreset, then ONE of
- *   haltreq > resumereq > stepreq > injectreq (the highest set bit wins; lower ones
- *   in the same write are ignored).  The spec gives no order for such a write: this
+ *   haltreq, resumereq, stepreq, injectreq, in that order of priority (the lowest
+ *   set bit of the four wins; the others in the same write are ignored).  The spec
+ *   gives no order for such a write: this
  *   is vxrr's choice (a halt is the safe request to honour).
  *   haltreq   halts every warp whose mask bit is set, available or not (a selected
  *             warp that is not yet spawned starts halted when WSPAWN activates it).
@@ -114,7 +115,8 @@
  *   with hacause STEP (EBREAK if the stepped instruction was an ebreak with ebreakh).
  *   The request is refused - stepstate stays NONE and DCTRL.steperr (bit 13) is set
  *   - when warpsel is out of range, the warp is not active, not halted or stalled,
- *   a step or injection is already pending, or the platform is in reset.  steperr
+ *   a step or injection is already pending, the platform is in reset, or the kernel
+ *   has ended (an exit or a fault: nothing issues any more).  steperr
  *   is also set when the stepped instruction faulted (the kernel then ends with
  *   that fault, as it would have without the debugger).  steperr is cleared by
  *   the next stepreq.  A stalled warp cannot step because its next instruction
@@ -451,7 +453,7 @@ static void dm_step_request(struct vx_dm *dm)
     vx_warp_info wi;
     dm->steperr = true;
     if (dm->stepstate != DM_ST_NONE || dm->injectstate != DM_ST_NONE) return;
-    if (dm->reset_left) return;
+    if (dm->reset_left || vx_sim_finished(dm->sim)) return;
     if (!dm_info(dm, g, &wi) || !wi.active || !wi.halted || wi.stalled) return;
     dm->steperr = false;
     dm->step_warp = g;

@@ -1094,6 +1094,14 @@ static void test_step_end(void)
     steps(sim, 1);
     ok(rd(sim, VX_DM_DCTRL) & SERR, "stepped lw from 0 faults: steperr");
     ok(vx_sim_finished(sim), "the stepped fault ends the kernel");
+    /* (from a DM fuzzing) a step of the warp, still active and halted, after the end is
+     * refused at once, as the docs list the refusals; it was accepted (stepstate REQ,
+     * steperr clear) and failed a cycle later, or, with an ndmreset right after it in
+     * one batch, was cancelled with steperr 0 */
+    ok(winfo(sim, 0).active && winfo(sim, 0).halted, "(warp 0 active and halted)");
+    wr(sim, VX_DM_DCTRL, DA | SR);
+    uint32_t dend = rd(sim, VX_DM_DCTRL);
+    ok((dend & SERR) && SST(dend) == 0, "stepreq after the end: steperr at once, stepstate NONE");
     vx_stop st = run(sim, 10);
     ok(st.reason == VX_STOP_FAULT && st.fault.kind == VX_FAULT_UNMAPPED && st.fault.pc == BASE,
        "vx_sim_run reports the stepped fault: UNMAPPED at BASE (stop %d kind %d pc 0x%x)",
