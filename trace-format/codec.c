@@ -1060,11 +1060,17 @@ VXT_ALWAYS_INLINE uint8_t *enc_fast_t(vxt_pred *ps, uint8_t *p, const vx_event *
             mem_full_scan_any(&sc, m, T);
             full = !sc.bad;
         }
-        if (!full)
+        /* (addresses outside what a store reaches: the general path refuses them) */
+        if (full) {
+            if (VX_UNLIKELY(!vxt_write_reachable(sc.lo, m[0].size)) |
+                VX_UNLIKELY(!vxt_write_reachable(sc.hi, m[0].size)))
+                return NULL;
+        } else {
             for (uint32_t i = 0; i < nm; i++)
                 if (VX_UNLIKELY((m[i].size > 4) | !((0x16u >> (m[i].size & 7)) & 1) |
-                                (m[i].lane >= T)))
+                                (m[i].lane >= T) | !vxt_write_reachable(m[i].addr, m[i].size)))
                     return NULL;
+        }
     }
 
     vxt_warp *ws = vxt_pred_warp(ps, core * W + warp);

@@ -87,6 +87,17 @@ extern const uint8_t vxt_end_magic[4];
 
 #define VXT_VARINT_MAX 10u /* bytes of the longest varint, a 64-bit value's */
 
+/* FORMAT.md 7.3: the bytes a memory write may change, [VXT_MEM_LO, VXT_MEM_HI) (below:
+ * the null guard and the console window; above: past local memory) */
+#define VXT_MEM_LO 0x80u
+#define VXT_MEM_HI 0xFFFF4000u
+
+/* Does a write of size bytes (1, 2 or 4) at addr stay in [VXT_MEM_LO, VXT_MEM_HI)? */
+static inline bool vxt_write_reachable(uint32_t addr, uint32_t size)
+{
+    return addr >= VXT_MEM_LO && addr <= VXT_MEM_HI - size;
+}
+
 static inline uint8_t *vxt_put_varint(uint8_t *p, uint64_t v)
 {
     while (v >= 0x80) {

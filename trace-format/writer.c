@@ -719,7 +719,7 @@ static vx_err check_event(vx_trace_writer *w, const vx_event *ev)
                          (unsigned long long)ev->index, i, m->size, m->lane);
         /* FORMAT.md 7.3: global memory from 0x80 (below: the null guard and the console
          * window, whose bytes are console bytes), local memory up to 0xFFFF3FFF */
-        if (m->addr < 0x80u || m->addr > 0xFFFF4000u - m->size)
+        if (!vxt_write_reachable(m->addr, m->size))
             return wfail(w, VX_ERR_INVAL,
                          "event %llu: memory write %u at 0x%08x outside the memory a store "
                          "reaches, [0x80, 0xFFFF4000) (FORMAT.md section 7.3)",

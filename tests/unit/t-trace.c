@@ -681,6 +681,30 @@ static void test_writer_errors(void)
     is_int(reached, 0, "memory writes outside [0x80, 0xFFFF4000) refused");
     ok(strstr(vx_trace_writer_errmsg(w), "section 7.3") != NULL, "message says why: %s",
        vx_trace_writer_errmsg(w));
+    {
+        /* the same for a store with no other effect, which the writer's fast path
+         * encodes: one lane, and every lane (lanes 0..1 below 0x80, 2..3 past local memory) */
+        vx_event st = ev;
+        st.ncommits = 0;
+        st.commits = NULL;
+        st.nconsole = 0;
+        st.console = NULL;
+        vx_memwrite one = {0x40, 0x41, 1, 0}, lo4[4], hi4[4];
+        for (uint8_t i = 0; i < 4; i++) {
+            lo4[i] = (vx_memwrite){0x78u + 4u * i, i, 4, i};
+            hi4[i] = (vx_memwrite){0xFFFF3FF8u + 4u * i, i, 4, i};
+        }
+        st.nmem = 1;
+        st.mem = &one;
+        int fast = vx_trace_writer_event(w, &st) != VX_ERR_INVAL;
+        st.tmask = 0xF;
+        st.nmem = 4;
+        st.mem = lo4;
+        fast += vx_trace_writer_event(w, &st) != VX_ERR_INVAL;
+        st.mem = hi4;
+        fast += vx_trace_writer_event(w, &st) != VX_ERR_INVAL;
+        is_int(fast, 0, "the same for a plain store (the fast path): refused");
+    }
     m.size = 4;
     /* 7.6: a faulting issue has no other effect */
     vx_fault fl;
