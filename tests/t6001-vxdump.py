@@ -161,6 +161,27 @@ int main() {
 }
 """
 
+# member functions that differ by their qualifiers only (test_overloads_by_qualifiers)
+QUALIFIER_KERNEL = r"""
+#include <vx_intrinsics.h>
+#define NI __attribute__((noinline))
+struct R {
+    int v;
+    NI int get() & { return v + 1; }
+    NI int get() && { return v + 2; }
+    NI int h() volatile { return v + 3; }
+    NI int h() const volatile { return v + 4; }
+};
+volatile int sink;
+int main() {
+    R r = {(int)vx_thread_id()};
+    volatile R vr = {2};
+    const volatile R cvr = {3};
+    sink = r.get() + R{5}.get() + vr.h() + cvr.h();
+    return 0;
+}
+"""
+
 # names that only begin with "operator" (test_pc_names_that_begin_with_operator)
 OPNAMES_KERNEL = r"""
 #include <vx_intrinsics.h>
@@ -613,6 +634,17 @@ class Filters(unittest.TestCase):
             r = vxtest.run([vxtest.prog("vxdump"), "--pc", bad, trace])
             self.assertEqual(r.returncode, 2, bad)
             self.assertIn("no symbol", r.stderr)
+
+    def test_overloads_by_qualifiers(self):
+        """member functions that differ by their cv- or ref-qualifiers only are shown, and
+        selected with --pc, with those qualifiers, as nm -C spells them"""
+        trace, want = cxx_functions(self, QUALIFIER_KERNEL, ["-w", "1", "-t", "4"])
+        names = ["R::get() &", "R::get() &&", "R::h() volatile", "R::h() const volatile"]
+        self.assertEqual(sorted(n for n in want.names() if n.startswith("R::")), sorted(names))
+        assert_pc_selects(self, trace, {n: n for n in names}, want)
+        for n in names:
+            col, lines = listing(trace, "--pc", n)
+            self.assertTrue(lines and all("<%s" % n in ln for ln in lines), (n, lines[:2]))
 
     def test_pc_cplusplus(self):
         """--pc with a C++ function's name: qualified or not, anonymous namespace, static,

@@ -642,6 +642,11 @@ typedef struct dmstate {
 
 static bool dm_type(dmstate *d, out_buf *o, unsigned depth);
 
+/* A member function's qualifiers in its <nested-name> (bit i: DMQ_CODES[i]), spelled
+ * after its parameters in this order. */
+#define DMQ_CODES "KVrRO"
+static const char *const dmq_spelling[] = {" const", " volatile", " restrict", " &", " &&"};
+
 static bool dm_sub(dmstate *d, const char *s)
 {
     if (d->nsubs == DM_SUBS || strlen(s) >= DM_TEXT) return false;
@@ -700,18 +705,18 @@ static bool dm_sub_from(dmstate *d, const out_buf *o, size_t from)
  * A <nested-name> "N ... E" into o: a class type (`type`: every prefix and the whole
  * name are candidates, the caller adds the whole) or a function's name (the last
  * component is not a candidate; its template arguments are the function's: *tmpl; a
- * const member function: *cfn; a constructor, destructor or conversion: *notype, which
+ * member function's qualifiers: *quals, DMQ_*; a constructor, destructor or conversion: *notype, which
  * has no return type in the mangling).
  */
-static bool dm_nested(dmstate *d, out_buf *o, bool type, bool *tmpl, bool *cfn, bool *notype,
+static bool dm_nested(dmstate *d, out_buf *o, bool type, bool *tmpl, unsigned *quals, bool *notype,
                       unsigned depth)
 {
     const size_t from = o->len;
     char last[DM_TEXT] = ""; /* the last component's name, for a constructor's */
     size_t comps = 0;
     d->p++;
-    for (; d->p < d->end && strchr("rVKRO", *d->p); d->p++)
-        if (*d->p == 'K' && cfn) *cfn = true;
+    for (; d->p < d->end && strchr(DMQ_CODES, *d->p); d->p++)
+        if (quals) *quals |= 1u << (strchr(DMQ_CODES, *d->p) - DMQ_CODES);
     if (d->end - d->p >= 2 && d->p[0] == 'S' && d->p[1] == 't') {
         puts_(o, "std");
         d->p += 2;
@@ -894,12 +899,13 @@ static bool signature(const char *sym, char *sig, size_t cap, char *ret, size_t 
     d->nsubs = d->ntargs = 0;
     out_buf o = {sig, cap, 0, false}, r = {ret, rcap, 0, false};
     sig[0] = ret[0] = 0;
-    bool ok = true, tmpl = false, cfn = false, notype = false;
+    bool ok = true, tmpl = false, notype = false;
+    unsigned quals = 0;
     const char *s;
     size_t n;
     if (d->p < d->end && *d->p == 'L') d->p++;
     if (d->p < d->end && *d->p == 'N') {
-        ok = dm_nested(d, &o, false, &tmpl, &cfn, &notype, 0);
+        ok = dm_nested(d, &o, false, &tmpl, &quals, &notype, 0);
     } else {
         char op[DM_TEXT];
         if (d->end - d->p >= 2 && d->p[0] == 'S' && d->p[1] == 't') {
@@ -926,7 +932,9 @@ static bool signature(const char *sym, char *sig, size_t cap, char *ret, size_t 
         ok = dm_type(d, &o, 0);
     }
     puts_(&o, ")");
-    puts_(&o, cfn ? " const" : "");
+    /* as c++filt and GDB: "f() const volatile &&" */
+    for (size_t i = 0; i < sizeof dmq_spelling / sizeof dmq_spelling[0]; i++)
+        puts_(&o, quals & (1u << i) ? dmq_spelling[i] : "");
     puts_(&o, d->end);
     free(d);
     return ok && !o.full && !r.full;
