@@ -334,6 +334,37 @@ class Objects(unittest.TestCase):
                          r"at event \d+ .* <kernel_body\+0x[0-9a-f]+>: sw " % (aa, aa + 3))
         self.assertRegex(text[4], r"^\+ 0x%08x\.\.0x%08x <squares\+0x1c> = 0x00000031 \(49\)  " % (ab, ab + 3))
 
+    def test_unaligned_odd_sized(self):
+        """an object of 5 bytes at an odd address whose last byte differs: that byte alone,
+        nothing of the object after it (a word past the object's end was reported, read
+        past the arrays of the bytes compared)"""
+        src = os.path.join(D, "odd.c")
+        with open(src, "w") as f:
+            f.write("#include <stdint.h>\n#include <vx_intrinsics.h>\n"
+                    "uint8_t odd[5] __attribute__((aligned(1)));\n"
+                    "uint8_t seven[7] __attribute__((aligned(1)));\n"
+                    "uint32_t after[2];\n"
+                    "int main(void) {\n"
+                    "    if (vx_core_id() != 0) return 0;\n"
+                    "    for (int i = 0; i < 5; i++) odd[i] = (uint8_t)(i + 10 + LAST * (i == 4));\n"
+                    "    seven[0] = 1;\n"
+                    "    after[0] = 8;\n"
+                    "    return 0;\n}\n")
+        traces = []
+        for last in (0, 1):
+            elf = os.path.join(D, "odd%d.elf" % last)  # (-O1: -O2 aligns the arrays)
+            r = vxtest.run([vxtest.prog("vxcc"), "-O1", "-DLAST=%d" % last, "-o", elf, src])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            traces.append(rec(elf, "odd%d.vxt" % last, ["-w", "1"], 0))
+            addr, size = data_objects(elf)["odd"]
+            self.assertEqual((addr % 2, size), (1, 5))  # (the premise)
+        rc, objs, err = diff_json("--object", "odd", *traces)
+        self.assertEqual((rc, err), (1, ""))
+        (r,) = [o for o in objs if o["type"] == "memory"]
+        self.assertEqual((r["addr"], r["len"], r["a"]["bytes"], r["b"]["bytes"]),
+                         (addr + 4, 1, "0e", "0f"))
+        self.assertEqual(objs[-1]["bytes"], 1)
+
     def test_consequences(self):
         """what main computed from squares[]: hist[] (squares by value mod 8: 4, 8, 0, 0,
         4, 0, 0, 0 in the fix; 50 moves one from bin 1 to bin 2) and st.sum (1240 =

@@ -643,9 +643,9 @@ static bool outr_add(cmp *x, size_t ci, size_t from, size_t len, bool layout)
 }
 
 /* Did a run write a byte of the candidate word at byte `at` (either side)? */
-static bool word_written(const cmp *x, size_t at)
+static bool word_written(const cmp *x, size_t at, size_t n)
 {
-    for (size_t b = at; b < at + 4; b++)
+    for (size_t b = at; b < at + n; b++)
         if (x->f[0].w[b] || x->f[1].w[b]) return true;
     return false;
 }
@@ -904,13 +904,16 @@ int vxf_mem_compare(const vxf_mem_side s[2], const vxf_mem_opts *o, vxf_mem_resu
             layout_lo = s[k].h->start_pc & ~(PAGE - 1);
     for (size_t ci = 0; ci < x.nc; ci++) {
         const cand *c = &x.c[ci];
+        /* (words of 4 bytes, but for the last of an --object's candidate, which ends
+         * where the object does) */
         for (size_t i = 0; i < c->len;) {
-            bool w = word_written(&x, c->off + i);
+            size_t j = i + 4 < c->len ? i + 4 : c->len;
+            bool w = word_written(&x, c->off + i, j - i);
             bool lay = !x.objects && layout_area(s, layout_lo, c->space, c->lo + (uint32_t)i);
-            size_t j = i + 4;
-            while (j < c->len && word_written(&x, c->off + j) == w &&
+            while (j < c->len &&
+                   word_written(&x, c->off + j, j + 4 < c->len ? 4 : c->len - j) == w &&
                    (!x.objects && layout_area(s, layout_lo, c->space, c->lo + (uint32_t)j)) == lay)
-                j += 4;
+                j = j + 4 < c->len ? j + 4 : c->len;
             if (!w) {
                 for (size_t b = i; b < j; b++)
                     res->image_bytes += x.va[c->off + b] != x.vb[c->off + b];
