@@ -389,6 +389,28 @@ class Objects(unittest.TestCase):
         rc, _, err = diff_json("--object", "scratch", T["obug"], T["ofix"])
         self.assertEqual(rc, 0, err)
 
+    def test_constant_table(self):
+        """a named object is compared whole: a .rodata table that no run writes, whose
+        last weight is 5 in the buggy build and 4 in the fix, differs there, both sides
+        "never written" (compared by address, such bytes are only counted in the note)"""
+        rc, objs, err = diff_json("--object", "weights", T["obug"], T["ofix"])
+        self.assertEqual((rc, err), (1, ""))
+        (r,) = [o for o in objs if o["type"] == "memory"]
+        self.assertEqual((r["addr"], r["addr_b"], r["len"]),
+                         (self.a["weights"][0] + 12, self.b["weights"][0] + 12, 4))
+        self.assertEqual((r["a"]["bytes"], r["b"]["bytes"]),
+                         (struct.pack("<I", 5).hex(), struct.pack("<I", 4).hex()))
+        for side in ("a", "b"):
+            (w,) = r[side]["writes"]
+            self.assertEqual((w["event"], w["object"], w["object_offset"]), (None, "weights", 12))
+        self.assertEqual(objs[-1]["image_bytes"], 0)
+        text = t6kit.vxdiff("--object", "weights", T["obug"], T["ofix"]).stdout.splitlines()
+        self.assertTrue(text[3].endswith("= 0x00000005 (5)  never written (initial image)"), text)
+        self.assertEqual(text[-1], "vxdiff: 1 range (4 bytes) of the object named differs")
+        r = t6kit.vxdiff("-v", "--object", "hist", "--object", "scratch", T["ofix"], T["ofix"])
+        self.assertEqual((r.returncode, r.stdout.splitlines()[-1]),
+                         (0, "vxdiff: %s and %s: the objects named are identical" % (T["ofix"], T["ofix"])))
+
     def test_by_address_instead(self):
         """(the problem --object solves: compared by address, the same objects show as
         differences where the code's layout places things)"""

@@ -25,6 +25,12 @@ uint32_t hist[8];
 struct stats {
     uint32_t count, sum;
 } st;
+#ifdef OBJDIFF_BUG
+const uint32_t weights[4] = {1, 2, 3, 5}; /* .rodata, never written: the bug's last weight */
+#else
+const uint32_t weights[4] = {1, 2, 3, 4};
+#endif
+volatile uint32_t wsum;
 
 static void kernel_body(void *arg)
 {
@@ -49,6 +55,8 @@ int main(void)
     }
     for (uint32_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++)
         scratch[i] = i + 100;
+    for (uint32_t i = 0; i < 16; i++) /* (indexes from memory: the table stays) */
+        wsum += weights[squares[i] & 3];
 #ifdef OBJDIFF_BUG
     spare[0] = st.sum;
 #endif

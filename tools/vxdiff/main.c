@@ -145,7 +145,8 @@ static void usage(FILE *f)
             "      --object NAME   --memory for the static data object NAME alone (a sized\n"
             "                      symbol of .data, .bss or .rodata: an array, a struct, a\n"
             "                      C++ name as in vxdump), each side's at its own address,\n"
-            "                      so that it is compared across builds that moved it\n"
+            "                      so that it is compared across builds that moved it, and\n"
+            "                      whole: bytes no run wrote too (a constant table)\n"
             "                      (repeatable; implies --memory)\n"
             "      --ignore F[,F]  leave fields out: cycle, schedule (= --per-warp), console,\n"
             "                      dm (Debug Module events and injected instructions),\n"
@@ -1334,7 +1335,11 @@ static void run_memory(differ *d)
                res.bytes, res.layout_ranges, res.image_bytes, cores);
         return;
     }
-    if (res.ranges) {
+    if (res.ranges && d->o.nobjects) {
+        printf("%s: %" PRIu64 " range%s (%" PRIu64 " bytes) of the object%s named differ%s", prog,
+               res.ranges, res.ranges == 1 ? "" : "s", res.bytes, d->o.nobjects == 1 ? "" : "s",
+               res.ranges == 1 ? "s" : "");
+    } else if (res.ranges) {
         printf("%s: %" PRIu64 " range%s of memory (%" PRIu64 " bytes) written during the runs "
                "differ%s",
                prog, res.ranges, res.ranges == 1 ? "" : "s", res.bytes, res.ranges == 1 ? "s" : "");
@@ -1346,7 +1351,10 @@ static void run_memory(differ *d)
         if (res.shown < res.ranges) printf(" (the first %" PRIu64 " shown: --max)", res.shown);
         printf("\n");
     }
-    if (d->status == EXIT_SAME && (d->o.verbose || res.image_bytes))
+    if (d->status == EXIT_SAME && d->o.nobjects && d->o.verbose)
+        printf("%s: %s and %s: the object%s named are identical\n", prog, d->s[0].path,
+               d->s[1].path, d->o.nobjects == 1 ? "" : "s");
+    else if (d->status == EXIT_SAME && (d->o.verbose || res.image_bytes))
         printf("%s: %s and %s: the memory written during the runs is identical\n", prog,
                d->s[0].path, d->s[1].path);
     if (res.image_bytes)

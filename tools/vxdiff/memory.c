@@ -757,9 +757,10 @@ static uint8_t side_byte(const mside *m, uint32_t addr, uint8_t *buf, uint64_t *
     return buf[addr & (PAGE - 1)];
 }
 
-/* The candidates of --object: the differing words of each object, written during a run
- * (on either side), compared at each side's own address of the object. */
-static int compare_objects(cmp *x, vxf_mem_result *res, uint8_t *pa, uint8_t *pb)
+/* The candidates of --object: the differing words of each object, compared at each
+ * side's own address of the object, whether a run wrote them or not (a constant table
+ * in .rodata: both sides then "never written"). */
+static int compare_objects(cmp *x, uint8_t *pa, uint8_t *pb)
 {
     const vxf_mem_opts *o = x->o;
     objspan *sp = calloc(o->nobjects, sizeof *sp);
@@ -805,11 +806,7 @@ static int compare_objects(cmp *x, vxf_mem_result *res, uint8_t *pa, uint8_t *pb
         for (uint32_t j = 0; j < q->len; j++) {
             uint8_t va = side_byte(&x->m[0], q->a + j, pa, &ka);
             uint8_t vb = side_byte(&x->m[1], q->b + j, pb, &kb);
-            if (va == vb) continue;
-            if (!keys_has(&x->m[0].dirty, ka) && !keys_has(&x->m[1].dirty, kb)) {
-                res->image_bytes++;
-                continue;
-            }
+            if (va == vb) continue; /* (written or not: a constant table differs too) */
             /* the aligned word of the object around the byte, from where the last ended */
             const cand *last = x->nc ? &x->c[x->nc - 1] : NULL;
             uint32_t from = j & ~3u, to = (j | 3u) + 1 < q->len ? (j | 3u) + 1 : q->len;
@@ -861,7 +858,7 @@ int vxf_mem_compare(const vxf_mem_side s[2], const vxf_mem_opts *o, vxf_mem_resu
     res->cores_a = x.m[0].cores;
     res->cores_b = x.m[1].cores;
     x.objects = o->nobjects > 0;
-    if (x.objects && compare_objects(&x, res, pa, pb)) goto out;
+    if (x.objects && compare_objects(&x, pa, pb)) goto out;
     /* every page either side holds, in order; local memory of the cores both have */
     for (int k = 0; k < 2 && !x.objects; k++)
         for (size_t i = 0; i < x.m[k].present.n; i++)
@@ -914,7 +911,7 @@ int vxf_mem_compare(const vxf_mem_side s[2], const vxf_mem_opts *o, vxf_mem_resu
                    word_written(&x, c->off + j, j + 4 < c->len ? 4 : c->len - j) == w &&
                    (!x.objects && layout_area(s, layout_lo, c->space, c->lo + (uint32_t)j)) == lay)
                 j = j + 4 < c->len ? j + 4 : c->len;
-            if (!w) {
+            if (!w && !x.objects) { /* (a named object is compared whole) */
                 for (size_t b = i; b < j; b++)
                     res->image_bytes += x.va[c->off + b] != x.vb[c->off + b];
             } else if (!outr_add(&x, ci, i, j - i, lay)) {
