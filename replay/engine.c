@@ -2149,6 +2149,8 @@ void vx_engine_get_stats(const vx_engine *e, vx_engine_stats *out)
     out->keyframes = (uint32_t)e->nkf;
     out->summary_blocks = vx_index_nseg(e->ix);
     out->summary_ready = vx_index_ready(e->ix);
+    out->summary_damaged = vx_index_damaged(e->ix);
+    out->summary_chunks = vx_index_nchunks(e->ix);
 }
 
 /* ---- opening ----------------------------------------------------------------------------------------- */

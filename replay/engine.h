@@ -279,8 +279,10 @@ typedef struct vx_engine_stats {
     uint64_t checkpoint_bytes;
     uint64_t budget;
     uint32_t keyframes;
-    uint64_t summary_blocks; /* trace chunks with issues, for the digests (0: not indexed) */
-    uint64_t summary_ready;  /* of which the digest is known so far */
+    uint64_t summary_blocks;  /* trace chunks with issues, for the digests (0: not indexed) */
+    uint64_t summary_ready;   /* of which the digest is known so far */
+    uint64_t summary_damaged; /* of which the digest cannot be had (damage) */
+    uint64_t summary_chunks;  /* the trace's EVENTS chunks with issues they cover */
 } vx_engine_stats;
 
 void vx_engine_get_stats(const vx_engine *e, vx_engine_stats *out);

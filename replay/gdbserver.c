@@ -2710,9 +2710,17 @@ static void mon_stats(vx_gdbserver *s, text *t, const char *arg)
             st.replayed, st.verified, st.cached, st.scanned, st.skipped, st.restores,
             st.reader_seeks, st.checkpoints, (double)st.checkpoint_bytes / 1048576.0,
             (double)st.budget / 1048576.0, st.keyframes);
-    if (st.summary_blocks)
-        tprintf(t, "trace summary: %" PRIu64 " of %" PRIu64 " chunk digests\n", st.summary_ready,
+    if (st.summary_blocks) {
+        tprintf(t, "trace summary: %" PRIu64 " of %" PRIu64 " chunk digests", st.summary_ready,
                 st.summary_blocks);
+        if (st.summary_chunks > st.summary_blocks) /* (runs of chunks share a digest) */
+            tprintf(t, " (of runs of up to %" PRIu64 " of the %" PRIu64 " chunks)",
+                    (st.summary_chunks + st.summary_blocks - 1) / st.summary_blocks,
+                    st.summary_chunks);
+        if (st.summary_damaged)
+            tprintf(t, ", %" PRIu64 " damaged (searched by their events)", st.summary_damaged);
+        tprintf(t, "\n");
+    }
     tprintf(t,
             "packets %" PRIu64 " (this session), thread lists sent %" PRIu64
             ", register reads %" PRIu64 "\n",

@@ -34,7 +34,9 @@ struct vx_index {
     seg *s;
     size_t n;
     size_t *ck; /* the chunks that hold issues, in order */
+    size_t nck; /* of them */
     _Atomic size_t ready;
+    _Atomic size_t damaged; /* segments whose digest cannot be had (damage): never ready */
     _Atomic bool stop;
     pthread_t th;
     bool started;
@@ -93,7 +95,10 @@ static void *compute(void *arg)
          * stays without, searched the slow way, which reports the damage */
         if (g->tried) continue;
         vx_trace_digest d;
-        if (seg_digest(ix, ix->r, g, VX_TRACE_DIGEST_COMPUTE, &d) != VX_OK) continue;
+        if (seg_digest(ix, ix->r, g, VX_TRACE_DIGEST_COMPUTE, &d) != VX_OK) {
+            atomic_fetch_add_explicit(&ix->damaged, 1, memory_order_relaxed);
+            continue;
+        }
         g->dg = d;
         publish(ix, g);
     }
@@ -117,6 +122,7 @@ static bool make_segments(vx_index *ix, vx_trace_reader *rd, uint64_t nissues)
         ix->ck[m++] = i;
     }
     const size_t per = m <= MAX_SEGS ? 1 : (m + MAX_SEGS - 1) / MAX_SEGS;
+    ix->nck = m;
     ix->s = calloc(m ? (m + per - 1) / per : 1, sizeof *ix->s);
     if (!ix->s) return false;
     for (size_t i = 0; i < m; i += per) {
@@ -136,6 +142,7 @@ vx_index *vx_index_start(vx_trace_reader *rd, uint64_t nissues, char *why, size_
     vx_index *ix = calloc(1, sizeof *ix);
     if (!ix) return NULL;
     atomic_init(&ix->ready, 0);
+    atomic_init(&ix->damaged, 0);
     atomic_init(&ix->stop, false);
     if (!make_segments(ix, rd, nissues)) {
         vx_index_free(ix);
@@ -153,8 +160,9 @@ vx_index *vx_index_start(vx_trace_reader *rd, uint64_t nissues, char *why, size_
         if (e == VX_OK) {
             atomic_store(&g->have, true);
             ready++;
-        } else if (cap && !why[0]) { /* damage: that segment without */
-            snprintf(why, cap, "%s", vx_trace_reader_errmsg(rd));
+        } else { /* damage: that segment without */
+            atomic_fetch_add_explicit(&ix->damaged, 1, memory_order_relaxed);
+            if (cap && !why[0]) snprintf(why, cap, "%s", vx_trace_reader_errmsg(rd));
         }
     }
     atomic_store(&ix->ready, ready);
@@ -191,6 +199,16 @@ size_t vx_index_nseg(const vx_index *ix)
 size_t vx_index_ready(const vx_index *ix)
 {
     return ix ? atomic_load_explicit(&((vx_index *)ix)->ready, memory_order_relaxed) : 0;
+}
+
+size_t vx_index_damaged(const vx_index *ix)
+{
+    return ix ? atomic_load_explicit(&((vx_index *)ix)->damaged, memory_order_relaxed) : 0;
+}
+
+size_t vx_index_nchunks(const vx_index *ix)
+{
+    return ix ? ix->nck : 0;
 }
 
 bool vx_index_find(const vx_index *ix, uint64_t t, size_t *s, uint64_t *lo, uint64_t *hi)

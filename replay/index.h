@@ -36,9 +36,12 @@ typedef struct vx_index vx_index;
 vx_index *vx_index_start(vx_trace_reader *rd, uint64_t nissues, char *why, size_t cap);
 void vx_index_free(vx_index *ix); /* stops the thread */
 
-/* Segments, and how many have their digest so far. */
+/* Segments, how many have their digest so far, how many never will (damage: searched
+ * by their events), and the EVENTS chunks with issues they cover. */
 size_t vx_index_nseg(const vx_index *ix);
 size_t vx_index_ready(const vx_index *ix);
+size_t vx_index_damaged(const vx_index *ix);
+size_t vx_index_nchunks(const vx_index *ix);
 
 /* The segment holding issue t: true and *s, *lo, *hi (issues lo .. hi - 1), or false. */
 bool vx_index_find(const vx_index *ix, uint64_t t, size_t *s, uint64_t *lo, uint64_t *hi);

@@ -1424,6 +1424,50 @@ class DamagedTraces(unittest.TestCase):
         self.assertIn("note: '%s' was cut off (it has no end record): history ends at its "
                       "last complete chunk" % cut, log)
 
+    def test_damaged_digest(self):
+        """a damaged DIGEST chunk: its EVENTS chunk is searched by its events (a breakpoint
+        last hit in that chunk is still found there), and monitor stats counts it as damaged
+        instead of leaving the count of digests short for ever, unexplained"""
+        import vxt_spec
+        tr = vxt_spec.Trace(self.data)
+        ev = tr.events[-2]  # (the kernel's checks end in it: PCs the last chunk has not)
+        dg = tr.digest_of[ev.off]
+        d = bytearray(self.data)
+        d[dg.off + 28 + dg.stored // 2] ^= 0x20  # inside its payload (its CRC fails)
+        bad = self.write("baddigest.vxt", bytes(d))
+        nxt = tr.events[tr.events.index(ev) + 1].key
+        issues = [json.loads(ln) for ln in vxtest.run(
+            [vxtest.prog("vxdump"), "--json", "--kind", "issue", "--from", str(ev.key), "--to",
+             str(nxt - 1), bad]).stdout.splitlines()]
+        s = vxtest.run([vxtest.prog("vxdump"), "--summary", bad]).stdout
+        end = int(re.search(r"totals\s+\d+ events: (\d+) issues", s).group(1))
+        after = {e["pc"] for e in json.loads("[" + ",".join(vxtest.run(
+            [vxtest.prog("vxdump"), "--json", "--kind", "issue", "--from", str(nxt), bad]
+        ).stdout.splitlines()) + "]")}
+        only = [e for e in issues if e["pc"] not in after]
+        self.assertTrue(only, "a pc issued in that chunk and never after it")
+        pc = only[-1]["pc"]
+        last = [e["index"] for e in issues if e["pc"] == pc][-1]
+        srv = rsplib.Server(bad)
+        try:
+            c = srv.client()
+            c.handshake()
+            for _ in range(20000):
+                st = c.monitor("stats")[1]
+                m = re.search(r"trace summary: (\d+) of (\d+) chunk digests, 1 damaged \(searched "
+                              r"by their events\)", st)
+                if m and int(m.group(1)) + 1 == int(m.group(2)):
+                    break
+            self.assertTrue(m and int(m.group(1)) + 1 == int(m.group(2)), st)
+            c.monitor("seek %d" % end)
+            self.assertEqual(c.cmds("Z0,%x,4" % pc), "OK")
+            rsplib.parse_stop(c.cmd("bc"))
+            self.assertRegex(c.monitor("when")[1], r"^event %d of %d" % (last, end))
+            c.close()
+        finally:
+            log = srv.stop()
+        self.assertIn("searches over that chunk's events read them all", log)
+
     def test_corrupt_chunk(self):
         """a damaged chunk is reported through GDB when replay reaches it; the server goes on"""
         d = bytearray(self.data)
@@ -1511,8 +1555,10 @@ class ManyChunks(unittest.TestCase):
         try:
             c = srv.client()
             c.handshake()
-            m = re.search(r"trace summary: (\d+) of (\d+) chunk digests", c.monitor("stats")[1])
+            m = re.search(r"trace summary: (\d+) of (\d+) chunk digests \(of runs of up to (\d+) "
+                          r"of the (\d+) chunks\)", c.monitor("stats")[1])
             self.assertEqual(int(m.group(2)), -(-len(keys) // per), "segments of two chunks")
+            self.assertEqual((int(m.group(3)), int(m.group(4))), (per, len(keys)))
             check(c)                                    # digests maybe still being read
             for _ in range(20000):
                 m = re.search(r"trace summary: (\d+) of (\d+)", c.monitor("stats")[1])
