@@ -695,6 +695,15 @@ static bool dm_targs(dmstate *d, out_buf *o, bool own, unsigned depth)
     return !o->full;
 }
 
+/* A <source-name> that ends within the mangled name (not in a clone suffix after it). */
+static bool dm_source_name(dmstate *d, const char **s, size_t *n)
+{
+    const char *q = d->p;
+    if (!source_name(&q, s, n) || q > d->end) return false;
+    d->p = q;
+    return true;
+}
+
 /* The name's start in o (at `from`) so far is a substitution candidate. */
 static bool dm_sub_from(dmstate *d, const out_buf *o, size_t from)
 {
@@ -736,7 +745,7 @@ static bool dm_nested(dmstate *d, out_buf *o, bool type, bool *tmpl, unsigned *q
         if (*d->p == 'I') {
             if (!comps || !dm_targs(d, o, !type, depth)) return false;
             name = false;
-        } else if (source_name(&d->p, &s, &n)) {
+        } else if (dm_source_name(d, &s, &n)) {
             puts_(o, comps ? "::" : "");
             const size_t at = o->len;
             put_source(o, s, n);
@@ -846,7 +855,7 @@ static bool dm_type(dmstate *d, out_buf *o, unsigned depth)
             d->p += 2;
             puts_(&to, "std::");
         }
-        if (!source_name(&d->p, &s, &n)) return false;
+        if (!dm_source_name(d, &s, &n)) return false;
         put_source(&to, s, n);
         if (d->p < d->end && *d->p == 'I' && (!dm_sub(d, t) || !dm_targs(d, &to, false, depth)))
             return false;
@@ -912,7 +921,7 @@ static bool signature(const char *sym, char *sig, size_t cap, char *ret, size_t 
             d->p += 2;
             puts_(&o, "std::");
         }
-        if (source_name(&d->p, &s, &n)) {
+        if (dm_source_name(d, &s, &n)) {
             put_source(&o, s, n);
         } else if (d->p[0] == 'c' && d->p[1] == 'v') {
             ok = false; /* (a conversion is a member: nested) */
