@@ -368,6 +368,9 @@ vx_err vxrec_pipe_start(vxrec_pipe **out, vx_trace_writer *w, const vx_trace_hea
     vx_err e = vx_trace_writer_defer(w, true, on_job, p);
     if (!e && pthread_create(&p->th, NULL, consumer, p) != 0) e = VX_ERR_NOMEM;
     if (e) {
+        /* the writer must not call on_job with p once p is gone: back to compressing
+         * at once (no event yet, nothing queued) */
+        (void)vx_trace_writer_defer(w, false, NULL, NULL);
         pthread_mutex_destroy(&p->mu);
         pthread_cond_destroy(&p->cv);
         free_slots(p);

@@ -718,6 +718,32 @@ class Vxrec(unittest.TestCase):
                     self.assertTrue(f1.read() == f2.read(), "traces differ at %s %s" % (shape, third))
             self.assertEqual(self.verify(t2).returncode, 0)
 
+    def test_writer_thread_that_cannot_start(self):
+        """(from a review) a writer thread that cannot be created (here: a 4 GiB thread
+        stack in a 3 GiB address space) leaves the recording to the simulator's thread,
+        with the same trace.  The writer kept the freed pipe as the callback of its
+        deferred compression, and the first chunk queued locked a freed mutex: vxrec hung,
+        SIGINT and SIGTERM caught"""
+        if vxtest.sanitized():
+            self.skipTest("sanitizer builds reserve address space of their own")
+        import resource
+
+        def limit():
+            resource.setrlimit(resource.RLIMIT_STACK, (4 << 30, 4 << 30))
+            resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+        b = self.bin("loop.bin", LOOP)
+        t1, t2 = os.path.join(self.dir, "n1.vxt"), os.path.join(self.dir, "n2.vxt")
+        args = ["-q", "-f", "--max-cycles", "3000", "--keyframe-interval", "700",
+                "--chunk-size", "2000", b]
+        self.assertEqual(self.rec(["--no-writer-thread"] + args + ["-o", t1]).returncode, 4)
+        for third in ("--no-compress-thread", "--compress-thread"):
+            r = subprocess.run([vxtest.prog("vxrec"), "--writer-thread", third] + args + ["-o", t2],
+                               cwd=self.dir, capture_output=True, text=True, timeout=60,
+                               preexec_fn=limit)
+            self.assertEqual(r.returncode, 4, (third, r.stderr))
+            with open(t1, "rb") as f1, open(t2, "rb") as f2:
+                self.assertTrue(f1.read() == f2.read(), "traces differ (%s)" % third)
+
     def test_writer_thread_keyframe_memory(self):
         """--writer-thread holds a bounded amount of keyframes: their states and pages count
         towards the batches handed to the writer.  A keyframe every issue at 4x8x32 (a 290 KB
