@@ -588,7 +588,8 @@ static void logrecs_stores8(const char *dir)
     } r[5] = {
         {VX_LOG_MEM | VX_LOG_MEMAFF | 4, 0xFF, 0x3000, 4, 0x12345678u, 0, 0x9E3779B9u},
         {VX_LOG_MEM | VX_LOG_MEMAFF | 1, 0xFF, 0x3100, 1, 0xAB, 0, 0},
-        {VX_LOG_MEM | VX_LOG_MEMAFF | 2, 0xFF, 0xFFFFFFF0u, 0xFFFFFFFEu, 100, 3, 0},
+        {VX_LOG_MEM | VX_LOG_MEMAFF | 2, 0xFF, 0xFFFF3FF0u, 0xFFFFFFFEu, 100, 3,
+         0}, /* descending */
         {VX_LOG_MEM | 4, 0xFF, 0x5000, 0, 1, 1, 0},
         {VX_LOG_MEM | VX_LOG_MEMAFF | 4, 0x3C, 0x6000, 8, 0, 0, 0x01010101u},
     };
