@@ -20,7 +20,7 @@ static const sigcase cases[] = {
     {"_Z5twiceRK1P", "twice(P const&)", 1},
     {"_Z5twicePK1Pj", "twice(P const*, unsigned int)", 1},
     {"_Z5twicePK1Pj", "twice(P const *, unsigned int)", 1}, /* spaces aside */
-    {"_Z1fPPK1P.isra.0", "f(P const**).isra.0", 1},          /* a GCC copy */
+    {"_Z1fPPK1P.isra.0", "f(P const**).isra.0", 1},         /* a GCC copy */
     {"_Z1fPPK1P.isra.0", "f(P const**)", 1},
     {"_Z1gRi", "g(int&)", 1},
     {"_Z1gOi", "g(int&&)", 1},
@@ -36,8 +36,7 @@ static const sigcase cases[] = {
     {"_Z3maxIiET_S0_S0_", "int max<int>(int, int)", 1}, /* with the return type */
     {"_Z3maxIiET_S0_S0_", "max<int>(int, int)", 1},     /* or without */
     {"_Z3maxIiET_S0_S0_", "max<int>(int)", 0},
-    {"_ZN3geo3mixIdEET_S1_RKS1_PS1_", "double geo::mix<double>(double, double const&, double*)",
-     1},
+    {"_ZN3geo3mixIdEET_S1_RKS1_PS1_", "double geo::mix<double>(double, double const&, double*)", 1},
     {"_ZN2ns1WIiE4convIfEEiT_", "int ns::W<int>::conv<float>(float)", 1},
     {"_ZN5outer5innerIN1a1bEE3fooES2_RKS3_",
      "outer::inner<a::b>::foo(a::b, outer::inner<a::b> const&)", 1},
