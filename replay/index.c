@@ -78,12 +78,6 @@ static vx_err seg_digest(const vx_index *ix, vx_trace_reader *r, const seg *g, u
     return VX_OK;
 }
 
-static void publish(vx_index *ix, seg *g)
-{
-    atomic_store_explicit(&g->have, true, memory_order_release);
-    atomic_fetch_add_explicit(&ix->ready, 1, memory_order_relaxed);
-}
-
 static void *compute(void *arg)
 {
     vx_index *ix = arg;
@@ -100,7 +94,8 @@ static void *compute(void *arg)
             continue;
         }
         g->dg = d;
-        publish(ix, g);
+        atomic_store_explicit(&g->have, true, memory_order_release);
+        atomic_fetch_add_explicit(&ix->ready, 1, memory_order_relaxed);
     }
     return NULL;
 }

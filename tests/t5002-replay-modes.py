@@ -1436,14 +1436,10 @@ class DamagedTraces(unittest.TestCase):
         d[dg.off + 28 + dg.stored // 2] ^= 0x20  # inside its payload (its CRC fails)
         bad = self.write("baddigest.vxt", bytes(d))
         nxt = tr.events[tr.events.index(ev) + 1].key
-        issues = [json.loads(ln) for ln in vxtest.run(
-            [vxtest.prog("vxdump"), "--json", "--kind", "issue", "--from", str(ev.key), "--to",
-             str(nxt - 1), bad]).stdout.splitlines()]
+        issues = t6kit_events(bad, "--kind", "issue", "--from", str(ev.key), "--to", str(nxt - 1))
         s = vxtest.run([vxtest.prog("vxdump"), "--summary", bad]).stdout
         end = int(re.search(r"totals\s+\d+ events: (\d+) issues", s).group(1))
-        after = {e["pc"] for e in json.loads("[" + ",".join(vxtest.run(
-            [vxtest.prog("vxdump"), "--json", "--kind", "issue", "--from", str(nxt), bad]
-        ).stdout.splitlines()) + "]")}
+        after = {e["pc"] for e in t6kit_events(bad, "--kind", "issue", "--from", str(nxt))}
         only = [e for e in issues if e["pc"] not in after]
         self.assertTrue(only, "a pc issued in that chunk and never after it")
         pc = only[-1]["pc"]

@@ -704,12 +704,6 @@ static bool dm_source_name(dmstate *d, const char **s, size_t *n)
     return true;
 }
 
-/* The name's start in o (at `from`) so far is a substitution candidate. */
-static bool dm_sub_from(dmstate *d, const out_buf *o, size_t from)
-{
-    return dm_sub(d, o->s + from);
-}
-
 /*
  * A <nested-name> "N ... E" into o: a class type (`type`: every prefix and the whole
  * name are candidates, the caller adds the whole) or a function's name (the last
@@ -735,7 +729,7 @@ static bool dm_nested(dmstate *d, out_buf *o, bool type, bool *tmpl, unsigned *q
         size_t k;
         if (!dm_seq(d, &k) || k >= (c == 'S' ? d->nsubs : d->ntargs)) return false;
         puts_(o, c == 'S' ? d->subs[k] : d->targs[k]);
-        if (c == 'T' && !dm_sub_from(d, o, from)) return false;
+        if (c == 'T' && !dm_sub(d, o->s + from)) return false;
         comps++;
     }
     while (d->p < d->end && *d->p != 'E') {
@@ -769,7 +763,7 @@ static bool dm_nested(dmstate *d, out_buf *o, bool type, bool *tmpl, unsigned *q
         if (tmpl) *tmpl = !name && final;
         /* a prefix, or a template's name before its arguments, is a candidate; the
          * whole name is the caller's (a type) or none (a function) */
-        if (!final && !dm_sub_from(d, o, from)) return false;
+        if (!final && !dm_sub(d, o->s + from)) return false;
         if (o->full) return false;
     }
     if (d->p == d->end) return false;
