@@ -16,6 +16,7 @@
 #include <string.h>
 #include "cli.h"
 #include "dmserver.h"
+#include "race.h"
 #include "vx_isa.h"
 #include "vx_sim.h"
 
@@ -27,6 +28,14 @@ typedef struct tracer {
 
 static const char *prog = "vxsim";
 
+/* What the observer feeds: --trace-insn's lines and --races' checker (either or both). */
+typedef struct observers {
+    tracer *tr; /* NULL when no --trace-insn */
+    vxr *race;  /* NULL when no --races */
+} observers;
+
+#define VX_EXIT_RACE 5 /* --races found a data race (in a run that otherwise ended with 0) */
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -37,7 +46,10 @@ static void usage(FILE *f)
             "output options:\n"
             "      --stats               print instruction, cycle and divergence counts to stderr\n"
             "      --trace-insn[=FILE]   log every issued instruction with its effects\n"
-            "                            (to stderr, or FILE); meant for small runs\n\n"
+            "                            (to stderr, or FILE); meant for small runs\n"
+            "      --races               report data races between warps: accesses to the same\n"
+            "                            bytes, one a write, that no barrier, wspawn or\n"
+            "                            atomic orders (README: Finding data races); slow\n\n"
             "debugging:\n"
             "      --dm-port PORT        serve the VxDebug Debug Module on TCP PORT (0 = any)\n"
             "                            and wait for a debugger before running\n"
@@ -48,7 +60,8 @@ static void usage(FILE *f)
             "exit status: the kernel's exit code (mod 256) when it finished; 2 usage or\n"
             "input error, or the host out of memory, or a run that ended with 0 but whose\n"
             "output (console, --stats, --trace-insn or --dump files) could not be written;\n"
-            "3 kernel fault; 4 --max-cycles reached\n",
+            "3 kernel fault; 4 --max-cycles reached; 5 --races found a race in a run that\n"
+            "otherwise ended with 0\n",
             vx_cli_run_help());
 }
 
@@ -174,6 +187,73 @@ static void trace_event(void *ctx, const vx_event *ev)
     fprintf(f, "\n");
 }
 
+static void observe(void *ctx, const vx_event *ev)
+{
+    observers *o = ctx;
+    if (o->tr) trace_event(o->tr, ev);
+    if (o->race) (void)vxr_event(o->race, ev); /* an error stays: vxr_event says it again */
+}
+
+/* "<sym+off>" (with a space before) for a pc or a data address, or "". */
+static void sym_text(const vxd_symtab *t, uint32_t a, char *buf, size_t cap)
+{
+    buf[0] = 0;
+    if (t && vxd_symtab_format(t, a, buf + 1, cap - 1) > 0) buf[0] = ' ';
+}
+
+static void race_access(vx_sim *s, const vxd_symtab *code, const char *what, const vxr_access *a)
+{
+    const uint32_t nw = vx_sim_get_config(s)->warps;
+    char fn[200], dis[96] = "";
+    uint32_t insn;
+    sym_text(code, a->pc, fn, sizeof fn);
+    if (vx_sim_mem_read(s, a->gwarp / nw, a->pc, &insn, 4) == VX_OK) {
+        dis[0] = ' ';
+        dis[1] = '[';
+        size_t n = vx_disasm(a->pc, insn, dis + 2, sizeof dis - 3);
+        if (n + 3 >= sizeof dis) n = sizeof dis - 4;
+        dis[2 + n] = ']';
+        dis[3 + n] = 0;
+    }
+    fprintf(stderr, "  %-6s event %" PRIu64 ", warp %u:%u lane %u, pc 0x%08x%s%s\n", what, a->index,
+            a->gwarp / nw, a->gwarp % nw, a->lane, a->pc, fn, dis);
+}
+
+/* --races' findings on stderr; the number of races. */
+static size_t print_races(vx_sim *s, const vxr *race, const vxd_symtab *code,
+                          const vxd_symtab *data)
+{
+    static const char *const kinds[] = {"", "write then write", "write then read",
+                                        "read then write", "two lanes of one store"};
+    size_t n;
+    const vxr_race *x = vxr_races(race, &n);
+    for (size_t i = 0; i < n; i++, x++) {
+        char obj[200], where[48] = "";
+        sym_text(data, x->addr, obj, sizeof obj);
+        if (x->space) snprintf(where, sizeof where, " (core %u's local memory)", x->space - 1);
+        fprintf(stderr, "%s: data race (%s) on %u byte%s at 0x%08x%s%s:\n", prog, kinds[x->kind],
+                x->len, x->len == 1 ? "" : "s", x->addr, obj, where);
+        race_access(s, code, x->prev.write ? "write" : "read", &x->prev);
+        race_access(s, code, x->cur.write ? "write" : "read", &x->cur);
+        if (x->count > x->len)
+            fprintf(stderr, "  %" PRIu64 " conflicting byte pairs at these two instructions\n",
+                    x->count);
+    }
+    if (!n) {
+        fprintf(stderr, "%s: --races: no data race found in %" PRIu64 " issues\n", prog,
+                vx_sim_index(s));
+    } else {
+        fprintf(stderr,
+                "%s: --races: %zu race%s (pairs of instructions), %" PRIu64
+                " conflicting byte pairs in all%s; the event numbers are those of a recording\n"
+                "of this run (vxrec with the same options): vxreplay's 'monitor seek N' goes "
+                "there\n",
+                prog, n, n == 1 ? "" : "s", vxr_total(race),
+                n >= VXR_MAX_REPORTS ? " (the first ones shown)" : "");
+    }
+    return n;
+}
+
 static void print_stats(vx_sim *s)
 {
     vx_sim_stats st;
@@ -216,17 +296,19 @@ int main(int argc, char **argv)
     /* The kernel's console line by line, also into a pipe or a file: a run that is
      * stopped (Ctrl-C, kill) or never ends has written every complete line. */
     setvbuf(stdout, NULL, _IOLBF, 0);
-    bool stats = false, trace = false, dm = false;
+    bool stats = false, trace = false, dm = false, races = false;
     const char *trace_file = NULL, *kernel = NULL, *dm_bind = NULL;
     uint32_t dm_port = 0;
     char msg[512];
     int rc = 2;
     vx_sim *s = NULL;
     vx_cli_loaded loaded;
-    vxd_symtab syms;
+    vxd_symtab syms, dsyms;
     tracer tr = {0};
+    observers obs = {NULL, NULL};
     memset(&loaded, 0, sizeof loaded);
     memset(&syms, 0, sizeof syms);
+    memset(&dsyms, 0, sizeof dsyms);
 
     bool operands = false; /* after "--": the kernel, whatever its name */
     for (int i = 1; i < argc; i++) {
@@ -258,6 +340,8 @@ int main(int argc, char **argv)
             goto out;
         } else if (!strcmp(a, "--stats")) {
             stats = true;
+        } else if (!strcmp(a, "--races")) {
+            races = true;
         } else if (!strcmp(a, "--trace-insn")) {
             trace = true;
         } else if (!strncmp(a, "--trace-insn=", 13)) {
@@ -305,6 +389,14 @@ int main(int argc, char **argv)
     }
     /* the kernel's functions, to name the one a fault is in; the bytes are not kept */
     vx_cli_kernel_symbols(&loaded, &syms);
+    if (races) {
+        char note[160];
+        if (vxd_symtab_load_data(&dsyms, (uint8_t)loaded.kind, loaded.kernel.data,
+                                 loaded.kernel.len, note, sizeof note) == VX_ERR_NOMEM) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            goto out;
+        }
+    }
     vx_cli_loaded_release(&loaded);
     vx_sim_set_console(s, on_console, NULL);
     if (trace) {
@@ -315,8 +407,21 @@ int main(int argc, char **argv)
         }
         tr.nt = vx_sim_get_config(s)->threads;
         if (vx_disasm_new(&tr.dis)) goto out;
-        vx_sim_set_observer(s, trace_event, &tr, 0);
+        obs.tr = &tr;
     }
+    if (races) {
+        vx_err e = vxr_new(&obs.race, vx_sim_num_cores(s), vx_sim_get_config(s)->warps);
+        if (e) {
+            if (e == VX_ERR_LIMIT)
+                fprintf(stderr,
+                        "%s: --races checks platforms of up to %u warps (this one has %u)\n", prog,
+                        VXR_MAX_WARPS, vx_sim_num_warps(s));
+            else
+                fprintf(stderr, "%s: out of memory\n", prog);
+            goto out;
+        }
+    }
+    if (obs.tr || obs.race) vx_sim_set_observer(s, observe, &obs, obs.race ? VX_OBS_READS : 0);
 
     if ((rc = vx_cli_dumps_open(prog, &run, s))) goto out;
     vx_stop stop;
@@ -360,10 +465,19 @@ int main(int argc, char **argv)
     }
     vx_cli_note_unjoined(prog, s);
     if (stats) print_stats(s);
+    if (obs.race) {
+        if (vxr_event(obs.race, &(vx_event){.kind = VX_EV_END}) != VX_OK) {
+            fprintf(stderr, "%s: --races: out of memory after %zu MiB of shadow memory\n", prog,
+                    vxr_memory(obs.race) >> 20);
+            rc = VX_EXIT_USAGE;
+        } else if (print_races(s, obs.race, &syms, &dsyms) && rc == 0) {
+            rc = VX_EXIT_RACE;
+        }
+    }
     /* lost output turns a successful run into an error, as a --dump file that cannot be
      * written does; a kernel's own failure status stays */
     if (!console_ok && rc == 0) rc = VX_EXIT_USAGE;
-    if ((stats || tr.f == stderr) && (fflush(stderr) != 0 || ferror(stderr)) && rc == 0)
+    if ((stats || races || tr.f == stderr) && (fflush(stderr) != 0 || ferror(stderr)) && rc == 0)
         rc = VX_EXIT_USAGE; /* --stats or --trace-insn on standard error: nowhere to say so */
     int drc = vx_cli_dumps_write(prog, &run, s);
     if (drc && rc == 0) rc = drc;
@@ -384,6 +498,8 @@ int main(int argc, char **argv)
 out:
     vx_cli_loaded_release(&loaded);
     vxd_symtab_release(&syms);
+    vxd_symtab_release(&dsyms);
+    vxr_free(obs.race);
     if (tr.f && tr.f != stderr) fclose(tr.f);
     vx_disasm_free(tr.dis);
     vx_sim_free(s);

@@ -1,0 +1,380 @@
+/*
+ * t-race.c - the data race checker (tools/common/race.c, vxsim --races) on hand-built
+ * event sequences, each with the races worked out by hand: which accesses race, which
+ * a barrier, a wspawn, a warp's end or an atomic orders.
+ */
+#include <string.h>
+
+#include "race.h"
+#include "tap.h"
+#include "vx_isa.h"
+#include "vx_sim.h"
+
+#define W_PER_CORE 4u
+#define GLOBAL_X   0x80010000u
+#define GLOBAL_Y   0x80010100u
+#define LOCK       0x80010200u
+#define LOCAL_X    0xFFFF0010u
+
+/* instruction words: any plain access; AMOs with their aq/rl bits; wspawn */
+#define INSN_PLAIN 0x00000013u /* (a nop: the checker only decodes atomics and wspawn) */
+#define AMOSWAP_AQ 0x0C00202Fu /* amoswap.w.aq */
+#define AMOADD     0x0000202Fu /* amoadd.w (relaxed) */
+#define AMOSWAP    0x0800202Fu /* amoswap.w (relaxed) */
+#define FENCE_REL  0x0F50000Fu /* fence iorw,ow (GCC 12's release store: then amoswap) */
+#define FENCE_ACQ  0x0230000Fu /* fence r,rw (an acquire load: lw or an AMO, then this) */
+
+typedef struct run {
+    vxr *r;
+    uint64_t index;
+} run;
+
+static uint32_t insn_of(vx_op op)
+{
+    return vx_isa_row_get(op)->match;
+}
+
+static void start(run *u, uint32_t cores)
+{
+    u->index = 0;
+    if (vxr_new(&u->r, cores, W_PER_CORE) != VX_OK) tap_bail("vxr_new failed");
+}
+
+/* One issue of global warp g at pc with the given reads, writes and effects. */
+static void issue(run *u, uint32_t g, uint32_t pc, uint32_t insn, const vx_memread *rd,
+                  uint32_t nrd, const vx_memwrite *wr, uint32_t nwr, const vx_wctl *wc,
+                  uint32_t nwc)
+{
+    vx_event ev;
+    vx_event_clear(&ev, u->index++);
+    ev.kind = VX_EV_ISSUE;
+    ev.core = g / W_PER_CORE;
+    ev.warp = g % W_PER_CORE;
+    ev.pc = pc;
+    ev.insn = insn;
+    ev.tmask = 1;
+    ev.reads = rd;
+    ev.nreads = nrd;
+    ev.mem = wr;
+    ev.nmem = nwr;
+    ev.wctl = wc;
+    ev.nwctl = nwc;
+    if (vxr_event(u->r, &ev) != VX_OK) tap_bail("vxr_event failed");
+}
+
+static void store(run *u, uint32_t g, uint32_t pc, uint32_t addr, uint32_t value)
+{
+    const vx_memwrite w = {.addr = addr, .size = 4, .lane = 0, .value = value};
+    issue(u, g, pc, INSN_PLAIN, NULL, 0, &w, 1, NULL, 0);
+}
+
+static void load(run *u, uint32_t g, uint32_t pc, uint32_t addr, uint8_t lane)
+{
+    const vx_memread m = {.addr = addr, .size = 4, .lane = lane};
+    issue(u, g, pc, INSN_PLAIN, &m, 1, NULL, 0, NULL, 0);
+}
+
+/* An AMO of lane 0 of warp g on addr: its read and its write. */
+static void amo(run *u, uint32_t g, uint32_t pc, uint32_t insn, uint32_t addr, uint32_t value)
+{
+    const vx_memread m = {.addr = addr, .size = 4, .lane = 0};
+    const vx_memwrite w = {.addr = addr, .size = 4, .lane = 0, .value = value};
+    issue(u, g, pc, insn, &m, 1, &w, 1, NULL, 0);
+}
+
+static vx_wctl wc(uint8_t kind, uint32_t g, uint32_t arg)
+{
+    return (vx_wctl){.kind = kind, .core = g / W_PER_CORE, .warp = g % W_PER_CORE, .arg = arg};
+}
+
+/* Warps in gs (n of them) meet at local barrier id of their core: each arrives (the
+ * last one's issue releases them all). */
+static void barrier(run *u, const uint32_t *gs, uint32_t n, uint32_t id)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        vx_wctl w[1 + 8];
+        uint32_t k = 0;
+        w[k++] = wc(VX_WCTL_BAR_ARRIVE, gs[i], id);
+        if (i == n - 1)
+            for (uint32_t j = 0; j < n; j++)
+                w[k++] = wc(VX_WCTL_BAR_RELEASE, gs[j], id);
+        issue(u, gs[i], 0x80000900u, insn_of(VX_OP_VX_BAR), NULL, 0, NULL, 0, w, k);
+    }
+}
+
+static size_t nraces(run *u)
+{
+    size_t n;
+    (void)vxr_races(u->r, &n);
+    return n;
+}
+
+static const vxr_race *race0(run *u)
+{
+    size_t n;
+    const vxr_race *x = vxr_races(u->r, &n);
+    return n ? x : NULL;
+}
+
+static void finish(run *u)
+{
+    vxr_free(u->r);
+    u->r = NULL;
+}
+
+static void test_unordered(void)
+{
+    run u;
+    start(&u, 1);
+    store(&u, 0, 0x80000100, GLOBAL_X, 7); /* event 0 */
+    load(&u, 1, 0x80000200, GLOBAL_X, 3);  /* event 1: warp 1 reads what warp 0 wrote */
+    const vxr_race *x = race0(&u);
+    ok(x != NULL, "a write, then a read by another warp with nothing between: a race");
+    if (x) {
+        is_int(x->kind, VXR_WR, "  write then read");
+        is_u32(x->addr, GLOBAL_X, "  at the word's first byte");
+        is_u32(x->len, 4, "  all 4 bytes");
+        is_u64(x->count, 4, "  4 conflicting byte pairs");
+        is_u32(x->space, 0, "  global memory");
+        ok(x->prev.index == 0 && x->prev.gwarp == 0 && x->prev.pc == 0x80000100 &&
+               x->prev.write == 1 && x->prev.lane == 0,
+           "  the earlier access: event 0, warp 0, its pc, a write");
+        ok(x->cur.index == 1 && x->cur.gwarp == 1 && x->cur.pc == 0x80000200 && x->cur.write == 0 &&
+               x->cur.lane == 3,
+           "  the later one: event 1, warp 1 lane 3, its pc, a read");
+    }
+    /* the same warp, another lane, later: ordered (lockstep) */
+    store(&u, 2, 0x80000300, GLOBAL_Y, 1);
+    load(&u, 2, 0x80000310, GLOBAL_Y, 1);
+    is_int((long long)nraces(&u), 1, "a warp's own write, read by another of its lanes: no race");
+    is_u64(vxr_total(u.r), 4, "conflicting byte pairs in all: 4");
+    finish(&u);
+}
+
+static void test_barrier(void)
+{
+    run u;
+    start(&u, 1);
+    const uint32_t both[] = {0, 1};
+    store(&u, 0, 0x80000100, GLOBAL_X, 7);
+    barrier(&u, both, 2, 0);
+    load(&u, 1, 0x80000200, GLOBAL_X, 0);
+    is_int((long long)nraces(&u), 0, "a barrier of both warps between the write and the read");
+    /* warp 2 was not at the barrier */
+    load(&u, 2, 0x80000204, GLOBAL_X, 0);
+    const vxr_race *x = race0(&u);
+    ok(x && x->kind == VXR_WR && x->cur.gwarp == 2 && x->prev.gwarp == 0,
+       "warp 2, which was not at the barrier, reading it: a race with warp 0's write");
+    finish(&u);
+
+    /* the barrier's next instance starts afresh: what warp 0 does after the first
+     * release is not ordered before warp 1 by it */
+    start(&u, 1);
+    barrier(&u, both, 2, 1);
+    store(&u, 0, 0x80000104, GLOBAL_Y, 1);
+    load(&u, 1, 0x80000208, GLOBAL_Y, 0);
+    x = race0(&u);
+    ok(x && x->kind == VXR_WR, "a write after a barrier, read by another warp after the same "
+                               "barrier, with no second barrier: a race");
+    finish(&u);
+
+    /* a write then a write; the second instance of the barrier orders them */
+    start(&u, 1);
+    barrier(&u, both, 2, 1);
+    store(&u, 0, 0x80000104, GLOBAL_Y, 1);
+    barrier(&u, both, 2, 1);
+    store(&u, 1, 0x8000020c, GLOBAL_Y, 2);
+    is_int((long long)nraces(&u), 0, "writes of two warps with a barrier between");
+    store(&u, 2, 0x80000210, GLOBAL_Y, 3);
+    x = race0(&u);
+    ok(x && x->kind == VXR_WW && x->prev.gwarp == 1 && x->cur.gwarp == 2,
+       "then warp 2's write: a write-write race with warp 1's (the last write)");
+    finish(&u);
+}
+
+static void test_read_sets(void)
+{
+    run u;
+    start(&u, 1);
+    /* warps 0 and 1 read X (no race between reads); warp 2 meets warp 0 at a barrier,
+     * then writes X: ordered after warp 0's read, not warp 1's */
+    load(&u, 0, 0x80000100, GLOBAL_X, 0);
+    load(&u, 1, 0x80000200, GLOBAL_X, 2);
+    is_int((long long)nraces(&u), 0, "two warps reading the same word: no race");
+    const uint32_t w02[] = {0, 2};
+    barrier(&u, w02, 2, 0);
+    store(&u, 2, 0x80000300, GLOBAL_X, 5);
+    const vxr_race *x = race0(&u);
+    ok(x && x->kind == VXR_RW && x->prev.gwarp == 1 && x->prev.lane == 2 && x->cur.gwarp == 2,
+       "warp 2's write races with warp 1's read (both reads kept), not warp 0's");
+    is_int((long long)nraces(&u), 1, "one race");
+    finish(&u);
+}
+
+static void test_lanes(void)
+{
+    run u;
+    start(&u, 1);
+    const vx_memwrite same[] = {{.addr = GLOBAL_X, .size = 4, .lane = 0, .value = 9},
+                                {.addr = GLOBAL_X, .size = 4, .lane = 1, .value = 9}};
+    issue(&u, 0, 0x80000100, INSN_PLAIN, NULL, 0, same, 2, NULL, 0);
+    is_int((long long)nraces(&u), 0, "two lanes of one store writing the same value: no race");
+    const vx_memwrite diff[] = {{.addr = GLOBAL_Y, .size = 1, .lane = 0, .value = 1},
+                                {.addr = GLOBAL_Y, .size = 1, .lane = 3, .value = 2}};
+    issue(&u, 0, 0x80000104, INSN_PLAIN, NULL, 0, diff, 2, NULL, 0);
+    const vxr_race *x = race0(&u);
+    ok(x && x->kind == VXR_LANES && x->prev.lane == 0 && x->cur.lane == 3 && x->len == 1 &&
+           x->addr == GLOBAL_Y,
+       "two lanes of one store writing different values to a byte: VXR_LANES, lanes 0 and 3");
+    finish(&u);
+}
+
+static void test_atomics(void)
+{
+    run u;
+    /* a lock (vx_print.c's): amoswap.w.aq to take it, a plain store to give it back */
+    start(&u, 1);
+    amo(&u, 0, 0x80000100, AMOSWAP_AQ, LOCK, 1);
+    store(&u, 0, 0x80000104, GLOBAL_X, 7);
+    store(&u, 0, 0x80000108, LOCK, 0);
+    amo(&u, 1, 0x80000200, AMOSWAP_AQ, LOCK, 1);
+    load(&u, 1, 0x80000204, GLOBAL_X, 0);
+    store(&u, 1, 0x80000208, LOCK, 0);
+    is_int((long long)nraces(&u), 0,
+           "a lock taken with amoswap.aq and given back with a store orders the critical "
+           "sections; the lock word itself is never reported");
+    /* a warp that does not take the lock */
+    load(&u, 2, 0x80000300, GLOBAL_X, 0);
+    const vxr_race *x = race0(&u);
+    ok(x && x->kind == VXR_WR && x->prev.gwarp == 0 && x->cur.gwarp == 2,
+       "a read without the lock races with the write made under it");
+    finish(&u);
+
+    /* GCC 12's __atomic_store_n(RELEASE): fence iorw,ow, then a relaxed amoswap; and an
+     * acquire made of a relaxed amoswap and fence r,rw */
+    start(&u, 1);
+    amo(&u, 0, 0x80000100, AMOSWAP_AQ, LOCK, 1);
+    store(&u, 0, 0x80000104, GLOBAL_X, 7);
+    issue(&u, 0, 0x80000108, FENCE_REL, NULL, 0, NULL, 0, NULL, 0);
+    amo(&u, 0, 0x8000010c, AMOSWAP, LOCK, 0);
+    amo(&u, 1, 0x80000200, AMOSWAP, LOCK, 1);
+    issue(&u, 1, 0x80000204, FENCE_ACQ, NULL, 0, NULL, 0, NULL, 0);
+    load(&u, 1, 0x80000208, GLOBAL_X, 0);
+    is_int((long long)nraces(&u), 0,
+           "a release fence before a relaxed amoswap, and a relaxed "
+           "amoswap before an acquire fence, order like aq/rl");
+    finish(&u);
+    /* the same without the fences */
+    start(&u, 1);
+    amo(&u, 0, 0x80000100, AMOSWAP_AQ, LOCK, 1);
+    store(&u, 0, 0x80000104, GLOBAL_X, 7);
+    amo(&u, 0, 0x8000010c, AMOSWAP, LOCK, 0);
+    amo(&u, 1, 0x80000200, AMOSWAP, LOCK, 1);
+    load(&u, 1, 0x80000208, GLOBAL_X, 0);
+    x = race0(&u);
+    ok(x && x->kind == VXR_WR, "without the fences, relaxed amoswaps order nothing: a race");
+    finish(&u);
+
+    /* a relaxed AMO orders nothing */
+    start(&u, 1);
+    store(&u, 0, 0x80000100, GLOBAL_X, 7);
+    amo(&u, 0, 0x80000104, AMOADD, LOCK, 1);
+    amo(&u, 1, 0x80000200, AMOADD, LOCK, 1);
+    load(&u, 1, 0x80000204, GLOBAL_X, 0);
+    x = race0(&u);
+    ok(x && x->kind == VXR_WR && nraces(&u) == 1,
+       "relaxed amoadd.w on a counter orders nothing: the read races; the counter does not");
+    finish(&u);
+}
+
+static void test_spawn_and_end(void)
+{
+    run u;
+    start(&u, 1);
+    store(&u, 0, 0x80000100, GLOBAL_X, 7);
+    /* warp 0's wspawn starts warp 1 (spawn-wait, activate, unstall in one issue) */
+    const vx_wctl sp[] = {wc(VX_WCTL_SPAWN_WAIT, 0, 2), wc(VX_WCTL_ACTIVATE, 1, 0),
+                          wc(VX_WCTL_UNSTALL, 0, 0)};
+    issue(&u, 0, 0x80000104, insn_of(VX_OP_VX_WSPAWN), NULL, 0, NULL, 0, sp, 3);
+    load(&u, 1, 0x80000200, GLOBAL_X, 0);
+    is_int((long long)nraces(&u), 0,
+           "what warp 0 wrote before its wspawn, read by the warp it "
+           "started");
+    /* warp 1 writes Y and ends; warp 0's next wspawn (with nobody left: no effect)
+     * waits for that end */
+    store(&u, 1, 0x80000204, GLOBAL_Y, 1);
+    const vx_wctl end[] = {wc(VX_WCTL_DEACTIVATE, 1, 0)};
+    issue(&u, 1, 0x80000208, insn_of(VX_OP_VX_TMC), NULL, 0, NULL, 0, end, 1);
+    issue(&u, 0, 0x80000108, insn_of(VX_OP_VX_WSPAWN), NULL, 0, NULL, 0, NULL, 0);
+    load(&u, 0, 0x8000010c, GLOBAL_Y, 0);
+    is_int((long long)nraces(&u), 0,
+           "a warp's writes before it ended, read after a wspawn that "
+           "waited for it");
+    /* but not without the wspawn */
+    store(&u, 2, 0x80000300, GLOBAL_Y + 8, 1);
+    const vx_wctl end2[] = {wc(VX_WCTL_DEACTIVATE, 2, 0)};
+    issue(&u, 2, 0x80000304, insn_of(VX_OP_VX_TMC), NULL, 0, NULL, 0, end2, 1);
+    load(&u, 0, 0x80000110, GLOBAL_Y + 8, 0);
+    const vxr_race *x = race0(&u);
+    ok(x && x->kind == VXR_WR && x->prev.gwarp == 2 && x->cur.gwarp == 0,
+       "the same without the wspawn: a race");
+    finish(&u);
+}
+
+static void test_spaces(void)
+{
+    run u;
+    start(&u, 2); /* warps 0..3 on core 0, 4..7 on core 1 */
+    store(&u, 0, 0x80000100, LOCAL_X, 7);
+    load(&u, 4, 0x80000200, LOCAL_X, 0);
+    is_int((long long)nraces(&u), 0, "the same local-memory address on two cores: two memories");
+    load(&u, 1, 0x80000204, LOCAL_X, 0);
+    const vxr_race *x = race0(&u);
+    ok(x && x->space == 1 && x->kind == VXR_WR && x->addr == LOCAL_X,
+       "on one core: a race, in core 0's local memory (space 1)");
+    /* a global barrier (id bit 31) across the cores orders global memory */
+    store(&u, 0, 0x80000108, GLOBAL_X, 1);
+    const uint32_t both[] = {0, 4};
+    barrier(&u, both, 2, 0x80000000u);
+    load(&u, 4, 0x8000020c, GLOBAL_X, 0);
+    is_int((long long)nraces(&u), 1,
+           "a global barrier orders a write on core 0 before a read on "
+           "core 1");
+    /* two cores writing the exit status word (the I/O window): not checked */
+    store(&u, 0, 0x80000110, 0x88, 0);
+    store(&u, 4, 0x80000210, 0x88, 1);
+    is_int((long long)nraces(&u), 1, "the I/O window (0x88) is not checked");
+    finish(&u);
+}
+
+static void test_dedup_and_limit(void)
+{
+    run u;
+    start(&u, 1);
+    for (uint32_t i = 0; i < 10; i++) {
+        store(&u, 0, 0x80000100, GLOBAL_X + 4 * i, i);
+        load(&u, 1, 0x80000200, GLOBAL_X + 4 * i, 0);
+    }
+    const vxr_race *x = race0(&u);
+    ok(nraces(&u) == 1 && x && x->count == 40 && x->len == 4 && x->addr == GLOBAL_X,
+       "ten racing pairs at the same two instructions: one report, the first, 40 byte pairs");
+    finish(&u);
+
+    vxr *r = NULL;
+    is_int(vxr_new(&r, 1025, 4), VX_ERR_LIMIT, "more than %u warps: VX_ERR_LIMIT", VXR_MAX_WARPS);
+    ok(r == NULL, "  and no checker");
+}
+
+int main(void)
+{
+    test_unordered();
+    test_barrier();
+    test_read_sets();
+    test_lanes();
+    test_atomics();
+    test_spawn_and_end();
+    test_spaces();
+    test_dedup_and_limit();
+    tap_done();
+    return tap_exit();
+}

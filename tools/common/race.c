@@ -1,0 +1,572 @@
+/*
+ * race.c - data races between warps (race.h): vector clocks and a shadow of every
+ * byte of memory the run touched.
+ *
+ * Each warp g has a vector clock vc[g] (one word per warp of the platform); its own
+ * entry is its epoch, which moves on at every release (barrier arrival, wspawn,
+ * end, atomic release).  An access is stamped with (warp, epoch); an earlier access
+ * a is ordered before one of warp g when a is g's own or vc[g][a.warp] >= a.epoch.
+ * Per byte: the last write, and the last reads not ordered before one another (one
+ * inline, more in a read set).  A write clears the reads (those that race with it
+ * are reported; a later access that races with one of them races with the write
+ * too, or is ordered after both).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "race.h"
+#include "vx_isa.h"
+#include "vx_sim.h"
+
+#define PAGE_BITS 12u
+#define PAGE_SIZE (1u << PAGE_BITS)
+
+typedef struct acc {
+    uint64_t index;
+    uint32_t pc, epoch;
+    uint16_t gw;
+    uint8_t lane;
+    uint8_t set : 1, sync : 1; /* sync: the byte is a synchronisation variable (w, r unused) */
+    uint8_t val;               /* the byte written (w), for VXR_LANES */
+} acc;
+
+typedef struct sbyte {
+    acc w, r;
+    uint32_t rs; /* read set + 1, or 0 (then r is the only read to keep) */
+} sbyte;
+
+typedef struct rset {
+    acc *a;
+    uint32_t n, cap;
+} rset;
+
+typedef struct page {
+    uint64_t key; /* space << 20 | address >> 12, + 1 (0: empty slot) */
+    sbyte *b;
+} page;
+
+/* A synchronisation object: a barrier (key: space bit 32 | id), a core's spawn or
+ * its ended warps, or an atomic word (key: its space and address); its clock. */
+typedef struct syncobj {
+    uint64_t key; /* + 1, 0: empty slot */
+    uint32_t *vc;
+} syncobj;
+
+typedef struct rkey {
+    uint32_t ppc, cpc; /* the two accesses' PCs */
+    uint8_t kind;      /* 0: empty slot */
+    size_t at;
+} rkey;
+
+struct vxr {
+    uint32_t G, nw; /* warps in all, per core */
+    uint32_t *vc;   /* G x G */
+    page *pages;    /* open addressing, capacity npcap (a power of two) */
+    size_t npages, npcap;
+    syncobj *sy;
+    size_t nsy, sycap;
+    rset *rsets;
+    uint32_t nrsets, rscap, *rsfree, nfree;
+    vxr_race *races;
+    size_t nraces;
+    rkey *rk;
+    size_t rkcap;
+    uint64_t total;
+    size_t mem;
+    vx_err err;
+    uint64_t *released; /* barriers released by the event being read */
+    size_t nreleased, relcap;
+    /* per warp: a release fence since its last write to a synchronisation variable
+     * (that write releases); the word of its last atomic read (key + 1, or 0), which
+     * an acquire fence acquires */
+    uint8_t *relfence;
+    uint64_t *lastrd;
+};
+
+#define SY_BAR(global, core, id) \
+    ((uint64_t)1 << 60 | (uint64_t)(global ? 0xFFFFFu : core) << 32 | (id))
+#define SY_SPAWN(core)       ((uint64_t)2 << 60 | (core))
+#define SY_ENDED(core)       ((uint64_t)3 << 60 | (core))
+#define SY_WORD(space, addr) ((uint64_t)4 << 60 | (uint64_t)(space) << 32 | (addr))
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 31;
+    x *= 0x9E3779B97F4A7C15ull;
+    x ^= x >> 29;
+    return x;
+}
+
+vx_err vxr_new(vxr **out, uint32_t cores, uint32_t warps_per_core)
+{
+    *out = NULL;
+    const uint64_t G = (uint64_t)cores * warps_per_core;
+    if (G == 0 || G > VXR_MAX_WARPS) return VX_ERR_LIMIT;
+    vxr *r = calloc(1, sizeof *r);
+    if (!r) return VX_ERR_NOMEM;
+    r->G = (uint32_t)G;
+    r->nw = warps_per_core;
+    r->vc = calloc(G * G, sizeof *r->vc);
+    r->npcap = 1024;
+    r->pages = calloc(r->npcap, sizeof *r->pages);
+    r->sycap = 64;
+    r->sy = calloc(r->sycap, sizeof *r->sy);
+    r->rkcap = 256;
+    r->rk = calloc(r->rkcap, sizeof *r->rk);
+    r->relfence = calloc(G, 1);
+    r->lastrd = calloc(G, sizeof *r->lastrd);
+    if (!r->vc || !r->pages || !r->sy || !r->rk || !r->relfence || !r->lastrd) {
+        vxr_free(r);
+        return VX_ERR_NOMEM;
+    }
+    for (uint32_t g = 0; g < G; g++)
+        r->vc[(size_t)g * G + g] = 1;
+    r->mem = G * G * sizeof *r->vc;
+    *out = r;
+    return VX_OK;
+}
+
+void vxr_free(vxr *r)
+{
+    if (!r) return;
+    for (size_t i = 0; i < r->npcap; i++)
+        free(r->pages[i].b);
+    for (size_t i = 0; i < r->sycap; i++)
+        free(r->sy[i].vc);
+    for (uint32_t i = 0; i < r->nrsets; i++)
+        free(r->rsets[i].a);
+    free(r->pages);
+    free(r->sy);
+    free(r->rsets);
+    free(r->rsfree);
+    free(r->races);
+    free(r->rk);
+    free(r->released);
+    free(r->relfence);
+    free(r->lastrd);
+    free(r->vc);
+    free(r);
+}
+
+const vxr_race *vxr_races(const vxr *r, size_t *n)
+{
+    *n = r->nraces;
+    return r->races;
+}
+
+uint64_t vxr_total(const vxr *r)
+{
+    return r->total;
+}
+
+size_t vxr_memory(const vxr *r)
+{
+    return r->mem;
+}
+
+static vx_err fail(vxr *r)
+{
+    r->err = VX_ERR_NOMEM;
+    return r->err;
+}
+
+/* ---- clocks ------------------------------------------------------------------------- */
+
+static uint32_t *vc_of(vxr *r, uint32_t g)
+{
+    return r->vc + (size_t)g * r->G;
+}
+
+static void join(uint32_t *dst, const uint32_t *src, uint32_t G)
+{
+    for (uint32_t i = 0; i < G; i++)
+        if (src[i] > dst[i]) dst[i] = src[i];
+}
+
+/* The clock of a synchronisation object (created zero); NULL: no memory. */
+static uint32_t *sync_vc(vxr *r, uint64_t key)
+{
+    if (2 * (r->nsy + 1) > r->sycap) {
+        size_t cap = 2 * r->sycap;
+        syncobj *t = calloc(cap, sizeof *t);
+        if (!t) return NULL;
+        for (size_t i = 0; i < r->sycap; i++) {
+            if (!r->sy[i].key) continue;
+            size_t j = mix(r->sy[i].key) & (cap - 1);
+            while (t[j].key)
+                j = (j + 1) & (cap - 1);
+            t[j] = r->sy[i];
+        }
+        free(r->sy);
+        r->sy = t;
+        r->sycap = cap;
+    }
+    size_t j = mix(key + 1) & (r->sycap - 1);
+    while (r->sy[j].key && r->sy[j].key != key + 1)
+        j = (j + 1) & (r->sycap - 1);
+    if (!r->sy[j].key) {
+        uint32_t *vc = calloc(r->G, sizeof *vc);
+        if (!vc) return NULL;
+        r->sy[j].key = key + 1;
+        r->sy[j].vc = vc;
+        r->nsy++;
+        r->mem += r->G * sizeof *vc;
+    }
+    return r->sy[j].vc;
+}
+
+/* Warp g releases into object key: key's clock takes g's, g moves to a new epoch. */
+static vx_err release(vxr *r, uint32_t g, uint64_t key)
+{
+    uint32_t *s = sync_vc(r, key);
+    if (!s) return fail(r);
+    join(s, vc_of(r, g), r->G);
+    vc_of(r, g)[g]++;
+    return VX_OK;
+}
+
+/* Warp g acquires object key: g's clock takes key's. */
+static vx_err acquire(vxr *r, uint32_t g, uint64_t key)
+{
+    uint32_t *s = sync_vc(r, key);
+    if (!s) return fail(r);
+    join(vc_of(r, g), s, r->G);
+    return VX_OK;
+}
+
+/* ---- shadow memory ------------------------------------------------------------------ */
+
+static sbyte *shadow_page(vxr *r, uint32_t space, uint32_t addr)
+{
+    const uint64_t key = ((uint64_t)space << 20 | addr >> PAGE_BITS) + 1;
+    size_t j = mix(key) & (r->npcap - 1);
+    while (r->pages[j].key && r->pages[j].key != key)
+        j = (j + 1) & (r->npcap - 1);
+    if (r->pages[j].key) return r->pages[j].b;
+    if (2 * (r->npages + 1) > r->npcap) {
+        size_t cap = 2 * r->npcap;
+        page *t = calloc(cap, sizeof *t);
+        if (!t) return NULL;
+        for (size_t i = 0; i < r->npcap; i++) {
+            if (!r->pages[i].key) continue;
+            size_t k = mix(r->pages[i].key) & (cap - 1);
+            while (t[k].key)
+                k = (k + 1) & (cap - 1);
+            t[k] = r->pages[i];
+        }
+        free(r->pages);
+        r->pages = t;
+        r->npcap = cap;
+        j = mix(key) & (cap - 1);
+        while (r->pages[j].key)
+            j = (j + 1) & (cap - 1);
+    }
+    sbyte *b = calloc(PAGE_SIZE, sizeof *b);
+    if (!b) return NULL;
+    r->pages[j].key = key;
+    r->pages[j].b = b;
+    r->npages++;
+    r->mem += PAGE_SIZE * sizeof *b;
+    return b;
+}
+
+static rset *rset_new(vxr *r, uint32_t *id)
+{
+    if (r->nfree) {
+        *id = r->rsfree[--r->nfree];
+    } else {
+        if (r->nrsets == r->rscap) {
+            uint32_t cap = r->rscap ? 2 * r->rscap : 64;
+            rset *t = realloc(r->rsets, cap * sizeof *t);
+            if (!t) return NULL;
+            r->rsets = t;
+            uint32_t *f = realloc(r->rsfree, cap * sizeof *f);
+            if (!f) return NULL;
+            r->rsfree = f;
+            r->rscap = cap;
+        }
+        *id = r->nrsets++;
+        r->rsets[*id] = (rset){0};
+    }
+    r->rsets[*id].n = 0;
+    return &r->rsets[*id];
+}
+
+static bool rset_put(vxr *r, rset *s, const acc *a)
+{
+    if (s->n == s->cap) {
+        uint32_t cap = s->cap ? 2 * s->cap : 4;
+        acc *t = realloc(s->a, cap * sizeof *t);
+        if (!t) return false;
+        r->mem += (cap - s->cap) * sizeof *t;
+        s->a = t;
+        s->cap = cap;
+    }
+    s->a[s->n++] = *a;
+    return true;
+}
+
+/* ---- reports ------------------------------------------------------------------------- */
+
+static void report(vxr *r, unsigned kind, uint32_t space, uint32_t addr, const acc *prev,
+                   const acc *cur, bool prev_write, bool cur_write)
+{
+    r->total++;
+    const uint64_t h = mix((uint64_t)kind << 60 ^ (uint64_t)prev->pc << 30 ^ cur->pc);
+    size_t j = h & (r->rkcap - 1);
+    while (r->rk[j].kind &&
+           (r->rk[j].kind != kind || r->rk[j].ppc != prev->pc || r->rk[j].cpc != cur->pc))
+        j = (j + 1) & (r->rkcap - 1);
+    if (r->rk[j].kind) {
+        vxr_race *x = &r->races[r->rk[j].at];
+        x->count++;
+        /* the next byte of the same pair of accesses: the conflict is one longer */
+        if (x->prev.index == prev->index && x->prev.lane == prev->lane &&
+            x->cur.index == cur->index && x->cur.lane == cur->lane && x->space == space &&
+            addr == x->addr + x->len)
+            x->len++;
+        return;
+    }
+    if (r->nraces >= VXR_MAX_REPORTS) return;
+    if (2 * (r->nraces + 1) > r->rkcap) {
+        size_t cap = 2 * r->rkcap;
+        rkey *t = calloc(cap, sizeof *t);
+        if (!t) {
+            fail(r);
+            return;
+        }
+        for (size_t i = 0; i < r->rkcap; i++) {
+            if (!r->rk[i].kind) continue;
+            const rkey *o = &r->rk[i];
+            size_t k = mix((uint64_t)o->kind << 60 ^ (uint64_t)o->ppc << 30 ^ o->cpc) & (cap - 1);
+            while (t[k].kind)
+                k = (k + 1) & (cap - 1);
+            t[k] = *o;
+        }
+        free(r->rk);
+        r->rk = t;
+        r->rkcap = cap;
+        j = h & (cap - 1);
+        while (r->rk[j].kind)
+            j = (j + 1) & (cap - 1);
+    }
+    if (r->nraces % 64 == 0) {
+        vxr_race *t = realloc(r->races, (r->nraces + 64) * sizeof *t);
+        if (!t) {
+            fail(r);
+            return;
+        }
+        r->races = t;
+    }
+    vxr_race *x = &r->races[r->nraces];
+    *x = (vxr_race){.kind = (uint8_t)kind, .space = space, .addr = addr, .len = 1, .count = 1};
+    x->prev = (vxr_access){prev->index, prev->gw, prev->pc, prev->lane, prev_write};
+    x->cur = (vxr_access){cur->index, cur->gw, cur->pc, cur->lane, cur_write};
+    r->rk[j] = (rkey){prev->pc, cur->pc, (uint8_t)kind, r->nraces++};
+}
+
+/* ---- accesses ------------------------------------------------------------------------ */
+
+static bool ordered(const acc *a, uint32_t g, const uint32_t *vcg)
+{
+    return a->gw == g || vcg[a->gw] >= a->epoch;
+}
+
+/* One byte of a plain access by warp g (its clock vcg) stamped cur. */
+static vx_err byte_plain(vxr *r, sbyte *b, uint32_t space, uint32_t addr, uint32_t g,
+                         const uint32_t *vcg, const acc *cur, bool write)
+{
+    if (write) {
+        if (b->w.set && !ordered(&b->w, g, vcg))
+            report(r, VXR_WW, space, addr, &b->w, cur, true, true);
+        else if (b->w.set && b->w.index == cur->index && b->w.gw == g && b->w.val != cur->val)
+            report(r, VXR_LANES, space, addr, &b->w, cur, true, true);
+        if (b->rs) {
+            rset *s = &r->rsets[b->rs - 1];
+            for (uint32_t i = 0; i < s->n; i++)
+                if (!ordered(&s->a[i], g, vcg)) {
+                    report(r, VXR_RW, space, addr, &s->a[i], cur, false, true);
+                    break;
+                }
+            r->rsfree[r->nfree++] = b->rs - 1;
+            b->rs = 0;
+        } else if (b->r.set && !ordered(&b->r, g, vcg)) {
+            report(r, VXR_RW, space, addr, &b->r, cur, false, true);
+        }
+        b->w = *cur;
+        b->r.set = 0;
+        return r->err;
+    }
+    if (b->w.set && !ordered(&b->w, g, vcg))
+        report(r, VXR_WR, space, addr, &b->w, cur, true, false);
+    if (b->rs) {
+        /* keep one read per warp, and only those not ordered before this one */
+        rset *s = &r->rsets[b->rs - 1];
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < s->n; i++)
+            if (!ordered(&s->a[i], g, vcg)) s->a[k++] = s->a[i];
+        s->n = k;
+        if (!rset_put(r, s, cur)) return fail(r);
+    } else if (!b->r.set || ordered(&b->r, g, vcg)) {
+        b->r = *cur;
+    } else { /* two reads that nothing orders: both are kept */
+        uint32_t id;
+        rset *s = rset_new(r, &id);
+        if (!s || !rset_put(r, s, &b->r) || !rset_put(r, s, cur)) return fail(r);
+        b->rs = id + 1;
+        b->r.set = 0;
+    }
+    return r->err;
+}
+
+static uint32_t space_of(const vx_event *ev, uint32_t addr)
+{
+    return vx_addr_in_lmem(addr) ? 1 + ev->core : 0;
+}
+
+/*
+ * size bytes at addr of lane `lane` of the issue ev by warp g; atomic: an AMO or
+ * LR/SC (aq, rl its bits); value: the bytes written (write).
+ */
+static vx_err access(vxr *r, const vx_event *ev, uint32_t g, uint32_t addr, uint32_t size,
+                     uint8_t lane, bool write, uint32_t value, bool atomic, bool aq, bool rl)
+{
+    /* the I/O window (console, exit status: device registers, which the runtime's
+     * _exit writes from every core on purpose) */
+    if (addr < VX_USER_BASE_ADDR) return VX_OK;
+    const uint32_t space = space_of(ev, addr);
+    uint32_t *vcg = vc_of(r, g);
+    const uint64_t word = SY_WORD(space, addr & ~3u);
+    sbyte *b = NULL;
+    uint32_t pg = UINT32_MAX;
+    bool sync = atomic;
+    if (!atomic) {
+        b = shadow_page(r, space, addr);
+        if (!b) return fail(r);
+        pg = addr >> PAGE_BITS;
+        sync = b[addr & (PAGE_SIZE - 1)].w.sync;
+    }
+    if (sync) {
+        /* a synchronisation variable: acquire before a read, release after a write
+         * (an atomic: with its aq / rl bits, or a fence: see vxr_event) */
+        if (atomic && !write) r->lastrd[g] = word + 1;
+        if (atomic ? aq : !write)
+            if (acquire(r, g, word)) return r->err;
+        if (atomic) { /* every byte of the word is one from now on */
+            b = shadow_page(r, space, addr);
+            if (!b) return fail(r);
+            for (uint32_t i = 0; i < 4; i++) {
+                sbyte *x = &b[((addr & ~3u) + i) & (PAGE_SIZE - 1)];
+                if (x->rs) {
+                    r->rsfree[r->nfree++] = x->rs - 1;
+                    x->rs = 0;
+                }
+                x->w = x->r = (acc){.sync = 1};
+            }
+        }
+        if (write && (!atomic || rl || r->relfence[g])) {
+            r->relfence[g] = 0;
+            if (release(r, g, word)) return r->err;
+        }
+        return VX_OK;
+    }
+    acc cur = {.index = ev->index,
+               .pc = ev->pc,
+               .epoch = vcg[g],
+               .gw = (uint16_t)g,
+               .lane = lane,
+               .set = 1};
+    for (uint32_t i = 0; i < size; i++) {
+        const uint32_t a = addr + i;
+        if (a >> PAGE_BITS != pg) {
+            b = shadow_page(r, space, a);
+            if (!b) return fail(r);
+            pg = a >> PAGE_BITS;
+        }
+        cur.val = (uint8_t)(value >> (8 * (i & 3)));
+        if (byte_plain(r, &b[a & (PAGE_SIZE - 1)], space, a, g, vcg, &cur, write)) return r->err;
+    }
+    return VX_OK;
+}
+
+/* ---- warp control ------------------------------------------------------------------- */
+
+static vx_err wctl(vxr *r, const vx_wctl *w)
+{
+    const uint32_t g = w->core * r->nw + w->warp;
+    if (g >= r->G) return VX_OK;
+    switch (w->kind) {
+    case VX_WCTL_BAR_ARRIVE: {
+        const bool global = w->arg >> 31;
+        return release(r, g, SY_BAR(global, w->core, w->arg));
+    }
+    case VX_WCTL_BAR_RELEASE: {
+        const bool global = w->arg >> 31;
+        const uint64_t key = SY_BAR(global, w->core, w->arg);
+        if (acquire(r, g, key)) return r->err;
+        /* the barrier starts again after this event: forget its clock then */
+        if (r->nreleased == r->relcap) {
+            size_t cap = r->relcap ? 2 * r->relcap : 16;
+            uint64_t *t = realloc(r->released, cap * sizeof *t);
+            if (!t) return fail(r);
+            r->released = t;
+            r->relcap = cap;
+        }
+        r->released[r->nreleased++] = key;
+        return VX_OK;
+    }
+    case VX_WCTL_SPAWN_WAIT: return release(r, g, SY_SPAWN(w->core));
+    case VX_WCTL_ACTIVATE:
+        if (acquire(r, g, SY_SPAWN(w->core))) return r->err;
+        return acquire(r, g, SY_ENDED(w->core));
+    case VX_WCTL_UNSTALL: return acquire(r, g, SY_ENDED(w->core));
+    case VX_WCTL_DEACTIVATE: return release(r, g, SY_ENDED(w->core));
+    default: return VX_OK;
+    }
+}
+
+vx_err vxr_event(vxr *r, const vx_event *ev)
+{
+    if (r->err) return r->err;
+    if (ev->kind != VX_EV_ISSUE || ev->fault) return VX_OK;
+    const uint32_t g = ev->core * r->nw + ev->warp;
+    if (g >= r->G) return VX_OK;
+    vx_insn in;
+    vx_isa_decode(ev->insn, &in);
+    const vx_isa_row *row = vx_isa_row_get(in.op);
+    const bool atomic = row && (row->fmt == VX_FMT_AMO || row->fmt == VX_FMT_LR);
+    const bool aq = atomic && (in.rm & 2), rl = atomic && (in.rm & 1);
+    if (in.op == VX_OP_FENCE) {
+        /* imm: pred << 4 | succ, each i o r w (8 4 2 1).  Release fence: earlier loads
+         * or stores before later stores (GCC's release store is `fence iorw,ow` or
+         * `fence rw,w` and a relaxed amoswap or sw); acquire fence: earlier loads
+         * before later accesses (`lw` or a relaxed AMO, then `fence r,rw`) */
+        const unsigned pred = ((unsigned)in.imm >> 4) & 15, succ = (unsigned)in.imm & 15;
+        if ((pred & 3) && (succ & 5)) r->relfence[g] = 1;
+        if ((pred & 2) && (succ & 3) && r->lastrd[g]) {
+            if (acquire(r, g, r->lastrd[g] - 1)) return r->err;
+        }
+        return VX_OK;
+    }
+    for (uint32_t i = 0; i < ev->nreads; i++) {
+        const vx_memread *m = &ev->reads[i];
+        if (access(r, ev, g, m->addr, m->size, m->lane, false, 0, atomic, aq, false)) return r->err;
+    }
+    for (uint32_t i = 0; i < ev->nmem; i++) {
+        const vx_memwrite *m = &ev->mem[i];
+        if (access(r, ev, g, m->addr, m->size, m->lane, true, m->value, atomic, false, rl))
+            return r->err;
+    }
+    /* a wspawn goes on once the other warps of the core have ended (or at once when
+     * none is left: then it has no warp-control effect): what ended is before it */
+    if (in.op == VX_OP_VX_WSPAWN && acquire(r, g, SY_ENDED(ev->core))) return r->err;
+    for (uint32_t i = 0; i < ev->nwctl; i++)
+        if (wctl(r, &ev->wctl[i])) return r->err;
+    for (size_t i = 0; i < r->nreleased; i++) {
+        uint32_t *s = sync_vc(r, r->released[i]);
+        if (!s) return fail(r);
+        memset(s, 0, r->G * sizeof *s);
+    }
+    r->nreleased = 0;
+    return VX_OK;
+}
