@@ -18,7 +18,7 @@ static void usage(FILE *f)
     fprintf(
         f,
         "usage: vxrec [options] KERNEL [-o TRACE]\n"
-        "       vxrec --verify TRACE\n"
+        "       vxrec --verify TRACE [--races]\n"
         "Run a Vortex kernel (ELF32, .vxbin or raw .bin) on the simulator and record every\n"
         "warp-instruction issue, register commit, memory write, warp-control effect,\n"
         "console byte, fault and Debug Module event into a trace (format:\n"
@@ -62,7 +62,11 @@ static void usage(FILE *f)
         "                            own header (image, loads, platform), follow its schedule\n"
         "                            and Debug Module events, and check that every event and\n"
         "                            keyframe matches (TRACE - : standard input)\n"
-        "                            (only -q goes with it: the trace holds the rest)\n\n"
+        "                            (only -q and --races go with it: the trace holds\n"
+        "                            the rest)\n"
+        "      --races               with --verify: also report data races between warps\n"
+        "                            in the re-simulated run, as vxsim --races does (also\n"
+        "                            in a recorded debugging session)\n\n"
         "  -h, --help                this text\n"
         "      --version             print the version\n\n"
         "The summary reports bytes per issue and the compression ratio: the size of a\n"
@@ -85,7 +89,7 @@ static void usage(FILE *f)
         "--verify: 0 the trace matches (a cut-off trace: up to its last complete\n"
         "chunk, with a note), 1 it diverges (the first difference is reported), 2 error\n"
         "(a damaged trace, one with a code this vxrec does not know, or the host out of\n"
-        "memory: not checked).\n",
+        "memory: not checked), 5 the trace matches and --races found a race.\n",
         vx_cli_run_help(), VX_TRACE_DEFAULT_KEYFRAME_ISSUES, VX_TRACE_DEFAULT_CHUNK);
 }
 
@@ -116,7 +120,7 @@ int main(int argc, char **argv)
     const char *rec_opt = NULL; /* the last option that only recording takes */
     bool verify_later = false;  /* --verify followed by an option: the trace comes after */
     int rc = 2;
-    bool dm_bind_given = false;
+    bool dm_bind_given = false, races = false;
 
     memset(&o, 0, sizeof o);
     o.writer_thread = -1;
@@ -141,7 +145,9 @@ int main(int argc, char **argv)
             }
             continue;
         }
-        if (strcmp(a, "-q") && strcmp(a, "--quiet") && !is_opt(a, "--verify", NULL)) rec_opt = a;
+        if (strcmp(a, "-q") && strcmp(a, "--quiet") && strcmp(a, "--races") &&
+            !is_opt(a, "--verify", NULL))
+            rec_opt = a;
         int r = vx_cli_run_option(&o.run, argc, argv, &i, msg, sizeof msg);
         if (r < 0) {
             fprintf(stderr, "%s: %s\n", vxrec_prog, msg);
@@ -173,6 +179,8 @@ int main(int argc, char **argv)
             o.compress_thread = 0;
         } else if (!strcmp(a, "--timing")) {
             o.timing = true;
+        } else if (!strcmp(a, "--races")) {
+            races = true;
         } else if (!strcmp(a, "--discard")) {
             o.discard = true;
         } else if (is_opt(a, "--output", "-o")) {
@@ -254,7 +262,15 @@ int main(int argc, char **argv)
                     vxrec_prog, rec_opt);
             goto out;
         }
-        rc = vxrec_verify(verify, o.quiet);
+        rc = vxrec_verify(verify, o.quiet, races);
+        goto out;
+    }
+    if (races) {
+        fprintf(stderr,
+                "%s: --races checks a run: 'vxsim --races KERNEL' with the options you record "
+                "with (its event numbers are the recording's), or 'vxrec --verify TRACE "
+                "--races' for a trace\n",
+                vxrec_prog);
         goto out;
     }
     if (!o.kernel) {

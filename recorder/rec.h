@@ -37,8 +37,10 @@ typedef struct vxrec_opts {
  * (DESIGN.md §7). */
 int vxrec_record(vxrec_opts *o);
 
-/* vxrec --verify TRACE: 0 when the trace matches a re-simulation, 1 when it diverges, 2 on error. */
-int vxrec_verify(const char *trace, bool quiet);
+/* vxrec --verify TRACE [--races]: 0 when the trace matches a re-simulation, 1 when it
+ * diverges, 2 on error; 5 when it matches and --races found a data race (reported on
+ * stderr). */
+int vxrec_verify(const char *trace, bool quiet, bool races);
 
 /* Monotonic seconds (programs may read the clock; the libraries may not). */
 double vxrec_now(void);

@@ -65,6 +65,7 @@ typedef struct ver {
     size_t npages, pcap;
     uint64_t page_bad, page_seen;
     bool kf_on_image; /* checking keyframe 0 of format 1.1 */
+    vxr *race;        /* --races: the checker, fed every event the simulator reports */
 } ver;
 
 static bool grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
@@ -292,6 +293,7 @@ static void check_keyframe(ver *v, size_t k)
 static void observer(void *ctx, const vx_event *ev)
 {
     ver *v = ctx;
+    if (v->race && vxr_event(v->race, ev) != VX_OK) v->nomem = true;
     if (ev->kind == VX_EV_END) {
         if (!copy_event(&v->end, ev, v->T)) v->nomem = true;
         v->have_end = true;
@@ -529,10 +531,13 @@ static bool step(ver *v, const vx_event *rec_ev)
     return true;
 }
 
-int vxrec_verify(const char *trace, bool quiet)
+int vxrec_verify(const char *trace, bool quiet, bool races)
 {
     ver v;
     int rc = 2;
+    vxd_symtab code, data;
+    memset(&code, 0, sizeof code);
+    memset(&data, 0, sizeof data);
     const vx_event *ev = NULL;
     uint64_t n = 0;
     memset(&v, 0, sizeof v);
@@ -608,7 +613,24 @@ int vxrec_verify(const char *trace, bool quiet)
     if (v.h->flags & VX_TRACE_HF_EBREAK_HALT) vx_sim_set_ebreak_halt(v.sim, true);
     if (v.h->max_cycles) vx_sim_set_max_cycles(v.sim, v.h->max_cycles);
     v.nkf = vx_trace_reader_num_keyframes(v.r);
-    vx_sim_set_observer(v.sim, observer, &v, 0);
+    if (races) {
+        char note[160];
+        vx_err re = vxr_new(&v.race, vx_sim_num_cores(v.sim), v.W);
+        if (re == VX_ERR_LIMIT) {
+            fprintf(stderr, "%s: --races checks platforms of up to %u warps (this one has %u)\n",
+                    vxrec_prog, VXR_MAX_WARPS, vx_sim_num_warps(v.sim));
+            goto out;
+        }
+        if (re ||
+            vxd_symtab_load(&code, v.h->image_kind, v.h->image, v.h->image_len, note,
+                            sizeof note) ||
+            vxd_symtab_load_data(&data, v.h->image_kind, v.h->image, v.h->image_len, note,
+                                 sizeof note)) {
+            fprintf(stderr, "%s: out of memory\n", vxrec_prog);
+            goto out;
+        }
+    }
+    vx_sim_set_observer(v.sim, observer, &v, races ? VX_OBS_READS : 0);
 
     vx_err e = VX_ERR_END;
     uint64_t at = 0; /* event index where a divergence shows */
@@ -663,7 +685,11 @@ int vxrec_verify(const char *trace, bool quiet)
                 vxrec_prog, trace, n, n == 1 ? "" : "s", v.kf_checked,
                 v.kf_checked == 1 ? "" : "s");
     rc = 0;
+    if (v.race && vx_cli_races_report(vxrec_prog, v.sim, v.race, &code, &data, true)) rc = 5;
 out:
+    vxr_free(v.race);
+    vxd_symtab_release(&code);
+    vxd_symtab_release(&data);
     for (size_t i = 0; i < v.qcap; i++)
         slot_free(&v.q[i]);
     free(v.q);

@@ -131,6 +131,35 @@ class Kernels(unittest.TestCase):
                                  "%s %s: %s" % (name, " ".join(shape), r.stderr[-2000:]))
 
 
+class Traces(unittest.TestCase):
+    def test_verify_races(self):
+        """vxrec --verify TRACE --races re-simulates a recording and reports the same
+        races, at the same events, as vxsim --races on the kernel (exit 5); a race-free
+        recording: 0; the trace's event numbers"""
+        if not os.path.exists(vxtest.prog("vxrec")):
+            self.skipTest("vxrec missing")
+        _, want = races(K["nosync"], *SHAPE)
+        for name, status in (("nosync", 5), ("ok", 0)):
+            trace = os.path.join(D, "v-%s.vxt" % name)
+            t6kit.record(K[name], trace, SHAPE, expect=0)
+            r = vxtest.run([vxtest.prog("vxrec"), "--verify", trace, "--races"])
+            self.assertEqual(r.returncode, status, r.stderr)
+            self.assertIn("verified:", r.stderr)
+            got = [m.groupdict() for m in REPORT.finditer(r.stderr)]
+            self.assertEqual(got, want if name == "nosync" else [])
+            if status:
+                self.assertIn("'monitor seek N' or vx-seek N goes to event N", r.stderr)
+                self.assertNotIn("a recording of this run", r.stderr)
+
+    def test_races_needs_verify(self):
+        """vxrec --races KERNEL (recording): refused, pointing at vxsim --races"""
+        r = vxtest.run([vxtest.prog("vxrec"), "--races", "-o", os.path.join(D, "x.vxt"),
+                        K["ok"]])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("vxsim --races KERNEL", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(D, "x.vxt")))
+
+
 class Options(unittest.TestCase):
     def test_with_trace_insn(self):
         """--races and --trace-insn together: both outputs"""
@@ -157,4 +186,4 @@ class Options(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    vxtest.main(Kernels, Options)
+    vxtest.main(Kernels, Traces, Options)

@@ -1021,3 +1021,67 @@ const char *vx_cli_trace_file(const char *prog, const char *arg)
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     return path;
 }
+
+/* ---- --races ---------------------------------------------------------------------- */
+
+/* "<sym+off>" (with a space before) for a pc or a data address, or "". */
+static void race_sym_text(const vxd_symtab *t, uint32_t a, char *buf, size_t cap)
+{
+    buf[0] = 0;
+    if (t && vxd_symtab_format(t, a, buf + 1, cap - 1) > 0) buf[0] = ' ';
+}
+
+static void race_access(const vx_sim *s, const vxd_symtab *code, const char *what,
+                        const vxr_access *a)
+{
+    const uint32_t nw = vx_sim_get_config(s)->warps;
+    char fn[200], dis[96] = "";
+    uint32_t insn;
+    race_sym_text(code, a->pc, fn, sizeof fn);
+    if (vx_sim_mem_read(s, a->gwarp / nw, a->pc, &insn, 4) == VX_OK) {
+        dis[0] = ' ';
+        dis[1] = '[';
+        size_t n = vx_disasm(a->pc, insn, dis + 2, sizeof dis - 3);
+        if (n + 3 >= sizeof dis) n = sizeof dis - 4;
+        dis[2 + n] = ']';
+        dis[3 + n] = 0;
+    }
+    fprintf(stderr, "  %-6s event %" PRIu64 ", warp %u:%u lane %u, pc 0x%08x%s%s\n", what, a->index,
+            a->gwarp / nw, a->gwarp % nw, a->lane, a->pc, fn, dis);
+}
+
+size_t vx_cli_races_report(const char *prog, const vx_sim *s, const vxr *race,
+                           const vxd_symtab *code, const vxd_symtab *data, bool traced)
+{
+    static const char *const kinds[] = {"", "write then write", "write then read",
+                                        "read then write", "two lanes of one store"};
+    size_t n;
+    const vxr_race *x = vxr_races(race, &n);
+    for (size_t i = 0; i < n; i++, x++) {
+        char obj[200], where[48] = "";
+        race_sym_text(data, x->addr, obj, sizeof obj);
+        if (x->space) snprintf(where, sizeof where, " (core %u's local memory)", x->space - 1);
+        fprintf(stderr, "%s: data race (%s) on %u byte%s at 0x%08x%s%s:\n", prog, kinds[x->kind],
+                x->len, x->len == 1 ? "" : "s", x->addr, obj, where);
+        race_access(s, code, x->prev.write ? "write" : "read", &x->prev);
+        race_access(s, code, x->cur.write ? "write" : "read", &x->cur);
+        if (x->count > x->len)
+            fprintf(stderr, "  %" PRIu64 " conflicting byte pairs at these two instructions\n",
+                    x->count);
+    }
+    if (!n) {
+        fprintf(stderr, "%s: --races: no data race found in %" PRIu64 " issues\n", prog,
+                vx_sim_index(s));
+    } else {
+        fprintf(stderr,
+                "%s: --races: %zu race%s (pairs of instructions)%s, %" PRIu64
+                " conflicting byte pairs in all\n%s",
+                prog, n, n == 1 ? "" : "s", n >= VXR_MAX_REPORTS ? ", the first ones shown" : "",
+                vxr_total(race),
+                traced ? "  (in vxreplay, 'monitor seek N' or vx-seek N goes to event N)\n"
+                       : "  (the event numbers are those of a recording of this run: vxrec "
+                         "with the same\n  options; in vxreplay, 'monitor seek N' or vx-seek "
+                         "N goes to event N)\n");
+    }
+    return n;
+}

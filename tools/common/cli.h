@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "race.h"
 #include "symtab.h"
 #include "vx_sim.h"
 
@@ -244,5 +245,15 @@ bool vx_cli_stdout_check(const char *prog, const char *what);
 int vx_cli_output_done(const char *prog);
 /* Print one line of the kernel's console ("#slot: line") to standard output. */
 void vx_cli_console_line(uint32_t slot, const char *line, size_t len);
+
+/*
+ * --races' findings (race.h) on stderr, as vxsim and vxrec --verify print them: each
+ * race with its two accesses (event, warp, lane, pc with the function of code and
+ * the instruction read from s's memory) and the object of data; then a summary line
+ * (traced: the run is a trace's, whose event numbers the reports give).  The number of
+ * races reported.
+ */
+size_t vx_cli_races_report(const char *prog, const vx_sim *s, const vxr *race,
+                           const vxd_symtab *code, const vxd_symtab *data, bool traced);
 
 #endif /* VX_CLI_H */

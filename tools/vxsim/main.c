@@ -194,66 +194,6 @@ static void observe(void *ctx, const vx_event *ev)
     if (o->race) (void)vxr_event(o->race, ev); /* an error stays: vxr_event says it again */
 }
 
-/* "<sym+off>" (with a space before) for a pc or a data address, or "". */
-static void sym_text(const vxd_symtab *t, uint32_t a, char *buf, size_t cap)
-{
-    buf[0] = 0;
-    if (t && vxd_symtab_format(t, a, buf + 1, cap - 1) > 0) buf[0] = ' ';
-}
-
-static void race_access(vx_sim *s, const vxd_symtab *code, const char *what, const vxr_access *a)
-{
-    const uint32_t nw = vx_sim_get_config(s)->warps;
-    char fn[200], dis[96] = "";
-    uint32_t insn;
-    sym_text(code, a->pc, fn, sizeof fn);
-    if (vx_sim_mem_read(s, a->gwarp / nw, a->pc, &insn, 4) == VX_OK) {
-        dis[0] = ' ';
-        dis[1] = '[';
-        size_t n = vx_disasm(a->pc, insn, dis + 2, sizeof dis - 3);
-        if (n + 3 >= sizeof dis) n = sizeof dis - 4;
-        dis[2 + n] = ']';
-        dis[3 + n] = 0;
-    }
-    fprintf(stderr, "  %-6s event %" PRIu64 ", warp %u:%u lane %u, pc 0x%08x%s%s\n", what, a->index,
-            a->gwarp / nw, a->gwarp % nw, a->lane, a->pc, fn, dis);
-}
-
-/* --races' findings on stderr; the number of races. */
-static size_t print_races(vx_sim *s, const vxr *race, const vxd_symtab *code,
-                          const vxd_symtab *data)
-{
-    static const char *const kinds[] = {"", "write then write", "write then read",
-                                        "read then write", "two lanes of one store"};
-    size_t n;
-    const vxr_race *x = vxr_races(race, &n);
-    for (size_t i = 0; i < n; i++, x++) {
-        char obj[200], where[48] = "";
-        sym_text(data, x->addr, obj, sizeof obj);
-        if (x->space) snprintf(where, sizeof where, " (core %u's local memory)", x->space - 1);
-        fprintf(stderr, "%s: data race (%s) on %u byte%s at 0x%08x%s%s:\n", prog, kinds[x->kind],
-                x->len, x->len == 1 ? "" : "s", x->addr, obj, where);
-        race_access(s, code, x->prev.write ? "write" : "read", &x->prev);
-        race_access(s, code, x->cur.write ? "write" : "read", &x->cur);
-        if (x->count > x->len)
-            fprintf(stderr, "  %" PRIu64 " conflicting byte pairs at these two instructions\n",
-                    x->count);
-    }
-    if (!n) {
-        fprintf(stderr, "%s: --races: no data race found in %" PRIu64 " issues\n", prog,
-                vx_sim_index(s));
-    } else {
-        fprintf(stderr,
-                "%s: --races: %zu race%s (pairs of instructions), %" PRIu64
-                " conflicting byte pairs in all%s; the event numbers are those of a recording\n"
-                "of this run (vxrec with the same options): vxreplay's 'monitor seek N' goes "
-                "there\n",
-                prog, n, n == 1 ? "" : "s", vxr_total(race),
-                n >= VXR_MAX_REPORTS ? " (the first ones shown)" : "");
-    }
-    return n;
-}
-
 static void print_stats(vx_sim *s)
 {
     vx_sim_stats st;
@@ -470,7 +410,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: --races: out of memory after %zu MiB of shadow memory\n", prog,
                     vxr_memory(obs.race) >> 20);
             rc = VX_EXIT_USAGE;
-        } else if (print_races(s, obs.race, &syms, &dsyms) && rc == 0) {
+        } else if (vx_cli_races_report(prog, s, obs.race, &syms, &dsyms, false) && rc == 0) {
             rc = VX_EXIT_RACE;
         }
     }
