@@ -16,8 +16,9 @@ if [ -x "$BIN/vxrec" ]; then
     say "Record it"
     echo "\$ vxrec -c 2 -w 4 -t 4 build/kernels/sgemm.elf -o sgemm.vxt"
     "$BIN/vxrec" -c 2 -w 4 -t 4 "$K/sgemm.elf" -o "$work/sgemm.vxt"
-    say "Verify the trace against a fresh re-simulation"
-    "$BIN/vxrec" --verify "$work/sgemm.vxt"
+    say "Verify the trace against a fresh re-simulation, and check it for data races"
+    echo "\$ vxrec --verify sgemm.vxt --races"
+    "$BIN/vxrec" --verify "$work/sgemm.vxt" --races
     if [ -x "$BIN/vxdump" ]; then
         say "First events of the trace"
         "$BIN/vxdump" --to 12 "$work/sgemm.vxt"
