@@ -321,6 +321,35 @@ static void test_spawn_and_end(void)
     finish(&u);
 }
 
+/* A global barrier completes once every active warp of each core arrived: a warp that
+ * ends lets it complete (sim/exec.c, gbar_check from vx_warp_deactivated), so what a
+ * warp did before its end is before the release, on every core. */
+static void test_global_barrier_and_end(void)
+{
+    run u;
+    start(&u, 2); /* warps 0..3 on core 0, 4..7 on core 1 */
+    const uint32_t gid = 0x80000000u;
+    /* warp 1 writes X and ends before anyone arrives */
+    store(&u, 1, 0x80000100, GLOBAL_X, 1);
+    const vx_wctl end1[] = {wc(VX_WCTL_DEACTIVATE, 1, 0)};
+    issue(&u, 1, 0x80000104, insn_of(VX_OP_VX_TMC), NULL, 0, NULL, 0, end1, 1);
+    /* warps 0 and 4 arrive; warp 5 writes Y and its end completes the barrier */
+    const vx_wctl a0[] = {wc(VX_WCTL_BAR_ARRIVE, 0, gid)};
+    issue(&u, 0, 0x80000108, insn_of(VX_OP_VX_BAR), NULL, 0, NULL, 0, a0, 1);
+    const vx_wctl a4[] = {wc(VX_WCTL_BAR_ARRIVE, 4, gid)};
+    issue(&u, 4, 0x80000200, insn_of(VX_OP_VX_BAR), NULL, 0, NULL, 0, a4, 1);
+    store(&u, 5, 0x80000300, GLOBAL_Y, 2);
+    const vx_wctl end5[] = {wc(VX_WCTL_DEACTIVATE, 5, 0), wc(VX_WCTL_BAR_RELEASE, 0, gid),
+                            wc(VX_WCTL_BAR_RELEASE, 4, gid)};
+    issue(&u, 5, 0x80000304, insn_of(VX_OP_VX_TMC), NULL, 0, NULL, 0, end5, 3);
+    load(&u, 4, 0x80000204, GLOBAL_X, 0);
+    load(&u, 0, 0x8000010c, GLOBAL_Y, 0);
+    is_int((long long)nraces(&u), 0,
+           "writes of warps that ended before a global barrier completed (one of them "
+           "completing it), read after it on either core: no race");
+    finish(&u);
+}
+
 static void test_spaces(void)
 {
     run u;
@@ -374,6 +403,7 @@ int main(void)
     test_atomics();
     test_spawn_and_end();
     test_spaces();
+    test_global_barrier_and_end();
     test_dedup_and_limit();
     tap_done();
     return tap_exit();

@@ -491,8 +491,27 @@ static vx_err access(vxr *r, const vx_event *ev, uint32_t g, uint32_t addr, uint
 
 /* ---- warp control ------------------------------------------------------------------- */
 
-static vx_err wctl(vxr *r, const vx_wctl *w)
+/* A global barrier is released once every active warp of each core taking part arrived
+ * (sim/exec.c, gbar_check): a warp of such a core that ended, before or in this event
+ * (its end can be what completes the barrier), is ordered before the release.  The
+ * cores taking part are those of the warps the event releases from it. */
+static vx_err gbar_ended(vxr *r, const vx_event *ev, uint32_t from, uint64_t key)
 {
+    uint32_t *s = sync_vc(r, key);
+    if (!s) return fail(r);
+    for (uint32_t j = from; j < ev->nwctl; j++) {
+        const vx_wctl *w = &ev->wctl[j];
+        if (w->kind != VX_WCTL_BAR_RELEASE || w->arg != ev->wctl[from].arg) continue;
+        const uint32_t *e = sync_vc(r, SY_ENDED(w->core));
+        if (!e) return fail(r);
+        join(s, e, r->G);
+    }
+    return VX_OK;
+}
+
+static vx_err wctl(vxr *r, const vx_event *ev, uint32_t i)
+{
+    const vx_wctl *w = &ev->wctl[i];
     const uint32_t g = w->core * r->nw + w->warp;
     if (g >= r->G) return VX_OK;
     switch (w->kind) {
@@ -503,6 +522,10 @@ static vx_err wctl(vxr *r, const vx_wctl *w)
     case VX_WCTL_BAR_RELEASE: {
         const bool global = w->arg >> 31;
         const uint64_t key = SY_BAR(global, w->core, w->arg);
+        bool first = true; /* the event's first release from this barrier */
+        for (size_t k = 0; k < r->nreleased; k++)
+            if (r->released[k] == key) first = false;
+        if (global && first && gbar_ended(r, ev, i, key)) return r->err;
         if (acquire(r, g, key)) return r->err;
         /* the barrier starts again after this event: forget its clock then */
         if (r->nreleased == r->relcap) {
@@ -561,7 +584,7 @@ vx_err vxr_event(vxr *r, const vx_event *ev)
      * none is left: then it has no warp-control effect): what ended is before it */
     if (in.op == VX_OP_VX_WSPAWN && acquire(r, g, SY_ENDED(ev->core))) return r->err;
     for (uint32_t i = 0; i < ev->nwctl; i++)
-        if (wctl(r, &ev->wctl[i])) return r->err;
+        if (wctl(r, ev, i)) return r->err;
     for (size_t i = 0; i < r->nreleased; i++) {
         uint32_t *s = sync_vc(r, r->released[i]);
         if (!s) return fail(r);
