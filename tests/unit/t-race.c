@@ -287,6 +287,34 @@ static void test_atomics(void)
     finish(&u);
 }
 
+/* The first atomic on a word that plain stores wrote: a histogram bin zeroed by one warp
+ * and added to with amoadd by another with no barrier between is a race (the atomic is
+ * checked against the plain writes before the word becomes a synchronisation variable). */
+static void test_plain_then_atomic(void)
+{
+    run u;
+    start(&u, 1);
+    store(&u, 0, 0x80000100, GLOBAL_X, 0);
+    amo(&u, 1, 0x80000200, AMOADD, GLOBAL_X, 1);
+    const vxr_race *x = race0(&u);
+    ok(x && x->kind == VXR_WW && x->prev.gwarp == 0 && x->cur.gwarp == 1 &&
+           x->cur.pc == 0x80000200 && x->cur.write && x->addr == GLOBAL_X && x->len == 4,
+       "a plain store, then an amoadd by another warp with nothing between: a race");
+    amo(&u, 2, 0x80000300, AMOADD, GLOBAL_X, 1);
+    is_int((long long)nraces(&u), 1, "  the word is a synchronisation variable from then on");
+    /* the same with a barrier between: no race */
+    store(&u, 0, 0x80000104, GLOBAL_Y, 0);
+    const uint32_t all[] = {0, 1};
+    barrier(&u, all, 2, 0);
+    amo(&u, 1, 0x80000204, AMOADD, GLOBAL_Y, 1);
+    is_int((long long)nraces(&u), 1, "a plain store, a barrier, then an amoadd: no race");
+    /* a plain load before the first atomic is not reported (atomic loads are plain lw) */
+    load(&u, 3, 0x80000400, GLOBAL_Y + 8, 0);
+    amo(&u, 1, 0x80000208, AMOADD, GLOBAL_Y + 8, 1);
+    is_int((long long)nraces(&u), 1, "a plain load, then an amoadd: not reported");
+    finish(&u);
+}
+
 static void test_spawn_and_end(void)
 {
     run u;
@@ -401,6 +429,7 @@ int main(void)
     test_read_sets();
     test_lanes();
     test_atomics();
+    test_plain_then_atomic();
     test_spawn_and_end();
     test_spaces();
     test_global_barrier_and_end();

@@ -455,8 +455,22 @@ static vx_err access(vxr *r, const vx_event *ev, uint32_t g, uint32_t addr, uint
         if (atomic) { /* every byte of the word is one from now on */
             b = shadow_page(r, space, addr);
             if (!b) return fail(r);
+            /* the first atomic on a word plain stores wrote: checked against them (not
+             * against plain loads, which may be atomic loads: GCC's and LLVM's are lw) */
+            bool rmw = write;
+            for (uint32_t i = 0; !rmw && i < ev->nmem; i++)
+                rmw = ev->mem[i].lane == lane && ev->mem[i].addr == addr;
+            const acc cur = {.index = ev->index,
+                             .pc = ev->pc,
+                             .epoch = vcg[g],
+                             .gw = (uint16_t)g,
+                             .lane = lane,
+                             .set = 1};
             for (uint32_t i = 0; i < 4; i++) {
                 sbyte *x = &b[((addr & ~3u) + i) & (PAGE_SIZE - 1)];
+                if (!x->w.sync && x->w.set && !ordered(&x->w, g, vcg))
+                    report(r, rmw ? VXR_WW : VXR_WR, space, (addr & ~3u) + i, &x->w, &cur, true,
+                           rmw);
                 if (x->rs) {
                     r->rsfree[r->nfree++] = x->rs - 1;
                     x->rs = 0;
