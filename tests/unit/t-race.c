@@ -23,6 +23,8 @@
 #define AMOSWAP    0x0800202Fu /* amoswap.w (relaxed) */
 #define FENCE_REL  0x0F50000Fu /* fence iorw,ow (GCC 12's release store: then amoswap) */
 #define FENCE_ACQ  0x0230000Fu /* fence r,rw (an acquire load: lw or an AMO, then this) */
+#define FENCE_RW_W \
+    0x0310000Fu /* fence rw,w (LLVM's and RVWMO table A.6's release store: then sw) */
 
 typedef struct run {
     vxr *r;
@@ -315,6 +317,45 @@ static void test_plain_then_atomic(void)
     finish(&u);
 }
 
+/* Message passing with the release store of RVWMO's mapping (table A.6, LLVM's, also
+ * Vortex's toolchain): fence rw,w then a plain sw; the acquire load lw then fence r,rw.
+ * No AMO ever touches the flag. */
+static void test_release_store_mapping(void)
+{
+    run u;
+    start(&u, 1);
+    load(&u, 1, 0x80000200, LOCK, 0); /* the consumer polls: 0 */
+    store(&u, 0, 0x80000100, GLOBAL_X, 7);
+    issue(&u, 0, 0x80000104, FENCE_RW_W, NULL, 0, NULL, 0, NULL, 0);
+    store(&u, 0, 0x80000108, LOCK, 1);
+    load(&u, 1, 0x80000200, LOCK, 0); /* 1 */
+    issue(&u, 1, 0x80000204, FENCE_ACQ, NULL, 0, NULL, 0, NULL, 0);
+    load(&u, 1, 0x80000208, GLOBAL_X, 0);
+    is_int((long long)nraces(&u), 0,
+           "fence rw,w; sw flag, then lw flag; fence r,rw: the data is ordered, the flag is "
+           "a synchronisation variable");
+    finish(&u);
+    /* the same without the fence: the flag and the data race */
+    start(&u, 1);
+    load(&u, 1, 0x80000200, LOCK, 0);
+    store(&u, 0, 0x80000100, GLOBAL_X, 7);
+    store(&u, 0, 0x80000108, LOCK, 1);
+    load(&u, 1, 0x80000200, LOCK, 0);
+    issue(&u, 1, 0x80000204, FENCE_ACQ, NULL, 0, NULL, 0, NULL, 0);
+    load(&u, 1, 0x80000208, GLOBAL_X, 0);
+    is_int((long long)nraces(&u), 3, "without the fence: the flag (both ways) and the data race");
+    finish(&u);
+    /* a fence, then a load, then a store: the store is a plain one */
+    start(&u, 1);
+    issue(&u, 0, 0x80000104, FENCE_RW_W, NULL, 0, NULL, 0, NULL, 0);
+    load(&u, 0, 0x80000108, GLOBAL_Y, 0);
+    store(&u, 0, 0x8000010c, GLOBAL_X, 1);
+    load(&u, 1, 0x80000200, GLOBAL_X, 0);
+    is_int((long long)nraces(&u), 1,
+           "only the first access after a release fence can be a release store");
+    finish(&u);
+}
+
 static void test_spawn_and_end(void)
 {
     run u;
@@ -430,6 +471,7 @@ int main(void)
     test_lanes();
     test_atomics();
     test_plain_then_atomic();
+    test_release_store_mapping();
     test_spawn_and_end();
     test_spaces();
     test_global_barrier_and_end();

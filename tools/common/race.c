@@ -81,6 +81,9 @@ struct vxr {
      * an acquire fence acquires */
     uint8_t *relfence;
     uint64_t *lastrd;
+    /* per warp: a release fence is its last memory instruction so far: a store now is
+     * a release store (RVWMO's mapping, table A.6, and LLVM's: fence rw,w; sw) */
+    uint8_t *fresh;
 };
 
 #define SY_BAR(global, core, id) \
@@ -115,7 +118,8 @@ vx_err vxr_new(vxr **out, uint32_t cores, uint32_t warps_per_core)
     r->rk = calloc(r->rkcap, sizeof *r->rk);
     r->relfence = calloc(G, 1);
     r->lastrd = calloc(G, sizeof *r->lastrd);
-    if (!r->vc || !r->pages || !r->sy || !r->rk || !r->relfence || !r->lastrd) {
+    r->fresh = calloc(G, 1);
+    if (!r->vc || !r->pages || !r->sy || !r->rk || !r->relfence || !r->lastrd || !r->fresh) {
         vxr_free(r);
         return VX_ERR_NOMEM;
     }
@@ -144,6 +148,7 @@ void vxr_free(vxr *r)
     free(r->released);
     free(r->relfence);
     free(r->lastrd);
+    free(r->fresh);
     free(r->vc);
     free(r);
 }
@@ -434,6 +439,8 @@ static vx_err access(vxr *r, const vx_event *ev, uint32_t g, uint32_t addr, uint
     /* the I/O window (console, exit status: device registers, which the runtime's
      * _exit writes from every core on purpose) */
     if (addr < VX_USER_BASE_ADDR) return VX_OK;
+    if (write && !atomic && r->fresh[g]) /* fence rw,w; sw: a release store */
+        atomic = rl = true;
     const uint32_t space = space_of(ev, addr);
     uint32_t *vcg = vc_of(r, g);
     const uint64_t word = SY_WORD(space, addr & ~3u);
@@ -579,7 +586,7 @@ vx_err vxr_event(vxr *r, const vx_event *ev)
          * `fence rw,w` and a relaxed amoswap or sw); acquire fence: earlier loads
          * before later accesses (`lw` or a relaxed AMO, then `fence r,rw`) */
         const unsigned pred = ((unsigned)in.imm >> 4) & 15, succ = (unsigned)in.imm & 15;
-        if ((pred & 3) && (succ & 5)) r->relfence[g] = 1;
+        if ((pred & 3) && (succ & 5)) r->relfence[g] = r->fresh[g] = 1;
         if ((pred & 2) && (succ & 3) && r->lastrd[g]) {
             if (acquire(r, g, r->lastrd[g] - 1)) return r->err;
         }
@@ -594,6 +601,7 @@ vx_err vxr_event(vxr *r, const vx_event *ev)
         if (access(r, ev, g, m->addr, m->size, m->lane, true, m->value, atomic, false, rl))
             return r->err;
     }
+    if (ev->nreads || ev->nmem) r->fresh[g] = 0;
     /* a wspawn goes on once the other warps of the core have ended (or at once when
      * none is left: then it has no warp-control effect): what ended is before it */
     if (in.op == VX_OP_VX_WSPAWN && acquire(r, g, SY_ENDED(ev->core))) return r->err;
