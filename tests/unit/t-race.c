@@ -234,22 +234,54 @@ static void test_lanes(void)
 static void test_atomics(void)
 {
     run u;
-    /* a lock (vx_print.c's): amoswap.w.aq to take it, a plain store to give it back */
+    /* a lock: amoswap.w.aq to take it, a release store (fence rw,w; sw) to give it back */
+    start(&u, 1);
+    amo(&u, 0, 0x80000100, AMOSWAP_AQ, LOCK, 1);
+    store(&u, 0, 0x80000104, GLOBAL_X, 7);
+    issue(&u, 0, 0x80000106, FENCE_REL, NULL, 0, NULL, 0, NULL, 0);
+    store(&u, 0, 0x80000108, LOCK, 0);
+    amo(&u, 1, 0x80000200, AMOSWAP_AQ, LOCK, 1);
+    load(&u, 1, 0x80000204, GLOBAL_X, 0);
+    issue(&u, 1, 0x80000206, FENCE_REL, NULL, 0, NULL, 0, NULL, 0);
+    store(&u, 1, 0x80000208, LOCK, 0);
+    is_int((long long)nraces(&u), 0,
+           "a lock taken with amoswap.aq and given back with a release store orders the "
+           "critical sections; the lock word itself is never reported");
+    /* a warp that does not take the lock */
+    load(&u, 2, 0x80000300, GLOBAL_X, 0);
+    const vxr_race *x = race0(&u);
+    ok(x && x->kind == VXR_WR && x->prev.gwarp == 0 && x->cur.gwarp == 2,
+       "a read without the lock races with the write made under it");
+    finish(&u);
+
+    /* given back with a plain sw and no fence: no release under RVWMO (the critical
+     * section's stores may pass it) */
     start(&u, 1);
     amo(&u, 0, 0x80000100, AMOSWAP_AQ, LOCK, 1);
     store(&u, 0, 0x80000104, GLOBAL_X, 7);
     store(&u, 0, 0x80000108, LOCK, 0);
     amo(&u, 1, 0x80000200, AMOSWAP_AQ, LOCK, 1);
     load(&u, 1, 0x80000204, GLOBAL_X, 0);
-    store(&u, 1, 0x80000208, LOCK, 0);
-    is_int((long long)nraces(&u), 0,
-           "a lock taken with amoswap.aq and given back with a store orders the critical "
-           "sections; the lock word itself is never reported");
-    /* a warp that does not take the lock */
-    load(&u, 2, 0x80000300, GLOBAL_X, 0);
-    const vxr_race *x = race0(&u);
-    ok(x && x->kind == VXR_WR && x->prev.gwarp == 0 && x->cur.gwarp == 2,
-       "a read without the lock races with the write made under it");
+    x = race0(&u);
+    ok(x && x->kind == VXR_WR && x->prev.gwarp == 0 && x->cur.gwarp == 1,
+       "a lock given back with a plain store and no fence orders nothing: a race");
+    finish(&u);
+
+    /* a flag polled with plain loads: they acquire only at an acquire fence after them */
+    start(&u, 1);
+    amo(&u, 0, 0x80000100, AMOSWAP_AQ, LOCK, 0); /* the word is atomic from now on */
+    store(&u, 0, 0x80000104, GLOBAL_X, 7);
+    issue(&u, 0, 0x80000106, FENCE_REL, NULL, 0, NULL, 0, NULL, 0);
+    store(&u, 0, 0x80000108, LOCK, 1);
+    load(&u, 1, 0x80000200, LOCK, 0);
+    load(&u, 1, 0x80000204, GLOBAL_X, 0);
+    x = race0(&u);
+    ok(x && x->kind == VXR_WR && x->cur.pc == 0x80000204,
+       "a plain load of the flag without an acquire fence orders nothing: a race");
+    load(&u, 1, 0x80000300, LOCK, 0);
+    issue(&u, 1, 0x80000304, FENCE_ACQ, NULL, 0, NULL, 0, NULL, 0);
+    load(&u, 1, 0x80000308, GLOBAL_X, 0);
+    is_int((long long)nraces(&u), 1, "lw; fence r,rw (an acquire load) then the read: ordered");
     finish(&u);
 
     /* GCC 12's __atomic_store_n(RELEASE): fence iorw,ow, then a relaxed amoswap; and an

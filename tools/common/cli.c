@@ -1054,7 +1054,8 @@ size_t vx_cli_races_report(const char *prog, const vx_sim *s, const vxr *race,
                            const vxd_symtab *code, const vxd_symtab *data, bool traced)
 {
     static const char *const kinds[] = {"", "write then write", "write then read",
-                                        "read then write", "two lanes of one store"};
+                                        "read then write",
+                                        "two lanes of one store write different values"};
     size_t n;
     const vxr_race *x = vxr_races(race, &n);
     for (size_t i = 0; i < n; i++, x++) {

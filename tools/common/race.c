@@ -454,10 +454,11 @@ static vx_err access(vxr *r, const vx_event *ev, uint32_t g, uint32_t addr, uint
         sync = b[addr & (PAGE_SIZE - 1)].w.sync;
     }
     if (sync) {
-        /* a synchronisation variable: acquire before a read, release after a write
-         * (an atomic: with its aq / rl bits, or a fence: see vxr_event) */
-        if (atomic && !write) r->lastrd[g] = word + 1;
-        if (atomic ? aq : !write)
+        /* a synchronisation variable: an AMO or LR with aq acquires; any other read
+         * acquires at the warp's next acquire fence (lw; fence r,rw: an acquire load);
+         * a write releases with rl or after a release fence (see vxr_event) */
+        if (!write) r->lastrd[g] = word + 1;
+        if (atomic && aq && !write)
             if (acquire(r, g, word)) return r->err;
         if (atomic) { /* every byte of the word is one from now on */
             b = shadow_page(r, space, addr);
@@ -485,7 +486,7 @@ static vx_err access(vxr *r, const vx_event *ev, uint32_t g, uint32_t addr, uint
                 x->w = x->r = (acc){.sync = 1};
             }
         }
-        if (write && (!atomic || rl || r->relfence[g])) {
+        if (write && (rl || r->relfence[g])) {
             r->relfence[g] = 0;
             if (release(r, g, word)) return r->err;
         }

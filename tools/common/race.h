@@ -9,15 +9,19 @@
  *     values to the same byte, VXR_LANES);
  *   - a barrier orders what each warp arriving at it did before it with what every
  *     warp it releases does after it (local barriers within a core, global ones
- *     across cores);
+ *     across cores; at a global barrier the warps of its cores that ended count as
+ *     arrived: the simulator waits only for active warps);
  *   - a wspawn orders what the spawning warp did before it with what the warps it
  *     starts do; the warps of a core that ended before a spawn completed (the
  *     spawning warp waits for them) are ordered before it and the started warps;
- *   - atomics: an AMO or LR/SC with aq acquires, one with rl releases (on its word);
- *     a word once accessed by an atomic is a synchronisation variable: later plain
- *     loads of it acquire and plain stores release (GCC's mapping of
- *     __atomic_load_n/__atomic_store_n with acquire/release on RISC-V: a plain lw or
- *     sw beside a fence), and accesses to it are never reported.
+ *   - atomics (RVWMO): an AMO or LR/SC with aq acquires, one with rl releases (on its
+ *     word); a release fence makes the warp's next write to such a word a release
+ *     (and a plain store that is its first access after the fence a release store,
+ *     its word a synchronisation word); an acquire fence makes its last read of such
+ *     a word an acquire.  Plain accesses without their fence order nothing.  A word
+ *     once accessed by an atomic is a synchronisation word, never reported after that
+ *     (its first atomic is checked against an unordered plain store before it).
+ * README.md (Finding data races) has the rules with GCC's and LLVM's code for them.
  * Vector clocks (happens-before), as in FastTrack; shadow memory per byte touched.
  * Local memory (vx_addr_in_lmem) is each core's own; the I/O window below
  * VX_USER_BASE_ADDR (console, exit status) is not checked.  This is a library: it never
