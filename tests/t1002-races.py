@@ -33,20 +33,13 @@ REPORT = re.compile(
     r"pc 0x(?P<pc2>[0-9a-f]{8}) <(?P<f2>[^>]+)>")
 
 
-def vxcc(src, out, defines=()):
-    r = vxtest.run([vxtest.prog("vxcc"), "-O2"] + list(defines) + ["-o", out, src])
-    if r.returncode:
-        raise RuntimeError("vxcc %s: %s" % (src, r.stderr))
-    return out
-
-
 def setUpModule():
     global D, K
     if not t6kit.have_toolchain():
         raise unittest.SkipTest("vxcc or the RISC-V toolchain missing")
     D = vxtest.tmpdir()
     src = os.path.join(t6kit.KDIR, "rrrace.c")
-    K = {name: vxcc(src, os.path.join(D, name + ".elf"), defs)
+    K = {name: t6kit.vxcc(src, os.path.join(D, name + ".elf"), defs)
          for name, defs in (("ok", []), ("nosync", ["-DRACE_NOSYNC"]),
                             ("nolock", ["-DRACE_NOLOCK"]))}
 

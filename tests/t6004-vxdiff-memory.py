@@ -26,13 +26,6 @@ IN2 = list(IN1)
 IN2[4] = 555
 
 
-def vxcc(src, out, defines=()):
-    r = vxtest.run([vxtest.prog("vxcc"), "-O2"] + list(defines) + ["-o", out, src])
-    if r.returncode:
-        raise RuntimeError("vxcc %s: %s" % (src, r.stderr))
-    return out
-
-
 def setUpModule():
     global D, K, T
     if not t6kit.have_toolchain() or not os.path.exists(vxtest.prog("vxrec")):
@@ -40,14 +33,14 @@ def setUpModule():
     D = vxtest.tmpdir()
     src = os.path.join(t6kit.KDIR, "t6-memdiff.c")
     K = {
-        "bug": vxcc(src, os.path.join(D, "bug.elf"), ["-DMEMDIFF_BUG"]),
-        "fix": vxcc(src, os.path.join(D, "fix.elf")),
+        "bug": t6kit.vxcc(src, os.path.join(D, "bug.elf"), ["-DMEMDIFF_BUG"]),
+        "fix": t6kit.vxcc(src, os.path.join(D, "fix.elf")),
         "img": t6kit.build("t6-memimg", D),
         "pad": t6kit.build("t6-memimg", D, ["-DT6_PAD"]),
-        "local": vxcc(os.path.join(t6kit.KDIR, "rrlocal.c"), os.path.join(D, "local.elf")),
-        "obug": vxcc(os.path.join(t6kit.KDIR, "t6-objdiff.c"), os.path.join(D, "obug.elf"),
+        "local": t6kit.vxcc(os.path.join(t6kit.KDIR, "rrlocal.c"), os.path.join(D, "local.elf")),
+        "obug": t6kit.vxcc(os.path.join(t6kit.KDIR, "t6-objdiff.c"), os.path.join(D, "obug.elf"),
                      ["-DOBJDIFF_BUG"]),
-        "ofix": vxcc(os.path.join(t6kit.KDIR, "t6-objdiff.c"), os.path.join(D, "ofix.elf")),
+        "ofix": t6kit.vxcc(os.path.join(t6kit.KDIR, "t6-objdiff.c"), os.path.join(D, "ofix.elf")),
     }
     for name, words in (("in1.bin", IN1), ("in2.bin", IN2)):
         with open(os.path.join(D, name), "wb") as f:

@@ -34,6 +34,14 @@ def build(name, out_dir, defines=()):
     return elf
 
 
+def vxcc(src, out, defines=()):
+    """vxcc -O2 [defines] -o OUT SRC (a C or C++ kernel); returns OUT."""
+    r = vxtest.run([vxtest.prog("vxcc"), "-O2"] + list(defines) + ["-o", out, src])
+    if r.returncode:
+        raise RuntimeError("vxcc %s: %s" % (src, r.stderr))
+    return out
+
+
 def record(kernel, trace, args=(), expect=None):
     """vxrec -q -f [args] KERNEL -o TRACE; returns the CompletedProcess."""
     r = vxtest.run([vxtest.prog("vxrec"), "-q", "-f"] + list(args) + [kernel, "-o", trace])

@@ -40,17 +40,21 @@ typedef struct rset {
     uint32_t n, cap;
 } rset;
 
-typedef struct page {
-    uint64_t key; /* space << 20 | address >> 12, + 1 (0: empty slot) */
-    sbyte *b;
-} page;
+/*
+ * A map from a 64-bit key to an object allocated for it (open addressing, capacity a
+ * power of two, at most half full): the shadow pages (key: space << 20 | address >>
+ * 12) and the synchronisation objects' clocks (a barrier, a core's spawn or its ended
+ * warps, an atomic word: SY_* below).
+ */
+typedef struct kslot {
+    uint64_t key; /* the key + 1; 0: an empty slot */
+    void *obj;
+} kslot;
 
-/* A synchronisation object: a barrier (key: space bit 32 | id), a core's spawn or
- * its ended warps, or an atomic word (key: its space and address); its clock. */
-typedef struct syncobj {
-    uint64_t key; /* + 1, 0: empty slot */
-    uint32_t *vc;
-} syncobj;
+typedef struct kmap {
+    kslot *s;
+    size_t n, cap;
+} kmap;
 
 typedef struct rkey {
     uint32_t ppc, cpc; /* the two accesses' PCs */
@@ -61,10 +65,8 @@ typedef struct rkey {
 struct vxr {
     uint32_t G, nw; /* warps in all, per core */
     uint32_t *vc;   /* G x G */
-    page *pages;    /* open addressing, capacity npcap (a power of two) */
-    size_t npages, npcap;
-    syncobj *sy;
-    size_t nsy, sycap;
+    kmap pages;     /* shadow pages: sbyte[PAGE_SIZE] */
+    kmap sy;        /* synchronisation objects: their clocks, uint32_t[G] */
     rset *rsets;
     uint32_t nrsets, rscap, *rsfree, nfree;
     vxr_race *races;
@@ -110,16 +112,14 @@ vx_err vxr_new(vxr **out, uint32_t cores, uint32_t warps_per_core)
     r->G = (uint32_t)G;
     r->nw = warps_per_core;
     r->vc = calloc(G * G, sizeof *r->vc);
-    r->npcap = 1024;
-    r->pages = calloc(r->npcap, sizeof *r->pages);
-    r->sycap = 64;
-    r->sy = calloc(r->sycap, sizeof *r->sy);
+    r->pages = (kmap){calloc(1024, sizeof(kslot)), 0, 1024};
+    r->sy = (kmap){calloc(64, sizeof(kslot)), 0, 64};
     r->rkcap = 256;
     r->rk = calloc(r->rkcap, sizeof *r->rk);
     r->relfence = calloc(G, 1);
     r->lastrd = calloc(G, sizeof *r->lastrd);
     r->fresh = calloc(G, 1);
-    if (!r->vc || !r->pages || !r->sy || !r->rk || !r->relfence || !r->lastrd || !r->fresh) {
+    if (!r->vc || !r->pages.s || !r->sy.s || !r->rk || !r->relfence || !r->lastrd || !r->fresh) {
         vxr_free(r);
         return VX_ERR_NOMEM;
     }
@@ -133,14 +133,14 @@ vx_err vxr_new(vxr **out, uint32_t cores, uint32_t warps_per_core)
 void vxr_free(vxr *r)
 {
     if (!r) return;
-    for (size_t i = 0; i < r->npcap; i++)
-        free(r->pages[i].b);
-    for (size_t i = 0; i < r->sycap; i++)
-        free(r->sy[i].vc);
+    for (size_t i = 0; i < r->pages.cap; i++)
+        free(r->pages.s[i].obj);
+    for (size_t i = 0; i < r->sy.cap; i++)
+        free(r->sy.s[i].obj);
     for (uint32_t i = 0; i < r->nrsets; i++)
         free(r->rsets[i].a);
-    free(r->pages);
-    free(r->sy);
+    free(r->pages.s);
+    free(r->sy.s);
     free(r->rsets);
     free(r->rsfree);
     free(r->races);
@@ -188,36 +188,45 @@ static void join(uint32_t *dst, const uint32_t *src, uint32_t G)
         if (src[i] > dst[i]) dst[i] = src[i];
 }
 
+/* The object of key in m, made (size bytes, zeroed) when there is none; NULL: no
+ * memory. */
+static void *kmap_get(vxr *r, kmap *m, uint64_t key, size_t size)
+{
+    key++;
+    size_t j = mix(key) & (m->cap - 1);
+    while (m->s[j].key && m->s[j].key != key)
+        j = (j + 1) & (m->cap - 1);
+    if (m->s[j].key) return m->s[j].obj;
+    if (2 * (m->n + 1) > m->cap) {
+        const size_t cap = 2 * m->cap;
+        kslot *t = calloc(cap, sizeof *t);
+        if (!t) return NULL;
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->s[i].key) continue;
+            size_t k = mix(m->s[i].key) & (cap - 1);
+            while (t[k].key)
+                k = (k + 1) & (cap - 1);
+            t[k] = m->s[i];
+        }
+        free(m->s);
+        m->s = t;
+        m->cap = cap;
+        j = mix(key) & (cap - 1);
+        while (m->s[j].key)
+            j = (j + 1) & (cap - 1);
+    }
+    void *obj = calloc(1, size);
+    if (!obj) return NULL;
+    m->s[j] = (kslot){key, obj};
+    m->n++;
+    r->mem += size;
+    return obj;
+}
+
 /* The clock of a synchronisation object (created zero); NULL: no memory. */
 static uint32_t *sync_vc(vxr *r, uint64_t key)
 {
-    if (2 * (r->nsy + 1) > r->sycap) {
-        size_t cap = 2 * r->sycap;
-        syncobj *t = calloc(cap, sizeof *t);
-        if (!t) return NULL;
-        for (size_t i = 0; i < r->sycap; i++) {
-            if (!r->sy[i].key) continue;
-            size_t j = mix(r->sy[i].key) & (cap - 1);
-            while (t[j].key)
-                j = (j + 1) & (cap - 1);
-            t[j] = r->sy[i];
-        }
-        free(r->sy);
-        r->sy = t;
-        r->sycap = cap;
-    }
-    size_t j = mix(key + 1) & (r->sycap - 1);
-    while (r->sy[j].key && r->sy[j].key != key + 1)
-        j = (j + 1) & (r->sycap - 1);
-    if (!r->sy[j].key) {
-        uint32_t *vc = calloc(r->G, sizeof *vc);
-        if (!vc) return NULL;
-        r->sy[j].key = key + 1;
-        r->sy[j].vc = vc;
-        r->nsy++;
-        r->mem += r->G * sizeof *vc;
-    }
-    return r->sy[j].vc;
+    return kmap_get(r, &r->sy, key, r->G * sizeof(uint32_t));
 }
 
 /* Warp g releases into object key: key's clock takes g's, g moves to a new epoch. */
@@ -243,36 +252,8 @@ static vx_err acquire(vxr *r, uint32_t g, uint64_t key)
 
 static sbyte *shadow_page(vxr *r, uint32_t space, uint32_t addr)
 {
-    const uint64_t key = ((uint64_t)space << 20 | addr >> PAGE_BITS) + 1;
-    size_t j = mix(key) & (r->npcap - 1);
-    while (r->pages[j].key && r->pages[j].key != key)
-        j = (j + 1) & (r->npcap - 1);
-    if (r->pages[j].key) return r->pages[j].b;
-    if (2 * (r->npages + 1) > r->npcap) {
-        size_t cap = 2 * r->npcap;
-        page *t = calloc(cap, sizeof *t);
-        if (!t) return NULL;
-        for (size_t i = 0; i < r->npcap; i++) {
-            if (!r->pages[i].key) continue;
-            size_t k = mix(r->pages[i].key) & (cap - 1);
-            while (t[k].key)
-                k = (k + 1) & (cap - 1);
-            t[k] = r->pages[i];
-        }
-        free(r->pages);
-        r->pages = t;
-        r->npcap = cap;
-        j = mix(key) & (cap - 1);
-        while (r->pages[j].key)
-            j = (j + 1) & (cap - 1);
-    }
-    sbyte *b = calloc(PAGE_SIZE, sizeof *b);
-    if (!b) return NULL;
-    r->pages[j].key = key;
-    r->pages[j].b = b;
-    r->npages++;
-    r->mem += PAGE_SIZE * sizeof *b;
-    return b;
+    return kmap_get(r, &r->pages, (uint64_t)space << 20 | addr >> PAGE_BITS,
+                    PAGE_SIZE * sizeof(sbyte));
 }
 
 static rset *rset_new(vxr *r, uint32_t *id)
