@@ -764,6 +764,34 @@ class Runtime(unittest.TestCase):
                 for t, x in enumerate(ins)]
         self.assertEqual(console(r.stdout), want)
 
+    def test_min_max_clamp_stay_branch_free_at_every_level(self):
+        """std::min, std::max and std::clamp of lane values, of several types and at -O1,
+        -O2, -O3 and -Os, run with lanes choosing differently (from the trixie review: GCC
+        14 saw through <algorithm>'s mask to a select, which it made a branch, and every
+        such kernel faulted with a divergent branch)"""
+        for ty in ("int", "unsigned", "unsigned char", "short", "float"):
+            text = ("#include <algorithm>\n#include <vx_spawn.h>\n#include <vx_print.h>\n"
+                    "typedef %s T;\nT in[8] = {5, 0, 12, 1, 7, 100, 3, 9};\n"
+                    "T o1[8], o2[8], o3[8];\n"
+                    "static void cb(void *)\n{\n    int t = (int)blockIdx.x;\n"
+                    "    T x = in[t];\n    o1[t] = std::min(x, (T)t);\n"
+                    "    o2[t] = std::max(x, (T)6);\n"
+                    "    o3[t] = std::clamp(x, (T)2, (T)10);\n}\n"
+                    "int main()\n{\n    uint32_t n = 8;\n"
+                    "    vx_spawn_threads(1, &n, 0, cb, 0);\n"
+                    "    for (int i = 0; i < 8; i++)\n"
+                    "        vx_printf(\"%%d %%d %%d\\n\", (int)o1[i], (int)o2[i], (int)o3[i]);\n"
+                    "    return 0;\n}\n") % ty
+            ins = [5, 0, 12, 1, 7, 100, 3, 9]
+            want = [(0, "%d %d %d" % (min(x, t), max(x, 6), max(2, min(x, 10))))
+                    for t, x in enumerate(ins)]
+            for opt in ("-O1", "-O2", "-O3", "-Os"):
+                with self.subTest(type=ty, opt=opt):
+                    elf = self.build("mmc", text=text, ext=".cpp", flags=[opt])
+                    r = self.vxsim(elf, (1, 1, 2, 4))
+                    self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+                    self.assertEqual(console(r.stdout), want)
+
     def test_divergent_branch_fault_says_what_to_do(self):
         """a lane-dependent branch without vx_split/vx_join: the fault names the lanes on
         each side and tells the user what the branch needs"""
