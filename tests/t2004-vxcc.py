@@ -292,6 +292,32 @@ int main() {
             lines = [ln.split(": ", 1)[1] for ln in s.stdout.splitlines()]
             self.assertEqual(lines, ["dtor after %d mains" % cores], (cores, s.stdout))
 
+    def test_exit_runs_atexit_destructors_and_fini_array_onexit(self):
+        """exit (the last core's return from main) runs the atexit handlers, the
+        destructors and what newer picolibc keeps in .fini_array_onexit, each once (from
+        the trixie review: picolibc 1.8.10 calls its atexit list from a
+        .fini_array_onexit entry, which link32.ld dropped, so atexit handlers and static
+        destructors never ran)"""
+        src = self.write("fini.c", """
+#include <stdlib.h>
+#include <vx_print.h>
+static void by_atexit(void) { vx_printf("atexit handler\\n"); }
+__attribute__((destructor)) static void by_destructor(void) { vx_printf("destructor\\n"); }
+static void by_onexit(void) { vx_printf("onexit entry\\n"); }
+__attribute__((used, section(".fini_array_onexit"))) static void (*const onexit_p)(void) =
+    by_onexit;
+int main(void) { atexit(by_atexit); return 0; }
+""")
+        out = os.path.join(self.tmp, "fini.elf")
+        r = self.vxcc("-O2", src, "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for cores in (1, 2):
+            s = vxtest.run([vxtest.prog("vxsim"), "-c", str(cores), out])
+            self.assertEqual(s.returncode, 0, s.stderr)
+            lines = [ln.split(": ", 1)[1] for ln in s.stdout.splitlines()]
+            self.assertEqual(sorted(lines), ["atexit handler", "destructor", "onexit entry"],
+                             (cores, s.stdout))
+
     def test_cxx_standard_headers(self):
         """<algorithm>, <cmath>, <limits>, <new>, <utility>, <cstdint>... (kernel/include/c++)"""
         src = os.path.join(vxtest.ROOT, "tests", "kernels", "cxxstd.cpp")
