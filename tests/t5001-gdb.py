@@ -355,7 +355,8 @@ R["stop"] = [st.get("bps"), line(), func()]
     def test_reverse_stepi_at_a_warps_first_instruction_says_why(self):
         """reverse-stepi in a warp at its first instruction (mid-trace: it was spawned
         there) stays, and the console says the lane has no instruction before this
-        event; GDB said only "No more reverse-execution history", as at the start"""
+        event; GDB said only "No more reverse-execution history" (GDB 16: "Reached end of
+        recorded history"), as at the start"""
         first = json.loads(vxtest.run([vxtest.prog("vxdump"), "--json", "--kind", "issue",
                                        "--warp", "1", self.trace]).stdout.splitlines()[0])
         n = first["index"]
@@ -367,7 +368,7 @@ R["when"] = ex("monitor when")
 ''' % n)
         self.assertRegex(R["when"], r"^event %d of" % n)
         seg = dict(segments(out))["reverse-stepi"]
-        self.assertIn("No more reverse-execution history", seg)
+        self.assertRegex(seg, END_OF_HISTORY)  # GDB 16: "Reached end of recorded history"
         self.assertIn("vxreplay: no more reverse-execution history: lane 0 of warp 1 has no "
                       "instruction before event %d" % n, out)
 
