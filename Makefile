@@ -129,7 +129,7 @@ bench: deps
 # libFuzzer harnesses (tests/fuzz/, clang, ASan+UBSan): FUZZ_TIME seconds each.
 FUZZ_TIME ?= 60
 fuzz:
-	@VXRR_EXTRA_PKGS="clang libclang-rt-14-dev" sh .ci/install-deps
+	@VXRR_EXTRA_PKGS="clang libclang-rt-dev" sh .ci/install-deps
 	@$(MAKE) --no-print-directory -j$(NPROC) MODE=release all kernels
 	@$(MAKE) --no-print-directory -j$(NPROC) MODE=fuzz fuzz-bins
 	@sh tests/fuzz/run.sh $(FUZZ_TIME)

@@ -164,6 +164,21 @@ class Build(unittest.TestCase):
                     self.assertNotEqual(r.returncode, 0, undo)
                     self.assertIn("needs a 64-bit little-endian host", r.stderr, undo)
 
+    def test_fuzz_packages_follow_the_release(self):
+        """make fuzz installs clang and its fuzzer runtime by the names that follow each
+        Debian release's default LLVM (from the trixie review: it named
+        libclang-rt-14-dev, bookworm's, which trixie does not have, so install-deps
+        failed there before building anything)"""
+        r = subprocess.run(["make", "-n", "-C", vxtest.ROOT, "fuzz"], capture_output=True,
+                           text=True, timeout=120)
+        m = re.search(r'VXRR_EXTRA_PKGS="([^"]*)" sh \.ci/install-deps', r.stdout)
+        self.assertIsNotNone(m, r.stdout[:2000] + r.stderr)
+        pkgs = m.group(1).split()
+        self.assertIn("clang", pkgs)
+        self.assertIn("libclang-rt-dev", pkgs)
+        pinned = [p for p in pkgs if re.search(r"-\d+(-dev)?$", p)]
+        self.assertEqual(pinned, [], "an LLVM version one Debian release has only")
+
     def test_o3_compiles_under_werror(self):
         """CFLAGS=-O3 (added to the release flags, -Werror among them): the sources
         GCC 12 -O3 found a maybe-uninitialized pointer in compile (trace-format/reader.c:
