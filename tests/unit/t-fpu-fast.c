@@ -257,7 +257,6 @@ static uint32_t pack_sig(uint32_t e, uint32_t sig24)
 static void fma_window_adversarial(void)
 {
     struct tally t = {0, 0};
-    long built = 0;
     for (int i = 0; i < 3000; i++) {
         int d = i % 3 == 0 ? 29 : i % 3 == 1 ? 30 : -6;
         uint32_t A, B, C;
@@ -280,7 +279,6 @@ static void fma_window_adversarial(void)
         uint32_t ea = 110 + rnd32() % 40, eb = 110 + rnd32() % 40;
         uint32_t ec = (uint32_t)(d + (int)ea + (int)eb - 150);
         uint32_t a = pack_sig(ea, A), b = pack_sig(eb, B), c = pack_sig(ec, C);
-        built++;
         for (unsigned rm = 0; rm < 5; rm++) {
             uint32_t gf = 0, wf = 0;
             uint32_t g = vx_f32_fmadd(a, b, c, rm, &gf), w = ref_f32_fmadd(a, b, c, rm, &wf);
