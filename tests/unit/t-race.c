@@ -23,8 +23,8 @@
 #define AMOSWAP    0x0800202Fu /* amoswap.w (relaxed) */
 #define FENCE_REL  0x0F50000Fu /* fence iorw,ow (GCC 12's release store: then amoswap) */
 #define FENCE_ACQ  0x0230000Fu /* fence r,rw (an acquire load: lw or an AMO, then this) */
-#define FENCE_RW_W \
-    0x0310000Fu /* fence rw,w (LLVM's and RVWMO table A.6's release store: then sw) */
+#define FENCE_RW_W 0x0310000Fu /* fence rw,w (LLVM's release store: this, then sw) */
+#define AMOSWAP_RL 0x0A00202Fu /* amoswap.w.rl */
 
 typedef struct run {
     vxr *r;
@@ -477,6 +477,74 @@ static void test_spaces(void)
     finish(&u);
 }
 
+/* Sub-word and misaligned accesses: the shadow splits a word into bytes (and joins it
+ * again when a store writes it whole); the reports are per byte all the same. */
+static void test_bytes_of_a_word(void)
+{
+    run u;
+    start(&u, 1);
+    store(&u, 0, 0x80000100, GLOBAL_X, 0x11223344); /* bytes X..X+3 */
+    const vx_memwrite b2 = {.addr = GLOBAL_X + 2, .size = 1, .lane = 0, .value = 0x55};
+    issue(&u, 1, 0x80000200, INSN_PLAIN, NULL, 0, &b2, 1, NULL, 0);
+    const vxr_race *x = race0(&u);
+    ok(x && x->kind == VXR_WW && x->addr == GLOBAL_X + 2 && x->len == 1 && x->count == 1,
+       "a byte store into another warp's word: one byte in conflict, X+2");
+    load(&u, 2, 0x80000300, GLOBAL_X, 0);
+    size_t n;
+    x = vxr_races(u.r, &n);
+    ok(n == 3 && x[1].kind == VXR_WR && x[1].prev.gwarp == 0 && x[1].addr == GLOBAL_X &&
+           x[1].len == 2 && x[1].count == 3 && x[2].kind == VXR_WR && x[2].prev.gwarp == 1 &&
+           x[2].addr == GLOBAL_X + 2 && x[2].len == 1 && x[2].count == 1,
+       "a word read then races with warp 0 on bytes X, X+1, X+3 (len 2 from X, 3 pairs) and "
+       "with warp 1 on X+2");
+    /* everyone meets; a word store makes the word whole again: then one warp's */
+    const uint32_t all[] = {0, 1, 2, 3};
+    barrier(&u, all, 4, 0);
+    store(&u, 3, 0x80000400, GLOBAL_X, 1);
+    load(&u, 0, 0x80000104, GLOBAL_X + 1, 0);
+    x = vxr_races(u.r, &n);
+    ok(n == 4 && x[3].kind == VXR_WR && x[3].prev.gwarp == 3 && x[3].prev.pc == 0x80000400 &&
+           x[3].addr == GLOBAL_X + 1 && x[3].len == 3 && x[3].count == 3,
+       "after a barrier, warp 3's word store is the last write of every byte (a misaligned "
+       "read of X+1..X+4: 3 of them)");
+    finish(&u);
+
+    /* a misaligned store (--allow-misaligned) across two words */
+    start(&u, 1);
+    const vx_memwrite mis = {.addr = GLOBAL_Y + 2, .size = 4, .lane = 1, .value = 0xAABBCCDD};
+    issue(&u, 0, 0x80000100, INSN_PLAIN, NULL, 0, &mis, 1, NULL, 0);
+    load(&u, 1, 0x80000200, GLOBAL_Y + 4, 0);
+    x = race0(&u);
+    ok(x && x->kind == VXR_WR && x->addr == GLOBAL_Y + 4 && x->len == 2 && x->count == 2 &&
+           x->prev.lane == 1,
+       "a misaligned store at Y+2, a word read at Y+4: Y+4 and Y+5 in conflict");
+    finish(&u);
+}
+
+static void test_fence_kinds(void)
+{
+    run u;
+    /* fence r,rw is an acquire fence, no release: a store after it is a plain store */
+    start(&u, 1);
+    issue(&u, 0, 0x80000100, FENCE_ACQ, NULL, 0, NULL, 0, NULL, 0);
+    store(&u, 0, 0x80000104, GLOBAL_X, 7);
+    load(&u, 1, 0x80000200, GLOBAL_X, 0);
+    const vxr_race *x = race0(&u);
+    ok(x && x->kind == VXR_WR, "a store after fence r,rw is no release store: its data races");
+    finish(&u);
+    /* fence rw,w is a release fence, no acquire: a relaxed AMO read before it acquires
+     * nothing */
+    start(&u, 1);
+    store(&u, 0, 0x80000100, GLOBAL_X, 7);
+    amo(&u, 0, 0x80000104, AMOSWAP_RL, LOCK, 1);
+    amo(&u, 1, 0x80000200, AMOSWAP, LOCK, 1);
+    issue(&u, 1, 0x80000204, FENCE_RW_W, NULL, 0, NULL, 0, NULL, 0);
+    load(&u, 1, 0x80000208, GLOBAL_X, 0);
+    x = race0(&u);
+    ok(x && x->kind == VXR_WR, "fence rw,w after a relaxed read acquires nothing: a race");
+    finish(&u);
+}
+
 static void test_dedup_and_limit(void)
 {
     run u;
@@ -507,6 +575,8 @@ int main(void)
     test_spawn_and_end();
     test_spaces();
     test_global_barrier_and_end();
+    test_bytes_of_a_word();
+    test_fence_kinds();
     test_dedup_and_limit();
     tap_done();
     return tap_exit();

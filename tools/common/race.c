@@ -10,6 +10,12 @@
  * inline, more in a read set).  A write clears the reads (those that race with it
  * are reported; a later access that races with one of them races with the write
  * too, or is ordered after both).
+ *
+ * The shadow is kept per 4-byte word while the word's bytes have the same history
+ * (word accesses, the common case: 48 bytes a word), and per byte once an access
+ * takes part of it (the word is split: its bytes get a group of four entries of their
+ * own); a write of the whole word makes it whole again.  The reports are those a
+ * per-byte shadow gives, byte for byte.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,19 +27,29 @@
 #define PAGE_BITS 12u
 #define PAGE_SIZE (1u << PAGE_BITS)
 
+/* An access: its event, pc, warp and lane, and the warp's epoch then. */
 typedef struct acc {
-    uint64_t index;
     uint32_t pc, epoch;
-    uint16_t gw;
-    uint8_t lane;
-    uint8_t set : 1, sync : 1; /* sync: the byte is a synchronisation variable (w, r unused) */
-    uint8_t val;               /* the byte written (w), for VXR_LANES */
+    uint64_t index : 44, gw : 12, lane : 7, set : 1; /* (VXR_MAX_WARPS <= 4096) */
 } acc;
 
+/* One byte of a split word. */
 typedef struct sbyte {
     acc w, r;
     uint32_t rs; /* read set + 1, or 0 (then r is the only read to keep) */
+    uint8_t val; /* the byte w wrote, for VXR_LANES */
 } sbyte;
+
+/* A word: while whole, w, r, rs and wval stand for each of its bytes. */
+typedef struct sword {
+    acc w, r;
+    uint32_t rs;     /* as sbyte's */
+    uint32_t bytes;  /* 0: whole; else split: its bytes are group bytes - 1 */
+    uint8_t wval[4]; /* the bytes w wrote */
+    uint8_t sync;    /* a synchronisation word (w, r, rs unused) */
+} sword;
+
+#define WORDS_PER_PAGE (PAGE_SIZE / 4u)
 
 typedef struct rset {
     acc *a;
@@ -65,10 +81,12 @@ typedef struct rkey {
 struct vxr {
     uint32_t G, nw; /* warps in all, per core */
     uint32_t *vc;   /* G x G */
-    kmap pages;     /* shadow pages: sbyte[PAGE_SIZE] */
+    kmap pages;     /* shadow pages: sword[WORDS_PER_PAGE] */
     kmap sy;        /* synchronisation objects: their clocks, uint32_t[G] */
     rset *rsets;
     uint32_t nrsets, rscap, *rsfree, nfree;
+    sbyte (*groups)[4]; /* the bytes of split words */
+    uint32_t ngroups, gcap, *gfree, ngfree;
     vxr_race *races;
     size_t nraces;
     rkey *rk;
@@ -143,6 +161,8 @@ void vxr_free(vxr *r)
     free(r->sy.s);
     free(r->rsets);
     free(r->rsfree);
+    free(r->groups);
+    free(r->gfree);
     free(r->races);
     free(r->rk);
     free(r->released);
@@ -250,10 +270,10 @@ static vx_err acquire(vxr *r, uint32_t g, uint64_t key)
 
 /* ---- shadow memory ------------------------------------------------------------------ */
 
-static sbyte *shadow_page(vxr *r, uint32_t space, uint32_t addr)
+static sword *shadow_page(vxr *r, uint32_t space, uint32_t addr)
 {
     return kmap_get(r, &r->pages, (uint64_t)space << 20 | addr >> PAGE_BITS,
-                    PAGE_SIZE * sizeof(sbyte));
+                    WORDS_PER_PAGE * sizeof(sword));
 }
 
 static rset *rset_new(vxr *r, uint32_t *id)
@@ -358,56 +378,207 @@ static bool ordered(const acc *a, uint32_t g, const uint32_t *vcg)
     return a->gw == g || vcg[a->gw] >= a->epoch;
 }
 
-/* One byte of a plain access by warp g (its clock vcg) stamped cur. */
+static void rset_free(vxr *r, uint32_t *rs)
+{
+    if (*rs) r->rsfree[r->nfree++] = *rs - 1;
+    *rs = 0;
+}
+
+/*
+ * The reads of a byte or a word (r, *rs) when warp g (clock vcg) writes it, stamped
+ * cur: the first one not ordered before the write, or NULL; the reads are then
+ * forgotten.
+ */
+static const acc *reads_before_write(vxr *r, acc *rd, uint32_t *rs, uint32_t g, const uint32_t *vcg,
+                                     acc *keep)
+{
+    const acc *hit = NULL;
+    if (*rs) {
+        const rset *st = &r->rsets[*rs - 1];
+        for (uint32_t i = 0; i < st->n && !hit; i++)
+            if (!ordered(&st->a[i], g, vcg)) {
+                *keep = st->a[i]; /* (the set is given back below) */
+                hit = keep;
+            }
+        rset_free(r, rs);
+    } else if (rd->set && !ordered(rd, g, vcg)) {
+        *keep = *rd;
+        hit = keep;
+    }
+    rd->set = 0;
+    return hit;
+}
+
+/* A read of a byte or a word (r, *rs) by warp g stamped cur: kept with the others
+ * that nothing orders before it. */
+static vx_err read_keep(vxr *r, acc *rd, uint32_t *rs, uint32_t g, const uint32_t *vcg,
+                        const acc *cur)
+{
+    if (*rs) {
+        /* keep one read per warp, and only those not ordered before this one */
+        rset *st = &r->rsets[*rs - 1];
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < st->n; i++)
+            if (!ordered(&st->a[i], g, vcg)) st->a[k++] = st->a[i];
+        st->n = k;
+        if (!rset_put(r, st, cur)) return fail(r);
+    } else if (!rd->set || ordered(rd, g, vcg)) {
+        *rd = *cur;
+    } else { /* two reads that nothing orders: both are kept */
+        uint32_t id;
+        rset *st = rset_new(r, &id);
+        if (!st || !rset_put(r, st, rd) || !rset_put(r, st, cur)) return fail(r);
+        *rs = id + 1;
+        rd->set = 0;
+    }
+    return VX_OK;
+}
+
+/* One byte of a plain access by warp g (its clock vcg) stamped cur, writing val. */
 static vx_err byte_plain(vxr *r, sbyte *b, uint32_t space, uint32_t addr, uint32_t g,
-                         const uint32_t *vcg, const acc *cur, bool write)
+                         const uint32_t *vcg, const acc *cur, bool write, uint8_t val)
 {
     if (write) {
+        acc keep;
         if (b->w.set && !ordered(&b->w, g, vcg))
             report(r, VXR_WW, space, addr, &b->w, cur, true, true);
-        else if (b->w.set && b->w.index == cur->index && b->w.gw == g && b->w.val != cur->val)
+        else if (b->w.set && b->w.index == cur->index && b->w.gw == g && b->val != val)
             report(r, VXR_LANES, space, addr, &b->w, cur, true, true);
-        if (b->rs) {
-            rset *s = &r->rsets[b->rs - 1];
-            for (uint32_t i = 0; i < s->n; i++)
-                if (!ordered(&s->a[i], g, vcg)) {
-                    report(r, VXR_RW, space, addr, &s->a[i], cur, false, true);
-                    break;
-                }
-            r->rsfree[r->nfree++] = b->rs - 1;
-            b->rs = 0;
-        } else if (b->r.set && !ordered(&b->r, g, vcg)) {
-            report(r, VXR_RW, space, addr, &b->r, cur, false, true);
-        }
+        const acc *rd = reads_before_write(r, &b->r, &b->rs, g, vcg, &keep);
+        if (rd) report(r, VXR_RW, space, addr, rd, cur, false, true);
         b->w = *cur;
-        b->r.set = 0;
+        b->val = val;
         return r->err;
     }
     if (b->w.set && !ordered(&b->w, g, vcg))
         report(r, VXR_WR, space, addr, &b->w, cur, true, false);
-    if (b->rs) {
-        /* keep one read per warp, and only those not ordered before this one */
-        rset *s = &r->rsets[b->rs - 1];
-        uint32_t k = 0;
-        for (uint32_t i = 0; i < s->n; i++)
-            if (!ordered(&s->a[i], g, vcg)) s->a[k++] = s->a[i];
-        s->n = k;
-        if (!rset_put(r, s, cur)) return fail(r);
-    } else if (!b->r.set || ordered(&b->r, g, vcg)) {
-        b->r = *cur;
-    } else { /* two reads that nothing orders: both are kept */
-        uint32_t id;
-        rset *s = rset_new(r, &id);
-        if (!s || !rset_put(r, s, &b->r) || !rset_put(r, s, cur)) return fail(r);
-        b->rs = id + 1;
-        b->r.set = 0;
-    }
+    (void)read_keep(r, &b->r, &b->rs, g, vcg, cur);
     return r->err;
+}
+
+/* The same for a whole word that is whole: what byte_plain does to each of its bytes
+ * (whose histories are the same), the reports byte by byte. */
+static vx_err word_plain(vxr *r, sword *w, uint32_t space, uint32_t addr, uint32_t g,
+                         const uint32_t *vcg, const acc *cur, bool write, const uint8_t *val)
+{
+    if (write) {
+        acc keep;
+        const bool ww = w->w.set && !ordered(&w->w, g, vcg);
+        const bool lanes = !ww && w->w.set && w->w.index == cur->index && w->w.gw == g;
+        const acc *rd = reads_before_write(r, &w->r, &w->rs, g, vcg, &keep);
+        for (uint32_t i = 0; i < 4; i++) {
+            if (ww)
+                report(r, VXR_WW, space, addr + i, &w->w, cur, true, true);
+            else if (lanes && w->wval[i] != val[i])
+                report(r, VXR_LANES, space, addr + i, &w->w, cur, true, true);
+            if (rd) report(r, VXR_RW, space, addr + i, rd, cur, false, true);
+        }
+        w->w = *cur;
+        memcpy(w->wval, val, 4);
+        return r->err;
+    }
+    if (w->w.set && !ordered(&w->w, g, vcg))
+        for (uint32_t i = 0; i < 4; i++)
+            report(r, VXR_WR, space, addr + i, &w->w, cur, true, false);
+    (void)read_keep(r, &w->r, &w->rs, g, vcg, cur);
+    return r->err;
+}
+
+/* Split a whole word: each byte gets the word's history (a read set of its own). */
+static vx_err word_split(vxr *r, sword *w)
+{
+    uint32_t id;
+    if (r->ngfree) {
+        id = r->gfree[--r->ngfree];
+    } else {
+        if (r->ngroups == r->gcap) {
+            uint32_t cap = r->gcap ? 2 * r->gcap : 256;
+            sbyte(*t)[4] = realloc(r->groups, cap * sizeof *t);
+            if (!t) return fail(r);
+            r->groups = t;
+            uint32_t *f = realloc(r->gfree, cap * sizeof *f);
+            if (!f) return fail(r);
+            r->gfree = f;
+            r->mem += (cap - r->gcap) * sizeof *t;
+            r->gcap = cap;
+        }
+        id = r->ngroups++;
+    }
+    for (uint32_t i = 0; i < 4; i++) {
+        sbyte *b = &r->groups[id][i];
+        *b = (sbyte){.w = w->w, .r = w->r, .val = w->wval[i]};
+        if (!w->rs) continue;
+        if (i == 3) { /* the last byte takes the word's set, the others copies */
+            b->rs = w->rs;
+            continue;
+        }
+        uint32_t c;
+        rset *st = rset_new(r, &c);
+        if (!st) return fail(r);
+        /* (indexed after rset_new, which may move the sets) */
+        for (uint32_t k = 0; k < r->rsets[w->rs - 1].n; k++)
+            if (!rset_put(r, &r->rsets[c], &r->rsets[w->rs - 1].a[k])) return fail(r);
+        b->rs = c + 1;
+    }
+    w->bytes = id + 1;
+    w->rs = 0;
+    w->w.set = w->r.set = 0;
+    return VX_OK;
+}
+
+/* A split word whose four bytes were all just written by the same access: whole again. */
+static void word_join(vxr *r, sword *w, const acc *cur)
+{
+    const uint32_t id = w->bytes - 1;
+    for (uint32_t i = 0; i < 4; i++) {
+        sbyte *b = &r->groups[id][i];
+        w->wval[i] = b->val;
+        rset_free(r, &b->rs);
+    }
+    w->w = *cur;
+    w->r.set = 0;
+    w->rs = 0;
+    w->bytes = 0;
+    r->gfree[r->ngfree++] = id;
 }
 
 static uint32_t space_of(const vx_event *ev, uint32_t addr)
 {
     return vx_addr_in_lmem(addr) ? 1 + ev->core : 0;
+}
+
+/* The word at addr (a multiple of 4) of space; NULL: no memory. */
+static sword *word_at(vxr *r, uint32_t space, uint32_t addr)
+{
+    sword *p = shadow_page(r, space, addr);
+    return p ? &p[(addr & (PAGE_SIZE - 1)) / 4] : NULL;
+}
+
+/* The first atomic on a word: checked against the unordered plain stores before it
+ * (not plain loads, which may be atomic loads: GCC's and LLVM's are lw); the word is
+ * a synchronisation word from now on. */
+static void word_to_sync(vxr *r, sword *w, uint32_t space, uint32_t waddr, uint32_t g,
+                         const uint32_t *vcg, const acc *cur, bool rmw)
+{
+    const unsigned kind = rmw ? VXR_WW : VXR_WR;
+    if (w->bytes) {
+        const uint32_t id = w->bytes - 1;
+        for (uint32_t i = 0; i < 4; i++) {
+            sbyte *b = &r->groups[id][i];
+            if (b->w.set && !ordered(&b->w, g, vcg))
+                report(r, kind, space, waddr + i, &b->w, cur, true, rmw);
+            rset_free(r, &b->rs);
+        }
+        r->gfree[r->ngfree++] = id;
+        w->bytes = 0;
+    } else {
+        if (w->w.set && !ordered(&w->w, g, vcg))
+            for (uint32_t i = 0; i < 4; i++)
+                report(r, kind, space, waddr + i, &w->w, cur, true, rmw);
+        rset_free(r, &w->rs);
+    }
+    w->w.set = w->r.set = 0;
+    w->sync = 1;
 }
 
 /*
@@ -424,70 +595,56 @@ static vx_err access(vxr *r, const vx_event *ev, uint32_t g, uint32_t addr, uint
         atomic = rl = true;
     const uint32_t space = space_of(ev, addr);
     uint32_t *vcg = vc_of(r, g);
-    const uint64_t word = SY_WORD(space, addr & ~3u);
-    sbyte *b = NULL;
-    uint32_t pg = UINT32_MAX;
-    bool sync = atomic;
-    if (!atomic) {
-        b = shadow_page(r, space, addr);
-        if (!b) return fail(r);
-        pg = addr >> PAGE_BITS;
-        sync = b[addr & (PAGE_SIZE - 1)].w.sync;
-    }
-    if (sync) {
-        /* a synchronisation variable: an AMO or LR with aq acquires; any other read
+    const uint32_t waddr = addr & ~3u;
+    const uint64_t word = SY_WORD(space, waddr);
+    sword *w = word_at(r, space, waddr);
+    if (!w) return fail(r);
+    const acc cur = {.pc = ev->pc,
+                     .epoch = vcg[g],
+                     .index = ev->index,
+                     .gw = g & 0xFFFu,
+                     .lane = lane & 0x7Fu,
+                     .set = 1};
+    if (atomic || w->sync) {
+        /* a synchronisation word: an AMO or LR with aq acquires; any other read
          * acquires at the warp's next acquire fence (lw; fence r,rw: an acquire load);
          * a write releases with rl or after a release fence (see vxr_event) */
         if (!write) r->lastrd[g] = word + 1;
         if (atomic && aq && !write)
             if (acquire(r, g, word)) return r->err;
-        if (atomic) { /* every byte of the word is one from now on */
-            b = shadow_page(r, space, addr);
-            if (!b) return fail(r);
-            /* the first atomic on a word plain stores wrote: checked against them (not
-             * against plain loads, which may be atomic loads: GCC's and LLVM's are lw) */
+        if (atomic && !w->sync) {
             bool rmw = write;
             for (uint32_t i = 0; !rmw && i < ev->nmem; i++)
                 rmw = ev->mem[i].lane == lane && ev->mem[i].addr == addr;
-            const acc cur = {.index = ev->index,
-                             .pc = ev->pc,
-                             .epoch = vcg[g],
-                             .gw = (uint16_t)g,
-                             .lane = lane,
-                             .set = 1};
-            for (uint32_t i = 0; i < 4; i++) {
-                sbyte *x = &b[((addr & ~3u) + i) & (PAGE_SIZE - 1)];
-                if (!x->w.sync && x->w.set && !ordered(&x->w, g, vcg))
-                    report(r, rmw ? VXR_WW : VXR_WR, space, (addr & ~3u) + i, &x->w, &cur, true,
-                           rmw);
-                if (x->rs) {
-                    r->rsfree[r->nfree++] = x->rs - 1;
-                    x->rs = 0;
-                }
-                x->w = x->r = (acc){.sync = 1};
-            }
+            word_to_sync(r, w, space, waddr, g, vcg, &cur, rmw);
         }
         if (write && (rl || r->relfence[g])) {
             r->relfence[g] = 0;
             if (release(r, g, word)) return r->err;
         }
-        return VX_OK;
+        return r->err;
     }
-    acc cur = {.index = ev->index,
-               .pc = ev->pc,
-               .epoch = vcg[g],
-               .gw = (uint16_t)g,
-               .lane = lane,
-               .set = 1};
-    for (uint32_t i = 0; i < size; i++) {
-        const uint32_t a = addr + i;
-        if (a >> PAGE_BITS != pg) {
-            b = shadow_page(r, space, a);
-            if (!b) return fail(r);
-            pg = a >> PAGE_BITS;
+    /* word by word (a misaligned access may take two), byte by byte in split words */
+    for (uint32_t a = addr, end = addr + size; a < end;) {
+        const uint32_t wa = a & ~3u, hi = end - wa < 4 ? end - wa : 4, lo = a - wa;
+        if (wa != waddr && !(w = word_at(r, space, wa))) return fail(r);
+        if (w->sync) { /* (a misaligned access that reaches into one: that part) */
+            a = wa + hi;
+            continue;
         }
-        cur.val = (uint8_t)(value >> (8 * (i & 3)));
-        if (byte_plain(r, &b[a & (PAGE_SIZE - 1)], space, a, g, vcg, &cur, write)) return r->err;
+        uint8_t val[4] = {0, 0, 0, 0};
+        for (uint32_t i = lo; i < hi; i++)
+            val[i] = (uint8_t)(value >> (8 * ((wa + i - addr) & 3)));
+        if (lo == 0 && hi == 4 && !w->bytes) {
+            if (word_plain(r, w, space, wa, g, vcg, &cur, write, val)) return r->err;
+        } else {
+            if (!w->bytes && word_split(r, w)) return r->err;
+            sbyte *b = r->groups[w->bytes - 1];
+            for (uint32_t i = lo; i < hi; i++)
+                if (byte_plain(r, &b[i], space, wa + i, g, vcg, &cur, write, val[i])) return r->err;
+            if (write && lo == 0 && hi == 4) word_join(r, w, &cur);
+        }
+        a = wa + hi;
     }
     return VX_OK;
 }
@@ -563,13 +720,14 @@ vx_err vxr_event(vxr *r, const vx_event *ev)
     const bool atomic = row && (row->fmt == VX_FMT_AMO || row->fmt == VX_FMT_LR);
     const bool aq = atomic && (in.rm & 2), rl = atomic && (in.rm & 1);
     if (in.op == VX_OP_FENCE) {
-        /* imm: pred << 4 | succ, each i o r w (8 4 2 1).  Release fence: earlier loads
-         * or stores before later stores (GCC's release store is `fence iorw,ow` or
-         * `fence rw,w` and a relaxed amoswap or sw); acquire fence: earlier loads
-         * before later accesses (`lw` or a relaxed AMO, then `fence r,rw`) */
+        /* imm: pred << 4 | succ, each i o r w (8 4 2 1).  Release fence: earlier stores
+         * before later stores (GCC's release store is `fence iorw,ow` or `fence rw,w`
+         * and a relaxed amoswap or sw); acquire fence: earlier loads before later loads
+         * (`lw` or a relaxed AMO, then `fence r,rw`).  So `fence r,rw` is no release
+         * and `fence rw,w` no acquire. */
         const unsigned pred = ((unsigned)in.imm >> 4) & 15, succ = (unsigned)in.imm & 15;
-        if ((pred & 3) && (succ & 5)) r->relfence[g] = r->fresh[g] = 1;
-        if ((pred & 2) && (succ & 3) && r->lastrd[g]) {
+        if ((pred & 1) && (succ & 5)) r->relfence[g] = r->fresh[g] = 1;
+        if ((pred & 2) && (succ & 2) && r->lastrd[g]) {
             if (acquire(r, g, r->lastrd[g] - 1)) return r->err;
         }
         return VX_OK;

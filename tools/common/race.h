@@ -22,7 +22,8 @@
  *     once accessed by an atomic is a synchronisation word, never reported after that
  *     (its first atomic is checked against an unordered plain store before it).
  * README.md (Finding data races) has the rules with GCC's and LLVM's code for them.
- * Vector clocks (happens-before), as in FastTrack; shadow memory per byte touched.
+ * Vector clocks (happens-before), as in FastTrack; a shadow of the memory touched, per
+ * word while its bytes share a history, else per byte.
  * Local memory (vx_addr_in_lmem) is each core's own; the I/O window below
  * VX_USER_BASE_ADDR (console, exit status) is not checked.  This is a library: it never
  * prints.
