@@ -1,14 +1,16 @@
 /*
  * rrrace - kernels for vxsim --races, each built correct and with one bug:
  *   (default)      a block sum in local memory with __syncthreads() between its steps,
- *                  and a counter every warp's lane 0 adds to under a lock (vx_print.c's:
- *                  amoswap.w.aq to take it, a release store to give it back);
+ *                  and a counter lane 0 of every warp of the block adds to under a lock
+ *                  (vx_print.c's: amoswap.w.aq to take it, a release store to give it
+ *                  back; one lane a warp: lanes spinning side by side would diverge);
  *   -DRACE_NOSYNC  the block sum without the barrier after each thread's first store:
  *                  a thread reads its partner's slot, which another warp writes (local
  *                  memory, in block_cb);
  *   -DRACE_NOLOCK  the counter added to without the lock (global memory, `counter`).
- * One block of 16 threads (4 warps of 4 threads): the sum of 1..16 = 136 goes to
- * `sum`; the counter ends at 4.  Exit status 0 when both are right.
+ * One block of 16 threads, on core 0 (the other cores' main returns at once): the sum
+ * of 1..16 = 136 goes to `sum`; the counter ends at the number of warps of the block
+ * (4 at 4 threads a warp).  Exit status 0 when both are right.
  */
 #include <stdint.h>
 
@@ -50,8 +52,9 @@ static void block_cb(void *arg)
     if (tid == 0) sum = buf[0];
     vx_join(tok);
 
-    tok = vx_split(tid % 4 == 0);
-    if (tid % 4 == 0) {
+    const int lane0 = vx_thread_id() == 0;
+    tok = vx_split(lane0);
+    if (lane0) {
 #ifndef RACE_NOLOCK
         take();
 #endif
@@ -65,7 +68,8 @@ static void block_cb(void *arg)
 
 int main(void)
 {
-    uint32_t one = 1, b = B;
+    if (vx_core_id() != 0) return 0;
+    uint32_t one = 1, b = B, t = (uint32_t)vx_num_threads();
     if (vx_spawn_threads(1, &one, &b, block_cb, 0) != 0) return 100;
-    return (sum != B * (B + 1) / 2) | (counter != B / 4) << 1;
+    return (sum != B * (B + 1) / 2) | (counter != (B + t - 1) / t) << 1;
 }

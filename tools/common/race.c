@@ -102,7 +102,8 @@ struct vxr {
     uint8_t *relfence;
     uint64_t *lastrd;
     /* per warp: a release fence is its last memory instruction so far: a store now is
-     * a release store (RVWMO's mapping, table A.6, and LLVM's: fence rw,w; sw) */
+     * a release store (RVWMO's mapping, table A.6, GCC 13's and later and LLVM's:
+     * fence rw,w; sw) */
     uint8_t *fresh;
 };
 
