@@ -521,6 +521,36 @@ static void test_bytes_of_a_word(void)
     finish(&u);
 }
 
+/* A misaligned plain access whose first word is a synchronisation word: the bytes it
+ * takes of the next (plain) word are checked all the same. */
+static void test_misaligned_from_sync_word(void)
+{
+    run u;
+    start(&u, 1);
+    amo(&u, 0, 0x80000100, AMOSWAP_AQ, LOCK, 1); /* LOCK: a synchronisation word */
+    /* warp 1: a misaligned halfword store at LOCK+3: LOCK+3 (sync) and LOCK+4 (plain) */
+    const vx_memwrite h = {.addr = LOCK + 3, .size = 2, .lane = 0, .value = 0x0101};
+    issue(&u, 1, 0x80000200, INSN_PLAIN, NULL, 0, &h, 1, NULL, 0);
+    /* warp 2 reads LOCK+4 with nothing between */
+    const vx_memread m = {.addr = LOCK + 4, .size = 1, .lane = 0};
+    issue(&u, 2, 0x80000300, INSN_PLAIN, &m, 1, NULL, 0, NULL, 0);
+    const vxr_race *x = race0(&u);
+    ok(x && x->kind == VXR_WR && x->addr == LOCK + 4 && x->len == 1 && x->prev.gwarp == 1 &&
+           x->cur.gwarp == 2 && nraces(&u) == 1,
+       "a misaligned store from a synchronisation word into a plain one: its plain byte "
+       "races with another warp's read");
+    /* a misaligned read from the synchronisation word, LOCK+2..LOCK+5, by warp 3 */
+    const vx_memread r2 = {.addr = LOCK + 2, .size = 4, .lane = 1};
+    issue(&u, 3, 0x80000400, INSN_PLAIN, &r2, 1, NULL, 0, NULL, 0);
+    size_t n;
+    x = vxr_races(u.r, &n);
+    ok(n == 2 && x[1].kind == VXR_WR && x[1].addr == LOCK + 4 && x[1].len == 1 &&
+           x[1].prev.gwarp == 1 && x[1].cur.gwarp == 3 && x[1].cur.lane == 1,
+       "a misaligned read from a synchronisation word into a plain one: its plain byte "
+       "races with the store");
+    finish(&u);
+}
+
 static void test_fence_kinds(void)
 {
     run u;
@@ -577,6 +607,7 @@ int main(void)
     test_global_barrier_and_end();
     test_bytes_of_a_word();
     test_fence_kinds();
+    test_misaligned_from_sync_word();
     test_dedup_and_limit();
     tap_done();
     return tap_exit();
