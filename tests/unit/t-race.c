@@ -551,6 +551,48 @@ static void test_misaligned_from_sync_word(void)
     finish(&u);
 }
 
+/* A release store of a byte (an atomic bool: fence rw,w; sb) is checked against the
+ * earlier plain stores of its own bytes, not of the rest of its word. */
+static void test_byte_release_store(void)
+{
+    run u;
+    start(&u, 1);
+    const vx_memwrite b0 = {.addr = GLOBAL_X, .size = 1, .lane = 0, .value = 1};
+    issue(&u, 0, 0x80000100, INSN_PLAIN, NULL, 0, &b0, 1, NULL, 0);
+    issue(&u, 1, 0x80000200, FENCE_RW_W, NULL, 0, NULL, 0, NULL, 0);
+    const vx_memwrite b2 = {.addr = GLOBAL_X + 2, .size = 1, .lane = 0, .value = 1};
+    issue(&u, 1, 0x80000204, INSN_PLAIN, NULL, 0, &b2, 1, NULL, 0);
+    is_int((long long)nraces(&u), 0,
+           "a byte store, then another warp's release store of another byte of the word: "
+           "no race");
+    finish(&u);
+
+    start(&u, 1);
+    store(&u, 0, 0x80000100, GLOBAL_X, 0x01010101);
+    issue(&u, 1, 0x80000200, FENCE_RW_W, NULL, 0, NULL, 0, NULL, 0);
+    issue(&u, 1, 0x80000204, INSN_PLAIN, NULL, 0, &b2, 1, NULL, 0);
+    const vxr_race *x = race0(&u);
+    ok(x && nraces(&u) == 1 && x->kind == VXR_WW && x->addr == GLOBAL_X + 2 && x->len == 1 &&
+           x->count == 1,
+       "a word store, then another warp's release store of byte X+2: one byte in conflict, "
+       "X+2");
+    /* a release store by two lanes, of X+2 and of the whole word X: X..X+3 checked */
+    const uint32_t w2[] = {0, 2};
+    barrier(&u, w2, 2, 0);
+    store(&u, 0, 0x80000104, GLOBAL_Y, 0x01010101);
+    issue(&u, 2, 0x80000300, FENCE_RW_W, NULL, 0, NULL, 0, NULL, 0);
+    const vx_memwrite two[] = {{.addr = GLOBAL_Y + 2, .size = 1, .lane = 0, .value = 1},
+                               {.addr = GLOBAL_Y, .size = 4, .lane = 1, .value = 1}};
+    issue(&u, 2, 0x80000304, INSN_PLAIN, NULL, 0, two, 2, NULL, 0);
+    size_t n;
+    x = vxr_races(u.r, &n);
+    ok(n == 2 && x[1].kind == VXR_WW && x[1].prev.gwarp == 0 && x[1].cur.gwarp == 2 &&
+           x[1].count == 4 && x[1].addr == GLOBAL_Y && x[1].cur.lane == 1,
+       "a release store whose lanes write a byte and the whole word: the word's 4 bytes "
+       "checked (4 conflicting byte pairs), the first one Y, lane 1's");
+    finish(&u);
+}
+
 static void test_fence_kinds(void)
 {
     run u;
@@ -608,6 +650,7 @@ int main(void)
     test_bytes_of_a_word();
     test_fence_kinds();
     test_misaligned_from_sync_word();
+    test_byte_release_store();
     test_dedup_and_limit();
     tap_done();
     return tap_exit();

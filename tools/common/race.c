@@ -555,27 +555,29 @@ static sword *word_at(vxr *r, uint32_t space, uint32_t addr)
     return p ? &p[(addr & (PAGE_SIZE - 1)) / 4] : NULL;
 }
 
-/* The first atomic on a word: checked against the unordered plain stores before it
- * (not plain loads, which may be atomic loads: GCC's and LLVM's are lw); the word is
- * a synchronisation word from now on. */
+/* The first atomic on a word: the bytes it takes checked against the unordered plain
+ * stores before them (not plain loads, which may be atomic loads: GCC's and LLVM's
+ * are lw); the word is a synchronisation word from now on.  lanes[i]: the lane that
+ * takes byte i (an AMO or LR/SC: one lane, all four; a release store: the lowest of
+ * its lanes that write the byte), or 0xFF: none. */
 static void word_to_sync(vxr *r, sword *w, uint32_t space, uint32_t waddr, uint32_t g,
-                         const uint32_t *vcg, const acc *cur, bool rmw)
+                         const uint32_t *vcg, const acc *cur, bool rmw, const uint8_t *lanes)
 {
     const unsigned kind = rmw ? VXR_WW : VXR_WR;
+    acc c = *cur;
+    for (uint32_t i = 0; i < 4; i++) {
+        const acc *pw = w->bytes ? &r->groups[w->bytes - 1][i].w : &w->w;
+        if (lanes[i] == 0xFF || !pw->set || ordered(pw, g, vcg)) continue;
+        c.lane = lanes[i] & 0x7Fu;
+        report(r, kind, space, waddr + i, pw, &c, true, rmw);
+    }
     if (w->bytes) {
         const uint32_t id = w->bytes - 1;
-        for (uint32_t i = 0; i < 4; i++) {
-            sbyte *b = &r->groups[id][i];
-            if (b->w.set && !ordered(&b->w, g, vcg))
-                report(r, kind, space, waddr + i, &b->w, cur, true, rmw);
-            rset_free(r, &b->rs);
-        }
+        for (uint32_t i = 0; i < 4; i++)
+            rset_free(r, &r->groups[id][i].rs);
         r->gfree[r->ngfree++] = id;
         w->bytes = 0;
     } else {
-        if (w->w.set && !ordered(&w->w, g, vcg))
-            for (uint32_t i = 0; i < 4; i++)
-                report(r, kind, space, waddr + i, &w->w, cur, true, rmw);
         rset_free(r, &w->rs);
     }
     w->w.set = w->r.set = 0;
@@ -592,8 +594,8 @@ static vx_err access(vxr *r, const vx_event *ev, uint32_t g, uint32_t addr, uint
     /* the I/O window (console, exit status: device registers, which the runtime's
      * _exit writes from every core on purpose) */
     if (addr < VX_USER_BASE_ADDR) return VX_OK;
-    if (write && !atomic && r->fresh[g]) /* fence rw,w; sw: a release store */
-        atomic = rl = true;
+    const bool relst = write && !atomic && r->fresh[g]; /* fence rw,w; sw: a release store */
+    if (relst) atomic = rl = true;
     const uint32_t space = space_of(ev, addr);
     uint32_t *vcg = vc_of(r, g);
     const uint32_t waddr = addr & ~3u;
@@ -617,7 +619,15 @@ static vx_err access(vxr *r, const vx_event *ev, uint32_t g, uint32_t addr, uint
             bool rmw = write;
             for (uint32_t i = 0; !rmw && i < ev->nmem; i++)
                 rmw = ev->mem[i].lane == lane && ev->mem[i].addr == addr;
-            word_to_sync(r, w, space, waddr, g, vcg, &cur, rmw);
+            uint8_t lanes[4] = {lane, lane, lane, lane};
+            if (relst) { /* the bytes of this word that the store's lanes write */
+                memset(lanes, 0xFF, sizeof lanes);
+                for (uint32_t i = ev->nmem; i-- > 0;) /* (ascending lanes: the lowest last) */
+                    for (uint32_t k = 0; k < ev->mem[i].size; k++)
+                        if (((ev->mem[i].addr + k) & ~3u) == waddr)
+                            lanes[(ev->mem[i].addr + k) & 3u] = ev->mem[i].lane;
+            }
+            word_to_sync(r, w, space, waddr, g, vcg, &cur, rmw, lanes);
         }
         if (write && (rl || r->relfence[g])) {
             r->relfence[g] = 0;
