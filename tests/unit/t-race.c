@@ -593,6 +593,50 @@ static void test_byte_release_store(void)
     finish(&u);
 }
 
+/* An acquire fence acquires what the warp's last read of a synchronisation word read:
+ * the releases before that read, not those made since (lw flag reads 0; another warp
+ * releases; the fence then does not order its data before the reader). */
+static void test_acquire_what_was_read(void)
+{
+    run u;
+    start(&u, 1);
+    amo(&u, 0, 0x80000100, AMOSWAP_AQ, LOCK, 0); /* LOCK: a synchronisation word */
+    load(&u, 1, 0x80000200, LOCK, 0);            /* warp 1 reads 0: not released yet */
+    store(&u, 0, 0x80000104, GLOBAL_X, 7);
+    issue(&u, 0, 0x80000108, FENCE_RW_W, NULL, 0, NULL, 0, NULL, 0);
+    store(&u, 0, 0x8000010c, LOCK, 1); /* the release */
+    issue(&u, 1, 0x80000204, FENCE_ACQ, NULL, 0, NULL, 0, NULL, 0);
+    load(&u, 1, 0x80000208, GLOBAL_X, 0);
+    const vxr_race *x = race0(&u);
+    ok(x && nraces(&u) == 1 && x->kind == VXR_WR && x->prev.gwarp == 0 && x->cur.gwarp == 1,
+       "lw flag before the release, fence r,rw after it: the data read races");
+    finish(&u);
+
+    /* the same with two flags: the fence after an acquire load of a plain word (F2,
+     * never a synchronisation word) does not acquire the release of F1 read long ago */
+    start(&u, 1);
+    issue(&u, 0, 0x80000100, FENCE_RW_W, NULL, 0, NULL, 0, NULL, 0);
+    store(&u, 0, 0x80000104, LOCK, 0); /* a release store: LOCK is a sync word */
+    load(&u, 1, 0x80000200, LOCK, 0);  /* reads 0 */
+    issue(&u, 1, 0x80000204, FENCE_ACQ, NULL, 0, NULL, 0, NULL, 0);
+    store(&u, 0, 0x80000108, GLOBAL_X, 7);
+    issue(&u, 0, 0x8000010c, FENCE_RW_W, NULL, 0, NULL, 0, NULL, 0);
+    store(&u, 0, 0x80000110, LOCK, 1);
+    load(&u, 1, 0x80000208, GLOBAL_Y, 0); /* an acquire load of a plain word */
+    issue(&u, 1, 0x8000020c, FENCE_ACQ, NULL, 0, NULL, 0, NULL, 0);
+    load(&u, 1, 0x80000210, GLOBAL_X, 0);
+    x = race0(&u);
+    ok(x && nraces(&u) == 1 && x->kind == VXR_WR && x->cur.pc == 0x80000210,
+       "an acquire fence after a read of another word does not acquire the flag's later "
+       "release: the data read races");
+    /* once warp 1 reads the flag again (1) and fences, the data is ordered */
+    load(&u, 1, 0x80000214, LOCK, 0);
+    issue(&u, 1, 0x80000218, FENCE_ACQ, NULL, 0, NULL, 0, NULL, 0);
+    load(&u, 1, 0x8000021c, GLOBAL_X, 0);
+    is_int((long long)nraces(&u), 1, "lw flag (1); fence r,rw; then the data: ordered");
+    finish(&u);
+}
+
 static void test_fence_kinds(void)
 {
     run u;
@@ -651,6 +695,7 @@ int main(void)
     test_fence_kinds();
     test_misaligned_from_sync_word();
     test_byte_release_store();
+    test_acquire_what_was_read();
     test_dedup_and_limit();
     tap_done();
     return tap_exit();

@@ -97,10 +97,12 @@ struct vxr {
     uint64_t *released; /* barriers released by the event being read */
     size_t nreleased, relcap;
     /* per warp: a release fence since its last write to a synchronisation variable
-     * (that write releases); the word of its last atomic read (key + 1, or 0), which
-     * an acquire fence acquires */
+     * (that write releases); whether it has read a synchronisation word, and the
+     * word's clock at its last such read (made at its first), which an acquire fence
+     * acquires: what that read can have seen, not the releases made since */
     uint8_t *relfence;
     uint64_t *lastrd;
+    uint32_t **rdvc;
     /* per warp: a release fence is its last memory instruction so far: a store now is
      * a release store (RVWMO's mapping, table A.6, GCC 13's and later and LLVM's:
      * fence rw,w; sw) */
@@ -137,8 +139,10 @@ vx_err vxr_new(vxr **out, uint32_t cores, uint32_t warps_per_core)
     r->rk = calloc(r->rkcap, sizeof *r->rk);
     r->relfence = calloc(G, 1);
     r->lastrd = calloc(G, sizeof *r->lastrd);
+    r->rdvc = calloc(G, sizeof *r->rdvc);
     r->fresh = calloc(G, 1);
-    if (!r->vc || !r->pages.s || !r->sy.s || !r->rk || !r->relfence || !r->lastrd || !r->fresh) {
+    if (!r->vc || !r->pages.s || !r->sy.s || !r->rk || !r->relfence || !r->lastrd || !r->rdvc ||
+        !r->fresh) {
         vxr_free(r);
         return VX_ERR_NOMEM;
     }
@@ -169,6 +173,10 @@ void vxr_free(vxr *r)
     free(r->released);
     free(r->relfence);
     free(r->lastrd);
+    if (r->rdvc)
+        for (uint32_t g = 0; g < r->G; g++)
+            free(r->rdvc[g]);
+    free(r->rdvc);
     free(r->fresh);
     free(r->vc);
     free(r);
@@ -612,7 +620,16 @@ static vx_err access(vxr *r, const vx_event *ev, uint32_t g, uint32_t addr, uint
         /* a synchronisation word: an AMO or LR with aq acquires; any other read
          * acquires at the warp's next acquire fence (lw; fence r,rw: an acquire load);
          * a write releases with rl or after a release fence (see vxr_event) */
-        if (!write) r->lastrd[g] = word + 1;
+        if (!write) { /* what this read can have seen: the word's releases so far */
+            const uint32_t *s = sync_vc(r, word);
+            if (!s) return fail(r);
+            if (!r->rdvc[g]) {
+                if (!(r->rdvc[g] = malloc(r->G * sizeof(uint32_t)))) return fail(r);
+                r->mem += r->G * sizeof(uint32_t);
+            }
+            memcpy(r->rdvc[g], s, r->G * sizeof(uint32_t));
+            r->lastrd[g] = word + 1;
+        }
         if (atomic && aq && !write)
             if (acquire(r, g, word)) return r->err;
         if (atomic && !w->sync) {
@@ -740,9 +757,7 @@ vx_err vxr_event(vxr *r, const vx_event *ev)
          * and `fence rw,w` no acquire. */
         const unsigned pred = ((unsigned)in.imm >> 4) & 15, succ = (unsigned)in.imm & 15;
         if ((pred & 1) && (succ & 5)) r->relfence[g] = r->fresh[g] = 1;
-        if ((pred & 2) && (succ & 2) && r->lastrd[g]) {
-            if (acquire(r, g, r->lastrd[g] - 1)) return r->err;
-        }
+        if ((pred & 2) && (succ & 2) && r->lastrd[g]) join(vc_of(r, g), r->rdvc[g], r->G);
         return VX_OK;
     }
     for (uint32_t i = 0; i < ev->nreads; i++) {
