@@ -549,6 +549,20 @@ static void test_misaligned_from_sync_word(void)
        "a misaligned read from a synchronisation word into a plain one: its plain byte "
        "races with the store");
     finish(&u);
+
+    /* a misaligned release store (--allow-misaligned): its word becomes a
+     * synchronisation word, its bytes in the next word are a plain store */
+    start(&u, 1);
+    const vx_memwrite b8 = {.addr = GLOBAL_Y + 8, .size = 1, .lane = 2, .value = 3};
+    issue(&u, 3, 0x80000400, INSN_PLAIN, NULL, 0, &b8, 1, NULL, 0);
+    issue(&u, 0, 0x80000100, FENCE_RW_W, NULL, 0, NULL, 0, NULL, 0);
+    const vx_memwrite m6 = {.addr = GLOBAL_Y + 6, .size = 4, .lane = 0, .value = 0x01010101};
+    issue(&u, 0, 0x80000104, INSN_PLAIN, NULL, 0, &m6, 1, NULL, 0);
+    x = race0(&u);
+    ok(x && nraces(&u) == 1 && x->kind == VXR_WW && x->addr == GLOBAL_Y + 8 && x->len == 1 &&
+           x->prev.gwarp == 3 && x->cur.gwarp == 0,
+       "a misaligned release store at Y+6: its byte Y+8 races with another warp's store");
+    finish(&u);
 }
 
 /* A release store of a byte (an atomic bool: fence rw,w; sb) is checked against the

@@ -650,9 +650,10 @@ static vx_err access(vxr *r, const vx_event *ev, uint32_t g, uint32_t addr, uint
             r->relfence[g] = 0;
             if (release(r, g, word)) return r->err;
         }
-        /* a plain misaligned access that goes on into the next word: that part below
-         * (the loop passes over this word, a synchronisation word) */
-        if (atomic || addr + size <= waddr + 4 || r->err) return r->err;
+        /* a plain misaligned access (a release store too) that goes on into the next
+         * word: that part below (the loop passes over this word, a synchronisation
+         * word) */
+        if ((atomic && !relst) || addr + size <= waddr + 4 || r->err) return r->err;
     }
     /* word by word (a misaligned access may take two), byte by byte in split words */
     for (uint32_t a = addr, end = addr + size; a < end;) {
