@@ -211,6 +211,30 @@ static void test_read_sets(void)
        "warp 2's write races with warp 1's read (both reads kept), not warp 0's");
     is_int((long long)nraces(&u), 1, "one race");
     finish(&u);
+
+    /* two warps read (at two instructions), a third writes: both reads race with the
+     * write, two pairs of instructions, two reports (a word, and a byte of a split one) */
+    for (uint32_t split = 0; split < 2; split++) {
+        start(&u, 1);
+        if (split) { /* bytes of their own: a byte store before, ordered by the barrier */
+            const vx_memwrite b1 = {.addr = GLOBAL_X + 1, .size = 1, .lane = 0, .value = 1};
+            issue(&u, 0, 0x80000000, INSN_PLAIN, NULL, 0, &b1, 1, NULL, 0);
+            const uint32_t all[] = {0, 1, 2, 3};
+            barrier(&u, all, 4, 0);
+        }
+        load(&u, 1, 0x80000100, GLOBAL_X, 0);
+        load(&u, 2, 0x80000200, GLOBAL_X, 1);
+        store(&u, 0, 0x80000300, GLOBAL_X, 5);
+        size_t n;
+        x = vxr_races(u.r, &n);
+        ok(n == 2 && x[0].kind == VXR_RW && x[1].kind == VXR_RW && x[0].prev.gwarp == 1 &&
+               x[1].prev.gwarp == 2 && x[1].prev.pc == 0x80000200 && x[0].len == 4 &&
+               x[1].len == 4 && vxr_total(u.r) == 8,
+           "reads by warps 1 and 2, then warp 0's write: both read-then-write races reported "
+           "(%s word)",
+           split ? "a split" : "a whole");
+        finish(&u);
+    }
 }
 
 static void test_lanes(void)

@@ -394,28 +394,25 @@ static void rset_free(vxr *r, uint32_t *rs)
 }
 
 /*
- * The reads of a byte or a word (r, *rs) when warp g (clock vcg) writes it, stamped
- * cur: the first one not ordered before the write, or NULL; the reads are then
- * forgotten.
+ * The reads of a byte or a word (r, *rs; n bytes from addr) when warp g (clock vcg)
+ * writes it, stamped cur: each one not ordered before the write is a read-then-write
+ * race (each with its own pair of instructions); the reads are then forgotten.
  */
-static const acc *reads_before_write(vxr *r, acc *rd, uint32_t *rs, uint32_t g, const uint32_t *vcg,
-                                     acc *keep)
+static void reads_before_write(vxr *r, acc *rd, uint32_t *rs, uint32_t g, const uint32_t *vcg,
+                               uint32_t space, uint32_t addr, uint32_t n, const acc *cur)
 {
-    const acc *hit = NULL;
     if (*rs) {
         const rset *st = &r->rsets[*rs - 1];
-        for (uint32_t i = 0; i < st->n && !hit; i++)
-            if (!ordered(&st->a[i], g, vcg)) {
-                *keep = st->a[i]; /* (the set is given back below) */
-                hit = keep;
-            }
+        for (uint32_t i = 0; i < st->n; i++)
+            if (!ordered(&st->a[i], g, vcg))
+                for (uint32_t k = 0; k < n; k++)
+                    report(r, VXR_RW, space, addr + k, &st->a[i], cur, false, true);
         rset_free(r, rs);
     } else if (rd->set && !ordered(rd, g, vcg)) {
-        *keep = *rd;
-        hit = keep;
+        for (uint32_t k = 0; k < n; k++)
+            report(r, VXR_RW, space, addr + k, rd, cur, false, true);
     }
     rd->set = 0;
-    return hit;
 }
 
 /* A read of a byte or a word (r, *rs) by warp g stamped cur: kept with the others
@@ -448,13 +445,11 @@ static vx_err byte_plain(vxr *r, sbyte *b, uint32_t space, uint32_t addr, uint32
                          const uint32_t *vcg, const acc *cur, bool write, uint8_t val)
 {
     if (write) {
-        acc keep;
         if (b->w.set && !ordered(&b->w, g, vcg))
             report(r, VXR_WW, space, addr, &b->w, cur, true, true);
         else if (b->w.set && b->w.index == cur->index && b->w.gw == g && b->val != val)
             report(r, VXR_LANES, space, addr, &b->w, cur, true, true);
-        const acc *rd = reads_before_write(r, &b->r, &b->rs, g, vcg, &keep);
-        if (rd) report(r, VXR_RW, space, addr, rd, cur, false, true);
+        reads_before_write(r, &b->r, &b->rs, g, vcg, space, addr, 1, cur);
         b->w = *cur;
         b->val = val;
         return r->err;
@@ -471,17 +466,15 @@ static vx_err word_plain(vxr *r, sword *w, uint32_t space, uint32_t addr, uint32
                          const uint32_t *vcg, const acc *cur, bool write, const uint8_t *val)
 {
     if (write) {
-        acc keep;
         const bool ww = w->w.set && !ordered(&w->w, g, vcg);
         const bool lanes = !ww && w->w.set && w->w.index == cur->index && w->w.gw == g;
-        const acc *rd = reads_before_write(r, &w->r, &w->rs, g, vcg, &keep);
         for (uint32_t i = 0; i < 4; i++) {
             if (ww)
                 report(r, VXR_WW, space, addr + i, &w->w, cur, true, true);
             else if (lanes && w->wval[i] != val[i])
                 report(r, VXR_LANES, space, addr + i, &w->w, cur, true, true);
-            if (rd) report(r, VXR_RW, space, addr + i, rd, cur, false, true);
         }
+        reads_before_write(r, &w->r, &w->rs, g, vcg, space, addr, 4, cur);
         w->w = *cur;
         memcpy(w->wval, val, 4);
         return r->err;
