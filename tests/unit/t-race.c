@@ -25,6 +25,8 @@
 #define FENCE_ACQ  0x0230000Fu /* fence r,rw (an acquire load: lw or an AMO, then this) */
 #define FENCE_RW_W 0x0310000Fu /* fence rw,w (LLVM's release store: this, then sw) */
 #define AMOSWAP_RL 0x0A00202Fu /* amoswap.w.rl */
+#define FENCE_W_W  0x0110000Fu /* fence w,w */
+#define FENCE_R_R  0x0220000Fu /* fence r,r */
 
 typedef struct run {
     vxr *r;
@@ -696,6 +698,31 @@ static void test_fence_kinds(void)
     load(&u, 1, 0x80000208, GLOBAL_X, 0);
     x = race0(&u);
     ok(x && x->kind == VXR_WR, "fence rw,w after a relaxed read acquires nothing: a race");
+    finish(&u);
+    /* fence w,w leaves earlier loads out: no release; fence r,r leaves later stores out:
+     * no acquire */
+    start(&u, 1);
+    store(&u, 0, 0x80000100, GLOBAL_X, 7);
+    issue(&u, 0, 0x80000104, FENCE_W_W, NULL, 0, NULL, 0, NULL, 0);
+    store(&u, 0, 0x80000108, LOCK, 1);
+    load(&u, 1, 0x80000200, LOCK, 0);
+    issue(&u, 1, 0x80000204, FENCE_ACQ, NULL, 0, NULL, 0, NULL, 0);
+    load(&u, 1, 0x80000208, GLOBAL_X, 0);
+    size_t n;
+    x = vxr_races(u.r, &n);
+    ok(n == 2 && x[0].addr == LOCK && x[1].kind == VXR_WR && x[1].addr == GLOBAL_X &&
+           x[1].cur.pc == 0x80000208,
+       "a store after fence w,w is no release store: the flag and the data it would "
+       "publish race");
+    finish(&u);
+    start(&u, 1);
+    store(&u, 0, 0x80000100, GLOBAL_X, 7);
+    amo(&u, 0, 0x80000104, AMOSWAP_RL, LOCK, 1);
+    amo(&u, 1, 0x80000200, AMOSWAP, LOCK, 1);
+    issue(&u, 1, 0x80000204, FENCE_R_R, NULL, 0, NULL, 0, NULL, 0);
+    load(&u, 1, 0x80000208, GLOBAL_X, 0);
+    x = race0(&u);
+    ok(x && x->kind == VXR_WR, "fence r,r after a relaxed read acquires nothing: a race");
     finish(&u);
 }
 

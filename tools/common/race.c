@@ -744,14 +744,15 @@ vx_err vxr_event(vxr *r, const vx_event *ev)
     const bool atomic = row && (row->fmt == VX_FMT_AMO || row->fmt == VX_FMT_LR);
     const bool aq = atomic && (in.rm & 2), rl = atomic && (in.rm & 1);
     if (in.op == VX_OP_FENCE) {
-        /* imm: pred << 4 | succ, each i o r w (8 4 2 1).  Release fence: earlier stores
-         * before later stores (GCC's release store is `fence iorw,ow` or `fence rw,w`
-         * and a relaxed amoswap or sw); acquire fence: earlier loads before later loads
-         * (`lw` or a relaxed AMO, then `fence r,rw`).  So `fence r,rw` is no release
-         * and `fence rw,w` no acquire. */
+        /* imm: pred << 4 | succ, each i o r w (8 4 2 1).  Release fence: earlier loads
+         * and stores before later stores (GCC's release store is `fence iorw,ow` or
+         * `fence rw,w` and a relaxed amoswap or sw); acquire fence: earlier loads before
+         * later loads and stores (`lw` or a relaxed AMO, then `fence r,rw`).  So
+         * `fence r,rw` is no release, `fence rw,w` no acquire, and `fence w,w` and
+         * `fence r,r` neither (RVWMO lets the accesses they leave out pass them). */
         const unsigned pred = ((unsigned)in.imm >> 4) & 15, succ = (unsigned)in.imm & 15;
-        if ((pred & 1) && (succ & 5)) r->relfence[g] = r->fresh[g] = 1;
-        if ((pred & 2) && (succ & 2) && r->lastrd[g]) join(vc_of(r, g), r->rdvc[g], r->G);
+        if ((pred & 3) == 3 && (succ & 5)) r->relfence[g] = r->fresh[g] = 1;
+        if ((pred & 2) && (succ & 3) == 3 && r->lastrd[g]) join(vc_of(r, g), r->rdvc[g], r->G);
         return VX_OK;
     }
     for (uint32_t i = 0; i < ev->nreads; i++) {
