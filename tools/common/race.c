@@ -156,9 +156,9 @@ vx_err vxr_new(vxr **out, uint32_t cores, uint32_t warps_per_core)
 void vxr_free(vxr *r)
 {
     if (!r) return;
-    for (size_t i = 0; i < r->pages.cap; i++)
+    for (size_t i = 0; r->pages.s && i < r->pages.cap; i++)
         free(r->pages.s[i].obj);
-    for (size_t i = 0; i < r->sy.cap; i++)
+    for (size_t i = 0; r->sy.s && i < r->sy.cap; i++)
         free(r->sy.s[i].obj);
     for (uint32_t i = 0; i < r->nrsets; i++)
         free(r->rsets[i].a);
