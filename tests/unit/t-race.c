@@ -726,6 +726,40 @@ static void test_fence_kinds(void)
     finish(&u);
 }
 
+/* The Debug Module's injected instructions (a debugger reading or writing memory through
+ * a halted warp) are not the kernel's accesses: neither checked nor remembered. */
+static void test_injected(void)
+{
+    run u;
+    start(&u, 1);
+    store(&u, 1, 0x80000100, GLOBAL_X, 7); /* the kernel's warp 1 writes X */
+    const vx_memread m = {.addr = GLOBAL_X, .size = 4, .lane = 0};
+    const vx_memwrite w = {.addr = GLOBAL_Y, .size = 4, .lane = 0, .value = 5};
+    for (uint32_t i = 0; i < 2; i++) { /* the debugger reads X, writes Y through warp 0 */
+        vx_event ev;
+        vx_event_clear(&ev, u.index++);
+        ev.kind = VX_EV_ISSUE;
+        ev.flags = VX_EVF_INJECTED;
+        ev.pc = 0x80000400;
+        ev.insn = INSN_PLAIN;
+        ev.tmask = 1;
+        if (i == 0) {
+            ev.reads = &m;
+            ev.nreads = 1;
+        } else {
+            ev.mem = &w;
+            ev.nmem = 1;
+        }
+        if (vxr_event(u.r, &ev) != VX_OK) tap_bail("vxr_event failed");
+    }
+    is_int((long long)nraces(&u), 0,
+           "a debugger's injected load of a word another warp wrote: no race");
+    load(&u, 2, 0x80000200, GLOBAL_Y, 0); /* warp 2 reads Y */
+    is_int((long long)nraces(&u), 0,
+           "  and its injected store is no access the kernel's races with");
+    finish(&u);
+}
+
 static void test_dedup_and_limit(void)
 {
     run u;
@@ -761,6 +795,7 @@ int main(void)
     test_misaligned_from_sync_word();
     test_byte_release_store();
     test_acquire_what_was_read();
+    test_injected();
     test_dedup_and_limit();
     tap_done();
     return tap_exit();

@@ -736,6 +736,9 @@ vx_err vxr_event(vxr *r, const vx_event *ev)
 {
     if (r->err) return r->err;
     if (ev->kind != VX_EV_ISSUE || ev->fault) return VX_OK;
+    /* an instruction the debugger injected (its memory reads and writes through a halted
+     * warp: vxdbg, GDB's print and set var) is not the kernel's: nothing to check */
+    if (ev->flags & VX_EVF_INJECTED) return VX_OK;
     const uint32_t g = ev->core * r->nw + ev->warp;
     if (g >= r->G) return VX_OK;
     vx_insn in;
