@@ -760,6 +760,28 @@ static void test_injected(void)
     finish(&u);
 }
 
+/* A platform reset (the Debug Module's ndmreset) starts the kernel again: what the
+ * warps did before it is ordered before everything after it. */
+static void test_reset(void)
+{
+    run u;
+    start(&u, 1);
+    store(&u, 1, 0x80000100, GLOBAL_X, 7); /* warp 1 writes X, reads Y */
+    load(&u, 1, 0x80000104, GLOBAL_Y, 0);
+    vx_event ev;
+    vx_event_clear(&ev, u.index);
+    ev.kind = VX_EV_DM;
+    ev.dm.op = VX_DM_RESET;
+    if (vxr_event(u.r, &ev) != VX_OK) tap_bail("vxr_event failed");
+    store(&u, 0, 0x80000200, GLOBAL_X, 0); /* the restarted kernel's warp 0 writes both */
+    store(&u, 0, 0x80000204, GLOBAL_Y, 0);
+    is_int((long long)nraces(&u), 0,
+           "a write and a read, a reset, then writes by another warp: no race");
+    load(&u, 2, 0x80000300, GLOBAL_X, 0); /* but after the reset as before: warp 2 */
+    is_int((long long)nraces(&u), 1, "  a write after the reset still races with a read after it");
+    finish(&u);
+}
+
 static void test_dedup_and_limit(void)
 {
     run u;
@@ -796,6 +818,7 @@ int main(void)
     test_byte_release_store();
     test_acquire_what_was_read();
     test_injected();
+    test_reset();
     test_dedup_and_limit();
     tap_done();
     return tap_exit();

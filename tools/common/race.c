@@ -732,9 +732,27 @@ static vx_err wctl(vxr *r, const vx_event *ev, uint32_t i)
     }
 }
 
+/* A platform reset (the Debug Module's ndmreset): the kernel starts again, and what
+ * every warp did before it is ordered before all that follows.  Every warp's clock
+ * takes all of them, and a new epoch; what the warps' fences left pending is gone. */
+static void reset(vxr *r)
+{
+    uint32_t *all = vc_of(r, 0);
+    for (uint32_t g = 1; g < r->G; g++)
+        join(all, vc_of(r, g), r->G);
+    for (uint32_t g = 1; g < r->G; g++)
+        memcpy(vc_of(r, g), all, r->G * sizeof *all);
+    for (uint32_t g = 0; g < r->G; g++)
+        vc_of(r, g)[g]++;
+    memset(r->relfence, 0, r->G);
+    memset(r->fresh, 0, r->G);
+    memset(r->lastrd, 0, r->G * sizeof *r->lastrd);
+}
+
 vx_err vxr_event(vxr *r, const vx_event *ev)
 {
     if (r->err) return r->err;
+    if (ev->kind == VX_EV_DM && ev->dm.op == VX_DM_RESET) reset(r);
     if (ev->kind != VX_EV_ISSUE || ev->fault) return VX_OK;
     /* an instruction the debugger injected (its memory reads and writes through a halted
      * warp: vxdbg, GDB's print and set var) is not the kernel's: nothing to check */
