@@ -110,7 +110,7 @@ struct vxr {
 };
 
 #define SY_BAR(global, core, id) \
-    ((uint64_t)1 << 60 | (uint64_t)(global ? 0xFFFFFu : core) << 32 | (id))
+    ((uint64_t)1 << 60 | (uint64_t)((global) ? 0xFFFFFu : (core)) << 32 | (id))
 #define SY_SPAWN(core)       ((uint64_t)2 << 60 | (core))
 #define SY_ENDED(core)       ((uint64_t)3 << 60 | (core))
 #define SY_WORD(space, addr) ((uint64_t)4 << 60 | (uint64_t)(space) << 32 | (addr))

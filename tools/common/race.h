@@ -68,7 +68,7 @@ typedef struct vxr_race {
 
 typedef struct vxr vxr;
 
-/* VX_ERR_LIMIT (more than VXR_MAX_WARPS warps) or VX_ERR_NOMEM. */
+/* VX_ERR_LIMIT (no warps, or more than VXR_MAX_WARPS) or VX_ERR_NOMEM. */
 vx_err vxr_new(vxr **out, uint32_t cores, uint32_t warps_per_core);
 void vxr_free(vxr *r); /* accepts NULL */
 /* One event of the run (any kind; issues need their reads).  VX_ERR_NOMEM: the
