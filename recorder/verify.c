@@ -615,14 +615,8 @@ int vxrec_verify(const char *trace, bool quiet, bool races)
     v.nkf = vx_trace_reader_num_keyframes(v.r);
     if (races) {
         char note[160];
-        vx_err re = vxr_new(&v.race, vx_sim_num_cores(v.sim), v.W);
-        if (re == VX_ERR_LIMIT) {
-            fprintf(stderr, "%s: --races checks platforms of up to %u warps (this one has %u)\n",
-                    vxrec_prog, VXR_MAX_WARPS, vx_sim_num_warps(v.sim));
-            goto out;
-        }
-        if (re ||
-            vxd_symtab_load(&code, v.h->image_kind, v.h->image, v.h->image_len, note,
+        if (!(v.race = vx_cli_races_new(vxrec_prog, v.sim))) goto out;
+        if (vxd_symtab_load(&code, v.h->image_kind, v.h->image, v.h->image_len, note,
                             sizeof note) ||
             vxd_symtab_load_data(&data, v.h->image_kind, v.h->image, v.h->image_len, note,
                                  sizeof note)) {

@@ -1050,6 +1050,18 @@ static void race_access(const vx_sim *s, const vxd_symtab *code, const char *wha
             a->gwarp / nw, a->gwarp % nw, a->lane, a->pc, fn, dis);
 }
 
+vxr *vx_cli_races_new(const char *prog, const vx_sim *s)
+{
+    vxr *r = NULL;
+    vx_err e = vxr_new(&r, vx_sim_num_cores(s), vx_sim_get_config(s)->warps);
+    if (e == VX_ERR_LIMIT)
+        fprintf(stderr, "%s: --races checks platforms of up to %u warps (this one has %u)\n", prog,
+                VXR_MAX_WARPS, vx_sim_num_warps(s));
+    else if (e)
+        fprintf(stderr, "%s: out of memory\n", prog);
+    return r;
+}
+
 size_t vx_cli_races_report(const char *prog, const vx_sim *s, const vxr *race,
                            const vxd_symtab *code, const vxd_symtab *data, bool traced)
 {

@@ -246,6 +246,10 @@ int vx_cli_output_done(const char *prog);
 /* Print one line of the kernel's console ("#slot: line") to standard output. */
 void vx_cli_console_line(uint32_t slot, const char *line, size_t len);
 
+/* --races' checker for the platform of s; NULL, said on stderr: a platform of more
+ * than VXR_MAX_WARPS warps, or no memory. */
+vxr *vx_cli_races_new(const char *prog, const vx_sim *s);
+
 /*
  * --races' findings (race.h) on stderr, as vxsim and vxrec --verify print them: each
  * race with its two accesses (event, warp, lane, pc with the function of code and

@@ -57,10 +57,10 @@ typedef struct rset {
 } rset;
 
 /*
- * A map from a 64-bit key to an object allocated for it (open addressing, capacity a
- * power of two, at most half full): the shadow pages (key: space << 20 | address >>
- * 12) and the synchronisation objects' clocks (a barrier, a core's spawn or its ended
- * warps, an atomic word: SY_* below).
+ * A map from a 64-bit key to an object (open addressing, capacity a power of two, at
+ * most half full): the shadow pages (key: space << 20 | address >> 12) and the
+ * synchronisation objects' clocks (a barrier, a core's spawn or its ended warps, an
+ * atomic word: SY_* below), both allocated for their key; the reports (key: RK_KEY).
  */
 typedef struct kslot {
     uint64_t key; /* the key + 1; 0: an empty slot */
@@ -72,25 +72,25 @@ typedef struct kmap {
     size_t n, cap;
 } kmap;
 
-typedef struct rkey {
-    uint32_t ppc, cpc; /* the two accesses' PCs */
-    uint8_t kind;      /* 0: empty slot */
-    size_t at;
-} rkey;
+/* A pool of items numbered from 0, with a free list of those given back (the read
+ * sets, the byte groups of split words). */
+typedef struct pool {
+    void *items;
+    uint32_t *free;
+    uint32_t n, cap, nfree; /* items made, room for, given back */
+    size_t size;            /* bytes an item */
+} pool;
 
 struct vxr {
-    uint32_t G, nw; /* warps in all, per core */
-    uint32_t *vc;   /* G x G */
-    kmap pages;     /* shadow pages: sword[WORDS_PER_PAGE] */
-    kmap sy;        /* synchronisation objects: their clocks, uint32_t[G] */
-    rset *rsets;
-    uint32_t nrsets, rscap, *rsfree, nfree;
-    sbyte (*groups)[4]; /* the bytes of split words */
-    uint32_t ngroups, gcap, *gfree, ngfree;
-    vxr_race *races;
+    uint32_t G, nw;  /* warps in all, per core */
+    uint32_t *vc;    /* G x G */
+    kmap pages;      /* shadow pages: sword[WORDS_PER_PAGE] */
+    kmap sy;         /* synchronisation objects: their clocks, uint32_t[G] */
+    pool rsets;      /* read sets: rset */
+    pool groups;     /* the bytes of split words: sbyte[4] */
+    vxr_race *races; /* VXR_MAX_REPORTS of them */
     size_t nraces;
-    rkey *rk;
-    size_t rkcap;
+    kmap rk; /* the reports by kind and pair of PCs: their races[] entry */
     uint64_t total;
     size_t mem;
     vx_err err;
@@ -108,6 +108,9 @@ struct vxr {
      * fence rw,w; sw) */
     uint8_t *fresh;
 };
+
+#define RSET(r, i)  ((rset *)(r)->rsets.items + (i))
+#define GROUP(r, i) ((sbyte *)(r)->groups.items + 4 * (size_t)(i)) /* its 4 bytes */
 
 #define SY_BAR(global, core, id) \
     ((uint64_t)1 << 60 | (uint64_t)((global) ? 0xFFFFFu : (core)) << 32 | (id))
@@ -135,14 +138,16 @@ vx_err vxr_new(vxr **out, uint32_t cores, uint32_t warps_per_core)
     r->vc = calloc(G * G, sizeof *r->vc);
     r->pages = (kmap){calloc(1024, sizeof(kslot)), 0, 1024};
     r->sy = (kmap){calloc(64, sizeof(kslot)), 0, 64};
-    r->rkcap = 256;
-    r->rk = calloc(r->rkcap, sizeof *r->rk);
+    r->rk = (kmap){calloc(256, sizeof(kslot)), 0, 256};
+    r->races = calloc(VXR_MAX_REPORTS, sizeof *r->races);
+    r->rsets.size = sizeof(rset);
+    r->groups.size = 4 * sizeof(sbyte);
     r->relfence = calloc(G, 1);
     r->lastrd = calloc(G, sizeof *r->lastrd);
     r->rdvc = calloc(G, sizeof *r->rdvc);
     r->fresh = calloc(G, 1);
-    if (!r->vc || !r->pages.s || !r->sy.s || !r->rk || !r->relfence || !r->lastrd || !r->rdvc ||
-        !r->fresh) {
+    if (!r->vc || !r->pages.s || !r->sy.s || !r->rk.s || !r->races || !r->relfence || !r->lastrd ||
+        !r->rdvc || !r->fresh) {
         vxr_free(r);
         return VX_ERR_NOMEM;
     }
@@ -160,16 +165,16 @@ void vxr_free(vxr *r)
         free(r->pages.s[i].obj);
     for (size_t i = 0; r->sy.s && i < r->sy.cap; i++)
         free(r->sy.s[i].obj);
-    for (uint32_t i = 0; i < r->nrsets; i++)
-        free(r->rsets[i].a);
+    for (uint32_t i = 0; i < r->rsets.n; i++)
+        free(RSET(r, i)->a);
     free(r->pages.s);
     free(r->sy.s);
-    free(r->rsets);
-    free(r->rsfree);
-    free(r->groups);
-    free(r->gfree);
+    free(r->rk.s); /* (its objects are races[] entries) */
+    free(r->rsets.items);
+    free(r->rsets.free);
+    free(r->groups.items);
+    free(r->groups.free);
     free(r->races);
-    free(r->rk);
     free(r->released);
     free(r->relfence);
     free(r->lastrd);
@@ -217,37 +222,47 @@ static void join(uint32_t *dst, const uint32_t *src, uint32_t G)
         if (src[i] > dst[i]) dst[i] = src[i];
 }
 
-/* The object of key in m, made (size bytes, zeroed) when there is none; NULL: no
- * memory. */
-static void *kmap_get(vxr *r, kmap *m, uint64_t key, size_t size)
+/* The slot of key in m: its own, or the empty one where it would go. */
+static kslot *kmap_slot(const kmap *m, uint64_t key)
 {
     key++;
     size_t j = mix(key) & (m->cap - 1);
     while (m->s[j].key && m->s[j].key != key)
         j = (j + 1) & (m->cap - 1);
-    if (m->s[j].key) return m->s[j].obj;
+    return &m->s[j];
+}
+
+/* A new key's slot in m (the map grown first when it would be over half full), its
+ * object to be set; NULL: no memory. */
+static kslot *kmap_insert(kmap *m, uint64_t key)
+{
     if (2 * (m->n + 1) > m->cap) {
-        const size_t cap = 2 * m->cap;
-        kslot *t = calloc(cap, sizeof *t);
+        const kmap old = *m;
+        kslot *t = calloc(2 * old.cap, sizeof *t);
         if (!t) return NULL;
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->s[i].key) continue;
-            size_t k = mix(m->s[i].key) & (cap - 1);
-            while (t[k].key)
-                k = (k + 1) & (cap - 1);
-            t[k] = m->s[i];
-        }
-        free(m->s);
-        m->s = t;
-        m->cap = cap;
-        j = mix(key) & (cap - 1);
-        while (m->s[j].key)
-            j = (j + 1) & (cap - 1);
+        *m = (kmap){t, old.n, 2 * old.cap};
+        for (size_t i = 0; i < old.cap; i++)
+            if (old.s[i].key) *kmap_slot(m, old.s[i].key - 1) = old.s[i];
+        free(old.s);
     }
-    void *obj = calloc(1, size);
-    if (!obj) return NULL;
-    m->s[j] = (kslot){key, obj};
+    kslot *sl = kmap_slot(m, key);
+    sl->key = key + 1;
     m->n++;
+    return sl;
+}
+
+/* The object of key in m, made (size bytes, zeroed) when there is none; NULL: no
+ * memory. */
+static void *kmap_get(vxr *r, kmap *m, uint64_t key, size_t size)
+{
+    kslot *sl = kmap_slot(m, key);
+    if (sl->key) return sl->obj;
+    void *obj = calloc(1, size);
+    if (!obj || !(sl = kmap_insert(m, key))) {
+        free(obj);
+        return NULL;
+    }
+    sl->obj = obj;
     r->mem += size;
     return obj;
 }
@@ -285,26 +300,41 @@ static sword *shadow_page(vxr *r, uint32_t space, uint32_t addr)
                     WORDS_PER_PAGE * sizeof(sword));
 }
 
+/* An item of p: one given back, or a new one (the pool grown by doubling, from
+ * first); false: no memory. */
+static bool pool_take(vxr *r, pool *p, uint32_t first, uint32_t *id)
+{
+    if (p->nfree) {
+        *id = p->free[--p->nfree];
+        return true;
+    }
+    if (p->n == p->cap) {
+        const uint32_t cap = p->cap ? 2 * p->cap : first;
+        void *t = realloc(p->items, cap * p->size);
+        if (!t) return false;
+        p->items = t;
+        uint32_t *f = realloc(p->free, cap * sizeof *f);
+        if (!f) return false;
+        p->free = f;
+        r->mem += (cap - p->cap) * p->size;
+        p->cap = cap;
+    }
+    *id = p->n++;
+    memset((uint8_t *)p->items + (size_t)*id * p->size, 0, p->size);
+    return true;
+}
+
+static void pool_give(pool *p, uint32_t id)
+{
+    p->free[p->nfree++] = id;
+}
+
+/* An empty read set (its array kept from an earlier use); NULL: no memory. */
 static rset *rset_new(vxr *r, uint32_t *id)
 {
-    if (r->nfree) {
-        *id = r->rsfree[--r->nfree];
-    } else {
-        if (r->nrsets == r->rscap) {
-            uint32_t cap = r->rscap ? 2 * r->rscap : 64;
-            rset *t = realloc(r->rsets, cap * sizeof *t);
-            if (!t) return NULL;
-            r->rsets = t;
-            uint32_t *f = realloc(r->rsfree, cap * sizeof *f);
-            if (!f) return NULL;
-            r->rsfree = f;
-            r->rscap = cap;
-        }
-        *id = r->nrsets++;
-        r->rsets[*id] = (rset){0};
-    }
-    r->rsets[*id].n = 0;
-    return &r->rsets[*id];
+    if (!pool_take(r, &r->rsets, 64, id)) return NULL;
+    RSET(r, *id)->n = 0;
+    return RSET(r, *id);
 }
 
 static bool rset_put(vxr *r, rset *s, const acc *a)
@@ -327,13 +357,12 @@ static void report(vxr *r, unsigned kind, uint32_t space, uint32_t addr, const a
                    const acc *cur, bool prev_write, bool cur_write)
 {
     r->total++;
-    const uint64_t h = mix((uint64_t)kind << 60 ^ (uint64_t)prev->pc << 30 ^ cur->pc);
-    size_t j = h & (r->rkcap - 1);
-    while (r->rk[j].kind &&
-           (r->rk[j].kind != kind || r->rk[j].ppc != prev->pc || r->rk[j].cpc != cur->pc))
-        j = (j + 1) & (r->rkcap - 1);
-    if (r->rk[j].kind) {
-        vxr_race *x = &r->races[r->rk[j].at];
+    /* (PCs are multiples of 4: RV32 without C) */
+    const uint64_t key =
+        (uint64_t)kind << 60 | (uint64_t)(prev->pc >> 2) << 30 | (uint64_t)(cur->pc >> 2);
+    kslot *sl = kmap_slot(&r->rk, key);
+    if (sl->key) {
+        vxr_race *x = sl->obj;
         x->count++;
         /* the next byte of the same pair of accesses: the conflict is one longer */
         if (x->prev.index == prev->index && x->prev.lane == prev->lane &&
@@ -343,41 +372,15 @@ static void report(vxr *r, unsigned kind, uint32_t space, uint32_t addr, const a
         return;
     }
     if (r->nraces >= VXR_MAX_REPORTS) return;
-    if (2 * (r->nraces + 1) > r->rkcap) {
-        size_t cap = 2 * r->rkcap;
-        rkey *t = calloc(cap, sizeof *t);
-        if (!t) {
-            fail(r);
-            return;
-        }
-        for (size_t i = 0; i < r->rkcap; i++) {
-            if (!r->rk[i].kind) continue;
-            const rkey *o = &r->rk[i];
-            size_t k = mix((uint64_t)o->kind << 60 ^ (uint64_t)o->ppc << 30 ^ o->cpc) & (cap - 1);
-            while (t[k].kind)
-                k = (k + 1) & (cap - 1);
-            t[k] = *o;
-        }
-        free(r->rk);
-        r->rk = t;
-        r->rkcap = cap;
-        j = h & (cap - 1);
-        while (r->rk[j].kind)
-            j = (j + 1) & (cap - 1);
+    if (!(sl = kmap_insert(&r->rk, key))) {
+        fail(r);
+        return;
     }
-    if (r->nraces % 64 == 0) {
-        vxr_race *t = realloc(r->races, (r->nraces + 64) * sizeof *t);
-        if (!t) {
-            fail(r);
-            return;
-        }
-        r->races = t;
-    }
-    vxr_race *x = &r->races[r->nraces];
+    vxr_race *x = &r->races[r->nraces++];
     *x = (vxr_race){.kind = (uint8_t)kind, .space = space, .addr = addr, .len = 1, .count = 1};
     x->prev = (vxr_access){prev->index, prev->gw, prev->pc, prev->lane, prev_write};
     x->cur = (vxr_access){cur->index, cur->gw, cur->pc, cur->lane, cur_write};
-    r->rk[j] = (rkey){prev->pc, cur->pc, (uint8_t)kind, r->nraces++};
+    sl->obj = x;
 }
 
 /* ---- accesses ------------------------------------------------------------------------ */
@@ -389,7 +392,7 @@ static bool ordered(const acc *a, uint32_t g, const uint32_t *vcg)
 
 static void rset_free(vxr *r, uint32_t *rs)
 {
-    if (*rs) r->rsfree[r->nfree++] = *rs - 1;
+    if (*rs) pool_give(&r->rsets, *rs - 1);
     *rs = 0;
 }
 
@@ -402,7 +405,7 @@ static void reads_before_write(vxr *r, acc *rd, uint32_t *rs, uint32_t g, const 
                                uint32_t space, uint32_t addr, uint32_t n, const acc *cur)
 {
     if (*rs) {
-        const rset *st = &r->rsets[*rs - 1];
+        const rset *st = RSET(r, *rs - 1);
         for (uint32_t i = 0; i < st->n; i++)
             if (!ordered(&st->a[i], g, vcg))
                 for (uint32_t k = 0; k < n; k++)
@@ -422,7 +425,7 @@ static vx_err read_keep(vxr *r, acc *rd, uint32_t *rs, uint32_t g, const uint32_
 {
     if (*rs) {
         /* keep one read per warp, and only those not ordered before this one */
-        rset *st = &r->rsets[*rs - 1];
+        rset *st = RSET(r, *rs - 1);
         uint32_t k = 0;
         for (uint32_t i = 0; i < st->n; i++)
             if (!ordered(&st->a[i], g, vcg)) st->a[k++] = st->a[i];
@@ -490,24 +493,9 @@ static vx_err word_plain(vxr *r, sword *w, uint32_t space, uint32_t addr, uint32
 static vx_err word_split(vxr *r, sword *w)
 {
     uint32_t id;
-    if (r->ngfree) {
-        id = r->gfree[--r->ngfree];
-    } else {
-        if (r->ngroups == r->gcap) {
-            uint32_t cap = r->gcap ? 2 * r->gcap : 256;
-            sbyte(*t)[4] = realloc(r->groups, cap * sizeof *t);
-            if (!t) return fail(r);
-            r->groups = t;
-            uint32_t *f = realloc(r->gfree, cap * sizeof *f);
-            if (!f) return fail(r);
-            r->gfree = f;
-            r->mem += (cap - r->gcap) * sizeof *t;
-            r->gcap = cap;
-        }
-        id = r->ngroups++;
-    }
+    if (!pool_take(r, &r->groups, 256, &id)) return fail(r);
     for (uint32_t i = 0; i < 4; i++) {
-        sbyte *b = &r->groups[id][i];
+        sbyte *b = &GROUP(r, id)[i];
         *b = (sbyte){.w = w->w, .r = w->r, .val = w->wval[i]};
         if (!w->rs) continue;
         if (i == 3) { /* the last byte takes the word's set, the others copies */
@@ -518,8 +506,8 @@ static vx_err word_split(vxr *r, sword *w)
         rset *st = rset_new(r, &c);
         if (!st) return fail(r);
         /* (indexed after rset_new, which may move the sets) */
-        for (uint32_t k = 0; k < r->rsets[w->rs - 1].n; k++)
-            if (!rset_put(r, &r->rsets[c], &r->rsets[w->rs - 1].a[k])) return fail(r);
+        for (uint32_t k = 0; k < RSET(r, w->rs - 1)->n; k++)
+            if (!rset_put(r, RSET(r, c), &RSET(r, w->rs - 1)->a[k])) return fail(r);
         b->rs = c + 1;
     }
     w->bytes = id + 1;
@@ -533,7 +521,7 @@ static void word_join(vxr *r, sword *w, const acc *cur)
 {
     const uint32_t id = w->bytes - 1;
     for (uint32_t i = 0; i < 4; i++) {
-        sbyte *b = &r->groups[id][i];
+        sbyte *b = &GROUP(r, id)[i];
         w->wval[i] = b->val;
         rset_free(r, &b->rs);
     }
@@ -541,7 +529,7 @@ static void word_join(vxr *r, sword *w, const acc *cur)
     w->r.set = 0;
     w->rs = 0;
     w->bytes = 0;
-    r->gfree[r->ngfree++] = id;
+    pool_give(&r->groups, id);
 }
 
 static uint32_t space_of(const vx_event *ev, uint32_t addr)
@@ -567,7 +555,7 @@ static void word_to_sync(vxr *r, sword *w, uint32_t space, uint32_t waddr, uint3
     const unsigned kind = rmw ? VXR_WW : VXR_WR;
     acc c = *cur;
     for (uint32_t i = 0; i < 4; i++) {
-        const acc *pw = w->bytes ? &r->groups[w->bytes - 1][i].w : &w->w;
+        const acc *pw = w->bytes ? &GROUP(r, w->bytes - 1)[i].w : &w->w;
         if (lanes[i] == 0xFF || !pw->set || ordered(pw, g, vcg)) continue;
         c.lane = lanes[i] & 0x7Fu;
         report(r, kind, space, waddr + i, pw, &c, true, rmw);
@@ -575,8 +563,8 @@ static void word_to_sync(vxr *r, sword *w, uint32_t space, uint32_t waddr, uint3
     if (w->bytes) {
         const uint32_t id = w->bytes - 1;
         for (uint32_t i = 0; i < 4; i++)
-            rset_free(r, &r->groups[id][i].rs);
-        r->gfree[r->ngfree++] = id;
+            rset_free(r, &GROUP(r, id)[i].rs);
+        pool_give(&r->groups, id);
         w->bytes = 0;
     } else {
         rset_free(r, &w->rs);
@@ -663,7 +651,7 @@ static vx_err access(vxr *r, const vx_event *ev, uint32_t g, uint32_t addr, uint
             if (word_plain(r, w, space, wa, g, vcg, &cur, write, val)) return r->err;
         } else {
             if (!w->bytes && word_split(r, w)) return r->err;
-            sbyte *b = r->groups[w->bytes - 1];
+            sbyte *b = GROUP(r, w->bytes - 1);
             for (uint32_t i = lo; i < hi; i++)
                 if (byte_plain(r, &b[i], space, wa + i, g, vcg, &cur, write, val[i])) return r->err;
             if (write && lo == 0 && hi == 4) word_join(r, w, &cur);

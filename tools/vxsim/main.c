@@ -350,18 +350,7 @@ int main(int argc, char **argv)
         if (vx_disasm_new(&tr.dis)) goto out;
         obs.tr = &tr;
     }
-    if (races) {
-        vx_err e = vxr_new(&obs.race, vx_sim_num_cores(s), vx_sim_get_config(s)->warps);
-        if (e) {
-            if (e == VX_ERR_LIMIT)
-                fprintf(stderr,
-                        "%s: --races checks platforms of up to %u warps (this one has %u)\n", prog,
-                        VXR_MAX_WARPS, vx_sim_num_warps(s));
-            else
-                fprintf(stderr, "%s: out of memory\n", prog);
-            goto out;
-        }
-    }
+    if (races && !(obs.race = vx_cli_races_new(prog, s))) goto out;
     if (obs.tr || obs.race) vx_sim_set_observer(s, observe, &obs, obs.race ? VX_OBS_READS : 0);
 
     if ((rc = vx_cli_dumps_open(prog, &run, s))) goto out;
