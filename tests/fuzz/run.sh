@@ -10,7 +10,7 @@ F=build/fuzz/fuzz
 C=build/fuzz/corpus
 K=build/kernels
 mkdir -p "$C/fuzz-trace" "$C/fuzz-replay" "$C/fuzz-gdb" "$C/fuzz-sim" "$C/fuzz-tools" \
-    build/fuzz/crashes
+    "$C/fuzz-lines" build/fuzz/crashes
 # traces: small on purpose (the fuzzer mutates bytes; the smaller the input, the
 # more of it each mutation reaches)
 n=0
@@ -90,8 +90,19 @@ for i, f in enumerate(sorted(glob.glob(os.path.join(k, "*.vxbin")))):
             name = "seed-%d-%x-%d" % (i, shape, len(st))
             open(os.path.join(d, name), "wb").write(body + code[:16384])
 PY
+# fuzz-lines: the example kernels' line tables (DWARF 5 and, rebuilt, 4), and two kernels
+for k in "$K"/*.elf; do
+    riscv64-unknown-elf-objcopy -O binary --only-section=.debug_line "$k" \
+        "$C/fuzz-lines/seed-$(basename "$k" .elf)" 2>/dev/null || true
+done
+[ -f "$K/hello.elf" ] && cp "$K/hello.elf" "$C/fuzz-lines/seed-hello.elf"
+if [ -x build/bin/vxcc ]; then
+    build/bin/vxcc -O2 -gdwarf-4 -o build/fuzz/v4.elf kernel/examples/vecadd.c 2>/dev/null &&
+        riscv64-unknown-elf-objcopy -O binary --only-section=.debug_line build/fuzz/v4.elf \
+            "$C/fuzz-lines/seed-v4" 2>/dev/null
+fi
 status=0
-for h in fuzz-trace fuzz-replay fuzz-gdb fuzz-sim fuzz-tools; do
+for h in fuzz-trace fuzz-replay fuzz-gdb fuzz-sim fuzz-tools fuzz-lines; do
     echo "== $h: $T s"
     if ! "$F/$h" -max_total_time="$T" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix=build/fuzz/crashes/"$h"- "$C/$h" 2>build/fuzz/$h.log; then

@@ -139,29 +139,60 @@ out:
     return err;
 }
 
+Elf *vxd_elf_open(uint8_t kind, const uint8_t *image, size_t len, void **copy, bool *nomem)
+{
+    *copy = NULL;
+    *nomem = false;
+    if (kind != VXD_IMAGE_ELF || !image || len < 16) return NULL;
+    if (elf_version(EV_CURRENT) == EV_NONE) return NULL;
+    /* elf_memory wants a writable buffer; libelf may touch it for byte swapping. */
+    char *c = malloc(len);
+    if (!c) {
+        *nomem = true;
+        return NULL;
+    }
+    memcpy(c, image, len);
+    Elf *e = elf_memory(c, len);
+    if (!e || elf_kind(e) != ELF_K_ELF) {
+        if (e) elf_end(e);
+        free(c);
+        return NULL;
+    }
+    *copy = c;
+    return e;
+}
+
+void vxd_elf_close(Elf *e, void *copy)
+{
+    if (e) elf_end(e);
+    free(copy);
+}
+
 static vx_err load(vxd_symtab *t, uint8_t kind, const uint8_t *image, size_t len, char *msg,
                    size_t cap, bool data)
 {
     memset(t, 0, sizeof *t);
     if (msg && cap) msg[0] = 0;
-    if (kind != VXD_IMAGE_ELF || !image || len < 16) return VX_OK;
-    if (elf_version(EV_CURRENT) == EV_NONE) return VX_OK;
-    /* elf_memory wants a writable buffer; libelf may touch it for byte swapping. */
-    char *copy = malloc(len);
-    if (!copy) {
+    void *copy;
+    bool nomem;
+    Elf *e = vxd_elf_open(kind, image, len, &copy, &nomem);
+    if (nomem) {
         if (msg && cap) snprintf(msg, cap, "out of memory reading symbols");
         return VX_ERR_NOMEM;
     }
-    memcpy(copy, image, len);
-    Elf *e = elf_memory(copy, len);
-    vx_err err = VX_OK;
-    if (!e || elf_kind(e) != ELF_K_ELF) {
-        if (msg && cap) snprintf(msg, cap, "kernel image is not a readable ELF: no symbols");
-    } else {
-        err = collect(e, t, msg, cap, data);
+    if (!e) {
+        if (kind == VXD_IMAGE_ELF && image && len >= 16 && msg && cap)
+            snprintf(msg, cap, "kernel image is not a readable ELF: no symbols");
+        return VX_OK;
     }
-    if (e) elf_end(e);
-    free(copy);
+    vx_err err = collect(e, t, msg, cap, data);
+    if (!err && !data) {
+        /* damaged line tables: a note only when the symbols gave none */
+        char note[160];
+        err = vxd_lines_from_elf(&t->lines, e, note, sizeof note);
+        if (note[0] && msg && cap && (err || !msg[0])) snprintf(msg, cap, "%s", note);
+    }
+    vxd_elf_close(e, copy);
     if (err) vxd_symtab_release(t);
     return err;
 }
@@ -189,6 +220,7 @@ void vxd_symtab_release(vxd_symtab *t)
     for (size_t i = 0; i < t->naliases; i++)
         free(t->aliases[i].name);
     free(t->aliases);
+    vxd_lines_release(&t->lines);
     memset(t, 0, sizeof *t);
 }
 

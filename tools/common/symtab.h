@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "lines.h"
 #include "vx_err.h"
 
 typedef struct vxd_sym {
@@ -38,6 +39,7 @@ typedef struct vxd_symtab {
     size_t maxlen;      /* longest shown name */
     vxd_alias *aliases; /* by sym index */
     size_t naliases;
+    vxd_lines lines; /* the image's source lines (code tables only; may be empty) */
 } vxd_symtab;
 
 /*
@@ -54,6 +56,12 @@ vx_err vxd_symtab_load(vxd_symtab *t, uint8_t kind, const uint8_t *image, size_t
 vx_err vxd_symtab_load_data(vxd_symtab *t, uint8_t kind, const uint8_t *image, size_t len,
                             char *msg, size_t cap);
 void vxd_symtab_release(vxd_symtab *t);
+
+/* A libelf reader of an image of vx_image_kind `kind` (a copy of it in *copy, which
+ * vxd_elf_close frees), or NULL: not a readable ELF, or no memory (*nomem). */
+struct Elf;
+struct Elf *vxd_elf_open(uint8_t kind, const uint8_t *image, size_t len, void **copy, bool *nomem);
+void vxd_elf_close(struct Elf *e, void *copy);
 
 /* The symbol containing pc (and the offset into it), or NULL. */
 const vxd_sym *vxd_symtab_lookup(const vxd_symtab *t, uint32_t pc, uint32_t *off);

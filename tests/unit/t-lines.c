@@ -1,0 +1,469 @@
+/*
+ * t-lines.c - the DWARF line-table reader (tools/common/lines.c) on tables built here
+ * byte by byte: a version 5 unit (names as strings, rows at one address, a line 0, two
+ * files, several sequences), a version 4 unit (include directories, a minimum
+ * instruction length of 4, define_file), a 64-bit DWARF version 5 unit (names in
+ * .debug_line_str); each expected answer is worked out by hand from the program.
+ * Then every truncation and many damaged bytes: never a crash (this test runs under
+ * ASan+UBSan too), every answer a row of the table, and the units before a cut read as
+ * before.  tests/t6005-lines.py checks real kernels against binutils' addr2line.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lines.h"
+#include "tap.h"
+
+typedef struct buf {
+    uint8_t b[4096];
+    size_t n;
+} buf;
+
+static void u8(buf *b, unsigned v)
+{
+    b->b[b->n++] = (uint8_t)v;
+}
+
+static void un(buf *b, uint64_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        u8(b, (unsigned)(v >> (8 * i)) & 0xff);
+}
+
+static void uleb(buf *b, uint64_t v)
+{
+    do {
+        u8(b, (unsigned)(v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+}
+
+static void sleb(buf *b, int64_t v)
+{
+    for (;;) {
+        const unsigned byte = (unsigned)(v & 0x7f);
+        v >>= 7; /* arithmetic */
+        const int done = (v == 0 && !(byte & 0x40)) || (v == -1 && (byte & 0x40));
+        u8(b, byte | (done ? 0 : 0x80));
+        if (done) return;
+    }
+}
+
+static void str(buf *b, const char *s)
+{
+    memcpy(b->b + b->n, s, strlen(s) + 1);
+    b->n += strlen(s) + 1;
+}
+
+static void put_at(buf *b, size_t at, uint64_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        b->b[at + i] = (uint8_t)(v >> (8 * i));
+}
+
+/* opcodes */
+enum {
+    COPY = 1,
+    ADV_PC,
+    ADV_LINE,
+    SET_FILE,
+    SET_COL,
+    NEG_STMT,
+    CONST_ADD = 8,
+    FIXED_ADV
+};
+
+static void set_address(buf *b, uint32_t a)
+{
+    u8(b, 0);
+    uleb(b, 5);
+    u8(b, 2);
+    un(b, a, 4);
+}
+
+static void end_seq(buf *b)
+{
+    u8(b, 0);
+    uleb(b, 1);
+    u8(b, 1);
+}
+
+static const uint8_t std_len[12] = {0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1};
+
+/* The parameters every unit here shares: line_base -5, line_range 14, opcode_base 13. */
+static void params(buf *b, unsigned min_len, unsigned version)
+{
+    u8(b, min_len);
+    if (version >= 4) u8(b, 1); /* max ops */
+    u8(b, 1);                   /* default is_stmt */
+    u8(b, (uint8_t)-5);
+    u8(b, 14);
+    u8(b, 13);
+    for (int i = 0; i < 12; i++)
+        u8(b, std_len[i]);
+}
+
+/* special opcode for an address advance of a (operations) and a line advance of l */
+static unsigned special(unsigned a, int l)
+{
+    return (unsigned)(l + 5) + 14u * a + 13u;
+}
+
+/* Unit 1, version 5, 32-bit. */
+static void unit_v5(buf *b)
+{
+    const size_t start = b->n;
+    un(b, 0, 4); /* unit_length, patched */
+    un(b, 5, 2);
+    u8(b, 4); /* address size */
+    u8(b, 0); /* segment selector size */
+    const size_t hl = b->n;
+    un(b, 0, 4); /* header_length, patched */
+    params(b, 1, 5);
+    u8(b, 1); /* directory formats: path string */
+    uleb(b, 1);
+    uleb(b, 0x08);
+    uleb(b, 2);
+    str(b, "/home/u/proj");
+    str(b, "src");
+    u8(b, 3); /* file formats: path string, directory udata, MD5 data16 */
+    uleb(b, 1);
+    uleb(b, 0x08);
+    uleb(b, 2);
+    uleb(b, 0x0f);
+    uleb(b, 5);
+    uleb(b, 0x1e);
+    uleb(b, 2);
+    str(b, "a.c");
+    uleb(b, 1);
+    for (int i = 0; i < 16; i++)
+        u8(b, 0xaa);
+    str(b, "/abs/b.h");
+    uleb(b, 0);
+    for (int i = 0; i < 16; i++)
+        u8(b, 0xbb);
+    put_at(b, hl, b->n - hl - 4, 4);
+    /* sequence 1 */
+    u8(b, SET_FILE);
+    uleb(b, 0);
+    set_address(b, 0x80000000u);
+    u8(b, ADV_LINE);
+    sleb(b, 9);
+    u8(b, COPY);          /* 0x80000000 a.c:10 */
+    u8(b, special(8, 1)); /* 0x80000008 a.c:11 */
+    u8(b, ADV_LINE);
+    sleb(b, 5);
+    u8(b, SET_COL);
+    uleb(b, 7);
+    u8(b, COPY); /* 0x80000008 a.c:16 (the last row at this address) */
+    u8(b, SET_FILE);
+    uleb(b, 1);
+    u8(b, FIXED_ADV);
+    un(b, 4, 2);
+    u8(b, ADV_LINE);
+    sleb(b, -14);
+    u8(b, NEG_STMT);
+    u8(b, COPY);      /* 0x8000000c b.h:2 */
+    u8(b, CONST_ADD); /* + (255-13)/14 = 17 -> 0x8000001d */
+    u8(b, ADV_LINE);
+    sleb(b, -2);
+    u8(b, COPY); /* 0x8000001d line 0 */
+    u8(b, 0);    /* set_discriminator: skipped */
+    uleb(b, 2);
+    u8(b, 4);
+    uleb(b, 3);
+    u8(b, ADV_PC);
+    uleb(b, 3);
+    end_seq(b); /* ends at 0x80000020 */
+    /* sequence 2 */
+    set_address(b, 0x80000100u);
+    u8(b, SET_FILE);
+    uleb(b, 0);
+    u8(b, ADV_LINE);
+    sleb(b, 99);
+    u8(b, COPY); /* 0x80000100 a.c:100 */
+    u8(b, ADV_PC);
+    uleb(b, 8);
+    end_seq(b); /* ends at 0x80000108 */
+    /* sequence 3: a function the linker dropped (address 0) */
+    set_address(b, 0);
+    u8(b, COPY);
+    u8(b, ADV_PC);
+    uleb(b, 4);
+    end_seq(b);
+    put_at(b, start, b->n - start - 4, 4);
+}
+
+/* Unit 2, version 4: include directories, minimum instruction length 4. */
+static void unit_v4(buf *b)
+{
+    const size_t start = b->n;
+    un(b, 0, 4);
+    un(b, 4, 2);
+    const size_t hl = b->n;
+    un(b, 0, 4);
+    params(b, 4, 4);
+    str(b, "inc");
+    u8(b, 0); /* end of directories */
+    str(b, "k.c");
+    uleb(b, 0);
+    uleb(b, 0);
+    uleb(b, 0);
+    str(b, "h.h");
+    uleb(b, 1);
+    uleb(b, 0);
+    uleb(b, 0);
+    u8(b, 0); /* end of files */
+    put_at(b, hl, b->n - hl - 4, 4);
+    set_address(b, 0x90000000u);
+    u8(b, ADV_LINE);
+    sleb(b, 4);
+    u8(b, COPY);          /* 0x90000000 k.c:5 (file 1: the first) */
+    u8(b, special(2, 3)); /* 2 ops x 4 = 0x90000008 k.c:8 */
+    u8(b, 0);             /* define_file (version 4): skipped */
+    uleb(b, 8);
+    u8(b, 3);
+    str(b, "x.c");
+    uleb(b, 0);
+    uleb(b, 0);
+    uleb(b, 0);
+    u8(b, SET_FILE);
+    uleb(b, 2);
+    u8(b, ADV_LINE);
+    sleb(b, -7);
+    u8(b, special(1, 0)); /* 0x9000000c inc/h.h:1 */
+    u8(b, ADV_PC);
+    uleb(b, 1); /* 0x90000010 */
+    end_seq(b);
+    put_at(b, start, b->n - start - 4, 4);
+}
+
+/* Unit 3, 64-bit DWARF version 5, names in .debug_line_str (ls). */
+static void unit_v5_64(buf *b, buf *ls)
+{
+    const size_t off_dir = ls->n;
+    str(ls, "/w");
+    const size_t off_file = ls->n;
+    str(ls, "deep/z.c");
+    const size_t start = b->n;
+    un(b, 0xffffffffu, 4);
+    un(b, 0, 8);
+    un(b, 5, 2);
+    u8(b, 4);
+    u8(b, 0);
+    const size_t hl = b->n;
+    un(b, 0, 8);
+    params(b, 1, 5);
+    u8(b, 1);
+    uleb(b, 1);
+    uleb(b, 0x1f); /* line_strp */
+    uleb(b, 1);
+    un(b, off_dir, 8);
+    u8(b, 2);
+    uleb(b, 1);
+    uleb(b, 0x1f);
+    uleb(b, 2);
+    uleb(b, 0x0b); /* directory index as data1 */
+    uleb(b, 1);
+    un(b, off_file, 8);
+    u8(b, 0);
+    put_at(b, hl, b->n - hl - 8, 8);
+    u8(b, SET_FILE);
+    uleb(b, 0);
+    set_address(b, 0xa0000000u);
+    u8(b, ADV_LINE);
+    sleb(b, 41);
+    u8(b, COPY); /* 0xa0000000 deep/z.c:42 */
+    u8(b, ADV_PC);
+    uleb(b, 4);
+    end_seq(b);
+    put_at(b, start + 4, b->n - start - 12, 8);
+}
+
+typedef struct want {
+    uint32_t pc;
+    const char *path; /* NULL: no line */
+    uint32_t line;
+    int unit;
+} want;
+
+static const want wants[] = {
+    {0x7ffffffcu, NULL, 0, 1},
+    {0x80000000u, "/home/u/proj/src/a.c", 10, 1},
+    {0x80000004u, "/home/u/proj/src/a.c", 10, 1},
+    {0x80000008u, "/home/u/proj/src/a.c", 16, 1},
+    {0x8000000cu, "/abs/b.h", 2, 1},
+    {0x8000001cu, "/abs/b.h", 2, 1},
+    {0x8000001du, NULL, 0, 1},
+    {0x8000001fu, NULL, 0, 1},
+    {0x80000020u, NULL, 0, 1},
+    {0x80000100u, "/home/u/proj/src/a.c", 100, 1},
+    {0x80000107u, "/home/u/proj/src/a.c", 100, 1},
+    {0x80000108u, NULL, 0, 1},
+    {0x00000000u, "/abs/b.h", 1, 1}, /* a new sequence starts at file 1: b.h in version 5 */
+    {0x90000000u, "k.c", 5, 2},
+    {0x90000004u, "k.c", 5, 2},
+    {0x90000008u, "k.c", 8, 2},
+    {0x9000000cu, "inc/h.h", 1, 2},
+    {0x90000010u, NULL, 0, 2},
+    {0xa0000000u, "/w/deep/z.c", 42, 3},
+    {0xa0000003u, "/w/deep/z.c", 42, 3},
+    {0xa0000004u, NULL, 0, 3},
+};
+
+static int check_all(const vxd_lines *t, int units, const char *what)
+{
+    int bad = 0;
+    for (size_t i = 0; i < sizeof wants / sizeof wants[0]; i++) {
+        const want *w = &wants[i];
+        if (w->unit > units) continue;
+        const vxd_line_row *r = vxd_lines_lookup(t, w->pc);
+        const char *path = r ? t->files[r->file].path : NULL;
+        const int good = w->path ? r && !strcmp(path, w->path) && r->line == w->line : !r;
+        if (!good) {
+            diag("%s: 0x%08x: got %s:%u, want %s:%u", what, w->pc, path ? path : "-",
+                 r ? r->line : 0, w->path ? w->path : "-", w->line);
+            bad++;
+        }
+    }
+    return bad;
+}
+
+/* Every answer must be a row of the table with a file of the table. */
+static int sane(const vxd_lines *t)
+{
+    for (uint32_t pc = 0; pc < 0x200; pc++) {
+        const uint32_t bases[] = {0, 0x80000000u, 0x90000000u, 0xa0000000u};
+        for (int k = 0; k < 4; k++) {
+            const vxd_line_row *r = vxd_lines_lookup(t, bases[k] + pc);
+            if (!r) continue;
+            if (r < t->rows || r >= t->rows + t->nrows || r->file >= t->nfiles || !r->line)
+                return 0;
+            char s[64];
+            vxd_lines_format(t, bases[k] + pc, s, sizeof s);
+        }
+    }
+    return 1;
+}
+
+int main(void)
+{
+    static buf line, ls;
+    unit_v5(&line);
+    const size_t end1 = line.n;
+    unit_v4(&line);
+    const size_t end2 = line.n;
+    unit_v5_64(&line, &ls);
+    const size_t end3 = line.n;
+
+    vxd_lines t;
+    char msg[128];
+    is_int(vxd_lines_parse(&t, line.b, line.n, ls.b, ls.n, NULL, 0, msg, sizeof msg), VX_OK,
+           "three units parse");
+    is_str(msg, "", "no note for sound tables");
+    is_int(check_all(&t, 3, "whole"), 0, "every PC gives the hand-worked line");
+    is_int((long long)t.nseqs, 5, "five sequences (3 + 1 + 1)");
+
+    char s[64];
+    vxd_lines_format(&t, 0x80000000u, s, sizeof s);
+    is_str(s, "src/a.c:10", "shown without the compilation directory");
+    vxd_lines_format(&t, 0x8000000cu, s, sizeof s);
+    is_str(s, "/abs/b.h:2", "a file outside it: its path");
+    vxd_lines_format(&t, 0x9000000cu, s, sizeof s);
+    is_str(s, "inc/h.h:1", "version 4: directory joined");
+    vxd_lines_format(&t, 0xa0000000u, s, sizeof s);
+    is_str(s, "deep/z.c:42", "64-bit DWARF, names in .debug_line_str");
+    ok(vxd_lines_format(&t, 0x8000001du, s, sizeof s) == 0 && !s[0], "line 0: no text");
+    vxd_lines_format(&t, 0x80000000u, s, 6);
+    is_str(s, "src/a", "cut to the buffer");
+
+    /* file names */
+    const vxd_line_row *r = vxd_lines_lookup(&t, 0x80000000u);
+    ok(r && vxd_lines_file_matches(&t, r->file, "a.c"), "a.c names src/a.c");
+    ok(r && vxd_lines_file_matches(&t, r->file, "proj/src/a.c"), "so does proj/src/a.c");
+    ok(r && vxd_lines_file_matches(&t, r->file, "/home/u/proj/src/a.c"), "and its path");
+    ok(r && !vxd_lines_file_matches(&t, r->file, "c"), "a tail not after a / does not");
+    ok(r && !vxd_lines_file_matches(&t, r->file, "x/a.c"), "nor another directory");
+    const char *a, *b;
+    is_int((long long)vxd_lines_files_named(&t, "a.c", &a, &b), 1, "one file called a.c");
+    is_str(a, "/home/u/proj/src/a.c", "its path");
+    is_int((long long)vxd_lines_files_named(&t, "h", &a, &b), 0, "none called h");
+
+    /* the code of a line */
+    vxd_range *rg;
+    size_t n;
+    uint32_t next;
+    is_int(vxd_lines_code(&t, "a.c", 10, &rg, &n, &next), VX_OK, "code of a.c:10");
+    ok(n == 1 && rg[0].lo == 0x80000000u && rg[0].hi == 0x80000008u, "a.c:10 is [0x80000000, 8)");
+    free(rg);
+    vxd_lines_code(&t, "a.c", 100, &rg, &n, &next);
+    ok(n == 1 && rg[0].lo == 0x80000100u && rg[0].hi == 0x80000108u, "a.c:100 is [0x80000100, 8)");
+    free(rg);
+    vxd_lines_code(&t, "a.c", 11, &rg, &n, &next);
+    ok(n == 0 && !rg && next == 16, "a.c:11 has no code (a row of no length); the next is 16");
+    vxd_lines_code(&t, "a.c", 101, &rg, &n, &next);
+    ok(n == 0 && next == 0, "nothing after a.c:100");
+    vxd_lines_code(&t, "k.c", 8, &rg, &n, &next);
+    ok(n == 1 && rg[0].lo == 0x90000008u && rg[0].hi == 0x9000000cu, "k.c:8 is [0x90000008, 4)");
+    free(rg);
+    vxd_lines_release(&t);
+
+    /* every truncation: no crash, sane answers, whole units before the cut as before */
+    int fails = 0, kept = 0;
+    for (size_t cut = 0; cut <= line.n; cut++) {
+        uint8_t *copy = malloc(cut ? cut : 1); /* exactly cut bytes: ASan sees overreads */
+        memcpy(copy, line.b, cut);
+        vxd_lines u;
+        if (vxd_lines_parse(&u, copy, cut, ls.b, ls.n, NULL, 0, msg, sizeof msg) != VX_OK ||
+            !sane(&u))
+            fails++;
+        const int units = cut >= end3 ? 3 : cut >= end2 ? 2 : cut >= end1 ? 1 : 0;
+        if (check_all(&u, units, "cut")) fails++;
+        if (units && cut != end1 && cut != end2 && cut != end3 && !msg[0]) fails++;
+        kept += units > 0;
+        vxd_lines_release(&u);
+        free(copy);
+    }
+    is_int(fails, 0, "%zu truncations: the units before the cut read, a note for the cut one",
+           line.n + 1);
+    ok(kept > 0, "some truncations keep whole units");
+
+    /* damaged bytes: each byte xor'ed with eight patterns */
+    static const uint8_t pat[] = {0x01, 0x02, 0x04, 0x10, 0x40, 0x80, 0x7f, 0xff};
+    fails = 0;
+    for (size_t i = 0; i < line.n; i++)
+        for (size_t k = 0; k < sizeof pat; k++) {
+            uint8_t *copy = malloc(line.n);
+            memcpy(copy, line.b, line.n);
+            copy[i] ^= pat[k];
+            vxd_lines u;
+            /* (a damaged later unit may give rows anywhere: only sanity is checked) */
+            if (vxd_lines_parse(&u, copy, line.n, ls.b, ls.n, NULL, 0, msg, sizeof msg) != VX_OK ||
+                !sane(&u))
+                fails++;
+            vxd_lines_release(&u);
+            free(copy);
+        }
+    is_int(fails, 0, "%zu damaged tables: no crash, every answer a row of the table",
+           line.n * sizeof pat);
+
+    /* a version this reader does not know ends the reading there */
+    static buf v6;
+    unit_v5(&v6);
+    const size_t e = v6.n;
+    unit_v5(&v6);
+    put_at(&v6, e + 4, 6, 2);
+    vxd_lines_parse(&t, v6.b, v6.n, NULL, 0, NULL, 0, msg, sizeof msg);
+    ok(strstr(msg, "damaged line table at offset") != NULL, "version 6: a note (%s)", msg);
+    is_int(check_all(&t, 1, "v6"), 0, "the unit before it is read");
+    vxd_lines_release(&t);
+
+    /* nothing to read */
+    is_int(vxd_lines_parse(&t, NULL, 0, NULL, 0, NULL, 0, msg, sizeof msg), VX_OK, "no section");
+    ok(!vxd_lines_lookup(&t, 0x80000000u) && t.nrows == 0, "no section: no lines");
+    vxd_lines_release(&t);
+    is_int(vxd_lines_load(&t, 2, line.b, line.n, msg, sizeof msg), VX_OK, "not an ELF: VX_OK");
+    ok(t.nseqs == 0, "not an ELF: no lines");
+    vxd_lines_release(&t);
+    return tap_exit();
+}
