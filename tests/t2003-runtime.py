@@ -420,7 +420,8 @@ class Runtime(unittest.TestCase):
             code, lines, err, abort = results[mode]
             self.assertEqual(code, 3, err)
             self.assertIn("ebreak", err)
-            m = re.search(r"fault at pc 0x([0-9a-f]+) <abort(\+0x[0-9a-f]+)?> \(core", err)
+            m = re.search(r"fault at pc 0x([0-9a-f]+) <abort(\+0x[0-9a-f]+)?> "
+                          r"in \S*vx_syscalls\.c:\d+ \(core", err)
             self.assertTrue(m and abort <= int(m.group(1), 16) < abort + 8, err)
             self.assertNotIn("end", lines)
         # vxrec names the function too (from the image it records)
@@ -429,7 +430,8 @@ class Runtime(unittest.TestCase):
                             "-t", "4", os.path.join(self.tmp, "assert1.elf"), "-o",
                             os.path.join(self.tmp, "assert1.vxt")])
             self.assertEqual(r.returncode, 3, r.stderr)
-            self.assertRegex(r.stderr, r"fault at pc 0x[0-9a-f]+ <abort(\+0x[0-9a-f]+)?> \(core")
+            self.assertRegex(r.stderr, r"fault at pc 0x[0-9a-f]+ <abort(\+0x[0-9a-f]+)?> "
+                             r"in \S*vx_syscalls\.c:\d+ \(core")
         self.assertIn('assertion "three == 2" failed', " ".join(results[1][1]))
         self.assertEqual(results[1][1][0], "spawned")
         self.assertTrue(any('assertion "blockIdx.x * 0 + three == 2" failed' in t

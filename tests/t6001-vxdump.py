@@ -228,7 +228,7 @@ int main() {
 """
 
 ISSUE_KEYS = {"type", "index", "cycle", "core", "warp", "gwarp", "pc", "insn", "tmask", "flags",
-              "disasm", "symbol", "commits", "mem", "wctl", "console", "fault"}
+              "disasm", "symbol", "source", "commits", "mem", "wctl", "console", "fault"}
 
 
 def setUpModule():
@@ -317,6 +317,7 @@ class Listing(unittest.TestCase):
         self.assertEqual([e["type"] for e in ev], ["issue"] * 29 + ["end"])
         for e in ev[:-1]:
             self.assertEqual(set(e), ISSUE_KEYS)
+            self.assertIsNone(e["source"], "assembled without -g: no line tables")
             self.assertRegex(e["tmask"], r"^0x[0-9a-f]+$")
             self.assertEqual((e["core"], e["warp"], e["gwarp"], e["flags"]), (0, 0, 0, 0))
         self.assertEqual([int(e["tmask"], 16) for e in ev[:-1]], [m for m, _ in REGS])

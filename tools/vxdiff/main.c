@@ -39,7 +39,7 @@ typedef struct opts {
     const char *path[2];
     unsigned context;
     unsigned ignore;
-    bool per_warp, json, quiet, verbose;
+    bool per_warp, json, quiet, verbose, lines;
     bool memory;                      /* --memory */
     const char *objects[MAX_OBJECTS]; /* --object NAME, in the order given */
     size_t nobjects;
@@ -152,6 +152,8 @@ static void usage(FILE *f)
             "                      dm (Debug Module events and injected instructions),\n"
             "                      header, mem, regs (all register commits), csr (CSR commits),\n"
             "                      wctl (warp-control effects), exit (the exit code)\n"
+            "      --lines         a SOURCE column (FILE:LINE, from the kernel's DWARF line\n"
+            "                      tables) after the symbol in the events shown\n"
             "      --json          JSON Lines: header differences, one object per difference,\n"
             "                      a final result object (tools/vxdump/SCHEMA.md, also for\n"
             "                      --memory)\n"
@@ -257,6 +259,8 @@ static int parse_args(int argc, char **argv, opts *o)
             o->memory = true;
         } else if (!strcmp(a, "--json")) {
             o->json = true;
+        } else if (!strcmp(a, "--lines")) {
+            o->lines = true;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             o->quiet = true;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
@@ -1379,6 +1383,12 @@ int main(int argc, char **argv)
             d.status = EXIT_ERROR;
             goto out;
         }
+    if (d.o.lines) { /* one SOURCE column width for both sides */
+        vxd_fmt_show_lines(&d.s[0].fmt);
+        vxd_fmt_show_lines(&d.s[1].fmt);
+        const int w = d.s[0].fmt.w_src > d.s[1].fmt.w_src ? d.s[0].fmt.w_src : d.s[1].fmt.w_src;
+        d.s[0].fmt.w_src = d.s[1].fmt.w_src = w;
+    }
     d.ctx.ignore = d.o.ignore;
     d.ctx.per_warp = d.o.per_warp;
     d.ctx.threads = d.s[0].h->threads < d.s[1].h->threads ? d.s[0].h->threads : d.s[1].h->threads;

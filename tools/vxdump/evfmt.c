@@ -296,12 +296,24 @@ void vxd_fmt_init(vxd_fmt *f, const vx_trace_header *h, const vxd_symtab *syms, 
     f->w_dis = 30;
 }
 
+void vxd_fmt_show_lines(vxd_fmt *f)
+{
+    const vxd_lines *l = f->syms ? &f->syms->lines : NULL;
+    size_t w = 6; /* "SOURCE" */
+    for (size_t i = 0; l && i < l->nfiles; i++) {
+        const size_t n = strlen(l->files[i].shown) + 5; /* ":1234" */
+        if (n > w) w = n;
+    }
+    f->w_src = w > 40 ? 40 : (int)w;
+}
+
 void vxd_fmt_columns(const vxd_fmt *f, vxd_sb *b)
 {
     size_t start = b->len;
     vxd_sb_printf(b, "#%*s %*s  %-*s  %-8s  ", f->w_index - 1, "INDEX", f->w_cycle, "CYCLE",
                   f->w_cw, "C:W", "PC");
     if (f->w_sym) vxd_sb_printf(b, "%-*s  ", f->w_sym, "SYMBOL");
+    if (f->w_src) vxd_sb_printf(b, "%-*s  ", f->w_src, "SOURCE");
     vxd_sb_printf(b, "%-*s  %-*s  %s", f->w_mask, "MASK", f->w_dis, "INSTRUCTION", "EFFECTS");
     (void)start;
 }
@@ -771,6 +783,14 @@ void vxd_fmt_event(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
         vxd_sb_pad(b, col);
         vxd_sb_puts(b, "  ");
     }
+    if (f->w_src) {
+        size_t col = b->len + (size_t)f->w_src;
+        char src[300];
+        if (!vxd_lines_format(&f->syms->lines, ev->pc, src, sizeof src)) strcpy(src, "-");
+        vxd_sb_puts(b, src);
+        vxd_sb_pad(b, col);
+        vxd_sb_puts(b, "  ");
+    }
     size_t col = b->len + (size_t)f->w_mask;
     lanes_hex(b, ev->tmask, (int)((f->threads + 3) / 4));
     vxd_sb_pad(b, col);
@@ -837,6 +857,16 @@ static void json_issue(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
         else
             snprintf(sym, sizeof sym, "%s", s->name);
         vxd_sb_json_str(b, sym, strlen(sym));
+    } else {
+        vxd_sb_puts(b, "null");
+    }
+    vxd_sb_puts(b, ",\"source\":");
+    const vxd_line_row *row = f->syms ? vxd_lines_lookup(&f->syms->lines, ev->pc) : NULL;
+    if (row) {
+        const char *path = f->syms->lines.files[row->file].shown;
+        vxd_sb_puts(b, "{\"file\":");
+        vxd_sb_json_str(b, path, strlen(path));
+        vxd_sb_printf(b, ",\"line\":%" PRIu32 "}", row->line);
     } else {
         vxd_sb_puts(b, "null");
     }

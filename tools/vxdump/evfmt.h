@@ -7,6 +7,8 @@
  *   INDEX  CYCLE  C:W  PC        <SYMBOL+OFF>     MASK  INSTRUCTION              EFFECTS
  *      42     17  0:1  80000054  <main+0x14>      f     addi a0, a0, 4           a0=0x100+4*lane
  *
+ * (vxd_fmt_show_lines: a SOURCE column, vecadd.c:31, after the symbol.)
+ *
  * Effects, in this order: register commits, memory writes, warp-control effects,
  * console bytes, fault.  A commit whose lanes all got the same value is shown
  * once (a0=5); one whose values are b + s*lane over three or more lanes as
@@ -56,7 +58,7 @@ typedef struct vxd_fmt {
     const vxd_symtab *syms;
     vx_disasm_ctx *dis; /* may be NULL: vx_disasm() per call */
     int lane;           /* >= 0: show only this lane's values and writes */
-    int w_index, w_cycle, w_cw, w_sym, w_mask, w_dis;
+    int w_index, w_cycle, w_cw, w_sym, w_src, w_mask, w_dis; /* w_src 0: no SOURCE column */
 } vxd_fmt;
 
 /*
@@ -65,6 +67,9 @@ typedef struct vxd_fmt {
  */
 void vxd_fmt_init(vxd_fmt *f, const vx_trace_header *h, const vxd_symtab *syms, vx_disasm_ctx *dis,
                   uint64_t max_index, uint64_t max_cycle);
+
+/* Show a SOURCE column (FILE:LINE, from syms->lines) after the symbol (vxdump --lines). */
+void vxd_fmt_show_lines(vxd_fmt *f);
 
 /* The column header line ("#" first), without a newline. */
 void vxd_fmt_columns(const vxd_fmt *f, vxd_sb *b);

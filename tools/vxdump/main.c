@@ -57,7 +57,7 @@ static const struct {
 
 typedef struct opts {
     const char *trace;
-    bool json, summary, no_header, check;
+    bool json, summary, no_header, check, lines;
     const char *timeline;
     const char *extract;
     bool has_from, has_to;
@@ -91,7 +91,10 @@ static void usage(FILE *f)
             "      --pc ADDR|SYM[+OFF] only issues at that PC (ADDR: 0x..., or 8 hex digits as\n"
             "                          listed); a bare function name selects every PC in\n"
             "                          the function (C++: ns::f or f, unmangled; an\n"
-            "                          overload by its signature: 'f(P const&, int)')\n"
+            "                          overload by its signature: 'f(P const&, int)');\n"
+            "      --pc FILE:LINE      only issues of that source line (from the kernel's\n"
+            "                          DWARF line tables: build it with -g); FILE is the\n"
+            "                          file's name or the end of its path (vecadd.c)\n"
             "      --addr ADDR[:LEN]   only issues whose memory writes touch the LEN bytes\n"
             "                          (default 1) at ADDR (0x... or decimal; with --lane,\n"
             "                          that lane's writes; bytes stored to the console\n"
@@ -104,6 +107,8 @@ static void usage(FILE *f)
             "output:\n"
             "      --json              JSON Lines, one object per event (tools/vxdump/SCHEMA.md)\n"
             "      --no-header         no column header line in the text listing\n"
+            "      --lines             a SOURCE column (FILE:LINE) after the symbol in the\n"
+            "                          text listing (the JSON objects always have \"source\")\n"
             "      --summary           header, totals, per-warp counts, divergence, barrier\n"
             "                          waits and a per-function histogram (with --json: one\n"
             "                          JSON object) instead of the listing\n"
@@ -206,6 +211,8 @@ static int parse_args(int argc, char **argv, opts *o)
             o->summary = true;
         } else if (!strcmp(a, "--no-header")) {
             o->no_header = true;
+        } else if (!strcmp(a, "--lines")) {
+            o->lines = true;
         } else if (!strcmp(a, "--check")) {
             o->check = true;
         } else if ((v = optval(argc, argv, &i, "--from", &missing))) {
@@ -323,8 +330,8 @@ static bool in_warps(const warpset *ws, uint32_t g)
     return false;
 }
 
-/* --pc: [lo, hi) */
-static int parse_pc(const char *s, const vxd_symtab *syms, uint32_t *lo, uint32_t *hi)
+/* --pc ADDR or SYM[+OFF]: [lo, hi) */
+static int parse_pc_sym(const char *s, const vxd_symtab *syms, uint32_t *lo, uint32_t *hi)
 {
     uint32_t v;
     /* eight hex digits, as the listing prints a PC, are hex without the 0x */
@@ -398,10 +405,68 @@ static int parse_pc(const char *s, const vxd_symtab *syms, uint32_t *lo, uint32_
     return 0;
 }
 
+/* --pc FILE:LINE: the code of that line (from the kernel's line tables). 1: not a
+ * FILE:LINE; 0 done; -1 error (said). */
+static int parse_pc_line(const char *s, const vxd_symtab *syms, vxd_range **pcs, size_t *npcs)
+{
+    const char *colon = strrchr(s, ':');
+    uint32_t line;
+    if (!colon || colon == s || colon[-1] == ':' || !colon[1] ||
+        strspn(colon + 1, "0123456789") != strlen(colon + 1) || !vx_cli_parse_u32(colon + 1, &line))
+        return 1;
+    char file[256];
+    snprintf(file, sizeof file, "%.*s", (int)(colon - s), s);
+    const char *a, *b;
+    const size_t nf = vxd_lines_files_named(&syms->lines, file, &a, &b);
+    if (nf == 0) {
+        fprintf(stderr,
+                "%s: --pc: no source file '%s' in the line tables of this trace's kernel%s\n", prog,
+                file, syms->lines.nseqs ? "" : " (it has none: build it with -g)");
+        return -1;
+    }
+    if (nf > 1) {
+        fprintf(stderr, "%s: --pc: '%s' names %zu files (%s, %s%s); give more of its path\n", prog,
+                file, nf, a, b, nf > 2 ? ", ..." : "");
+        return -1;
+    }
+    uint32_t next;
+    if (vxd_lines_code(&syms->lines, file, line, pcs, npcs, &next)) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return -1;
+    }
+    if (!*npcs) {
+        if (next)
+            fprintf(stderr, "%s: --pc: no code at line %u of %s (the next line with code is %u)\n",
+                    prog, line, a, next);
+        else
+            fprintf(stderr, "%s: --pc: no code at line %u of %s, nor after it\n", prog, line, a);
+        return -1;
+    }
+    return 0;
+}
+
+/* --pc: the ranges of PCs it selects, in order (*pcs, malloc'ed) */
+static int parse_pc(const char *s, const vxd_symtab *syms, vxd_range **pcs, size_t *npcs)
+{
+    int rl = parse_pc_line(s, syms, pcs, npcs);
+    if (rl <= 0) return rl;
+    uint32_t lo, hi;
+    int rs = parse_pc_sym(s, syms, &lo, &hi);
+    if (rs) return rs;
+    if (!(*pcs = malloc(sizeof **pcs))) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return -1;
+    }
+    **pcs = (vxd_range){lo, hi};
+    *npcs = 1;
+    return 0;
+}
+
 typedef struct filter {
     warpset warps;
     bool has_pc;
-    uint32_t pc_lo, pc_hi;
+    vxd_range *pcs; /* --pc: the PCs selected, [lo, hi) ranges in order */
+    size_t npcs;
     bool has_addr;
     uint64_t addr_lo, addr_hi; /* --addr: memory writes touching [lo, hi) */
     int lane;
@@ -469,9 +534,13 @@ static bool chunk_may_match(vx_trace_reader *r, size_t i, const filter *f, vx_er
     if (f->has_pc) {
         /* the PC set leaves out injected issues, which --pc lists too */
         if (d.flags & VX_TRACE_DG_FLAGGED) return true;
-        if ((uint64_t)f->pc_hi - f->pc_lo >= 4ull * VX_TRACE_DG_PC_BITS) return true;
-        for (uint64_t pc = f->pc_lo & ~3u; pc < f->pc_hi; pc += 4)
-            if (vx_trace_digest_may_pc(&d, (uint32_t)pc)) return true;
+        uint64_t span = 0;
+        for (size_t k = 0; k < f->npcs; k++)
+            span += (uint64_t)f->pcs[k].hi - f->pcs[k].lo;
+        if (span >= 4ull * VX_TRACE_DG_PC_BITS) return true;
+        for (size_t k = 0; k < f->npcs; k++)
+            for (uint64_t pc = f->pcs[k].lo & ~3u; pc < f->pcs[k].hi; pc += 4)
+                if (vx_trace_digest_may_pc(&d, (uint32_t)pc)) return true;
         return false;
     }
     return true;
@@ -497,6 +566,20 @@ static vx_err skip_chunks(vx_trace_reader *r, const filter *f, size_t *ci)
     return e; /* a damaged digest stopped the loop */
 }
 
+/* Is pc in one of the --pc ranges? */
+static bool pc_selected(const filter *f, uint32_t pc)
+{
+    size_t lo = 0, hi = f->npcs;
+    while (lo < hi) { /* the first range ending after pc */
+        const size_t mid = lo + (hi - lo) / 2;
+        if (f->pcs[mid].hi <= pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < f->npcs && f->pcs[lo].lo <= pc;
+}
+
 static bool selected(const filter *f, const vx_event *ev)
 {
     switch (ev->kind) {
@@ -504,7 +587,7 @@ static bool selected(const filter *f, const vx_event *ev)
         if (!(issue_kinds(ev) & f->kinds)) return false;
         if (f->warps.n && !in_warps(&f->warps, ev->core * f->nw + ev->warp)) return false;
         if (f->lane >= 0 && !vx_lanes_test(ev->tmask, (unsigned)f->lane)) return false;
-        if (f->has_pc && (ev->pc < f->pc_lo || ev->pc >= f->pc_hi)) return false;
+        if (f->has_pc && !pc_selected(f, ev->pc)) return false;
         if (f->has_addr && !writes_range(f, ev)) return false;
         return true;
     case VX_EV_DM:
@@ -681,7 +764,7 @@ int main(int argc, char **argv)
         goto out;
     }
     if (o.pc_arg) {
-        if (parse_pc(o.pc_arg, &syms, &flt.pc_lo, &flt.pc_hi)) {
+        if (parse_pc(o.pc_arg, &syms, &flt.pcs, &flt.npcs)) {
             status = VX_EXIT_USAGE;
             goto out;
         }
@@ -697,6 +780,7 @@ int main(int argc, char **argv)
 
     vxd_fmt fmt;
     vxd_fmt_init(&fmt, h, &syms, dis, ts.issues, ts.cycle);
+    if (o.lines) vxd_fmt_show_lines(&fmt);
     fmt.lane = o.lane;
     bool listing = !o.summary && !o.timeline;
     if (o.summary && (e = vxd_summary_new(&sum, h, &syms))) {
@@ -801,6 +885,7 @@ out:
     vxd_summary_free(sum);
     vxd_sb_release(&line);
     free(flt.warps.g);
+    free(flt.pcs);
     vx_disasm_free(dis);
     vxd_symtab_release(&syms);
     vx_trace_reader_free(r);

@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""t6005 - source lines (tools/common/lines.c: the kernel's DWARF line tables) in
+vxdump (the JSON "source" of each issue, --lines, --pc FILE:LINE), vxdiff --lines, and
+the fault and race reports of vxsim and vxrec.
+
+Independent expectations: binutils' addr2line (a second reader of the same tables)
+for every PC the example kernels and test kernels execute, at -O2 and -O0, in DWARF 5
+(GCC's default) and DWARF 4; where addr2line finds no line but vxrr does, GDB's
+`info line` (a third reader) must agree with vxrr.  The lines of a fault and of the
+two accesses of a race are marked in the kernels' sources (FAULT) or found with
+addr2line from the report's PCs.  The table reader itself (hand-built tables of each
+DWARF version, truncation, damage) is tests/unit/t-lines.c.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+import vxtest  # noqa: E402
+import t6kit  # noqa: E402
+
+ADDR2LINE = "riscv64-unknown-elf-addr2line"
+GDB = shutil.which("gdb-multiarch")
+
+
+def setUpModule():
+    global D, K
+    if not t6kit.have_toolchain() or not shutil.which(ADDR2LINE):
+        raise unittest.SkipTest("vxcc, the RISC-V toolchain or addr2line missing")
+    D = vxtest.tmpdir()
+    K = {}
+
+
+def vxcc(src, out, *flags):
+    r = vxtest.run([vxtest.prog("vxcc")] + list(flags) + ["-o", out, src])
+    if r.returncode:
+        raise RuntimeError("vxcc %s: %s" % (src, r.stderr))
+    return out
+
+
+def kernel(name, src, *flags):
+    if name not in K:
+        K[name] = vxcc(src, os.path.join(D, name + ".elf"), *flags)
+    return K[name]
+
+
+def trace_of(elf, *args):
+    t = elf + "".join(args).replace("-", "_") + ".vxt"
+    if not os.path.exists(t):
+        t6kit.record(elf, t, args)
+    return t
+
+
+def addr2line(elf, pcs):
+    """{pc: (path, line) or None} from binutils."""
+    pcs = sorted(pcs)
+    r = vxtest.run([ADDR2LINE, "-e", elf] + ["0x%x" % p for p in pcs])
+    out = {}
+    for pc, ln in zip(pcs, r.stdout.splitlines()):
+        ln = re.sub(r" \(discriminator \d+\)$", "", ln)
+        path, _, num = ln.rpartition(":")
+        out[pc] = (path, int(num)) if num.isdigit() and num != "0" and path != "??" else None
+    return out
+
+
+def gdb_lines(elf, pcs):
+    """{pc: (file, line) or None} from GDB's `info line *PC`."""
+    args = [GDB, "-nx", "-batch", elf]
+    for p in sorted(pcs):
+        args += ["-ex", "info line *0x%x" % p]
+    r = vxtest.run(args)
+    # one answer per command, in order
+    answers = re.findall(r'Line (\d+) of "([^"]+)"|(No line number information)', r.stdout)
+    assert len(answers) == len(pcs), r.stdout
+    return {p: (a[1], int(a[0])) if a[0] else None for p, a in zip(sorted(pcs), answers)}
+
+
+def issue_sources(trace):
+    """{pc: source object or None} over the trace's issues."""
+    return {e["pc"]: e["source"] for e in t6kit.events(trace, "--kind", "issue")}
+
+
+def same_file(path, shown):
+    return path == shown or path.endswith("/" + shown)
+
+
+class AgainstAddr2line(unittest.TestCase):
+    def compare(self, elf, trace):
+        src = issue_sources(trace)
+        ref = addr2line(elf, src)
+        self.assertGreater(len(src), 100)
+        mismatch, disputed = [], []
+        with_line = 0
+        for pc, s in src.items():
+            r = ref[pc]
+            if r is None:
+                if s is not None:
+                    disputed.append(pc)  # addr2line has none, vxrr one
+                continue
+            with_line += 1
+            if s is None or s["line"] != r[1]:
+                mismatch.append((hex(pc), s, r))
+            elif not same_file(r[0], s["file"]):
+                disputed.append(pc)  # the same line, another file
+        self.assertEqual(mismatch, [], "PCs where vxrr and addr2line disagree")
+        self.assertGreater(with_line, len(src) // 2, "most executed PCs have a line")
+        if disputed:  # binutils 2.40 takes DWARF 5's file 0 for file 1 of some units: GDB decides
+            if not GDB:
+                self.skipTest("gdb-multiarch missing")
+            g = gdb_lines(elf, disputed)
+            for pc in disputed:
+                s = src[pc]
+                self.assertIsNotNone(g[pc], "0x%x: vxrr %s, neither addr2line nor GDB" % (pc, s))
+                self.assertEqual(g[pc][1], s["line"], "0x%x vs GDB" % pc)
+                self.assertTrue(same_file(g[pc][0], s["file"]) or same_file(s["file"], g[pc][0]),
+                                (hex(pc), g[pc], s))
+        return src
+
+    def test_examples(self):
+        """every PC the example kernels execute (-O2 -g, DWARF 5): the line addr2line gives"""
+        for name in ("vecadd", "sgemm", "diverge", "reduce", "warpops", "printf"):
+            with self.subTest(kernel=name):
+                elf = vxtest.kernel(name)
+                self.compare(elf, trace_of(elf))
+
+    def test_optimisation_and_versions(self):
+        """a test kernel at -O0 and -O2, in DWARF 5 and DWARF 4, and C++"""
+        cases = [("fault-o0", "rrfault.c", ["-O0", "-g"]),
+                 ("race-o2", "rrrace.c", ["-O2", "-g"]),
+                 ("race-o0-v4", "rrrace.c", ["-O0", "-gdwarf-4"]),
+                 ("cxx-o2-v4", "cxxstd.cpp", ["-O2", "-gdwarf-4"])]
+        for name, src, flags in cases:
+            with self.subTest(kernel=name):
+                elf = kernel(name, os.path.join(t6kit.KDIR, src), *flags)
+                self.compare(elf, trace_of(elf))
+
+    def test_no_debug_info(self):
+        """a kernel built without -g: no source for its own code (the runtime's has)"""
+        elf = kernel("race-nog", os.path.join(t6kit.KDIR, "rrrace.c"), "-O2")
+        src = issue_sources(trace_of(elf))
+        own = [s for s in src.values() if s and s["file"].endswith("rrrace.c")]
+        self.assertEqual(own, [])
+
+
+class PcFilter(unittest.TestCase):
+    def test_line_selects_its_issues(self):
+        """--pc FILE:LINE lists exactly the issues whose source is that line"""
+        elf = vxtest.kernel("vecadd")
+        t = trace_of(elf)
+        evs = t6kit.events(t, "--kind", "issue")
+        lines = {}
+        for e in evs:
+            s = e["source"]
+            if s and s["file"].endswith("vecadd.c"):
+                lines.setdefault(s["line"], []).append(e["index"])
+        self.assertGreaterEqual(len(lines), 3, "vecadd.c has several lines executed")
+        for line, want in sorted(lines.items()):
+            for name in ("vecadd.c", "examples/vecadd.c"):
+                got = [e["index"] for e in t6kit.events(t, "--pc", "%s:%d" % (name, line))]
+                self.assertEqual(got, want, "%s:%d" % (name, line))
+
+    def test_errors(self):
+        """an unknown file, a line without code (naming the next one), two files of one name"""
+        elf = vxtest.kernel("vecadd")
+        t = trace_of(elf)
+        r = t6kit.vxdump("--pc", "nosuch.c:3", t)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no source file 'nosuch.c'", r.stderr)
+        r = t6kit.vxdump("--pc", "vecadd.c:1", t)  # the comment at the top
+        self.assertEqual(r.returncode, 2)
+        m = re.search(r"no code at line 1 of \S*vecadd\.c \(the next line with code is (\d+)\)",
+                      r.stderr)
+        self.assertTrue(m, r.stderr)
+        nxt = int(m.group(1))
+        self.assertGreater(nxt, 1)
+        r = t6kit.vxdump("--pc", "vecadd.c:%d" % nxt, t)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = t6kit.vxdump("--pc", "vecadd.c:999999", t)
+        self.assertIn("nor after it", r.stderr)
+
+        # two headers called util.h in two directories
+        d = os.path.join(D, "two")
+        for sub, val in (("a", 3), ("b", 5)):
+            os.makedirs(os.path.join(d, sub), exist_ok=True)
+            with open(os.path.join(d, sub, "util.h"), "w") as f:
+                f.write("static inline int f_%s(int x)\n{\n    return x * %d + 1;\n}\n" % (sub, val))
+        src = os.path.join(d, "k.c")
+        with open(src, "w") as f:
+            f.write('#include "a/util.h"\n#include "b/util.h"\n'
+                    "volatile int v = 2;\nint main(void)\n{\n    v = f_a(v) + f_b(v);\n"
+                    "    return 0;\n}\n")
+        elf = vxcc(src, os.path.join(d, "k.elf"), "-O2", "-g")
+        t2 = trace_of(elf)
+        r = t6kit.vxdump("--pc", "util.h:3", t2)
+        self.assertEqual(r.returncode, 2)
+        self.assertRegex(r.stderr, r"'util.h' names 2 files \(\S*a/util.h, \S*b/util.h\)")
+        for sub in ("a", "b"):
+            r = t6kit.vxdump("--json", "--pc", "%s/util.h:3" % sub, t2)
+            self.assertEqual(r.returncode, 0, r.stderr)
+        nog = kernel("race-nog", os.path.join(t6kit.KDIR, "rrrace.c"), "-O2")
+        r = t6kit.vxdump("--pc", "rrrace.c:40", trace_of(nog))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no source file 'rrrace.c'", r.stderr)
+
+    def test_text_column(self):
+        """--lines: a SOURCE column with the JSON's file:line; vxdiff --lines too"""
+        elf = vxtest.kernel("vecadd")
+        t = trace_of(elf)
+        want = {e["index"]: e["source"] for e in t6kit.events(t, "--from", "700", "--to", "900")}
+        r = t6kit.vxdump("--lines", "--from", "700", "--to", "900", t)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        head, *rows = r.stdout.splitlines()
+        self.assertRegex(head, r"SYMBOL +SOURCE +MASK")
+        seen = 0
+        for row in rows:
+            f = row.split()
+            idx = int(f[0])
+            if idx not in want or want[idx] is None or f[2].count(":") != 1:
+                continue
+            src = want[idx]
+            self.assertIn(" %s:%d " % (src["file"], src["line"]), row)
+            seen += 1
+        self.assertGreater(seen, 50)
+        plain = t6kit.vxdump("--from", "700", "--to", "900", t).stdout
+        self.assertNotIn("SOURCE", plain, "no column without --lines")
+        # vxdiff --lines: the events around a difference show it (two builds of a kernel
+        # differ first in crt0's address arithmetic)
+        a = kernel("race-o2", os.path.join(t6kit.KDIR, "rrrace.c"), "-O2", "-g")
+        b = kernel("race-nosync", os.path.join(t6kit.KDIR, "rrrace.c"), "-O2", "-g",
+                   "-DRACE_NOSYNC")
+        r = t6kit.vxdiff("--lines", trace_of(a), trace_of(b))
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertRegex(r.stdout, r"\n[-+] .*<_start\+0x[0-9a-f]+> +\S*crt0\.S:\d+ ")
+        self.assertNotRegex(t6kit.vxdiff(trace_of(a), trace_of(b)).stdout, r"crt0\.S:\d")
+
+
+class Reports(unittest.TestCase):
+    def test_fault(self):
+        """vxsim's and vxrec's fault report name the FAULT line of rrfault.c"""
+        src = os.path.join(t6kit.KDIR, "rrfault.c")
+        with open(src) as f:
+            line = next(i for i, ln in enumerate(f, 1) if "/* FAULT */" in ln)
+        elf = kernel("fault-o0", src, "-O0", "-g")
+        for r in (vxtest.run([vxtest.prog("vxsim"), elf]),
+                  t6kit.record(elf, os.path.join(D, "f.vxt"))):
+            self.assertEqual(r.returncode, 3, r.stderr)
+            m = re.search(r"kernel fault at pc 0x[0-9a-f]+ <fetch\+0x[0-9a-f]+> in (\S+):(\d+) "
+                          r"\(core", r.stderr)
+            self.assertTrue(m, r.stderr)
+            self.assertTrue(same_file(src, m.group(1)), m.group(1))
+            self.assertEqual(int(m.group(2)), line)
+        nog = kernel("fault-nog", src, "-O0")
+        r = vxtest.run([vxtest.prog("vxsim"), nog])
+        self.assertRegex(r.stderr, r"kernel fault at pc 0x[0-9a-f]+ <fetch\+0x[0-9a-f]+> \(core")
+
+    def test_race(self):
+        """a race report gives each access's line: addr2line's for its PC"""
+        elf = kernel("race-nosync", os.path.join(t6kit.KDIR, "rrrace.c"), "-O2", "-g",
+                     "-DRACE_NOSYNC")
+        r = vxtest.run([vxtest.prog("vxsim"), "--races", "-w", "4", "-t", "4", elf])
+        self.assertEqual(r.returncode, 5, r.stderr)
+        acc = re.findall(r"^  (?:write|read) +event \d+, warp \d+:\d+ lane \d+, pc 0x([0-9a-f]{8}) "
+                         r"<[^>]+> in (\S+):(\d+) \[", r.stderr, re.M)
+        self.assertEqual(len(acc), 2, r.stderr)
+        ref = addr2line(elf, [int(a[0], 16) for a in acc])
+        for pc, f, line in acc:
+            want = ref[int(pc, 16)]
+            self.assertIsNotNone(want, pc)
+            self.assertEqual(want[1], int(line), pc)
+            self.assertTrue(same_file(want[0], f) and f.endswith("rrrace.c"), (want, f))
+
+
+if __name__ == "__main__":
+    vxtest.main(AgainstAddr2line, PcFilter, Reports)
