@@ -127,11 +127,13 @@ class AgainstAddr2line(unittest.TestCase):
                 self.compare(elf, trace_of(elf))
 
     def test_optimisation_and_versions(self):
-        """a test kernel at -O0 and -O2, in DWARF 5 and DWARF 4, and C++"""
+        """a test kernel at -O0 and -O2, in DWARF 5 and DWARF 4, C++, compressed sections"""
         cases = [("fault-o0", "rrfault.c", ["-O0", "-g"]),
                  ("race-o2", "rrrace.c", ["-O2", "-g"]),
                  ("race-o0-v4", "rrrace.c", ["-O0", "-gdwarf-4"]),
-                 ("cxx-o2-v4", "cxxstd.cpp", ["-O2", "-gdwarf-4"])]
+                 ("cxx-o2-v4", "cxxstd.cpp", ["-O2", "-gdwarf-4"]),
+                 ("race-gz", "rrrace.c", ["-O2", "-g", "-gz=zlib",
+                                          "-Wl,--compress-debug-sections=zlib"])]
         for name, src, flags in cases:
             with self.subTest(kernel=name):
                 elf = kernel(name, os.path.join(t6kit.KDIR, src), *flags)

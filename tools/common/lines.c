@@ -20,6 +20,9 @@
 /* Rows of all the tables, at most: a kernel has thousands; this bounds what a damaged
  * or hostile file makes us allocate (each row costs at least one byte of program). */
 #define MAX_ROWS (1u << 24)
+/* The largest compressed section inflated (-gz kernels): a kernel's line table is tens
+ * of KiB; a hostile header must not make us allocate gigabytes. */
+#define MAX_SECTION (256u << 20)
 
 typedef struct cur {
     const uint8_t *p, *end;
@@ -588,7 +591,11 @@ static const uint8_t *section(Elf *e, size_t shstrndx, const char *name, size_t 
         if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS) continue;
         const char *n = elf_strptr(e, shstrndx, sh.sh_name);
         if (!n || strcmp(n, name)) continue;
-        if (sh.sh_flags & SHF_COMPRESSED) return NULL; /* (not read: no -gz kernels) */
+        if (sh.sh_flags & SHF_COMPRESSED) { /* -gz: inflated in place (our copy of the image) */
+            GElf_Chdr ch;
+            if (!gelf_getchdr(scn, &ch) || ch.ch_size > MAX_SECTION || elf_compress(scn, 0, 0) != 1)
+                return NULL;
+        }
         Elf_Data *d = elf_rawdata(scn, NULL);
         if (!d || !d->d_buf || !d->d_size) return NULL;
         *len = d->d_size;
