@@ -239,6 +239,36 @@ class PcFilter(unittest.TestCase):
         self.assertNotRegex(t6kit.vxdiff(trace_of(a), trace_of(b)).stdout, r"crt0\.S:\d")
 
 
+class Summary(unittest.TestCase):
+    def test_lines_histogram(self):
+        """--summary counts issues and lane-ops per source line: the same as the listing's
+        sources added up; the text shows the busiest 20 of the JSON's rows, in order"""
+        elf = vxtest.kernel("sgemm")
+        t = trace_of(elf)
+        want = {}
+        for e in t6kit.events(t, "--kind", "issue"):
+            if e["source"] is None or e["flags"] & 1:
+                continue
+            k = (e["source"]["file"], e["source"]["line"])
+            n = want.setdefault(k, [0, 0])
+            n[0] += 1
+            n[1] += t6kit.popcount_hex(e["tmask"])
+        got = t6kit.summary(t)["lines"]
+        self.assertEqual({(r["file"], r["line"]): [r["issues"], r["lane_ops"]] for r in got}, want)
+        self.assertEqual(len(got), len(want), "one row per line")
+        self.assertEqual([r["issues"] for r in got], sorted((r["issues"] for r in got), reverse=True))
+        text = t6kit.vxdump("--summary", t).stdout
+        part = text[text.index("\nlines "):].splitlines()[2:22]
+        self.assertEqual(len(part), 20)
+        for row, r in zip(part, got):
+            self.assertEqual(row.split()[0], str(r["issues"]))
+            self.assertTrue(row.endswith("  %s:%d" % (r["file"], r["line"])), row)
+        self.assertIn("(%d more lines ran" % (len(got) - 20), text)
+        # a range: only its issues
+        part = t6kit.summary(t, "--from", "1000", "--to", "1999")["lines"]
+        self.assertLessEqual(sum(r["issues"] for r in part), 1000)
+
+
 class Reports(unittest.TestCase):
     def test_fault(self):
         """vxsim's and vxrec's fault report name the FAULT line of rrfault.c"""
@@ -276,4 +306,4 @@ class Reports(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    vxtest.main(AgainstAddr2line, PcFilter, Reports)
+    vxtest.main(AgainstAddr2line, PcFilter, Summary, Reports)

@@ -38,6 +38,9 @@ typedef struct bar_stat {
     uint64_t arrivals, releases, wait_cycles, max_wait;
 } bar_stat;
 
+#define LINES_SHOWN      20u /* lines in the text summary */
+#define LINES_SHOWN_TEXT "20"
+
 typedef struct fn_stat {
     uint64_t issues, lane_ops;
 } fn_stat;
@@ -49,7 +52,8 @@ struct vxd_summary {
     size_t ngw;
     bar_stat *bars;
     size_t nbars, capbars;
-    fn_stat *fn; /* syms->n + 1 entries: the last is "no symbol" */
+    fn_stat *fn;  /* syms->n + 1 entries: the last is "no symbol" */
+    fn_stat *row; /* per row of syms->lines (NULL: no line tables) */
     uint64_t records, issues, dm, lane_ops, mem_writes, console, wctl, splits, divergent, faults;
     uint64_t injected, steps, first_index, last_index, first_cycle, last_cycle;
     /* divergent splits whose two sides ended at different vx_join instructions (the
@@ -83,7 +87,8 @@ vx_err vxd_summary_new(vxd_summary **out, const vx_trace_header *h, const vxd_sy
     s->ngw = (size_t)s->ncores * s->nw;
     s->w = calloc(s->ngw ? s->ngw : 1, sizeof *s->w);
     s->fn = calloc(syms->n + 1, sizeof *s->fn);
-    if (!s->w || !s->fn) {
+    if (syms->lines.nrows) s->row = calloc(syms->lines.nrows, sizeof *s->row);
+    if (!s->w || !s->fn || (syms->lines.nrows && !s->row)) {
         vxd_summary_free(s);
         return VX_ERR_NOMEM;
     }
@@ -101,6 +106,7 @@ void vxd_summary_free(vxd_summary *s)
     free(s->w);
     free(s->bars);
     free(s->fn);
+    free(s->row);
     free(s);
 }
 
@@ -246,6 +252,11 @@ void vxd_summary_event(vxd_summary *s, const vx_event *ev)
     fn_stat *f = &s->fn[vxd_symtab_index(s->syms, ev->pc)];
     f->issues++;
     f->lane_ops += lanes;
+    const vxd_line_row *r = s->row ? vxd_lines_lookup(&s->syms->lines, ev->pc) : NULL;
+    if (r) {
+        s->row[r - s->syms->lines.rows].issues++;
+        s->row[r - s->syms->lines.rows].lane_ops += lanes;
+    }
     if (ev->fault) s->faults++;
 }
 
@@ -284,6 +295,56 @@ static fn_row *fn_rows(const vxd_summary *s, size_t *n)
     for (size_t i = 0; i <= s->syms->n; i++)
         if (s->fn[i].issues) rows[(*n)++] = (fn_row){i, s->fn[i].issues};
     qsort(rows, *n, sizeof *rows, fn_row_cmp);
+    return rows;
+}
+
+/* A source line that ran: the rows of every unit for the same file and line merged. */
+typedef struct line_row {
+    const char *path, *shown;
+    uint32_t line;
+    uint64_t issues, lane_ops;
+} line_row;
+
+static int line_key_cmp(const void *pa, const void *pb)
+{
+    const line_row *a = pa, *b = pb;
+    int c = strcmp(a->path, b->path);
+    if (c) return c;
+    return a->line < b->line ? -1 : a->line > b->line;
+}
+
+static int line_issues_cmp(const void *pa, const void *pb)
+{
+    const line_row *a = pa, *b = pb;
+    if (a->issues != b->issues) return a->issues > b->issues ? -1 : 1;
+    return line_key_cmp(pa, pb);
+}
+
+/* Source lines that ran, most issues first; *n rows (NULL: none, or no memory). */
+static line_row *line_rows(const vxd_summary *s, size_t *n)
+{
+    const vxd_lines *t = &s->syms->lines;
+    *n = 0;
+    if (!s->row) return NULL;
+    line_row *rows = calloc(t->nrows, sizeof *rows);
+    if (!rows) return NULL;
+    for (size_t i = 0; i < t->nrows; i++)
+        if (s->row[i].issues)
+            rows[(*n)++] =
+                (line_row){t->files[t->rows[i].file].path, t->files[t->rows[i].file].shown,
+                           t->rows[i].line, s->row[i].issues, s->row[i].lane_ops};
+    qsort(rows, *n, sizeof *rows, line_key_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++) {
+        if (k && !line_key_cmp(&rows[k - 1], &rows[i])) {
+            rows[k - 1].issues += rows[i].issues;
+            rows[k - 1].lane_ops += rows[i].lane_ops;
+        } else {
+            rows[k++] = rows[i];
+        }
+    }
+    *n = k;
+    qsort(rows, *n, sizeof *rows, line_issues_cmp);
     return rows;
 }
 
@@ -419,6 +480,15 @@ static void print_json(const vxd_summary *s, const vx_trace_header *h, const vxd
                       s->fn[k].lane_ops);
     }
     free(rows);
+    vxd_sb_puts(&b, "],\"lines\":[");
+    line_row *lr = line_rows(s, &n);
+    for (size_t i = 0; lr && i < n; i++) {
+        vxd_sb_puts(&b, i ? ",{\"file\":" : "{\"file\":");
+        vxd_sb_json_str(&b, lr[i].shown, strlen(lr[i].shown));
+        vxd_sb_printf(&b, ",\"line\":%" PRIu32 ",\"issues\":%" PRIu64 ",\"lane_ops\":%" PRIu64 "}",
+                      lr[i].line, lr[i].issues, lr[i].lane_ops);
+    }
+    free(lr);
     vxd_sb_puts(&b, "]}");
     if (b.s) fprintf(out, "%s\n", b.s);
     vxd_sb_release(&b);
@@ -590,6 +660,22 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
         }
     }
     free(rows);
+    line_row *lr = line_rows(s, &n);
+    if (lr && n) {
+        fprintf(out, "\nlines       %10s %7s %10s  %s\n", "issues", "share", "lane-ops",
+                "source line (the busiest " LINES_SHOWN_TEXT ")");
+        for (size_t i = 0; i < n && i < LINES_SHOWN; i++) {
+            char text[600];
+            snprintf(text, sizeof text, "%s:%" PRIu32, lr[i].shown, lr[i].line);
+            fprintf(out, "            %10" PRIu64 " %6.1f%% %10" PRIu64 "  %s\n", lr[i].issues,
+                    100.0 * ratio(lr[i].issues, own_issues(s)), lr[i].lane_ops,
+                    vis(text, shown, sizeof shown));
+        }
+        if (n > LINES_SHOWN)
+            fprintf(out, "            (%zu more lines ran: --summary --json lists them all)\n",
+                    n - LINES_SHOWN);
+    }
+    free(lr);
 }
 
 void vxd_summary_print(const vxd_summary *s, const vx_trace_header *h, const vxd_summary_file *f,
