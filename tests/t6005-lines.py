@@ -271,7 +271,8 @@ class Summary(unittest.TestCase):
 
 class Reports(unittest.TestCase):
     def test_fault(self):
-        """vxsim's and vxrec's fault report name the FAULT line of rrfault.c"""
+        """vxsim's and vxrec's fault report and vxdump's summary name the FAULT line of
+        rrfault.c"""
         src = os.path.join(t6kit.KDIR, "rrfault.c")
         with open(src) as f:
             line = next(i for i, ln in enumerate(f, 1) if "/* FAULT */" in ln)
@@ -284,6 +285,12 @@ class Reports(unittest.TestCase):
             self.assertTrue(m, r.stderr)
             self.assertTrue(same_file(src, m.group(1)), m.group(1))
             self.assertEqual(int(m.group(2)), line)
+        # the summary of the recording says where the run ended, the same way
+        text = t6kit.vxdump("--summary", os.path.join(D, "f.vxt")).stdout
+        m = re.search(r"^end +fault at cycle \d+: misaligned fault at pc 0x[0-9a-f]+ "
+                      r"<fetch\+0x[0-9a-f]+> in (\S+):(\d+) \(core", text, re.M)
+        self.assertTrue(m, text)
+        self.assertEqual((same_file(src, m.group(1)), int(m.group(2))), (True, line))
         nog = kernel("fault-nog", src, "-O0")
         r = vxtest.run([vxtest.prog("vxsim"), nog])
         self.assertRegex(r.stderr, r"kernel fault at pc 0x[0-9a-f]+ <fetch\+0x[0-9a-f]+> \(core")

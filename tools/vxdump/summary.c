@@ -540,13 +540,21 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
     else if (s->end_status == VX_END_EXIT)
         fprintf(out, "end         exit code %" PRIu32 " at cycle %" PRIu64 "\n", s->exit_code,
                 s->end_cycle);
-    else if (s->end_fault)
+    else if (s->end_fault) {
+        /* where: the function and the source line (a deadlock is at no instruction) */
+        char where[420] = "", sym[200], line[200];
+        if (s->fault.kind != VX_FAULT_DEADLOCK) {
+            vxd_symtab_format(s->syms, s->fault.pc, sym, sizeof sym);
+            vxd_lines_format(&s->syms->lines, s->fault.pc, line, sizeof line);
+            snprintf(where, sizeof where, "%s%s%s%s", sym[0] ? " " : "", sym, line[0] ? " in " : "",
+                     line);
+        }
         fprintf(out,
-                "end         %s at cycle %" PRIu64 ": %s fault at pc 0x%08" PRIx32 " (core %" PRIu32
-                ", warp %" PRIu32 "): %.96s\n",
+                "end         %s at cycle %" PRIu64 ": %s fault at pc 0x%08" PRIx32
+                "%s (core %" PRIu32 ", warp %" PRIu32 "): %.96s\n",
                 vxd_end_name(s->end_status), s->end_cycle, vxd_fault_name(s->fault.kind),
-                s->fault.pc, s->fault.core, s->fault.warp, s->fault.reason);
-    else
+                s->fault.pc, where, s->fault.core, s->fault.warp, s->fault.reason);
+    } else
         fprintf(out, "end         %s at cycle %" PRIu64 "\n", vxd_end_name(s->end_status),
                 s->end_cycle);
 
