@@ -404,6 +404,18 @@ class Objects(unittest.TestCase):
         self.assertEqual((r.returncode, r.stdout.splitlines()[-1]),
                          (0, "vxdiff: %s and %s: the objects named are identical" % (T["ofix"], T["ofix"])))
 
+    def test_closing_line(self):
+        """the closing line of --object is a whole line (it lacked its newline), and names
+        the --max limit when fewer ranges are shown than differ, as --memory's does"""
+        r = t6kit.vxdiff("--object", "squares", T["obug"], T["ofix"])
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertTrue(r.stdout.endswith("vxdiff: 1 range (4 bytes) of the object named differs\n"),
+                        r.stdout[-80:])
+        r = t6kit.vxdiff("--max", "1", "--object", "hist", "--object", "st", T["obug"], T["ofix"])
+        self.assertEqual((r.returncode, r.stdout.count("@@ memory")), (1, 1), r.stderr)
+        self.assertTrue(r.stdout.endswith("vxdiff: 2 ranges (12 bytes) of the objects named differ "
+                                          "(the first 1 shown: --max)\n"), r.stdout[-120:])
+
     def test_by_address_instead(self):
         """(the problem --object solves: compared by address, the same objects show as
         differences where the code's layout places things)"""

@@ -1343,6 +1343,8 @@ static void run_memory(differ *d)
         printf("%s: %" PRIu64 " range%s (%" PRIu64 " bytes) of the object%s named differ%s", prog,
                res.ranges, res.ranges == 1 ? "" : "s", res.bytes, d->o.nobjects == 1 ? "" : "s",
                res.ranges == 1 ? "s" : "");
+        if (res.shown < res.ranges) printf(" (the first %" PRIu64 " shown: --max)", res.shown);
+        printf("\n");
     } else if (res.ranges) {
         printf("%s: %" PRIu64 " range%s of memory (%" PRIu64 " bytes) written during the runs "
                "differ%s",
