@@ -123,7 +123,8 @@ class Vxcc(unittest.TestCase):
                 self.assertEqual(f.read(), "int main(void){return 0;}\n")
 
     def test_readme_example(self):
-        """the README's kernel builds and checks itself on several shapes (several cores too)"""
+        """the README's kernel builds and checks itself on several shapes (several cores too),
+        with no data race for vxsim --races to report"""
         with open(os.path.join(vxtest.ROOT, "README.md")) as f:
             readme = f.read()
         part = readme[readme.index("## Writing and building a kernel"):]
@@ -133,7 +134,7 @@ class Vxcc(unittest.TestCase):
         r = self.vxcc("-O2", "-o", elf, src)
         self.assertEqual(r.returncode, 0, r.stderr)
         for shape in ([], ["-c", "2"], ["-c", "2", "-w", "8", "-t", "8"], ["-C", "2", "-c", "3"]):
-            r = vxtest.run([vxtest.prog("vxsim")] + shape + [elf])
+            r = vxtest.run([vxtest.prog("vxsim"), "--races"] + shape + [elf])
             self.assertEqual((r.returncode, r.stdout), (0, "#0: c[63] = 189\n"), (shape, r.stderr))
 
     def test_print_runtime(self):
