@@ -1103,10 +1103,13 @@ size_t vx_cli_races_report(const char *prog, const vx_sim *s, const vxr *race,
                 " conflicting byte pairs in all\n%s",
                 prog, n, n == 1 ? "" : "s", n >= VXR_MAX_REPORTS ? ", the first ones shown" : "",
                 vxr_total(race),
-                traced ? "  (in vxreplay, 'monitor seek N' or vx-seek N goes to event N)\n"
-                       : "  (the event numbers are those of a recording of this run: vxrec "
-                         "with the same\n  options; in vxreplay, 'monitor seek N' or vx-seek "
-                         "N goes to event N)\n");
+                traced
+                    ? "  (in vxreplay, 'monitor seek N' or vx-seek N goes to event N, and\n"
+                      "  vx-thread G L selects an access's warp C:W, G = C x warps + W, and lane)\n"
+                    : "  (the event numbers are those of a recording of this run: vxrec "
+                      "with the same\n  options; in vxreplay, 'monitor seek N' or vx-seek "
+                      "N goes to event N, and\n  vx-thread G L selects an access's warp C:W, "
+                      "G = C x warps + W, and lane)\n");
     }
     return n;
 }
