@@ -10,7 +10,7 @@ with a comment naming the section that specifies it (e.g. `# FORMAT.md §7.4 (ta
 
 Usage: python3 vxt_spec.py [--keyframes] TRACE
   prints one JSON object per event, as `vxdump --json` does, without the keys
-  "disasm", "symbol" and the commit "name".
+  "disasm", "symbol", "source" and the commit "name".
   --keyframes  also decode every keyframe's state (sim/STATE.md) and cross-check it with
                the state rebuilt from the event stream.
 exit status: 0 complete trace; 1 cut off (every event up to the last complete EVENTS
