@@ -1034,7 +1034,8 @@ class VxPrint(gdb.Command):
     scope there; the runtime's thread-locals, such as blockIdx, read as $vx_tls does).
     A masked-off lane is marked: "waits" (for its side of a split: its values are those
     it waits with) or "parked" (by tmc/pred: it has no position of its own, its values
-    are the ones it was parked with); every lane of a warp that has "finished" or is
+    are the ones it was parked with: registers, globals and thread-locals read, a
+    local variable does not, as there is no frame to find it in); every lane of a warp that has "finished" or is
     "not started" (yet) is marked so."""
 
     def __init__(self):
