@@ -6,10 +6,12 @@
  * .debug_line_str); each expected answer is worked out by hand from the program.
  * Then every truncation and many damaged bytes: never a crash (this test runs under
  * ASan+UBSan too), every answer a row of the table, and the units before a cut read as
- * before.  tests/t6005-lines.py checks real kernels against binutils' addr2line.
+ * before.  A hostile table of many overlapping sequences: lookups stay fast.
+ * tests/t6005-lines.py checks real kernels against binutils' addr2line.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lines.h"
 #include "tap.h"
@@ -346,6 +348,45 @@ static int sane(const vxd_lines *t)
     return 1;
 }
 
+/*
+ * A version 4 unit of one sequence [0, 0xf0000000) at line 7 of big.c, then n empty
+ * ones [0, 1) after it (6 bytes each): every PC past 1 has its line from the first
+ * sequence, which n later ones start with and overlap.  Malloc'ed, its length in *len.
+ */
+static uint8_t *overlapping(size_t n, size_t *len)
+{
+    static buf h;
+    h.n = 0;
+    un(&h, 0, 4); /* unit_length, patched */
+    un(&h, 4, 2);
+    const size_t hl = h.n;
+    un(&h, 0, 4);
+    params(&h, 1, 4);
+    u8(&h, 0); /* no include directories */
+    str(&h, "big.c");
+    uleb(&h, 0);
+    uleb(&h, 0);
+    uleb(&h, 0);
+    u8(&h, 0);
+    put_at(&h, hl, h.n - hl - 4, 4);
+    u8(&h, ADV_LINE);
+    sleb(&h, 6);
+    u8(&h, COPY);
+    u8(&h, ADV_PC);
+    uleb(&h, 0xf0000000u);
+    end_seq(&h);
+    static const uint8_t empty[6] = {COPY, ADV_PC, 1, 0, 1, 1};
+    *len = h.n + n * sizeof empty;
+    uint8_t *b = malloc(*len);
+    if (!b) return NULL;
+    memcpy(b, h.b, h.n);
+    for (size_t i = 0; i < n; i++)
+        memcpy(b + h.n + i * sizeof empty, empty, sizeof empty);
+    for (unsigned i = 0; i < 4; i++)
+        b[i] = (uint8_t)((*len - 4) >> (8 * i));
+    return b;
+}
+
 int main(void)
 {
     static buf line, ls;
@@ -457,6 +498,26 @@ int main(void)
     ok(strstr(msg, "damaged line table at offset") != NULL, "version 6: a note (%s)", msg);
     is_int(check_all(&t, 1, "v6"), 0, "the unit before it is read");
     vxd_lines_release(&t);
+
+    /* many sequences overlapping one: a lookup is not a walk through all of them */
+    size_t olen;
+    uint8_t *ob = overlapping(200000, &olen);
+    ok(ob != NULL, "a table of 200,001 sequences");
+    is_int(vxd_lines_parse(&t, ob, olen, NULL, 0, NULL, 0, msg, sizeof msg), VX_OK, "it parses");
+    is_int((long long)t.nseqs, 200001, "every sequence kept");
+    const clock_t c0 = clock();
+    int wrong = 0;
+    for (uint32_t k = 0; k < 40000; k++) {
+        const vxd_line_row *rr = vxd_lines_lookup(&t, 0x80000000u + 4 * k);
+        if (!rr || rr->line != 7) wrong++;
+    }
+    const double secs = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    is_int(wrong, 0, "every PC past 1 in big.c:7");
+    ok(secs < 2.0, "40,000 lookups in %.3f s (walking the 200,000 back took seconds)", secs);
+    vxd_lines_format(&t, 0, s, sizeof s);
+    is_str(s, "big.c:1", "PC 0: the line of the last sequence holding it");
+    vxd_lines_release(&t);
+    free(ob);
 
     /* nothing to read */
     is_int(vxd_lines_parse(&t, NULL, 0, NULL, 0, NULL, 0, msg, sizeof msg), VX_OK, "no section");

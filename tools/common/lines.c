@@ -527,6 +527,65 @@ static int seq_cmp(const void *pa, const void *pb)
     return (a->first > b->first) - (a->first < b->first);
 }
 
+/* Append span (lo, seq) unless the last one already has that sequence (lo only grows). */
+static bool span_add(vxd_lines *t, size_t *cap, uint32_t lo, uint32_t seq)
+{
+    if (t->nspans && t->spans[t->nspans - 1].seq == seq) return true;
+    if (!grow((void **)&t->spans, cap, t->nspans + 1, sizeof *t->spans)) return false;
+    t->spans[t->nspans++] = (vxd_line_span){lo, seq};
+    return true;
+}
+
+/*
+ * The spans of the sorted sequences: at each address the sequence of the greatest
+ * index holding it (the last to start).  A sweep over the addresses where that may
+ * change, with the sequences begun and not yet ended in a max-heap of their indexes
+ * (those that ended under a later one are dropped when they surface): O(n log n) for
+ * n sequences however they overlap, where looking back through every sequence that
+ * might reach a PC was O(n) a lookup in a hostile table.
+ */
+static bool make_spans(vxd_lines *t)
+{
+    const size_t n = t->nseqs;
+    uint32_t *heap = malloc(n * sizeof *heap);
+    if (!heap) return false;
+    size_t nh = 0, i = 0, cap = 0;
+    bool ok = true;
+    uint64_t x = t->seqs[0].lo;
+    for (;;) {
+        while (i < n && t->seqs[i].lo == x) { /* push: sift up */
+            size_t k = nh++;
+            for (; k && heap[(k - 1) / 2] < i; k = (k - 1) / 2)
+                heap[k] = heap[(k - 1) / 2];
+            heap[k] = (uint32_t)i++;
+        }
+        while (nh && t->seqs[heap[0]].hi <= x) { /* pop: sift down */
+            const uint32_t last = heap[--nh];
+            size_t k = 0;
+            for (;;) {
+                size_t c = 2 * k + 1;
+                if (c >= nh) break;
+                if (c + 1 < nh && heap[c + 1] > heap[c]) c++;
+                if (heap[c] <= last) break;
+                heap[k] = heap[c];
+                k = c;
+            }
+            if (nh) heap[k] = last;
+        }
+        if (!span_add(t, &cap, (uint32_t)x, nh ? heap[0] : VXD_LINE_NOSEQ)) {
+            ok = false;
+            break;
+        }
+        uint64_t next = UINT64_MAX;
+        if (i < n) next = t->seqs[i].lo;
+        if (nh && t->seqs[heap[0]].hi < next) next = t->seqs[heap[0]].hi;
+        if (next == UINT64_MAX) break;
+        x = next;
+    }
+    free(heap);
+    return ok;
+}
+
 vx_err vxd_lines_parse(vxd_lines *t, const uint8_t *line, size_t len, const uint8_t *line_str,
                        size_t line_str_len, const uint8_t *str, size_t str_len, char *msg,
                        size_t cap)
@@ -565,14 +624,7 @@ vx_err vxd_lines_parse(vxd_lines *t, const uint8_t *line, size_t len, const uint
     }
     if (!b.nomem && t->nseqs) {
         qsort(t->seqs, t->nseqs, sizeof *t->seqs, seq_cmp);
-        t->reach = malloc(t->nseqs * sizeof *t->reach);
-        if (!t->reach) {
-            b.nomem = true;
-        } else {
-            for (size_t i = 0; i < t->nseqs; i++)
-                t->reach[i] =
-                    i && t->reach[i - 1] > t->seqs[i].hi ? t->reach[i - 1] : t->seqs[i].hi;
-        }
+        if (!make_spans(t)) b.nomem = true;
     }
     if (b.nomem) {
         vxd_lines_release(t);
@@ -644,37 +696,33 @@ void vxd_lines_release(vxd_lines *t)
     free(t->files);
     free(t->rows);
     free(t->seqs);
-    free(t->reach);
+    free(t->spans);
     memset(t, 0, sizeof *t);
 }
 
 const vxd_line_row *vxd_lines_lookup(const vxd_lines *t, uint32_t pc)
 {
-    /* the last sequence starting at or before pc, then back while one may still reach it */
-    size_t lo = 0, hi = t->nseqs;
+    size_t lo = 0, hi = t->nspans; /* the last span starting at or before pc */
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
-        if (t->seqs[mid].lo <= pc)
+        if (t->spans[mid].lo <= pc)
             lo = mid + 1;
         else
             hi = mid;
     }
-    for (size_t i = lo; i-- > 0 && t->reach[i] > pc;) {
-        const vxd_line_seq *s = &t->seqs[i];
-        if (pc >= s->hi) continue;
-        const vxd_line_row *r = t->rows + s->first;
-        size_t a = 0, z = s->n; /* the last row with addr <= pc */
-        while (a < z) {
-            const size_t mid = a + (z - a) / 2;
-            if (r[mid].addr <= pc)
-                a = mid + 1;
-            else
-                z = mid;
-        }
-        if (!a) return NULL;
-        return r[a - 1].line && r[a - 1].file < t->nfiles ? &r[a - 1] : NULL;
+    if (!lo || t->spans[lo - 1].seq == VXD_LINE_NOSEQ) return NULL;
+    const vxd_line_seq *s = &t->seqs[t->spans[lo - 1].seq];
+    const vxd_line_row *r = t->rows + s->first;
+    size_t a = 0, z = s->n; /* the last row with addr <= pc */
+    while (a < z) {
+        const size_t mid = a + (z - a) / 2;
+        if (r[mid].addr <= pc)
+            a = mid + 1;
+        else
+            z = mid;
     }
-    return NULL;
+    if (!a) return NULL;
+    return r[a - 1].line && r[a - 1].file < t->nfiles ? &r[a - 1] : NULL;
 }
 
 size_t vxd_lines_format(const vxd_lines *t, uint32_t pc, char *buf, size_t cap)

@@ -29,6 +29,15 @@ typedef struct vxd_line_seq {
     size_t first, n; /* its rows */
 } vxd_line_seq;
 
+/* The sequence that gives the lines of [lo, the next span's lo): seq, or none
+ * (VXD_LINE_NOSEQ).  Where sequences overlap (dropped functions at 0, or a damaged
+ * file), the one starting last (of several at one address, the last in the file). */
+typedef struct vxd_line_span {
+    uint32_t lo, seq;
+} vxd_line_span;
+
+#define VXD_LINE_NOSEQ UINT32_MAX
+
 typedef struct vxd_line_file {
     char *path;  /* as the tables give it: the directory joined with the name */
     char *shown; /* for people: path without the compilation directory when it lies
@@ -39,8 +48,9 @@ typedef struct vxd_lines {
     vxd_line_row *rows;
     size_t nrows;
     vxd_line_seq *seqs; /* sorted by lo */
-    uint32_t *reach;    /* reach[i]: the largest hi of seqs[0..i] */
     size_t nseqs;
+    vxd_line_span *spans; /* sorted by lo, disjoint: a lookup is two binary searches */
+    size_t nspans;
     vxd_line_file *files;
     size_t nfiles;
 } vxd_lines;
