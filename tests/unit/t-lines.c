@@ -9,6 +9,7 @@
  * before.  A hostile table of many overlapping sequences: lookups stay fast.
  * tests/t6005-lines.py checks real kernels against binutils' addr2line.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -387,6 +388,44 @@ static uint8_t *overlapping(size_t n, size_t *len)
     return b;
 }
 
+/* A version 4 unit naming n files d/a.c (d = 0..n-1) twice each, and one sequence of
+ * the first.  Malloc'ed, its length in *len. */
+static uint8_t *many_files(size_t n, size_t *len)
+{
+    uint8_t *b = malloc(64 + n * 2 * 16);
+    if (!b) return NULL;
+    static buf h;
+    h.n = 0;
+    un(&h, 0, 4);
+    un(&h, 4, 2);
+    un(&h, 0, 4);
+    params(&h, 1, 4);
+    u8(&h, 0); /* no include directories */
+    memcpy(b, h.b, h.n);
+    size_t k = h.n;
+    for (size_t i = 0; i < 2 * n; i++) {
+        k += (size_t)sprintf((char *)b + k, "%zu/a.c", i % n) + 1;
+        b[k++] = 0; /* directory, time, length */
+        b[k++] = 0;
+        b[k++] = 0;
+    }
+    b[k++] = 0;
+    for (unsigned i = 0; i < 4; i++) /* header_length */
+        b[6 + i] = (uint8_t)((k - 10) >> (8 * i));
+    h.n = 0;
+    set_address(&h, 0x80000000u);
+    u8(&h, COPY);
+    u8(&h, ADV_PC);
+    uleb(&h, 4);
+    end_seq(&h);
+    memcpy(b + k, h.b, h.n);
+    k += h.n;
+    for (unsigned i = 0; i < 4; i++)
+        b[i] = (uint8_t)((k - 4) >> (8 * i));
+    *len = k;
+    return b;
+}
+
 int main(void)
 {
     static buf line, ls;
@@ -518,6 +557,23 @@ int main(void)
     is_str(s, "big.c:1", "PC 0: the line of the last sequence holding it");
     vxd_lines_release(&t);
     free(ob);
+
+    /* a name many files share: counted without comparing each with all before it */
+    uint8_t *fb = many_files(50000, &olen);
+    ok(fb != NULL, "a table of 100,000 files");
+    is_int(vxd_lines_parse(&t, fb, olen, NULL, 0, NULL, 0, msg, sizeof msg), VX_OK,
+           "it parses (%s)", msg);
+    is_int((long long)t.nfiles, 100000, "every file kept");
+    const clock_t c1 = clock();
+    const size_t named = vxd_lines_files_named(&t, "a.c", &a, &b);
+    const double fsecs = (double)(clock() - c1) / CLOCKS_PER_SEC;
+    is_int((long long)named, 50000, "a.c names 50,000 paths (each twice)");
+    ok(a && b && !strcmp(a, "0/a.c") && !strcmp(b, "1/a.c"), "the first two in order");
+    ok(fsecs < 2.0, "counted in %.3f s", fsecs);
+    is_int((long long)vxd_lines_files_named(&t, "7/a.c", &a, &b), 1, "7/a.c: one path, twice");
+    ok(a && !strcmp(a, "7/a.c") && !b, "its path, no second");
+    vxd_lines_release(&t);
+    free(fb);
 
     /* nothing to read */
     is_int(vxd_lines_parse(&t, NULL, 0, NULL, 0, NULL, 0, msg, sizeof msg), VX_OK, "no section");

@@ -802,23 +802,36 @@ vx_err vxd_lines_code(const vxd_lines *t, const char *file, uint32_t line, vxd_r
     return VX_OK;
 }
 
+static int path_cmp(const void *pa, const void *pb)
+{
+    return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
 size_t vxd_lines_files_named(const vxd_lines *t, const char *name, const char **first,
                              const char **second)
 {
-    size_t k = 0;
     *first = *second = NULL;
-    for (size_t f = 0; f < t->nfiles; f++) {
-        if (!vxd_lines_file_matches(t, (uint32_t)f, name)) continue;
-        const char *p = t->files[f].path;
-        bool seen = false; /* the same path in several units is one file */
-        for (size_t g = 0; g < f && !seen; g++)
-            seen = !strcmp(t->files[g].path, p);
-        if (seen) continue;
-        if (!k)
-            *first = p;
-        else if (k == 1)
-            *second = p;
-        k++;
-    }
-    return k;
+    size_t m = 0;
+    for (size_t f = 0; f < t->nfiles; f++)
+        if (vxd_lines_file_matches(t, (uint32_t)f, name)) {
+            if (!*first)
+                *first = t->files[f].path;
+            else if (!*second && strcmp(t->files[f].path, *first))
+                *second = t->files[f].path;
+            m++;
+        }
+    if (m <= 1 || !*second) return m ? 1 : 0;
+    /* the same path in several units is one file: the different paths counted in order
+     * (sorted, not each compared with all before it: a table may have many) */
+    const char **p = malloc(m * sizeof *p);
+    if (!p) return 2; /* at least the two found */
+    size_t k = 0;
+    for (size_t f = 0; f < t->nfiles; f++)
+        if (vxd_lines_file_matches(t, (uint32_t)f, name)) p[k++] = t->files[f].path;
+    qsort(p, m, sizeof *p, path_cmp);
+    size_t distinct = 1;
+    for (size_t i = 1; i < m; i++)
+        distinct += strcmp(p[i], p[i - 1]) != 0;
+    free(p);
+    return distinct;
 }
