@@ -426,6 +426,51 @@ static uint8_t *many_files(size_t n, size_t *len)
     return b;
 }
 
+/* Version 4, one header by two paths: inc.h (the compilation directory) and
+ * sub/../inc.h (a unit in sub/ including "../inc.h"), each with line 3;
+ * /a/./b/../c/d.h line 9. */
+static void unit_two_paths(buf *b)
+{
+    const size_t start = b->n;
+    un(b, 0, 4);
+    un(b, 4, 2);
+    const size_t hl = b->n;
+    un(b, 0, 4);
+    params(b, 1, 4);
+    str(b, "sub");
+    str(b, "/a/./b/../c");
+    u8(b, 0);
+    const char *names[] = {"inc.h", "../inc.h", "d.h"};
+    for (unsigned i = 0; i < 3; i++) {
+        str(b, names[i]);
+        uleb(b, i); /* directory 0, 1, 2 */
+        uleb(b, 0);
+        uleb(b, 0);
+    }
+    u8(b, 0);
+    put_at(b, hl, b->n - hl - 4, 4);
+    set_address(b, 0x100);
+    u8(b, ADV_LINE);
+    sleb(b, 2);
+    u8(b, COPY); /* 0x100 inc.h:3 */
+    u8(b, SET_FILE);
+    uleb(b, 2);
+    u8(b, ADV_PC);
+    uleb(b, 4);
+    u8(b, COPY); /* 0x104 sub/../inc.h:3 */
+    u8(b, SET_FILE);
+    uleb(b, 3);
+    u8(b, ADV_LINE);
+    sleb(b, 6);
+    u8(b, ADV_PC);
+    uleb(b, 4);
+    u8(b, COPY); /* 0x108 /a/c/d.h:9 */
+    u8(b, ADV_PC);
+    uleb(b, 4);
+    end_seq(b);
+    put_at(b, start, b->n - start - 4, 4);
+}
+
 int main(void)
 {
     static buf line, ls;
@@ -574,6 +619,30 @@ int main(void)
     ok(a && !strcmp(a, "7/a.c") && !b, "its path, no second");
     vxd_lines_release(&t);
     free(fb);
+
+    /* one header by two paths is one file: --pc inc.h:3 takes both */
+    static buf two;
+    unit_two_paths(&two);
+    is_int(vxd_lines_parse(&t, two.b, two.n, NULL, 0, NULL, 0, msg, sizeof msg), VX_OK,
+           "a header by two paths");
+    vxd_lines_format(&t, 0x104, s, sizeof s);
+    is_str(s, "sub/../inc.h:3", "shown as the table gives it");
+    is_int((long long)vxd_lines_files_named(&t, "inc.h", &a, &b), 1,
+           "inc.h and sub/../inc.h: one file");
+    ok(a && !strcmp(a, "inc.h") && !b, "named by its first path");
+    is_int(vxd_lines_code(&t, "inc.h", 3, &rg, &n, &next), VX_OK, "the code of inc.h:3");
+    ok(n == 1 && rg[0].lo == 0x100 && rg[0].hi == 0x108, "both rows: [0x100, 0x108)");
+    free(rg);
+    r = vxd_lines_lookup(&t, 0x104);
+    ok(r && vxd_lines_file_matches(&t, r->file, "./inc.h"), "./inc.h names it");
+    ok(r && vxd_lines_file_matches(&t, r->file, "sub/../inc.h"), "so does its own path");
+    ok(r && !vxd_lines_file_matches(&t, r->file, "sub/inc.h"), "sub/inc.h does not");
+    r = vxd_lines_lookup(&t, 0x108);
+    ok(r && vxd_lines_file_matches(&t, r->file, "/a/c/d.h"), "/a/./b/../c/d.h is /a/c/d.h");
+    ok(r && vxd_lines_file_matches(&t, r->file, "c/d.h"), "c/d.h names it");
+    ok(r && vxd_lines_file_matches(&t, r->file, "/a/b/../c//d.h"), "as does another spelling");
+    ok(r && !vxd_lines_file_matches(&t, r->file, "b/d.h"), "b/d.h does not");
+    vxd_lines_release(&t);
 
     /* nothing to read */
     is_int(vxd_lines_parse(&t, NULL, 0, NULL, 0, NULL, 0, msg, sizeof msg), VX_OK, "no section");

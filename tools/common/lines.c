@@ -134,6 +134,52 @@ static bool absolute(const char *s)
     return s[0] == '/';
 }
 
+/*
+ * path without "." components, "d/.." pairs and repeated '/' (a/./b/../c is a/c; the
+ * ".." that start a relative path stay; "/.." is "/"): malloc'ed, or NULL (no memory).
+ * Lexical, as the compiler wrote the paths: one file reached by two of them is one.
+ */
+static char *normalize(const char *path)
+{
+    const size_t n = strlen(path);
+    char *out = malloc(n + 2);
+    if (!out) return NULL;
+    const bool abs = path[0] == '/';
+    size_t o = abs ? 1 : 0, keep = o; /* out[0..keep): ".." that cannot go */
+    out[0] = '/';
+    for (const char *p = path; *p;) {
+        while (*p == '/')
+            p++;
+        const char *e = p;
+        while (*e && *e != '/')
+            e++;
+        const size_t len = (size_t)(e - p);
+        if (!len || (len == 1 && p[0] == '.')) {
+            /* nothing */
+        } else if (len == 2 && p[0] == '.' && p[1] == '.') {
+            if (o > keep) { /* drop the last component */
+                while (o > keep && out[o - 1] != '/')
+                    o--;
+                if (o > keep) o--; /* its '/' */
+                if (o < keep) o = keep;
+            } else if (!abs) {
+                if (o) out[o++] = '/';
+                memcpy(out + o, "..", 2);
+                o += 2;
+                keep = o;
+            }
+        } else {
+            if (o && out[o - 1] != '/') out[o++] = '/';
+            memcpy(out + o, p, len);
+            o += len;
+        }
+        p = e;
+    }
+    if (!o) out[o++] = '.';
+    out[o] = 0;
+    return out;
+}
+
 /* A file of the table: dir (may be NULL or empty) joined with name; comp the
  * compilation directory (may be NULL). Returns its index, or -1 (no memory). */
 static long add_file(build *b, const char *comp, const char *dir, const char *name)
@@ -163,8 +209,19 @@ static long add_file(build *b, const char *comp, const char *dir, const char *na
             return -1;
         }
     }
+    char *norm = normalize(path);
+    if (!norm) {
+        if (shown != path) free(shown);
+        free(path);
+        return -1;
+    }
+    if (!strcmp(norm, path)) {
+        free(norm);
+        norm = path;
+    }
     t->files[t->nfiles].path = path;
     t->files[t->nfiles].shown = shown;
+    t->files[t->nfiles].norm = norm;
     return (long)t->nfiles++;
 }
 
@@ -691,6 +748,7 @@ void vxd_lines_release(vxd_lines *t)
     if (!t) return;
     for (size_t i = 0; i < t->nfiles; i++) {
         if (t->files[i].shown != t->files[i].path) free(t->files[i].shown);
+        if (t->files[i].norm != t->files[i].path) free(t->files[i].norm);
         free(t->files[i].path);
     }
     free(t->files);
@@ -736,13 +794,27 @@ size_t vxd_lines_format(const vxd_lines *t, uint32_t pc, char *buf, size_t cap)
     return vx_vis(text, strlen(text), buf, cap, 0);
 }
 
-bool vxd_lines_file_matches(const vxd_lines *t, uint32_t f, const char *name)
+/* Is name p itself or a tail of it after a '/'? */
+static bool tail_of(const char *p, const char *name)
 {
-    if (f >= t->nfiles || !*name) return false;
-    const char *p = t->files[f].path;
     const size_t np = strlen(p), nn = strlen(name);
     if (nn > np || strcmp(p + np - nn, name)) return false;
     return nn == np || p[np - nn - 1] == '/';
+}
+
+/* file_matches with name's normalized form nname (may be NULL: no memory) */
+static bool matches(const vxd_lines *t, uint32_t f, const char *name, const char *nname)
+{
+    if (f >= t->nfiles || !*name) return false;
+    return tail_of(t->files[f].path, name) || (nname && tail_of(t->files[f].norm, nname));
+}
+
+bool vxd_lines_file_matches(const vxd_lines *t, uint32_t f, const char *name)
+{
+    char *n = normalize(name);
+    const bool m = matches(t, f, name, n);
+    free(n);
+    return m;
 }
 
 /* Add [lo, hi) to a sorted list of ranges, merging. */
@@ -771,15 +843,18 @@ vx_err vxd_lines_code(const vxd_lines *t, const char *file, uint32_t line, vxd_r
     *n = 0;
     *next = 0;
     size_t cap = 0;
+    char *nfile = normalize(file);
+    if (!nfile) return VX_ERR_NOMEM;
     for (size_t s = 0; s < t->nseqs; s++) {
         const vxd_line_seq *q = &t->seqs[s];
         for (size_t i = 0; i < q->n; i++) {
             const vxd_line_row *r = &t->rows[q->first + i];
-            if (!r->line || !vxd_lines_file_matches(t, r->file, file)) continue;
+            if (!r->line || !matches(t, r->file, file, nfile)) continue;
             if (r->line > line && (!*next || r->line < *next)) *next = r->line;
             if (r->line != line) continue;
             const uint32_t hi = i + 1 < q->n ? t->rows[q->first + i + 1].addr : q->hi;
             if (hi > r->addr && !range_add(out, n, &cap, r->addr, hi)) {
+                free(nfile);
                 free(*out);
                 *out = NULL;
                 *n = 0;
@@ -787,6 +862,7 @@ vx_err vxd_lines_code(const vxd_lines *t, const char *file, uint32_t line, vxd_r
             }
         }
     }
+    free(nfile);
     if (*n > 1) { /* in order, overlapping ones merged */
         qsort(*out, *n, sizeof **out, range_cmp);
         size_t k = 0;
@@ -811,23 +887,34 @@ size_t vxd_lines_files_named(const vxd_lines *t, const char *name, const char **
                              const char **second)
 {
     *first = *second = NULL;
+    char *nname = normalize(name);
+    const char *fnorm = NULL;
     size_t m = 0;
     for (size_t f = 0; f < t->nfiles; f++)
-        if (vxd_lines_file_matches(t, (uint32_t)f, name)) {
-            if (!*first)
+        if (matches(t, (uint32_t)f, name, nname)) {
+            if (!*first) {
                 *first = t->files[f].path;
-            else if (!*second && strcmp(t->files[f].path, *first))
+                fnorm = t->files[f].norm;
+            } else if (!*second && strcmp(t->files[f].norm, fnorm)) {
                 *second = t->files[f].path;
+            }
             m++;
         }
-    if (m <= 1 || !*second) return m ? 1 : 0;
-    /* the same path in several units is one file: the different paths counted in order
-     * (sorted, not each compared with all before it: a table may have many) */
+    if (!*second) {
+        free(nname);
+        return m ? 1 : 0;
+    }
+    /* one file in several units, or by several paths, is one: the different normalized
+     * paths counted (sorted, not each compared with all before it: a table may have many) */
     const char **p = malloc(m * sizeof *p);
-    if (!p) return 2; /* at least the two found */
+    if (!p) {
+        free(nname);
+        return 2; /* at least the two found */
+    }
     size_t k = 0;
     for (size_t f = 0; f < t->nfiles; f++)
-        if (vxd_lines_file_matches(t, (uint32_t)f, name)) p[k++] = t->files[f].path;
+        if (matches(t, (uint32_t)f, name, nname)) p[k++] = t->files[f].norm;
+    free(nname);
     qsort(p, m, sizeof *p, path_cmp);
     size_t distinct = 1;
     for (size_t i = 1; i < m; i++)

@@ -42,6 +42,8 @@ typedef struct vxd_line_file {
     char *path;  /* as the tables give it: the directory joined with the name */
     char *shown; /* for people: path without the compilation directory when it lies
                     under it (kernel/examples/vecadd.c), else path (the same pointer) */
+    char *norm;  /* path without "." components and with "d/.." gone (sub/../inc.h is
+                    inc.h): one file reached by two paths (else path, the same pointer) */
 } vxd_line_file;
 
 typedef struct vxd_lines {
@@ -80,7 +82,8 @@ size_t vxd_lines_format(const vxd_lines *t, uint32_t pc, char *buf, size_t cap);
 
 /*
  * Does file f of t match name: equal to its path, or a tail of it that starts after a
- * '/' (vecadd.c and examples/vecadd.c name kernel/examples/vecadd.c).
+ * '/' (vecadd.c and examples/vecadd.c name kernel/examples/vecadd.c); or the same of
+ * their normalized forms (inc.h names sub/../inc.h).
  */
 bool vxd_lines_file_matches(const vxd_lines *t, uint32_t f, const char *name);
 
@@ -97,8 +100,8 @@ typedef struct vxd_range {
 vx_err vxd_lines_code(const vxd_lines *t, const char *file, uint32_t line, vxd_range **out,
                       size_t *n, uint32_t *next);
 
-/* How many different files (paths) `name` names; the first two paths in *first and
- * *second (NULL when fewer). */
+/* How many different files (normalized paths) `name` names; the first two paths in
+ * *first and *second (NULL when fewer). */
 size_t vxd_lines_files_named(const vxd_lines *t, const char *name, const char **first,
                              const char **second);
 
