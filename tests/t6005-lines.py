@@ -133,7 +133,9 @@ class AgainstAddr2line(unittest.TestCase):
                  ("race-o0-v4", "rrrace.c", ["-O0", "-gdwarf-4"]),
                  ("cxx-o2-v4", "cxxstd.cpp", ["-O2", "-gdwarf-4"]),
                  ("race-gz", "rrrace.c", ["-O2", "-g", "-gz=zlib",
-                                          "-Wl,--compress-debug-sections=zlib"])]
+                                          "-Wl,--compress-debug-sections=zlib"]),
+                 ("race-gz-gnu", "rrrace.c", ["-O2", "-g", "-gz=zlib-gnu",
+                                              "-Wl,--compress-debug-sections=zlib-gnu"])]
         for name, src, flags in cases:
             with self.subTest(kernel=name):
                 elf = kernel(name, os.path.join(t6kit.KDIR, src), *flags)

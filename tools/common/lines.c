@@ -691,7 +691,8 @@ vx_err vxd_lines_parse(vxd_lines *t, const uint8_t *line, size_t len, const uint
     return VX_OK;
 }
 
-/* The contents of the section called name (NULL when none, or it holds no bytes). */
+/* The contents of the section called name (.debug_xxx; NULL when none, or it holds no
+ * bytes), or of its GNU-compressed form .zdebug_xxx (-gz=zlib-gnu). */
 static const uint8_t *section(Elf *e, size_t shstrndx, const char *name, size_t *len)
 {
     Elf_Scn *scn = NULL;
@@ -699,11 +700,21 @@ static const uint8_t *section(Elf *e, size_t shstrndx, const char *name, size_t 
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS) continue;
         const char *n = elf_strptr(e, shstrndx, sh.sh_name);
-        if (!n || strcmp(n, name)) continue;
-        if (sh.sh_flags & SHF_COMPRESSED) { /* -gz: inflated in place (our copy of the image) */
+        if (!n) continue;
+        const bool gnu = n[0] == '.' && n[1] == 'z' && !strcmp(n + 2, name + 1);
+        if (!gnu && strcmp(n, name)) continue;
+        /* compressed: inflated in place (in our copy of the image), within reason */
+        if (sh.sh_flags & SHF_COMPRESSED) { /* -gz */
             GElf_Chdr ch;
             if (!gelf_getchdr(scn, &ch) || ch.ch_size > MAX_SECTION || elf_compress(scn, 0, 0) != 1)
                 return NULL;
+        } else if (gnu) { /* "ZLIB", then the size in 8 bytes, big-endian */
+            Elf_Data *z = elf_rawdata(scn, NULL);
+            if (!z || z->d_size < 12 || memcmp(z->d_buf, "ZLIB", 4)) return NULL;
+            uint64_t size = 0;
+            for (int i = 4; i < 12; i++)
+                size = size << 8 | ((const uint8_t *)z->d_buf)[i];
+            if (size > MAX_SECTION || elf_compress_gnu(scn, 0, 0) != 1) return NULL;
         }
         Elf_Data *d = elf_rawdata(scn, NULL);
         if (!d || !d->d_buf || !d->d_size) return NULL;
