@@ -48,7 +48,7 @@ def kernel(name, src, *flags):
 
 
 def trace_of(elf, *args):
-    t = elf + "".join(args).replace("-", "_") + ".vxt"
+    t = os.path.join(D, os.path.basename(elf) + "".join(args).replace("-", "_") + ".vxt")
     if not os.path.exists(t):
         t6kit.record(elf, t, args)
     return t
@@ -195,6 +195,10 @@ class PcFilter(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         r = t6kit.vxdump("--pc", "vecadd.c:999999", t)
         self.assertIn("nor after it", r.stderr)
+        for bad in ("vecadd.c:0", "vecadd.c:4294967297"):
+            r = t6kit.vxdump("--pc", bad, t)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("'%s': a line number is 1 to 4294967295" % bad, r.stderr)
 
         # two headers called util.h in two directories
         d = os.path.join(D, "two")

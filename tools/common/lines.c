@@ -17,12 +17,13 @@
 #include "symtab.h"
 #include "vis.h"
 
-/* Rows of all the tables, at most: a kernel has thousands; this bounds what a damaged
- * or hostile file makes us allocate (each row costs at least one byte of program). */
-#define MAX_ROWS (1u << 24)
+/* Rows of all the tables, at most: a kernel has thousands (a 52,000-line C file gives
+ * 140,000); this bounds what a damaged or hostile file makes us allocate (each row
+ * costs at least one byte of program). */
+#define MAX_ROWS (1u << 22)
 /* The largest compressed section inflated (-gz kernels): a kernel's line table is tens
- * of KiB; a hostile header must not make us allocate gigabytes. */
-#define MAX_SECTION (256u << 20)
+ * of KiB; a hostile header must not make us allocate much. */
+#define MAX_SECTION (32u << 20)
 
 typedef struct cur {
     const uint8_t *p, *end;

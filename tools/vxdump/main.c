@@ -412,9 +412,15 @@ static int parse_pc_line(const char *s, const vxd_symtab *syms, vxd_range **pcs,
     const char *colon = strrchr(s, ':');
     uint32_t line;
     if (!colon || colon == s || colon[-1] == ':' || !colon[1] ||
-        strspn(colon + 1, "0123456789") != strlen(colon + 1) || !vx_cli_parse_u32(colon + 1, &line))
+        strspn(colon + 1, "0123456789") != strlen(colon + 1))
         return 1;
-    char file[256];
+    char file[1024];
+    if (!vx_cli_parse_u32(colon + 1, &line) || !line || (size_t)(colon - s) >= sizeof file) {
+        fprintf(stderr, "%s: --pc: '%s': %s\n", prog, s,
+                (size_t)(colon - s) >= sizeof file ? "the file name is too long"
+                                                   : "a line number is 1 to 4294967295");
+        return -1;
+    }
     snprintf(file, sizeof file, "%.*s", (int)(colon - s), s);
     const char *a, *b;
     const size_t nf = vxd_lines_files_named(&syms->lines, file, &a, &b);
