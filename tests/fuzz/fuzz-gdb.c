@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         vx_engine_opts o = {.mem_budget = 64u << 20};
         snprintf(msg, sizeof msg, "VXRR_FUZZ_TRACE is not set");
         if (!t || vx_engine_open(t, &o, &eng, msg, sizeof msg) ||
-            vx_gdbserver_new(eng, &(vx_gdbserver_opts){false, NULL, false}, &srv)) {
+            vx_gdbserver_new(eng, &(vx_gdbserver_opts){.thread_per_warp = false}, &srv)) {
             fprintf(stderr, "fuzz-gdb: cannot open the trace: %s\n", msg);
             abort();
         }

@@ -19,3 +19,6 @@ $(BUILD)/tests/fuzz/vxdiff-main.o: tools/vxdiff/main.c $(BUILD)/.flags
 $(BUILD)/fuzz/fuzz-tools: $(BUILD)/tests/fuzz/vxdump-main.o $(BUILD)/tests/fuzz/vxdiff-main.o \
     $(BUILD)/tools/vxdump/summary.o $(BUILD)/tools/vxdump/timeline.o \
     $(BUILD)/tools/vxdump/evfmt.o $(BUILD)/tools/vxdiff/compare.o
+# The harnesses are compiled (not linked: that needs clang's libFuzzer runtime) with the
+# test programs of every build, so that `make test` fails when one no longer builds.
+test-bins: $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/tests/fuzz/%.o)
