@@ -108,6 +108,11 @@ ifeq ($(T),)
 	    echo "== build with clang (the code builds with GCC and clang under -Werror)"; \
 	    $(MAKE) --no-print-directory -j$(NPROC) MODE=release CC=clang BUILD=build/clang all test-bins; \
 	else echo "== (clang is not installed: no clang build)"; fi
+	@if printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' | \
+	    clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1; then \
+	    echo "== build the libFuzzer harnesses (make fuzz runs them)"; \
+	    $(MAKE) --no-print-directory -j$(NPROC) MODE=fuzz fuzz-bins; \
+	else echo "== (no clang with libFuzzer: the fuzz harnesses are only compiled)"; fi
 	@$(MAKE) --no-print-directory -j$(NPROC) MODE=tsan all test-bins
 	@echo "== tests (tsan build: ThreadSanitizer on the threaded recorder and replay)"
 	TSAN_OPTIONS="halt_on_error=1 $$TSAN_OPTIONS" VXRR_BUILD=build/tsan prove --exec tests/run-one \

@@ -16,9 +16,9 @@ $(BUILD)/tests/fuzz/vxdump-main.o: tools/vxdump/main.c $(BUILD)/.flags
 $(BUILD)/tests/fuzz/vxdiff-main.o: tools/vxdiff/main.c $(BUILD)/.flags
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itools/vxdump -Dmain=vxdiff_main -Wno-missing-prototypes -MMD -MP -c $< -o $@
+# (the programs' other objects, from their own lists: one added there is linked here too)
 $(BUILD)/fuzz/fuzz-tools: $(BUILD)/tests/fuzz/vxdump-main.o $(BUILD)/tests/fuzz/vxdiff-main.o \
-    $(BUILD)/tools/vxdump/summary.o $(BUILD)/tools/vxdump/timeline.o \
-    $(BUILD)/tools/vxdump/evfmt.o $(BUILD)/tools/vxdiff/compare.o
+    $(sort $(filter-out %/main.o,$(VXDUMP_OBJS) $(VXDIFF_OBJS)))
 # The harnesses are compiled (not linked: that needs clang's libFuzzer runtime) with the
 # test programs of every build, so that `make test` fails when one no longer builds.
 test-bins: $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/tests/fuzz/%.o)
