@@ -239,6 +239,102 @@ static void test_read_sets(void)
     }
 }
 
+/* Warps 0 .. n - 1 (n <= 64) meet at global barrier gid: each arrives, the last one's
+ * issue releases them all. */
+static void all_meet(run *u, uint32_t n, uint32_t gid)
+{
+    vx_wctl w[1 + 64];
+    for (uint32_t g = 0; g < n; g++) {
+        uint32_t k = 0;
+        w[k++] = wc(VX_WCTL_BAR_ARRIVE, g, gid);
+        if (g == n - 1)
+            for (uint32_t j = 0; j < n; j++)
+                w[k++] = wc(VX_WCTL_BAR_RELEASE, j, gid);
+        issue(u, g, 0x80000900u, insn_of(VX_OP_VX_BAR), NULL, 0, NULL, 0, w, k);
+    }
+}
+
+/*
+ * Many warps reading the same word keep a large read set, which a read looks through
+ * only as far as its warp's last acquire (race.c, read_keep): the reports are those of
+ * the whole set, in its order, with the first read of each pair of instructions.
+ */
+static void test_many_readers(void)
+{
+    const uint32_t G = 64; /* 16 cores of W_PER_CORE warps */
+    run u;
+    start(&u, G / W_PER_CORE);
+    for (uint32_t g = 1; g < G; g++)
+        load(&u, g, 0x80000100, GLOBAL_X, (uint8_t)(g % 4));
+    store(&u, 0, 0x80000300, GLOBAL_X, 1);
+    const vxr_race *x = race0(&u);
+    ok(nraces(&u) == 1 && x && x->kind == VXR_RW && x->prev.gwarp == 1 && x->prev.index == 0 &&
+           x->prev.lane == 1 && x->cur.gwarp == 0 && x->len == 4 && x->count == 63 * 4,
+       "63 warps read a word, a 64th writes it: one report, the first read, 252 byte pairs");
+    finish(&u);
+
+    /* a warp's second read stands for its first (which comes to light in no report) */
+    start(&u, G / W_PER_CORE);
+    for (uint32_t g = 0; g < G; g++)
+        load(&u, g, 0x80000100, GLOBAL_X, 0);
+    load(&u, 5, 0x80000104, GLOBAL_X, 0);
+    store(&u, 63, 0x80000300, GLOBAL_X, 1);
+    size_t n;
+    x = vxr_races(u.r, &n);
+    ok(n == 2 && x[0].prev.pc == 0x80000100 && x[0].prev.gwarp == 0 && x[0].count == 62 * 4 &&
+           x[1].prev.pc == 0x80000104 && x[1].prev.gwarp == 5 && x[1].count == 4,
+       "64 warps read a word, one again: the write races with 62 first reads and the second");
+    finish(&u);
+
+    /* three rounds of reads by every warp, nothing between them: the last round's race */
+    start(&u, G / W_PER_CORE);
+    for (uint32_t round = 0; round < 3; round++)
+        for (uint32_t g = 0; g < G; g++)
+            load(&u, (g * 7 + round) % G, 0x80000100 + 4 * round, GLOBAL_X, 0);
+    store(&u, 9, 0x80000300, GLOBAL_X, 1);
+    x = vxr_races(u.r, &n);
+    ok(n == 1 && x[0].prev.pc == 0x80000108 && x[0].prev.gwarp == 2 && x[0].count == 63 * 4,
+       "three rounds of reads by 64 warps: the write races with the last round's only, the "
+       "first of them");
+    finish(&u);
+
+    /* every warp reads; warps 0..47 meet at a global barrier, 11 of them read again (the
+     * first of these drops the reads of the 48 before the barrier), and warp 50, which
+     * was not at the barrier, writes: it races with the reads of warps 48..63 (not its
+     * own) and the 11, not with those the 11 stand for */
+    start(&u, G / W_PER_CORE);
+    for (uint32_t g = 0; g < G; g++)
+        load(&u, g, 0x80000100, GLOBAL_X, 0);
+    all_meet(&u, 48, 0x80000000u);
+    for (uint32_t g = 10; g < 20; g++)
+        load(&u, g, 0x80000200, GLOBAL_X, 0);
+    load(&u, 3, 0x80000204, GLOBAL_X, 0);
+    store(&u, 50, 0x80000300, GLOBAL_X, 1);
+    x = vxr_races(u.r, &n);
+    ok(n == 3 && x[0].prev.pc == 0x80000100 && x[0].prev.gwarp == 48 && x[0].count == 15 * 4 &&
+           x[1].prev.pc == 0x80000200 && x[1].prev.gwarp == 10 && x[1].count == 10 * 4 &&
+           x[2].prev.pc == 0x80000204 && x[2].prev.gwarp == 3 && x[2].count == 4,
+       "64 reads, a global barrier of 48 warps, 11 of them read again, another writes: "
+       "races with 15 + 11 reads");
+    finish(&u);
+
+    /* every warp reads; core 1's warps (4..7) meet at a local barrier, warp 6 reads again
+     * (dropping core 1's first reads, those between others' reads) and warp 0 writes */
+    start(&u, G / W_PER_CORE);
+    for (uint32_t g = 0; g < G; g++)
+        load(&u, g, 0x80000100, GLOBAL_X, 0);
+    const uint32_t core1[] = {4, 5, 6, 7};
+    barrier(&u, core1, 4, 0);
+    load(&u, 6, 0x80000200, GLOBAL_X, 0);
+    store(&u, 0, 0x80000300, GLOBAL_X, 1);
+    x = vxr_races(u.r, &n);
+    ok(n == 2 && x[0].prev.pc == 0x80000100 && x[0].prev.gwarp == 1 && x[0].count == 59 * 4 &&
+           x[1].prev.pc == 0x80000200 && x[1].prev.gwarp == 6 && x[1].count == 4,
+       "64 reads, a barrier of core 1, a read by one of its warps, a write by a warp of core "
+       "0: races with the 59 reads of other cores and that read");
+    finish(&u);
+}
+
 static void test_lanes(void)
 {
     run u;
@@ -805,6 +901,7 @@ int main(void)
     test_unordered();
     test_barrier();
     test_read_sets();
+    test_many_readers();
     test_lanes();
     test_atomics();
     test_plain_then_atomic();

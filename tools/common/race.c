@@ -9,7 +9,10 @@
  * Per byte: the last write, and the last reads not ordered before one another (one
  * inline, more in a read set).  A write clears the reads (those that race with it
  * are reported; a later access that races with one of them races with the write
- * too, or is ordered after both).
+ * too, or is ordered after both).  A read drops those of the set ordered before it;
+ * it looks only at the reads made up to its warp's last acquire (no later one can be
+ * ordered before it), so that many warps reading the same data between two barriers
+ * cost a few steps a read, not one per warp (read_keep).
  *
  * The shadow is kept per 4-byte word while the word's bytes have the same history
  * (word accesses, the common case: 48 bytes a word), and per byte once an access
@@ -51,10 +54,28 @@ typedef struct sword {
 
 #define WORDS_PER_PAGE (PAGE_SIZE / 4u)
 
+/* A read set of up to this many reads is looked through whole at each read (cheap
+ * enough; it keeps no dead reads, so it takes no more room than it must).  (A test can
+ * make it 1, to put almost every set through read_keep's other way.) */
+#ifndef RSET_SMALL
+#define RSET_SMALL 32u
+#endif
+
+/*
+ * A read set: its reads in the order they were kept, oldest first (so their event
+ * indices never go down), in a ring: the k-th of them (k < len) is RS_AT(s, k).  A
+ * warp's newer read stands for its older ones: an older one still in the ring (one that
+ * was not at hand to remove) is dead, and goes when the ring is full.  The first chk
+ * were looked at against the clock of the warp whose last acquire is number sgen
+ * (read_keep): none of them is ordered before that clock or that warp's.
+ */
 typedef struct rset {
     acc *a;
-    uint32_t n, cap;
+    uint64_t sgen;
+    uint16_t head, len, cap, chk; /* (cap <= 8192: see rset_put) */
 } rset;
+
+#define RS_AT(s, k) ((s)->a[((s)->head + (k)) & ((s)->cap - 1u)])
 
 /*
  * A map from a 64-bit key to an object (open addressing, capacity a power of two, at
@@ -107,6 +128,15 @@ struct vxr {
      * a release store (RVWMO's mapping, table A.6, GCC 13's and later and LLVM's:
      * fence rw,w; sw) */
     uint8_t *fresh;
+    /* per warp: the event of its clock's last acquire (its clock took something from
+     * another warp's: nothing read after that event can be ordered before its reads),
+     * and that acquire's number (acquires are numbered from 1 in the order made) */
+    uint64_t *acq, *acqgen;
+    uint64_t nacq;
+    uint64_t next;   /* the last issue's index + 1 (0: none yet) */
+    uint8_t unorder; /* the issues' indices did not always go up: acq is no guide */
+    /* read set compaction: mark[g] == markgen: warp g has a later read in the set */
+    uint32_t *mark, markgen;
 };
 
 #define RSET(r, i)  ((rset *)(r)->rsets.items + (i))
@@ -146,14 +176,19 @@ vx_err vxr_new(vxr **out, uint32_t cores, uint32_t warps_per_core)
     r->lastrd = calloc(G, sizeof *r->lastrd);
     r->rdvc = calloc(G, sizeof *r->rdvc);
     r->fresh = calloc(G, 1);
+    r->acq = calloc(G, sizeof *r->acq);
+    r->acqgen = calloc(G, sizeof *r->acqgen);
+    r->mark = calloc(G, sizeof *r->mark);
     if (!r->vc || !r->pages.s || !r->sy.s || !r->rk.s || !r->races || !r->relfence || !r->lastrd ||
-        !r->rdvc || !r->fresh) {
+        !r->rdvc || !r->fresh || !r->acq || !r->acqgen || !r->mark) {
         vxr_free(r);
         return VX_ERR_NOMEM;
     }
-    for (uint32_t g = 0; g < G; g++)
+    for (uint32_t g = 0; g < G; g++) {
         r->vc[(size_t)g * G + g] = 1;
-    r->mem = G * G * sizeof *r->vc;
+        r->acqgen[g] = ++r->nacq;
+    }
+    r->mem = G * G * sizeof *r->vc + G * (2 * sizeof *r->acq + sizeof *r->mark);
     *out = r;
     return VX_OK;
 }
@@ -183,6 +218,9 @@ void vxr_free(vxr *r)
             free(r->rdvc[g]);
     free(r->rdvc);
     free(r->fresh);
+    free(r->acq);
+    free(r->acqgen);
+    free(r->mark);
     free(r->vc);
     free(r);
 }
@@ -216,10 +254,24 @@ static uint32_t *vc_of(vxr *r, uint32_t g)
     return r->vc + (size_t)g * r->G;
 }
 
-static void join(uint32_t *dst, const uint32_t *src, uint32_t G)
+/* dst takes src: true when it changed. */
+static bool join(uint32_t *dst, const uint32_t *src, uint32_t G)
 {
-    for (uint32_t i = 0; i < G; i++)
-        if (src[i] > dst[i]) dst[i] = src[i];
+    uint32_t more = 0;
+    for (uint32_t i = 0; i < G; i++) {
+        const uint32_t d = dst[i], s = src[i];
+        more |= s > d;
+        dst[i] = s > d ? s : d;
+    }
+    return more;
+}
+
+/* Warp g's clock took something from another warp's (an acquire, the Debug Module's
+ * reset): reads made before can now be ordered before g's (see read_keep). */
+static void acquired(vxr *r, uint32_t g)
+{
+    r->acq[g] = r->next ? r->next - 1 : 0;
+    r->acqgen[g] = ++r->nacq;
 }
 
 /* The slot of key in m: its own, or the empty one where it would go. */
@@ -288,7 +340,7 @@ static vx_err acquire(vxr *r, uint32_t g, uint64_t key)
 {
     uint32_t *s = sync_vc(r, key);
     if (!s) return fail(r);
-    join(vc_of(r, g), s, r->G);
+    if (join(vc_of(r, g), s, r->G)) acquired(r, g);
     return VX_OK;
 }
 
@@ -333,21 +385,60 @@ static void pool_give(pool *p, uint32_t id)
 static rset *rset_new(vxr *r, uint32_t *id)
 {
     if (!pool_take(r, &r->rsets, 64, id)) return NULL;
-    RSET(r, *id)->n = 0;
-    return RSET(r, *id);
+    rset *s = RSET(r, *id);
+    s->head = s->len = s->chk = 0;
+    s->sgen = 0;
+    return s;
 }
 
+/* s without its dead reads (and those of next's warp, when next is the read to be put
+ * next); O(reads in the ring). */
+static void rset_compact(vxr *r, rset *s, const acc *next)
+{
+    if (++r->markgen == 0) {
+        memset(r->mark, 0, r->G * sizeof *r->mark);
+        r->markgen = 1;
+    }
+    const uint32_t m = r->markgen;
+    if (next) r->mark[next->gw] = m;
+    uint32_t k = s->len; /* the newest first, packed towards the newest */
+    for (uint32_t i = s->len; i-- > 0;) {
+        const acc x = RS_AT(s, i);
+        if (r->mark[x.gw] == m) continue; /* (the warp has a newer one) */
+        r->mark[x.gw] = m;
+        RS_AT(s, --k) = x;
+    }
+    s->head = (uint16_t)((s->head + k) & (s->cap - 1u));
+    s->len = (uint16_t)(s->len - k);
+    s->sgen = 0;
+}
+
+/*
+ * a put at the end of s (a read newer than all in it, or a copy of a set's reads in
+ * their order, of warps all different); false: no memory.  When the ring is full its
+ * dead reads go first, and it doubles when they leave less than a quarter of it free
+ * (each compaction then pays for a quarter of the ring's puts at least).  The reads
+ * kept are of different warps, a's not among them: at most VXR_MAX_WARPS - 1, so the
+ * ring doubles at 4096 reads at most and holds 8192 at most.
+ */
 static bool rset_put(vxr *r, rset *s, const acc *a)
 {
-    if (s->n == s->cap) {
-        uint32_t cap = s->cap ? 2 * s->cap : 4;
-        acc *t = realloc(s->a, cap * sizeof *t);
-        if (!t) return false;
-        r->mem += (cap - s->cap) * sizeof *t;
-        s->a = t;
-        s->cap = cap;
+    if (s->len == s->cap) {
+        if (s->cap) rset_compact(r, s, a);
+        if (!s->cap || 4u * (s->len + 1u) > 3u * s->cap) {
+            const uint32_t cap = s->cap ? 2u * s->cap : 4u;
+            acc *t = realloc(s->a, cap * sizeof *t);
+            if (!t) return false;
+            r->mem += (cap - s->cap) * sizeof *t;
+            /* the ring's part past the old end follows it now */
+            const uint32_t wrap = s->head + s->len > s->cap ? s->head + s->len - s->cap : 0;
+            memcpy(t + s->cap, t, wrap * sizeof *t);
+            s->a = t;
+            s->cap = (uint16_t)cap;
+        }
     }
-    s->a[s->n++] = *a;
+    RS_AT(s, s->len) = *a;
+    s->len++;
     return true;
 }
 
@@ -405,11 +496,12 @@ static void reads_before_write(vxr *r, acc *rd, uint32_t *rs, uint32_t g, const 
                                uint32_t space, uint32_t addr, uint32_t n, const acc *cur)
 {
     if (*rs) {
-        const rset *st = RSET(r, *rs - 1);
-        for (uint32_t i = 0; i < st->n; i++)
-            if (!ordered(&st->a[i], g, vcg))
+        rset *st = RSET(r, *rs - 1);
+        rset_compact(r, st, NULL);
+        for (uint32_t i = 0; i < st->len; i++)
+            if (!ordered(&RS_AT(st, i), g, vcg))
                 for (uint32_t k = 0; k < n; k++)
-                    report(r, VXR_RW, space, addr + k, &st->a[i], cur, false, true);
+                    report(r, VXR_RW, space, addr + k, &RS_AT(st, i), cur, false, true);
         rset_free(r, rs);
     } else if (rd->set && !ordered(rd, g, vcg)) {
         for (uint32_t k = 0; k < n; k++)
@@ -424,13 +516,55 @@ static vx_err read_keep(vxr *r, acc *rd, uint32_t *rs, uint32_t g, const uint32_
                         const acc *cur)
 {
     if (*rs) {
-        /* keep one read per warp, and only those not ordered before this one */
+        /*
+         * Keep one read per warp, and only those not ordered before this one.  A read
+         * of another warp is ordered before g's only if g's clock took its epoch,
+         * which that warp released after the read: g acquired after it.  So only the
+         * reads of events up to g's last acquire need a look (the first ones: the
+         * indices never go down), and not the first chk when they were looked at
+         * against g's clock as it is.  (A small set is looked through whole: then no
+         * read of g's is left to be dead.)  Those that are ordered go; g's own read
+         * further on is dead once this one is put, or replaced by it when it is the
+         * last one.
+         */
         rset *st = RSET(r, *rs - 1);
-        uint32_t k = 0;
-        for (uint32_t i = 0; i < st->n; i++)
-            if (!ordered(&st->a[i], g, vcg)) st->a[k++] = st->a[i];
-        st->n = k;
-        if (!rset_put(r, st, cur)) return fail(r);
+        const uint64_t gen = r->acqgen[g];
+        const uint32_t from = st->sgen == gen ? st->chk : 0;
+        uint32_t p = st->len, k, gone;
+        if (!r->unorder && st->len > RSET_SMALL)
+            for (p = from; p < st->len && RS_AT(st, p).index <= r->acq[g];)
+                p++;
+        const bool all = p == st->len;
+        if (all) { /* all looked at: those that stay move down over those that go */
+            k = from;
+            if (st->head + p <= st->cap) {
+                acc *a = st->a + st->head;
+                for (uint32_t i = from; i < p; i++)
+                    if (!ordered(&a[i], g, vcg)) a[k++] = a[i];
+            } else {
+                for (uint32_t i = from; i < p; i++)
+                    if (!ordered(&RS_AT(st, i), g, vcg)) RS_AT(st, k++) = RS_AT(st, i);
+            }
+            gone = p - k;
+        } else { /* the first ones: those that stay are packed up to p, and the first
+                  * from (looked at before) move up after them */
+            for (k = p; k > from && !ordered(&RS_AT(st, k - 1u), g, vcg);)
+                k--;
+            if (k > from) /* the one before k goes */
+                for (uint32_t i = k - 1u; i-- > from;)
+                    if (!ordered(&RS_AT(st, i), g, vcg)) RS_AT(st, --k) = RS_AT(st, i);
+            gone = k - from;
+            for (uint32_t i = from; gone && i-- > 0;)
+                RS_AT(st, i + gone) = RS_AT(st, i);
+            st->head = (uint16_t)((st->head + gone) & (st->cap - 1u));
+        }
+        st->len = (uint16_t)(st->len - gone);
+        st->sgen = gen;
+        st->chk = (uint16_t)(p - gone);
+        if (!all && RS_AT(st, st->len - 1u).gw == g) /* (none of g's is left when all) */
+            RS_AT(st, st->len - 1u) = *cur;
+        else if (!rset_put(r, st, cur))
+            return fail(r);
     } else if (!rd->set || ordered(rd, g, vcg)) {
         *rd = *cur;
     } else { /* two reads that nothing orders: both are kept */
@@ -503,11 +637,12 @@ static vx_err word_split(vxr *r, sword *w)
             continue;
         }
         uint32_t c;
+        if (i == 0) rset_compact(r, RSET(r, w->rs - 1), NULL);
         rset *st = rset_new(r, &c);
         if (!st) return fail(r);
         /* (indexed after rset_new, which may move the sets) */
-        for (uint32_t k = 0; k < RSET(r, w->rs - 1)->n; k++)
-            if (!rset_put(r, RSET(r, c), &RSET(r, w->rs - 1)->a[k])) return fail(r);
+        for (uint32_t k = 0; k < RSET(r, w->rs - 1)->len; k++)
+            if (!rset_put(r, RSET(r, c), &RS_AT(RSET(r, w->rs - 1), k))) return fail(r);
         b->rs = c + 1;
     }
     w->bytes = id + 1;
@@ -730,8 +865,10 @@ static void reset(vxr *r)
         join(all, vc_of(r, g), r->G);
     for (uint32_t g = 1; g < r->G; g++)
         memcpy(vc_of(r, g), all, r->G * sizeof *all);
-    for (uint32_t g = 0; g < r->G; g++)
+    for (uint32_t g = 0; g < r->G; g++) {
         vc_of(r, g)[g]++;
+        acquired(r, g);
+    }
     memset(r->relfence, 0, r->G);
     memset(r->fresh, 0, r->G);
     memset(r->lastrd, 0, r->G * sizeof *r->lastrd);
@@ -747,6 +884,9 @@ vx_err vxr_event(vxr *r, const vx_event *ev)
     if (ev->flags & VX_EVF_INJECTED) return VX_OK;
     const uint32_t g = ev->core * r->nw + ev->warp;
     if (g >= r->G) return VX_OK;
+    /* (acc keeps 44 bits of an index) */
+    if (ev->index < r->next || ev->index >> 44) r->unorder = 1;
+    r->next = ev->index + 1;
     vx_insn in;
     vx_isa_decode(ev->insn, &in);
     const vx_isa_row *row = vx_isa_row_get(in.op);
@@ -761,7 +901,8 @@ vx_err vxr_event(vxr *r, const vx_event *ev)
          * `fence r,r` neither (RVWMO lets the accesses they leave out pass them). */
         const unsigned pred = ((unsigned)in.imm >> 4) & 15, succ = (unsigned)in.imm & 15;
         if ((pred & 3) == 3 && (succ & 5)) r->relfence[g] = r->fresh[g] = 1;
-        if ((pred & 2) && (succ & 3) == 3 && r->lastrd[g]) join(vc_of(r, g), r->rdvc[g], r->G);
+        if ((pred & 2) && (succ & 3) == 3 && r->lastrd[g] && join(vc_of(r, g), r->rdvc[g], r->G))
+            acquired(r, g);
         return VX_OK;
     }
     for (uint32_t i = 0; i < ev->nreads; i++) {
