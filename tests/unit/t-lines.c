@@ -520,6 +520,9 @@ int main(void)
     uint32_t next;
     is_int(vxd_lines_code(&t, "a.c", 10, &rg, &n, &next), VX_OK, "code of a.c:10");
     ok(n == 1 && rg[0].lo == 0x80000000u && rg[0].hi == 0x80000008u, "a.c:10 is [0x80000000, 8)");
+    /* line 11's row has no length (line 16 follows it at its address): the next line
+     * with code is 16, as vxdump --pc names it ("no code at line 11" else followed) */
+    ok(next == 16, "after a.c:10 the next line with code is 16, not 11 (%u)", next);
     free(rg);
     vxd_lines_code(&t, "a.c", 100, &rg, &n, &next);
     ok(n == 1 && rg[0].lo == 0x80000100u && rg[0].hi == 0x80000108u, "a.c:100 is [0x80000100, 8)");

@@ -862,10 +862,11 @@ vx_err vxd_lines_code(const vxd_lines *t, const char *file, uint32_t line, vxd_r
         for (size_t i = 0; i < q->n; i++) {
             const vxd_line_row *r = &t->rows[q->first + i];
             if (!r->line || !matches(t, r->file, file, nfile)) continue;
+            const uint32_t hi = i + 1 < q->n ? t->rows[q->first + i + 1].addr : q->hi;
+            if (hi <= r->addr) continue; /* a row of no length: no code */
             if (r->line > line && (!*next || r->line < *next)) *next = r->line;
             if (r->line != line) continue;
-            const uint32_t hi = i + 1 < q->n ? t->rows[q->first + i + 1].addr : q->hi;
-            if (hi > r->addr && !range_add(out, n, &cap, r->addr, hi)) {
+            if (!range_add(out, n, &cap, r->addr, hi)) {
                 free(nfile);
                 free(*out);
                 *out = NULL;
