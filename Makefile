@@ -53,6 +53,7 @@ else ifeq ($(MODE),tsan)
   OPT      := -O1 -g -fno-omit-frame-pointer -fsanitize=thread -DVX_DEBUG=1
   override LDFLAGS += -fsanitize=thread
 else ifeq ($(MODE),fuzz)
+  # (a CC on make's command line would win over this: test and fuzz pass CC=clang)
   CC       := clang
   OPT      := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
              -DVX_DEBUG=1 -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
@@ -111,7 +112,7 @@ ifeq ($(T),)
 	@if printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' | \
 	    clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1; then \
 	    echo "== build the libFuzzer harnesses (make fuzz runs them)"; \
-	    $(MAKE) --no-print-directory -j$(NPROC) MODE=fuzz fuzz-bins; \
+	    $(MAKE) --no-print-directory -j$(NPROC) MODE=fuzz CC=clang fuzz-bins; \
 	else echo "== (no clang with libFuzzer: the fuzz harnesses are only compiled)"; fi
 	@$(MAKE) --no-print-directory -j$(NPROC) MODE=tsan all test-bins
 	@echo "== tests (tsan build: ThreadSanitizer on the threaded recorder and replay)"
@@ -136,7 +137,7 @@ FUZZ_TIME ?= 60
 fuzz:
 	@VXRR_EXTRA_PKGS="clang libclang-rt-dev" sh .ci/install-deps
 	@$(MAKE) --no-print-directory -j$(NPROC) MODE=release all kernels
-	@$(MAKE) --no-print-directory -j$(NPROC) MODE=fuzz fuzz-bins
+	@$(MAKE) --no-print-directory -j$(NPROC) MODE=fuzz CC=clang fuzz-bins
 	@sh tests/fuzz/run.sh $(FUZZ_TIME)
 
 # The documentation goes to PREFIX/share/vxrr/doc with the source tree's layout, so

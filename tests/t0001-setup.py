@@ -12,6 +12,7 @@ the project's own.
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -178,6 +179,24 @@ class Build(unittest.TestCase):
         self.assertIn("libclang-rt-dev", pkgs)
         pinned = [p for p in pkgs if re.search(r"-\d+(-dev)?$", p)]
         self.assertEqual(pinned, [], "an LLVM version one Debian release has only")
+
+    def test_fuzz_build_is_clangs_whatever_cc_is_given(self):
+        """make test builds the libFuzzer harnesses with clang also when make's command
+        line names another compiler (make test CC=gcc-14): a CC given there reaches every
+        sub-make, and GCC has no -fsanitize=fuzzer-no-link, so the step failed"""
+        probe = subprocess.run(["clang", "-x", "c", "-fsanitize=fuzzer", "-o", os.devnull, "-"],
+                               input="int LLVMFuzzerTestOneInput(const char *d, unsigned long n)"
+                                     " { return 0; }\n", capture_output=True, text=True,
+                               timeout=120) if shutil.which("clang") else None
+        if not probe or probe.returncode:
+            self.skipTest("no clang with libFuzzer: make test builds no harness")
+        for target in ("test", "fuzz"):
+            with tempfile.TemporaryDirectory() as d:  # (an empty build: every compile listed)
+                rc, out = make_n(target, "CC=gcc", "T=", "BUILD=" + d)
+            fuzz = [ln for ln in out.splitlines()
+                    if "-fsanitize=fuzzer-no-link" in ln and re.search(r"\s-c\s", ln)]
+            self.assertNotEqual(fuzz, [], "%s: no harness compiled:\n%s" % (target, out[-2000:]))
+            self.assertEqual([ln for ln in fuzz if not ln.startswith("clang ")], [], target)
 
     def test_o3_compiles_under_werror(self):
         """CFLAGS=-O3 (added to the release flags, -Werror among them): the sources
