@@ -286,6 +286,37 @@ class Summary(unittest.TestCase):
         self.assertLessEqual(sum(r["issues"] for r in part), 1000)
 
 
+    def test_one_file_by_two_paths(self):
+        """a header two units reach by two paths (src/../common/x.h from src/a.c,
+        common/x.h from common/b.c) is one file, as for --pc FILE:LINE: one row per
+        line of it, holding the issues of both units (two rows each before)"""
+        d = os.path.join(D, "twopaths")
+        for sub in ("src", "common"):
+            os.makedirs(os.path.join(d, sub), exist_ok=True)
+        files = {"common/x.h": "static inline int twice(int v)\n{\n    return v * 2 + 1;\n}\n",
+                 "src/a.c": '#include "../common/x.h"\nint fa(int v);\n'
+                            "int fa(int v) { return twice(v) + 3; }\n",
+                 "common/b.c": '#include "x.h"\nint fa(int v);\nvolatile int g = 5;\n'
+                               "int main(void)\n{\n    g = twice(g) + fa(g);\n    return 0;\n}\n"}
+        for name, text in files.items():
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+        elf = os.path.join(d, "twopaths.elf")
+        r = vxtest.run([vxtest.prog("vxcc"), "-O0", "-g", "-o", elf, "src/a.c", "common/b.c"],
+                       cwd=d)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        t = trace_of(elf)
+        names = {e["source"]["file"] for e in t6kit.events(t, "--kind", "issue")
+                 if e["source"] and e["source"]["file"].endswith("x.h")}
+        self.assertEqual(len(names), 2, "the header by two paths: %s" % names)
+        rows = [r for r in t6kit.summary(t)["lines"] if r["file"].endswith("x.h")]
+        self.assertEqual(sorted(r["line"] for r in rows), [2, 3, 4], rows)
+        for r in rows:
+            want = t6kit.events(t, "--pc", "x.h:%d" % r["line"])
+            self.assertEqual(r["issues"], len(want), r)
+            self.assertIn(r["file"], names)
+
+
 class Reports(unittest.TestCase):
     def test_fault(self):
         """vxsim's and vxrec's fault report and vxdump's summary name the FAULT line of

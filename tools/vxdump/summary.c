@@ -298,9 +298,10 @@ static fn_row *fn_rows(const vxd_summary *s, size_t *n)
     return rows;
 }
 
-/* A source line that ran: the rows of every unit for the same file and line merged. */
+/* A source line that ran: the rows of every unit for the same file and line merged (one
+ * file by two paths, sub/../x.h and x.h, is one, as for --pc FILE:LINE: lines.h's norm). */
 typedef struct line_row {
-    const char *path, *shown;
+    const char *norm, *path, *shown;
     uint32_t line;
     uint64_t issues, lane_ops;
 } line_row;
@@ -308,9 +309,16 @@ typedef struct line_row {
 static int line_key_cmp(const void *pa, const void *pb)
 {
     const line_row *a = pa, *b = pb;
-    int c = strcmp(a->path, b->path);
+    int c = strcmp(a->norm, b->norm);
     if (c) return c;
     return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* The same, then by path: of one file's paths, the first in order names the row. */
+static int line_path_cmp(const void *pa, const void *pb)
+{
+    const int c = line_key_cmp(pa, pb);
+    return c ? c : strcmp(((const line_row *)pa)->path, ((const line_row *)pb)->path);
 }
 
 static int line_issues_cmp(const void *pa, const void *pb)
@@ -329,11 +337,12 @@ static line_row *line_rows(const vxd_summary *s, size_t *n)
     line_row *rows = calloc(t->nrows, sizeof *rows);
     if (!rows) return NULL;
     for (size_t i = 0; i < t->nrows; i++)
-        if (s->row[i].issues)
-            rows[(*n)++] =
-                (line_row){t->files[t->rows[i].file].path, t->files[t->rows[i].file].shown,
-                           t->rows[i].line, s->row[i].issues, s->row[i].lane_ops};
-    qsort(rows, *n, sizeof *rows, line_key_cmp);
+        if (s->row[i].issues) {
+            const vxd_line_file *f = &t->files[t->rows[i].file];
+            rows[(*n)++] = (line_row){f->norm,         f->path,          f->shown,
+                                      t->rows[i].line, s->row[i].issues, s->row[i].lane_ops};
+        }
+    qsort(rows, *n, sizeof *rows, line_path_cmp);
     size_t k = 0;
     for (size_t i = 0; i < *n; i++) {
         if (k && !line_key_cmp(&rows[k - 1], &rows[i])) {
