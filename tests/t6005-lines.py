@@ -360,5 +360,26 @@ class Reports(unittest.TestCase):
             self.assertTrue(same_file(want[0], f) and f.endswith("rrrace.c"), (want, f))
 
 
+class FuzzSeeds(unittest.TestCase):
+    def test_fuzz_lines_seeds(self):
+        """make fuzz seeds fuzz-lines with the kernels' line tables, DWARF 5 and 4 (the
+        objcopy -O binary of run.sh wrote them empty: .debug_line is not a loaded section)"""
+        out = os.path.join(D, "seeds")
+        kdir = os.path.dirname(vxtest.kernel("vecadd"))
+        r = vxtest.run(["sh", "tests/fuzz/seed-lines.sh", kdir, out, vxtest.prog("vxcc")],
+                       cwd=vxtest.ROOT)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for name, version in (("seed-vecadd", 5), ("seed-sgemm", 5), ("seed-v4", 4)):
+            with open(os.path.join(out, name), "rb") as f:
+                data = f.read()
+            self.assertGreater(len(data), 100, name)
+            unit = int.from_bytes(data[:4], "little")
+            self.assertLessEqual(4 + unit, len(data), name)
+            self.assertEqual(int.from_bytes(data[4:6], "little"), version, name)
+        for name in ("seed-hello.elf", "seed-v4.elf"):
+            with open(os.path.join(out, name), "rb") as f:
+                self.assertEqual(f.read(4), b"\x7fELF", name)
+
+
 if __name__ == "__main__":
-    vxtest.main(AgainstAddr2line, PcFilter, Summary, Reports)
+    vxtest.main(AgainstAddr2line, PcFilter, Summary, Reports, FuzzSeeds)

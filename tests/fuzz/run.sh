@@ -91,16 +91,7 @@ for i, f in enumerate(sorted(glob.glob(os.path.join(k, "*.vxbin")))):
             open(os.path.join(d, name), "wb").write(body + code[:16384])
 PY
 # fuzz-lines: the example kernels' line tables (DWARF 5 and, rebuilt, 4), and two kernels
-for k in "$K"/*.elf; do
-    riscv64-unknown-elf-objcopy -O binary --only-section=.debug_line "$k" \
-        "$C/fuzz-lines/seed-$(basename "$k" .elf)" 2>/dev/null || true
-done
-[ -f "$K/hello.elf" ] && cp "$K/hello.elf" "$C/fuzz-lines/seed-hello.elf"
-if [ -x build/bin/vxcc ]; then
-    build/bin/vxcc -O2 -gdwarf-4 -o build/fuzz/v4.elf kernel/examples/vecadd.c 2>/dev/null &&
-        riscv64-unknown-elf-objcopy -O binary --only-section=.debug_line build/fuzz/v4.elf \
-            "$C/fuzz-lines/seed-v4" 2>/dev/null
-fi
+sh tests/fuzz/seed-lines.sh "$K" "$C/fuzz-lines"
 status=0
 for h in fuzz-trace fuzz-replay fuzz-gdb fuzz-sim fuzz-tools fuzz-lines; do
     echo "== $h: $T s"
