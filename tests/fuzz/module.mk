@@ -1,5 +1,5 @@
 # tests/fuzz/ - libFuzzer harnesses, built with clang in MODE=fuzz (make fuzz runs
-# them; see README "Fuzzing").  Not part of `make test`: they run until stopped.
+# them; see README "Fuzzing").  `make test` builds them but does not run them.
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 $(BUILD)/fuzz/fuzz-%: $(BUILD)/tests/fuzz/fuzz-%.o $(REPLAY_LIB) $(CLI_LIB) $(TRACE_LIB) $(SIM_LIB)

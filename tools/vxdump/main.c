@@ -110,8 +110,9 @@ static void usage(FILE *f)
             "      --lines             a SOURCE column (FILE:LINE) after the symbol in the\n"
             "                          text listing (the JSON objects always have \"source\")\n"
             "      --summary           header, totals, per-warp counts, divergence, barrier\n"
-            "                          waits and a per-function histogram (with --json: one\n"
-            "                          JSON object) instead of the listing\n"
+            "                          waits, a per-function histogram and the busiest\n"
+            "                          source lines (with --json: one JSON object, every\n"
+            "                          line) instead of the listing\n"
             "      --timeline FILE     write the warp activity as Chrome trace-event JSON for\n"
             "                          Perfetto / chrome://tracing (1 cycle shown as 1 us)\n"
             "      --check             first verify the whole file (every chunk, its checksum\n"
@@ -427,7 +428,8 @@ static int parse_pc_line(const char *s, const vxd_symtab *syms, vxd_range **pcs,
     if (nf == 0) {
         fprintf(stderr,
                 "%s: --pc: no source file '%s' in the line tables of this trace's kernel%s\n", prog,
-                file, syms->lines.nseqs ? "" : " (it has none: build it with -g)");
+                file,
+                syms->lines.nseqs ? "" : " (it has none: record the kernel's ELF, built with -g)");
         return -1;
     }
     if (nf > 1) {

@@ -38,7 +38,8 @@ typedef struct bar_stat {
     uint64_t arrivals, releases, wait_cycles, max_wait;
 } bar_stat;
 
-#define LINES_SHOWN      20u /* lines in the text summary */
+#define LINES_SHOWN      20u   /* lines in the text summary */
+#define LINE_CACHE       1024u /* a power of two */
 #define LINES_SHOWN_TEXT "20"
 
 typedef struct fn_stat {
@@ -54,6 +55,10 @@ struct vxd_summary {
     size_t nbars, capbars;
     fn_stat *fn;  /* syms->n + 1 entries: the last is "no symbol" */
     fn_stat *row; /* per row of syms->lines (NULL: no line tables) */
+    /* the rows of recent PCs, direct-mapped by pc: the row's index + 1 (0: empty, or
+     * no line, looked up again); a lookup per issue cost 16% of a summary, and most
+     * issues repeat a few PCs */
+    uint32_t cache_pc[LINE_CACHE], cache_row[LINE_CACHE];
     uint64_t records, issues, dm, lane_ops, mem_writes, console, wctl, splits, divergent, faults;
     uint64_t injected, steps, first_index, last_index, first_cycle, last_cycle;
     /* divergent splits whose two sides ended at different vx_join instructions (the
@@ -252,10 +257,17 @@ void vxd_summary_event(vxd_summary *s, const vx_event *ev)
     fn_stat *f = &s->fn[vxd_symtab_index(s->syms, ev->pc)];
     f->issues++;
     f->lane_ops += lanes;
-    const vxd_line_row *r = s->row ? vxd_lines_lookup(&s->syms->lines, ev->pc) : NULL;
-    if (r) {
-        s->row[r - s->syms->lines.rows].issues++;
-        s->row[r - s->syms->lines.rows].lane_ops += lanes;
+    if (s->row) {
+        const size_t c = (ev->pc >> 2) & (LINE_CACHE - 1);
+        if (s->cache_pc[c] != ev->pc || !s->cache_row[c]) {
+            const vxd_line_row *r = vxd_lines_lookup(&s->syms->lines, ev->pc);
+            s->cache_pc[c] = ev->pc;
+            s->cache_row[c] = r ? (uint32_t)(r - s->syms->lines.rows) + 1 : 0;
+        }
+        if (s->cache_row[c]) {
+            s->row[s->cache_row[c] - 1].issues++;
+            s->row[s->cache_row[c] - 1].lane_ops += lanes;
+        }
     }
     if (ev->fault) s->faults++;
 }
