@@ -298,9 +298,10 @@ void vxd_fmt_init(vxd_fmt *f, const vx_trace_header *h, const vxd_symtab *syms, 
 
 void vxd_fmt_show_lines(vxd_fmt *f)
 {
-    const vxd_lines *l = f->syms ? &f->syms->lines : NULL;
+    if (!f->syms) return; /* no tables: no column */
+    const vxd_lines *l = &f->syms->lines;
     size_t w = 6; /* "SOURCE" */
-    for (size_t i = 0; l && i < l->nfiles; i++) {
+    for (size_t i = 0; i < l->nfiles; i++) {
         const size_t n = strlen(l->files[i].shown) + 5; /* ":1234" */
         if (n > w) w = n;
     }
@@ -786,7 +787,8 @@ void vxd_fmt_event(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
     if (f->w_src) {
         size_t col = b->len + (size_t)f->w_src;
         char src[300];
-        if (!vxd_lines_format(&f->syms->lines, ev->pc, src, sizeof src)) strcpy(src, "-");
+        if (!f->syms || !vxd_lines_format(&f->syms->lines, ev->pc, src, sizeof src))
+            strcpy(src, "-");
         vxd_sb_puts(b, src);
         vxd_sb_pad(b, col);
         vxd_sb_puts(b, "  ");
