@@ -679,7 +679,8 @@ int vxrec_verify(const char *trace, bool quiet, bool races)
                 vxrec_prog, trace, n, n == 1 ? "" : "s", v.kf_checked,
                 v.kf_checked == 1 ? "" : "s");
     rc = 0;
-    if (v.race && vx_cli_races_report(vxrec_prog, v.sim, v.race, &code, &data, true)) rc = 5;
+    if (v.race && vx_cli_races_report(vxrec_prog, v.sim, v.race, &code, &data, true))
+        rc = VX_EXIT_RACE;
 out:
     vxr_free(v.race);
     vxd_symtab_release(&code);

@@ -479,25 +479,11 @@ void vx_cli_kernel_symbols(const vx_cli_loaded *l, vxd_symtab *syms)
     (void)vxd_symtab_load(syms, (uint8_t)l->kind, l->kernel.data, l->kernel.len, note, sizeof note);
 }
 
-/* " <sym+off>" and " in file.c:LINE" for a pc (each when known), or "". */
-static void pc_where(const vxd_symtab *t, uint32_t pc, char *buf, size_t cap)
-{
-    buf[0] = 0;
-    if (!t || cap < 8) return;
-    size_t n = 0;
-    if (vxd_symtab_format(t, pc, buf + 1, cap - 1) > 0) {
-        buf[0] = ' ';
-        n = strlen(buf);
-    }
-    if (cap - n > 5 && vxd_lines_format(&t->lines, pc, buf + n + 4, cap - n - 4) > 0)
-        memcpy(buf + n, " in ", 4);
-}
-
 size_t vx_cli_fault_text(const vx_fault *f, const vxd_symtab *syms, char *buf, size_t cap)
 {
     char lanes[48], dis[96] = "", fn[400] = "";
     /* (a deadlock is at no instruction: its pc is a waiting warp's) */
-    if (f->kind != VX_FAULT_DEADLOCK) pc_where(syms, f->pc, fn, sizeof fn);
+    if (f->kind != VX_FAULT_DEADLOCK) vxd_symtab_where(syms, f->pc, fn, sizeof fn);
     vx_cli_lanes_text(f->lanes, lanes, sizeof lanes);
     if (f->kind != VX_FAULT_DEADLOCK && !(f->insn == 0 && f->kind == VX_FAULT_UNMAPPED)) {
         char d[80];
@@ -1049,7 +1035,7 @@ static void race_access(const vx_sim *s, const vxd_symtab *code, const char *wha
     const uint32_t nw = vx_sim_get_config(s)->warps;
     char fn[400], dis[96] = "";
     uint32_t insn;
-    pc_where(code, a->pc, fn, sizeof fn);
+    vxd_symtab_where(code, a->pc, fn, sizeof fn);
     if (vx_sim_mem_read(s, a->gwarp / nw, a->pc, &insn, 4) == VX_OK) {
         dis[0] = ' ';
         dis[1] = '[';

@@ -31,6 +31,7 @@
 #define VX_EXIT_USAGE 2 /* usage or input error */
 #define VX_EXIT_FAULT 3 /* the kernel faulted */
 #define VX_EXIT_LIMIT 4 /* a limit (--max-cycles) was reached */
+#define VX_EXIT_RACE  5 /* --races found a data race (in a run that otherwise ended with 0) */
 
 typedef struct vx_cli_load {
     char *path; /* owned */

@@ -280,6 +280,20 @@ size_t vxd_symtab_format(const vxd_symtab *t, uint32_t pc, char *buf, size_t cap
     return vx_vis(text, strlen(text), buf, cap, 0);
 }
 
+void vxd_symtab_where(const vxd_symtab *t, uint32_t pc, char *buf, size_t cap)
+{
+    if (!cap) return;
+    buf[0] = 0;
+    if (!t || cap < 8) return;
+    size_t n = 0;
+    if (vxd_symtab_format(t, pc, buf + 1, cap - 1) > 0) {
+        buf[0] = ' ';
+        n = strlen(buf);
+    }
+    if (cap - n > 5 && vxd_lines_format(&t->lines, pc, buf + n + 4, cap - n - 4) > 0)
+        memcpy(buf + n, " in ", 4);
+}
+
 const vxd_sym *vxd_symtab_find(const vxd_symtab *t, const char *name)
 {
     for (size_t i = 0; i < t->n; i++)

@@ -73,6 +73,10 @@ size_t vxd_symtab_index(const vxd_symtab *t, uint32_t pc);
  * as \xNN: vis.h) into buf (cap bytes, cut to fit); the length written. */
 size_t vxd_symtab_format(const vxd_symtab *t, uint32_t pc, char *buf, size_t cap);
 
+/* " <main+0x14>" and " in vecadd.c:31" for a pc, each when known (the table's symbols,
+ * its source lines), else "", into buf (cap bytes, cut to fit); NULL t: "". */
+void vxd_symtab_where(const vxd_symtab *t, uint32_t pc, char *buf, size_t cap);
+
 /* The symbol called name (its own name or an alias), or NULL. */
 const vxd_sym *vxd_symtab_find(const vxd_symtab *t, const char *name);
 

@@ -563,13 +563,9 @@ static void print_text(const vxd_summary *s, const vx_trace_header *h, const vxd
                 s->end_cycle);
     else if (s->end_fault) {
         /* where: the function and the source line (a deadlock is at no instruction) */
-        char where[420] = "", sym[200], line[200];
-        if (s->fault.kind != VX_FAULT_DEADLOCK) {
-            vxd_symtab_format(s->syms, s->fault.pc, sym, sizeof sym);
-            vxd_lines_format(&s->syms->lines, s->fault.pc, line, sizeof line);
-            snprintf(where, sizeof where, "%s%s%s%s", sym[0] ? " " : "", sym, line[0] ? " in " : "",
-                     line);
-        }
+        char where[400] = "";
+        if (s->fault.kind != VX_FAULT_DEADLOCK)
+            vxd_symtab_where(s->syms, s->fault.pc, where, sizeof where);
         fprintf(out,
                 "end         %s at cycle %" PRIu64 ": %s fault at pc 0x%08" PRIx32
                 "%s (core %" PRIu32 ", warp %" PRIu32 "): %.96s\n",

@@ -34,8 +34,6 @@ typedef struct observers {
     vxr *race;  /* NULL when no --races */
 } observers;
 
-#define VX_EXIT_RACE 5 /* --races found a data race (in a run that otherwise ended with 0) */
-
 static void usage(FILE *f)
 {
     fprintf(f,
