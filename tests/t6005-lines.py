@@ -178,6 +178,10 @@ class PcFilter(unittest.TestCase):
             for name in ("vecadd.c", "examples/vecadd.c"):
                 got = [e["index"] for e in t6kit.events(t, "--pc", "%s:%d" % (name, line))]
                 self.assertEqual(got, want, "%s:%d" % (name, line))
+            # a place as compilers print it, FILE:LINE:COLUMN: the line (any column)
+            for col in (1, 17):
+                got = [e["index"] for e in t6kit.events(t, "--pc", "vecadd.c:%d:%d" % (line, col))]
+                self.assertEqual(got, want, "vecadd.c:%d:%d" % (line, col))
 
     def test_errors(self):
         """an unknown file, a line without code (naming the next one), two files of one name"""
@@ -197,10 +201,15 @@ class PcFilter(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         r = t6kit.vxdump("--pc", "vecadd.c:999999", t)
         self.assertIn("nor after it", r.stderr)
-        for bad in ("vecadd.c:0", "vecadd.c:4294967297"):
+        for bad in ("vecadd.c:0", "vecadd.c:4294967297", "vecadd.c:0:5", "vecadd.c:4294967297:1"):
             r = t6kit.vxdump("--pc", bad, t)
             self.assertEqual(r.returncode, 2)
             self.assertIn("'%s': a line number is 1 to 4294967295" % bad, r.stderr)
+        # 'file:31:' or a symbol-like 'f::31' is no place: read as a symbol, not found
+        for sym in ("vecadd.c:31:", "vecadd.c::31"):
+            r = t6kit.vxdump("--pc", sym, t)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("no symbol '%s'" % sym, r.stderr)
 
         # two headers called util.h in two directories
         d = os.path.join(D, "two")

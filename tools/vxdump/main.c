@@ -94,7 +94,8 @@ static void usage(FILE *f)
             "                          overload by its signature: 'f(P const&, int)');\n"
             "      --pc FILE:LINE      only issues of that source line (from the kernel's\n"
             "                          DWARF line tables: build it with -g); FILE is the\n"
-            "                          file's name or the end of its path (vecadd.c)\n"
+            "                          file's name or the end of its path (vecadd.c);\n"
+            "                          FILE:LINE:COL is read as FILE:LINE\n"
             "      --addr ADDR[:LEN]   only issues whose memory writes touch the LEN bytes\n"
             "                          (default 1) at ADDR (0x... or decimal; with --lane,\n"
             "                          that lane's writes; bytes stored to the console\n"
@@ -406,17 +407,36 @@ static int parse_pc_sym(const char *s, const vxd_symtab *syms, uint32_t *lo, uin
     return 0;
 }
 
-/* --pc FILE:LINE: the code of that line (from the kernel's line tables). 1: not a
- * FILE:LINE; 0 done; -1 error (said). */
+/* The last ':' of s that digits alone follow (up to end, which points at a ':' or the
+ * end of s), where something other than ':' comes before it; NULL when there is none. */
+static const char *number_colon(const char *s, const char *end)
+{
+    const char *c = end;
+    while (c > s && c[-1] >= '0' && c[-1] <= '9')
+        c--;
+    if (c == end || c - 1 <= s || c[-1] != ':' || c[-2] == ':') return NULL;
+    return c - 1;
+}
+
+/* --pc FILE:LINE (or FILE:LINE:COLUMN, as compilers print a place; the column is not
+ * used): the code of that line (from the kernel's line tables). 1: not a FILE:LINE;
+ * 0 done; -1 error (said). */
 static int parse_pc_line(const char *s, const vxd_symtab *syms, vxd_range **pcs, size_t *npcs)
 {
-    const char *colon = strrchr(s, ':');
+    const char *colon = number_colon(s, s + strlen(s));
     uint32_t line;
-    if (!colon || colon == s || colon[-1] == ':' || !colon[1] ||
-        strspn(colon + 1, "0123456789") != strlen(colon + 1))
-        return 1;
+    if (!colon) return 1;
+    const char *lcolon = number_colon(s, colon);
+    char lbuf[24];
+    if (lcolon) { /* FILE:LINE:COLUMN */
+        snprintf(lbuf, sizeof lbuf, "%.*s",
+                 (int)(colon - lcolon - 1 < 23 ? colon - lcolon - 1 : 23), lcolon + 1);
+        colon = lcolon;
+    } else {
+        snprintf(lbuf, sizeof lbuf, "%.23s", colon + 1);
+    }
     char file[1024];
-    if (!vx_cli_parse_u32(colon + 1, &line) || !line || (size_t)(colon - s) >= sizeof file) {
+    if (!vx_cli_parse_u32(lbuf, &line) || !line || (size_t)(colon - s) >= sizeof file) {
         fprintf(stderr, "%s: --pc: '%s': %s\n", prog, s,
                 (size_t)(colon - s) >= sizeof file ? "the file name is too long"
                                                    : "a line number is 1 to 4294967295");
