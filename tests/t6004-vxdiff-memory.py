@@ -34,6 +34,7 @@ def setUpModule():
     src = os.path.join(t6kit.KDIR, "t6-memdiff.c")
     K = {
         "bug": t6kit.vxcc(src, os.path.join(D, "bug.elf"), ["-DMEMDIFF_BUG"]),
+        "bug_g": t6kit.vxcc(src, os.path.join(D, "bug-g.elf"), ["-DMEMDIFF_BUG", "-g"]),
         "fix": t6kit.vxcc(src, os.path.join(D, "fix.elf")),
         "img": t6kit.build("t6-memimg", D),
         "pad": t6kit.build("t6-memimg", D, ["-DT6_PAD"]),
@@ -46,7 +47,8 @@ def setUpModule():
         with open(os.path.join(D, name), "wb") as f:
             f.write(struct.pack("<%dI" % (N + 1), N, *words))
     T = {}
-    for name, kernel, inp in (("bug", "bug", "in1"), ("fix", "fix", "in1"), ("fix_again", "fix", "in1"),
+    for name, kernel, inp in (("bug", "bug", "in1"), ("bug_g", "bug_g", "in1"), ("fix", "fix", "in1"),
+                              ("fix_again", "fix", "in1"),
                               ("fix_in2", "fix", "in2")):
         T[name] = rec(K[kernel], name + ".vxt",
                       ["-w", "4", "-t", "4", "--load", os.path.join(D, inp + ".bin") + "@0x20000",
@@ -135,6 +137,7 @@ class BuggyVsFixed(unittest.TestCase):
         lo, size = function(K["bug"], "kernel_body")
         self.assertTrue(lo <= wa["pc"] < lo + size, hex(wa["pc"]))
         self.assertEqual((wa["symbol"], wa["offset"]), ("kernel_body", wa["pc"] - lo))
+        self.assertIsNone(wa["source"])  # built without -g: no line tables
         (wb,) = r["b"]["writes"]
         self.assertEqual((wb["addr"], wb["len"], wb["event"]), (addr, 4, None))
         res = objs[-1]
@@ -188,6 +191,20 @@ class BuggyVsFixed(unittest.TestCase):
                          r"runs differ: 1 at fixed addresses, \d+ where the code's layout places "
                          r"things .* \(the first 1 shown: --max\)$")
         self.assertRegex(lines[6], r"^vxdiff: \d+ bytes of the initial memory .* not listed$")
+
+    def test_writer_source_line(self):
+        """a kernel built with -g: the writer's source line (the store statement of
+        t6-memdiff.c, found in the source text), in the text and the JSON"""
+        with open(os.path.join(t6kit.KDIR, "t6-memdiff.c")) as f:
+            (line,) = [i + 1 for i, ln in enumerate(f) if "OUT[i] = 3 * a->in[i]" in ln]
+        rc, objs, err = diff_json("--max", "1", T["bug_g"], T["fix"])
+        self.assertEqual(rc, 1, err)
+        (wa,) = [o for o in objs if o["type"] == "memory"][0]["a"]["writes"]
+        self.assertTrue(wa["source"]["file"].endswith("/t6-memdiff.c"), wa["source"])
+        self.assertEqual(wa["source"]["line"], line)
+        r = t6kit.vxdiff("--memory", "--max", "1", T["bug_g"], T["fix"])
+        self.assertRegex(r.stdout.splitlines()[3], r"pc 0x[0-9a-f]{8} <kernel_body\+0x[0-9a-f]+> "
+                         r"in \S*t6-memdiff\.c:%d: sw " % line)
 
     def test_lockstep_useless_memory_useful(self):
         """(the problem: the event comparison stops in the start-up code)"""

@@ -522,17 +522,16 @@ static void values_text(vxd_sb *b, uint32_t addr, const uint8_t *v, size_t n)
 
 static void writer_text(const cmp *x, int k, const mwrite *w, vxd_sb *b)
 {
-    char sym[256], dis[96];
-    vxd_symtab_format(x->m[k].in->syms, w->pc, sym, sizeof sym);
+    char where[600], dis[96];
+    vxd_symtab_where(x->m[k].in->syms, w->pc, where, sizeof where);
     if (x->o->dis)
         vx_disasm_ctx_insn(x->o->dis, w->pc, w->insn, dis, sizeof dis);
     else
         vx_disasm(w->pc, w->insn, dis, sizeof dis);
     vxd_sb_printf(b,
                   "written at event %" PRIu64 " (cycle %" PRIu64 ") by warp %" PRIu32 ":%" PRIu32
-                  " lane %u, pc 0x%08" PRIx32 "%s%s: %s",
-                  w->index, w->cycle, w->core, w->warp, w->lane, w->pc, sym[0] ? " " : "", sym,
-                  dis);
+                  " lane %u, pc 0x%08" PRIx32 "%s: %s",
+                  w->index, w->cycle, w->core, w->warp, w->lane, w->pc, where, dis);
     if (w->flags & VX_EVF_INJECTED) vxd_sb_puts(b, " (injected by the Debug Module)");
 }
 
@@ -619,10 +618,13 @@ static void json_side(cmp *x, int k, size_t ci, size_t from, size_t len, vxd_sb 
                           w->flags & VX_EVF_INJECTED ? "true" : "false");
             if (s) {
                 vxd_sb_json_str(b, s->name, strlen(s->name));
-                vxd_sb_printf(b, ",\"offset\":%" PRIu32 "}", off);
+                vxd_sb_printf(b, ",\"offset\":%" PRIu32, off);
             } else {
-                vxd_sb_puts(b, "null,\"offset\":null}");
+                vxd_sb_puts(b, "null,\"offset\":null");
             }
+            vxd_sb_puts(b, ",\"source\":");
+            vxd_sb_json_source(b, x->m[k].in->syms, w->pc);
+            vxd_sb_puts(b, "}");
         }
         i = j;
     }

@@ -144,6 +144,19 @@ void vxd_sb_json_str(vxd_sb *b, const char *s, size_t n)
     vxd_sb_putc(b, '"');
 }
 
+void vxd_sb_json_source(vxd_sb *b, const vxd_symtab *syms, uint32_t pc)
+{
+    const vxd_line_row *row = syms ? vxd_lines_lookup(&syms->lines, pc) : NULL;
+    if (!row) {
+        vxd_sb_puts(b, "null");
+        return;
+    }
+    const char *path = syms->lines.files[row->file].shown;
+    vxd_sb_puts(b, "{\"file\":");
+    vxd_sb_json_str(b, path, strlen(path));
+    vxd_sb_printf(b, ",\"line\":%" PRIu32 "}", row->line);
+}
+
 static void lanes_hex(vxd_sb *b, vx_lanes m, int digits)
 {
     uint64_t hi = (uint64_t)(m >> 64), lo = (uint64_t)m;
@@ -863,15 +876,7 @@ static void json_issue(const vxd_fmt *f, const vx_event *ev, vxd_sb *b)
         vxd_sb_puts(b, "null");
     }
     vxd_sb_puts(b, ",\"source\":");
-    const vxd_line_row *row = f->syms ? vxd_lines_lookup(&f->syms->lines, ev->pc) : NULL;
-    if (row) {
-        const char *path = f->syms->lines.files[row->file].shown;
-        vxd_sb_puts(b, "{\"file\":");
-        vxd_sb_json_str(b, path, strlen(path));
-        vxd_sb_printf(b, ",\"line\":%" PRIu32 "}", row->line);
-    } else {
-        vxd_sb_puts(b, "null");
-    }
+    vxd_sb_json_source(b, f->syms, ev->pc);
     vxd_sb_puts(b, ",\"commits\":[");
     bool first = true;
     for (uint32_t i = 0; i < ev->ncommits; i++) {

@@ -48,6 +48,8 @@ void vxd_sb_pad(vxd_sb *b, size_t col);
  * UTF-8 sequences as they are, each byte that is not part of one as U+FFFD, '"', '\\'
  * and control characters (and DEL) escaped. */
 void vxd_sb_json_str(vxd_sb *b, const char *s, size_t n);
+/* The JSON source of pc: {"file": ..., "line": N} from the kernel's line tables, or null. */
+void vxd_sb_json_source(vxd_sb *b, const vxd_symtab *syms, uint32_t pc);
 /* A lane mask as a JSON string "0x..." (lowest hex digits, at least one). */
 void vxd_sb_json_lanes(vxd_sb *b, vx_lanes m);
 
