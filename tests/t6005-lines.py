@@ -11,6 +11,7 @@ two accesses of a race are marked in the kernels' sources (FAULT) or found with
 addr2line from the report's PCs.  The table reader itself (hand-built tables of each
 DWARF version, truncation, damage) is tests/unit/t-lines.c.
 """
+import json
 import os
 import re
 import shutil
@@ -369,6 +370,38 @@ class Reports(unittest.TestCase):
             self.assertIsNotNone(want, pc)
             self.assertEqual(want[1], int(line), pc)
             self.assertTrue(same_file(want[0], f) and f.endswith("rrrace.c"), (want, f))
+
+
+    def test_damaged_tables_noted(self):
+        """a kernel whose .debug_line ends in a damaged unit: vxdump and vxdiff say so on
+        stderr (naming the unit's offset, the intact section's size) and still give the
+        lines of the units before it (silent before)"""
+        elf = vxtest.kernel("vecadd")
+        sec = os.path.join(D, "line.bin")
+        r = vxtest.run(["riscv64-unknown-elf-objcopy", "--dump-section", ".debug_line=" + sec,
+                        elf, os.path.join(D, "scratch.elf")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(sec, "rb") as f:
+            good = f.read()
+        with open(sec, "wb") as f:  # a unit whose 32-bit length is a reserved value
+            f.write(good + b"\xf0\xff\xff\xff" + bytes(28))
+        bad = os.path.join(D, "vecadd-badline.elf")
+        r = vxtest.run(["riscv64-unknown-elf-objcopy", "--update-section", ".debug_line=" + sec,
+                        elf, bad])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        note = "note: damaged line table at offset %d (the recorded kernel's)" % len(good)
+        tg, tb = trace_of(elf), trace_of(bad)
+        ok = t6kit.vxdump("--json", "--kind", "issue", tg)
+        r = t6kit.vxdump("--json", "--kind", "issue", tb)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(note, r.stderr)
+        self.assertNotIn("note:", ok.stderr)
+        src = [json.loads(ln)["source"] for ln in r.stdout.splitlines()]
+        self.assertEqual(src, [json.loads(ln)["source"] for ln in ok.stdout.splitlines()])
+        self.assertGreater(sum(1 for x in src if x), 1000)
+        r = t6kit.vxdiff(tg, tb)
+        self.assertIn(note, r.stderr)
+        self.assertEqual(t6kit.vxdiff("-q", tg, tb).stderr, "")
 
 
 class FuzzSeeds(unittest.TestCase):

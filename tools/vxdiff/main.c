@@ -331,6 +331,8 @@ static int open_side(differ *d, int k)
         fprintf(stderr, "%s: %s: %s\n", prog, s->path, msg);
         return -1;
     }
+    if (msg[0] && !d->o.quiet) /* damaged symbols or line tables: what could be read is used */
+        fprintf(stderr, "%s: %s: note: %s (the recorded kernel's)\n", prog, s->path, msg);
     if (d->o.memory && vxd_symtab_load_data(&s->dsyms, s->h->image_kind, s->h->image,
                                             s->h->image_len, msg, sizeof msg)) {
         fprintf(stderr, "%s: %s: %s\n", prog, s->path, msg);

@@ -776,6 +776,8 @@ int main(int argc, char **argv)
         status = VX_EXIT_USAGE;
         goto out;
     }
+    if (msg[0]) /* damaged symbols or line tables: what could be read is used */
+        fprintf(stderr, "%s: %s: note: %s (the recorded kernel's)\n", prog, tname, msg);
     if (vx_disasm_new(&dis)) dis = NULL; /* vx_disasm() per call still works */
 
     flt.lane = o.lane;
