@@ -114,6 +114,8 @@ ifeq ($(T),)
 	    echo "== build the libFuzzer harnesses (make fuzz runs them)"; \
 	    $(MAKE) --no-print-directory -j$(NPROC) MODE=fuzz CC=clang fuzz-bins; \
 	else echo "== (no clang with libFuzzer: the fuzz harnesses are only compiled)"; fi
+	@echo "== build at -Og (GCC's -Wmaybe-uninitialized differs by level: the build stays warning-free)"
+	@$(MAKE) --no-print-directory -j$(NPROC) MODE=release CFLAGS="-Og -g" BUILD=build/og all test-bins
 	@$(MAKE) --no-print-directory -j$(NPROC) MODE=tsan all test-bins
 	@echo "== tests (tsan build: ThreadSanitizer on the threaded recorder and replay)"
 	TSAN_OPTIONS="halt_on_error=1 $$TSAN_OPTIONS" VXRR_BUILD=build/tsan prove --exec tests/run-one \

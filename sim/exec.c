@@ -1920,8 +1920,8 @@ static ALWAYS_INLINE int issue_impl(vx_sim *s, uint32_t core, uint32_t wi, uint3
         vx_isa_decode(word, &tmp);
         in = &tmp;
     } else {
-        uint32_t raw;
-        tm0 = w->tm[0]; /* never empty: an active warp has lanes */
+        uint32_t raw = 0; /* (fetch sets it unless it fails; -Og cannot tell) */
+        tm0 = w->tm[0];   /* never empty: an active warp has lanes */
         tm1 = ntc && ntc <= 64 ? 0 : w->tm[1];
         /*
          * Decoded-instruction cache, keyed by PC; holds only code in global memory,

@@ -605,7 +605,7 @@ static inline int from_u32_fast(uint32_t v, uint32_t *res)
 static ALWAYS_INLINE uint32_t add_any(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
 {
 #if FPU_FAST
-    uint32_t r;
+    uint32_t r = 0; /* (set when the fast path succeeds; -Og cannot tell) */
     if (LIKELY(add_fast(a, b, rm, flags, &r))) return r;
 #endif
     return add_exact(a, b, rm, flags);
@@ -625,7 +625,7 @@ uint32_t vx_f32_sub(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
 static ALWAYS_INLINE uint32_t mul_any(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
 {
 #if FPU_FAST
-    uint32_t r;
+    uint32_t r = 0; /* (set when the fast path succeeds; -Og cannot tell) */
     if (LIKELY(mul_fast(a, b, rm, flags, &r))) return r;
 #endif
     return mul_exact(a, b, rm, flags);
@@ -639,7 +639,7 @@ uint32_t vx_f32_mul(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
 uint32_t vx_f32_div(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
 {
 #if FPU_FAST
-    uint32_t r;
+    uint32_t r = 0; /* (set when the fast path succeeds; -Og cannot tell) */
     if (LIKELY(div_fast(a, b, rm, flags, &r))) return r;
 #endif
     return div_exact(a, b, rm, flags);
@@ -648,7 +648,7 @@ uint32_t vx_f32_div(uint32_t a, uint32_t b, unsigned rm, uint32_t *flags)
 uint32_t vx_f32_sqrt(uint32_t a, unsigned rm, uint32_t *flags)
 {
 #if FPU_FAST
-    uint32_t r;
+    uint32_t r = 0; /* (set when the fast path succeeds; -Og cannot tell) */
     if (LIKELY(sqrt_fast(a, rm, flags, &r))) return r;
 #endif
     return sqrt_exact(a, rm, flags);
@@ -658,7 +658,7 @@ static ALWAYS_INLINE uint32_t fma_any(uint32_t a, uint32_t b, uint32_t c, unsign
                                       uint32_t *flags)
 {
 #if FPU_FAST
-    uint32_t r;
+    uint32_t r = 0; /* (set when the fast path succeeds; -Og cannot tell) */
     if (LIKELY(fma_fast(a, b, c, rm, flags, &r))) return r;
 #endif
     return fma_exact(a, b, c, rm, flags);
@@ -820,7 +820,7 @@ static uint32_t from_int(uint32_t sign, uint32_t mag, unsigned rm, uint32_t *fla
 static ALWAYS_INLINE uint32_t from_i32_any(uint32_t v, unsigned rm, uint32_t *flags)
 {
 #if FPU_FAST
-    uint32_t r;
+    uint32_t r = 0; /* (set when the fast path succeeds; -Og cannot tell) */
     if (LIKELY(from_i32_fast(v, &r))) return r;
 #endif
     uint32_t sign = v >> 31;
@@ -830,7 +830,7 @@ static ALWAYS_INLINE uint32_t from_i32_any(uint32_t v, unsigned rm, uint32_t *fl
 static ALWAYS_INLINE uint32_t from_u32_any(uint32_t v, unsigned rm, uint32_t *flags)
 {
 #if FPU_FAST
-    uint32_t r;
+    uint32_t r = 0; /* (set when the fast path succeeds; -Og cannot tell) */
     if (LIKELY(from_u32_fast(v, &r))) return r;
 #endif
     return from_int(0, v, rm, flags);

@@ -1409,7 +1409,7 @@ static vx_err dec_commit(vxt_pred *ps, vxt_warp *ws, vxt_cur *c, vx_commit *cm, 
 
 static vx_err dec_mem(vxt_pred *ps, vxt_warp *ws, vxt_cur *c, vxt_evbuf *eb, vx_lanes tmask)
 {
-    uint8_t G;
+    uint8_t G = 0; /* (vxt_get_u8 sets it when it succeeds; -Og cannot tell) */
     uint32_t n;
     if (!vxt_get_u8(c, &G)) return VX_ERR_CORRUPT;
     if (G & 0xC0) return vxt_fail(c, "memory group header has reserved bits set"), VX_ERR_CORRUPT;
@@ -1506,7 +1506,7 @@ static vx_err dec_wctl(vxt_pred *ps, vxt_cur *c, vxt_evbuf *eb)
     if (!vxt_grow((void **)&eb->wctl, &eb->wctl_cap, n, sizeof(vx_wctl))) return VX_ERR_NOMEM;
     for (uint32_t i = 0; i < n; i++) {
         vx_wctl *w = &eb->wctl[i];
-        uint8_t P;
+        uint8_t P = 0; /* (as G in dec_mem) */
         memset(w, 0, sizeof *w);
         w->core = eb->ev.core;
         w->warp = eb->ev.warp;
