@@ -3,7 +3,12 @@
  * byte by byte: a version 5 unit (names as strings, rows at one address, a line 0, two
  * files, several sequences), a version 4 unit (include directories, a minimum
  * instruction length of 4, define_file), a 64-bit DWARF version 5 unit (names in
- * .debug_line_str); each expected answer is worked out by hand from the program.
+ * .debug_line_str), a VLIW unit (3 operations per instruction: op_index arithmetic,
+ * fixed_advance_pc, a sequence without set_address), a version 5 unit of other forms
+ * (.debug_str names, data2 / data8 / block fields, a relative compilation directory),
+ * a unit in "/" with sequences out of order and an empty one; each expected answer is
+ * worked out by hand from the program (binutils' objdump --dwarf=decodedline decodes
+ * the same rows from these bytes).  Random overlapping sequences against a walk.
  * Then every truncation and many damaged bytes: never a crash (this test runs under
  * ASan+UBSan too), every answer a row of the table, and the units before a cut read as
  * before.  A hostile table of many overlapping sequences: lookups stay fast.
@@ -281,6 +286,232 @@ static void unit_v5_64(buf *b, buf *ls)
     uleb(b, 4);
     end_seq(b);
     put_at(b, start + 4, b->n - start - 12, 8);
+}
+
+/*
+ * Version 4, minimum instruction length 4 and 3 operations per instruction (VLIW: an
+ * address advance is in operations, DWARF 5 section 6.2.5.1), file v.c.  Each row's
+ * (address, op_index) worked out by hand below; the lookups want the address.
+ */
+static void unit_vliw(buf *b)
+{
+    const size_t start = b->n;
+    un(b, 0, 4);
+    un(b, 4, 2);
+    const size_t hl = b->n;
+    un(b, 0, 4);
+    u8(b, 4); /* minimum_instruction_length */
+    u8(b, 3); /* maximum_operations_per_instruction */
+    u8(b, 1);
+    u8(b, (uint8_t)-5);
+    u8(b, 14);
+    u8(b, 13);
+    for (int i = 0; i < 12; i++)
+        u8(b, std_len[i]);
+    u8(b, 0); /* no include directories */
+    str(b, "v.c");
+    uleb(b, 0);
+    uleb(b, 0);
+    uleb(b, 0);
+    u8(b, 0);
+    put_at(b, hl, b->n - hl - 4, 4);
+    set_address(b, 0xb0000000u); /* (0xb0000000, 0) */
+    u8(b, ADV_LINE);
+    sleb(b, 9);
+    u8(b, COPY); /* 0xb0000000 v.c:10 */
+    u8(b, ADV_PC);
+    uleb(b, 2);           /* op 2, the address stays */
+    u8(b, special(2, 1)); /* op 2+2 = 4: address + 4 * (4/3), op 1: 0xb0000004 v.c:11 */
+    u8(b, ADV_PC);
+    uleb(b, 4); /* op 1+4 = 5: + 4 * (5/3) = 0xb0000008, op 2 */
+    u8(b, FIXED_ADV);
+    un(b, 0x10, 2);              /* + 0x10 (not times 4), op 0: 0xb0000018 */
+    u8(b, special(1, 1));        /* op 1, the address stays: 0xb0000018 v.c:12 */
+    set_address(b, 0xb0000020u); /* op 0 again */
+    u8(b, special(2, 1));        /* op 2: 0xb0000020 v.c:13 */
+    u8(b, CONST_ADD);     /* (255-13)/14 = 17 operations: op 19, + 4 * 6 = 0xb0000038, op 1 */
+    u8(b, special(0, 1)); /* 0xb0000038 v.c:14 */
+    u8(b, ADV_LINE);
+    sleb(b, 10);
+    u8(b, 13); /* special opcode 13 (= opcode_base): no advance, line -5: 0xb0000038 v.c:19 */
+    u8(b, ADV_PC);
+    uleb(b, 2); /* op 1+2 = 3: 0xb000003c, op 0 */
+    end_seq(b);
+    /* a sequence with no set_address starts at address 0, op 0, line 1 */
+    u8(b, ADV_PC);
+    uleb(b, 3);  /* op 3: 0x4, op 0 */
+    u8(b, COPY); /* 0x4 v.c:1 */
+    u8(b, ADV_PC);
+    uleb(b, 3); /* 0x8 */
+    end_seq(b);
+    put_at(b, start, b->n - start - 4, 4);
+}
+
+/*
+ * Version 5 with other forms: directories as offsets into .debug_str (DW_FORM_strp),
+ * the compilation directory relative ("." as -fdebug-prefix-map=DIR=. leaves it); files
+ * with a DW_FORM_data8 timestamp, a DW_FORM_data2 directory index, a DW_FORM_block
+ * size.  .debug_str goes in *st.
+ */
+static void unit_v5_forms(buf *b, buf *st)
+{
+    str(st, "not a directory");
+    const size_t off_comp = st->n;
+    str(st, ".");
+    const size_t off_lib = st->n;
+    str(st, "lib");
+    const size_t start = b->n;
+    un(b, 0, 4);
+    un(b, 5, 2);
+    u8(b, 4);
+    u8(b, 0);
+    const size_t hl = b->n;
+    un(b, 0, 4);
+    params(b, 1, 5);
+    u8(b, 1);      /* directory formats */
+    uleb(b, 1);    /* DW_LNCT_path */
+    uleb(b, 0x0e); /* DW_FORM_strp */
+    uleb(b, 2);
+    un(b, off_comp, 4);
+    un(b, off_lib, 4);
+    u8(b, 4);      /* file formats */
+    uleb(b, 1);    /* DW_LNCT_path */
+    uleb(b, 0x08); /* DW_FORM_string */
+    uleb(b, 3);    /* DW_LNCT_timestamp */
+    uleb(b, 0x07); /* DW_FORM_data8 */
+    uleb(b, 2);    /* DW_LNCT_directory_index */
+    uleb(b, 0x05); /* DW_FORM_data2 */
+    uleb(b, 4);    /* DW_LNCT_size */
+    uleb(b, 0x09); /* DW_FORM_block */
+    uleb(b, 2);
+    str(b, "m.c");
+    un(b, 0x0102030405060708ull, 8);
+    un(b, 0, 2);
+    uleb(b, 2);
+    un(b, 0x0101, 2);
+    str(b, "u.h");
+    un(b, 0x0807060504030201ull, 8);
+    un(b, 1, 2);
+    uleb(b, 1);
+    u8(b, 0x01);
+    put_at(b, hl, b->n - hl - 4, 4);
+    u8(b, SET_FILE);
+    uleb(b, 0);
+    set_address(b, 0xc0000000u);
+    u8(b, ADV_LINE);
+    sleb(b, 4);
+    u8(b, COPY); /* 0xc0000000 ./m.c:5 */
+    u8(b, SET_FILE);
+    uleb(b, 1);
+    u8(b, special(4, 2)); /* 0xc0000004 ./lib/u.h:7 */
+    u8(b, ADV_PC);
+    uleb(b, 4);
+    end_seq(b); /* 0xc0000008 */
+    put_at(b, start, b->n - start - 4, 4);
+}
+
+/*
+ * Version 5, the compilation directory "/" (file r.c in it: shown as r.c), and
+ * sequences not in address order: [0x100, 0x300) with r.c:4 at 0x100 and r.c:5 at
+ * 0x280; [0x200, 0x210) with r.c:5 (inside the first: its own line there, the last
+ * to start); an empty one at 0x400 (a row, no addresses); [0x500, 0x510) with its
+ * rows out of address order (r.c:7 at 0x508 first, then r.c:8 at 0x500).
+ */
+static void unit_root(buf *b)
+{
+    const size_t start = b->n;
+    un(b, 0, 4);
+    un(b, 5, 2);
+    u8(b, 4);
+    u8(b, 0);
+    const size_t hl = b->n;
+    un(b, 0, 4);
+    params(b, 1, 5);
+    u8(b, 1);
+    uleb(b, 1);
+    uleb(b, 0x08);
+    uleb(b, 1);
+    str(b, "/");
+    u8(b, 2);
+    uleb(b, 1);
+    uleb(b, 0x08);
+    uleb(b, 2);
+    uleb(b, 0x0f);
+    uleb(b, 1);
+    str(b, "r.c");
+    uleb(b, 0);
+    put_at(b, hl, b->n - hl - 4, 4);
+    u8(b, SET_FILE);
+    uleb(b, 0);
+    set_address(b, 0x100);
+    u8(b, ADV_LINE);
+    sleb(b, 3);
+    u8(b, COPY); /* 0x100 r.c:4 */
+    u8(b, ADV_PC);
+    uleb(b, 0x180);
+    u8(b, ADV_LINE);
+    sleb(b, 1);
+    u8(b, COPY); /* 0x280 r.c:5 */
+    u8(b, ADV_PC);
+    uleb(b, 0x80);
+    end_seq(b); /* 0x300 */
+    u8(b, SET_FILE);
+    uleb(b, 0);
+    set_address(b, 0x200);
+    u8(b, ADV_LINE);
+    sleb(b, 4);
+    u8(b, COPY); /* 0x200 r.c:5 */
+    u8(b, ADV_PC);
+    uleb(b, 0x10);
+    end_seq(b); /* 0x210 */
+    u8(b, SET_FILE);
+    uleb(b, 0);
+    set_address(b, 0x400);
+    u8(b, COPY);
+    end_seq(b); /* [0x400, 0x400): empty */
+    u8(b, SET_FILE);
+    uleb(b, 0);
+    set_address(b, 0x508);
+    u8(b, ADV_LINE);
+    sleb(b, 6);
+    u8(b, COPY); /* 0x508 r.c:7 */
+    set_address(b, 0x500);
+    u8(b, ADV_LINE);
+    sleb(b, 1);
+    u8(b, COPY); /* 0x500 r.c:8: rows out of order, put in order */
+    u8(b, ADV_PC);
+    uleb(b, 0x10);
+    end_seq(b); /* 0x510 */
+    put_at(b, start, b->n - start - 4, 4);
+}
+
+/* A version 4 unit of n sequences (file s.c): sequence i is [lo[i], hi[i]) with one
+ * row, line i + 1, at lo[i]. */
+static void unit_seqs(buf *b, const uint32_t *lo, const uint32_t *hi, size_t n)
+{
+    const size_t start = b->n;
+    un(b, 0, 4);
+    un(b, 4, 2);
+    const size_t hl = b->n;
+    un(b, 0, 4);
+    params(b, 1, 4);
+    u8(b, 0);
+    str(b, "s.c");
+    uleb(b, 0);
+    uleb(b, 0);
+    uleb(b, 0);
+    u8(b, 0);
+    put_at(b, hl, b->n - hl - 4, 4);
+    for (size_t i = 0; i < n; i++) {
+        set_address(b, lo[i]);
+        u8(b, ADV_LINE);
+        sleb(b, (int64_t)i);
+        u8(b, COPY);
+        u8(b, ADV_PC);
+        uleb(b, hi[i] - lo[i]);
+        end_seq(b);
+    }
+    put_at(b, start, b->n - start - 4, 4);
 }
 
 typedef struct want {
@@ -646,6 +877,117 @@ int main(void)
     ok(r && vxd_lines_file_matches(&t, r->file, "/a/b/../c//d.h"), "as does another spelling");
     ok(r && !vxd_lines_file_matches(&t, r->file, "b/d.h"), "b/d.h does not");
     vxd_lines_release(&t);
+
+    /* operations per instruction, fixed_advance_pc, opcode_base itself, a sequence
+     * without set_address */
+    static buf vl;
+    unit_vliw(&vl);
+    is_int(vxd_lines_parse(&t, vl.b, vl.n, NULL, 0, NULL, 0, msg, sizeof msg), VX_OK,
+           "a VLIW unit parses");
+    is_str(msg, "", "no note");
+
+    static const struct {
+        uint32_t pc, line; /* 0: no line */
+    } vw[] = {{0xaffffffcu, 0},  {0xb0000000u, 10}, {0xb0000003u, 10}, {0xb0000004u, 11},
+              {0xb0000008u, 11}, {0xb0000017u, 11}, {0xb0000018u, 12}, {0xb000001fu, 12},
+              {0xb0000020u, 13}, {0xb0000037u, 13}, {0xb0000038u, 19}, {0xb000003bu, 19},
+              {0xb000003cu, 0},  {0x0u, 0},         {0x3u, 0},         {0x4u, 1},
+              {0x7u, 1},         {0x8u, 0}};
+
+    for (size_t i = 0; i < sizeof vw / sizeof vw[0]; i++) {
+        r = vxd_lines_lookup(&t, vw[i].pc);
+        if (vw[i].line)
+            ok(r && r->line == vw[i].line && !strcmp(t.files[r->file].path, "v.c"),
+               "VLIW: 0x%08x is v.c:%u (got %u)", vw[i].pc, vw[i].line, r ? r->line : 0);
+        else
+            ok(!r, "VLIW: 0x%08x has no line (got %u)", vw[i].pc, r ? r->line : 0);
+    }
+    vxd_lines_release(&t);
+
+    /* version 5 forms: strp, data8, data2, block; a relative compilation directory */
+    static buf fm, st;
+    unit_v5_forms(&fm, &st);
+    is_int(vxd_lines_parse(&t, fm.b, fm.n, ls.b, ls.n, st.b, st.n, msg, sizeof msg), VX_OK,
+           "version 5 forms parse");
+    is_str(msg, "", "no note");
+    r = vxd_lines_lookup(&t, 0xc0000000u);
+    ok(r && r->line == 5 && !strcmp(t.files[r->file].path, "./m.c"), "0xc0000000: ./m.c:5");
+    vxd_lines_format(&t, 0xc0000000u, s, sizeof s);
+    is_str(s, "m.c:5", "shown without the compilation directory '.'");
+    r = vxd_lines_lookup(&t, 0xc0000007u);
+    ok(r && r->line == 7 && !strcmp(t.files[r->file].path, "./lib/u.h"),
+       "0xc0000007: ./lib/u.h:7 (a directory relative to '.')");
+    vxd_lines_format(&t, 0xc0000004u, s, sizeof s);
+    is_str(s, "lib/u.h:7", "shown as lib/u.h");
+    ok(!vxd_lines_lookup(&t, 0xc0000008u), "0xc0000008: the end of the sequence");
+    vxd_lines_release(&t);
+
+    /* the compilation directory "/", sequences out of order and overlapping, an empty one */
+    static buf ro;
+    unit_root(&ro);
+    is_int(vxd_lines_parse(&t, ro.b, ro.n, NULL, 0, NULL, 0, msg, sizeof msg), VX_OK,
+           "a unit in / parses");
+    is_int((long long)t.nseqs, 3, "three sequences (the empty one covers nothing)");
+    vxd_lines_format(&t, 0x100, s, sizeof s);
+    is_str(s, "r.c:4", "a file of the compilation directory / is shown as r.c");
+
+    static const struct {
+        uint32_t pc, line;
+    } rw[] = {{0xff, 0},  {0x100, 4}, {0x1ff, 4}, {0x200, 5}, {0x20f, 5}, {0x210, 4},
+              {0x27f, 4}, {0x280, 5}, {0x2ff, 5}, {0x300, 0}, {0x400, 0}, {0x4ff, 0},
+              {0x500, 8}, {0x507, 8}, {0x508, 7}, {0x50f, 7}, {0x510, 0}};
+
+    for (size_t i = 0; i < sizeof rw / sizeof rw[0]; i++) {
+        r = vxd_lines_lookup(&t, rw[i].pc);
+        ok(rw[i].line ? r && r->line == rw[i].line : !r, "0x%x: line %u (got %u)", rw[i].pc,
+           rw[i].line, r ? r->line : 0);
+    }
+    is_int(vxd_lines_code(&t, "r.c", 5, &rg, &n, &next), VX_OK, "the code of r.c:5");
+    ok(n == 2 && rg[0].lo == 0x200 && rg[0].hi == 0x210 && rg[1].lo == 0x280 && rg[1].hi == 0x300,
+       "r.c:5 is [0x200, 0x210) and [0x280, 0x300) (%zu ranges)", n);
+    free(rg);
+    vxd_lines_release(&t);
+
+    /* random overlapping sequences: at each PC the line of the sequence that starts last
+     * holding it (of two that start together, the later in the table), as a walk
+     * through all of them finds it */
+    uint32_t seed = 12345;
+    int wrong_seq = 0;
+    for (int round = 0; round < 200; round++) {
+        enum {
+            NS = 48
+        };
+
+        uint32_t slo[NS], shi[NS];
+        for (size_t i = 0; i < NS; i++) {
+            seed = seed * 1103515245u + 12345u;
+            slo[i] = 4 * ((seed >> 16) % 48);
+            seed = seed * 1103515245u + 12345u;
+            shi[i] = slo[i] + 4 * (1 + (seed >> 16) % 24);
+        }
+        static buf sq;
+        sq.n = 0;
+        unit_seqs(&sq, slo, shi, NS);
+        if (vxd_lines_parse(&t, sq.b, sq.n, NULL, 0, NULL, 0, msg, sizeof msg) != VX_OK) {
+            wrong_seq++;
+            continue;
+        }
+        for (uint32_t pc = 0; pc < 4 * 80; pc += 2) {
+            long best = -1;
+            for (size_t i = 0; i < NS; i++)
+                if (slo[i] <= pc && pc < shi[i] && (best < 0 || slo[i] >= slo[best]))
+                    best = (long)i;
+            r = vxd_lines_lookup(&t, pc);
+            if (best < 0 ? r != NULL : !r || r->line != (uint32_t)best + 1) {
+                if (!wrong_seq)
+                    diag("round %d pc 0x%x: line %u, want %ld", round, pc, r ? r->line : 0,
+                         best + 1);
+                wrong_seq++;
+            }
+        }
+        vxd_lines_release(&t);
+    }
+    is_int(wrong_seq, 0, "200 tables of 48 random sequences: every PC's line as a walk finds it");
 
     /* nothing to read */
     is_int(vxd_lines_parse(&t, NULL, 0, NULL, 0, NULL, 0, msg, sizeof msg), VX_OK, "no section");
