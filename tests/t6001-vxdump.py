@@ -227,6 +227,19 @@ int main() {
 }
 """
 
+# a CSR write with 4 lanes active: committed on lane 0 alone (FORMAT.md section 7.2)
+CSR_KERNEL = r"""
+#include <vx_intrinsics.h>
+int main(void)
+{
+    vx_tmc(0xf);
+    unsigned v = vx_thread_id() + 1;
+    __asm__ volatile("csrw fflags, %0" : : "r"(v));
+    vx_tmc(1);
+    return 0;
+}
+"""
+
 ISSUE_KEYS = {"type", "index", "cycle", "core", "warp", "gwarp", "pc", "insn", "tmask", "flags",
               "disasm", "symbol", "source", "commits", "mem", "wctl", "console", "fault"}
 
@@ -476,6 +489,27 @@ class Filters(unittest.TestCase):
         self.assertEqual(ev[4]["commits"][0]["values"], [None, 1, None, None])
         self.assertEqual(ev[7]["mem"], [{"lane": 1, "addr": 0x10004, "size": 4, "value": 1}])
 
+    def test_lane_leaves_out_commits_without_it(self):
+        """SCHEMA.md: with --lane L the commits that do not write lane L are left out (a
+        CSR is committed on lane 0 alone, whatever the thread mask); the others show lane
+        L's value alone"""
+        d = vxtest.tmpdir()
+        src, elf, t = (os.path.join(d, n) for n in ("csr.c", "csr.elf", "csr.vxt"))
+        with open(src, "w") as f:
+            f.write(CSR_KERNEL)
+        t6kit.vxcc(src, elf)
+        t6kit.record(elf, t, ["-w", "1", "-t", "4"], expect=0)
+        full = {e["index"]: e for e in t6kit.events(t) if e["type"] == "issue"}
+        self.assertTrue([e for e in full.values() if e["tmask"] == "0xf" and
+                         [c for c in e["commits"] if c["lanes"] == "0x1"]],
+                        "a commit of lane 0 alone with 4 lanes active")
+        for lane in range(4):
+            for e in t6kit.events(t, "--lane", str(lane), "--kind", "issue"):
+                want = [dict(c, values=[v if i == lane else None
+                                        for i, v in enumerate(c["values"])])
+                        for c in full[e["index"]]["commits"] if int(c["lanes"], 16) >> lane & 1]
+                self.assertEqual(e["commits"], want, (lane, e["index"]))
+
     def test_kind(self):
         """--kind selects issues by what they did"""
         k = lambda kinds: indexes(listing(T["regs"], "--kind", kinds)[1])  # noqa: E731
@@ -488,6 +522,25 @@ class Filters(unittest.TestCase):
         self.assertEqual(k("mem,console"), [9, 10, 22, 24, 27])
         self.assertEqual(k("dm"), [])
         self.assertEqual(len(k("issue")), 29)
+
+    def test_kind_by_effects(self):
+        """--kind barrier, commit, wctl, fault: the events whose JSON effects say so"""
+        for t in (T["bar"], T["regs"], T["fault"]):
+            ev = t6kit.events(t)
+            issues = [e for e in ev if e["type"] == "issue"]
+            wk = lambda e: {w["kind"] for w in e["wctl"]}  # noqa: E731
+            want = {
+                "barrier": [e for e in issues if wk(e) & {"bar-arrive", "bar-release"}],
+                "commit": [e for e in issues if e["commits"]],
+                "wctl": [e for e in issues if e["wctl"]],
+                "fault": [e for e in ev if e["fault"]],
+            }
+            for kind, w in want.items():
+                self.assertEqual(t6kit.events(t, "--kind", kind), w, (t, kind))
+        arrive = [e for e in t6kit.events(T["bar"], "--kind", "barrier")
+                  if "bar-arrive" in {w["kind"] for w in e["wctl"]}]
+        self.assertGreater(len(arrive), 0, "the barrier kernel's warps arrive")
+        self.assertGreater(len(t6kit.events(T["fault"], "--kind", "fault")), 0)
 
     def test_pc(self):
         """--pc by address, by symbol+offset, and a whole function"""
@@ -519,6 +572,10 @@ class Filters(unittest.TestCase):
         self.assertEqual(a("--addr", "0x10020:0x1000"), [])
         self.assertEqual(a("--addr", "0x10004", "--lane", "1"), [9])
         self.assertEqual(a("--addr", "0x10004", "--lane", "2"), [])
+        # up to the end of the address space: the whole of it holds every write, and the
+        # console's bytes (events 22 and 24)
+        self.assertEqual(a("--addr", "0:0x100000000"), [9, 10, 22, 24, 27])
+        self.assertEqual(a("--addr", "0xfffffffc:4"), [])
         for bad in ("0x10000:0", "0xffffffff:2", "x", "0x10000:"):
             r = vxtest.run([vxtest.prog("vxdump"), "--addr", bad, T["regs"]])
             self.assertEqual(r.returncode, 2, bad)
@@ -551,6 +608,20 @@ class Filters(unittest.TestCase):
         for pc in rare + common + [max(pcs) + 0x1000]:
             got = [e["index"] for e in t6kit.events(trace, "--pc", "%#x" % pc)]
             self.assertEqual(got, hits.get(pc, []), hex(pc))
+        # functions: ranges of PCs, each of which a digest may hold (their ranges: nm -S)
+        r = vxtest.run(["riscv64-unknown-elf-nm", "-S", "--defined-only", vxtest.kernel("reduce")])
+        fns = [f for f in (ln.split() for ln in r.stdout.splitlines()) if len(f) == 4 and
+               f[2] in "tT"]
+        names = [f[3] for f in fns]
+        ran = 0
+        for _, lo, size, name in ((f, int(f[0], 16), int(f[1], 16), f[3]) for f in fns):
+            want = [e["index"] for e in ev if lo <= e["pc"] < lo + size]
+            if not want or names.count(name) > 1:
+                continue
+            ran += 1
+            got = [e["index"] for e in t6kit.events(trace, "--pc", name)]
+            self.assertEqual(got, want, name)
+        self.assertGreater(ran, 2, "functions that ran")
         writes = [(e["index"], m) for e in ev for m in e["mem"]]
         for lo, n in ((writes[0][1]["addr"], 4), (writes[-1][1]["addr"], 1),
                       (writes[len(writes) // 3][1]["addr"] - 1, 6), (0x00f00000, 64)):
@@ -733,6 +804,27 @@ class Filters(unittest.TestCase):
             self.assertEqual(got, [e for e in ev if e["type"] == "issue" and e["warp"] == 1], sel)
         both = t6kit.events(T["bar"], "--warp", "0:0,0:1", "--kind", "issue")
         self.assertEqual(len(both), sum(1 for e in ev if e["type"] == "issue"))
+
+    def test_warp_of_other_cores(self):
+        """--warp on 2 cores x 2 warps: CORE:WARP and the global id CORE * 2 + WARP select
+        that warp's issues (whose they are: the JSON's core and warp); an id past the last
+        is refused"""
+        t = os.path.join(D, "bar-2x2.vxt")
+        if not os.path.exists(t):
+            t6kit.record(K["t6-bar"], t, ["-c", "2", "-w", "2", "-t", "4"], expect=0)
+        ev = [e for e in t6kit.events(t) if e["type"] == "issue"]
+        self.assertEqual({(e["core"], e["warp"]) for e in ev}, {(0, 0), (0, 1), (1, 0), (1, 1)})
+        self.assertTrue(all(e["gwarp"] == 2 * e["core"] + e["warp"] for e in ev))
+        for c in range(2):
+            for w in range(2):
+                want = [e for e in ev if e["core"] == c and e["warp"] == w]
+                for sel in ("%d:%d" % (c, w), str(2 * c + w)):
+                    got = t6kit.events(t, "--warp", sel, "--kind", "issue")
+                    self.assertEqual(got, want, sel)
+        for bad in ("4", "2:0", "0:2"):
+            r = t6kit.vxdump("--warp", bad, t)
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn("--warp: no warp", r.stderr)
 
 
 class Summary(unittest.TestCase):
