@@ -274,6 +274,36 @@ def listing(trace, *args):
     return lines[0].index("EFFECTS"), lines[1:]
 
 
+def check_totals(test, trace):
+    """--summary --json's totals and per-warp counts against a second count over the events
+    vxdump --json lists (SCHEMA.md: injected issues are in `issues`, `injected`, and the
+    effects' counts, not in lane_ops, faults, steps nor the warps' counts; a split counts
+    when it did not fault)"""
+    ev = t6kit.events(trace)
+    iss = [e for e in ev if e["type"] == "issue"]
+    own = [e for e in iss if not e["flags"] & 1]
+    want = {"events": len(ev), "issues": len(iss),
+            "dm_events": sum(1 for e in ev if e["type"] == "dm"),
+            "lane_ops": sum(t6kit.popcount_hex(e["tmask"]) for e in own),
+            "mem_writes": sum(len(e["mem"]) for e in iss),
+            "console_bytes": sum(len(e["console"]) for e in iss),
+            "wctl": sum(len(e["wctl"]) for e in iss),
+            "faults": sum(1 for e in own if e["fault"]),
+            "injected": len(iss) - len(own),
+            "steps": sum(1 for e in own if e["flags"] & 2)}
+    s = t6kit.summary(trace)
+    test.assertEqual({k: s["totals"][k] for k in want}, want, trace)
+    warps = {}
+    for e in own:
+        w = warps.setdefault(e["gwarp"], {"issues": 0, "lane_ops": 0, "splits": 0})
+        w["issues"] += 1
+        w["lane_ops"] += t6kit.popcount_hex(e["tmask"])
+        w["splits"] += e["disasm"].startswith("vx_split") and not e["fault"]
+    got = {w["gwarp"]: {k: w[k] for k in ("issues", "lane_ops", "splits")} for w in s["warps"]}
+    test.assertEqual(got, warps, trace)
+    test.assertEqual(s["divergence"]["splits"], sum(w["splits"] for w in warps.values()), trace)
+    return s
+
 def indexes(lines):
     return [int(ln.split()[0]) for ln in lines]
 
@@ -854,6 +884,31 @@ class Summary(unittest.TestCase):
             self.assertIn(" %d cycles (0..%d), " % (n, n - 1), r.stdout, args)
             self.assertRegex(r.stdout, r"end +(limit|fault) at cycle %d\b" % n)
 
+    def test_totals_as_the_events_count_them(self):
+        """totals and per-warp counts: a second count over the JSON events"""
+        for t in T.values():
+            check_totals(self, t)
+
+    def test_a_split_that_faults_is_not_counted(self):
+        """a vx_split that faults (ipdom-overflow: tests/kernels/t6-ipdom.S) did not split:
+        the summary counts the splits vxsim --stats counts, the faulting one left out"""
+        k = t6kit.build("t6-ipdom", D)
+        r = vxtest.run([vxtest.prog("vxsim"), "--stats", "-w", "1", "-t", "2", k])
+        m = re.search(r"^splits: (\d+) \(divergent (\d+)\)$", r.stdout + r.stderr, re.M)
+        self.assertTrue(m, r.stdout + r.stderr)
+        t = os.path.join(D, "ipdom.vxt")
+        t6kit.record(k, t, ["-w", "1", "-t", "2"], expect=r.returncode)
+        splits = [e for e in t6kit.events(t, "--kind", "split")]
+        self.assertEqual(len(splits), 2)
+        self.assertEqual(splits[1]["fault"]["kind"], "ipdom-overflow")
+        r = vxtest.run([vxtest.prog("vxdump"), "--summary", "--json", t])
+        s = json.loads(r.stdout)
+        self.assertEqual((s["divergence"]["splits"], s["divergence"]["divergent"]),
+                         (int(m.group(1)), int(m.group(2))))
+        self.assertEqual(s["warps"][0]["splits"], int(m.group(1)))
+        self.assertEqual(int(m.group(1)), 1)
+        check_totals(self, t)
+
     def test_loads_limit_and_no_events(self):
         """the summary lists every --load (name, size, address), a run cut by --max-cycles
         ends 'limit at cycle N', and a trace cut before its first events chunk has 0
@@ -1186,6 +1241,8 @@ class DebugSession(unittest.TestCase):
         step = [e for e in ev if e["type"] == "issue" and e["flags"] & 2]
         self.assertGreaterEqual(len(inj), 1, "read_gpr injects a csrw dscratch")
         self.assertEqual([e["pc"] for e in step], [0x80000000])
+        s = check_totals(self, trace)
+        self.assertEqual((s["totals"]["injected"], s["totals"]["steps"]), (len(inj), 1))
         col, lines = listing(trace)
         text = "\n".join(lines)
         self.assertIn("dm halt warp 0 [0:0] cause=", text)
