@@ -1260,6 +1260,12 @@ class DebugSession(unittest.TestCase):
         dmd = [o for o in objs if o["type"] == "difference" and o["warp"] is None]
         self.assertEqual(len(dmd), 1, r.stdout[-2000:])
         self.assertEqual((dmd[0]["index_a"], dmd[0]["index_b"]), (None, dm[0]["index"]))
+        # --ignore dm leaves out the debugger's events, its injected instructions and the
+        # step flag: the same run as without a debugger (its cycles aside: the halts)
+        r = t6kit.vxdiff("--ignore", "dm,cycle", plain, trace)
+        self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr)
+        r = t6kit.vxdiff("--ignore", "cycle", plain, trace)
+        self.assertEqual(r.returncode, 1, r.stdout[-2000:] + r.stderr)
         tr = tracks(json.loads(json.dumps(self._timeline(trace))))
         self.assertTrue(any(e["name"].startswith("halted") for e in tr[(0, 0)]))
         self.assertTrue(any(e["name"] == "step" for e in tr[(0, 0)]))

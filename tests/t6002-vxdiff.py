@@ -29,6 +29,7 @@ def setUpModule():
         "regs": t6kit.build("t6-regs", D),
         "alt": t6kit.build("t6-regs", D, ["-DT6_ALT"]),
         "altcon": t6kit.build("t6-regs", D, ["-DT6_ALT_CONSOLE"]),
+        "altslot": t6kit.build("t6-regs", D, ["-DT6_ALT_SLOT"]),
         "shape": t6kit.build("t6-shape", D),
         "float": t6kit.build("t6-float", D),
     }
@@ -343,6 +344,18 @@ class ChangedKernel(unittest.TestCase):
         self.assertIn('"J"', d[1]["items"][0]["text"])
 
 
+    def test_console_slot(self):
+        """the same byte stored to another console slot (0x41, not 0x40: sb t4, 1(t3))
+        differs, besides the store's encoding"""
+        c = rec(K["altslot"], "kslot.vxt", ["-w", "1"], 7)
+        rc, objs, err = diff_json("--max", "0", "--ignore", "header", self.a, c)
+        self.assertEqual(rc, 1, err)
+        d = [o for o in objs if o["type"] == "difference"]
+        self.assertEqual([x["index_a"] for x in d], [22])
+        self.assertEqual([i["field"] for i in d[0]["items"]], ["insn", "console"])
+        self.assertIn('"H" (slot 0)', d[0]["items"][1]["text"])
+        self.assertIn('"H" (slot 1)', d[0]["items"][1]["text"])
+
 LATE_C = r"""
 #include <vx_print.h>
 int main(void)
@@ -629,6 +642,14 @@ class EventStreams(unittest.TestCase):
         self.assertEqual([(y["field"], y["what"], y["lane"], "a" in y) for y in x["items"]],
                          [("tmask", None, None, False), ("mem", "only_b", 2, False)])
         self.assertEqual(x["items"][1]["text"], "only B writes mem32[0x00020008]=0x5 (lane 2)")
+        # per warp, the register values left out: the thread mask alone tells the streams
+        # apart, at the issue after the vx_tmc (not at the store after it)
+        rc, objs, err = diff_json("--per-warp", "--ignore", "header,regs", "--max", "0", "-C",
+                                  "0", a, b)
+        self.assertEqual(rc, 1, err)
+        d = [o for o in objs if o["type"] == "difference"]
+        self.assertEqual([(x["index_a"], x["index_b"]) for x in d], [(i + 1, i + 1)])
+        self.assertEqual([x["field"] for x in d[0]["items"]], ["tmask"])
 
     def test_pc_and_end_of_one_run(self):
         """--ignore header,regs,mem,cycle --max 0 on a branch taken one way or the other:

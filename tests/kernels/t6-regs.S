@@ -4,7 +4,8 @@
  * the dump against expectations written by hand.  Run on 4 threads per warp.
  * Linked without the runtime (no crt0): _start is the whole kernel.
  * -DT6_ALT changes one constant (a3 = 6), -DT6_ALT_CONSOLE prints 'J' instead
- * of 'H': the "changed kernel" cases of tests/t6002-vxdiff.py.
+ * of 'H', -DT6_ALT_SLOT stores that 'H' to console slot 1: the "changed kernel"
+ * cases of tests/t6002-vxdiff.py.
  */
     .section .init
     .globl _start
@@ -40,7 +41,11 @@ _start:
 #else
     addi  t4, zero, 'H'         /* 21 */
 #endif
+#ifdef T6_ALT_SLOT
+    sb    t4, 1(t3)             /* console slot 1 'H' */
+#else
     sb    t4, 0(t3)             /* 22: console slot 0 'H'                    */
+#endif
     addi  t4, zero, 10          /* 23 */
     sb    t4, 0(t3)             /* 24: console slot 0 '\n'                   */
     addi  t3, zero, 0x88        /* 25 */
