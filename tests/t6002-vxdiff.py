@@ -30,6 +30,7 @@ def setUpModule():
         "alt": t6kit.build("t6-regs", D, ["-DT6_ALT"]),
         "altcon": t6kit.build("t6-regs", D, ["-DT6_ALT_CONSOLE"]),
         "altslot": t6kit.build("t6-regs", D, ["-DT6_ALT_SLOT"]),
+        "altlane": t6kit.build("t6-regs", D, ["-DT6_ALT_LANE"]),
         "shape": t6kit.build("t6-shape", D),
         "float": t6kit.build("t6-float", D),
     }
@@ -355,6 +356,20 @@ class ChangedKernel(unittest.TestCase):
         self.assertEqual([i["field"] for i in d[0]["items"]], ["insn", "console"])
         self.assertIn('"H" (slot 0)', d[0]["items"][1]["text"])
         self.assertIn('"H" (slot 1)', d[0]["items"][1]["text"])
+
+    def test_memory_write_of_another_lane(self):
+        """the same store (exit code 7 to 0x88) by lane 1 instead of lane 0: a difference
+        of the write, not only of the thread mask"""
+        c = rec(K["altlane"], "klane.vxt", ["-w", "1"], 7)
+        ea = t6kit.events(self.a)
+        st = [e for e in ea if e["type"] == "issue" and e["mem"] and e["mem"][0]["addr"] == 0x88]
+        self.assertEqual(len(st), 1)
+        rc, objs, err = diff_json("--max", "0", "--ignore", "header", self.a, c)
+        self.assertEqual(rc, 1, err)
+        (d,) = [o for o in objs if o["type"] == "difference" and o["index_a"] == st[0]["index"]]
+        self.assertEqual([(i["field"], i["what"]) for i in d["items"]],
+                         [("tmask", None), ("mem", "addr")])
+        self.assertIn("lane 0 mem32[0x00000088] != lane 1 mem32[0x00000088]", d["items"][1]["text"])
 
 LATE_C = r"""
 #include <vx_print.h>

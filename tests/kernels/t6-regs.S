@@ -4,8 +4,9 @@
  * the dump against expectations written by hand.  Run on 4 threads per warp.
  * Linked without the runtime (no crt0): _start is the whole kernel.
  * -DT6_ALT changes one constant (a3 = 6), -DT6_ALT_CONSOLE prints 'J' instead
- * of 'H', -DT6_ALT_SLOT stores that 'H' to console slot 1: the "changed kernel"
- * cases of tests/t6002-vxdiff.py.
+ * of 'H', -DT6_ALT_SLOT stores that 'H' to console slot 1, -DT6_ALT_LANE goes on
+ * with lane 1 instead of lane 0 from event 19: the "changed kernel" cases of
+ * tests/t6002-vxdiff.py.
  */
     .section .init
     .globl _start
@@ -33,7 +34,11 @@ _start:
     .insn r 0x0b, 3, 0, x0, t2, x0  /* 15: vx_join t2: else side (lanes 0,2) */
                                 /* 16: addi s0 again, lanes 0,2: 100, 102    */
                                 /* 17: vx_join t2: pop, all lanes            */
+#ifdef T6_ALT_LANE
+    addi  t0, zero, 2           /* lane 1 goes on instead */
+#else
     addi  t0, zero, 1           /* 18 */
+#endif
     .insn r 0x0b, 0, 0, x0, t0, x0  /* 19: vx_tmc t0: lane 0 only            */
     addi  t3, zero, 0x40        /* 20 */
 #ifdef T6_ALT_CONSOLE
