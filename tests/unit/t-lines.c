@@ -972,6 +972,11 @@ int main(void)
     ok(n == 2 && rg[0].lo == 0x200 && rg[0].hi == 0x210 && rg[1].lo == 0x280 && rg[1].hi == 0x300,
        "r.c:5 is [0x200, 0x210) and [0x280, 0x300) (%zu ranges)", n);
     free(rg);
+    /* no code at line 6: the next line with code is the least above it (7, at 0x508),
+     * not the first in address order (8, at 0x500) */
+    is_int(vxd_lines_code(&t, "r.c", 6, &rg, &n, &next), VX_OK, "the code of r.c:6");
+    ok(n == 0 && next == 7, "r.c:6 has none; the next line with code is 7 (%u)", next);
+    free(rg);
     vxd_lines_release(&t);
 
     /* random overlapping sequences: at each PC the line of the sequence that starts last
