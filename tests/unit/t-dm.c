@@ -1251,6 +1251,86 @@ static void test_barrier_idle(void)
     vx_sim_free(sim);
 }
 
+/*
+ * From a mutation review of dm.c: behaviour the tests above left open, each value
+ * from the register map in dm.c's header and vxdebug-spec.md.
+ */
+
+/* warpsel is 15 bits and threadsel 7: warpsel 0x4000 and threadsel 0x40 name a warp and
+ * a thread beyond this platform, not warp 0 and thread 0 */
+static void test_select_full_width(void)
+{
+    vx_sim *sim = mk(1, 1, 4, 4, prog_loop, 2);
+    wr(sim, VX_DM_DCTRL, DA);
+    run(sim, 3);
+    halt_only(sim, 0); /* warp 0 halted at BASE + 4 */
+    wr(sim, VX_DM_DSELECT, dsel(0, 0, 0));
+    wr(sim, VX_DM_DSCRATCH0, 0x1234);
+    wr(sim, VX_DM_DSELECT, dsel(0, 0x4000, 0));
+    uint32_t d = rd(sim, VX_DM_DCTRL);
+    is_u32(HC(d), 0, "warpsel 0x4000 (no such warp): hacause 0, not warp 0's HALTREQ");
+    is_u32(rd(sim, VX_DM_DPC), 0, "warpsel 0x4000: DPC reads 0");
+    is_u32(rd(sim, VX_DM_DSCRATCH0), 0, "warpsel 0x4000: DSCRATCH0 reads 0");
+    wr(sim, VX_DM_DCTRL, DA | SR);
+    d = rd(sim, VX_DM_DCTRL);
+    ok((d & SERR) && SST(d) == 0, "warpsel 0x4000: stepreq refused");
+    wr(sim, VX_DM_DSELECT, dsel(0, 0, 0x40));
+    is_u32(rd(sim, VX_DM_DSCRATCH0), 0, "threadsel 0x40 of 4 threads: DSCRATCH0 reads 0");
+    wr(sim, VX_DM_DSCRATCH0, 0x9999);
+    uint32_t v = 0;
+    vx_sim_reg_read(sim, 0, 0, VX_RF_CSR, CSR_DSCRATCH0, &v);
+    is_u32(v, 0x1234, "threadsel 0x40: the DSCRATCH0 write did not land in lane 0");
+    ev_clear();
+    d = inject(sim, ADDI(9, 0, 1));
+    int r = ev_find(0, VX_DM_INJECT_REJECT, -1);
+    ok((d & IERR) && r >= 0 && evs[r].arg == 3 && ninject_issue == 0,
+       "threadsel 0x40: injection refused, reason 3 (NO_TARGET)");
+    vx_sim_free(sim);
+}
+
+/* anyunavail with exactly one warp unavailable; resumereq reports only warps it resumed;
+ * a warp not spawned yet (halted by haltreq) cannot step: refused at once */
+static void test_summary_resume_step_inactive(void)
+{
+    build_spawn(3);
+    vx_sim *sim = mk(1, 1, 4, 4, prog_spawn, 10);
+    wr(sim, VX_DM_DCTRL, DA);
+    run(sim, 50);
+    ok(winfo(sim, 2).active && !winfo(sim, 3).active, "(warps 0-2 spawned, warp 3 not)");
+    is_u32(rd(sim, VX_DM_DCTRL) & SUMMARY, AR | NR | NU,
+           "3 of 4 warps available and running: allrunning anyrunning anyunavail");
+
+    wr(sim, VX_DM_WMASK, 0x2);
+    wr(sim, VX_DM_DCTRL, DA | HR); /* warp 1 halted, warps 0 and 2 running */
+    wr(sim, VX_DM_WMASK, 0x7);
+    ev_clear();
+    wr(sim, VX_DM_DCTRL, DA | RR);
+    ok(!winfo(sim, 1).halted, "resumereq resumed warp 1");
+    is_int(ev_count(VX_DM_RESUME), 1, "one RESUME event: warps 0 and 2 were not halted");
+    ok(ev_find(0, VX_DM_RESUME, 1) >= 0, "... and it names warp 1");
+
+    wr(sim, VX_DM_WMASK, 0x8);
+    wr(sim, VX_DM_DCTRL, DA | HR);
+    ok(winfo(sim, 3).halted && !winfo(sim, 3).active, "(warp 3 halted, not spawned)");
+    wr(sim, VX_DM_DSELECT, dsel(0, 3, 0));
+    wr(sim, VX_DM_DCTRL, DA | SR);
+    uint32_t d = rd(sim, VX_DM_DCTRL);
+    ok((d & SERR) && SST(d) == 0, "stepreq of a halted warp not spawned yet: refused at once");
+    vx_sim_free(sim);
+}
+
+/* the instruction word is taken when injectreq is accepted */
+static void test_inject_word_taken_at_request(void)
+{
+    vx_sim *sim = halted_at_start(prog_loop, 2);
+    wr(sim, VX_DM_INJECT, ADDI(9, 0, 5));
+    wr(sim, VX_DM_DCTRL, DA | IR);
+    wr(sim, VX_DM_INJECT, ADDI(9, 0, 6));
+    tick(sim, 2);
+    is_u32(xreg(sim, 0, 0, 9), 5, "INJECT rewritten after the request: the first word ran");
+    vx_sim_free(sim);
+}
+
 int main(void)
 {
     test_platform_and_inactive();
@@ -1270,5 +1350,8 @@ int main(void)
     test_events();
     test_snapshot();
     test_barrier_idle();
+    test_select_full_width();
+    test_summary_resume_step_inactive();
+    test_inject_word_taken_at_request();
     return tap_exit();
 }
