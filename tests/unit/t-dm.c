@@ -96,6 +96,7 @@ static vx_dm_event evs[MAXEV];
 static int nev;
 static int nissue, nstep_issue, ninject_issue;
 static uint32_t last_inject_tmask_lane;
+static uint64_t first_issue_cycle; /* of the first issue since ev_clear (UINT64_MAX: none) */
 
 static void observer(void *ctx, const vx_event *ev)
 {
@@ -103,7 +104,7 @@ static void observer(void *ctx, const vx_event *ev)
     if (ev->kind == VX_EV_DM) {
         if (nev < MAXEV) evs[nev++] = ev->dm;
     } else if (ev->kind == VX_EV_ISSUE) {
-        nissue++;
+        if (!nissue++) first_issue_cycle = ev->cycle;
         if (ev->flags & VX_EVF_STEP) nstep_issue++;
         if (ev->flags & VX_EVF_INJECTED) {
             ninject_issue++;
@@ -116,6 +117,7 @@ static void ev_clear(void)
 {
     nev = 0;
     nissue = nstep_issue = ninject_issue = 0;
+    first_issue_cycle = UINT64_MAX;
 }
 
 /* Index of the first event with this op (and gwarp if >= 0) at or after from, or -1. */
@@ -1331,6 +1333,67 @@ static void test_inject_word_taken_at_request(void)
     vx_sim_free(sim);
 }
 
+/* ndmreset: cancels a pending step and injection; another ndmreset during the hold does
+ * not restart it; the last hold cycle issues nothing; a latched resethaltreq is used once */
+static void test_reset_details(void)
+{
+    vx_sim *sim = halted_at_start(prog_loop, 2);
+    wr(sim, VX_DM_DCONFIG, 1u << 29); /* NRC 1: 2 cycles */
+    wr(sim, VX_DM_WMASK, 0x1);
+    ev_clear();
+    wr(sim, VX_DM_DCTRL, DA | SR);
+    is_u32(SST(rd(sim, VX_DM_DCTRL)), 1, "(step REQ)");
+    wr(sim, VX_DM_DCTRL, DA | NT | RHR);
+    uint32_t d = rd(sim, VX_DM_DCTRL);
+    ok((d & NT) && SST(d) == 0 && IST(d) == 0, "ndmreset cancels the pending step: stepstate NONE");
+    tick(sim, 4);
+    ok(!vx_sim_in_reset(sim) && winfo(sim, 0).halted, "(hold over, warp 0 reset-halted)");
+    is_int(nstep_issue, 0, "the cancelled step never ran");
+    is_u32(winfo(sim, 0).pc, BASE, "warp 0 still at its first instruction");
+
+    /* the same for an injection */
+    wr(sim, VX_DM_INJECT, ADDI(9, 0, 5));
+    wr(sim, VX_DM_DCTRL, DA | IR);
+    is_u32(IST(rd(sim, VX_DM_DCTRL)), 1, "(injection REQ)");
+    wr(sim, VX_DM_DCTRL, DA | NT | RHR);
+    d = rd(sim, VX_DM_DCTRL);
+    ok((d & NT) && IST(d) == 0, "ndmreset cancels the pending injection: injectstate NONE");
+    tick(sim, 4);
+    is_int(ninject_issue, 0, "the cancelled injection never ran");
+    is_u32(xreg(sim, 0, 0, 9), 0, "x9 untouched");
+
+    /* the latch is used by one reset: a plain reset after it halts nothing */
+    wr(sim, VX_DM_DCTRL, DA | RR);
+    align(sim);
+    wr(sim, VX_DM_DCTRL, DA | NT);
+    tick(sim, 2);
+    ok(!vx_sim_in_reset(sim), "(plain reset over)");
+    ok(!winfo(sim, 0).halted, "plain reset after a reset-halt: the selected warp runs");
+
+    /* ndmreset written again during the hold: no new reset, the hold ends on time */
+    wr(sim, VX_DM_DCONFIG, 2u << 29); /* 4 cycles */
+    align(sim);
+    ev_clear();
+    wr(sim, VX_DM_DCTRL, DA | NT);
+    tick(sim, 2);
+    wr(sim, VX_DM_DCTRL, DA | NT);
+    is_int(ev_count(VX_DM_RESET), 1, "ndmreset during the hold: one RESET event");
+    tick(sim, 2);
+    ok(!vx_sim_in_reset(sim), "the hold ends 4 cycles after the first write");
+
+    /* nothing issues in the hold's last cycle: with NRC 1 written in cycle c, the first
+     * issue is in cycle c + 2 */
+    wr(sim, VX_DM_DCONFIG, 1u << 29);
+    align(sim);
+    uint64_t c = vx_sim_cycle(sim);
+    wr(sim, VX_DM_DCTRL, DA | NT);
+    ev_clear();
+    for (int i = 0; i < 10 && !nissue; i++)
+        run(sim, 1);
+    is_u64(first_issue_cycle, c + 2, "first issue after a 2-cycle hold from cycle c: c + 2");
+    vx_sim_free(sim);
+}
+
 int main(void)
 {
     test_platform_and_inactive();
@@ -1353,5 +1416,6 @@ int main(void)
     test_select_full_width();
     test_summary_resume_step_inactive();
     test_inject_word_taken_at_request();
+    test_reset_details();
     return tap_exit();
 }
