@@ -289,6 +289,9 @@ static void observer(void *ctx, const vx_event *ev)
         return;
     }
     if (ev->kind != VX_EV_ISSUE) r->nevents++;
+    /* A Debug Module reset after the kernel ended starts it again: the END held back
+     * is no longer the run's end (a recording stopped now ends with END = abort). */
+    if (ev->kind == VX_EV_DM && ev->dm.op == VX_DM_RESET) r->have_end = false;
     if (r->pipe) {
         if (VX_UNLIKELY(!vxrec_pipe_event(r->pipe, ev))) {
             pipe_refused(r, "an event");

@@ -336,7 +336,10 @@ static vx_err apply_dm(ver *v, const vx_event *ev)
         return VX_OK;
     case VX_DM_HALT: return vx_sim_halt(v->sim, d->gwarp, (uint8_t)d->arg);
     case VX_DM_RESUME: return vx_sim_resume(v->sim, d->gwarp);
-    case VX_DM_RESET: vx_sim_reset(v->sim); return VX_OK;
+    case VX_DM_RESET: /* the kernel starts again: an END it reported before is not the last */
+        vx_sim_reset(v->sim);
+        v->have_end = false;
+        return VX_OK;
     case VX_DM_SET_PC: return vx_sim_set_pc(v->sim, d->gwarp, d->value);
     case VX_DM_SCRATCH:
         return vx_sim_reg_write(v->sim, d->gwarp, d->lane, VX_RF_CSR, VX_CSR_DSCRATCH0 + d->arg,

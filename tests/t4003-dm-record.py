@@ -195,6 +195,40 @@ class DmRecord(unittest.TestCase):
         self.spec_reads()
         self.assertGreaterEqual(self.verified_keyframes(), 2, "keyframes after the restart")
 
+    def test_stopped_after_a_restart_ends_with_abort(self):
+        """(from a mutation review of the recorder) the kernel faults, a Debug Module reset
+        starts it again, and the recording is stopped while it runs (SIGINT), or right
+        after the reset with every warp halted (SIGTERM): the trace ends with END = abort
+        (FORMAT.md 8.2: the machine was still running), not with the first run's fault
+        at cycle 2, which vxrec held back and wrote as the end; --verify agrees"""
+        prog = [LW(A3, 0, 0x10),  # the null guard: a fault
+                ADDI(A0, 0, 0), ADDI(A0, A0, 1), BNE(A0, 0, -4)]  # then a loop without end
+        self.write_bin(prog)
+        for sig, running in ((signal.SIGINT, True), (signal.SIGTERM, False)):
+            c = self.start(["-f"])
+            c.wake()
+            self.assertEqual(c.cmd("s"), "+")
+            c.poll(AU, AU)  # the fault ended the kernel
+            c.reset_halt()
+            if running:
+                c.select(0, 0)
+                c.wr(DPC, BASE + 4)
+                c.resume_all()
+                c.poll(NR, NR)
+            self.server.proc.send_signal(sig)
+            rc, out, err = self.server.wait()
+            self.client.close()
+            self.client = self.server = None
+            self.assertEqual(rc, 130, err)
+            ev = [json.loads(ln) for ln in vxtest.run(
+                [vxtest.prog("vxdump"), "--json", "--kind", "end", self.trace]).stdout.splitlines()]
+            self.assertEqual(len(ev), 1, ev)
+            self.assertEqual((ev[0]["status"], ev[0]["fault"]), ("abort", None), (running, ev))
+            if running:
+                self.assertGreater(ev[0]["cycle"], 2, "the end is where the recording stopped")
+            v = self.verify()
+            self.assertEqual(v.returncode, 0, (running, v.stderr))
+
     def test_faulting_injected_store_leaves_pages(self):
         """(from the keyframe review) an injected store that faults has no effect, and the
         kernel goes on: in the misaligned mode a word store whose first bytes are writable
