@@ -229,6 +229,37 @@ class DmRecord(unittest.TestCase):
             v = self.verify()
             self.assertEqual(v.returncode, 0, (running, v.stderr))
 
+    def test_keyframes_at_multiples_under_the_server(self):
+        """(from a mutation review of the recorder) FORMAT.md 9: under a Debug Module server
+        a keyframe is taken at the first boundary between the server's slices (4096 issues,
+        VX_DMS_SLICE, while nothing stops the run) where the issues reached the next
+        multiple of the interval, the multiple after the previous keyframe's key, not the
+        interval counted from that key; the header says the interval and that a server
+        drove the run (FLAGS bit 1)"""
+        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+        import vxt_spec
+        prog = [LUI(A1, 0x6), ADDI(A1, A1, -1), BNE(A1, 0, -4),  # 2 x 24576 issues
+                SW(0, 0, 0x88), TMC(0)]
+        self.write_bin(prog)
+        interval, slice_ = 5000, 4096
+        c = self.start(["-f", "--keyframe-interval", str(interval)])
+        c.wake()
+        self.assertEqual(c.cmd("s"), "+")
+        c.poll(AU, AU)
+        rc, out, err = self.finish()
+        self.assertEqual(rc, 0, err)
+        tr = vxt_spec.Trace(open(self.trace, "rb").read())
+        self.assertEqual(tr.kf_interval, interval)
+        self.assertEqual(tr.hflags & 2, 2, "FLAGS bit 1: driven by a Debug Module server")
+        keys = [k.key for k in tr.chunks if k.type in (vxt_spec.CH_KEYFRAME, vxt_spec.CH_KEYFRAME2)]
+        self.assertGreaterEqual(len(keys), 5, keys)
+        self.assertEqual(keys[0], 0)
+        for a, b in zip(keys, keys[1:]):
+            due = (a // interval + 1) * interval
+            self.assertEqual(b % slice_, 0, (keys, "a keyframe between two slices"))
+            self.assertTrue(due <= b < due + slice_, (keys, "the first boundary at or after", due))
+        self.assertEqual(self.verified_keyframes(), len(keys))
+
     def test_faulting_injected_store_leaves_pages(self):
         """(from the keyframe review) an injected store that faults has no effect, and the
         kernel goes on: in the misaligned mode a word store whose first bytes are writable
