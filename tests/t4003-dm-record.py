@@ -260,6 +260,27 @@ class DmRecord(unittest.TestCase):
             self.assertTrue(due <= b < due + slice_, (keys, "the first boundary at or after", due))
         self.assertEqual(self.verified_keyframes(), len(keys))
 
+    def test_dconfig_without_ebreakh_verified(self):
+        """(from a mutation review of vxrec --verify) a DCONFIG write with ebreakh 0 is
+        applied as such when the trace is verified: the kernel's ebreak is then a
+        breakpoint fault (END = fault at the ebreak), and --verify finds the same, where
+        a verifier that turned ebreak-halt on would see the warp halt instead"""
+        self.write_bin([ADDI(A0, 0, 1), EBREAK, SW(A0, 0, 0x88), TMC(0)])
+        c = self.start(["-f"])
+        c.wake()
+        c.wr(DCONFIG, 0x88000000)
+        self.assertEqual(c.rd(DCONFIG), 0x88000000)
+        self.assertEqual(c.cmd("s"), "+")
+        c.poll(AU, AU)
+        rc, out, err = self.finish()
+        self.assertEqual(rc, 3, err)
+        ev = [json.loads(ln) for ln in vxtest.run(
+            [vxtest.prog("vxdump"), "--json", "--kind", "end", self.trace]).stdout.splitlines()]
+        self.assertEqual(ev[0]["status"], "fault", ev)
+        self.assertEqual(ev[0]["fault"]["pc"], BASE + 4, ev)
+        v = self.verify()
+        self.assertEqual(v.returncode, 0, v.stderr)
+
     def test_faulting_injected_store_leaves_pages(self):
         """(from the keyframe review) an injected store that faults has no effect, and the
         kernel goes on: in the misaligned mode a word store whose first bytes are writable
