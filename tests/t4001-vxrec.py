@@ -1099,6 +1099,28 @@ class Vxrec(unittest.TestCase):
         self.assertIn("memory page 0x00010000 (space 0) was written but the trace does not have it",
                       v.stderr)
 
+    def test_verify_detects_changed_keyframe_state(self):
+        """(from a mutation review of vxrec --verify) a keyframe whose state encoding has
+        the recorded length but one byte changed (in the middle, far from the Debug Module
+        section at its end, which is not compared): --verify reports the state differs"""
+        def edit(p):
+            q = 0
+            for _ in range(3):          # varints: cycle, page count, state length
+                n = 0
+                shift = 0
+                while True:
+                    b = p[q]
+                    q += 1
+                    n |= (b & 0x7F) << shift
+                    shift += 7
+                    if b < 0x80:
+                        break
+            self.assertGreater(n, 200, "a state of some size")
+            p[q + n // 2] ^= 0x01
+        v = self.tamper(10, edit, ["--keyframe-interval", "35"], which=-1)
+        self.assertEqual(v.returncode, 1, v.stderr)
+        self.assertIn("the machine state (registers, warps, scheduler) differs", v.stderr)
+
     def test_verify_detects_changed_image(self):
         """an image changed after recording: the changed instruction diverges where it issues
 
