@@ -1022,6 +1022,65 @@ static void test_seek_back_to_dm(void)
     vx_trace_reader_free(r);
 }
 
+/*
+ * (from a mutation review of writer.c) vx_trace_writer_logrecs takes a record its fast
+ * path cannot encode (a store of some lanes only: VX_LOG_MEM with a partial thread mask)
+ * the general way, with the same 6-bit cycle delta as the fast path: a gap of 40 cycles
+ * before such a store and before a plain issue after it reads back as written.
+ */
+static void test_logrecs_general_path_cycles(void)
+{
+    vx_trace_writer *w;
+    vx_trace_writer_opts o = {VX_TRACE_W_FORCE, 0};
+    vx_trace_header h;
+    vx_trace_load loads[2];
+    spec s = {"logslow", 1, 1, 1, 4, 0, 2, 0, 0, 0, VX_END_EXIT, false, 1};
+    fill_header(&h, &s, loads);
+    _Alignas(16) uint8_t buf[16 + 48 + 16];
+    memset(buf, 0, sizeof buf);
+    vx_logrec *q = (vx_logrec *)(void *)buf;
+    vx_logrec_head(q, 5, 0, 0, 0, 0x80000000u, 0x13, 0xF); /* cycle 100 + 5 */
+    q = (vx_logrec *)(void *)(buf + 16);
+    vx_logrec_head(q, 40, VX_LOG_MEM | 4, 0, 0, 0x80000004u, 0x00A12023u, 0x1); /* + 40 */
+    uint32_t *v = (uint32_t *)(void *)(q + 1);
+    v[0] = 0x10000; /* lane 0's address, then the 4 values */
+    v[4] = 0xABCD;
+    q = (vx_logrec *)(void *)(buf + 16 + VX_LOGREC_SIZE(VX_LOG_MEM | 4, 4));
+    vx_logrec_head(q, 63, 0, 0, 0, 0x80000008u, 0x13, 0xF); /* + 63 */
+    const size_t len = 16 + VX_LOGREC_SIZE(VX_LOG_MEM | 4, 4) + 16;
+    const char *p = tpath("logslow.vxt");
+    vx_trace_writer_new(&w);
+    vx_err e = vx_trace_writer_create(w, p, &o);
+    if (!e) e = vx_trace_writer_header(w, &h);
+    uint64_t cycle = 100;
+    size_t used = 0;
+    if (!e) used = vx_trace_writer_logrecs(w, buf, len, &cycle, &e);
+    is_int((int)used, (int)len, "every record taken");
+    is_u64(cycle, 208, "the cycle after them: 100 + 5 + 40 + 63");
+    if (!e) e = vx_trace_writer_finish(w);
+    vx_trace_writer_free(w);
+    vx_trace_reader *r;
+    const vx_event *got = NULL;
+    uint64_t want[3] = {105, 145, 208};
+    int bad = 0;
+    vx_trace_reader_new(&r);
+    if (!e) e = vx_trace_reader_open(r, p);
+    for (int i = 0; i < 3 && !e; i++) {
+        if ((e = vx_trace_reader_next(r, &got))) break;
+        if (got->kind != VX_EV_ISSUE || got->cycle != want[i]) {
+            diag("event %d: kind %u cycle %llu, want %llu", i, got->kind,
+                 (unsigned long long)got->cycle, (unsigned long long)want[i]);
+            bad++;
+        }
+        if (i == 1 &&
+            (got->nmem != 1 || got->mem[0].addr != 0x10000 || got->mem[0].value != 0xABCD))
+            bad++;
+    }
+    ok(!e && !bad, "cycles 105, 145 (the store of lane 0) and 208 read back");
+    if (e) diag("%s", vx_trace_reader_errmsg(r));
+    vx_trace_reader_free(r);
+}
+
 /* vx_trace_event_diff names the field that differs and prints both values (vxrec --verify
  * and vxreplay show its message): a warp-control effect's mask or arg2, a fault's insn or
  * lanes, a commit's lanes printed the same text on both sides, or no values at all */
@@ -1111,6 +1170,7 @@ int main(void)
     test_writer_errors();
     test_writer_choices();
     test_seek_back_to_dm();
+    test_logrecs_general_path_cycles();
     test_determinism();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
