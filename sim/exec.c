@@ -1366,11 +1366,16 @@ static ALWAYS_INLINE int execute(vx_sim *s, uint32_t core, uint32_t gw, const vx
             uint32_t addr = pa[t];
             if (traced) memr(s, addr, 4, t);
             d[t] = ld32(ptr[t]);
-            /* Reservations exist for global memory only: SC to local memory fails. */
+            /* Reservations exist for global memory only: SC to local memory fails.  An
+             * LR there still replaces the lane's earlier reservation (an SC succeeds
+             * only at the most recent LR's address), so it ends that one. */
             if (addr - VX_GMEM_BASE < VX_GMEM_END - VX_GMEM_BASE) {
                 if (!s->resv_ok[rbase + t]) s->nresv++;
                 s->resv_ok[rbase + t] = 1;
                 s->resv[rbase + t] = addr;
+            } else if (s->resv_ok[rbase + t]) {
+                s->resv_ok[rbase + t] = 0;
+                s->nresv--;
             }
         });
         goto commit_x;

@@ -779,6 +779,22 @@ static void test_lrsc(void)
     ok(st_x(s, 0, 0, 4) == 1 && st_r32(s, 0, VX_LMEM_BASE_ADDR) == 0, "sc to local memory fails");
     vx_sim_free(s);
 
+    /* the reservation is the most recent lr's: an lr to local memory (which can hold no
+     * reservation) replaces an earlier one to global memory, so an sc to that earlier
+     * word fails (RISC-V A: "the SC must fail if the address is not within the
+     * reservation set of the most recent LR in program order"; mutation review: an lr
+     * to local memory left the old reservation in place and that sc succeeded) */
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 1, ST_DATA);
+    st_setx_all(s, 0, 6, VX_LMEM_BASE_ADDR);
+    st_setx_all(s, 0, 2, 9);
+    ST_CODE_ARR(s, LR_W(3, 1), LR_W(5, 6), SC_W(4, 2, 1));
+    st_go(s, NULL);
+    ok(st_x(s, 0, 0, 4) == 1 && st_r32(s, 0, ST_DATA) == 0,
+       "lr global, lr local, sc global: the sc fails (rd %u, word %u)", st_x(s, 0, 0, 4),
+       st_r32(s, 0, ST_DATA));
+    vx_sim_free(s);
+
     /* sc to a word other than the reserved one fails: the reservation is of lr's word
      * (mutation review: sc that only checked a reservation exists stored here) */
     s = st_warp(1, 0);
