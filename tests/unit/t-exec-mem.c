@@ -90,6 +90,40 @@ static void test_stores(void)
            st_r32(s, 0, ST_DATA + 8) == 0x52 && st_r32(s, 0, ST_DATA + 12) == 0,
        "only active lanes store");
     vx_sim_free(s);
+
+    /* sb and sh write one and two bytes on every store path (mutation review: a 4-byte
+     * sh or a 2-byte sb went unseen on most of them): lanes on one page, lanes on four
+     * pages (one page lookup per lane), local memory (the general path) and global
+     * memory while a reservation is held (the path that checks reservations) */
+    for (int path = 0; path < 4; path++) {
+        static const char *const pname[] = {"lanes on one page", "lanes on four pages",
+                                            "local memory", "a reservation held"};
+        s = mk4();
+        uint32_t base[4];
+        for (uint32_t l = 0; l < 4; l++) {
+            base[l] = path == 1   ? ST_DATA + 0x1000 * l
+                      : path == 2 ? VX_LMEM_BASE_ADDR + 16 * l
+                                  : ST_DATA + 16 * l;
+            st_setx(s, 0, l, 1, base[l]);
+        }
+        st_setx_all(s, 0, 2, 0xaabbccdd);
+        st_setx_all(s, 0, 5, ST_DATA + 0x100);
+        ST_CODE_ARR(s, SW(0, 0, 1), SW(0, 4, 1), LR_W(6, 5), ADDI(7, 0, -1), SW(7, 0, 1),
+                    SW(7, 4, 1), SB(2, 1, 1), SH(2, 4, 1));
+        if (path != 3) {
+            /* no lr.w: its reservation would send every store to the checking path */
+            uint32_t nop = NOP();
+            st_code_at(s, ST_CODE + 8, &nop, 1);
+        }
+        st_go(s, NULL);
+        int bad = 0;
+        for (uint32_t l = 0; l < 4; l++)
+            if (st_r32(s, 0, base[l]) != 0xffffddff || st_r32(s, 0, base[l] + 4) != 0xffffccdd)
+                bad++;
+        ok(!bad, "sb one byte, sh two bytes, %s: 0x%08x 0x%08x", pname[path], st_r32(s, 0, base[3]),
+           st_r32(s, 0, base[3] + 4));
+        vx_sim_free(s);
+    }
 }
 
 static void test_faults(void)
@@ -360,6 +394,25 @@ static void test_load_paths(void)
     ok(st_x(s, 0, 1, 3) == sent && st_x(s, 0, 3, 4) == sent && st_x(s, 0, 1, 5) == sent &&
            st_x(s, 0, 3, 5) == sent,
        "mask 0x5: inactive lanes 1 and 3 keep their values");
+    vx_sim_free(s);
+
+    /* a full warp reading consecutive words with lb, lbu, lh, lhu gets one extended
+     * byte or halfword per lane, not the whole word (mutation review: the one-copy path
+     * for consecutive words also took sub-word loads) */
+    s = st_warp(4, 0);
+    for (uint32_t l = 0; l < 4; l++) {
+        st_w32(s, ST_DATA + 4 * l, 0x5a5a8080u + l);
+        st_setx(s, 0, l, 1, ST_DATA + 4 * l);
+    }
+    ST_CODE_ARR(s, LB(3, 0, 1), LBU(4, 0, 1), LH(5, 0, 1), LHU(6, 0, 1));
+    st_go(s, NULL);
+    int bad = 0;
+    for (uint32_t l = 0; l < 4; l++)
+        if (st_x(s, 0, l, 3) != 0xffffff80u + l || st_x(s, 0, l, 4) != 0x80u + l ||
+            st_x(s, 0, l, 5) != 0xffff8080u + l || st_x(s, 0, l, 6) != 0x8080u + l)
+            bad++;
+    ok(!bad, "consecutive words, full warp: lb 0x%x lbu 0x%x lh 0x%x lhu 0x%x (lane 1)",
+       st_x(s, 0, 1, 3), st_x(s, 0, 1, 4), st_x(s, 0, 1, 5), st_x(s, 0, 1, 6));
     vx_sim_free(s);
 
     /* lane l reads bytes 0x80 + l, 0xf0 + l on page ST_DATA + 0x10000 l */
@@ -805,6 +858,36 @@ static void test_lrsc(void)
     st_go(s, NULL);
     ok(st_x(s, 0, 0, 4) == 1 && st_r32(s, 0, ST_DATA + 4) == 0 && st_r32(s, 0, ST_DATA) == 0,
        "sc to another word than lr's fails (rd 1, no store)");
+    vx_sim_free(s);
+
+    /* a failed sc still ends the reservation (RISC-V A: "SC.W ... invalidates any
+     * reservation held by this hart" whether it succeeds or not), so a later sc to lr's
+     * word fails too (mutation review: sc that failed left the reservation in place) */
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 1, ST_DATA);
+    st_setx_all(s, 0, 6, ST_DATA + 4);
+    st_setx_all(s, 0, 2, 9);
+    ST_CODE_ARR(s, LR_W(3, 1), SC_W(4, 2, 6), SC_W(5, 2, 1));
+    st_go(s, NULL);
+    ok(st_x(s, 0, 0, 4) == 1 && st_x(s, 0, 0, 5) == 1 && st_r32(s, 0, ST_DATA) == 0,
+       "a failed sc clears the reservation: the next sc to lr's word fails too");
+    vx_sim_free(s);
+
+    /* an AMO by another hart (lane 1) to lane 0's reserved word is a store to it: lane
+     * 0's sc must fail (RISC-V A, LR/SC); lane 1's own reservation, elsewhere, holds
+     * (mutation review: AMOs did not kill reservations) */
+    s = st_warp(2, 0);
+    st_w32(s, ST_DATA, 5);
+    st_setx(s, 0, 0, 1, ST_DATA);
+    st_setx(s, 0, 1, 1, ST_DATA + 8);
+    st_setx(s, 0, 0, 7, ST_DATA + 16);
+    st_setx(s, 0, 1, 7, ST_DATA);
+    st_setx_all(s, 0, 2, 9);
+    ST_CODE_ARR(s, LR_W(3, 1), AMOADD_W(6, 2, 7), SC_W(4, 2, 1));
+    st_go(s, NULL);
+    ok(st_x(s, 0, 1, 6) == 5 && st_x(s, 0, 0, 4) == 1 && st_r32(s, 0, ST_DATA) == 14 &&
+           st_x(s, 0, 1, 4) == 0 && st_r32(s, 0, ST_DATA + 8) == 9,
+       "another lane's amoadd to the reserved word kills the reservation (sc fails)");
     vx_sim_free(s);
 
     /* a debugger write of 4 bytes at W + 2 reaches into the word W + 4: its reservation
