@@ -182,6 +182,26 @@ static void test_wspawn(void)
        "wspawn(1, misaligned) from warp 1 beside warp 0 faults WSPAWN in warp 1");
     vx_sim_free(s);
 
+    /* wspawn(1) from warp 1 while it is the core's only active warp is a no-op (SimX:
+     * n < 2 and one active warp, research 1.5): warp 0, ended, is not started again
+     * (mutation review: only n < 1 was taken as a no-op, which restarted warp 0) */
+    s = st_new(1, 1, 2, 1);
+    uint32_t w1a[] = {ADDI(14, 0, 20), ADDI(14, 14, -1), BNE(14, 0, -4),
+                      VX_WSPAWN(5, 6), ADDI(3, 0, 1),    VX_TMC(0)};
+    uint32_t w0b[] = {LUI(10, ST_DATA >> 12), ADDI(9, 0, 0x77), SW(9, 0x90, 10), VX_TMC(0)};
+    st_code_at(s, ENTRY, w1a, 6);
+    st_code_at(s, ENTRY + 0x100, w0b, 4);
+    st_setx(s, 0, 0, 5, 2);
+    st_setx(s, 0, 0, 6, ENTRY);
+    st_setx(s, 1, 0, 5, 1);
+    st_setx(s, 1, 0, 6, ENTRY + 0x100);
+    ST_CODE_ARR(s, VX_WSPAWN(5, 6));
+    st_go(s, &st);
+    ok(st.reason == VX_STOP_EXIT && st_x(s, 1, 0, 3) == 1 && st_r32(s, 0, ST_DATA + 0x90) == 0,
+       "wspawn(1) from warp 1 alone is a no-op: warp 0 not restarted (0x%x)",
+       st_r32(s, 0, ST_DATA + 0x90));
+    vx_sim_free(s);
+
     /* a second pending spawn in the core */
     s = st_new(1, 1, 4, 1);
     uint32_t e1[] = {ADDI(5, 0, 2), LUI(6, ENTRY >> 12), ADDI(6, 6, ENTRY & 0xfff), VX_WSPAWN(5, 6),
@@ -283,6 +303,9 @@ static void test_split_join(void)
         {"split: larger else side runs first", false, {1, 0, 0, 0}, 1, 0, 3},
         {"split: tie runs the then side first", false, {1, 1, 0, 0}, 0, 3, 3},
         {"split.n: negated predicate", true, {1, 1, 1, 0}, 0, 3, 3},
+        /* the then side of split.n is the lanes whose bit 0 is 0: a tie runs them first
+         * (mutation review: split.n without its negation passed every other row) */
+        {"split.n: tie runs the negated then side first", true, {1, 1, 0, 0}, 2, 1, 3},
         {"split: predicate is bit 0 only", false, {3, 2, 2, 2}, 1, 0, 3},
     };
 
@@ -393,11 +416,56 @@ static void test_barriers(void)
     is_u32(st_x(s, 0, 0, 8), 1, "warp 0 passed the barrier only after warp 1 arrived");
     vx_sim_free(s);
 
+    /* two local barriers at once: warps 0 and 1 meet at barrier 0 while warp 2 waits at
+     * barrier 1 for warp 3, which stores a flag first; opening barrier 0 must not free
+     * warp 2 (mutation review: the release freed every waiting warp whatever its id) */
+    s = st_new(1, 1, 4, 1);
+    uint32_t two[] = {CSRRS(12, 0xCC1, 0),
+                      LUI(10, ST_DATA >> 12),
+                      ADDI(7, 0, 2),
+                      ADDI(13, 0, 2),
+                      BEQ(12, 13, 36),
+                      ADDI(13, 0, 3),
+                      BEQ(12, 13, 44),
+                      /* 7: warp 1 */ ADDI(14, 0, 10),
+                      ADDI(14, 14, -1),
+                      BNE(14, 0, -4),
+                      VX_BAR(0, 7),
+                      VX_TMC(0),
+                      NOP(),
+                      /* 13: warp 2 */ ADDI(11, 0, 1),
+                      VX_BAR(11, 7),
+                      LW(8, 0, 10),
+                      VX_TMC(0),
+                      /* 17: warp 3 */ ADDI(14, 0, 60),
+                      ADDI(14, 14, -1),
+                      BNE(14, 0, -4),
+                      ADDI(13, 0, 1),
+                      SW(13, 0, 10),
+                      ADDI(11, 0, 1),
+                      VX_BAR(11, 7),
+                      VX_TMC(0)};
+    st_code_at(s, ENTRY, two, sizeof two / sizeof two[0]);
+    st_setx(s, 0, 0, 5, 4);
+    st_setx(s, 0, 0, 6, ENTRY);
+    st_setx(s, 0, 0, 7, 2);
+    ST_CODE_ARR(s, VX_WSPAWN(5, 6), VX_BAR(0, 7));
+    st_go(s, &st);
+    ok(st.reason == VX_STOP_EXIT && st_x(s, 2, 0, 8) == 1,
+       "barrier 0 opening leaves warp 2 at barrier 1 until warp 3 arrives (flag %u)",
+       st_x(s, 2, 0, 8));
+    vx_sim_free(s);
+
     /* count 1 (and 0) is a no-op */
     s = st_new(1, 1, 2, 1);
     st_setx(s, 0, 0, 7, 1);
     ST_CODE_ARR(s, VX_BAR(0, 7), VX_BAR(0, 0), ADDI(3, 0, 1));
     ok(st_go(s, &st) == VX_STOP_EXIT && st_x(s, 0, 0, 3) == 1, "bar with count < 2 is a no-op");
+    vx_sim_stats bs;
+    vx_sim_get_stats(s, &bs);
+    /* the statistics count bar instructions with a count of at least 2 (sim/STATE.md §2)
+     * (mutation review: a count-1 bar that arrived and released itself went unseen) */
+    is_u64(bs.barriers, 0, "a no-op bar (count 1 or 0) is not counted as a barrier");
     vx_sim_free(s);
 
     /* barrier id out of range: NB = max(1, NW/2) = 2 */
@@ -603,6 +671,34 @@ static void test_shuffle(void)
          (uint32_t[]){100, 100, 0, 0, 103, 104, 105, 106});
     shfl("shfl.bfly rd == rs1", VX_SHFL_BFLY(5, 5, 6), shfl_ctl(1, 7, 0), all,
          (uint32_t[]){101, 100, 103, 102, 105, 104, 107, 106});
+    /* bfly's source t ^ 2 above the clamp 5 (lanes 4, 5) keeps the lane's own value
+     * (mutation review: bfly's clamp was not checked) */
+    shfl("shfl.bfly 2, clamp 5", VX_SHFL_BFLY(7, 5, 6), shfl_ctl(2, 5, 0), all,
+         (uint32_t[]){102, 103, 100, 101, 104, 105, 104, 105});
+
+    /* 64 lanes: c and mask are 6-bit fields (research 1.3), so a clamp of 63 and a
+     * segment mask of 0x20 (two segments of 32) reach the upper lanes (mutation
+     * review: 5-bit fields left them out) */
+    vx_sim *s = st_warp(64, 0);
+    for (uint32_t l = 0; l < 64; l++) {
+        st_setx(s, 0, l, 5, 1000 + l);
+        st_setx(s, 0, l, 6, shfl_ctl(8, 63, 0));
+        st_setx(s, 0, l, 8, shfl_ctl(1, 31, 0x20));
+    }
+    ST_CODE_ARR(s, VX_SHFL_DOWN(7, 5, 6), VX_SHFL_IDX(9, 5, 8));
+    st_go(s, NULL);
+    int bad = 0;
+    for (uint32_t l = 0; l < 64; l++) {
+        uint32_t down = l + 8 <= 63 ? 1008 + l : 1000 + l; /* min = 0, max = 63 */
+        uint32_t idx = l < 32 ? 1001 : 1033;               /* min = l & 32, src = min | 1 */
+        if (st_x(s, 0, l, 7) != down || st_x(s, 0, l, 9) != idx) {
+            if (bad++ < 4)
+                diag("lane %u: down %u (want %u) idx %u (want %u)", l, st_x(s, 0, l, 7), down,
+                     st_x(s, 0, l, 9), idx);
+        }
+    }
+    ok(!bad, "64 lanes: shfl.down 8 with clamp 63, shfl.idx 1 in two segments of 32");
+    vx_sim_free(s);
 }
 
 static char lines[64][16];
