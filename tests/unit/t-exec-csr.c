@@ -89,6 +89,18 @@ static void test_rw(void)
        "csrrwi / csrrsi / csrrci with zimm (mtval)");
     vx_sim_free(s);
 
+    /* csrrc / csrrci clear the mask's bits, and leave the ones already clear clear:
+     * 0xf0 & ~0x3c = 0xc0, 28 & ~2 = 28 (mutation review: a csrrc that toggled the
+     * bits passed, since every earlier mask bit was set) */
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 5, 0xf0);
+    st_setx_all(s, 0, 6, 0x3c);
+    RUN(s, &st, CSRRW(0, 0x305, 5), CSRRC(0, 0x305, 6), CSRRS(1, 0x305, 0), CSRRWI(0, 0x343, 28),
+        CSRRCI(0, 0x343, 2), CSRRS(2, 0x343, 0));
+    ok(st_x(s, 0, 0, 1) == 0xc0 && st_x(s, 0, 0, 2) == 28,
+       "csrrc / csrrci on bits already clear: 0x%x, %u", st_x(s, 0, 0, 1), st_x(s, 0, 0, 2));
+    vx_sim_free(s);
+
     /* mepc is WARL with bits 1:0 zero (IALIGN=32): 21 reads 20, 31 | 8 reads 28 */
     s = st_warp(1, 0);
     RUN(s, &st, CSRRWI(0, 0x341, 21), CSRRS(1, 0x341, 0), CSRRSI(2, 0x341, 31), CSRRS(3, 0x341, 0));
@@ -109,6 +121,15 @@ static void test_rw(void)
     is_u32(st_x(s, 0, 0, 4), 0x46, "csrrsi/csrrci on fflags keep frm");
     is_u32(st_x(s, 0, 0, 7), 0xff, "fcsr is 8 bits");
     is_u32(st_x(s, 0, 0, 8), 7, "writing fflags keeps frm");
+    vx_sim_free(s);
+
+    /* fflags is bits 4:0 of fcsr: writing 0xff to it sets the five flags and leaves frm
+     * 0 (mutation review: the bits above 4 of an fflags write reached frm unnoticed,
+     * as frm was 7 already) */
+    s = st_warp(1, 0);
+    st_setx_all(s, 0, 5, 0xff);
+    RUN(s, &st, CSRRW(0, 0x003, 0), CSRRW(0, 0x001, 5), CSRRS(1, 0x003, 0));
+    is_u32(st_x(s, 0, 0, 1), 0x1f, "an fflags write of 0xff gives fcsr 0x1f (frm stays 0)");
     vx_sim_free(s);
 
     /* plain storage */
@@ -190,6 +211,47 @@ static void test_counters(void)
            st_x(s, 0, 0, 3) == 0 && st_x(s, 0, 0, 4) == 0,
        "mhpmcounter3, 31, 3h and 31h read 0");
     vx_sim_free(s);
+
+    /* mcycleh is bits 63:32 of the cycle count: start at cycle 0x2_8000_0000 (the
+     * state's cycle field, sim/STATE.md 2: offset 32 + 8) so the two halves differ
+     * from any shift but 32 (mutation review: no test read a nonzero mcycleh) */
+    s = st_warp(1, 0);
+    uint32_t hi[] = {CSRRS(1, 0xB80, 0), CSRRS(2, 0xB00, 0)};
+    st_code(s, hi, 2);
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    if (vx_sim_state_encode(s, &buf, &len) != VX_OK || len < 48) tap_bail("state encode");
+    const uint64_t c0 = UINT64_C(0x280000000);
+    for (int i = 0; i < 8; i++)
+        buf[40 + i] = (uint8_t)(c0 >> (8 * i));
+    if (vx_sim_state_decode(s, buf, len) != VX_OK) tap_bail("state decode");
+    free(buf);
+    st_go(s, &st);
+    ok(st.reason == VX_STOP_EXIT && st_x(s, 0, 0, 1) == 2 && st_x(s, 0, 0, 2) == 0x80000001u,
+       "at cycle 0x2_8000_0000: mcycleh 0x%x, then mcycle 0x%08x", st_x(s, 0, 0, 1),
+       st_x(s, 0, 0, 2));
+    vx_sim_free(s);
+}
+
+/* 0xCC3 is the active warps of the reading warp's own core: core 0's warp finishes
+ * at once while core 1's warp reads 0xCC3 a few cycles later (mutation review: core 1
+ * read core 0's warps, which the main test could not tell apart) */
+static void test_active_warps_per_core(void)
+{
+    vx_sim_config c = VX_SIM_CONFIG_INIT;
+    c.cores = 2;
+    c.warps = 2;
+    c.threads = 1;
+    vx_sim *s = NULL;
+    if (vx_sim_new(&c, &s) != VX_OK) tap_bail("vx_sim_new");
+    vx_stop st;
+    st_setx(s, 2, 0, 1, 0x5555);
+    /* core 0 (x2 = 0) branches to the final tmc x0; core 1 waits, then reads */
+    RUN(s, &st, CSRRS(2, 0xCC2, 0), BEQ(2, 0, 20), NOP(), NOP(), NOP(), CSRRS(1, 0xCC3, 0));
+    ok(st.reason == VX_STOP_EXIT && st_x(s, 2, 0, 1) == 0x1 && st_x(s, 2, 0, 2) == 1,
+       "0xCC3 per core: core 1 reads its own active warps 0x%x after core 0 ended",
+       st_x(s, 2, 0, 1));
+    vx_sim_free(s);
 }
 
 static void test_errors(void)
@@ -237,6 +299,7 @@ int main(void)
     test_vortex_csrs();
     test_rw();
     test_counters();
+    test_active_warps_per_core();
     test_errors();
     is_int(st_check_coverage(VX_IF_CSR, 0), 0, "every CSR row of the table is exercised");
     tap_done();
