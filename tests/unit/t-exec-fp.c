@@ -242,6 +242,22 @@ static void test_rm_and_flags(void)
        "fflags OR-accumulate over lanes and instructions (0x%02x)", st_x(s, 0, 0, 7));
     vx_sim_free(s);
 
+    /* accrued flags leave frm alone: fcsr = frm << 5 | fflags (RISC-V F, fcsr), so after
+     * 1/3 (NX) with frm = RDN, fcsr reads 0x41 and frm 2 (mutation review: the flag
+     * update overwrote the whole fcsr byte) */
+    s = st_warp(1, 0);
+    vx_sim_reg_write(s, 0, 0, VX_RF_CSR, 0x002, RM_RDN);
+    st_setf(s, 0, 0, 1, F_1);
+    st_setf(s, 0, 0, 2, F_3);
+    ST_CODE_ARR(s, FDIV_S(4, 1, 2, RM_RNE), CSRRS(7, 0x003, 0), CSRRS(8, 0x002, 0),
+                FDIV_S(5, 1, 2, RM_DYN));
+    st_go(s, NULL);
+    ok(st_x(s, 0, 0, 7) == (RM_RDN << 5 | NX) && st_x(s, 0, 0, 8) == RM_RDN &&
+           st_f(s, 0, 0, 4) == 0x3eaaaaab && st_f(s, 0, 0, 5) == 0x3eaaaaaa,
+       "an op's flags keep frm: fcsr 0x%02x, frm %u, 1/3 rne 0x%08x then dyn (rdn) 0x%08x",
+       st_x(s, 0, 0, 7), st_x(s, 0, 0, 8), st_f(s, 0, 0, 4), st_f(s, 0, 0, 5));
+    vx_sim_free(s);
+
     /* flw / fsw */
     s = st_warp(2, 0);
     st_w32(s, ST_DATA, F_3P75);
