@@ -124,10 +124,20 @@ int main(void)
     ok(d.op == VX_OP_SRAI && d.imm == 31, "srai shamt 31");
     vx_isa_decode(0x0205d513u, &d); /* srli with shamt bit 5 set: illegal on RV32 */
     is_int(d.op, VX_OP_INVALID, "shamt[5] set is illegal on RV32");
+    /* the same for slli and srai (RV32I: shamt[5] != 0 is reserved; mutation review:
+     * only srli was checked) */
+    vx_isa_decode(0x02059513u, &d); /* slli a0, a1, shamt 32 */
+    is_int(d.op, VX_OP_INVALID, "slli with shamt[5] set is illegal on RV32");
+    vx_isa_decode(0x4205d513u, &d); /* srai a0, a1, shamt 32 */
+    is_int(d.op, VX_OP_INVALID, "srai with shamt[5] set is illegal on RV32");
     vx_isa_decode(0xcc0025f3u, &d); /* csrr a1, 0xcc0 */
     ok(d.op == VX_OP_CSRRS && d.imm == 0xcc0 && d.rd == 11 && d.rs1 == 0, "csrr a1, thread_id");
     vx_isa_decode(0x40b50543u, &d); /* fmadd.s fa0, fa0, fa1, fs0, rne */
     ok(d.op == VX_OP_FMADD_S && d.rs3 == 8 && d.rm == 0, "fmadd.s rs3/rm");
+    /* rs3 is the 5-bit field 31:27 (mutation review: no test used an rs3 above 15) */
+    vx_isa_decode(0xf8b50543u, &d); /* fmadd.s fa0, fa0, fa1, ft11, rne */
+    ok(d.op == VX_OP_FMADD_S && d.rs3 == 31 && d.rs2 == 11 && d.rs1 == 10 && d.rd == 10,
+       "fmadd.s with rs3 = ft11 (got %u)", d.rs3);
     vx_isa_decode(0x42b50543u, &d); /* fmadd.d: no D extension */
     is_int(d.op, VX_OP_INVALID, "fmadd.d is illegal");
     vx_isa_decode(0x00b57553u, &d);
