@@ -124,6 +124,24 @@ static void test_stores(void)
            st_r32(s, 0, base[3] + 4));
         vx_sim_free(s);
     }
+
+    /* a full warp storing bytes and halves to consecutive words (the stride of the
+     * one-copy path for words) writes only those (mutation review: N02, the one copy
+     * taken for sb and sh too, was caught only by a kernel test) */
+    s = mk4();
+    for (uint32_t l = 0; l < 4; l++) {
+        st_w32(s, ST_DATA + 4 * l, 0xffffffffu);
+        st_setx(s, 0, l, 1, ST_DATA + 4 * l);
+    }
+    st_setx_all(s, 0, 2, 0xaabbccdd);
+    ST_CODE_ARR(s, SB(2, 0, 1), SH(2, 2, 1));
+    st_go(s, NULL);
+    int cbad = 0;
+    for (uint32_t l = 0; l < 4; l++)
+        if (st_r32(s, 0, ST_DATA + 4 * l) != 0xccddffddu) cbad++;
+    ok(!cbad, "consecutive words, full warp: sb at +0 and sh at +2 give 0x%08x",
+       st_r32(s, 0, ST_DATA + 4));
+    vx_sim_free(s);
 }
 
 static void test_faults(void)
