@@ -152,6 +152,11 @@ static void test_branches(void)
     branch("bltu unsigned", BLTU(1, 2, 8), 0xffffffff, 1, 0);
     branch("bgeu", BGEU(1, 2, 8), 0xffffffff, 1, 1);
     branch("bgeu", BGEU(1, 2, 8), 0, 1, 0);
+    /* the equal cases: blt/bltu not taken, bge/bgeu taken (>= is not >) */
+    branch("bgeu equal", BGEU(1, 2, 8), 0x80000000, 0x80000000, 1);
+    branch("bltu equal", BLTU(1, 2, 8), 7, 7, 0);
+    branch("blt equal", BLT(1, 2, 8), 0xfffffffe, 0xfffffffe, 0);
+    branch("bge signed, both negative", BGE(1, 2, 8), 0xfffffffe, 0xfffffff0, 1);
 
     /* backwards branch loop: count x5 down from 3 */
     vx_sim *s = st_warp(2, 0);
