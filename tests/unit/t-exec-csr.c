@@ -254,6 +254,27 @@ static void test_active_warps_per_core(void)
     vx_sim_free(s);
 }
 
+/* 0xCC3 covers warps 0-31: 32 warps spawned by warp 0 each read it in their first
+ * issue, before any of them ends (mutation review: bits 16-31 were never set) */
+static void test_active_warps_32(void)
+{
+    vx_sim *s = st_new(1, 1, 32, 1);
+    vx_stop st;
+    uint32_t prog[] = {CSRRS(1, 0xCC3, 0), VX_TMC(0)};
+    st_code_at(s, ST_CODE, prog, 2);
+    st_setx(s, 0, 0, 5, 32);
+    st_setx(s, 0, 0, 6, ST_CODE);
+    uint32_t spawn[] = {VX_WSPAWN(5, 6)};
+    st_code_at(s, ST_CODE - 4, spawn, 1);
+    vx_sim_set_pc(s, 0, ST_CODE - 4);
+    st_go(s, &st);
+    ok(st.reason == VX_STOP_EXIT && st_x(s, 1, 0, 1) == 0xffffffffu &&
+           st_x(s, 31, 0, 1) == 0xffffffffu,
+       "0xCC3 with 32 warps: 0x%08x (warp 1), 0x%08x (warp 31)", st_x(s, 1, 0, 1),
+       st_x(s, 31, 0, 1));
+    vx_sim_free(s);
+}
+
 static void test_errors(void)
 {
     vx_stop st;
@@ -300,6 +321,7 @@ int main(void)
     test_rw();
     test_counters();
     test_active_warps_per_core();
+    test_active_warps_32();
     test_errors();
     is_int(st_check_coverage(VX_IF_CSR, 0), 0, "every CSR row of the table is exercised");
     tap_done();
