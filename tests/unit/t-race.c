@@ -27,6 +27,7 @@
 #define AMOSWAP_RL 0x0A00202Fu /* amoswap.w.rl */
 #define FENCE_W_W  0x0110000Fu /* fence w,w */
 #define FENCE_R_R  0x0220000Fu /* fence r,r */
+#define FENCE_W_RW 0x0130000Fu /* fence w,rw */
 
 typedef struct run {
     vxr *r;
@@ -896,6 +897,80 @@ static void test_dedup_and_limit(void)
     ok(r == NULL, "  and no checker");
 }
 
+/* The first atomic on a word that is an LR (a read): checked against the plain store
+ * before it as write then read. */
+static void test_lr_after_plain_store(void)
+{
+    run u;
+    start(&u, 1);
+    store(&u, 0, 0x80000100, LOCK, 0);
+    const vx_memread m = {.addr = LOCK, .size = 4, .lane = 2};
+    issue(&u, 1, 0x80000200, insn_of(VX_OP_LR_W), &m, 1, NULL, 0, NULL, 0);
+    const vxr_race *x = race0(&u);
+    ok(nraces(&u) == 1 && x && x->kind == VXR_WR && x->count == 4 && x->prev.write == 1 &&
+           x->cur.write == 0 && x->cur.lane == 2 && x->cur.gwarp == 1,
+       "a plain store, then another warp's lr.w: write then read, 4 bytes, lane 2's read");
+    finish(&u);
+}
+
+/* A local barrier id used by warps 0 and 1, then by warps 2 and 3: the second use
+ * orders only what 2 and 3 did (the barrier starts again after its release). */
+static void test_barrier_reused(void)
+{
+    run u;
+    start(&u, 1);
+    store(&u, 0, 0x80000100, GLOBAL_X, 7);
+    const uint32_t a[] = {0, 1}, b[] = {2, 3};
+    barrier(&u, a, 2, 0);
+    load(&u, 1, 0x80000200, GLOBAL_X, 0);
+    is_int((long long)nraces(&u), 0, "warp 0's write, barrier 0 of warps 0 and 1, warp 1 reads");
+    barrier(&u, b, 2, 0);
+    load(&u, 2, 0x80000300, GLOBAL_X, 0);
+    const vxr_race *x = race0(&u);
+    ok(nraces(&u) == 1 && x && x->kind == VXR_WR && x->prev.gwarp == 0 && x->cur.gwarp == 2,
+       "then barrier 0 of warps 2 and 3, warp 2 reads: a race with warp 0's write");
+    finish(&u);
+}
+
+/* A wspawn that waits for warp 1 to end: warp 1's end (its tmc 0) starts the new warps
+ * and lets the spawning warp go, in the same issue; both come after warp 1's past. */
+static void test_spawn_waiting_for_end(void)
+{
+    run u;
+    start(&u, 1);
+    store(&u, 1, 0x80000200, GLOBAL_X, 7);
+    const vx_wctl sp[] = {wc(VX_WCTL_SPAWN_WAIT, 0, 3)};
+    issue(&u, 0, 0x80000100, insn_of(VX_OP_VX_WSPAWN), NULL, 0, NULL, 0, sp, 1);
+    const vx_wctl end[] = {wc(VX_WCTL_DEACTIVATE, 1, 0), wc(VX_WCTL_ACTIVATE, 1, 0),
+                           wc(VX_WCTL_ACTIVATE, 2, 0), wc(VX_WCTL_UNSTALL, 0, 0)};
+    issue(&u, 1, 0x80000204, insn_of(VX_OP_VX_TMC), NULL, 0, NULL, 0, end, 4);
+    load(&u, 2, 0x80000300, GLOBAL_X, 0);
+    is_int((long long)nraces(&u), 0, "a warp started when warp 1 ended reads what warp 1 wrote");
+    load(&u, 0, 0x80000104, GLOBAL_X, 0);
+    is_int((long long)nraces(&u), 0, "the spawning warp, let go by that end, reads it too");
+    store(&u, 3, 0x80000400, GLOBAL_Y, 1);
+    load(&u, 2, 0x80000304, GLOBAL_Y, 0);
+    is_int((long long)nraces(&u), 1,
+           "  (warp 3, not ended, writing Y before warp 2 reads it: a race)");
+    finish(&u);
+}
+
+/* fence w,rw orders no earlier load: no acquire fence. */
+static void test_fence_w_rw(void)
+{
+    run u;
+    start(&u, 1);
+    store(&u, 0, 0x80000100, GLOBAL_X, 7);
+    amo(&u, 0, 0x80000104, AMOSWAP_RL, LOCK, 1);
+    amo(&u, 1, 0x80000200, AMOSWAP, LOCK, 1);
+    issue(&u, 1, 0x80000204, FENCE_W_RW, NULL, 0, NULL, 0, NULL, 0);
+    load(&u, 1, 0x80000208, GLOBAL_X, 0);
+    const vxr_race *x = race0(&u);
+    ok(x && x->kind == VXR_WR && x->addr == GLOBAL_X,
+       "fence w,rw after a relaxed read acquires nothing: a race");
+    finish(&u);
+}
+
 int main(void)
 {
     test_unordered();
@@ -917,6 +992,10 @@ int main(void)
     test_injected();
     test_reset();
     test_dedup_and_limit();
+    test_lr_after_plain_store();
+    test_barrier_reused();
+    test_spawn_waiting_for_end();
+    test_fence_w_rw();
     tap_done();
     return tap_exit();
 }
