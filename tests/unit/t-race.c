@@ -897,6 +897,74 @@ static void test_dedup_and_limit(void)
     ok(r == NULL, "  and no checker");
 }
 
+/* Two lanes of one byte or halfword store into a split word: VXR_LANES only on the
+ * bytes where their values differ, each byte's value taken from its own place in the
+ * store (a store at X+1 writes its value's low byte there). */
+static void test_lanes_in_split_word(void)
+{
+    run u;
+    start(&u, 1);
+    const vx_memwrite same[] = {{.addr = GLOBAL_X + 1, .size = 1, .lane = 0, .value = 5},
+                                {.addr = GLOBAL_X + 1, .size = 1, .lane = 2, .value = 5}};
+    issue(&u, 0, 0x80000100, INSN_PLAIN, NULL, 0, same, 2, NULL, 0);
+    is_int((long long)nraces(&u), 0, "two lanes of an sb writing the same value to X+1: no race");
+    const vx_memwrite diff[] = {{.addr = GLOBAL_X + 2, .size = 2, .lane = 0, .value = 0x0102},
+                                {.addr = GLOBAL_X + 2, .size = 2, .lane = 2, .value = 0x0103}};
+    issue(&u, 0, 0x80000104, INSN_PLAIN, NULL, 0, diff, 2, NULL, 0);
+    const vxr_race *x = race0(&u);
+    ok(nraces(&u) == 1 && x && x->kind == VXR_LANES && x->addr == GLOBAL_X + 2 && x->len == 1 &&
+           x->count == 1 && x->prev.lane == 0 && x->cur.lane == 2,
+       "two lanes of an sh at X+2 writing 0x0102 and 0x0103: VXR_LANES on X+2 only, lanes 0 "
+       "and 2");
+    finish(&u);
+}
+
+/* A report's len counts the bytes of the same two accesses (events and lanes) in a row;
+ * other conflicts at the same two instructions only add to count. */
+static void test_report_len(void)
+{
+    run u;
+    start(&u, 1);
+    /* the same store instruction run twice (events 0 and 1) on bytes X and X+1 */
+    const vx_memwrite b0 = {.addr = GLOBAL_X, .size = 1, .lane = 0, .value = 1};
+    const vx_memwrite b1 = {.addr = GLOBAL_X + 1, .size = 1, .lane = 0, .value = 2};
+    issue(&u, 0, 0x80000100, INSN_PLAIN, NULL, 0, &b0, 1, NULL, 0);
+    issue(&u, 0, 0x80000100, INSN_PLAIN, NULL, 0, &b1, 1, NULL, 0);
+    load(&u, 1, 0x80000200, GLOBAL_X, 0);
+    const vxr_race *x = race0(&u);
+    ok(nraces(&u) == 1 && x && x->kind == VXR_WR && x->addr == GLOBAL_X && x->len == 1 &&
+           x->count == 2 && x->prev.index == 0,
+       "a word read after two runs of one sb (X, then X+1): one report, event 0's byte, "
+       "len 1, 2 byte pairs");
+    finish(&u);
+    start(&u, 1);
+    store(&u, 0, 0x80000100, GLOBAL_X, 7);
+    /* two lanes of one lb, on bytes X and X+1 */
+    const vx_memread rd[] = {{.addr = GLOBAL_X, .size = 1, .lane = 0},
+                             {.addr = GLOBAL_X + 1, .size = 1, .lane = 1}};
+    issue(&u, 1, 0x80000200, INSN_PLAIN, rd, 2, NULL, 0, NULL, 0);
+    x = race0(&u);
+    ok(nraces(&u) == 1 && x && x->addr == GLOBAL_X && x->len == 1 && x->count == 2 &&
+           x->cur.lane == 0,
+       "lanes 0 and 1 of an lb reading X and X+1 after a word store: lane 0's byte, len 1, 2 "
+       "byte pairs");
+    finish(&u);
+    /* write then write and two lanes at the same two PCs: two kinds, two reports */
+    start(&u, 1);
+    const vx_memwrite lanes[] = {{.addr = GLOBAL_X, .size = 4, .lane = 0, .value = 0x11},
+                                 {.addr = GLOBAL_X, .size = 4, .lane = 1, .value = 0x12}};
+    issue(&u, 0, 0x80000100, INSN_PLAIN, NULL, 0, lanes, 2, NULL, 0);
+    store(&u, 1, 0x80000100, GLOBAL_X, 0);
+    size_t n;
+    x = vxr_races(u.r, &n);
+    ok(n == 2 && x[0].kind == VXR_LANES && x[0].count == 1 && x[1].kind == VXR_WW &&
+           x[1].addr == GLOBAL_X && x[1].len == 4 && x[1].count == 4 && x[1].prev.lane == 1 &&
+           x[1].prev.gwarp == 0 && x[1].cur.gwarp == 1,
+       "lanes of one sw writing 0x11 and 0x12, then another warp's sw at the same pc: a "
+       "VXR_LANES report (1 byte) and a VXR_WW one (4 bytes, lane 1's write first)");
+    finish(&u);
+}
+
 /* The first atomic on a word that is an LR (a read): checked against the plain store
  * before it as write then read. */
 static void test_lr_after_plain_store(void)
@@ -992,6 +1060,8 @@ int main(void)
     test_injected();
     test_reset();
     test_dedup_and_limit();
+    test_lanes_in_split_word();
+    test_report_len();
     test_lr_after_plain_store();
     test_barrier_reused();
     test_spawn_waiting_for_end();
