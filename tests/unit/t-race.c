@@ -1039,6 +1039,22 @@ static void test_fence_w_rw(void)
     finish(&u);
 }
 
+/* The I/O window below 0x10000 is not checked; 0x10000 is. */
+static void test_io_window(void)
+{
+    run u;
+    start(&u, 1);
+    store(&u, 0, 0x80000100, 0xFFFCu, 1);
+    store(&u, 1, 0x80000200, 0xFFFCu, 2);
+    is_int((long long)nraces(&u), 0, "two warps' stores at 0xfffc (the I/O window): no race");
+    store(&u, 0, 0x80000100, 0x10000u, 1);
+    store(&u, 1, 0x80000200, 0x10000u, 2);
+    const vxr_race *x = race0(&u);
+    ok(nraces(&u) == 1 && x && x->kind == VXR_WW && x->addr == 0x10000u,
+       "the same at 0x10000: write then write");
+    finish(&u);
+}
+
 int main(void)
 {
     test_unordered();
@@ -1066,6 +1082,7 @@ int main(void)
     test_barrier_reused();
     test_spawn_waiting_for_end();
     test_fence_w_rw();
+    test_io_window();
     tap_done();
     return tap_exit();
 }
