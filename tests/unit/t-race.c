@@ -1055,6 +1055,81 @@ static void test_io_window(void)
     finish(&u);
 }
 
+/* A word read by two warps (a read set), then split by another warp's byte store: each
+ * byte keeps both reads, and the store races with both. */
+static void test_split_keeps_reads(void)
+{
+    run u;
+    start(&u, 1);
+    load(&u, 1, 0x80000200, GLOBAL_X, 0);
+    load(&u, 2, 0x80000300, GLOBAL_X, 0);
+    const vx_memwrite b1 = {.addr = GLOBAL_X + 1, .size = 1, .lane = 0, .value = 1};
+    issue(&u, 3, 0x80000400, INSN_PLAIN, NULL, 0, &b1, 1, NULL, 0);
+    size_t n;
+    const vxr_race *x = vxr_races(u.r, &n);
+    ok(n == 2 && x[0].kind == VXR_RW && x[1].kind == VXR_RW && x[0].addr == GLOBAL_X + 1 &&
+           x[1].addr == GLOBAL_X + 1 && x[0].count == 1 && x[1].count == 1 &&
+           x[0].prev.gwarp + x[1].prev.gwarp == 3 && x[0].cur.gwarp == 3,
+       "lw X by warps 1 and 2, then warp 3's sb X+1: two read-then-write races on X+1");
+    finish(&u);
+}
+
+/* A release fence makes the warp's next write to a synchronisation word a release, not
+ * the ones after it; a reset forgets a fence left pending. */
+static void test_release_fence_once(void)
+{
+    run u;
+    start(&u, 1);
+    store(&u, 0, 0x80000100, GLOBAL_X, 1);
+    issue(&u, 0, 0x80000104, FENCE_REL, NULL, 0, NULL, 0, NULL, 0);
+    amo(&u, 0, 0x80000108, AMOSWAP, LOCK, 1); /* a release */
+    store(&u, 0, 0x8000010c, GLOBAL_Y, 2);
+    amo(&u, 0, 0x80000110, AMOSWAP, LOCK, 0); /* relaxed: no release */
+    amo(&u, 1, 0x80000200, AMOSWAP_AQ, LOCK, 1);
+    load(&u, 1, 0x80000204, GLOBAL_X, 0);
+    is_int((long long)nraces(&u), 0, "fence; amoswap (a release), then an acquire: X ordered");
+    load(&u, 1, 0x80000208, GLOBAL_Y, 0);
+    const vxr_race *x = race0(&u);
+    ok(nraces(&u) == 1 && x && x->kind == VXR_WR && x->addr == GLOBAL_Y && x->prev.gwarp == 0,
+       "Y, written before a second relaxed amoswap with no fence: a race");
+    finish(&u);
+
+    start(&u, 1);
+    issue(&u, 0, 0x80000100, FENCE_REL, NULL, 0, NULL, 0, NULL, 0);
+    vx_event ev;
+    vx_event_clear(&ev, u.index);
+    ev.kind = VX_EV_DM;
+    ev.dm.op = VX_DM_RESET;
+    if (vxr_event(u.r, &ev) != VX_OK) tap_bail("vxr_event failed");
+    store(&u, 0, 0x80000200, GLOBAL_X, 1);    /* a plain store: the fence is gone */
+    amo(&u, 0, 0x80000204, AMOSWAP, LOCK, 1); /* relaxed: no release */
+    amo(&u, 1, 0x80000300, AMOSWAP_AQ, LOCK, 1);
+    load(&u, 1, 0x80000304, GLOBAL_X, 0);
+    x = race0(&u);
+    ok(nraces(&u) == 1 && x && x->kind == VXR_WR && x->addr == GLOBAL_X,
+       "a release fence, a reset, a store and a relaxed amoswap: no release, the store races");
+    finish(&u);
+}
+
+/* A release store by two lanes (1 and 3) after another warp's plain store: its lowest
+ * lane is the one reported. */
+static void test_release_store_lowest_lane(void)
+{
+    run u;
+    start(&u, 1);
+    store(&u, 0, 0x80000100, LOCK, 0);
+    issue(&u, 1, 0x80000200, FENCE_RW_W, NULL, 0, NULL, 0, NULL, 0);
+    const vx_memwrite two[] = {{.addr = LOCK, .size = 4, .lane = 1, .value = 1},
+                               {.addr = LOCK, .size = 4, .lane = 3, .value = 1}};
+    issue(&u, 1, 0x80000204, INSN_PLAIN, NULL, 0, two, 2, NULL, 0);
+    const vxr_race *x = race0(&u);
+    ok(nraces(&u) == 1 && x && x->kind == VXR_WW && x->count == 4 && x->addr == LOCK &&
+           x->cur.lane == 1 && x->prev.gwarp == 0,
+       "a plain store, then lanes 1 and 3 of another warp's release store: write then "
+       "write, 4 bytes, lane 1");
+    finish(&u);
+}
+
 int main(void)
 {
     test_unordered();
@@ -1083,6 +1158,9 @@ int main(void)
     test_spawn_waiting_for_end();
     test_fence_w_rw();
     test_io_window();
+    test_split_keeps_reads();
+    test_release_fence_once();
+    test_release_store_lowest_lane();
     tap_done();
     return tap_exit();
 }
