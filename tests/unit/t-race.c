@@ -1130,6 +1130,23 @@ static void test_release_store_lowest_lane(void)
     finish(&u);
 }
 
+/* One warp running the same store twice (a loop) with different values: its own order,
+ * not two lanes of one store. */
+static void test_same_store_twice(void)
+{
+    run u;
+    start(&u, 1);
+    store(&u, 0, 0x80000100, GLOBAL_X, 1);
+    store(&u, 0, 0x80000100, GLOBAL_X, 2);
+    const vx_memwrite b1 = {.addr = GLOBAL_Y + 1, .size = 1, .lane = 0, .value = 1};
+    const vx_memwrite b2 = {.addr = GLOBAL_Y + 1, .size = 1, .lane = 0, .value = 2};
+    issue(&u, 0, 0x80000104, INSN_PLAIN, NULL, 0, &b1, 1, NULL, 0);
+    issue(&u, 0, 0x80000104, INSN_PLAIN, NULL, 0, &b2, 1, NULL, 0);
+    is_int((long long)nraces(&u), 0,
+           "a warp's sw, then sb, each run twice with other values: no race");
+    finish(&u);
+}
+
 int main(void)
 {
     test_unordered();
@@ -1161,6 +1178,7 @@ int main(void)
     test_split_keeps_reads();
     test_release_fence_once();
     test_release_store_lowest_lane();
+    test_same_store_twice();
     tap_done();
     return tap_exit();
 }
