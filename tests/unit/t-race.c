@@ -1147,6 +1147,57 @@ static void test_same_store_twice(void)
     finish(&u);
 }
 
+/* A read set past RSET_SMALL (40 reads) whose reader acquired after some of them: the
+ * read it is ordered after goes (warp 40's, before warp 41's by their barrier), as in a
+ * small set; the reads after the acquire stay. */
+static void test_large_set_prunes(void)
+{
+    run u;
+    start(&u, 16);
+    for (uint32_t g = 1; g <= 40; g++)
+        load(&u, g, 0x80000200, GLOBAL_X, 0);
+    const uint32_t b[] = {40, 41};
+    barrier(&u, b, 2, 0);
+    for (uint32_t g = 42; g <= 45; g++)
+        load(&u, g, 0x80000200, GLOBAL_X, 0);
+    load(&u, 41, 0x80000200, GLOBAL_X, 0);
+    store(&u, 0, 0x80000100, GLOBAL_X, 1);
+    const vxr_race *x = race0(&u);
+    ok(nraces(&u) == 1 && x && x->kind == VXR_RW && x->count == 44 * 4 && x->prev.gwarp == 1 &&
+           x->cur.gwarp == 0,
+       "reads by warps 1-40, a barrier of 40 and 41, reads by 42-45 and 41, a write: races "
+       "with 44 reads (not warp 40's), 176 byte pairs");
+    finish(&u);
+}
+
+/* The same for a set whose ring has wrapped round (its first reads went, so it starts
+ * past the array's start), looked through whole by a reader that acquired after all of
+ * its reads: the reads ordered before that reader go. */
+static void test_wrapped_set_prunes(void)
+{
+    run u;
+    start(&u, 16);
+    for (uint32_t g = 1; g <= 48; g++) /* 48 reads: a ring of 64 */
+        load(&u, g, 0x80000200, GLOBAL_X, 0);
+    all_meet(&u, 32, 0x80000000u); /* warps 0-31 */
+    for (uint32_t g = 49; g <= 52; g++)
+        load(&u, g, 0x80000200, GLOBAL_X, 0);
+    load(&u, 0, 0x80000200, GLOBAL_X, 0); /* 1-31's reads go: 22 left, from the 32nd */
+    for (uint32_t g = 53; g <= 62; g++)
+        load(&u, g, 0x80000200, GLOBAL_X, 0);
+    for (uint32_t g = 1; g <= 3; g++) /* 35 reads, past the array's end */
+        load(&u, g, 0x80000200, GLOBAL_X, 0);
+    const uint32_t b[] = {56, 57, 58, 59};
+    barrier(&u, b, 4, 0);
+    load(&u, 56, 0x80000200, GLOBAL_X, 0); /* 57-59's (and its own) go: 32 left */
+    store(&u, 63, 0x80000100, GLOBAL_X, 1);
+    const vxr_race *x = race0(&u);
+    ok(nraces(&u) == 1 && x && x->kind == VXR_RW && x->count == 32 * 4 && x->cur.gwarp == 63,
+       "reads, a global barrier of warps 0-31, more reads, then a barrier of 56-59 and 56's "
+       "read: a write races with 32 reads, 128 byte pairs");
+    finish(&u);
+}
+
 int main(void)
 {
     test_unordered();
@@ -1179,6 +1230,8 @@ int main(void)
     test_release_fence_once();
     test_release_store_lowest_lane();
     test_same_store_twice();
+    test_large_set_prunes();
+    test_wrapped_set_prunes();
     tap_done();
     return tap_exit();
 }
