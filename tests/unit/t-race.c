@@ -28,6 +28,7 @@
 #define FENCE_W_W  0x0110000Fu /* fence w,w */
 #define FENCE_R_R  0x0220000Fu /* fence r,r */
 #define FENCE_W_RW 0x0130000Fu /* fence w,rw */
+#define FENCE_RW_O 0x0340000Fu /* fence rw,o (device output only) */
 
 typedef struct run {
     vxr *r;
@@ -499,6 +500,18 @@ static void test_release_store_mapping(void)
     issue(&u, 1, 0x80000204, FENCE_ACQ, NULL, 0, NULL, 0, NULL, 0);
     load(&u, 1, 0x80000208, GLOBAL_X, 0);
     is_int((long long)nraces(&u), 3, "without the fence: the flag (both ways) and the data race");
+    finish(&u);
+    /* fence rw,o orders earlier accesses before later device output only, not before
+     * the store to the flag in memory (RVWMO): no release, the same three races */
+    start(&u, 1);
+    load(&u, 1, 0x80000200, LOCK, 0);
+    store(&u, 0, 0x80000100, GLOBAL_X, 7);
+    issue(&u, 0, 0x80000104, FENCE_RW_O, NULL, 0, NULL, 0, NULL, 0);
+    store(&u, 0, 0x80000108, LOCK, 1);
+    load(&u, 1, 0x80000200, LOCK, 0);
+    issue(&u, 1, 0x80000204, FENCE_ACQ, NULL, 0, NULL, 0, NULL, 0);
+    load(&u, 1, 0x80000208, GLOBAL_X, 0);
+    is_int((long long)nraces(&u), 3, "fence rw,o before the flag's store is no release fence");
     finish(&u);
     /* a fence, then a load, then a store: the store is a plain one */
     start(&u, 1);

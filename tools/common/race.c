@@ -898,9 +898,10 @@ vx_err vxr_event(vxr *r, const vx_event *ev)
          * `fence rw,w` and a relaxed amoswap or sw); acquire fence: earlier loads before
          * later loads and stores (`lw` or a relaxed AMO, then `fence r,rw`).  So
          * `fence r,rw` is no release, `fence rw,w` no acquire, and `fence w,w` and
-         * `fence r,r` neither (RVWMO lets the accesses they leave out pass them). */
+         * `fence r,r` neither (RVWMO lets the accesses they leave out pass them); nor is
+         * `fence rw,o`, which orders later device output, not stores to memory. */
         const unsigned pred = ((unsigned)in.imm >> 4) & 15, succ = (unsigned)in.imm & 15;
-        if ((pred & 3) == 3 && (succ & 5)) r->relfence[g] = r->fresh[g] = 1;
+        if ((pred & 3) == 3 && (succ & 1)) r->relfence[g] = r->fresh[g] = 1;
         if ((pred & 2) && (succ & 3) == 3 && r->lastrd[g] && join(vc_of(r, g), r->rdvc[g], r->G))
             acquired(r, g);
         return VX_OK;
