@@ -423,26 +423,26 @@ static const char *number_colon(const char *s, const char *end)
  * 0 done; -1 error (said). */
 static int parse_pc_line(const char *s, const vxd_symtab *syms, vxd_range **pcs, size_t *npcs)
 {
-    const char *colon = number_colon(s, s + strlen(s));
-    uint32_t line;
+    const char *end = s + strlen(s), *colon = number_colon(s, end);
     if (!colon) return 1;
     const char *lcolon = number_colon(s, colon);
-    char lbuf[24];
     if (lcolon) { /* FILE:LINE:COLUMN */
-        snprintf(lbuf, sizeof lbuf, "%.*s",
-                 (int)(colon - lcolon - 1 < 23 ? colon - lcolon - 1 : 23), lcolon + 1);
+        end = colon;
         colon = lcolon;
-    } else {
-        snprintf(lbuf, sizeof lbuf, "%.23s", colon + 1);
     }
-    char file[1024];
-    if (!vx_cli_parse_u32(lbuf, &line) || !line || (size_t)(colon - s) >= sizeof file) {
+    char file[1024 + 64]; /* FILE, then LINE after its NUL (the column cut off) */
+    uint32_t line = 0;
+    const bool too_long = colon - s >= 1024, fits = (size_t)(end - s) < sizeof file;
+    if (!too_long && fits) {
+        memcpy(file, s, (size_t)(end - s));
+        file[end - s] = 0;
+        file[colon - s] = 0;
+    }
+    if (too_long || !fits || !vx_cli_parse_u32(file + (colon - s) + 1, &line) || !line) {
         fprintf(stderr, "%s: --pc: '%s': %s\n", prog, s,
-                (size_t)(colon - s) >= sizeof file ? "the file name is too long"
-                                                   : "a line number is 1 to 4294967295");
+                too_long ? "the file name is too long" : "a line number is 1 to 4294967295");
         return -1;
     }
-    snprintf(file, sizeof file, "%.*s", (int)(colon - s), s);
     const char *a, *b;
     const size_t nf = vxd_lines_files_named(&syms->lines, file, &a, &b);
     if (nf == 0) {
